@@ -14,8 +14,8 @@ void note(const char *fmt, ...)
     if (notes_len < sizeof notes - 2) {
         int n = vsnprintf(notes + notes_len, sizeof notes - notes_len - 1, fmt, ap);
         if (n > 0)
-            notes_len += (size_t)n < sizeof notes - notes_len - 1 ? (size_t)n
-                                                                  : sizeof notes - notes_len - 1;
+            notes_len +=
+                (size_t)n < sizeof notes - notes_len - 1 ? (size_t)n : sizeof notes - notes_len - 1;
         notes[notes_len++] = '\n';
         notes[notes_len] = '\0';
     }

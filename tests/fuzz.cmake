@@ -1,0 +1,26 @@
+# Short libFuzzer runs of each tests/fuzz/fuzz_*.c target (clang only). The
+# targets compile the core into themselves so that libFuzzer sees its
+# coverage. New inputs go to build/fuzz/<target>; the real collections seed
+# the reader. Longer runs: build/fuzz_reader -max_total_time=1800 build/fuzz/fuzz_reader
+if(CMAKE_C_COMPILER_ID STREQUAL "Clang")
+  file(GLOB SOKOD_FUZZERS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_*.c)
+  foreach(src ${SOKOD_FUZZERS})
+    get_filename_component(name ${src} NAME_WE)
+    add_executable(${name} ${src} ${SOKO_CORE_SOURCES})
+    target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/core)
+    target_compile_options(${name} PRIVATE ${SOKOD_WARNINGS} -fsanitize=fuzzer,address,undefined
+                                               -fno-sanitize-recover=all)
+    target_link_options(${name} PRIVATE -fsanitize=fuzzer,address,undefined)
+    set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
+    file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/fuzz/${name})
+    set(seeds "")
+    if(name STREQUAL "fuzz_reader")
+      set(seeds ${SOKOD_SHARED_DIR}/levels ${SOKOD_SHARED_DIR}/levels/solutions)
+    endif()
+    add_test(NAME ${name}
+             COMMAND ${name} -max_total_time=${SOKOD_FUZZ_SECONDS} -max_len=65536
+                     -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
+                     ${CMAKE_BINARY_DIR}/fuzz/${name} ${seeds})
+    set_tests_properties(${name} PROPERTIES LABELS fuzz TIMEOUT 900)
+  endforeach()
+endif()
