@@ -496,3 +496,129 @@ soko_cell soko_level_neighbour(const soko_level *lvl, soko_cell c, int d)
         return SOKO_NO_CELL;
     }
 }
+
+/* The standard character of a square, or 0 for the outside. */
+static char square_char(const soko_level *lvl, uint32_t c, bool rle)
+{
+    uint8_t f = lvl->cell[c];
+    if (f & SOKO_WALL)
+        return '#';
+    if (c == lvl->player)
+        return (f & SOKO_GOAL) ? '+' : '@';
+    if ((f & (SOKO_BOX | SOKO_GOAL)) == (SOKO_BOX | SOKO_GOAL))
+        return '*';
+    if (f & SOKO_BOX)
+        return '$';
+    if (f & SOKO_GOAL)
+        return '.';
+    if (f & SOKO_OUTSIDE)
+        return 0;
+    return rle ? '-' : ' ';
+}
+
+/* Appends one byte, counting it even when it does not fit. */
+static void emit(char *out, uint32_t cap, uint32_t *n, char ch)
+{
+    if (*n < cap)
+        out[*n] = ch;
+    (*n)++;
+}
+
+SOKO_EXPORT("soko_level_write")
+int32_t soko_level_write(const soko_level *lvl, bool rle, char *out, uint32_t cap)
+{
+    uint32_t w = lvl->width, n = 0;
+    char floor = rle ? '-' : ' ';
+    for (uint32_t y = 0; y < lvl->height; y++) {
+        uint32_t end = w;
+        while (end > 0 && square_char(lvl, y * w + end - 1, rle) == 0)
+            end--;
+        if (end == 0) /* an empty row must still be a row */
+            emit(out, cap, &n, '-');
+        for (uint32_t x = 0; x < end;) {
+            char ch = square_char(lvl, y * w + x, rle);
+            uint32_t run = 1;
+            if (ch == 0)
+                ch = floor;
+            if (rle) {
+                while (x + run < end) {
+                    char next = square_char(lvl, y * w + x + run, rle);
+                    if ((next == 0 ? floor : next) != ch)
+                        break;
+                    run++;
+                }
+                if (run > 1) {
+                    char digits[8];
+                    int k = 0;
+                    for (uint32_t r = run; r > 0; r /= 10)
+                        digits[k++] = (char)('0' + r % 10);
+                    while (k > 0)
+                        emit(out, cap, &n, digits[--k]);
+                }
+            }
+            emit(out, cap, &n, ch);
+            x += run;
+        }
+        if (!rle || y + 1 == lvl->height)
+            emit(out, cap, &n, '\n');
+        else
+            emit(out, cap, &n, '|');
+    }
+    if (n >= cap || n > INT32_MAX)
+        return SOKO_E_FULL;
+    out[n] = '\0';
+    return (int32_t)n;
+}
+
+SOKO_EXPORT("soko_level_canonical_hash")
+uint64_t soko_level_canonical_hash(const soko_level *lvl)
+{
+    uint32_t w = lvl->width, h = lvl->height;
+    /* The player's start matters only up to the area it can walk to. */
+    uint32_t zone[FILL_WORDS];
+    fill(lvl->cell, w, h, lvl->player, SOKO_WALL | SOKO_BOX, zone);
+
+    /* The puzzle is the inside (walls and the outside around it do not
+     * matter): crop to the inside's bounding box. */
+    uint32_t x0 = w, x1 = 0, y0 = h, y1 = 0;
+    for (uint32_t y = 0; y < h; y++) {
+        for (uint32_t x = 0; x < w; x++) {
+            if (lvl->cell[y * w + x] & (SOKO_WALL | SOKO_OUTSIDE))
+                continue;
+            x0 = x < x0 ? x : x0;
+            x1 = x > x1 ? x : x1;
+            y0 = y < y0 ? y : y0;
+            y1 = y > y1 ? y : y1;
+        }
+    }
+    if (x0 > x1)
+        return soko_mix64(0);
+    uint32_t bw = x1 - x0 + 1, bh = y1 - y0 + 1;
+
+    /* Hash the cropped board as seen in each of the eight symmetries, row
+     * by row, and keep the smallest hash. */
+    uint64_t best = UINT64_MAX;
+    for (int t = 0; t < 8; t++) {
+        bool transpose = (t & 4) != 0;
+        uint32_t tw = transpose ? bh : bw, th = transpose ? bw : bh;
+        uint64_t hash = soko_mix64(((uint64_t)tw << 32) | th);
+        for (uint32_t v = 0; v < th; v++) {
+            for (uint32_t u = 0; u < tw; u++) {
+                uint32_t a = (t & 1) ? tw - 1 - u : u;
+                uint32_t b = (t & 2) ? th - 1 - v : v;
+                uint32_t x = x0 + (transpose ? b : a), y = y0 + (transpose ? a : b);
+                uint32_t c = y * w + x;
+                uint8_t f = lvl->cell[c];
+                uint64_t code = 0;
+                if (!(f & (SOKO_WALL | SOKO_OUTSIDE))) {
+                    code = 1u | ((f & SOKO_GOAL) ? 2u : 0u) | ((f & SOKO_BOX) ? 4u : 0u) |
+                           (FILL_HAS(zone, c) ? 8u : 0u);
+                }
+                hash = soko_mix64(hash ^ code);
+            }
+        }
+        if (hash < best)
+            best = hash;
+    }
+    return best;
+}

@@ -220,6 +220,143 @@ static void validation_errors_name_the_place(void)
     CHECK_INT(e2.col, 2);
 }
 
+/* Rewrites board text turned a quarter clockwise (t & 4), mirrored left to
+ * right (t & 1) and upside down (t & 2), padding ragged rows with spaces and
+ * adding `margin` spaces on the left. */
+static void transform_text(const char *in, int t, int margin, char *out, size_t cap)
+{
+    char grid[64][64];
+    int w = 0, h = 0, x = 0;
+    memset(grid, ' ', sizeof grid);
+    for (const char *p = in; *p; p++) {
+        if (*p == '\n') {
+            h++;
+            x = 0;
+            continue;
+        }
+        grid[h][x++] = *p;
+        if (x > w)
+            w = x;
+    }
+    if (x > 0)
+        h++;
+    int tw = (t & 4) ? h : w, th = (t & 4) ? w : h;
+    size_t n = 0;
+    for (int v = 0; v < th; v++) {
+        for (int i = 0; i < margin && n + 1 < cap; i++)
+            out[n++] = ' ';
+        for (int u = 0; u < tw && n + 2 < cap; u++) {
+            int a = (t & 1) ? tw - 1 - u : u, b = (t & 2) ? th - 1 - v : v;
+            int sx = (t & 4) ? b : a, sy = (t & 4) ? (h - 1 - a) : b;
+            out[n++] = grid[sy][sx];
+        }
+        out[n++] = '\n';
+    }
+    out[n] = '\0';
+}
+
+static const char *sample = "    #####\n"
+                            "    #   #\n"
+                            "    #$  #\n"
+                            "  ###  $##\n"
+                            "  #  $ $ #\n"
+                            "### # ## #   ######\n"
+                            "#   # ## #####  ..#\n"
+                            "# $  $          ..#\n"
+                            "##### ### #@##  ..#\n"
+                            "    #     #########\n"
+                            "    #######\n";
+
+static void write_then_parse_gives_the_same_level(void)
+{
+    char text[20000];
+    if (!parse_ok(&lvl, sample))
+        return;
+    for (int rle = 0; rle < 2; rle++) {
+        int32_t n = soko_level_write(&lvl, rle, text, sizeof text);
+        CHECK(n > 0);
+        if (n <= 0)
+            return;
+        CHECK_INT(strlen(text), n);
+        note("written:\n%s", text);
+        if (!parse_ok(&lvl2, text))
+            return;
+        CHECK(memcmp(&lvl, &lvl2, sizeof lvl) == 0);
+    }
+    CHECK_INT(soko_level_write(&lvl, false, text, 10), SOKO_E_FULL);
+    if (!parse_ok(&lvl, "7#|#.@-#-#|#$*-$-#|#3-$-#|#-2.2-#|#2-*2-#|7#"))
+        return;
+    CHECK_INT(soko_level_write(&lvl, true, text, sizeof text), 45);
+    CHECK_STR(text, "7#|#.@-#-#|#$*-$-#|#3-$-#|#-2.2-#|#2-*2-#|7#\n");
+    CHECK_INT(soko_level_write(&lvl, false, text, sizeof text), 56);
+    CHECK_STR(text, "#######\n#.@ # #\n#$* $ #\n#   $ #\n# ..  #\n#  *  #\n#######\n");
+    /* The outside is left out at the ends of rows and written as spaces
+     * before them. */
+    if (!parse_ok(&lvl, "*  ####\n  ##@ #\n  #$. #\n  #####"))
+        return;
+    CHECK_INT(soko_level_write(&lvl, false, text, sizeof text), 32);
+    CHECK_STR(text, "*  ####\n  ##@ #\n  #$. #\n  #####\n");
+    CHECK_INT(soko_level_write(&lvl, true, text, sizeof text), 27);
+    CHECK_STR(text, "*2-4#|2-2#@-#|2-#$.-#|2-5#\n");
+}
+
+static void canonical_hash_ignores_symmetry_margin_and_player_start(void)
+{
+    char text[4000];
+    if (!parse_ok(&lvl, sample))
+        return;
+    uint64_t h = soko_level_canonical_hash(&lvl);
+    for (int t = 0; t < 8; t++) {
+        transform_text(sample, t, t, text, sizeof text);
+        if (!parse_ok(&lvl2, text))
+            continue;
+        note("transform %d:\n%s", t, text);
+        CHECK(soko_level_canonical_hash(&lvl2) == h);
+    }
+    /* Decoration outside and another start in the same area. */
+    if (!parse_ok(&lvl2, "*   #####\n"
+                         "    #   #\n"
+                         "    #$  #\n"
+                         "  ###  $##\n"
+                         "  #  $ $ #\n"
+                         "### # ## #   ######\n"
+                         "#   # ## #####  ..#\n"
+                         "# $  $    @     ..#\n"
+                         "##### ### # ##  ..#\n"
+                         "    #     #########\n"
+                         "    #######     *\n"))
+        return;
+    CHECK(soko_level_canonical_hash(&lvl2) == h);
+    /* A start the boxes cut off from the first one is another puzzle. */
+    if (!parse_ok(&lvl2, "    #####\n"
+                         "    #@  #\n"
+                         "    #$  #\n"
+                         "  ###  $##\n"
+                         "  #  $ $ #\n"
+                         "### # ## #   ######\n"
+                         "#   # ## #####  ..#\n"
+                         "# $  $          ..#\n"
+                         "##### ### # ##  ..#\n"
+                         "    #     #########\n"
+                         "    #######\n"))
+        return;
+    CHECK(soko_level_canonical_hash(&lvl2) != h);
+    /* One box moved is another puzzle. */
+    if (!parse_ok(&lvl2, "    #####\n"
+                         "    #   #\n"
+                         "    # $ #\n"
+                         "  ###  $##\n"
+                         "  #  $ $ #\n"
+                         "### # ## #   ######\n"
+                         "#   # ## #####  ..#\n"
+                         "# $  $          ..#\n"
+                         "##### ### #@##  ..#\n"
+                         "    #     #########\n"
+                         "    #######\n"))
+        return;
+    CHECK(soko_level_canonical_hash(&lvl2) != h);
+}
+
 int main(void)
 {
     RUN(standard_characters_give_their_flags);
@@ -231,5 +368,7 @@ int main(void)
     RUN(neighbours_stop_at_the_edges);
     RUN(syntax_errors_point_at_the_character);
     RUN(validation_errors_name_the_place);
+    RUN(write_then_parse_gives_the_same_level);
+    RUN(canonical_hash_ignores_symmetry_margin_and_player_start);
     return check_finish();
 }
