@@ -1,0 +1,37 @@
+/* Helpers for tests that play levels: levels from string literals, positions
+ * printed for failure messages, and LURD text played in one call. */
+#ifndef SOKO_LEVEL_UTIL_H
+#define SOKO_LEVEL_UTIL_H
+
+#include "check.h"
+#include "game.h"
+#include "lurd.h"
+
+/* Parses a board written in a test (rows separated by '\n'). Returns a level
+ * the caller frees, or NULL after a check failure that prints the text and
+ * the parser's located error. */
+soko_level *level_from_text(const char *text);
+
+/* Writes a position (the level's squares with `cell`'s boxes and the player
+ * on `player`) as board rows ending in '\n', outside squares as spaces.
+ * Returns out, always NUL-terminated and cut to fit. */
+char *position_text(const soko_level *lvl, const uint8_t *cell, soko_cell player, char *out,
+                    size_t cap);
+
+/* position_text of a game's current position. */
+char *game_text(const soko_game *g, char *out, size_t cap);
+
+/* Adds the game's position, counts and history (as entries) to the notes
+ * printed if the current test fails, under `label`. */
+void note_game(const char *label, const soko_game *g);
+
+/* Decodes LURD text and plays it on g. Returns SOKO_OK, the decoder's error,
+ * or the error of the refused step (whose 0-based index goes to *failed
+ * when failed is not NULL). Does not record a check failure itself. */
+int play_lurd(soko_game *g, const char *lurd, uint32_t *failed);
+
+/* Writes the history entries of g (all of them, applied and redo stack) in
+ * LURD letters with '!' for a restart and '|' at the cursor. */
+char *history_text(const soko_game *g, char *out, size_t cap);
+
+#endif
