@@ -13,7 +13,8 @@ int32_t soko_deadlock_dead_squares(const soko_level *lvl, uint8_t *dead);
 /* Marks the boxes that are frozen off a goal in the current position: boxes
  * that can move neither horizontally nor vertically (held by walls, by dead
  * squares on both sides, or by other frozen boxes) and do not stand on a
- * goal. `dead` is the result of soko_deadlock_dead_squares for the level.
+ * goal. `dead` is the result of soko_deadlock_dead_squares for the level
+ * (or NULL, to leave dead squares out).
  * Sets frozen[c] to 1 for each such box (0 elsewhere) and returns their
  * number: a position with any is lost. Cannot fail. */
 int32_t soko_deadlock_frozen(const soko_game *g, const uint8_t *dead, uint8_t *frozen);

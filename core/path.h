@@ -8,16 +8,28 @@
 #include "game.h"
 
 /* Working memory for path finding, owned by the caller and reused between
- * calls (its contents between calls mean nothing). */
+ * calls. Zero it once before its first use (a static or a zero-filled
+ * allocation will do); after that its contents between calls mean nothing to
+ * the caller. A state is a box square and the side of it the player stands
+ * on, numbered cell * 4 + side. Visit marks are stamps, so that a call never
+ * clears the whole structure. */
 typedef struct soko_path_scratch {
-    uint16_t queue[SOKO_MAX_CELLS * 4];
-    uint32_t mark[SOKO_MAX_CELLS * 4]; /* visit stamps: states seen in this call */
-    uint32_t value[SOKO_MAX_CELLS * 4];
-    uint16_t link[SOKO_MAX_CELLS * 4];
-    uint16_t block[SOKO_MAX_CELLS * 4]; /* biconnected block of each (cell, side) edge */
+    uint32_t state_mark[SOKO_MAX_CELLS * 4];  /* stamp: state seen in this call */
+    uint32_t state_moves[SOKO_MAX_CELLS * 4]; /* fewest moves to the state */
+    uint16_t state_link[SOKO_MAX_CELLS * 4];  /* the state it was pushed from */
+    uint16_t state_pushes[SOKO_MAX_CELLS * 4];
+    uint16_t state_queue[SOKO_MAX_CELLS * 4]; /* also the depth-first stack */
+    uint32_t cell_mark[SOKO_MAX_CELLS];       /* stamp: square labelled by a walk search */
+    uint32_t area_mark[SOKO_MAX_CELLS];       /* stamp: square in the box's area */
+    uint16_t cell_dist[SOKO_MAX_CELLS];
+    uint16_t cell_queue[SOKO_MAX_CELLS]; /* also the depth-first order */
+    uint16_t disc[SOKO_MAX_CELLS];       /* depth-first discovery order */
     uint16_t low[SOKO_MAX_CELLS];
-    uint16_t order[SOKO_MAX_CELLS];
-    uint32_t stamp; /* the current call's stamp; 0 before first use */
+    uint16_t parent[SOKO_MAX_CELLS];
+    uint16_t block[SOKO_MAX_CELLS]; /* block of the edge to the depth-first parent */
+    uint16_t top[SOKO_MAX_CELLS];   /* ancestor just below the root */
+    uint8_t next_dir[SOKO_MAX_CELLS];
+    uint32_t stamp; /* the last stamp handed out; 0 before first use */
 } soko_path_scratch;
 
 /* The shortest walk of the player from where it stands to `target`, around

@@ -1,0 +1,493 @@
+/* Paths: the player's walks, and the pushes that bring one box somewhere.
+ *
+ * Tie-breaks, the same on every build:
+ * - A walk is the first of the shortest walks when they are compared step by
+ *   step in the order up < right < down < left: a breadth-first search labels
+ *   the squares with their distance to the target, then the walk takes at each
+ *   square the first direction that gets one step closer.
+ * - A box path has the fewest pushes, then the fewest moves. Between equal
+ *   ones, each push keeps the state it was first reached from in queue order
+ *   (states are queued in the order they are pushed to, the pushes of a state
+ *   tried up, right, down, left), the last push is the one whose player stands
+ *   on the first side in that order, and every walk between pushes follows the
+ *   walk rule above.
+ *
+ * The search for a box treats the other boxes as walls. The player's area
+ * (free squares, the moving box's start square counted free) is cut into
+ * blocks (biconnected components) by one depth-first search: with the box on
+ * b, two squares next to b are joined by a walk iff their edges to b lie in
+ * the same block. So the box's reach is a search over (box square, player's
+ * side) states that needs no flood fill; the push path adds the true walking
+ * distance between two sides, found by a small search that stops as soon as
+ * the sides the blocks promise are found.
+ *
+ * This relies on what soko_level_parse guarantees: a square the player can
+ * stand on is enclosed, so its four neighbours are on the board. Only a box
+ * on the border (decoration) has to be checked for. */
+#include "path.h"
+
+#define BLOCKING (SOKO_WALL | SOKO_OUTSIDE | SOKO_BOX)
+
+/* The most stamps one call can take: one per state, a few more. */
+#define STAMPS_PER_CALL (SOKO_MAX_CELLS * 8u)
+
+/* The board as one call sees it: the box being moved does not count as an
+ * obstacle on its start square (`lifted`). */
+typedef struct view {
+    const uint8_t *cell;
+    uint32_t size;
+    int32_t off[4];
+    soko_cell lifted;
+    soko_cell player;
+} view;
+
+static void view_init(view *v, const soko_game *g, soko_cell lifted)
+{
+    int32_t w = g->level->width;
+    v->cell = g->cell;
+    v->size = (uint32_t)w * g->level->height;
+    v->off[SOKO_UP] = -w;
+    v->off[SOKO_RIGHT] = 1;
+    v->off[SOKO_DOWN] = w;
+    v->off[SOKO_LEFT] = -1;
+    v->lifted = lifted;
+    v->player = g->player;
+}
+
+static uint32_t step(const view *v, uint32_t c, unsigned d)
+{
+    return (uint32_t)((int32_t)c + v->off[d]);
+}
+
+/* True when the player may stand on c while the moving box is on `placed`. */
+static bool is_free(const view *v, uint32_t c, uint32_t placed)
+{
+    if (c == placed)
+        return false;
+    return !(v->cell[c] & BLOCKING) || c == v->lifted;
+}
+
+static bool on_border(const view *v, uint32_t c)
+{
+    uint32_t w = (uint32_t)v->off[SOKO_DOWN];
+    uint32_t x = c % w;
+    return c < w || c >= v->size - w || x == 0 || x == w - 1;
+}
+
+/* Makes sure the stamps a call takes from here on are all new: stale marks
+ * are only ever smaller than them. */
+static void begin(soko_path_scratch *s)
+{
+    if (s->stamp > UINT32_MAX - STAMPS_PER_CALL) {
+        __builtin_memset(s->state_mark, 0, sizeof s->state_mark);
+        __builtin_memset(s->cell_mark, 0, sizeof s->cell_mark);
+        __builtin_memset(s->area_mark, 0, sizeof s->area_mark);
+        s->stamp = 0;
+    }
+}
+
+static uint32_t next_stamp(soko_path_scratch *s)
+{
+    return ++s->stamp;
+}
+
+/* Labels the free squares with their walking distance from `from` (the
+ * moving box standing on `placed`), breadth first, until every square of
+ * goals[0..n) is labelled or nothing is left to label. Goals are distinct.
+ * Returns the stamp that marks the labels in cell_mark and cell_dist. */
+static uint32_t label(const view *v, soko_path_scratch *s, uint32_t from, uint32_t placed,
+                      const uint32_t *goals, int n)
+{
+    uint32_t stamp = next_stamp(s);
+    uint32_t *mark = s->cell_mark;
+    uint16_t *dist = s->cell_dist, *queue = s->cell_queue;
+    int left = n;
+    for (int i = 0; i < n; i++) {
+        if (goals[i] == from)
+            left--;
+    }
+    mark[from] = stamp;
+    dist[from] = 0;
+    queue[0] = (uint16_t)from;
+    uint32_t head = 0, tail = 1;
+    while (left > 0 && head < tail) {
+        uint32_t c = queue[head++];
+        uint16_t next = (uint16_t)(dist[c] + 1);
+        for (unsigned d = 0; d < 4; d++) {
+            uint32_t nb = step(v, c, d);
+            if (mark[nb] == stamp || !is_free(v, nb, placed))
+                continue;
+            mark[nb] = stamp;
+            dist[nb] = next;
+            queue[tail++] = (uint16_t)nb;
+            for (int i = 0; i < n; i++) {
+                if (goals[i] == nb)
+                    left--;
+            }
+            if (left == 0)
+                break;
+        }
+    }
+    return stamp;
+}
+
+/* Writes the walk from `from` down the labels of `stamp` to their root,
+ * taking at each square the first direction that gets one step closer. */
+static void trace(const view *v, const soko_path_scratch *s, uint32_t stamp, uint32_t from,
+                  uint8_t *out)
+{
+    uint32_t c = from, len = s->cell_dist[from];
+    for (uint32_t i = 0; i < len; i++) {
+        unsigned d = 0;
+        uint32_t nb = c;
+        for (; d < 4; d++) {
+            nb = step(v, c, d);
+            if (s->cell_mark[nb] == stamp && s->cell_dist[nb] + 1u == s->cell_dist[c])
+                break;
+        }
+        out[i] = (uint8_t)d;
+        c = nb;
+    }
+}
+
+/* Writes the walk from `from` to `to` (the moving box on `placed`) so that it
+ * ends just before dirs[end]. Returns where the walk starts in dirs, or
+ * SOKO_E_NO_PATH when `from` cannot get there or the walk does not fit. */
+static int32_t walk_before(const view *v, soko_path_scratch *s, uint32_t from, uint32_t to,
+                           uint32_t placed, uint8_t *dirs, uint32_t end)
+{
+    uint32_t stamp = label(v, s, to, placed, &from, 1);
+    if (s->cell_mark[from] != stamp || s->cell_dist[from] > end)
+        return SOKO_E_NO_PATH;
+    uint32_t start = end - s->cell_dist[from];
+    trace(v, s, stamp, from, dirs + start);
+    return (int32_t)start;
+}
+
+SOKO_EXPORT("soko_path_walk")
+int32_t soko_path_walk(const soko_game *g, soko_cell target, soko_path_scratch *s, uint8_t *dirs,
+                       uint32_t cap)
+{
+    view v;
+    view_init(&v, g, SOKO_NO_CELL);
+    if (target >= v.size)
+        return SOKO_E_RANGE;
+    if (!is_free(&v, target, SOKO_NO_CELL))
+        return SOKO_E_NO_PATH;
+    if (target == g->player)
+        return 0;
+    begin(s);
+    uint32_t player = g->player;
+    uint32_t stamp = label(&v, s, target, SOKO_NO_CELL, &player, 1);
+    if (s->cell_mark[player] != stamp)
+        return SOKO_E_NO_PATH;
+    if (s->cell_dist[player] > cap)
+        return SOKO_E_FULL;
+    trace(&v, s, stamp, player, dirs);
+    return s->cell_dist[player];
+}
+
+/* An iterative depth-first search from the box's square over the area it can
+ * move in (free squares, its own counted free), computing discovery order
+ * and low points, then, in discovery order, the block of each tree edge
+ * (a child whose subtree reaches no higher than its parent opens a block,
+ * otherwise the edge shares its parent's edge's block) and the root's child
+ * above each square. Returns the stamp that marks the area in area_mark. */
+static uint32_t find_blocks(const view *v, soko_path_scratch *s, uint32_t root)
+{
+    uint32_t area = next_stamp(s);
+    uint32_t *mark = s->area_mark;
+    uint16_t *stack = s->state_queue, *order = s->cell_queue;
+    uint16_t *disc = s->disc, *low = s->low, *parent = s->parent;
+    uint32_t time = 0, depth = 0;
+
+    mark[root] = area;
+    disc[root] = low[root] = 0;
+    parent[root] = SOKO_NO_CELL;
+    s->next_dir[root] = 0;
+    order[time++] = (uint16_t)root;
+    stack[depth++] = (uint16_t)root;
+    while (depth > 0) {
+        uint32_t c = stack[depth - 1];
+        if (s->next_dir[c] < 4) {
+            uint32_t nb = step(v, c, s->next_dir[c]++);
+            if (!is_free(v, nb, SOKO_NO_CELL))
+                continue;
+            if (mark[nb] != area) {
+                mark[nb] = area;
+                disc[nb] = low[nb] = (uint16_t)time;
+                parent[nb] = (uint16_t)c;
+                s->next_dir[nb] = 0;
+                order[time++] = (uint16_t)nb;
+                stack[depth++] = (uint16_t)nb;
+            } else if (nb != parent[c] && disc[nb] < low[c]) {
+                low[c] = disc[nb];
+            }
+            continue;
+        }
+        depth--;
+        uint32_t p = parent[c];
+        if (p != SOKO_NO_CELL && low[c] < low[p])
+            low[p] = low[c];
+    }
+
+    uint16_t blocks = 0;
+    for (uint32_t i = 1; i < time; i++) {
+        uint32_t c = order[i], p = parent[c];
+        s->block[c] = low[c] >= disc[p] ? blocks++ : s->block[p];
+        s->top[c] = p == root ? (uint16_t)c : s->top[p];
+    }
+    return area;
+}
+
+/* The block of the edge between neighbours a and b: a depth-first search
+ * leaves only tree edges and edges to ancestors, and either kind lies in the
+ * block of the tree edge into its deeper end. */
+static uint16_t edge_block(const soko_path_scratch *s, uint32_t a, uint32_t b)
+{
+    return s->block[s->disc[a] > s->disc[b] ? a : b];
+}
+
+/* With the box on b and the player on its side `side`, the sides (bit d for
+ * the square next to b in direction d) the player can walk to, its own
+ * included. */
+static unsigned side_class(const view *v, const soko_path_scratch *s, uint32_t area, uint32_t b,
+                           unsigned side)
+{
+    uint16_t own = edge_block(s, b, step(v, b, side));
+    unsigned mask = 0;
+    for (unsigned d = 0; d < 4; d++) {
+        uint32_t nb = step(v, b, d);
+        if (s->area_mark[nb] == area && edge_block(s, b, nb) == own)
+            mask |= 1u << d;
+    }
+    return mask;
+}
+
+/* The sides of the box on its start square that the player can walk to:
+ * those under the same child of the root as the player. */
+static unsigned start_sides(const view *v, const soko_path_scratch *s, uint32_t area, uint32_t box)
+{
+    uint32_t player = v->player;
+    if (s->area_mark[player] != area)
+        return 0;
+    unsigned mask = 0;
+    for (unsigned d = 0; d < 4; d++) {
+        uint32_t nb = step(v, box, d);
+        if (s->area_mark[nb] == area && s->top[nb] == s->top[player])
+            mask |= 1u << d;
+    }
+    return mask;
+}
+
+/* The lowest side of a non-empty mask. */
+static unsigned first_side(unsigned mask)
+{
+    unsigned d = 0;
+    while (!(mask & (1u << d)))
+        d++;
+    return d;
+}
+
+SOKO_EXPORT("soko_path_box_reach")
+int32_t soko_path_box_reach(const soko_game *g, soko_cell box, soko_path_scratch *s,
+                            uint8_t *reach)
+{
+    view v;
+    view_init(&v, g, box);
+    if (box >= v.size || !(v.cell[box] & SOKO_BOX))
+        return SOKO_E_RANGE;
+    __builtin_memset(reach, 0, v.size);
+    reach[box] = 1;
+    if (on_border(&v, box))
+        return 1;
+    begin(s);
+    uint32_t area = find_blocks(&v, s, box);
+    unsigned sides = start_sides(&v, s, area, box);
+    if (sides == 0)
+        return 1;
+
+    /* The sides of one class are equivalent: one state stands for them all,
+     * and its class mask waits in state_moves. */
+    uint32_t seen = next_stamp(s), count = 1, head = 0, tail = 0;
+    uint32_t first = box * 4u + first_side(sides);
+    for (unsigned d = 0; d < 4; d++) {
+        if (sides & (1u << d))
+            s->state_mark[box * 4u + d] = seen;
+    }
+    s->state_moves[first] = sides;
+    s->state_queue[tail++] = (uint16_t)first;
+    while (head < tail) {
+        uint32_t x = s->state_queue[head++], b = x >> 2;
+        unsigned cls = s->state_moves[x];
+        for (unsigned t = 0; t < 4; t++) {
+            if (!(cls & (1u << t)))
+                continue;
+            uint32_t to = step(&v, b, t ^ 2u), y = to * 4u + t;
+            if (s->area_mark[to] != area || s->state_mark[y] == seen)
+                continue;
+            unsigned joined = side_class(&v, s, area, to, t);
+            for (unsigned d = 0; d < 4; d++) {
+                if (joined & (1u << d))
+                    s->state_mark[to * 4u + d] = seen;
+            }
+            s->state_moves[y] = joined;
+            s->state_queue[tail++] = (uint16_t)y;
+            if (!reach[to]) {
+                reach[to] = 1;
+                count++;
+            }
+        }
+    }
+    return (int32_t)count;
+}
+
+/* Walking distances, with the box on b, from its side `from` to each side in
+ * `want` (sides the blocks say are joined to it): two steps round a free
+ * corner, four round a free flank to the opposite side (no walk can be
+ * shorter on a grid), else a small search that stops once all are found. */
+static void side_dists(const view *v, soko_path_scratch *s, uint32_t area, uint32_t b,
+                       unsigned from, unsigned want, uint32_t dist[4])
+{
+    uint32_t start = step(v, b, from), goals[4];
+    int n = 0;
+    for (unsigned t = 0; t < 4; t++) {
+        if (!(want & (1u << t)))
+            continue;
+        bool near = false;
+        if (t == (from ^ 2u)) {
+            for (unsigned k = 1; k <= 3 && !near; k += 2) {
+                unsigned m = (from + k) & 3u;
+                uint32_t mid = step(v, b, m);
+                near = s->area_mark[step(v, start, m)] == area && s->area_mark[mid] == area &&
+                       s->area_mark[step(v, mid, t)] == area;
+            }
+            dist[t] = 4;
+        } else {
+            near = s->area_mark[step(v, start, t)] == area;
+            dist[t] = 2;
+        }
+        if (!near)
+            goals[n++] = step(v, b, t);
+    }
+    if (n == 0)
+        return;
+    uint32_t stamp = label(v, s, start, b, goals, n);
+    for (int i = 0; i < n; i++) {
+        unsigned t = 0;
+        while (step(v, b, t) != goals[i])
+            t++;
+        dist[t] = s->cell_mark[goals[i]] == stamp ? s->cell_dist[goals[i]] : UINT32_MAX / 4;
+    }
+}
+
+/* Writes the steps to the state `last` found by the search: from the end,
+ * each push and the walk round the box before it, then the first walk. */
+static int32_t write_push_path(const view *v, soko_path_scratch *s, uint32_t box, uint32_t last,
+                               uint8_t *dirs)
+{
+    uint32_t end = s->state_moves[last], y = last;
+    while (s->state_pushes[y] > 0) {
+        uint32_t x = s->state_link[y], b = x >> 2;
+        unsigned from = x & 3u, side = y & 3u;
+        dirs[--end] = (uint8_t)(side ^ 2u);
+        if (from != side) {
+            int32_t at = walk_before(v, s, step(v, b, from), step(v, b, side), b, dirs, end);
+            if (at < 0)
+                return at;
+            end = (uint32_t)at;
+        }
+        y = x;
+    }
+    int32_t at = walk_before(v, s, v->player, step(v, box, y & 3u), box, dirs, end);
+    if (at != 0) /* the lengths did not add up: cannot happen */
+        return SOKO_E_NO_PATH;
+    return (int32_t)s->state_moves[last];
+}
+
+SOKO_EXPORT("soko_path_box_push")
+int32_t soko_path_box_push(const soko_game *g, soko_cell box, soko_cell target,
+                           soko_path_scratch *s, uint8_t *dirs, uint32_t cap)
+{
+    view v;
+    view_init(&v, g, box);
+    if (box >= v.size || !(v.cell[box] & SOKO_BOX) || target >= v.size)
+        return SOKO_E_RANGE;
+    if (target == box)
+        return 0;
+    if (!is_free(&v, target, SOKO_NO_CELL) || on_border(&v, box))
+        return SOKO_E_NO_PATH;
+    begin(s);
+    uint32_t area = find_blocks(&v, s, box);
+    unsigned sides = s->area_mark[target] == area ? start_sides(&v, s, area, box) : 0;
+    if (sides == 0)
+        return SOKO_E_NO_PATH;
+
+    /* Layer 0: the player walks to each side it can reach. */
+    uint32_t goals[4];
+    int n = 0;
+    for (unsigned d = 0; d < 4; d++) {
+        if (sides & (1u << d))
+            goals[n++] = step(&v, box, d);
+    }
+    label(&v, s, v.player, box, goals, n);
+    uint32_t seen = next_stamp(s), head = 0, tail = 0;
+    for (unsigned d = 0; d < 4; d++) {
+        if (!(sides & (1u << d)))
+            continue;
+        uint32_t y = box * 4u + d;
+        s->state_mark[y] = seen;
+        s->state_moves[y] = s->cell_dist[step(&v, box, d)];
+        s->state_pushes[y] = 0;
+        s->state_queue[tail++] = (uint16_t)y;
+    }
+
+    /* Every transition is one push, so layer k holds the states first reached
+     * with k pushes; their moves are final before layer k + 1 is expanded. */
+    bool found = false;
+    for (uint16_t layer = 1; head < tail && !found; layer++) {
+        uint32_t end = tail;
+        for (; head < end; head++) {
+            uint32_t x = s->state_queue[head], b = x >> 2;
+            unsigned from = x & 3u, cls = side_class(&v, s, area, b, from), pushable = 0;
+            for (unsigned t = 0; t < 4; t++) {
+                if ((cls & (1u << t)) && s->area_mark[step(&v, b, t ^ 2u)] == area)
+                    pushable |= 1u << t;
+            }
+            if (pushable == 0)
+                continue;
+            uint32_t dist[4] = {0, 0, 0, 0};
+            side_dists(&v, s, area, b, from, pushable & ~(1u << from), dist);
+            for (unsigned t = 0; t < 4; t++) {
+                if (!(pushable & (1u << t)))
+                    continue;
+                uint32_t to = step(&v, b, t ^ 2u), y = to * 4u + t;
+                uint32_t cost = s->state_moves[x] + dist[t] + 1;
+                if (s->state_mark[y] != seen) {
+                    s->state_mark[y] = seen;
+                    s->state_moves[y] = cost;
+                    s->state_link[y] = (uint16_t)x;
+                    s->state_pushes[y] = layer;
+                    s->state_queue[tail++] = (uint16_t)y;
+                    found = found || to == target;
+                } else if (s->state_pushes[y] == layer && cost < s->state_moves[y]) {
+                    s->state_moves[y] = cost;
+                    s->state_link[y] = (uint16_t)x;
+                }
+            }
+        }
+    }
+    if (!found)
+        return SOKO_E_NO_PATH;
+
+    uint32_t last = UINT32_MAX;
+    for (unsigned d = 0; d < 4; d++) {
+        uint32_t y = (uint32_t)target * 4u + d;
+        if (s->state_mark[y] == seen &&
+            (last == UINT32_MAX || s->state_moves[y] < s->state_moves[last]))
+            last = y;
+    }
+    if (s->state_moves[last] > cap)
+        return SOKO_E_FULL;
+    return write_push_path(&v, s, box, last, dirs);
+}
