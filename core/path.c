@@ -290,8 +290,7 @@ static unsigned first_side(unsigned mask)
 }
 
 SOKO_EXPORT("soko_path_box_reach")
-int32_t soko_path_box_reach(const soko_game *g, soko_cell box, soko_path_scratch *s,
-                            uint8_t *reach)
+int32_t soko_path_box_reach(const soko_game *g, soko_cell box, soko_path_scratch *s, uint8_t *reach)
 {
     view v;
     view_init(&v, g, box);
