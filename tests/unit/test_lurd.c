@@ -3,6 +3,7 @@
 #include "check.h"
 #include "level_util.h"
 #include "lurd.h"
+#include "reader.h"
 
 #include <stdlib.h>
 
@@ -296,6 +297,127 @@ static void encode_writes_steps_since_the_last_restart(void)
     free(lvl);
 }
 
+/* What replaying the solutions of one file found. */
+typedef struct replay_tally {
+    unsigned solutions, solved, case_exact, solved_early;
+} replay_tally;
+
+/* Plays one solution on a new game: every step must be accepted and the
+ * game must end solved; the encoded steps must spell the same letters. */
+static void replay_solution(const char *file, const char *text, const soko_entry *e,
+                            const soko_level *lvl, const soko_solution_ref *sol,
+                            replay_tally *tally)
+{
+    static uint8_t steps[1 << 16];
+    static soko_entry_t history[1 << 16];
+    static char encoded[1 << 16], written[1 << 16];
+    soko_error err = {0};
+    int32_t n = soko_lurd_decode(text + sol->moves.off, sol->moves.len, sol->line, steps,
+                                 sizeof steps, &err);
+    tally->solutions++;
+    if (n < 0) {
+        check_fail(__FILE__, __LINE__,
+                   "%s level %u (line %u): solution does not decode: %s at %u:%u: %s", file,
+                   e->number, e->board_line, soko_error_name(n), err.line, err.col, err.message);
+        return;
+    }
+    soko_game g;
+    soko_game_init(&g, lvl, SOKO_RULE_STANDARD, history, sizeof history / sizeof history[0]);
+    uint32_t failed = 0, first_solved = 0;
+    int rc = SOKO_OK;
+    for (uint32_t i = 0; i < (uint32_t)n && rc == SOKO_OK; i++) {
+        rc = soko_lurd_play(&g, steps + i, 1, &failed);
+        if (rc == SOKO_OK && first_solved == 0 && soko_game_solved(&g))
+            first_solved = i + 1;
+    }
+    if (rc != SOKO_OK || !soko_game_solved(&g)) {
+        char board[4096];
+        check_fail(__FILE__, __LINE__,
+                   "%s level %u (line %u): solution at line %u %s after %u of %d steps:\n%s", file,
+                   e->number, e->board_line, sol->line,
+                   rc != SOKO_OK ? soko_error_name(rc) : "ends unsolved", g.moves, n,
+                   game_text(&g, board, sizeof board));
+        return;
+    }
+    tally->solved++;
+    tally->solved_early += first_solved < (uint32_t)n;
+    int32_t m = soko_lurd_encode(&g, encoded, sizeof encoded);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < sol->moves.len; i++) {
+        char c = text[sol->moves.off + i];
+        if (strchr("lurdLURD", c) != NULL)
+            written[k++] = c;
+    }
+    CHECK_INT(m, n);
+    bool exact = m == (int32_t)k && memcmp(encoded, written, k) == 0;
+    bool letters = m == (int32_t)k;
+    for (uint32_t i = 0; letters && i < k; i++)
+        letters = (encoded[i] | 0x20) == (written[i] | 0x20);
+    if (!letters)
+        check_fail(__FILE__, __LINE__,
+                   "%s level %u: encoded steps differ from the solution's letters", file,
+                   e->number);
+    tally->case_exact += exact;
+}
+
+/* Every solution of a file replays to a solved position. Returns the tally. */
+static replay_tally replay_file(const char *file)
+{
+    replay_tally tally = {0};
+    size_t len = 0;
+    char *text = read_file(shared_path(file), &len);
+    if (text == NULL)
+        return tally;
+    soko_reader reader;
+    soko_entry *e = malloc(sizeof *e);
+    soko_level *lvl = malloc(sizeof *lvl);
+    soko_reader_init(&reader, text, (uint32_t)len);
+    while (soko_reader_next(&reader, e)) {
+        soko_error err = {0};
+        int rc = soko_level_parse(lvl, text + e->board.off, e->board.len, e->board_line, &err);
+        if (rc != SOKO_OK) {
+            check_fail(__FILE__, __LINE__, "%s level %u does not parse: %s at %u:%u: %s", file,
+                       e->number, soko_error_name(rc), err.line, err.col, err.message);
+            continue;
+        }
+        for (uint32_t i = 0; i < e->solution_count; i++)
+            replay_solution(file, text, e, lvl, &e->solution[i], &tally);
+    }
+    printf("     %s: %u solutions, %u replayed to solved (%u case-exact, %u solved before "
+           "their last step)\n",
+           file, tally.solutions, tally.solved, tally.case_exact, tally.solved_early);
+    free(lvl);
+    free(e);
+    free(text);
+    return tally;
+}
+
+static void real_solutions_replay_to_solved(void)
+{
+    static const struct {
+        const char *file;
+        unsigned solutions;
+    } files[] = {
+        {"levels/solutions/Microban_155.with-solutions.sok", 282},
+        {"levels/solutions/XSokoban_90.with-solutions.sok", 88},
+        {"levels/solutions/Monster_Sokoban.with-solutions.sok", 55},
+        {"levels/solutions/MicroCosmos.sol", 40},
+    };
+    unsigned early = 0;
+    note("solutions are played under the standard rule; a step after solved is allowed");
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        replay_tally t = replay_file(files[i].file);
+        /* The counts of "Solution" blocks in the files, counted with grep. */
+        CHECK_INT(t.solutions, files[i].solutions);
+        CHECK_INT(t.solved, t.solutions);
+        /* These files mark pushes exactly, so the encoder must re-case them the same. */
+        CHECK_INT(t.case_exact, t.solved);
+        early += t.solved_early;
+    }
+    /* MicroCosmos 01 and Monster Sokoban 7-5 and 8-2 pass through solved. */
+    CHECK(early >= 3);
+}
+
 int main(void)
 {
     RUN(spec_examples_decode_as_the_spec_says);
@@ -312,5 +434,6 @@ int main(void)
     RUN(play_lets_the_board_decide_what_pushes);
     RUN(play_stops_at_the_refused_step);
     RUN(encode_writes_steps_since_the_last_restart);
+    RUN(real_solutions_replay_to_solved);
     return check_finish();
 }
