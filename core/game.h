@@ -43,19 +43,26 @@ void soko_game_init(soko_game *g, const soko_level *lvl, int rule, soko_entry_t 
 /* The player takes one step in direction d (SOKO_UP ...). Returns SOKO_MOVED
  * or SOKO_PUSHED; or SOKO_E_WALL, SOKO_E_BLOCKED (the box cannot move),
  * SOKO_E_RANGE (d is not a direction) or SOKO_E_FULL (the history buffer is
- * full), and then nothing changes. Steps are allowed after the level is solved. */
+ * full; a step the rules refuse reports that first), and then nothing
+ * changes. Steps are allowed after the level is solved. */
 int soko_game_step(soko_game *g, int d);
 
 /* Takes back the last applied entry (a step or a restart). Returns SOKO_OK,
- * or SOKO_E_NOTHING when there is nothing to undo. */
+ * SOKO_E_NOTHING when there is nothing to undo, or SOKO_E_RANGE (changing
+ * nothing) when the entry does not fit the position: only a history edited
+ * from outside the game can do that. */
 int soko_game_undo(soko_game *g);
 
-/* Applies the next entry of the redo stack. Returns SOKO_OK, or
- * SOKO_E_NOTHING when the redo stack is empty. */
+/* Applies the next entry of the redo stack. Returns SOKO_OK,
+ * SOKO_E_NOTHING when the redo stack is empty, or SOKO_E_RANGE (changing
+ * nothing) when the entry does not fit the position. */
 int soko_game_redo(soko_game *g);
 
 /* Puts the level back to its start, as an entry that undo takes back.
- * Returns SOKO_OK, or SOKO_E_FULL when the history buffer is full. */
+ * When no step has been applied since the start or the last restart (moves
+ * is 0) there is nothing to put back: it returns SOKO_OK, writes no entry
+ * and keeps the redo stack. Returns SOKO_E_FULL when the history buffer is
+ * full. */
 int soko_game_restart(soko_game *g);
 
 /* True when every box stands on a goal. */

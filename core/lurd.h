@@ -9,7 +9,8 @@
 
 /* Decodes LURD text into steps, one byte each. Accepts run-length counts
  * ("3r4U") and nested groups ("2(3(dr)R)"); blanks and line ends between
- * steps are ignored. Returns the number of steps, or SOKO_E_SYNTAX (with the
+ * steps are ignored. The snapshot symbols of saved games ('[', ']', '{', '}', '*') are
+ * refused like any unknown character. Returns the number of steps, or SOKO_E_SYNTAX (with the
  * line and column relative to the text's start at line `first_line`) or
  * SOKO_E_FULL when more than cap steps would be written. */
 int32_t soko_lurd_decode(const char *text, uint32_t len, uint32_t first_line, uint8_t *steps,
@@ -19,7 +20,8 @@ int32_t soko_lurd_decode(const char *text, uint32_t len, uint32_t first_line, ui
  * what the step does: the board decides whether a step pushes. Returns
  * SOKO_OK with *failed = n when every step was played; otherwise stops before
  * the refused step, sets *failed to its index (0-based) and returns its error
- * code (SOKO_E_WALL, SOKO_E_BLOCKED or SOKO_E_FULL). */
+ * code (SOKO_E_WALL, SOKO_E_BLOCKED, SOKO_E_FULL, or SOKO_E_RANGE for a
+ * step byte that soko_lurd_decode cannot produce). */
 int soko_lurd_play(soko_game *g, const uint8_t *steps, uint32_t n, uint32_t *failed);
 
 /* Writes the applied steps since the last applied restart as LURD (pushes
