@@ -378,6 +378,27 @@ static void scan_gap(const soko_reader *r, const line *l, bool after_board, line
     *title = have_cand && !at_end(r, &cur) ? cand : cur;
 }
 
+/* A line right after a board row that is a row itself, with a character
+ * that does not belong (a typo): it has a wall and either starts and ends
+ * with one or has a board row after it. Kept in the board so that reading
+ * the board reports the wrong character instead of cutting the board. */
+static bool board_row_with_mistake(const soko_reader *r, const line *l)
+{
+    if (l->kind != LINE_TEXT)
+        return false;
+    soko_span s = line_text(r, l);
+    bool wall = false;
+    for (uint32_t i = 0; i < s.len; i++)
+        wall = wall || r->text[s.off + i] == '#';
+    if (!wall)
+        return false;
+    if (r->text[s.off] == '#' && r->text[s.off + s.len - 1] == '#')
+        return true;
+    line after;
+    next_line(r, l, &after);
+    return after.kind == LINE_BOARD;
+}
+
 /* Works out the file's style from its first board: a board with nothing
  * before it and a text line right after it means titles after boards. */
 static void detect_style(soko_reader *r, const line *first, const line *board)
@@ -389,7 +410,7 @@ static void detect_style(soko_reader *r, const line *first, const line *board)
         next_line(r, &cur, &cur);
     }
     cur = *board;
-    while (cur.kind == LINE_BOARD)
+    while (cur.kind == LINE_BOARD || board_row_with_mistake(r, &cur))
         next_line(r, &cur, &cur);
     if (cur.kind == LINE_TEXT)
         r->flags |= STYLE_TITLES_AFTER;
@@ -476,7 +497,7 @@ int soko_reader_next(soko_reader *r, soko_entry *e)
     /* The board. */
     e->board_line = cur.number;
     uint32_t board_start = cur.start, board_end = cur.end;
-    while (cur.kind == LINE_BOARD) {
+    while (cur.kind == LINE_BOARD || board_row_with_mistake(r, &cur)) {
         board_end = cur.end;
         next_line(r, &cur, &cur);
     }

@@ -309,6 +309,23 @@ static void festival_solution_files_are_read(void)
     no_more_levels();
 }
 
+static void a_mistyped_row_stays_in_its_board(void)
+{
+    start("; 1\n#####\n#@$x#\n#####\n\n; 2\n######\n#@$.##\n#  ?  #\n######\n");
+    soko_level lvl;
+    soko_error err;
+    for (int k = 0; k < 2; k++) {
+        CHECK_INT(soko_reader_next(&rd, &entry), 1);
+        int rc =
+            soko_level_parse(&lvl, text + entry.board.off, entry.board.len, entry.board_line, &err);
+        note("level %d: %s", k + 1, err.message);
+        CHECK_INT(rc, SOKO_E_SYNTAX);
+        CHECK_INT(err.line, k == 0 ? 3 : 9);
+        CHECK_INT(err.col, 4);
+    }
+    no_more_levels();
+}
+
 static void text_without_boards_has_no_levels(void)
 {
     start("");
@@ -331,6 +348,7 @@ int main(void)
     RUN(solutions_follow_their_board);
     RUN(solutions_beyond_the_maximum_are_counted);
     RUN(festival_solution_files_are_read);
+    RUN(a_mistyped_row_stays_in_its_board);
     RUN(text_without_boards_has_no_levels);
     return check_finish();
 }

@@ -1,0 +1,6 @@
+# The sokod command-line tools, run as a user would on the real collections
+# and on broken files the script writes into a temporary folder.
+add_test(NAME cli_check_and_replay
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_replay.sh $<TARGET_FILE:sokod>
+                 ${SOKOD_SHARED_DIR}/levels)
+set_tests_properties(cli_check_and_replay PROPERTIES LABELS cli TIMEOUT 300)
