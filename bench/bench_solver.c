@@ -1,0 +1,132 @@
+/* The solver on a real collection: every level (or a range of them) solved
+ * under a time limit on one core, each solution replayed on the core.
+ * Prints per level its number, whether it was solved, pushes, moves, time
+ * and nodes; then the solved count and the median and 90th percentile of
+ * the time per level (unsolved levels count with the time they used).
+ *
+ *   bench_solver [FILE [SECONDS [FIRST [LAST]]]]
+ *
+ * FILE is a path, or a name under the shared levels folder; by default
+ * Microban_155.xsb at 10 seconds per level. */
+#include "soko.h"
+#include "solver.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *load(const char *path, uint32_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *text = size >= 0 ? malloc((size_t)size + 1) : NULL;
+    if (text != NULL && fread(text, 1, (size_t)size, f) != (size_t)size) {
+        free(text);
+        text = NULL;
+    }
+    fclose(f);
+    if (text != NULL) {
+        text[size] = '\0';
+        *len = (uint32_t)size;
+    }
+    return text;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Replays a solution on the level from its start: the benchmark's own check
+ * that what the solver printed is a solution. */
+static bool replays(const soko_level *lvl, const char *lurd)
+{
+    size_t n = strlen(lurd);
+    uint8_t *steps = malloc(n + 1);
+    soko_entry_t *history = malloc((n + 1) * sizeof *history);
+    soko_game *g = malloc(sizeof *g);
+    bool ok = false;
+    if (steps != NULL && history != NULL && g != NULL) {
+        soko_error err;
+        int32_t k = soko_lurd_decode(lurd, (uint32_t)n, 1, steps, (uint32_t)n + 1, &err);
+        uint32_t failed;
+        soko_game_init(g, lvl, SOKO_RULE_STANDARD, history, (uint32_t)n + 1);
+        ok = k >= 0 && soko_lurd_play(g, steps, (uint32_t)k, &failed) == SOKO_OK &&
+             soko_game_solved(g);
+    }
+    free(steps);
+    free(history);
+    free(g);
+    return ok;
+}
+
+int main(int argc, char **argv)
+{
+    const char *name = argc > 1 ? argv[1] : "Microban_155.xsb";
+    double seconds = argc > 2 ? atof(argv[2]) : 10.0;
+    long first = argc > 3 ? atol(argv[3]) : 1;
+    long last = argc > 4 ? atol(argv[4]) : 1000000;
+    char path[1024];
+    if (strchr(name, '/') != NULL)
+        snprintf(path, sizeof path, "%s", name);
+    else
+        snprintf(path, sizeof path, "%s/levels/%s", SOKOD_SHARED_DIR, name);
+    uint32_t len = 0;
+    char *text = load(path, &len);
+    if (text == NULL) {
+        fprintf(stderr, "bench_solver: cannot read %s\n", path);
+        return 1;
+    }
+    printf("solver on %s, %.0f s per level, levels %ld..%ld\n", path, seconds, first, last);
+    printf("%5s %-10s %7s %7s %10s %10s\n", "level", "result", "pushes", "moves", "ms", "nodes");
+
+    static soko_reader reader;
+    static soko_entry entry;
+    static soko_level level;
+    soko_reader_init(&reader, text, len);
+    double *times = malloc(sizeof(double) * 4096);
+    uint32_t count = 0, solved = 0;
+    double total = 0;
+    uint64_t nodes = 0;
+    while (soko_reader_next(&reader, &entry) == 1 && count < 4096) {
+        if ((long)entry.number < first || (long)entry.number > last)
+            continue;
+        soko_error err;
+        if (soko_level_parse(&level, text + entry.board.off, entry.board.len, entry.board_line,
+                             &err) < 0) {
+            printf("%5u %-10s %s\n", entry.number, "invalid", err.message);
+            continue;
+        }
+        solver_limits lim;
+        solver_limits_default(&lim);
+        lim.time_limit = seconds;
+        solver_result r;
+        solver_solve_level(&level, &lim, &r);
+        const char *what = solver_status_name(r.status);
+        if (r.status == SOLVER_SOLVED && !replays(&level, r.lurd))
+            what = "WRONG";
+        else if (r.status == SOLVER_SOLVED)
+            solved++;
+        printf("%5u %-10s %7u %7u %10.1f %10llu%s%s\n", entry.number, what, r.pushes, r.moves,
+               r.seconds * 1000, (unsigned long long)r.nodes, r.status == SOLVER_SOLVED ? "" : "  ",
+               r.status == SOLVER_SOLVED ? "" : r.reason);
+        fflush(stdout);
+        times[count++] = r.seconds * 1000;
+        total += r.seconds;
+        nodes += r.nodes;
+        solver_result_free(&r);
+    }
+    qsort(times, count, sizeof *times, cmp_double);
+    double median = count ? times[count / 2] : 0;
+    double p90 = count ? times[(count * 9) / 10 < count ? (count * 9) / 10 : count - 1] : 0;
+    printf("levels: %u, solved: %u, total %.1f s, median %.1f ms, p90 %.1f ms, nodes %llu\n", count,
+           solved, total, median, p90, (unsigned long long)nodes);
+    free(times);
+    free(text);
+    return 0;
+}

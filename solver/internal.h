@@ -1,0 +1,226 @@
+/* Private declarations shared by the solver's files. Squares are the floor
+ * cells inside the walls, numbered in reading order (so the top-left-most
+ * square of an area has the smallest number); boxes live on squares. */
+#ifndef SOLVER_INTERNAL_H
+#define SOLVER_INTERNAL_H
+
+#include "level.h"
+#include "solver.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SOLVER_NONE 0xFFFFu /* no square */
+#define SOLVER_FAR 0xFFFFu  /* a distance that is never reached */
+
+/* The level seen by the search: its squares and what never changes. */
+typedef struct solver_board {
+    uint32_t width, height; /* of the level */
+    uint32_t nsq;           /* squares */
+    uint32_t nboxes;        /* boxes, equal to goals */
+    uint16_t *cell;         /* square -> level cell */
+    uint16_t *square;       /* level cell -> square, or SOLVER_NONE */
+    uint16_t *nb;           /* nb[s * 4 + d]: the square next to s in direction d, or NONE */
+    uint8_t *goal;          /* 1 on goal squares */
+    uint8_t *dead;          /* 1 where a box can never reach any goal */
+    uint16_t *goals;        /* the goal squares, nboxes of them */
+    uint16_t *dist;         /* dist[s * nboxes + g]: fewest pushes from s to goals[g], or FAR */
+    uint64_t *zbox;         /* Zobrist keys of a box on each square */
+    uint64_t *zplayer;      /* Zobrist keys of the normalised player on each square */
+    uint16_t *live;         /* square -> index among squares that are not dead, or NONE */
+    uint16_t *live_square;  /* that index -> square */
+    uint32_t nlive;
+    uint32_t key_bytes; /* bytes of a packed box set */
+    bool key_bitset;    /* packed as a bitset over live squares, else a sorted list */
+    bool wide_list;     /* a sorted list of 16-bit squares, else of bytes */
+    uint64_t bytes;     /* memory the board holds */
+} solver_board;
+
+/* Analyses lvl: squares, neighbours, goals, push distances, dead squares and
+ * keys. Boxes are not part of the board. Returns 0, or -1 when memory runs
+ * out or the level has more boxes than the solver handles (the board is then
+ * released). */
+int solver_board_build(solver_board *b, const soko_level *lvl);
+
+/* Releases what solver_board_build allocated. Accepts a zeroed board. */
+void solver_board_free(solver_board *b);
+
+/* Packs a set of boxes (squares in any order, none dead) into key_bytes bytes. */
+void solver_board_pack(const solver_board *b, const uint16_t *box, uint8_t *key);
+
+/* Unpacks a key into the boxes' squares in ascending order. */
+void solver_board_unpack(const solver_board *b, const uint8_t *key, uint16_t *box);
+
+/* Work space for flood fills over squares, reused between calls. */
+typedef struct solver_fill {
+    uint32_t *mark; /* mark[s] == stamp when s was reached in the current fill */
+    uint32_t stamp;
+    uint16_t *queue;
+    uint32_t n; /* squares covered */
+} solver_fill;
+
+int solver_fill_init(solver_fill *f, uint32_t nsq);
+void solver_fill_free(solver_fill *f);
+
+/* Starts a new fill: every mark becomes stale. */
+void solver_fill_begin(solver_fill *f);
+
+/* The squares the player reaches from `start` around boxes (occ[s] != 0),
+ * marked in f with a new stamp. Returns the smallest square reached, the
+ * player's normalised position. */
+uint16_t solver_reach(const solver_board *b, const uint16_t *occ, uint16_t start, solver_fill *f);
+
+/* The Hungarian assignment of boxes to goals by push distance: the lower
+ * bound. Duals and matches are kept so that a position differing in one box
+ * is re-solved in O(n^2). */
+typedef struct solver_match {
+    uint32_t n;
+    int64_t *u, *v; /* potentials of rows (boxes) and columns (goals), 1-based */
+    uint32_t *p;    /* p[j]: the row matched to column j, 1-based; p[0] is work space */
+    int64_t *minv;  /* work space */
+    uint32_t *way;  /* work space */
+    uint8_t *used;  /* work space */
+    int64_t cost;   /* the matching's total */
+} solver_match;
+
+#define SOLVER_BOUND_DEAD 0xFFFFu /* no assignment of boxes to goals exists */
+
+int solver_match_init(solver_match *m, uint32_t n);
+void solver_match_free(solver_match *m);
+
+/* Copies the duals and matches of src into dst (same n). */
+void solver_match_copy(solver_match *dst, const solver_match *src);
+
+/* Solves the assignment of the boxes box[0..n) from scratch. Returns the
+ * bound (total pushes) or SOLVER_BOUND_DEAD. */
+uint32_t solver_match_solve(solver_match *m, const solver_board *b, const uint16_t *box);
+
+/* Re-solves after box number `row` (0-based) moved: box[] already holds its
+ * new square, m holds the optimum before the move. Returns the new bound or
+ * SOLVER_BOUND_DEAD. */
+uint32_t solver_match_update(solver_match *m, const solver_board *b, const uint16_t *box,
+                             uint32_t row);
+
+/* True when the box just pushed onto `s` is frozen together with boxes around
+ * it, one of them off a goal: the position can never be solved. occ[s] != 0
+ * marks boxes; work holds nsq bytes, all zero, and is left zero. */
+bool solver_freeze_deadlock(const solver_board *b, const uint16_t *occ, uint16_t s, uint8_t *work);
+
+/* One push: the box on `box` moves one square in direction dir. */
+typedef struct solver_push {
+    uint16_t box;
+    uint8_t dir;
+} solver_push;
+
+/* Work space for corral analysis. */
+typedef struct solver_corral {
+    uint32_t *comp; /* component stamp of each square */
+    uint32_t stamp;
+    uint16_t *queue;
+    solver_push *best;
+    solver_push *cand;
+} solver_corral;
+
+int solver_corral_init(solver_corral *c, const solver_board *b);
+void solver_corral_free(solver_corral *c);
+
+/* Looks for a PI-corral in the position (boxes in occ, the player's reach
+ * marked in fill with its current stamp). Returns -1 when there is none;
+ * otherwise the pushes that solutions may start with are in c->best and
+ * their number is returned: 0 means the position is lost. */
+int solver_corral_find(solver_corral *c, const solver_board *b, const uint16_t *occ,
+                       const solver_fill *reach);
+
+/* One stored position. Its packed box set lives beside it in the table. */
+typedef struct solver_node {
+    uint64_t hash;   /* Zobrist hash of the boxes and the normalised player */
+    uint32_t parent; /* the node it was reached from, or SOLVER_NIL */
+    uint32_t next;   /* the next node in the same hash bucket */
+    uint16_t player; /* the player's normalised square */
+    uint16_t g;      /* pushes from the start along the best path known */
+    uint16_t h;      /* the lower bound on the pushes still needed */
+    uint16_t from;   /* the box move from the parent: the box's square before... */
+    uint16_t to;     /* ...and after it */
+    uint8_t closed;  /* expanded, and not reopened since */
+    uint8_t spare;
+} solver_node;
+
+#define SOLVER_NIL 0xFFFFFFFFu
+
+/* The transposition table: every position stored, found by hash. */
+typedef struct solver_table {
+    uint32_t key_bytes;
+    uint32_t count;
+    solver_node **nodes; /* chunks of nodes */
+    uint8_t **keys;      /* chunks of packed box sets */
+    uint32_t nchunks, chunk_cap;
+    uint32_t *bucket;
+    uint32_t nbuckets; /* a power of two */
+    uint64_t bytes;    /* memory held */
+    uint64_t budget;   /* memory it may hold */
+} solver_table;
+
+int solver_table_init(solver_table *t, uint32_t key_bytes, uint64_t budget);
+void solver_table_free(solver_table *t);
+
+/* The node with this hash, player and box set, or SOLVER_NIL. */
+uint32_t solver_table_find(const solver_table *t, uint64_t hash, uint16_t player,
+                           const uint8_t *key);
+
+/* Stores a new node (the caller fills its other fields) and returns its
+ * number, or SOLVER_NIL when the memory budget or malloc runs out. */
+uint32_t solver_table_add(solver_table *t, uint64_t hash, uint16_t player, const uint8_t *key);
+
+solver_node *solver_table_node(const solver_table *t, uint32_t i);
+const uint8_t *solver_table_key(const solver_table *t, uint32_t i);
+
+/* The open list: a binary heap of (priority, node) pairs, smallest first. */
+typedef struct solver_open {
+    uint64_t *item;
+    uint32_t count, cap;
+} solver_open;
+
+/* Adds an item; returns 0, or -1 when memory runs out. */
+int solver_open_push(solver_open *o, uint64_t item);
+
+/* Removes and returns the smallest item; the list must not be empty. */
+uint64_t solver_open_pop(solver_open *o);
+void solver_open_free(solver_open *o);
+
+/* Turns the box moves of a solution into steps and LURD text: from[i] ->
+ * to[i] is the i-th box move (one or more pushes of one box), played from
+ * the position of `start` (its boxes and player). Fills out->lurd, moves and
+ * pushes, having replayed every step on the core; with first_push_only,
+ * stops after the first push. Returns 0, or -1 when memory runs out or a step
+ * is refused (a bug: out->lurd then stays NULL). */
+int solver_solution_build(const solver_board *b, const soko_level *start, const uint16_t *from,
+                          const uint16_t *to, uint32_t n, bool first_push_only, solver_result *out);
+
+/* What the search needs besides the board. */
+typedef struct solver_search_args {
+    const solver_board *board;
+    const uint16_t *boxes; /* the start position's boxes (squares) */
+    uint16_t player;       /* the start player's square */
+    const solver_limits *limits;
+    double started;  /* solver_clock() when the call began */
+    uint32_t weight; /* priority g + weight * h; 1 finds push-optimal solutions */
+} solver_search_args;
+
+/* The box moves of a solution found by solver_search: from[i] -> to[i]. */
+typedef struct solver_moves {
+    uint16_t *from;
+    uint16_t *to;
+    uint32_t n;
+} solver_moves;
+
+/* Searches for a solution from the position in args. Returns SOLVER_SOLVED
+ * (moves filled, the caller frees from and to), SOLVER_UNSOLVABLE or
+ * SOLVER_UNKNOWN, with *reason set and *nodes the positions stored. */
+int solver_search(const solver_search_args *args, solver_moves *moves, uint64_t *nodes,
+                  const char **reason);
+
+/* Seconds on a monotonic clock. */
+double solver_clock(void);
+
+#endif

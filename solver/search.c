@@ -1,0 +1,344 @@
+/* The search: best-first over pushes. A node is a box set with the player's
+ * normalised square; its priority is g + weight * h, pushes made plus the
+ * weighted matching bound, newest first among equals. Pushes onto dead
+ * squares, into freeze deadlocks or into positions without an assignment of
+ * boxes to goals are never stored; a PI-corral narrows the pushes tried. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct search {
+    const solver_search_args *args;
+    const solver_board *b;
+    solver_table table;
+    solver_open open;
+    solver_fill reach; /* the expanded node's player area */
+    solver_fill child; /* a child's player area */
+    solver_corral corral;
+    solver_match match; /* the expanded node's assignment */
+    solver_match trial; /* a child's */
+    uint16_t *box;      /* the expanded node's boxes, ascending */
+    uint16_t *occ;      /* box number + 1 on each square, 0 when empty */
+    uint8_t *key;
+    uint8_t *freeze_work;
+    solver_push *pushes;
+    uint64_t budget;
+    const char *stop; /* why the search stopped early, or NULL */
+    uint32_t found;   /* the solved node, or SOLVER_NIL */
+    uint32_t expansions;
+} search;
+
+double solver_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int setup(search *s, const solver_search_args *args)
+{
+    memset(s, 0, sizeof *s);
+    s->args = args;
+    s->b = args->board;
+    s->found = SOLVER_NIL;
+    const solver_board *b = s->b;
+    uint64_t limit =
+        args->limits->memory_limit ? args->limits->memory_limit : SOLVER_DEFAULT_MEMORY;
+    s->budget = limit > b->bytes ? limit - b->bytes : 0;
+    s->box = malloc((b->nboxes + 1) * sizeof *s->box);
+    s->occ = calloc(b->nsq + 1, sizeof *s->occ);
+    s->key = malloc(b->key_bytes);
+    s->freeze_work = calloc(b->nsq + 1, 1);
+    s->pushes = malloc(((size_t)b->nboxes * 4 + 4) * sizeof *s->pushes);
+    if (s->box == NULL || s->occ == NULL || s->key == NULL || s->freeze_work == NULL ||
+        s->pushes == NULL)
+        return -1;
+    if (solver_table_init(&s->table, b->key_bytes, s->budget) < 0 ||
+        solver_fill_init(&s->reach, b->nsq) < 0 || solver_fill_init(&s->child, b->nsq) < 0 ||
+        solver_corral_init(&s->corral, b) < 0 || solver_match_init(&s->match, b->nboxes) < 0 ||
+        solver_match_init(&s->trial, b->nboxes) < 0)
+        return -1;
+    return 0;
+}
+
+static void teardown(search *s)
+{
+    solver_table_free(&s->table);
+    solver_open_free(&s->open);
+    solver_fill_free(&s->reach);
+    solver_fill_free(&s->child);
+    solver_corral_free(&s->corral);
+    solver_match_free(&s->match);
+    solver_match_free(&s->trial);
+    free(s->box);
+    free(s->occ);
+    free(s->key);
+    free(s->freeze_work);
+    free(s->pushes);
+}
+
+static uint64_t box_hash(const solver_board *b, const uint16_t *box)
+{
+    uint64_t h = 0;
+    for (uint32_t i = 0; i < b->nboxes; i++)
+        h ^= b->zbox[box[i]];
+    return h;
+}
+
+/* Queues a node: smaller priority first; among equals, the newest node. */
+static int enqueue(search *s, uint32_t i)
+{
+    const solver_node *n = solver_table_node(&s->table, i);
+    uint64_t f = (uint64_t)n->g + (uint64_t)s->args->weight * n->h;
+    if (f > 0xFFFF)
+        f = 0xFFFF;
+    uint64_t item = (f << 48) | ((uint64_t)n->h << 32) | (SOLVER_NIL - i);
+    if (solver_open_push(&s->open, item) < 0) {
+        s->stop = "memory limit";
+        return -1;
+    }
+    /* the open list and the table share one budget */
+    uint64_t open_bytes = (uint64_t)s->open.cap * sizeof *s->open.item;
+    s->table.budget = s->budget > open_bytes ? s->budget - open_bytes : 0;
+    return 0;
+}
+
+static bool out_of_time(search *s)
+{
+    const solver_limits *lim = s->args->limits;
+    if (lim->cancel != NULL && *lim->cancel != 0) {
+        s->stop = "cancelled";
+        return true;
+    }
+    if (lim->time_limit > 0 && solver_clock() - s->args->started > lim->time_limit) {
+        s->stop = "time limit";
+        return true;
+    }
+    return false;
+}
+
+/* Every push from the expanded position: the player reaches the square
+ * behind the box, and the square ahead is free and not dead. */
+static uint32_t all_pushes(search *s)
+{
+    const solver_board *b = s->b;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < b->nboxes; i++) {
+        uint16_t x = s->box[i];
+        for (int d = 0; d < 4; d++) {
+            uint16_t from = b->nb[x * 4 + (d ^ 2)], to = b->nb[x * 4 + d];
+            if (from == SOLVER_NONE || to == SOLVER_NONE || s->occ[to] != 0 || b->dead[to] ||
+                s->reach.mark[from] != s->reach.stamp)
+                continue;
+            s->pushes[n++] = (solver_push){x, (uint8_t)d};
+        }
+    }
+    return n;
+}
+
+/* Tries one push from the expanded node `parent`: stores the position it
+ * leads to when it is new (or reached in fewer pushes) and not lost. */
+static void try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_push push)
+{
+    const solver_board *b = s->b;
+    uint16_t from = push.box, to = b->nb[from * 4 + push.dir];
+    uint32_t row = s->occ[from] - 1u;
+    s->occ[from] = 0;
+    s->occ[to] = (uint16_t)(row + 1);
+    s->box[row] = to;
+    if (solver_freeze_deadlock(b, s->occ, to, s->freeze_work))
+        goto undo;
+
+    uint16_t player = solver_reach(b, s->occ, from, &s->child);
+    uint64_t hash = parent_hash ^ b->zbox[from] ^ b->zbox[to] ^ b->zplayer[player];
+    solver_board_pack(b, s->box, s->key);
+    solver_node *pn = solver_table_node(&s->table, parent);
+    uint16_t g = (uint16_t)(pn->g + 1);
+    uint32_t seen = solver_table_find(&s->table, hash, player, s->key);
+    if (seen != SOLVER_NIL) {
+        solver_node *n = solver_table_node(&s->table, seen);
+        if (n->g > g) {
+            n->g = g;
+            n->parent = parent;
+            n->from = from;
+            n->to = to;
+            n->closed = 0;
+            enqueue(s, seen);
+        }
+        goto undo;
+    }
+
+    solver_match_copy(&s->trial, &s->match);
+    uint32_t h = solver_match_update(&s->trial, b, s->box, row);
+    if (h == SOLVER_BOUND_DEAD)
+        goto undo;
+    uint32_t i = solver_table_add(&s->table, hash, player, s->key);
+    if (i == SOLVER_NIL) {
+        s->stop = "memory limit";
+        goto undo;
+    }
+    solver_node *n = solver_table_node(&s->table, i);
+    n->parent = parent;
+    n->g = g;
+    n->h = (uint16_t)h;
+    n->from = from;
+    n->to = to;
+    if (h == 0)
+        s->found = i;
+    else
+        enqueue(s, i);
+undo:
+    s->box[row] = from;
+    s->occ[to] = 0;
+    s->occ[from] = (uint16_t)(row + 1);
+}
+
+static void expand(search *s, uint32_t i)
+{
+    const solver_board *b = s->b;
+    solver_node *n = solver_table_node(&s->table, i);
+    n->closed = 1;
+    uint16_t player = n->player;
+    uint64_t hash = n->hash ^ b->zplayer[player];
+    solver_board_unpack(b, solver_table_key(&s->table, i), s->box);
+    for (uint32_t k = 0; k < b->nboxes; k++)
+        s->occ[s->box[k]] = (uint16_t)(k + 1);
+    solver_reach(b, s->occ, player, &s->reach);
+
+    uint32_t count;
+    const solver_push *pushes = s->pushes;
+    int corral = solver_corral_find(&s->corral, b, s->occ, &s->reach);
+    if (corral >= 0) {
+        count = (uint32_t)corral;
+        pushes = s->corral.best;
+    } else {
+        count = all_pushes(s);
+    }
+    if (count > 0)
+        solver_match_solve(&s->match, b, s->box);
+    for (uint32_t k = 0; k < count && s->found == SOLVER_NIL && s->stop == NULL; k++)
+        try_push(s, i, hash, pushes[k]);
+    for (uint32_t k = 0; k < b->nboxes; k++)
+        s->occ[s->box[k]] = 0;
+}
+
+/* Collects the box moves from the start to node i. */
+static int collect(search *s, uint32_t i, solver_moves *moves)
+{
+    uint32_t n = 0;
+    for (uint32_t k = i; solver_table_node(&s->table, k)->parent != SOLVER_NIL;
+         k = solver_table_node(&s->table, k)->parent)
+        n++;
+    moves->from = malloc((n + 1) * sizeof *moves->from);
+    moves->to = malloc((n + 1) * sizeof *moves->to);
+    if (moves->from == NULL || moves->to == NULL) {
+        free(moves->from);
+        free(moves->to);
+        moves->from = moves->to = NULL;
+        return -1;
+    }
+    moves->n = n;
+    for (uint32_t k = i; n > 0; k = solver_table_node(&s->table, k)->parent) {
+        const solver_node *node = solver_table_node(&s->table, k);
+        n--;
+        moves->from[n] = node->from;
+        moves->to[n] = node->to;
+    }
+    return 0;
+}
+
+/* Stores the start position; returns its node or SOLVER_NIL, with *status
+ * set when the start already decides the search. */
+static uint32_t add_root(search *s, int *status, const char **reason)
+{
+    const solver_board *b = s->b;
+    const solver_search_args *a = s->args;
+    memcpy(s->box, a->boxes, b->nboxes * sizeof *s->box);
+    for (uint32_t k = 0; k < b->nboxes; k++) {
+        if (b->dead[s->box[k]]) {
+            *status = SOLVER_UNSOLVABLE;
+            *reason = "a box stands where it can never reach a goal";
+            return SOLVER_NIL;
+        }
+    }
+    for (uint32_t k = 0; k < b->nboxes; k++)
+        s->occ[s->box[k]] = (uint16_t)(k + 1);
+    bool frozen = false;
+    for (uint32_t k = 0; k < b->nboxes && !frozen; k++)
+        frozen = solver_freeze_deadlock(b, s->occ, s->box[k], s->freeze_work);
+    uint32_t h = solver_match_solve(&s->match, b, s->box);
+    uint16_t player = solver_reach(b, s->occ, a->player, &s->reach);
+    for (uint32_t k = 0; k < b->nboxes; k++)
+        s->occ[s->box[k]] = 0;
+    if (frozen || h == SOLVER_BOUND_DEAD) {
+        *status = SOLVER_UNSOLVABLE;
+        *reason = frozen ? "a box off goal can never move" : "the boxes cannot all reach goals";
+        return SOLVER_NIL;
+    }
+    solver_board_pack(b, s->box, s->key);
+    uint64_t hash = box_hash(b, s->box) ^ b->zplayer[player];
+    uint32_t i = solver_table_add(&s->table, hash, player, s->key);
+    if (i == SOLVER_NIL) {
+        *status = SOLVER_UNKNOWN;
+        *reason = "memory limit";
+        return SOLVER_NIL;
+    }
+    solver_node *n = solver_table_node(&s->table, i);
+    n->parent = SOLVER_NIL;
+    n->h = (uint16_t)h;
+    n->from = n->to = SOLVER_NONE;
+    if (h == 0)
+        s->found = i;
+    return i;
+}
+
+int solver_search(const solver_search_args *args, solver_moves *moves, uint64_t *nodes,
+                  const char **reason)
+{
+    search s;
+    memset(moves, 0, sizeof *moves);
+    *nodes = 0;
+    int status = SOLVER_UNKNOWN;
+    *reason = "out of memory";
+    if (setup(&s, args) < 0) {
+        teardown(&s);
+        return status;
+    }
+    uint32_t root = add_root(&s, &status, reason);
+    if (root != SOLVER_NIL && s.found == SOLVER_NIL && enqueue(&s, root) == 0) {
+        uint64_t node_limit = args->limits->node_limit;
+        while (s.open.count > 0 && s.found == SOLVER_NIL && s.stop == NULL) {
+            uint32_t i = SOLVER_NIL - (uint32_t)solver_open_pop(&s.open);
+            solver_node *n = solver_table_node(&s.table, i);
+            if (n->closed)
+                continue;
+            expand(&s, i);
+            s.expansions++;
+            if ((s.expansions & 63) == 0 && out_of_time(&s))
+                break;
+            if (node_limit != 0 && s.table.count >= node_limit)
+                s.stop = "node limit";
+        }
+        if (s.found != SOLVER_NIL) {
+            status = collect(&s, s.found, moves) == 0 ? SOLVER_SOLVED : SOLVER_UNKNOWN;
+            *reason = status == SOLVER_SOLVED ? "solved" : "out of memory";
+        } else if (s.stop != NULL) {
+            status = SOLVER_UNKNOWN;
+            *reason = s.stop;
+        } else {
+            status = SOLVER_UNSOLVABLE;
+            *reason = "every position reachable from the start is lost";
+        }
+    } else if (root != SOLVER_NIL && s.found != SOLVER_NIL) {
+        status = SOLVER_SOLVED;
+        *reason = "solved";
+    } else if (root != SOLVER_NIL) {
+        status = SOLVER_UNKNOWN;
+        *reason = s.stop ? s.stop : "out of memory";
+    }
+    *nodes = s.table.count;
+    teardown(&s);
+    return status;
+}

@@ -1,0 +1,245 @@
+/* From box moves to steps: for each move, the fewest pushes that bring the
+ * box from its square to its target with the player walking the shortest
+ * way between pushes; then every step is replayed on the core, which writes
+ * the LURD text and checks that the solution is one. */
+#include "internal.h"
+#include "lurd.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct steps {
+    uint8_t *dir;
+    uint32_t n, cap;
+} steps;
+
+typedef struct builder {
+    const solver_board *b;
+    uint8_t *occ;    /* 1 where a box stands */
+    uint16_t player; /* the player's square */
+    uint16_t *prev;  /* walk search: the square each square was reached from */
+    uint8_t *how;    /* ...and in which direction */
+    uint32_t *seen;  /* walk search stamps */
+    uint32_t stamp;
+    uint16_t *queue;
+    uint32_t *state_prev; /* box-path search over (box square, player side) */
+    uint32_t *state_queue;
+    uint8_t *area; /* the player's area around the box being moved */
+    steps out;
+} builder;
+
+static int append(steps *s, uint8_t dir)
+{
+    if (s->n == s->cap) {
+        uint32_t cap = s->cap ? s->cap * 2 : 256;
+        uint8_t *grown = realloc(s->dir, cap);
+        if (grown == NULL)
+            return -1;
+        s->dir = grown;
+        s->cap = cap;
+    }
+    s->dir[s->n++] = dir;
+    return 0;
+}
+
+/* Marks in bd->area the squares the player reaches from `start` around the
+ * boxes and a box on `extra`. */
+static void fill_area(builder *bd, uint16_t start, uint16_t extra)
+{
+    const solver_board *b = bd->b;
+    memset(bd->area, 0, b->nsq);
+    uint32_t head = 0, tail = 0;
+    bd->area[start] = 1;
+    bd->queue[tail++] = start;
+    while (head < tail) {
+        uint16_t s = bd->queue[head++];
+        for (int d = 0; d < 4; d++) {
+            uint16_t t = b->nb[s * 4 + d];
+            if (t == SOLVER_NONE || t == extra || bd->occ[t] || bd->area[t])
+                continue;
+            bd->area[t] = 1;
+            bd->queue[tail++] = t;
+        }
+    }
+}
+
+/* Appends the shortest walk of the player to `target`, around the boxes and
+ * a box on `extra`. Returns 0, or -1 when there is none or memory runs out. */
+static int walk(builder *bd, uint16_t target, uint16_t extra)
+{
+    const solver_board *b = bd->b;
+    bd->stamp++;
+    uint32_t head = 0, tail = 0;
+    bd->seen[bd->player] = bd->stamp;
+    bd->queue[tail++] = bd->player;
+    while (head < tail && bd->seen[target] != bd->stamp) {
+        uint16_t s = bd->queue[head++];
+        for (int d = 0; d < 4; d++) {
+            uint16_t t = b->nb[s * 4 + d];
+            if (t == SOLVER_NONE || t == extra || bd->occ[t] || bd->seen[t] == bd->stamp)
+                continue;
+            bd->seen[t] = bd->stamp;
+            bd->prev[t] = s;
+            bd->how[t] = (uint8_t)d;
+            bd->queue[tail++] = t;
+        }
+    }
+    if (bd->seen[target] != bd->stamp)
+        return -1;
+    uint32_t len = 0;
+    for (uint16_t s = target; s != bd->player; s = bd->prev[s])
+        len++;
+    for (uint32_t k = 0; k < len; k++)
+        if (append(&bd->out, 0) < 0)
+            return -1;
+    uint32_t at = bd->out.n;
+    for (uint16_t s = target; s != bd->player; s = bd->prev[s])
+        bd->out.dir[--at] = bd->how[s];
+    bd->player = target;
+    return 0;
+}
+
+/* Appends the steps that push the box on `from` to `to` with the fewest
+ * pushes, searching over (box square, side of the player) states. */
+static int move_box(builder *bd, uint16_t from, uint16_t to, bool first_push_only)
+{
+    const solver_board *b = bd->b;
+    uint32_t nstates = b->nsq * 4;
+    for (uint32_t k = 0; k < nstates; k++)
+        bd->state_prev[k] = SOLVER_NIL;
+    bd->occ[from] = 0;
+    fill_area(bd, bd->player, from);
+    uint32_t head = 0, tail = 0, goal = SOLVER_NIL;
+    for (int d = 0; d < 4; d++) {
+        uint16_t q = b->nb[from * 4 + d];
+        if (q != SOLVER_NONE && bd->area[q]) {
+            uint32_t st = from * 4u + (uint32_t)d;
+            bd->state_prev[st] = st; /* a start state is its own parent */
+            bd->state_queue[tail++] = st;
+        }
+    }
+    while (head < tail && goal == SOLVER_NIL) {
+        uint32_t st = bd->state_queue[head++];
+        uint16_t x = (uint16_t)(st / 4);
+        int side = (int)(st % 4);
+        uint16_t y = b->nb[x * 4 + (side ^ 2)];
+        if (y == SOLVER_NONE || bd->occ[y])
+            continue;
+        fill_area(bd, x, y);
+        for (int d = 0; d < 4; d++) {
+            uint16_t q = b->nb[y * 4 + d];
+            uint32_t next = y * 4u + (uint32_t)d;
+            if (q == SOLVER_NONE || !bd->area[q] || bd->state_prev[next] != SOLVER_NIL)
+                continue;
+            bd->state_prev[next] = st;
+            bd->state_queue[tail++] = next;
+            if (y == to) {
+                goal = next;
+                break;
+            }
+        }
+    }
+    if (goal == SOLVER_NIL) {
+        bd->occ[from] = 1;
+        return -1;
+    }
+    /* the chain of states, first to last, reusing the queue */
+    uint32_t len = 0;
+    for (uint32_t st = goal; bd->state_prev[st] != st; st = bd->state_prev[st])
+        bd->state_queue[len++] = bd->state_prev[st];
+    for (uint32_t k = len; k-- > 0;) {
+        uint32_t st = bd->state_queue[k];
+        uint16_t x = (uint16_t)(st / 4);
+        int side = (int)(st % 4);
+        if (walk(bd, b->nb[x * 4 + side], x) < 0 ||
+            append(&bd->out, (uint8_t)((side ^ 2) | SOKO_LURD_PUSH)) < 0)
+            return -1;
+        bd->player = x;
+        if (first_push_only)
+            break;
+    }
+    uint16_t end = first_push_only ? b->nb[bd->player * 4 + (bd->out.dir[bd->out.n - 1] & 3)] : to;
+    bd->occ[end] = 1;
+    return 0;
+}
+
+/* Plays the steps on a game from the start, which counts them and writes
+ * the LURD; the solution must end solved unless only a hint was asked. */
+static int replay(const steps *st, const soko_level *start, bool first_push_only,
+                  solver_result *out)
+{
+    soko_game *g = malloc(sizeof *g);
+    soko_entry_t *history = malloc(((size_t)st->n + 1) * sizeof *history);
+    char *text = malloc((size_t)st->n + 1);
+    int rc = g != NULL && history != NULL && text != NULL ? 0 : -1;
+    if (rc == 0) {
+        soko_game_init(g, start, SOKO_RULE_STANDARD, history, st->n + 1);
+        for (uint32_t k = 0; k < st->n && rc == 0; k++) {
+            int r = soko_game_step(g, st->dir[k] & 3);
+            bool push = (st->dir[k] & SOKO_LURD_PUSH) != 0;
+            if (r < 0 || (r == SOKO_PUSHED) != push)
+                rc = -1;
+        }
+        if (rc == 0 && !first_push_only && !soko_game_solved(g))
+            rc = -1;
+    }
+    if (rc == 0) {
+        int32_t len = soko_lurd_encode(g, text, st->n + 1);
+        if (len < 0) {
+            rc = -1;
+        } else {
+            text[len] = '\0';
+            out->lurd = text;
+            out->moves = g->moves;
+            out->pushes = g->pushes;
+            text = NULL;
+        }
+    }
+    free(text);
+    free(history);
+    free(g);
+    return rc;
+}
+
+int solver_solution_build(const solver_board *b, const soko_level *start, const uint16_t *from,
+                          const uint16_t *to, uint32_t n, bool first_push_only, solver_result *out)
+{
+    builder bd;
+    memset(&bd, 0, sizeof bd);
+    bd.b = b;
+    uint32_t nsq = b->nsq;
+    bd.occ = calloc(nsq + 1, 1);
+    bd.prev = malloc((nsq + 1) * sizeof *bd.prev);
+    bd.how = malloc(nsq + 1);
+    bd.seen = calloc(nsq + 1, sizeof *bd.seen);
+    bd.queue = malloc((nsq + 1) * sizeof *bd.queue);
+    bd.state_prev = malloc(((size_t)nsq * 4 + 1) * sizeof *bd.state_prev);
+    bd.state_queue = malloc(((size_t)nsq * 4 + 1) * sizeof *bd.state_queue);
+    bd.area = malloc(nsq + 1);
+    int rc = bd.occ && bd.prev && bd.how && bd.seen && bd.queue && bd.state_prev &&
+                     bd.state_queue && bd.area
+                 ? 0
+                 : -1;
+    if (rc == 0) {
+        for (uint32_t s = 0; s < nsq; s++)
+            bd.occ[s] = (start->cell[b->cell[s]] & SOKO_BOX) != 0;
+        bd.player = b->square[start->player];
+        for (uint32_t k = 0; k < n && rc == 0; k++) {
+            rc = move_box(&bd, from[k], to[k], first_push_only);
+            if (first_push_only)
+                break;
+        }
+    }
+    if (rc == 0)
+        rc = replay(&bd.out, start, first_push_only, out);
+    free(bd.occ);
+    free(bd.prev);
+    free(bd.how);
+    free(bd.seen);
+    free(bd.queue);
+    free(bd.state_prev);
+    free(bd.state_queue);
+    free(bd.area);
+    free(bd.out.dir);
+    return rc;
+}

@@ -1,0 +1,137 @@
+/* The solver's public calls: a level or a game's position in, a verified
+ * LURD solution (or the reason there is none) out. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* How much the bound outweighs the pushes made: above 1 the search finds
+ * solutions much sooner, at the price of pushes beyond the fewest. */
+#define SEARCH_WEIGHT 3
+
+void solver_limits_default(solver_limits *lim)
+{
+    memset(lim, 0, sizeof *lim);
+}
+
+const char *solver_status_name(int status)
+{
+    switch (status) {
+    case SOLVER_SOLVED:
+        return "solved";
+    case SOLVER_UNSOLVABLE:
+        return "unsolvable";
+    default:
+        return "unknown";
+    }
+}
+
+void solver_result_free(solver_result *r)
+{
+    free(r->lurd);
+    memset(r, 0, sizeof *r);
+    r->status = SOLVER_UNKNOWN;
+    r->reason = "";
+}
+
+/* Solves from the position of `start` (its boxes and player). */
+static int run(const soko_level *start, bool multipush, const solver_limits *lim, bool hint,
+               solver_result *out)
+{
+    double started = solver_clock();
+    memset(out, 0, sizeof *out);
+    out->status = SOLVER_UNKNOWN;
+    out->reason = "out of memory";
+    solver_limits none;
+    if (lim == NULL) {
+        solver_limits_default(&none);
+        lim = &none;
+    }
+    solver_board b;
+    if (solver_board_build(&b, start) < 0) {
+        out->reason = "out of memory, or more boxes than the solver handles";
+        out->seconds = solver_clock() - started;
+        return out->status;
+    }
+    uint16_t *boxes = malloc((b.nboxes + 1) * sizeof *boxes);
+    if (boxes != NULL) {
+        uint32_t n = 0;
+        for (uint32_t s = 0; s < b.nsq; s++)
+            if ((start->cell[b.cell[s]] & SOKO_BOX) && n < b.nboxes)
+                boxes[n++] = (uint16_t)s;
+        solver_search_args args = {
+            .board = &b,
+            .boxes = boxes,
+            .player = b.square[start->player],
+            .limits = lim,
+            .started = started,
+            .weight = SEARCH_WEIGHT,
+        };
+        solver_moves moves;
+        if (n != b.nboxes || args.player == SOLVER_NONE) {
+            out->reason = "the position does not fit its level";
+        } else {
+            out->status = solver_search(&args, &moves, &out->nodes, &out->reason);
+        }
+        if (out->status == SOLVER_SOLVED) {
+            if (solver_solution_build(&b, start, moves.from, moves.to, moves.n, hint, out) < 0) {
+                out->status = SOLVER_UNKNOWN;
+                out->reason = "internal error: the solution found did not replay";
+            }
+            free(moves.from);
+            free(moves.to);
+        }
+    }
+    if (out->status == SOLVER_UNSOLVABLE && multipush) {
+        out->status = SOLVER_UNKNOWN;
+        out->reason = "no solution under the standard rule; the multi-push rule may have one";
+    }
+    free(boxes);
+    solver_board_free(&b);
+    out->seconds = solver_clock() - started;
+    return out->status;
+}
+
+int solver_solve_level(const soko_level *lvl, const solver_limits *lim, solver_result *out)
+{
+    return run(lvl, false, lim, false, out);
+}
+
+/* A level whose start is the game's current position. NULL when memory runs out. */
+static soko_level *position_of(const soko_game *g)
+{
+    soko_level *lvl = malloc(sizeof *lvl);
+    if (lvl == NULL)
+        return NULL;
+    memcpy(lvl, g->level, sizeof *lvl);
+    uint32_t n = (uint32_t)lvl->width * lvl->height;
+    for (uint32_t c = 0; c < n; c++)
+        lvl->cell[c] = (uint8_t)((lvl->cell[c] & ~SOKO_BOX) | (g->cell[c] & SOKO_BOX));
+    lvl->player = g->player;
+    return lvl;
+}
+
+static int solve_position(const soko_game *g, const solver_limits *lim, bool hint,
+                          solver_result *out)
+{
+    soko_level *lvl = position_of(g);
+    if (lvl == NULL) {
+        memset(out, 0, sizeof *out);
+        out->status = SOLVER_UNKNOWN;
+        out->reason = "out of memory";
+        return out->status;
+    }
+    int status = run(lvl, g->rule == SOKO_RULE_MULTIPUSH, lim, hint, out);
+    free(lvl);
+    return status;
+}
+
+int solver_solve_game(const soko_game *g, const solver_limits *lim, solver_result *out)
+{
+    return solve_position(g, lim, false, out);
+}
+
+int solver_hint(const soko_game *g, const solver_limits *lim, solver_result *out)
+{
+    return solve_position(g, lim, true, out);
+}

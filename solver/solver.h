@@ -1,0 +1,73 @@
+/* The Sokoban solver: finds a solution of a level, or of a game from where it
+ * stands, under the standard rule.
+ *
+ * Native only (it allocates): a search over pushes with a transposition
+ * table, a minimum-matching lower bound, dead squares, freeze deadlocks and
+ * PI-corral pruning. Each call owns all of its memory, so calls in several
+ * threads at once are safe. Solutions are LURD text that replays on the core. */
+#ifndef SOLVER_H
+#define SOLVER_H
+
+#include "game.h"
+
+#include <stdint.h>
+
+/* What a search concluded. */
+enum {
+    SOLVER_SOLVED = 0,     /* a solution was found */
+    SOLVER_UNSOLVABLE = 1, /* the search proved that there is none */
+    SOLVER_UNKNOWN = 2     /* a limit stopped the search first */
+};
+
+/* Bounds on one call. A zero field means "no limit", except memory_limit,
+ * where 0 means the default (SOLVER_DEFAULT_MEMORY). */
+typedef struct solver_limits {
+    double time_limit;          /* seconds of wall-clock time */
+    uint64_t memory_limit;      /* bytes for the search's tables */
+    uint64_t node_limit;        /* positions stored */
+    const volatile int *cancel; /* when not NULL, the search stops soon after *cancel != 0 */
+} solver_limits;
+
+#define SOLVER_DEFAULT_MEMORY ((uint64_t)1 << 30)
+
+/* The outcome of one call. lurd is a NUL-terminated string owned by the
+ * result (free it with solver_result_free); it is NULL unless solved. */
+typedef struct solver_result {
+    int status;         /* SOLVER_SOLVED, SOLVER_UNSOLVABLE or SOLVER_UNKNOWN */
+    const char *reason; /* why the status is UNKNOWN or UNSOLVABLE, in words; never NULL */
+    char *lurd;         /* the steps, pushes in upper case */
+    uint32_t moves;     /* steps in lurd */
+    uint32_t pushes;    /* pushes in lurd */
+    uint64_t nodes;     /* positions the search stored */
+    double seconds;     /* wall-clock time of the call */
+} solver_result;
+
+/* Limits with no bound on time or nodes and the default memory. Cannot fail. */
+void solver_limits_default(solver_limits *lim);
+
+/* Solves `lvl` from its start position. Fills *out (which the caller then
+ * releases with solver_result_free) and returns out->status. A level that
+ * starts solved gets an empty solution. */
+int solver_solve_level(const soko_level *lvl, const solver_limits *lim, solver_result *out);
+
+/* Solves the game from its current position (boxes and player where they
+ * are now; the game is not changed). The solution continues the game: play
+ * it on g to reach the solved position. A game under the multi-push rule is
+ * solved under the standard rule, whose solutions replay under both; it is
+ * then never called unsolvable, only unknown. Returns out->status. */
+int solver_solve_game(const soko_game *g, const solver_limits *lim, solver_result *out);
+
+/* A hint for the game's current position: out->lurd holds the steps up to
+ * and including the next push of a solution (a walk and one push), with
+ * moves and pushes counting those steps only. When the position is already
+ * solved the hint is empty; when no solution exists the status says
+ * SOLVER_UNSOLVABLE (the position is lost). Returns out->status. */
+int solver_hint(const soko_game *g, const solver_limits *lim, solver_result *out);
+
+/* Frees what a result owns and clears it. Accepts a cleared result. */
+void solver_result_free(solver_result *r);
+
+/* A short name of a status: "solved", "unsolvable" or "unknown". */
+const char *solver_status_name(int status);
+
+#endif

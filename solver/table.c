@@ -1,0 +1,185 @@
+/* The transposition table: nodes and their packed box sets in chunks that
+ * never move, chained in hash buckets that double as the table fills, all
+ * within a memory budget. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNK_BITS 16
+#define CHUNK (1u << CHUNK_BITS)
+
+int solver_table_init(solver_table *t, uint32_t key_bytes, uint64_t budget)
+{
+    memset(t, 0, sizeof *t);
+    t->key_bytes = key_bytes;
+    t->budget = budget;
+    t->nbuckets = 1u << 12;
+    t->bucket = malloc(t->nbuckets * sizeof *t->bucket);
+    if (t->bucket == NULL)
+        return -1;
+    memset(t->bucket, 0xFF, t->nbuckets * sizeof *t->bucket);
+    t->bytes = t->nbuckets * sizeof *t->bucket;
+    return 0;
+}
+
+void solver_table_free(solver_table *t)
+{
+    for (uint32_t i = 0; i < t->nchunks; i++) {
+        free(t->nodes[i]);
+        free(t->keys[i]);
+    }
+    free(t->nodes);
+    free(t->keys);
+    free(t->bucket);
+    memset(t, 0, sizeof *t);
+}
+
+solver_node *solver_table_node(const solver_table *t, uint32_t i)
+{
+    return &t->nodes[i >> CHUNK_BITS][i & (CHUNK - 1)];
+}
+
+const uint8_t *solver_table_key(const solver_table *t, uint32_t i)
+{
+    return &t->keys[i >> CHUNK_BITS][(size_t)(i & (CHUNK - 1)) * t->key_bytes];
+}
+
+uint32_t solver_table_find(const solver_table *t, uint64_t hash, uint16_t player,
+                           const uint8_t *key)
+{
+    uint32_t i = t->bucket[hash & (t->nbuckets - 1)];
+    while (i != SOLVER_NIL) {
+        const solver_node *n = solver_table_node(t, i);
+        if (n->hash == hash && n->player == player &&
+            memcmp(solver_table_key(t, i), key, t->key_bytes) == 0)
+            return i;
+        i = n->next;
+    }
+    return SOLVER_NIL;
+}
+
+/* Doubles the buckets when chains grow past one node on average. */
+static int grow_buckets(solver_table *t)
+{
+    uint64_t more = (uint64_t)t->nbuckets * sizeof *t->bucket;
+    if (t->nbuckets >= (1u << 31) || t->bytes + 2 * more > t->budget)
+        return 0; /* longer chains are slower but still correct */
+    uint32_t n = t->nbuckets * 2;
+    uint32_t *bucket = malloc((size_t)n * sizeof *bucket);
+    if (bucket == NULL)
+        return 0;
+    memset(bucket, 0xFF, (size_t)n * sizeof *bucket);
+    for (uint32_t i = 0; i < t->count; i++) {
+        solver_node *node = solver_table_node(t, i);
+        uint32_t b = (uint32_t)(node->hash & (n - 1));
+        node->next = bucket[b];
+        bucket[b] = i;
+    }
+    free(t->bucket);
+    t->bucket = bucket;
+    t->nbuckets = n;
+    t->bytes += more;
+    return 0;
+}
+
+static int add_chunk(solver_table *t)
+{
+    uint64_t size = (uint64_t)CHUNK * (sizeof(solver_node) + t->key_bytes);
+    if (t->bytes + size > t->budget)
+        return -1;
+    if (t->nchunks == t->chunk_cap) {
+        uint32_t cap = t->chunk_cap ? t->chunk_cap * 2 : 16;
+        solver_node **nodes = realloc(t->nodes, cap * sizeof *nodes);
+        if (nodes == NULL)
+            return -1;
+        t->nodes = nodes;
+        uint8_t **keys = realloc(t->keys, cap * sizeof *keys);
+        if (keys == NULL)
+            return -1;
+        t->keys = keys;
+        t->chunk_cap = cap;
+    }
+    solver_node *n = malloc((size_t)CHUNK * sizeof *n);
+    uint8_t *k = malloc((size_t)CHUNK * t->key_bytes);
+    if (n == NULL || k == NULL) {
+        free(n);
+        free(k);
+        return -1;
+    }
+    t->nodes[t->nchunks] = n;
+    t->keys[t->nchunks] = k;
+    t->nchunks++;
+    t->bytes += size;
+    return 0;
+}
+
+uint32_t solver_table_add(solver_table *t, uint64_t hash, uint16_t player, const uint8_t *key)
+{
+    if (t->count == SOLVER_NIL - 1)
+        return SOLVER_NIL;
+    if ((t->count >> CHUNK_BITS) >= t->nchunks && add_chunk(t) < 0)
+        return SOLVER_NIL;
+    if (t->count >= t->nbuckets)
+        grow_buckets(t);
+    uint32_t i = t->count++;
+    solver_node *n = solver_table_node(t, i);
+    memset(n, 0, sizeof *n);
+    n->hash = hash;
+    n->player = player;
+    memcpy((uint8_t *)solver_table_key(t, i), key, t->key_bytes);
+    uint32_t b = (uint32_t)(hash & (t->nbuckets - 1));
+    n->next = t->bucket[b];
+    t->bucket[b] = i;
+    return i;
+}
+
+int solver_open_push(solver_open *o, uint64_t item)
+{
+    if (o->count == o->cap) {
+        uint32_t cap = o->cap ? o->cap * 2 : 1024;
+        uint64_t *grown = realloc(o->item, (size_t)cap * sizeof *grown);
+        if (grown == NULL)
+            return -1;
+        o->item = grown;
+        o->cap = cap;
+    }
+    uint32_t i = o->count++;
+    while (i > 0) {
+        uint32_t up = (i - 1) / 2;
+        if (o->item[up] <= item)
+            break;
+        o->item[i] = o->item[up];
+        i = up;
+    }
+    o->item[i] = item;
+    return 0;
+}
+
+uint64_t solver_open_pop(solver_open *o)
+{
+    uint64_t top = o->item[0];
+    uint64_t last = o->item[--o->count];
+    uint32_t i = 0, n = o->count;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && o->item[c + 1] < o->item[c])
+            c++;
+        if (last <= o->item[c])
+            break;
+        o->item[i] = o->item[c];
+        i = c;
+    }
+    if (n > 0)
+        o->item[i] = last;
+    return top;
+}
+
+void solver_open_free(solver_open *o)
+{
+    free(o->item);
+    o->item = NULL;
+    o->count = o->cap = 0;
+}
