@@ -310,6 +310,20 @@ static bool title_like(const soko_reader *r, const line *l)
     return false;
 }
 
+/* A line of punctuation only ("=====", "*****"): it separates like a blank. */
+static bool banner(const soko_reader *r, const line *l)
+{
+    if (l->kind != LINE_TEXT)
+        return false;
+    soko_span s = line_text(r, l);
+    for (uint32_t i = 0; i < s.len; i++) {
+        char c = r->text[s.off + i];
+        if (is_alpha(c) || is_digit(c) || (c & 0x80))
+            return false;
+    }
+    return s.len >= 3;
+}
+
 static bool quoted_name(const soko_reader *r, const line *l)
 {
     soko_span s = line_text(r, l);
@@ -331,6 +345,8 @@ static bool comment_block_follows(const soko_reader *r, const line *l)
         next_line(r, &m, &m);
         if (at_end(r, &m) || m.kind == LINE_BOARD)
             return false;
+        if (m.kind == LINE_KEY && m.key == KEY_COMMENT)
+            return false; /* another comment starts: the first one is a line */
         if (m.kind == LINE_KEY && m.key == KEY_COMMENT_END)
             return true;
     }
@@ -353,7 +369,7 @@ static void scan_gap(const soko_reader *r, const line *l, bool after_board, line
                 in_comment = false;
             have_cand = false;
             prev_blank = false;
-        } else if (cur.kind == LINE_BLANK) {
+        } else if (cur.kind == LINE_BLANK || banner(r, &cur)) {
             prev_blank = true;
         } else if (cur.kind != LINE_IGNORED) {
             if (cur.kind == LINE_KEY && cur.key == KEY_COMMENT && comment_block_follows(r, &cur)) {

@@ -326,6 +326,18 @@ static void a_mistyped_row_stays_in_its_board(void)
     no_more_levels();
 }
 
+static void banner_lines_separate_like_blank_lines(void)
+{
+    start("; Set\n\n#####\n#@$.#\n#####\n\n**********\n; Two\n**********\n#####\n#.$@#\n#####\n");
+    if (next_level())
+        CHECK_STR(str(entry.title), "Set");
+    if (next_level()) {
+        CHECK_STR(str(entry.title), "Two");
+        CHECK_STR(str(entry.notes), "**********");
+    }
+    no_more_levels();
+}
+
 static void text_without_boards_has_no_levels(void)
 {
     start("");
@@ -349,6 +361,7 @@ int main(void)
     RUN(solutions_beyond_the_maximum_are_counted);
     RUN(festival_solution_files_are_read);
     RUN(a_mistyped_row_stays_in_its_board);
+    RUN(banner_lines_separate_like_blank_lines);
     RUN(text_without_boards_has_no_levels);
     return check_finish();
 }
