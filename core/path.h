@@ -28,6 +28,7 @@ typedef struct soko_path_scratch {
     uint16_t parent[SOKO_MAX_CELLS];
     uint16_t block[SOKO_MAX_CELLS]; /* block of the edge to the depth-first parent */
     uint16_t top[SOKO_MAX_CELLS];   /* ancestor just below the root */
+    uint16_t sides[SOKO_MAX_CELLS]; /* 4 bits per side: the sides joined to it */
     uint8_t next_dir[SOKO_MAX_CELLS];
     uint32_t stamp; /* the last stamp handed out; 0 before first use */
 } soko_path_scratch;
