@@ -85,6 +85,7 @@ static void begin(soko_path_scratch *s)
         __builtin_memset(s->state_mark, 0, sizeof s->state_mark);
         __builtin_memset(s->cell_mark, 0, sizeof s->cell_mark);
         __builtin_memset(s->area_mark, 0, sizeof s->area_mark);
+        s->blocks_area = 0;
         s->stamp = 0;
     }
 }
@@ -94,42 +95,103 @@ static uint32_t next_stamp(soko_path_scratch *s)
     return ++s->stamp;
 }
 
-/* Labels the free squares with their walking distance from `from` (the
- * moving box standing on `placed`), breadth first, until every square of
- * goals[0..n) is labelled or nothing is left to label. Goals are distinct.
- * Returns the stamp that marks the labels in cell_mark and cell_dist. */
+/* The fewest steps from c to the nearest of the goals if nothing stood in
+ * the way: the A* estimate, consistent and never too high. Rows come from a
+ * multiplication by the width's reciprocal (exact for every cell index
+ * below 2^16 and width up to SOKO_MAX_WIDTH), not a division. */
+typedef struct estimate {
+    uint32_t width;
+    uint64_t inverse;
+    int32_t x[4], y[4];
+    int n;
+} estimate;
+
+static void estimate_init(estimate *e, const view *v, const uint32_t *goals, int n)
+{
+    e->width = (uint32_t)v->off[SOKO_DOWN];
+    e->inverse = ((1ull << 32) + e->width - 1) / e->width;
+    e->n = n;
+    for (int i = 0; i < n; i++) {
+        uint32_t row = (uint32_t)((goals[i] * e->inverse) >> 32);
+        e->y[i] = (int32_t)row;
+        e->x[i] = (int32_t)(goals[i] - row * e->width);
+    }
+}
+
+static uint16_t estimate_of(const estimate *e, uint32_t c)
+{
+    uint32_t row = (uint32_t)((c * e->inverse) >> 32);
+    int32_t x = (int32_t)(c - row * e->width), y = (int32_t)row, best = INT32_MAX;
+    for (int i = 0; i < e->n; i++) {
+        int32_t dx = x - e->x[i], dy = y - e->y[i];
+        int32_t h = (dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy);
+        best = h < best ? h : best;
+    }
+    return (uint16_t)best;
+}
+
+/* Labels free squares with their walking distance from `from` (the moving
+ * box standing on `placed`), by A* towards goals[0..n) (1 <= n <= 4),
+ * until the goals are labelled and every square that can lie on a shortest
+ * walk to one of them is labelled with its true distance (every label
+ * equal to a neighbour's minus one is true, so trace() follows true
+ * distances). Returns the stamp that marks the labels in cell_mark and
+ * cell_dist; goals that cannot be reached stay unmarked.
+ *
+ * The goals are all of one colour of the board's chessboard, so a step
+ * changes the estimate f = distance + guess by 0 or 2: the open squares sit
+ * in two stacks, those at the current f and those at f + 2. */
 static uint32_t label(const view *v, soko_path_scratch *s, uint32_t from, uint32_t placed,
                       const uint32_t *goals, int n)
 {
     uint32_t stamp = next_stamp(s);
     uint32_t *mark = s->cell_mark;
-    uint16_t *dist = s->cell_dist, *queue = s->cell_queue;
-    int left = n;
-    for (int i = 0; i < n; i++) {
-        if (goals[i] == from)
-            left--;
-    }
+    uint16_t *dist = s->cell_dist, *guess = s->cell_guess;
+    uint16_t *now = s->cell_queue, *later = s->cell_later;
+    estimate e;
+    estimate_init(&e, v, goals, n);
+
+    uint32_t f = estimate_of(&e, from), n_now = 0, n_later = 0;
     mark[from] = stamp;
     dist[from] = 0;
-    queue[0] = (uint16_t)from;
-    uint32_t head = 0, tail = 1;
-    while (left > 0 && head < tail) {
-        uint32_t c = queue[head++];
-        uint16_t next = (uint16_t)(dist[c] + 1);
-        for (unsigned d = 0; d < 4; d++) {
-            uint32_t nb = step(v, c, d);
-            if (mark[nb] == stamp || !is_free(v, nb, placed))
+    guess[from] = (uint16_t)f;
+    now[n_now++] = (uint16_t)from;
+    for (;;) {
+        while (n_now > 0) {
+            uint32_t c = now[--n_now];
+            if (dist[c] + guess[c] != f) /* improved since: seen at a lower f */
                 continue;
-            mark[nb] = stamp;
-            dist[nb] = next;
-            queue[tail++] = (uint16_t)nb;
-            for (int i = 0; i < n; i++) {
-                if (goals[i] == nb)
-                    left--;
+            uint16_t next = (uint16_t)(dist[c] + 1);
+            for (unsigned d = 0; d < 4; d++) {
+                uint32_t nb = step(v, c, d);
+                if (!is_free(v, nb, placed))
+                    continue;
+                if (mark[nb] != stamp) {
+                    mark[nb] = stamp;
+                    guess[nb] = estimate_of(&e, nb);
+                } else if (dist[nb] <= next) {
+                    continue;
+                }
+                dist[nb] = next;
+                if (next + guess[nb] == f)
+                    now[n_now++] = (uint16_t)nb;
+                else
+                    later[n_later++] = (uint16_t)nb;
             }
-            if (left == 0)
-                break;
         }
+        /* Every square with f up to here is final: a goal labelled within
+         * it is at its true distance. */
+        bool done = true;
+        for (int i = 0; i < n; i++)
+            done = done && mark[goals[i]] == stamp && dist[goals[i]] <= f;
+        if (done || n_later == 0)
+            break;
+        uint16_t *swap = now;
+        now = later;
+        later = swap;
+        n_now = n_later;
+        n_later = 0;
+        f += 2;
     }
     return stamp;
 }
@@ -295,6 +357,41 @@ static uint32_t find_blocks(const view *v, soko_path_scratch *s, uint32_t root)
     return area;
 }
 
+/* True when the first n bytes of a and b are equal. */
+static bool same_bytes(const uint8_t *a, const uint8_t *b, uint32_t n)
+{
+    uint32_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x, y;
+        __builtin_memcpy(&x, a + i, 8);
+        __builtin_memcpy(&y, b + i, 8);
+        if (x != y)
+            return false;
+    }
+    for (; i < n; i++) {
+        if (a[i] != b[i])
+            return false;
+    }
+    return true;
+}
+
+/* The blocks of the box's area, found again only when the board or the box
+ * differs from the last time (the player's square does not matter). */
+static uint32_t area_of(const view *v, soko_path_scratch *s, uint32_t box)
+{
+    if (s->blocks_area != 0 && s->blocks_box == box && s->blocks_size == v->size &&
+        s->blocks_width == (uint32_t)v->off[SOKO_DOWN] &&
+        same_bytes(s->blocks_cell, v->cell, v->size))
+        return s->blocks_area;
+    uint32_t area = find_blocks(v, s, box);
+    __builtin_memcpy(s->blocks_cell, v->cell, v->size);
+    s->blocks_area = area;
+    s->blocks_box = (uint16_t)box;
+    s->blocks_size = v->size;
+    s->blocks_width = (uint16_t)v->off[SOKO_DOWN];
+    return area;
+}
+
 /* With the box on b and the player on its side `side`, the sides (bit d for
  * the square next to b in direction d) the player can walk to, its own
  * included; 0 when that side is not in the area. */
@@ -391,7 +488,7 @@ int32_t soko_path_box_reach(const soko_game *g, soko_cell box, soko_path_scratch
     if (on_border(&v, box))
         return 1;
     begin(s);
-    uint32_t area = find_blocks(&v, s, box), count = 1;
+    uint32_t area = area_of(&v, s, box), count = 1;
     unsigned sides = start_sides(&v, s, area, box);
     if (sides != 0)
         explore(&v, s, area, box, sides, next_stamp(s), SOKO_NO_CELL, reach, &count);
@@ -507,7 +604,7 @@ int32_t soko_path_box_push(const soko_game *g, soko_cell box, soko_cell target,
     if (!is_free(&v, target, SOKO_NO_CELL) || on_border(&v, box))
         return SOKO_E_NO_PATH;
     begin(s);
-    uint32_t area = find_blocks(&v, s, box);
+    uint32_t area = area_of(&v, s, box);
     unsigned sides = s->area_mark[target] == area ? start_sides(&v, s, area, box) : 0;
     if (sides == 0)
         return SOKO_E_NO_PATH;
