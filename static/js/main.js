@@ -53,7 +53,7 @@ async function boot() {
   app.refreshAccount().then(() => {
     if (!location.hash || location.hash === '#/') title.enter();
   });
-  window.sokod = { app, metrics: game.metrics, settings };
+  window.sokod = { app, metrics: game.metrics, settings, position: game.position, gameId: game.gameId };
 }
 
 boot();

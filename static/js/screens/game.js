@@ -269,3 +269,17 @@ async function catchUp() {
   }
 }
 
+
+/** The position of the game on screen, for tests and debugging. */
+export function position() {
+  const g = play?.game;
+  if (!g) return null;
+  return {
+    player: g.player, boxes: g.boxes(), moves: g.moves, pushes: g.pushes, cursor: g.cursor,
+    redo: g.redoCount, hash: g.hash, solved: g.solved, seq: play.sync?.seq ?? 0, pending: play.sync?.pending ?? 0,
+  };
+}
+
+export function gameId() {
+  return play?.sync?.gameId ?? 0;
+}
