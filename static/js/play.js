@@ -320,11 +320,11 @@ export class Play {
     if (cell < 0) return this.select(-1);
     const c = g.cells()[cell];
     if (this.selected >= 0) {
-      const box = this.selected;
+      const box = this.selected, reach = this.reach;
       if (cell === box) return this.select(-1);
       if (c & BOX) return this.select(cell);
       this.select(-1);
-      if (this.reach && this.reach[cell]) return this.pushBoxTo(box, cell);
+      if (reach && reach[cell]) return this.pushBoxTo(box, cell);
       if (!(c & (WALL | OUTSIDE))) return this.walkTo(cell);
       return false;
     }

@@ -173,3 +173,13 @@ export async function tutorialLevels(page) {
   const levels = (await apiGet(page, `/collections/${tutorial.id}`)).body.levels;
   return levels.map((l, i) => ({ ...l, solution: solutions[i] }));
 }
+
+/** Clicks (or taps, with tap = true) the centre of square (x, y) of the board. */
+export async function clickSquare(page, x, y, tap = false) {
+  const box = await page.locator('#board').boundingBox();
+  const { width, height } = await localPosition(page);
+  const px = box.x + ((x + 0.5) * box.width) / width;
+  const py = box.y + ((y + 0.5) * box.height) / height;
+  if (tap) await page.touchscreen.tap(px, py);
+  else await page.mouse.click(px, py);
+}
