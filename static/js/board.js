@@ -187,25 +187,12 @@ export class BoardView {
         if (c & GOAL) g.drawImage(this.sheet.get('goal'), x * t, y * t);
       }
     }
-    const w = b.wall, band = Math.max(1, Math.round(t * 0.14));
+    const w = b.wall;
     for (let y = 0; y < height; y++) {
       for (let x = 0; x < width; x++) {
         if (!isWall(x, y)) continue;
-        const px = x * t, py = y * t;
-        g.fillStyle = w.fill;
-        g.fillRect(px, py, t, t);
-        if (w.mortar && t >= 12) {
-          g.fillStyle = w.mortar;
-          const m = Math.max(1, Math.round(t / 24));
-          g.fillRect(px, py + Math.round(t / 2) - m / 2, t, m);
-          const off = y % 2 ? 0.25 : 0.75;
-          g.fillRect(px + Math.round(t * off), py, m, Math.round(t / 2));
-          g.fillRect(px + Math.round(t * (1 - off)), py + Math.round(t / 2), m, Math.ceil(t / 2));
-        }
-        if (!isWall(x, y - 1)) { g.fillStyle = w.top; g.fillRect(px, py, t, band); }
-        if (!isWall(x, y + 1)) { g.fillStyle = w.edge; g.fillRect(px, py + t - band, t, band); }
-        if (!isWall(x - 1, y)) { g.fillStyle = w.top; g.fillRect(px, py, Math.max(1, band >> 1), t); }
-        if (!isWall(x + 1, y)) { g.fillStyle = w.edge; g.fillRect(px + t - Math.max(1, band >> 1), py, Math.max(1, band >> 1), t); }
+        if (w.pattern === 'blocks') drawBlock(g, w, x * t, y * t, t);
+        else drawBrick(g, w, x * t, y * t, t, y, (dx, dy) => isWall(x + dx, y + dy));
       }
     }
     this.layer = layer;
@@ -213,7 +200,12 @@ export class BoardView {
 
   draw(now) {
     const t = this.tile, ctx = this.ctx, { width, cells } = this.level, b = this.theme.board;
-    if (!this.sheet) this.sheet = new SpriteSheet(this.theme.sprites, t);
+    if (!this.sheet) {
+      this.sheet = new SpriteSheet(this.theme.sprites, t);
+      // Render every sprite now, so the first step of each kind costs nothing.
+      for (const name of ['goal', 'box', 'boxOnGoal']) this.sheet.get(name);
+      for (let d = 0; d < 4; d++) this.sheet.get('player', d);
+    }
     if (!this.layer) this.buildLayer();
     ctx.drawImage(this.layer, 0, 0);
 
@@ -280,6 +272,47 @@ export class BoardView {
     ctx.strokeRect(x + ctx.lineWidth / 2, y + ctx.lineWidth / 2, t - ctx.lineWidth, t - ctx.lineWidth);
     ctx.setLineDash([]);
   }
+}
+
+/** A wall square as one stone block (or bush): its own rounded shape. */
+function drawBlock(g, w, px, py, t) {
+  g.fillStyle = w.mortar || w.edge;
+  g.fillRect(px, py, t, t);
+  const m = Math.max(1, Math.round(t / 20)), r = (w.radius ?? 0.12) * t;
+  g.beginPath();
+  g.roundRect(px + m, py + m, t - 2 * m, t - 2 * m, r);
+  g.fillStyle = w.fill;
+  g.fill();
+  if (t >= 10) {
+    g.beginPath();
+    g.roundRect(px + m * 2, py + m * 2, t - 4 * m, Math.max(1, t * 0.12), r / 2);
+    g.fillStyle = w.top;
+    g.fill();
+    g.beginPath();
+    g.roundRect(px + m * 2, py + t - m * 2 - Math.max(1, t * 0.1), t - 4 * m, Math.max(1, t * 0.1), r / 2);
+    g.fillStyle = w.edge;
+    g.fill();
+  }
+}
+
+/** A wall square of a continuous brick wall: mortar lines, and light and
+ * shade on the sides that face floor. */
+function drawBrick(g, w, px, py, t, row, isWall) {
+  const band = Math.max(1, Math.round(t * 0.14)), side = Math.max(1, band >> 1);
+  g.fillStyle = w.fill;
+  g.fillRect(px, py, t, t);
+  if (w.mortar && t >= 12) {
+    g.fillStyle = w.mortar;
+    const m = Math.max(1, Math.round(t / 24));
+    g.fillRect(px, py + Math.round(t / 2) - (m >> 1), t, m);
+    const off = row % 2 ? 0.25 : 0.75;
+    g.fillRect(px + Math.round(t * off), py, m, Math.round(t / 2));
+    g.fillRect(px + Math.round(t * (1 - off)), py + Math.round(t / 2), m, Math.ceil(t / 2));
+  }
+  if (!isWall(0, -1)) { g.fillStyle = w.top; g.fillRect(px, py, t, band); }
+  if (!isWall(0, 1)) { g.fillStyle = w.edge; g.fillRect(px, py + t - band, t, band); }
+  if (!isWall(-1, 0)) { g.fillStyle = w.top; g.fillRect(px, py, side, t); }
+  if (!isWall(1, 0)) { g.fillStyle = w.edge; g.fillRect(px + t - side, py, side, t); }
 }
 
 /** The transition of one step: the player on `from` took direction dir and

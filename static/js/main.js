@@ -7,7 +7,7 @@ import { initA11y, toast } from './a11y.js';
 import { loadTheme, applyTheme } from './themes.js';
 import * as settings from './settings.js';
 import { setSoundEnabled } from './sound.js';
-import { startRouter } from './router.js';
+import { startRouter, go, currentScreen } from './router.js';
 import * as title from './screens/title.js';
 import * as library from './screens/library.js';
 import * as game from './screens/game.js';
@@ -39,9 +39,23 @@ function watchNetwork() {
     .observe(document.body, { attributes: true, attributeFilter: ['data-pending'] });
 }
 
+/** Escape leaves a page screen for the title screen (the game screen
+ * opens its own menu instead). */
+function watchEscape() {
+  document.addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape' || e.defaultPrevented) return;
+    const name = currentScreen();
+    if (name && name !== 'title' && name !== 'play') {
+      e.preventDefault();
+      go('#/');
+    }
+  });
+}
+
 async function boot() {
   initA11y();
   watchNetwork();
+  watchEscape();
   app.core();
   await useTheme(settings.get('theme'));
   setSoundEnabled(settings.get('sound'));

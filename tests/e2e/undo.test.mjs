@@ -71,3 +71,18 @@ test('the buttons undo, redo and restart too', async () => {
   await page.click('#g-restart');
   await expectBoth(page, 'after the restart button', 0, 0, 0);
 });
+
+test('two boxes pushed side by side against a wall are marked stuck, and undo frees them', async () => {
+  const { page } = browser;
+  const level = (await tutorialLevels(page)).find((l) => /Side by side/.test(l.title));
+  await page.goto(`${server.url}/#/play/${level.id}`);
+  await waitForGame(page, level.title);
+  await press(page, arrows('ruU'));
+  assert.equal((await localPosition(page)).stuck, false, 'one box against the wall can still slide');
+  await press(page, arrows('drU'));
+  await page.waitForFunction(() => /stuck/.test(document.getElementById('live-assertive').textContent));
+  assert.equal((await localPosition(page)).stuck, true, 'the two boxes side by side are frozen');
+  await press(page, ['Shift+U']);
+  assert.equal((await localPosition(page)).stuck, false, 'undoing the push frees them');
+  await waitSynced(page);
+});

@@ -277,7 +277,7 @@ export function position() {
   return {
     player: g.player, boxes: g.boxes(), moves: g.moves, pushes: g.pushes, cursor: g.cursor,
     redo: g.redoCount, hash: g.hash, solved: g.solved, seq: play.sync?.seq ?? 0, pending: play.sync?.pending ?? 0,
-    width: g.width, height: g.height, selected: play.selected,
+    width: g.width, height: g.height, selected: play.selected, stuck: !!play.stuck,
     reach: play.reach ? [...play.reach.keys()].filter((i) => play.reach[i]) : [],
   };
 }
