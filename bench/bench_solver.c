@@ -102,8 +102,8 @@ int main(int argc, char **argv)
             printf("%5u %-10s %s\n", entry.number, "invalid", err.message);
             continue;
         }
-        solver_limits lim;
-        solver_limits_default(&lim);
+        solver_options lim;
+        solver_options_default(&lim);
         lim.time_limit = seconds;
         solver_result r;
         solver_solve_level(&level, &lim, &r);

@@ -197,14 +197,20 @@ void solver_open_free(solver_open *o);
 int solver_solution_build(const solver_board *b, const soko_level *start, const uint16_t *from,
                           const uint16_t *to, uint32_t n, bool first_push_only, solver_result *out);
 
+#define SOLVER_MAX_QUEUES 4
+
 /* What the search needs besides the board. */
 typedef struct solver_search_args {
     const solver_board *board;
     const uint16_t *boxes; /* the start position's boxes (squares) */
     uint16_t player;       /* the start player's square */
-    const solver_limits *limits;
-    double started;  /* solver_clock() when the call began */
-    uint32_t weight; /* priority g + weight * h; 1 finds push-optimal solutions */
+    const solver_options *options;
+    double started; /* solver_clock() when the call began */
+    /* The open lists, popped in turn: list k orders nodes by
+     * g_weight[k] * g + h_weight[k] * h (then by h, newest first). */
+    uint32_t queues;
+    const uint8_t *g_weight;
+    const uint8_t *h_weight;
 } solver_search_args;
 
 /* The box moves of a solution found by solver_search: from[i] -> to[i]. */

@@ -1,6 +1,8 @@
 /* The search: best-first over pushes. A node is a box set with the player's
- * normalised square; its priority is g + weight * h, pushes made plus the
- * weighted matching bound, newest first among equals. Pushes onto dead
+ * normalised square. Several open lists order the same nodes by different
+ * mixes of g (pushes made) and h (the matching bound) and are popped in
+ * turn, so that a careful order (g + h) and a hasty one (mostly h) both make
+ * progress: easy levels fall to the hasty one, tight ones to the careful. Pushes onto dead
  * squares, into freeze deadlocks or into positions without an assignment of
  * boxes to goals are never stored; a PI-corral narrows the pushes tried. */
 #include "internal.h"
@@ -13,7 +15,7 @@ typedef struct search {
     const solver_search_args *args;
     const solver_board *b;
     solver_table table;
-    solver_open open;
+    solver_open open[SOLVER_MAX_QUEUES];
     solver_fill reach; /* the expanded node's player area */
     solver_fill child; /* a child's player area */
     solver_corral corral;
@@ -45,7 +47,7 @@ static int setup(search *s, const solver_search_args *args)
     s->found = SOLVER_NIL;
     const solver_board *b = s->b;
     uint64_t limit =
-        args->limits->memory_limit ? args->limits->memory_limit : SOLVER_DEFAULT_MEMORY;
+        args->options->memory_limit ? args->options->memory_limit : SOLVER_DEFAULT_MEMORY;
     s->budget = limit > b->bytes ? limit - b->bytes : 0;
     s->box = malloc((b->nboxes + 1) * sizeof *s->box);
     s->occ = calloc(b->nsq + 1, sizeof *s->occ);
@@ -66,7 +68,8 @@ static int setup(search *s, const solver_search_args *args)
 static void teardown(search *s)
 {
     solver_table_free(&s->table);
-    solver_open_free(&s->open);
+    for (uint32_t q = 0; q < SOLVER_MAX_QUEUES; q++)
+        solver_open_free(&s->open[q]);
     solver_fill_free(&s->reach);
     solver_fill_free(&s->child);
     solver_corral_free(&s->corral);
@@ -87,32 +90,37 @@ static uint64_t box_hash(const solver_board *b, const uint16_t *box)
     return h;
 }
 
-/* Queues a node: smaller priority first; among equals, the newest node. */
+/* Queues a node in every open list: smaller priority first; among equals,
+ * smaller h, then the newest node. */
 static int enqueue(search *s, uint32_t i)
 {
     const solver_node *n = solver_table_node(&s->table, i);
-    uint64_t f = (uint64_t)n->g + (uint64_t)s->args->weight * n->h;
-    if (f > 0xFFFF)
-        f = 0xFFFF;
-    uint64_t item = (f << 48) | ((uint64_t)n->h << 32) | (SOLVER_NIL - i);
-    if (solver_open_push(&s->open, item) < 0) {
-        s->stop = "memory limit";
-        return -1;
+    const solver_search_args *a = s->args;
+    uint64_t open_bytes = 0;
+    for (uint32_t q = 0; q < a->queues; q++) {
+        uint64_t f = (uint64_t)a->g_weight[q] * n->g + (uint64_t)a->h_weight[q] * n->h;
+        if (f > 0xFFFF)
+            f = 0xFFFF;
+        uint64_t item = (f << 48) | ((uint64_t)n->h << 32) | (SOLVER_NIL - i);
+        if (solver_open_push(&s->open[q], item) < 0) {
+            s->stop = "memory limit";
+            return -1;
+        }
+        open_bytes += (uint64_t)s->open[q].cap * sizeof *s->open[q].item;
     }
-    /* the open list and the table share one budget */
-    uint64_t open_bytes = (uint64_t)s->open.cap * sizeof *s->open.item;
+    /* the open lists and the table share one budget */
     s->table.budget = s->budget > open_bytes ? s->budget - open_bytes : 0;
     return 0;
 }
 
 static bool out_of_time(search *s)
 {
-    const solver_limits *lim = s->args->limits;
-    if (lim->cancel != NULL && *lim->cancel != 0) {
+    const solver_options *opt = s->args->options;
+    if (opt->cancel != NULL && *opt->cancel != 0) {
         s->stop = "cancelled";
         return true;
     }
-    if (lim->time_limit > 0 && solver_clock() - s->args->started > lim->time_limit) {
+    if (opt->time_limit > 0 && solver_clock() - s->args->started > opt->time_limit) {
         s->stop = "time limit";
         return true;
     }
@@ -185,7 +193,8 @@ static void try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_pu
     n->h = (uint16_t)h;
     n->from = from;
     n->to = to;
-    if (h == 0)
+    /* a push-optimal search may only stop when a solved node is popped */
+    if (h == 0 && !s->args->options->optimal)
         s->found = i;
     else
         enqueue(s, i);
@@ -308,12 +317,19 @@ int solver_search(const solver_search_args *args, solver_moves *moves, uint64_t 
     }
     uint32_t root = add_root(&s, &status, reason);
     if (root != SOLVER_NIL && s.found == SOLVER_NIL && enqueue(&s, root) == 0) {
-        uint64_t node_limit = args->limits->node_limit;
-        while (s.open.count > 0 && s.found == SOLVER_NIL && s.stop == NULL) {
-            uint32_t i = SOLVER_NIL - (uint32_t)solver_open_pop(&s.open);
+        uint64_t node_limit = args->options->node_limit;
+        uint32_t turn = 0;
+        /* every node sits in every list, so one empty list means all are */
+        while (s.open[turn].count > 0 && s.found == SOLVER_NIL && s.stop == NULL) {
+            uint32_t i = SOLVER_NIL - (uint32_t)solver_open_pop(&s.open[turn]);
+            turn = turn + 1 < args->queues ? turn + 1 : 0;
             solver_node *n = solver_table_node(&s.table, i);
             if (n->closed)
                 continue;
+            if (n->h == 0) {
+                s.found = i;
+                break;
+            }
             expand(&s, i);
             s.expansions++;
             if ((s.expansions & 63) == 0 && out_of_time(&s))

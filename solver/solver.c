@@ -4,14 +4,15 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 
 /* How much the bound outweighs the pushes made: above 1 the search finds
  * solutions much sooner, at the price of pushes beyond the fewest. */
 #define SEARCH_WEIGHT 3
 
-void solver_limits_default(solver_limits *lim)
+void solver_options_default(solver_options *opt)
 {
-    memset(lim, 0, sizeof *lim);
+    memset(opt, 0, sizeof *opt);
 }
 
 const char *solver_status_name(int status)
@@ -35,17 +36,17 @@ void solver_result_free(solver_result *r)
 }
 
 /* Solves from the position of `start` (its boxes and player). */
-static int run(const soko_level *start, bool multipush, const solver_limits *lim, bool hint,
+static int run(const soko_level *start, bool multipush, const solver_options *opt, bool hint,
                solver_result *out)
 {
     double started = solver_clock();
     memset(out, 0, sizeof *out);
     out->status = SOLVER_UNKNOWN;
     out->reason = "out of memory";
-    solver_limits none;
-    if (lim == NULL) {
-        solver_limits_default(&none);
-        lim = &none;
+    solver_options none;
+    if (opt == NULL) {
+        solver_options_default(&none);
+        opt = &none;
     }
     solver_board b;
     if (solver_board_build(&b, start) < 0) {
@@ -56,20 +57,45 @@ static int run(const soko_level *start, bool multipush, const solver_limits *lim
     uint16_t *boxes = malloc((b.nboxes + 1) * sizeof *boxes);
     if (boxes != NULL) {
         uint32_t n = 0;
-        for (uint32_t s = 0; s < b.nsq; s++)
-            if ((start->cell[b.cell[s]] & SOKO_BOX) && n < b.nboxes)
-                boxes[n++] = (uint16_t)s;
+        for (uint32_t s = 0; s < b.nsq; s++) {
+            if ((start->cell[b.cell[s]] & SOKO_BOX) && n++ < b.nboxes)
+                boxes[n - 1] = (uint16_t)s;
+        }
+        uint8_t g_weight[SOLVER_MAX_QUEUES] = {1, 1}, h_weight[SOLVER_MAX_QUEUES] = {1, 5};
+        if (opt->optimal) {
+            g_weight[0] = h_weight[0] = 1;
+        }
         solver_search_args args = {
             .board = &b,
             .boxes = boxes,
             .player = b.square[start->player],
-            .limits = lim,
+            .options = opt,
             .started = started,
-            .weight = SEARCH_WEIGHT,
+            .queues = opt->optimal ? 1 : 2,
+            .g_weight = g_weight,
+            .h_weight = h_weight,
         };
         solver_moves moves;
-        if (n != b.nboxes || args.player == SOLVER_NONE) {
-            out->reason = "the position does not fit its level";
+        if (getenv("SQ") && !opt->optimal) {
+            const char *q = getenv("SQ");
+            args.queues = 0;
+            while (*q && args.queues < SOLVER_MAX_QUEUES) {
+                int a, c, used;
+                if (sscanf(q, "%d,%d%n", &a, &c, &used) != 2)
+                    break;
+                g_weight[args.queues] = (uint8_t)a;
+                h_weight[args.queues++] = (uint8_t)c;
+                q += used;
+                if (*q == ';')
+                    q++;
+            }
+        }
+        if (args.player == SOLVER_NONE) {
+            out->reason = "the player stands outside the level";
+        } else if (n != b.nboxes) {
+            /* goals walled off from the player's area, empty or not */
+            out->status = SOLVER_UNSOLVABLE;
+            out->reason = "some goals can never be reached by a box";
         } else {
             out->status = solver_search(&args, &moves, &out->nodes, &out->reason);
         }
@@ -92,9 +118,9 @@ static int run(const soko_level *start, bool multipush, const solver_limits *lim
     return out->status;
 }
 
-int solver_solve_level(const soko_level *lvl, const solver_limits *lim, solver_result *out)
+int solver_solve_level(const soko_level *lvl, const solver_options *opt, solver_result *out)
 {
-    return run(lvl, false, lim, false, out);
+    return run(lvl, false, opt, false, out);
 }
 
 /* A level whose start is the game's current position. NULL when memory runs out. */
@@ -111,7 +137,7 @@ static soko_level *position_of(const soko_game *g)
     return lvl;
 }
 
-static int solve_position(const soko_game *g, const solver_limits *lim, bool hint,
+static int solve_position(const soko_game *g, const solver_options *opt, bool hint,
                           solver_result *out)
 {
     soko_level *lvl = position_of(g);
@@ -121,17 +147,17 @@ static int solve_position(const soko_game *g, const solver_limits *lim, bool hin
         out->reason = "out of memory";
         return out->status;
     }
-    int status = run(lvl, g->rule == SOKO_RULE_MULTIPUSH, lim, hint, out);
+    int status = run(lvl, g->rule == SOKO_RULE_MULTIPUSH, opt, hint, out);
     free(lvl);
     return status;
 }
 
-int solver_solve_game(const soko_game *g, const solver_limits *lim, solver_result *out)
+int solver_solve_game(const soko_game *g, const solver_options *opt, solver_result *out)
 {
-    return solve_position(g, lim, false, out);
+    return solve_position(g, opt, false, out);
 }
 
-int solver_hint(const soko_game *g, const solver_limits *lim, solver_result *out)
+int solver_hint(const soko_game *g, const solver_options *opt, solver_result *out)
 {
-    return solve_position(g, lim, true, out);
+    return solve_position(g, opt, true, out);
 }

@@ -19,14 +19,15 @@ enum {
     SOLVER_UNKNOWN = 2     /* a limit stopped the search first */
 };
 
-/* Bounds on one call. A zero field means "no limit", except memory_limit,
- * where 0 means the default (SOLVER_DEFAULT_MEMORY). */
-typedef struct solver_limits {
+/* How one call searches, and its bounds. A zero limit means "no limit",
+ * except memory_limit, where 0 means the default (SOLVER_DEFAULT_MEMORY). */
+typedef struct solver_options {
     double time_limit;          /* seconds of wall-clock time */
     uint64_t memory_limit;      /* bytes for the search's tables */
     uint64_t node_limit;        /* positions stored */
     const volatile int *cancel; /* when not NULL, the search stops soon after *cancel != 0 */
-} solver_limits;
+    bool optimal;               /* find a solution with the fewest pushes (much slower) */
+} solver_options;
 
 #define SOLVER_DEFAULT_MEMORY ((uint64_t)1 << 30)
 
@@ -42,27 +43,28 @@ typedef struct solver_result {
     double seconds;     /* wall-clock time of the call */
 } solver_result;
 
-/* Limits with no bound on time or nodes and the default memory. Cannot fail. */
-void solver_limits_default(solver_limits *lim);
+/* Options for a fast search with no bound on time or nodes and the default
+ * memory. Cannot fail. */
+void solver_options_default(solver_options *opt);
 
 /* Solves `lvl` from its start position. Fills *out (which the caller then
  * releases with solver_result_free) and returns out->status. A level that
- * starts solved gets an empty solution. */
-int solver_solve_level(const soko_level *lvl, const solver_limits *lim, solver_result *out);
+ * starts solved gets an empty solution. opt may be NULL for the defaults. */
+int solver_solve_level(const soko_level *lvl, const solver_options *opt, solver_result *out);
 
 /* Solves the game from its current position (boxes and player where they
  * are now; the game is not changed). The solution continues the game: play
  * it on g to reach the solved position. A game under the multi-push rule is
  * solved under the standard rule, whose solutions replay under both; it is
  * then never called unsolvable, only unknown. Returns out->status. */
-int solver_solve_game(const soko_game *g, const solver_limits *lim, solver_result *out);
+int solver_solve_game(const soko_game *g, const solver_options *opt, solver_result *out);
 
 /* A hint for the game's current position: out->lurd holds the steps up to
  * and including the next push of a solution (a walk and one push), with
  * moves and pushes counting those steps only. When the position is already
  * solved the hint is empty; when no solution exists the status says
  * SOLVER_UNSOLVABLE (the position is lost). Returns out->status. */
-int solver_hint(const soko_game *g, const solver_limits *lim, solver_result *out);
+int solver_hint(const soko_game *g, const solver_options *opt, solver_result *out);
 
 /* Frees what a result owns and clears it. Accepts a cleared result. */
 void solver_result_free(solver_result *r);

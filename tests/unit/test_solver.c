@@ -1,0 +1,586 @@
+/* The solver: every solution it returns replays on the core and ends solved;
+ * its push-optimal mode agrees with a brute-force search over pushes on small
+ * levels, on the optimum and on which levels have no solution at all; limits,
+ * cancellation, hints and games in progress do what the header says. */
+#include "check.h"
+#include "level_util.h"
+#include "reader.h"
+#include "solver.h"
+
+#include <stdlib.h>
+
+/* ---- helpers ---------------------------------------------------------- */
+
+/* Plays a solver's LURD on a fresh game from the position of `g` (or the
+ * level's start) and reports whether it ends solved; notes what went wrong. */
+static bool replays_to_solved(const soko_level *lvl, const soko_game *from, const char *lurd)
+{
+    static soko_entry_t history[1 << 16];
+    static soko_game g;
+    soko_game_init(&g, lvl, SOKO_RULE_STANDARD, history, sizeof history / sizeof history[0]);
+    if (from != NULL) {
+        for (uint32_t i = 0; i < from->cursor; i++) {
+            soko_entry_t e = from->history[i];
+            if (e == SOKO_ENTRY_RESTART)
+                soko_game_restart(&g);
+            else
+                soko_game_step(&g, SOKO_ENTRY_DIR(e));
+        }
+    }
+    uint32_t failed = 0;
+    int rc = play_lurd(&g, lurd, &failed);
+    if (rc != SOKO_OK) {
+        note("step %u of the solution was refused: %s", failed, soko_error_name(rc));
+        return false;
+    }
+    if (!soko_game_solved(&g)) {
+        note_game("not solved after the solution", &g);
+        return false;
+    }
+    return true;
+}
+
+static uint32_t count_pushes(const char *lurd)
+{
+    uint32_t n = 0;
+    for (const char *p = lurd; *p; p++)
+        n += *p >= 'A' && *p <= 'Z';
+    return n;
+}
+
+static solver_options options(double seconds, bool optimal)
+{
+    solver_options o;
+    solver_options_default(&o);
+    o.time_limit = seconds;
+    o.optimal = optimal;
+    o.memory_limit = 64u << 20;
+    return o;
+}
+
+/* ---- a brute-force oracle: breadth-first over pushes ------------------- */
+
+#define ORACLE_BOXES 4
+#define ORACLE_STATES (1u << 18)
+
+typedef struct ostate {
+    uint16_t box[ORACLE_BOXES];
+    uint16_t player; /* the smallest cell the player reaches */
+} ostate;
+
+static ostate ostates[ORACLE_STATES];
+static uint32_t odepth[ORACLE_STATES];
+static uint32_t oslot[ORACLE_STATES * 2];
+
+static int ref_step(const soko_level *l, int c, int d)
+{
+    int w = l->width, h = l->height, x = c % w, y = c / w;
+    static const int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
+    x += dx[d];
+    y += dy[d];
+    if (x < 0 || y < 0 || x >= w || y >= h)
+        return -1;
+    int n = y * w + x;
+    return (l->cell[n] & (SOKO_WALL | SOKO_OUTSIDE)) ? -1 : n;
+}
+
+static bool has_box(const ostate *s, int nb, int c)
+{
+    for (int i = 0; i < nb; i++)
+        if (s->box[i] == c)
+            return true;
+    return false;
+}
+
+/* Marks the cells the player reaches in `seen` and returns the smallest. */
+static int oreach(const soko_level *l, const ostate *s, int nb, int from, uint8_t *seen)
+{
+    static int queue[SOKO_MAX_CELLS];
+    memset(seen, 0, (size_t)l->width * l->height);
+    int head = 0, tail = 0, least = from;
+    seen[from] = 1;
+    queue[tail++] = from;
+    while (head < tail) {
+        int c = queue[head++];
+        for (int d = 0; d < 4; d++) {
+            int n = ref_step(l, c, d);
+            if (n < 0 || seen[n] || has_box(s, nb, n))
+                continue;
+            seen[n] = 1;
+            queue[tail++] = n;
+            if (n < least)
+                least = n;
+        }
+    }
+    return least;
+}
+
+static void sort_boxes(ostate *s, int nb)
+{
+    for (int i = 1; i < nb; i++)
+        for (int j = i; j > 0 && s->box[j - 1] > s->box[j]; j--) {
+            uint16_t t = s->box[j];
+            s->box[j] = s->box[j - 1];
+            s->box[j - 1] = t;
+        }
+}
+
+static uint32_t ohash(const ostate *s)
+{
+    uint32_t h = 2166136261u;
+    const uint8_t *p = (const uint8_t *)s;
+    for (size_t i = 0; i < sizeof *s; i++)
+        h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
+/* Adds a state unless present; returns its index, or -1 when full or seen. */
+static int oadd(const ostate *s, uint32_t *count)
+{
+    uint32_t mask = ORACLE_STATES * 2 - 1, i = ohash(s) & mask;
+    while (oslot[i] != 0) {
+        if (memcmp(&ostates[oslot[i] - 1], s, sizeof *s) == 0)
+            return -1;
+        i = (i + 1) & mask;
+    }
+    if (*count >= ORACLE_STATES)
+        return -2;
+    ostates[*count] = *s;
+    oslot[i] = ++*count;
+    return (int)(*count - 1);
+}
+
+/* The fewest pushes that solve lvl, -1 when no solution exists, -2 when the
+ * state space is too large for the oracle. */
+static int oracle_pushes(const soko_level *l)
+{
+    static uint8_t seen[SOKO_MAX_CELLS];
+    int nb = 0;
+    ostate start;
+    memset(&start, 0, sizeof start);
+    for (uint32_t c = 0; c < (uint32_t)l->width * l->height; c++)
+        if ((l->cell[c] & SOKO_BOX) && !(l->cell[c] & SOKO_OUTSIDE)) {
+            if (nb == ORACLE_BOXES)
+                return -2;
+            start.box[nb++] = (uint16_t)c;
+        }
+    start.player = (uint16_t)oreach(l, &start, nb, l->player, seen);
+    memset(oslot, 0, sizeof oslot);
+    uint32_t count = 0;
+    oadd(&start, &count);
+    odepth[0] = 0;
+    for (uint32_t k = 0; k < count; k++) {
+        ostate s = ostates[k];
+        bool solved = true;
+        for (int i = 0; i < nb; i++)
+            solved = solved && (l->cell[s.box[i]] & SOKO_GOAL);
+        if (solved)
+            return (int)odepth[k];
+        oreach(l, &s, nb, s.player, seen);
+        for (int i = 0; i < nb; i++) {
+            for (int d = 0; d < 4; d++) {
+                int behind = ref_step(l, s.box[i], d ^ 2), ahead = ref_step(l, s.box[i], d);
+                if (behind < 0 || ahead < 0 || !seen[behind] || has_box(&s, nb, ahead))
+                    continue;
+                ostate t = s;
+                int was = t.box[i];
+                t.box[i] = (uint16_t)ahead;
+                sort_boxes(&t, nb);
+                static uint8_t seen2[SOKO_MAX_CELLS];
+                t.player = (uint16_t)oreach(l, &t, nb, was, seen2);
+                int idx = oadd(&t, &count);
+                if (idx == -2)
+                    return -2;
+                if (idx >= 0)
+                    odepth[idx] = odepth[k] + 1;
+            }
+        }
+    }
+    return -1;
+}
+
+/* ---- tests ------------------------------------------------------------ */
+
+static void solves_a_small_level_with_a_replayable_solution(void)
+{
+    const char *board = "#######\n"
+                        "#.  $ #\n"
+                        "# $@  #\n"
+                        "#.    #\n"
+                        "#######\n";
+    note("level:\n%s", board);
+    soko_level *lvl = level_from_text(board);
+    if (lvl == NULL)
+        return;
+    solver_options o = options(10, false);
+    solver_result r;
+    CHECK_INT(solver_solve_level(lvl, &o, &r), SOLVER_SOLVED);
+    CHECK(r.lurd != NULL);
+    if (r.lurd != NULL) {
+        note("solution %s", r.lurd);
+        CHECK(replays_to_solved(lvl, NULL, r.lurd));
+        CHECK_INT(r.moves, strlen(r.lurd));
+        CHECK_INT(r.pushes, count_pushes(r.lurd));
+    }
+    CHECK(r.nodes > 0);
+    solver_result_free(&r);
+    free(lvl);
+}
+
+/* The box is two squares left of its goal and one below: each push moves it
+ * one square, so three is the least, and up then right twice does it. */
+static void optimal_mode_finds_the_fewest_pushes(void)
+{
+    const char *board = "######\n"
+                        "#   .#\n"
+                        "# $  #\n"
+                        "# @  #\n"
+                        "######\n";
+    note("level:\n%s", board);
+    soko_level *lvl = level_from_text(board);
+    if (lvl == NULL)
+        return;
+    solver_options o = options(10, true);
+    solver_result r;
+    CHECK_INT(solver_solve_level(lvl, &o, &r), SOLVER_SOLVED);
+    CHECK_INT(r.pushes, 3);
+    if (r.lurd != NULL)
+        CHECK(replays_to_solved(lvl, NULL, r.lurd));
+    solver_result_free(&r);
+    free(lvl);
+}
+
+static void a_level_that_starts_solved_gets_an_empty_solution(void)
+{
+    soko_level *lvl = level_from_text("#####\n#@* #\n#####\n");
+    if (lvl == NULL)
+        return;
+    solver_result r;
+    CHECK_INT(solver_solve_level(lvl, NULL, &r), SOLVER_SOLVED);
+    CHECK_STR(r.lurd, "");
+    CHECK_INT(r.moves, 0);
+    CHECK_INT(r.pushes, 0);
+    solver_result_free(&r);
+    free(lvl);
+}
+
+static void a_box_in_a_corner_is_unsolvable(void)
+{
+    soko_level *lvl = level_from_text("######\n#$  .#\n#  @ #\n######\n");
+    if (lvl == NULL)
+        return;
+    solver_result r;
+    CHECK_INT(solver_solve_level(lvl, NULL, &r), SOLVER_UNSOLVABLE);
+    CHECK(r.lurd == NULL);
+    CHECK(strlen(r.reason) > 0);
+    solver_result_free(&r);
+    free(lvl);
+}
+
+static uint32_t rng = 0x2545F491u;
+
+static uint32_t rnd(uint32_t n)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 17;
+    rng ^= rng << 5;
+    return rng % n;
+}
+
+/* A random room of w x h floor squares inside a wall, some inner walls, nb
+ * boxes and goals and a player, as level text. */
+static void random_board(char *out, int w, int h, int nb)
+{
+    char grid[12][12];
+    for (int y = 0; y < h + 2; y++)
+        for (int x = 0; x < w + 2; x++)
+            grid[y][x] = (x == 0 || y == 0 || x == w + 1 || y == h + 1) ? '#' : ' ';
+    int walls = (int)rnd((uint32_t)(w * h / 6 + 1));
+    for (int i = 0; i < walls; i++)
+        grid[1 + rnd((uint32_t)h)][1 + rnd((uint32_t)w)] = '#';
+    /* boxes mostly away from walls, or most levels would be lost at the start */
+    for (int i = 0; i < nb; i++) {
+        int x, y, tries = 0;
+        bool inner;
+        do {
+            x = 1 + (int)rnd((uint32_t)w);
+            y = 1 + (int)rnd((uint32_t)h);
+            inner = grid[y - 1][x] != '#' && grid[y + 1][x] != '#' && grid[y][x - 1] != '#' &&
+                    grid[y][x + 1] != '#';
+        } while (grid[y][x] != ' ' || (!inner && ++tries < 10));
+        grid[y][x] = '$';
+    }
+    for (int i = 0; i < nb; i++) {
+        int x, y;
+        do {
+            x = 1 + (int)rnd((uint32_t)w);
+            y = 1 + (int)rnd((uint32_t)h);
+        } while (grid[y][x] != ' ' && grid[y][x] != '$');
+        grid[y][x] = grid[y][x] == '$' ? '*' : '.';
+    }
+    int x, y;
+    do {
+        x = 1 + (int)rnd((uint32_t)w);
+        y = 1 + (int)rnd((uint32_t)h);
+    } while (grid[y][x] != ' ' && grid[y][x] != '.');
+    grid[y][x] = grid[y][x] == '.' ? '+' : '@';
+    int n = 0;
+    for (int yy = 0; yy < h + 2; yy++) {
+        for (int xx = 0; xx < w + 2; xx++)
+            out[n++] = grid[yy][xx];
+        out[n++] = '\n';
+    }
+    out[n] = '\0';
+}
+
+/* On hundreds of random small levels the push-optimal mode agrees with the
+ * brute-force search, and the fast mode solves what is solvable with at
+ * least as many pushes, and proves the rest unsolvable: some at the start
+ * (dead squares, frozen boxes, no assignment), some only by searching every
+ * position reachable from the start. */
+static void random_levels_agree_with_a_brute_force_search(void)
+{
+    int compared = 0, unsolvable = 0, exhausted = 0;
+    for (int round = 0; round < 500; round++) {
+        char board[256];
+        int nb = 1 + (int)rnd(3);
+        random_board(board, 5 + (int)rnd(3), 4 + (int)rnd(3), nb);
+        soko_level lvl;
+        soko_error err;
+        if (soko_level_parse(&lvl, board, (uint32_t)strlen(board), 1, &err) != SOKO_OK)
+            continue;
+        int oracle = oracle_pushes(&lvl);
+        if (oracle == -2)
+            continue;
+        compared++;
+        unsolvable += oracle == -1;
+        solver_options fast = options(10, false), best = options(10, true);
+        solver_result r;
+        int status = solver_solve_level(&lvl, &best, &r);
+        exhausted += status == SOLVER_UNSOLVABLE && r.nodes > 1;
+        if (oracle < 0) {
+            if (status != SOLVER_UNSOLVABLE) {
+                note("level:\n%s", board);
+                CHECK_INT(status, SOLVER_UNSOLVABLE);
+            }
+        } else if (status != SOLVER_SOLVED || (int)r.pushes != oracle ||
+                   !replays_to_solved(&lvl, NULL, r.lurd)) {
+            note("level:\n%s", board);
+            note("optimal mode: %s, %u pushes, %s", solver_status_name(status), r.pushes,
+                 r.lurd ? r.lurd : "-");
+            CHECK_INT(status, SOLVER_SOLVED);
+            CHECK_INT(r.pushes, oracle);
+        }
+        solver_result_free(&r);
+        status = solver_solve_level(&lvl, &fast, &r);
+        if (oracle < 0) {
+            if (status != SOLVER_UNSOLVABLE) {
+                note("level:\n%s", board);
+                CHECK_INT(status, SOLVER_UNSOLVABLE);
+            }
+        } else if (status != SOLVER_SOLVED || (int)r.pushes < oracle ||
+                   !replays_to_solved(&lvl, NULL, r.lurd)) {
+            note("level:\n%s", board);
+            note("fast mode: %s, %u pushes", solver_status_name(status), r.pushes);
+            CHECK_INT(status, SOLVER_SOLVED);
+            CHECK(r.pushes >= (uint32_t)oracle);
+        }
+        solver_result_free(&r);
+        if (check_failures_in_test > 0)
+            break;
+    }
+    note("compared %d levels, %d unsolvable, %d of them after a search", compared, unsolvable,
+         exhausted);
+    CHECK(compared > 200);
+    CHECK(unsolvable > 10);
+    CHECK(exhausted > 3);
+    CHECK(compared - unsolvable > 100);
+}
+
+/* A game in progress is solved from where it stands, and the solution played
+ * after the game's own steps ends solved. */
+static void a_game_in_progress_is_solved_from_its_position(void)
+{
+    const char *board = "########\n"
+                        "#.   $ #\n"
+                        "#      #\n"
+                        "# $ @ .#\n"
+                        "########\n";
+    note("level:\n%s", board);
+    soko_level *lvl = level_from_text(board);
+    if (lvl == NULL)
+        return;
+    static soko_entry_t history[256];
+    soko_game g;
+    soko_game_init(&g, lvl, SOKO_RULE_STANDARD, history, 256);
+    CHECK_INT(play_lurd(&g, "rruuL", NULL), SOKO_OK);
+    CHECK_INT(g.pushes, 1);
+    solver_options o = options(10, false);
+    solver_result r;
+    CHECK_INT(solver_solve_game(&g, &o, &r), SOLVER_SOLVED);
+    if (r.lurd != NULL) {
+        note("solution from the game: %s", r.lurd);
+        CHECK(replays_to_solved(lvl, &g, r.lurd));
+    }
+    solver_result_free(&r);
+    free(lvl);
+}
+
+/* A hint is a walk and one push; playing it keeps the position solvable, and
+ * hints played one after another solve the level. */
+static void hints_lead_to_the_solution_one_push_at_a_time(void)
+{
+    const char *board = "#######\n"
+                        "#.  $ #\n"
+                        "# $@  #\n"
+                        "#.    #\n"
+                        "#######\n";
+    note("level:\n%s", board);
+    soko_level *lvl = level_from_text(board);
+    if (lvl == NULL)
+        return;
+    static soko_entry_t history[1024];
+    soko_game g;
+    soko_game_init(&g, lvl, SOKO_RULE_STANDARD, history, 1024);
+    solver_options o = options(10, false);
+    int hints = 0;
+    while (!soko_game_solved(&g) && hints < 50) {
+        solver_result r;
+        CHECK_INT(solver_hint(&g, &o, &r), SOLVER_SOLVED);
+        if (r.lurd == NULL)
+            break;
+        note("hint %d: %s", hints, r.lurd);
+        CHECK_INT(r.pushes, 1);
+        size_t n = strlen(r.lurd);
+        CHECK(n > 0 && r.lurd[n - 1] >= 'A' && r.lurd[n - 1] <= 'Z');
+        CHECK_INT(play_lurd(&g, r.lurd, NULL), SOKO_OK);
+        solver_result_free(&r);
+        hints++;
+    }
+    CHECK(soko_game_solved(&g));
+    solver_result r;
+    CHECK_INT(solver_hint(&g, &o, &r), SOLVER_SOLVED);
+    CHECK_STR(r.lurd, "");
+    solver_result_free(&r);
+    free(lvl);
+}
+
+static void a_hint_in_a_lost_position_says_unsolvable(void)
+{
+    soko_level *lvl = level_from_text("#######\n#.  $@#\n#     #\n#######\n");
+    if (lvl == NULL)
+        return;
+    static soko_entry_t history[64];
+    soko_game g;
+    soko_game_init(&g, lvl, SOKO_RULE_STANDARD, history, 64);
+    CHECK_INT(play_lurd(&g, "dlluR", NULL), SOKO_OK);
+    /* the box is now in the top-right corner */
+    solver_result r;
+    CHECK_INT(solver_hint(&g, NULL, &r), SOLVER_UNSOLVABLE);
+    CHECK(r.lurd == NULL);
+    solver_result_free(&r);
+    free(lvl);
+}
+
+/* Level `number` of a shared collection; NULL after a check failure. */
+static soko_level *shared_level(const char *file, uint32_t number)
+{
+    size_t len;
+    char *text = read_file(shared_path(file), &len);
+    if (text == NULL)
+        return NULL;
+    static soko_reader reader;
+    static soko_entry entry;
+    soko_reader_init(&reader, text, (uint32_t)len);
+    while (soko_reader_next(&reader, &entry) == 1) {
+        if (entry.number != number)
+            continue;
+        soko_level *lvl = malloc(sizeof *lvl);
+        soko_error err;
+        int rc =
+            soko_level_parse(lvl, text + entry.board.off, entry.board.len, entry.board_line, &err);
+        free(text);
+        if (rc == SOKO_OK)
+            return lvl;
+        free(lvl);
+        check_fail(__FILE__, __LINE__, "%s level %u does not parse", file, number);
+        return NULL;
+    }
+    free(text);
+    check_fail(__FILE__, __LINE__, "%s level %u not found", file, number);
+    return NULL;
+}
+
+/* The last Sasquatch level is far beyond 50 ms or 200 nodes of search. */
+static void limits_and_cancellation_stop_the_search(void)
+{
+    soko_level *lvl = shared_level("levels/Sasquatch_50.xsb", 50);
+    if (lvl == NULL)
+        return;
+    solver_options o = options(0, false);
+    o.node_limit = 200;
+    solver_result r;
+    CHECK_INT(solver_solve_level(lvl, &o, &r), SOLVER_UNKNOWN);
+    CHECK_STR(r.reason, "node limit");
+    CHECK(r.nodes >= 200 && r.nodes < 2000);
+    solver_result_free(&r);
+
+    o = options(0.05, false);
+    CHECK_INT(solver_solve_level(lvl, &o, &r), SOLVER_UNKNOWN);
+    CHECK_STR(r.reason, "time limit");
+    CHECK(r.seconds < 1.0);
+    solver_result_free(&r);
+
+    volatile int cancel = 1;
+    o = options(0, false);
+    o.cancel = &cancel;
+    CHECK_INT(solver_solve_level(lvl, &o, &r), SOLVER_UNKNOWN);
+    CHECK_STR(r.reason, "cancelled");
+    solver_result_free(&r);
+
+    o = options(0, false);
+    o.memory_limit = 1u << 20;
+    CHECK_INT(solver_solve_level(lvl, &o, &r), SOLVER_UNKNOWN);
+    CHECK_STR(r.reason, "memory limit");
+    solver_result_free(&r);
+    free(lvl);
+}
+
+/* The first Microban levels, each solved within its limit, each solution
+ * replayed; a sample of real levels rather than made-up ones. */
+static void microban_levels_are_solved(void)
+{
+    int solved = 0;
+    for (uint32_t n = 1; n <= 40; n++) {
+        soko_level *lvl = shared_level("levels/Microban_155.xsb", n);
+        if (lvl == NULL)
+            return;
+        solver_options o = options(20, false);
+        solver_result r;
+        int status = solver_solve_level(lvl, &o, &r);
+        if (status == SOLVER_SOLVED && replays_to_solved(lvl, NULL, r.lurd)) {
+            solved++;
+        } else {
+            note("Microban %u: %s (%s)", n, solver_status_name(status), r.reason);
+            CHECK_INT(status, SOLVER_SOLVED);
+        }
+        solver_result_free(&r);
+        free(lvl);
+    }
+    CHECK_INT(solved, 40);
+}
+
+int main(void)
+{
+    RUN(solves_a_small_level_with_a_replayable_solution);
+    RUN(optimal_mode_finds_the_fewest_pushes);
+    RUN(a_level_that_starts_solved_gets_an_empty_solution);
+    RUN(a_box_in_a_corner_is_unsolvable);
+    RUN(random_levels_agree_with_a_brute_force_search);
+    RUN(a_game_in_progress_is_solved_from_its_position);
+    RUN(hints_lead_to_the_solution_one_push_at_a_time);
+    RUN(a_hint_in_a_lost_position_says_unsolvable);
+    RUN(limits_and_cancellation_stop_the_search);
+    RUN(microban_levels_are_solved);
+    return check_finish();
+}
