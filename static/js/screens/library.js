@@ -70,12 +70,17 @@ async function show(id) {
   renderLevels();
 }
 
-/** A collection's header without the lines that only name fields. */
+/** A collection's header as a sentence or two: its author, then its comment. */
 function notesOf(c) {
-  return (c.notes || '').split('\n')
-    .filter((line) => !/^\s*(Collection|Title|Comment|Comment-End)\s*:?\s*$/i.test(line) && !/^\s*Collection\s*:/i.test(line))
-    .map((line) => line.replace(/^\s*Author\s*:\s*/i, 'By '))
-    .join(' ').replace(/\s+/g, ' ').trim();
+  let author = '';
+  const text = [];
+  for (const line of (c.notes || '').split('\n')) {
+    const a = line.match(/^\s*Author\s*:\s*(.+)$/i);
+    if (a) author = a[1].trim();
+    else if (!/^\s*(Collection|Title|Comment|Comment-End)\s*:/i.test(line)) text.push(line.trim());
+  }
+  const body = text.join(' ').replace(/\s+/g, ' ').trim();
+  return [author && `By ${author}`, body].filter(Boolean).join(' — ');
 }
 
 async function allLevels() {
