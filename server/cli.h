@@ -5,5 +5,7 @@
 
 int cli_check(int argc, char **argv);
 int cli_replay(int argc, char **argv);
+int cli_serve(int argc, char **argv);
+int cli_import(int argc, char **argv);
 
 #endif
