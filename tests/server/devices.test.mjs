@@ -167,3 +167,19 @@ test('a guest plays, signs up and keeps its progress; logs out and in on a secon
   assert.equal(r.status, 409, show(r));
   assert.equal(r.json.error.code, 'username_taken');
 });
+
+test('the session cookie is HttpOnly, SameSite=Lax, Path=/, and Secure behind HTTPS', async () => {
+  const plain = server.client();
+  let r = await plain.post(`/api/v1/levels/${ids[0]}/game`);
+  const cookie = r.headers.get('set-cookie');
+  assert.match(cookie, /^sokod_session=[A-Za-z0-9_-]{43}; /, cookie);
+  for (const part of ['HttpOnly', 'SameSite=Lax', 'Path=/']) assert.ok(cookie.split('; ').includes(part), `${part} in ${cookie}`);
+  assert.ok(!/Secure/.test(cookie), `no Secure over plain HTTP: ${cookie}`);
+
+  const proxied = server.client();
+  r = await proxied.post(`/api/v1/levels/${ids[0]}/game`, {}, {
+    'X-Forwarded-Proto': 'https', Origin: `https://127.0.0.1:${server.port}`,
+  });
+  assert.ok(r.status === 201, `behind an HTTPS proxy the https Origin is this origin: ${show(r)}`);
+  assert.match(r.headers.get('set-cookie'), /; Secure/);
+});
