@@ -29,9 +29,12 @@ struct live_game *games_take(struct http_conn *c, int64_t user, int64_t id, int 
     struct live_game *g = NULL;
     if (status == STORAGE_OK)
         status = game_cache_acquire(id, &g);
-    /* Another process may have written to the game since it was cached. */
+    /* Another process may have written to the game since it was cached,
+     * and a log-in may have moved it from a guest to an account. */
     if (status == STORAGE_OK && g->seq != row.seq)
         status = play_rebuild(g);
+    if (status == STORAGE_OK)
+        g->user_id = row.user_id;
     if (status != STORAGE_OK) {
         if (g != NULL)
             game_cache_release(g);

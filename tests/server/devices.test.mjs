@@ -183,3 +183,24 @@ test('the session cookie is HttpOnly, SameSite=Lax, Path=/, and Secure behind HT
   assert.ok(r.status === 201, `behind an HTTPS proxy the https Origin is this origin: ${show(r)}`);
   assert.match(r.headers.get('set-cookie'), /; Secure/);
 });
+
+test('a game that moved from a guest to an account at log-in goes on and records its solution for the account', async () => {
+  const first = server.client();
+  let r = await first.post('/api/v1/account/signup', { username: 'dave', password: 'dave password' });
+  assert.equal(r.status, 201, show(r));
+  const dave = r.json.user.id;
+
+  const other = server.client();
+  const game = (await other.post(`/api/v1/levels/${ids[0]}/game`)).json.game;
+  r = await other.post(`/api/v1/games/${game.id}/log`, { seq: 1, steps: 'r' });
+  assert.equal(r.status, 200, show(r));
+  r = await other.post('/api/v1/account/login', { username: 'dave', password: 'dave password' });
+  assert.equal(r.status, 200, show(r));
+  r = await other.post(`/api/v1/games/${game.id}/log`, { seq: 2, steps: 'rr' });
+  assert.equal(r.status, 200, show(r));
+  assert.equal(r.json.game.solved, true);
+  const progress = (await first.get('/api/v1/progress')).json;
+  assert.deepEqual(progress.solved.map((s) => [s.level_id, s.game_id]), [[ids[0], game.id]],
+    `dave's progress on his first device: ${JSON.stringify(progress)}`);
+  assert.equal((await first.get('/api/v1/account')).json.user.id, dave);
+});
