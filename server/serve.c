@@ -56,8 +56,9 @@ int cli_serve(int argc, char **argv)
     import_bundled(cfg.levels_dir);
     static_files_init(cfg.static_dir, cfg.wasm);
 
-    if (worker_start(SLOW_WORKERS) != 0) {
+    if (worker_start(SLOW_WORKERS) != 0 || storage_checkpointer_start() != STORAGE_OK) {
         fprintf(stderr, "sokod: cannot start worker threads\n");
+        worker_stop();
         storage_shutdown();
         return 1;
     }
@@ -65,6 +66,7 @@ int cli_serve(int argc, char **argv)
     struct MHD_Daemon *daemon = http_start(&cfg, &port);
     if (daemon == NULL) {
         worker_stop();
+        storage_checkpointer_stop();
         storage_shutdown();
         return 1;
     }
@@ -79,6 +81,7 @@ int cli_serve(int argc, char **argv)
 
     http_stop(daemon, 10000);
     worker_stop();
+    storage_checkpointer_stop();
     game_cache_clear();
     storage_shutdown();
     fprintf(stderr, "sokod: stopped\n");

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #define STMT_SLOTS 96
 
@@ -18,6 +19,7 @@ struct stmt_slot {
 
 struct connection {
     sqlite3 *db;
+    bool writing; /* holds write_lock */
     int nslots;
     struct stmt_slot slot[STMT_SLOTS];
 };
@@ -27,6 +29,19 @@ static int db_synchronous = 1;
 static pthread_key_t conn_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 static atomic_int open_connections;
+
+/* Writers of this process queue here rather than in SQLite's busy handler,
+ * which sleeps in steps of milliseconds; BEGIN IMMEDIATE then only waits
+ * for other processes. */
+static pthread_mutex_t write_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The background checkpointer: while it runs, commits never copy the WAL
+ * back into the database themselves (that costs an fsync). */
+static atomic_bool background_checkpoints;
+static pthread_t checkpointer;
+static pthread_mutex_t checkpoint_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t checkpoint_wake = PTHREAD_COND_INITIALIZER;
+static bool checkpointer_stop;
 
 static void connection_close(void *p)
 {
@@ -113,7 +128,9 @@ static struct connection *connection_open(void)
     const char *sync =
         db_synchronous == 2 ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL";
     if (exec_sql(db, "PRAGMA journal_mode=WAL") != SQLITE_OK || exec_sql(db, sync) != SQLITE_OK ||
-        exec_sql(db, "PRAGMA foreign_keys=ON") != SQLITE_OK) {
+        exec_sql(db, "PRAGMA foreign_keys=ON") != SQLITE_OK ||
+        (atomic_load(&background_checkpoints) &&
+         exec_sql(db, "PRAGMA wal_autocheckpoint=0") != SQLITE_OK)) {
         sqlite3_close(db);
         return NULL;
     }
@@ -226,7 +243,28 @@ static const char SQL_ROLLBACK[] = "ROLLBACK";
 
 int storage_begin(void)
 {
-    return storage_exec_stmt(storage_stmt(SQL_BEGIN), "BEGIN IMMEDIATE");
+    struct connection *c = current();
+    if (c == NULL)
+        return STORAGE_ERROR;
+    if (!c->writing) {
+        pthread_mutex_lock(&write_lock);
+        c->writing = true;
+    }
+    int status = storage_exec_stmt(storage_stmt(SQL_BEGIN), "BEGIN IMMEDIATE");
+    if (status != STORAGE_OK) {
+        c->writing = false;
+        pthread_mutex_unlock(&write_lock);
+    }
+    return status;
+}
+
+static void end_write(void)
+{
+    struct connection *c = current();
+    if (c != NULL && c->writing) {
+        c->writing = false;
+        pthread_mutex_unlock(&write_lock);
+    }
 }
 
 int storage_commit(void)
@@ -234,15 +272,16 @@ int storage_commit(void)
     int status = storage_exec_stmt(storage_stmt(SQL_COMMIT), "COMMIT");
     if (status != STORAGE_OK)
         storage_rollback();
+    end_write();
     return status;
 }
 
 void storage_rollback(void)
 {
     sqlite3 *db = storage_db();
-    if (db == NULL || sqlite3_get_autocommit(db))
-        return;
-    storage_exec_stmt(storage_stmt(SQL_ROLLBACK), "ROLLBACK");
+    if (db != NULL && !sqlite3_get_autocommit(db))
+        storage_exec_stmt(storage_stmt(SQL_ROLLBACK), "ROLLBACK");
+    end_write();
 }
 
 static const char SQL_INTEGRITY[] = "PRAGMA integrity_check";
@@ -266,6 +305,59 @@ int storage_integrity_check(void)
         status = storage_status(rc, "integrity check");
     sqlite3_reset(st);
     return status;
+}
+
+/* Checkpoints the WAL twice a second, and once more when asked to stop. */
+static void *checkpoint_main(void *unused)
+{
+    (void)unused;
+    sqlite3 *db = storage_db();
+    pthread_mutex_lock(&checkpoint_lock);
+    for (bool last = false; !last;) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 500 * 1000 * 1000;
+        if (until.tv_nsec >= 1000 * 1000 * 1000) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000 * 1000 * 1000;
+        }
+        while (!checkpointer_stop &&
+               pthread_cond_timedwait(&checkpoint_wake, &checkpoint_lock, &until) == 0)
+            ;
+        last = checkpointer_stop;
+        pthread_mutex_unlock(&checkpoint_lock);
+        if (db != NULL) {
+            int rc = sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+            if (rc != SQLITE_OK && rc != SQLITE_BUSY && rc != SQLITE_LOCKED)
+                storage_status(rc, "checkpoint");
+        }
+        pthread_mutex_lock(&checkpoint_lock);
+    }
+    pthread_mutex_unlock(&checkpoint_lock);
+    return NULL;
+}
+
+int storage_checkpointer_start(void)
+{
+    atomic_store(&background_checkpoints, true);
+    checkpointer_stop = false;
+    if (pthread_create(&checkpointer, NULL, checkpoint_main, NULL) != 0) {
+        atomic_store(&background_checkpoints, false);
+        return STORAGE_ERROR;
+    }
+    return STORAGE_OK;
+}
+
+void storage_checkpointer_stop(void)
+{
+    if (!atomic_load(&background_checkpoints))
+        return;
+    pthread_mutex_lock(&checkpoint_lock);
+    checkpointer_stop = true;
+    pthread_cond_signal(&checkpoint_wake);
+    pthread_mutex_unlock(&checkpoint_lock);
+    pthread_join(checkpointer, NULL);
+    atomic_store(&background_checkpoints, false);
 }
 
 void storage_shutdown(void)

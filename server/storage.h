@@ -36,6 +36,13 @@ int storage_init(const char *path, int synchronous);
  * on stderr) a database newer than the newest migration. */
 int storage_migrate(const char *dir, bool *fresh);
 
+/* Starts a thread that checkpoints the WAL in the background, so that
+ * commits of connections opened from then on never do it themselves.
+ * Returns STORAGE_OK or STORAGE_ERROR. */
+int storage_checkpointer_start(void);
+/* Runs a last checkpoint and stops that thread (its connection closes). */
+void storage_checkpointer_stop(void);
+
 /* Closes the calling thread's connection, and reports on stderr connections
  * of other threads still open. */
 void storage_shutdown(void);
