@@ -22,13 +22,23 @@ typedef struct soko_path_scratch {
     uint32_t cell_mark[SOKO_MAX_CELLS];       /* stamp: square labelled by a walk search */
     uint32_t area_mark[SOKO_MAX_CELLS];       /* stamp: square in the box's area */
     uint16_t cell_dist[SOKO_MAX_CELLS];
+    uint16_t cell_guess[SOKO_MAX_CELLS]; /* the A* estimate of the distance left */
     uint16_t cell_queue[SOKO_MAX_CELLS]; /* also the depth-first order */
-    uint16_t disc[SOKO_MAX_CELLS];       /* depth-first discovery order */
+    uint16_t cell_later[SOKO_MAX_CELLS];
+    uint16_t disc[SOKO_MAX_CELLS]; /* depth-first discovery order */
     uint16_t low[SOKO_MAX_CELLS];
     uint16_t parent[SOKO_MAX_CELLS];
     uint16_t block[SOKO_MAX_CELLS]; /* block of the edge to the depth-first parent */
     uint16_t top[SOKO_MAX_CELLS];   /* ancestor just below the root */
+    uint16_t sides[SOKO_MAX_CELLS]; /* 4 bits per side: the sides joined to it */
     uint8_t next_dir[SOKO_MAX_CELLS];
+    /* The board and box the blocks above were last found for, so that the
+     * calls for one box in one position (reach, then push paths) share them. */
+    uint8_t blocks_cell[SOKO_MAX_CELLS];
+    uint32_t blocks_area; /* their area stamp; 0 when there are none */
+    uint32_t blocks_size;
+    uint16_t blocks_width;
+    uint16_t blocks_box;
     uint32_t stamp; /* the last stamp handed out; 0 before first use */
 } soko_path_scratch;
 

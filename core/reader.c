@@ -415,20 +415,28 @@ static bool board_row_with_mistake(const soko_reader *r, const line *l)
     return after.kind == LINE_BOARD;
 }
 
-/* Works out the file's style from its first board: a board with nothing
- * before it and a text line right after it means titles after boards. */
+/* Works out the file's style from its first board. Titles come after the
+ * boards when the first board has no text line just before it, a text line
+ * just after it, and that line is all the text before the second board (or,
+ * in a file of one level, nothing but blank lines comes before the board). */
 static void detect_style(soko_reader *r, const line *first, const line *board)
 {
-    line cur = *first;
-    while (cur.start < board->start) {
-        if (cur.kind != LINE_BLANK && cur.kind != LINE_IGNORED)
-            return;
-        next_line(r, &cur, &cur);
+    bool pre_text = false, prev_text = false;
+    for (line cur = *first; cur.start < board->start; next_line(r, &cur, &cur)) {
+        bool text = cur.kind != LINE_BLANK && cur.kind != LINE_IGNORED;
+        pre_text = pre_text || text;
+        prev_text = text && !banner(r, &cur);
     }
-    cur = *board;
-    while (cur.kind == LINE_BOARD || board_row_with_mistake(r, &cur))
-        next_line(r, &cur, &cur);
-    if (cur.kind == LINE_TEXT)
+    if (prev_text)
+        return;
+    line after = *board;
+    while (after.kind == LINE_BOARD || board_row_with_mistake(r, &after))
+        next_line(r, &after, &after);
+    if (after.kind != LINE_TEXT || banner(r, &after))
+        return;
+    line next_board, next_title;
+    scan_gap(r, &after, true, &next_board, &next_title);
+    if (at_end(r, &next_board) ? !pre_text : next_title.start == after.start)
         r->flags |= STYLE_TITLES_AFTER;
 }
 

@@ -20,13 +20,13 @@ typedef struct soko_solution_ref {
  * that marks an XSB title, and of keys such as "Title:"; an absent item is an
  * empty span. Metadata lines the reader does not know stay in `notes`. */
 typedef struct soko_entry {
-    uint32_t number;     /* 1-based position of the level in the file */
-    soko_span title;     /* from a title line before the board, ";" lines, or Title: */
-    soko_span author;    /* Author: */
-    soko_span comment;   /* Comment: ... Comment-End:, or a one-line Comment: */
-    soko_span notes;     /* every other line that belongs to the level, as written */
-    soko_span board;     /* the board rows, from the first row's start to the last row's end */
-    uint32_t board_line; /* the line of the first board row */
+    uint32_t number;         /* 1-based position of the level in the file */
+    soko_span title;         /* a title line before or after the board, or Title: */
+    soko_span author;        /* Author: */
+    soko_span comment;       /* Comment: ... Comment-End:, or a one-line Comment: */
+    soko_span notes;         /* every other line that belongs to the level, as written */
+    soko_span board;         /* the board rows, from the first row's start to the last row's end */
+    uint32_t board_line;     /* the line of the first board row */
     uint32_t solution_total; /* solutions found, even beyond SOKO_MAX_SOLUTIONS */
     uint32_t solution_count; /* solutions kept in solution[] */
     soko_solution_ref solution[SOKO_MAX_SOLUTIONS];

@@ -3,9 +3,21 @@
 #ifndef SOKOD_CLI_H
 #define SOKOD_CLI_H
 
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
 int cli_check(int argc, char **argv);
 int cli_replay(int argc, char **argv);
 int cli_serve(int argc, char **argv);
 int cli_import(int argc, char **argv);
+
+/* Reads a whole file (at most 1 GiB) into a NUL-terminated buffer the
+ * caller frees. Returns NULL with errno set when it cannot. */
+char *cli_read_file(const char *path, uint32_t *len);
+
+/* A JSON string of len bytes of text that may not be UTF-8: invalid bytes
+ * become '?'. */
+json_t *cli_json_text(const char *s, size_t len);
 
 #endif

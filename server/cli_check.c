@@ -8,9 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-char *cli_read_file(const char *path, uint32_t *len);
-json_t *cli_json_text(const char *s, size_t len);
-
 static void check_usage(FILE *out)
 {
     fprintf(out,
@@ -30,8 +27,6 @@ static void check_usage(FILE *out)
             SOKO_MAX_WIDTH, SOKO_MAX_HEIGHT);
 }
 
-/* Reads a whole file (at most 1 GiB); NULL with errno set when it cannot.
- * The caller frees. Shared with cli_replay.c. */
 char *cli_read_file(const char *path, uint32_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -72,8 +67,6 @@ char *cli_read_file(const char *path, uint32_t *len)
     return buf;
 }
 
-/* A JSON string of text that may not be UTF-8: invalid bytes become '?'.
- * Shared with cli_replay.c. */
 json_t *cli_json_text(const char *s, size_t len)
 {
     json_t *j = json_stringn(s, len);

@@ -8,10 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* From cli_check.c (they belong in cli.h once it declares shared helpers). */
-char *cli_read_file(const char *path, uint32_t *len);
-json_t *cli_json_text(const char *s, size_t len);
-
 /* The longest solution replayed, in steps. */
 #define REPLAY_MAX_STEPS (1u << 20)
 

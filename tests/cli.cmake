@@ -4,3 +4,9 @@ add_test(NAME cli_check_and_replay
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_replay.sh $<TARGET_FILE:sokod>
                  ${SOKOD_SHARED_DIR}/levels)
 set_tests_properties(cli_check_and_replay PROPERTIES LABELS cli TIMEOUT 300)
+
+# The levels sokod ships: valid, and every reference solution solves.
+add_test(NAME bundled_levels_are_valid_and_solved
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/bundled_levels.sh $<TARGET_FILE:sokod>
+                 ${CMAKE_SOURCE_DIR}/levels)
+set_tests_properties(bundled_levels_are_valid_and_solved PROPERTIES LABELS cli TIMEOUT 300)

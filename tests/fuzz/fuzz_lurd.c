@@ -3,6 +3,7 @@
  * be the start. */
 #include "soko.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,7 +11,7 @@ static const char board[] = "#######\n"
                             "#.  $ #\n"
                             "#.$$@ #\n"
                             "#.  $ #\n"
-                            "#*  $.#\n"
+                            "#*   .#\n"
                             "#######\n";
 static soko_level level;
 static soko_game game, start;

@@ -565,6 +565,68 @@ static void decoration_boxes_on_the_border_stay_put(void)
     free(lvl);
 }
 
+/* One scratch serves a whole game: the blocks it keeps from one call to the
+ * next must never answer for another position, level or box. */
+static void one_scratch_follows_every_position(void)
+{
+    level_list list = load_levels("levels/Microban_155.xsb");
+    if (list.n < 60)
+        return;
+    uint32_t best[SOKO_MAX_CELLS];
+    uint8_t reach[SOKO_MAX_CELLS];
+    soko_game games[3];
+    static soko_entry_t hist[3][1 << 12];
+    const int picks[3] = {40, 41, 58};
+    for (int k = 0; k < 3; k++)
+        soko_game_init(&games[k], list.lvl[picks[k]], SOKO_RULE_STANDARD, hist[k], 1 << 12);
+    int box = 0;
+    for (int round = 0; round < 3000 && check_failures_in_test == 0; round++) {
+        /* Mostly the same box again while the game goes on around it. */
+        soko_game *g = &games[rnd(8) == 0 ? rnd(3) : 0];
+        int n = g->level->width * g->level->height;
+        if (g->history_len + 1000 > g->history_cap)
+            soko_game_init(g, g->level, SOKO_RULE_STANDARD, g->history, g->history_cap);
+        if (rnd(2) == 0) {
+            soko_game_step(g, (int)rnd(4));
+        } else {
+            /* Push some other box somewhere it can go. */
+            int other = (int)rnd((uint32_t)n), to = (int)rnd((uint32_t)n);
+            while (!(g->cell[other] & SOKO_BOX))
+                other = (other + 1) % n;
+            int32_t k =
+                soko_path_box_push(g, (soko_cell)other, (soko_cell)to, &scratch, dirs, sizeof dirs);
+            for (int32_t i = 0; i < k; i++)
+                soko_game_step(g, dirs[i]);
+        }
+        if (box >= n || !(g->cell[box] & SOKO_BOX) || rnd(4) == 0)
+            box = (int)rnd((uint32_t)n);
+        while (!(g->cell[box] & SOKO_BOX))
+            box = (box + 1) % n;
+        ref_box(g, box, best);
+        int32_t count = soko_path_box_reach(g, (soko_cell)box, &scratch, reach), want = 0;
+        for (int c = 0; c < n; c++) {
+            want += best[c] != UINT32_MAX;
+            if (reach[c] != (best[c] != UINT32_MAX)) {
+                note_box("one scratch for many games", g, box, c, 0);
+                CHECK_INT(reach[c], best[c] != UINT32_MAX);
+                break;
+            }
+        }
+        CHECK_INT(count, want);
+        int target = (int)rnd((uint32_t)n);
+        int32_t got =
+            soko_path_box_push(g, (soko_cell)box, (soko_cell)target, &scratch, dirs, sizeof dirs);
+        int32_t expect = best[target] == UINT32_MAX ? SOKO_E_NO_PATH
+                         : target == box            ? 0
+                                                    : (int32_t)(best[target] % KEY_PUSH);
+        if (got != expect) {
+            note_box("one scratch for many games", g, box, target, got);
+            CHECK_INT(got, expect);
+        }
+    }
+    free_levels(&list);
+}
+
 /* Old marks left in the scratch must not leak into a call once the stamp
  * counter wraps round. */
 static void stamps_wrapping_round_leave_no_stale_marks(void)
@@ -612,6 +674,7 @@ int main(void)
     RUN(decoration_boxes_on_the_border_stay_put);
     RUN(box_paths_match_the_oracle_on_random_boards);
     RUN(box_paths_match_the_oracle_on_microban);
+    RUN(one_scratch_follows_every_position);
     RUN(stamps_wrapping_round_leave_no_stale_marks);
     return check_finish();
 }

@@ -114,6 +114,23 @@ static void titles_after_boards_when_the_file_starts_with_a_board(void)
     if (next_level())
         CHECK_STR(str(entry.title), "Second");
     no_more_levels();
+    /* A header before the first board does not hide the style. */
+    start("; A set\n\n#####\n#@$.#\n#####\n; First\n\n#####\n#.$@#\n#####\n; Second\n");
+    CHECK_STR(str(rd.header), "; A set");
+    if (next_level())
+        CHECK_STR(str(entry.title), "First");
+    if (next_level())
+        CHECK_STR(str(entry.title), "Second");
+    no_more_levels();
+    /* A note after a board, with titles before the boards. */
+    start("; 1\n\n#####\n#@$.#\n#####\nA note.\n\n; 2\n\n#####\n#.$@#\n#####\n");
+    if (next_level()) {
+        CHECK_STR(str(entry.title), "1");
+        CHECK_STR(str(entry.notes), "A note.");
+    }
+    if (next_level())
+        CHECK_STR(str(entry.title), "2");
+    no_more_levels();
     /* The same text after a title line is read the other way. */
     start("; Zero\n#####\n#@$.#\n#####\n; First\n#####\n#.$@#\n#####\n");
     if (next_level())

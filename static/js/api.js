@@ -1,0 +1,74 @@
+// api.js: the sokod HTTP API (JSON under /api/v1). Every call resolves to
+// {ok, status, body}; a server that cannot be reached resolves to
+// {ok: false, status: 0, offline: true} instead of throwing, and the
+// reachability of the server is reported to whoever listens (the indicator).
+
+const BASE = '/api/v1';
+const listeners = new Set();
+let reachable = true;
+
+/** Calls fn(reachable) whenever the server's reachability changes. */
+export function onReachability(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+export function isReachable() {
+  return reachable;
+}
+
+function setReachable(v) {
+  if (v === reachable) return;
+  reachable = v;
+  for (const fn of listeners) fn(v);
+}
+
+async function call(method, path, body, timeoutMs = 10000) {
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(), timeoutMs);
+  try {
+    const init = { method, credentials: 'same-origin', signal: ctl.signal, headers: {} };
+    if (body !== undefined) {
+      init.headers['Content-Type'] = 'application/json';
+      init.body = JSON.stringify(body);
+    }
+    const res = await fetch(BASE + path, init);
+    let json = null;
+    try {
+      json = await res.json();
+    } catch {
+      json = null;
+    }
+    // 502-504 come from a proxy in front of a server that is down.
+    const down = res.status === 502 || res.status === 504;
+    setReachable(!down);
+    return { ok: res.ok, status: res.status, body: json, offline: down };
+  } catch (e) {
+    setReachable(false);
+    return { ok: false, status: 0, body: null, offline: true };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The message of an error answer, or a fallback. */
+export function errorMessage(r, fallback = 'Something went wrong') {
+  if (r.offline) return 'The server cannot be reached';
+  return r.body?.error?.message || fallback;
+}
+
+export const api = {
+  account: () => call('GET', '/account'),
+  signup: (username, password) => call('POST', '/account/signup', { username, password }),
+  login: (username, password) => call('POST', '/account/login', { username, password }),
+  logout: () => call('POST', '/account/logout', {}),
+  collections: () => call('GET', '/collections'),
+  collection: (id) => call('GET', `/collections/${id}`),
+  level: (id) => call('GET', `/levels/${id}`),
+  openGame: (levelId) => call('POST', `/levels/${levelId}/game`, {}),
+  game: (id) => call('GET', `/games/${id}`),
+  log: (id, entry) => call('POST', `/games/${id}/log`, entry),
+  walk: (id, seq, x, y) => call('POST', `/games/${id}/walk`, { seq, x, y }),
+  push: (id, seq, box, to) => call('POST', `/games/${id}/push`, { seq, box, to }),
+  progress: () => call('GET', '/progress'),
+};

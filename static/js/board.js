@@ -1,0 +1,300 @@
+// board.js: draws a game on a canvas. The still squares (floor, goals,
+// walls, dead squares) are drawn once per size into a layer; each frame
+// copies that layer and draws boxes, the player and point-mode marks on top.
+// Tiles are whole device pixels, so the board stays sharp at any
+// devicePixelRatio. Steps animate through a queue of transitions; a queue
+// that grows (fast keys, long walks) plays faster so it never lags behind.
+
+import { WALL, GOAL, OUTSIDE } from './core.js';
+import { SpriteSheet } from './sprites.js';
+
+const DX = [0, 1, 0, -1], DY = [-1, 0, 1, 0];
+
+export class BoardView {
+  /** canvas: the <canvas>; frame: the element whose size the board fits. */
+  constructor(canvas, frame) {
+    this.canvas = canvas;
+    this.frame = frame;
+    this.ctx = canvas.getContext('2d', { alpha: false });
+    this.theme = null;
+    this.level = null;      // {width, height, start cells}
+    this.shown = null;      // {player, boxes: Set, facing}
+    this.queue = [];        // transitions waiting to play
+    this.anim = null;       // the transition playing: {t0, duration, ...}
+    this.stepMs = 120;      // one step's animation; 0 shows steps at once
+    this.showDead = false;
+    this.marks = { reach: null, select: -1, frozen: null, target: -1 };
+    this.tile = 0;
+    this.layer = null;
+    this.raf = 0;
+    this.onFrame = null;    // called after each drawn frame with its time
+    this.resizer = new ResizeObserver(() => this.resize());
+    this.resizer.observe(frame);
+  }
+
+  setTheme(theme) {
+    this.theme = theme;
+    this.sheet = null;
+    this.layer = null;
+    this.requestFrame();
+  }
+
+  /** Shows a new level; state: {player, boxes (array of cells)}. */
+  setLevel(level, state) {
+    this.level = level;
+    this.queue = [];
+    this.anim = null;
+    this.marks = { reach: null, select: -1, frozen: null, target: -1 };
+    this.shown = { player: state.player, boxes: new Set(state.boxes), facing: 2 };
+    this.resize();
+  }
+
+  setDeadSquares(dead) {
+    this.dead = dead;
+    this.layer = null;
+    this.requestFrame();
+  }
+
+  setShowDead(on) {
+    this.showDead = on;
+    this.layer = null;
+    this.requestFrame();
+  }
+
+  setMarks(marks) {
+    Object.assign(this.marks, marks);
+    this.requestFrame();
+  }
+
+  /** Queues one step's transition: the player went from `from` in direction
+   * dir (or against it, when undoing), the boxes in `moved` ([from, to]
+   * pairs) with it; `after` is the position once it ends. */
+  animate(transition) {
+    if (this.stepMs <= 0) {
+      this.snap(transition.after, transition.dir);
+      return;
+    }
+    this.queue.push(transition);
+    this.requestFrame();
+  }
+
+  /** Shows a position at once, dropping queued animations. */
+  snap(state, facing) {
+    this.queue = [];
+    this.anim = null;
+    this.shown = {
+      player: state.player,
+      boxes: new Set(state.boxes),
+      facing: facing ?? this.shown?.facing ?? 2,
+    };
+    this.requestFrame();
+  }
+
+  get animating() {
+    return this.anim !== null || this.queue.length > 0;
+  }
+
+  resize() {
+    if (!this.level) return;
+    const dpr = window.devicePixelRatio || 1;
+    const rect = this.frame.getBoundingClientRect();
+    if (rect.width < 1 || rect.height < 1) return;
+    const { width, height } = this.level;
+    const tile = Math.max(2, Math.floor(Math.min(
+      (rect.width * dpr) / width, (rect.height * dpr) / height, 96 * dpr)));
+    if (tile !== this.tile || this.canvas.width !== tile * width || this.canvas.height !== tile * height) {
+      this.tile = tile;
+      this.canvas.width = tile * width;
+      this.canvas.height = tile * height;
+      this.sheet = null;
+      this.layer = null;
+    }
+    this.canvas.style.width = `${(tile * width) / dpr}px`;
+    this.canvas.style.height = `${(tile * height) / dpr}px`;
+    this.requestFrame();
+  }
+
+  /** The square under a point in client coordinates, or -1. */
+  cellAt(clientX, clientY) {
+    if (!this.level) return -1;
+    const r = this.canvas.getBoundingClientRect();
+    const x = Math.floor(((clientX - r.left) / r.width) * this.level.width);
+    const y = Math.floor(((clientY - r.top) / r.height) * this.level.height);
+    if (x < 0 || y < 0 || x >= this.level.width || y >= this.level.height) return -1;
+    return y * this.level.width + x;
+  }
+
+  /** Where a square's centre is, in client coordinates. */
+  clientPoint(cell) {
+    const r = this.canvas.getBoundingClientRect();
+    const w = this.level.width, h = this.level.height;
+    return [r.left + ((cell % w) + 0.5) * (r.width / w), r.top + (Math.floor(cell / w) + 0.5) * (r.height / h)];
+  }
+
+  requestFrame() {
+    if (!this.raf) this.raf = requestAnimationFrame((t) => this.frameAt(t));
+  }
+
+  frameAt(now) {
+    this.raf = 0;
+    if (!this.level || !this.theme || this.tile === 0) return;
+    this.advance(now);
+    this.draw(now);
+    if (this.onFrame) this.onFrame(now);
+    if (this.animating) this.requestFrame();
+  }
+
+  advance(now) {
+    for (;;) {
+      if (!this.anim) {
+        const next = this.queue.shift();
+        if (!next) return;
+        const speedUp = Math.min(6, 1 + this.queue.length / 2);
+        // Start one frame in, so the frame after a key press already shows the step.
+        this.anim = { ...next, t0: now - 16, duration: this.stepMs / speedUp };
+        this.shown.facing = next.dir;
+      }
+      if (now - this.anim.t0 < this.anim.duration) return;
+      this.shown = { player: this.anim.after.player, boxes: new Set(this.anim.after.boxes), facing: this.anim.dir };
+      this.anim = null;
+    }
+  }
+
+  buildLayer() {
+    const { width, height, cells } = this.level, t = this.tile, b = this.theme.board;
+    const layer = document.createElement('canvas');
+    layer.width = width * t;
+    layer.height = height * t;
+    const g = layer.getContext('2d');
+    g.fillStyle = b.background;
+    g.fillRect(0, 0, layer.width, layer.height);
+    const isWall = (x, y) => x >= 0 && y >= 0 && x < width && y < height && (cells[y * width + x] & WALL);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const c = cells[y * width + x];
+        if (c & (WALL | OUTSIDE)) continue;
+        g.fillStyle = (x + y) % 2 ? b.floorAlt || b.floor : b.floor;
+        g.fillRect(x * t, y * t, t, t);
+        if (b.grid) {
+          g.strokeStyle = b.grid;
+          g.lineWidth = Math.max(1, Math.round(t / 32));
+          g.strokeRect(x * t + 0.5, y * t + 0.5, t - 1, t - 1);
+        }
+        if (this.showDead && this.dead && this.dead[y * width + x] && !(c & GOAL)) {
+          g.fillStyle = b.dead;
+          g.fillRect(x * t, y * t, t, t);
+        }
+        if (c & GOAL) g.drawImage(this.sheet.get('goal'), x * t, y * t);
+      }
+    }
+    const w = b.wall, band = Math.max(1, Math.round(t * 0.14));
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        if (!isWall(x, y)) continue;
+        const px = x * t, py = y * t;
+        g.fillStyle = w.fill;
+        g.fillRect(px, py, t, t);
+        if (w.mortar && t >= 12) {
+          g.fillStyle = w.mortar;
+          const m = Math.max(1, Math.round(t / 24));
+          g.fillRect(px, py + Math.round(t / 2) - m / 2, t, m);
+          const off = y % 2 ? 0.25 : 0.75;
+          g.fillRect(px + Math.round(t * off), py, m, Math.round(t / 2));
+          g.fillRect(px + Math.round(t * (1 - off)), py + Math.round(t / 2), m, Math.ceil(t / 2));
+        }
+        if (!isWall(x, y - 1)) { g.fillStyle = w.top; g.fillRect(px, py, t, band); }
+        if (!isWall(x, y + 1)) { g.fillStyle = w.edge; g.fillRect(px, py + t - band, t, band); }
+        if (!isWall(x - 1, y)) { g.fillStyle = w.top; g.fillRect(px, py, Math.max(1, band >> 1), t); }
+        if (!isWall(x + 1, y)) { g.fillStyle = w.edge; g.fillRect(px + t - Math.max(1, band >> 1), py, Math.max(1, band >> 1), t); }
+      }
+    }
+    this.layer = layer;
+  }
+
+  draw(now) {
+    const t = this.tile, ctx = this.ctx, { width, cells } = this.level, b = this.theme.board;
+    if (!this.sheet) this.sheet = new SpriteSheet(this.theme.sprites, t);
+    if (!this.layer) this.buildLayer();
+    ctx.drawImage(this.layer, 0, 0);
+
+    const a = this.anim;
+    let k = 1;
+    if (a) k = Math.min(1, Math.max(0, (now - a.t0) / a.duration));
+    const ease = k < 1 ? k * (2 - k) : 1;
+    const boxes = a ? a.after.boxes : this.shown.boxes;
+    const moving = new Map();
+    if (a) for (const [from, to] of a.moved) moving.set(to, from);
+
+    const m = this.marks;
+    if (m.reach) {
+      ctx.fillStyle = b.reach;
+      for (let i = 0; i < m.reach.length; i++) {
+        if (!m.reach[i] || i === m.select) continue;
+        const x = (i % width) * t, y = Math.floor(i / width) * t;
+        ctx.beginPath();
+        ctx.arc(x + t / 2, y + t / 2, t * 0.18, 0, Math.PI * 2);
+        ctx.fill();
+      }
+    }
+    if (m.target >= 0) {
+      ctx.strokeStyle = b.target;
+      ctx.lineWidth = Math.max(2, t * 0.08);
+      const x = (m.target % width) * t, y = Math.floor(m.target / width) * t;
+      ctx.strokeRect(x + t * 0.1, y + t * 0.1, t * 0.8, t * 0.8);
+    }
+
+    const place = (to, from) => {
+      if (from === undefined) return [(to % width) * t, Math.floor(to / width) * t];
+      const fx = from % width, fy = Math.floor(from / width);
+      const tx = to % width, ty = Math.floor(to / width);
+      return [(fx + (tx - fx) * ease) * t, (fy + (ty - fy) * ease) * t];
+    };
+    for (const box of boxes) {
+      const from = moving.get(box);
+      const [x, y] = place(box, from);
+      // The box turns "on goal" when it arrives, not when it leaves.
+      const onGoal = cells[box] & GOAL && (from === undefined || ease >= 1);
+      ctx.drawImage(this.sheet.get(onGoal ? 'boxOnGoal' : 'box'), Math.round(x), Math.round(y));
+      if (m.frozen && m.frozen[box] && !a) this.drawFrozen(x, y);
+      if (box === m.select) this.drawSelect(x, y);
+    }
+    const [px, py] = a ? place(a.after.player, a.from) : place(this.shown.player);
+    ctx.drawImage(this.sheet.get('player', this.shown.facing), Math.round(px), Math.round(py));
+  }
+
+  drawFrozen(x, y) {
+    const t = this.tile, ctx = this.ctx;
+    ctx.strokeStyle = this.theme.board.frozen;
+    ctx.lineWidth = Math.max(2, t * 0.1);
+    ctx.beginPath();
+    ctx.moveTo(x + t * 0.25, y + t * 0.25); ctx.lineTo(x + t * 0.75, y + t * 0.75);
+    ctx.moveTo(x + t * 0.75, y + t * 0.25); ctx.lineTo(x + t * 0.25, y + t * 0.75);
+    ctx.stroke();
+  }
+
+  drawSelect(x, y) {
+    const t = this.tile, ctx = this.ctx;
+    ctx.strokeStyle = this.theme.board.select;
+    ctx.lineWidth = Math.max(2, t * 0.09);
+    ctx.setLineDash([t * 0.2, t * 0.12]);
+    ctx.strokeRect(x + ctx.lineWidth / 2, y + ctx.lineWidth / 2, t - ctx.lineWidth, t - ctx.lineWidth);
+    ctx.setLineDash([]);
+  }
+}
+
+/** The transition of one step: the player on `from` took direction dir and
+ * pushed `pushed` boxes ahead; `after` is the position it led to. */
+export function stepTransition(width, from, dir, pushed, after) {
+  const delta = DY[dir] * width + DX[dir];
+  const to = from + delta, moved = [];
+  for (let i = 0; i < pushed; i++) moved.push([to + i * delta, to + (i + 1) * delta]);
+  return { from, dir, moved, after };
+}
+
+/** The transition of undoing that step: everything slides back. */
+export function undoTransition(width, stepFrom, dir, pushed, after) {
+  const delta = DY[dir] * width + DX[dir];
+  const to = stepFrom + delta, moved = [];
+  for (let i = 0; i < pushed; i++) moved.push([to + (i + 1) * delta, to + i * delta]);
+  return { from: to, dir, moved, after };
+}

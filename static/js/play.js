@@ -1,0 +1,392 @@
+// play.js: one level being played. Joins the core (rules, paths), the board
+// view (animation), the sync queue (the server) and the player's feedback
+// (counters, sound, announcements). Every action is played at once on the
+// local core and queued for the server; the server's answer is normally the
+// same position, and when it is not, the page adopts the server's game.
+
+import { dirOfLetter, LETTERS, BOX, WALL, OUTSIDE, PUSHED } from './core.js';
+import { stepTransition, undoTransition } from './board.js';
+import { GameSync, savedOutbox } from './sync.js';
+import { api } from './api.js';
+import { announce, toast } from './a11y.js';
+import { play as sound } from './sound.js';
+
+const DIR_NAMES = ['up', 'right', 'down', 'left'];
+
+export class Play {
+  /** core: a Core; view: a BoardView; hooks: update(play), solved(play),
+   * pending(count, waiting) */
+  constructor(core, view, hooks) {
+    this.core = core;
+    this.view = view;
+    this.hooks = hooks;
+    this.game = null;
+    this.state = null;      // the server's last game object
+    this.sync = null;
+    this.selected = -1;     // the box chosen in point mode
+    this.reach = null;
+    this.warnFrozen = true;
+    this.wasSolved = false;
+    this.wasStuck = false;
+  }
+
+  close() {
+    this.sync?.close();
+    this.sync = null;
+  }
+
+  /** Opens the player's game on a level; resolves to the server's answer. */
+  async open(levelId) {
+    const r = await api.openGame(levelId);
+    if (!r.ok) return r;
+    const state = r.body.game;
+    this.close();
+    this.build(state);
+    this.sync = new GameSync(state.id, state.seq, {
+      adopt: (game, message) => this.adopt(game, message),
+      confirmed: (game, entry, steps, idle) => this.confirmed(game, entry, steps, idle),
+      pending: (n, waiting) => this.hooks.pending?.(n, waiting),
+    });
+    await this.resumeOutbox(state);
+    return r;
+  }
+
+  /** Replays entries an earlier page queued but could not send: those the
+   * server holds are confirmed by resending, the others are played here too. */
+  async resumeOutbox(state) {
+    const saved = savedOutbox(state.id);
+    if (saved.length === 0) return;
+    const mine = saved.filter((e) => e.seq > state.seq);
+    if (saved[0].seq <= state.seq) {
+      // The first ones may be ours, already applied; if not, another device
+      // played on and what is left here is stale.
+      const first = saved.find((e) => e.seq === state.seq);
+      if (!first) return this.sync.reset(state.seq);
+      const r = await this.sync.send({ ...first });
+      if (!r.ok || !r.body.duplicate) return this.sync.reset(state.seq);
+    }
+    if (mine.length === 0 || mine[0].seq !== state.seq + 1) return this.sync.reset(state.seq);
+    for (const e of mine) {
+      if (e.kind === 'steps' || e.kind === 'walk' || e.kind === 'push') this.playLetters(e.steps, false);
+      else if (e.kind === 'undo') for (let i = 0; i < e.count; i++) this.game.undo();
+      else if (e.kind === 'redo') for (let i = 0; i < e.count; i++) this.game.redo();
+      else if (e.kind === 'restart') this.game.restart();
+    }
+    this.view.snap(this.position());
+    this.sync.queue = mine.map((e) => ({ ...e, sealed: e.sealed }));
+    this.sync.changed();
+    this.afterChange();
+  }
+
+  /** Builds the local game from a server game object. */
+  build(state) {
+    this.state = state;
+    const lvl = state.level;
+    const rule = state.rule ?? lvl.rule ?? 0;
+    this.game = this.core.startGame(lvl.rows.join('\n'), rule);
+    if (this.game.width !== lvl.width || this.game.height !== lvl.height) {
+      console.warn('sokod: the board read here differs in size from the server\'s', lvl.width, lvl.height);
+    }
+    this.playLetters(state.history, false);
+    const redo = state.redo || '';
+    this.playLetters(redo, false);
+    for (let i = 0; i < redo.length; i++) this.game.undo();
+    if (!this.matches(state)) console.warn('sokod: the local replay differs from the server\'s game');
+    this.selected = -1;
+    this.reach = null;
+    this.wasSolved = this.game.solved;
+    this.wasStuck = false;
+    this.view.setLevel({ width: this.game.width, height: this.game.height, cells: this.game.start },
+      this.position());
+    this.view.setDeadSquares(this.game.deadSquares);
+    this.refreshMarks();
+    this.hooks.update?.(this);
+  }
+
+  /** Plays history letters ('*' a restart) on the core without animation. */
+  playLetters(letters, check = true) {
+    for (const ch of letters || '') {
+      const rc = ch === '*' ? this.game.restart() : this.game.step(dirOfLetter(ch));
+      if (rc < 0 && check) return false;
+    }
+    return true;
+  }
+
+  /** True when the local game is the server's game. */
+  matches(state) {
+    const g = this.game;
+    if (g.moves !== state.moves || g.pushes !== state.pushes) return false;
+    if (state.undo_available !== undefined && g.cursor !== state.undo_available) return false;
+    if (state.redo_available !== undefined && g.redoCount !== state.redo_available) return false;
+    if (state.player && g.player !== state.player.y * g.width + state.player.x) return false;
+    if (state.rows) {
+      const cells = g.cells();
+      for (let y = 0; y < g.height; y++) {
+        const row = state.rows[y] || '';
+        for (let x = 0; x < g.width; x++) {
+          const ch = row[x] || ' ';
+          const box = ch === '$' || ch === '*';
+          if (box !== !!(cells[y * g.width + x] & BOX)) return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  position() {
+    return { player: this.game.player, boxes: this.game.boxes() };
+  }
+
+  adopt(state, message) {
+    if (!state) {
+      // No game in the answer: fetch it.
+      api.game(this.sync?.gameId ?? this.state.id).then((r) => {
+        if (r.ok) this.adopt(r.body.game, message);
+        else toast(message, 'warn');
+      });
+      return;
+    }
+    const seq = state.seq;
+    this.build(state);
+    this.sync?.reset(seq);
+    this.view.snap(this.position());
+    if (message) toast(message, 'warn');
+  }
+
+  confirmed(state, entry, serverSteps, idle) {
+    if (!state) return;
+    this.state = { ...this.state, ...state };
+    if ((entry.kind === 'walk' || entry.kind === 'push') && serverSteps !== entry.steps) {
+      this.adopt(state, 'The server walked another way: following it');
+      return;
+    }
+    if (idle && !this.matches(state)) this.adopt(state, 'Caught up with the server');
+    else this.hooks.update?.(this);
+  }
+
+  /** Hands local entries to the server queue. */
+  queue(entry) {
+    this.sync?.add(entry);
+  }
+
+  // ---- Actions -------------------------------------------------------------------
+
+  /** One step in direction d. Returns true when the player moved. */
+  step(d, silent = false) {
+    const g = this.game, from = g.player, goalsBefore = g.boxesOnGoal;
+    const rc = g.step(d);
+    if (rc < 0) {
+      if (!silent) sound('bump');
+      return false;
+    }
+    const e = g.entry(g.cursor - 1);
+    this.view.animate(stepTransition(g.width, from, d, e.pushed, this.position()));
+    const letter = rc === PUSHED ? LETTERS[d].toUpperCase() : LETTERS[d];
+    if (!silent) {
+      this.queue({ kind: 'steps', steps: letter });
+      this.feedback(rc === PUSHED, g.boxesOnGoal > goalsBefore, DIR_NAMES[d]);
+      this.afterChange();
+    }
+    return letter;
+  }
+
+  undo(times = 1) {
+    const g = this.game;
+    let done = 0;
+    for (; done < times && g.cursor > 0; done++) this.undoOne();
+    if (done === 0) {
+      announce('Nothing to undo');
+      return 0;
+    }
+    this.queue({ kind: 'undo', count: done });
+    sound('step');
+    announce(`Undone. ${this.counts()}`);
+    this.afterChange();
+    return done;
+  }
+
+  undoOne() {
+    const g = this.game, e = g.entry(g.cursor - 1);
+    if (e.restart) {
+      g.undo();
+      this.view.snap(this.position());
+      return e;
+    }
+    g.undo();
+    this.view.animate(undoTransition(g.width, g.player, e.dir, e.pushed, this.position()));
+    return e;
+  }
+
+  /** Undoes back to before the last push (moves after it, then the push). */
+  undoPush() {
+    const g = this.game;
+    if (g.cursor === 0) return this.undo(1);
+    let n = 0;
+    while (g.cursor > 0) {
+      const e = g.entry(g.cursor - 1);
+      if (e.restart && n > 0) break;
+      this.undoOne();
+      n++;
+      if (e.restart || e.pushed > 0) break;
+    }
+    this.queue({ kind: 'undo', count: n });
+    sound('push');
+    announce(`Back before the last push. ${this.counts()}`);
+    this.afterChange();
+    return n;
+  }
+
+  redo(times = 1) {
+    const g = this.game;
+    let done = 0;
+    for (; done < times && g.redoCount > 0; done++) {
+      const e = g.entry(g.cursor);
+      const from = g.player;
+      g.redo();
+      if (e.restart) this.view.snap(this.position());
+      else this.view.animate(stepTransition(g.width, from, e.dir, e.pushed, this.position()));
+    }
+    if (done === 0) {
+      announce('Nothing to redo');
+      return 0;
+    }
+    this.queue({ kind: 'redo', count: done });
+    sound('step');
+    announce(`Redone. ${this.counts()}`);
+    this.afterChange();
+    return done;
+  }
+
+  restart() {
+    const g = this.game;
+    if (g.moves === 0) return false;
+    g.restart();
+    this.view.snap(this.position(), 2);
+    this.queue({ kind: 'restart' });
+    sound('push');
+    announce('Restarted. Undo takes it back.');
+    this.afterChange();
+    return true;
+  }
+
+  /** Walks to a square along the core's shortest path. */
+  walkTo(cell) {
+    const path = this.game.walkPath(cell);
+    if (!path) {
+      sound('bump');
+      announce('No way there');
+      return false;
+    }
+    if (path.length === 0) return true;
+    const letters = this.playPath(path);
+    const [x, y] = this.game.xy(cell);
+    this.queue({ kind: 'walk', walk: { x, y }, steps: letters });
+    sound('step');
+    announce(`Walked ${path.length} steps. ${this.counts()}`);
+    this.afterChange();
+    return true;
+  }
+
+  /** Pushes the selected box to a square along the core's push path. */
+  pushBoxTo(box, cell) {
+    const path = this.game.pushPath(box, cell);
+    if (!path) {
+      sound('bump');
+      announce('The box cannot get there');
+      return false;
+    }
+    const goalsBefore = this.game.boxesOnGoal;
+    const letters = this.playPath(path);
+    const [bx, by] = this.game.xy(box), [x, y] = this.game.xy(cell);
+    this.queue({ kind: 'push', push: { box: { x: bx, y: by }, to: { x, y } }, steps: letters });
+    this.feedback(true, this.game.boxesOnGoal > goalsBefore, null);
+    this.afterChange();
+    return true;
+  }
+
+  playPath(path) {
+    let letters = '';
+    for (const d of path) {
+      const l = this.step(d, true);
+      if (!l) break;
+      letters += l;
+    }
+    return letters;
+  }
+
+  /** Point mode: the player tapped or clicked a square. */
+  pointAt(cell) {
+    const g = this.game;
+    if (cell < 0) return this.select(-1);
+    const c = g.cells()[cell];
+    if (this.selected >= 0) {
+      const box = this.selected, reach = this.reach;
+      if (cell === box) return this.select(-1);
+      if (c & BOX) return this.select(cell);
+      this.select(-1);
+      if (reach && reach[cell]) return this.pushBoxTo(box, cell);
+      if (!(c & (WALL | OUTSIDE))) return this.walkTo(cell);
+      return false;
+    }
+    if (c & BOX) return this.select(cell);
+    if (c & (WALL | OUTSIDE)) return false;
+    return this.walkTo(cell);
+  }
+
+  select(box) {
+    this.selected = box;
+    this.reach = box >= 0 ? this.game.boxReach(box) : null;
+    if (box >= 0) {
+      const n = this.reach ? this.reach.reduce((a, b) => a + b, 0) - 1 : 0;
+      announce(n > 0 ? `Box selected: it can go to ${n} squares. Choose one.` : 'This box cannot move.');
+    }
+    this.refreshMarks();
+    return true;
+  }
+
+  // ---- After each change -------------------------------------------------------------
+
+  counts() {
+    return `${this.game.moves} moves, ${this.game.pushes} pushes`;
+  }
+
+  feedback(pushed, onGoal, dirName) {
+    if (onGoal) sound('goal');
+    else sound(pushed ? 'push' : 'step');
+    const g = this.game;
+    let text = dirName ? `${pushed ? 'Push' : 'Move'} ${dirName}. ` : '';
+    text += this.counts();
+    if (onGoal) text += `. Box on goal: ${g.boxesOnGoal} of ${g.boxCount}`;
+    announce(text);
+  }
+
+  afterChange() {
+    if (this.selected >= 0) {
+      this.selected = -1;
+      this.reach = null;
+    }
+    this.refreshMarks();
+    const solved = this.game.solved;
+    if (solved && !this.wasSolved) {
+      sound('solved');
+      announce(`Solved in ${this.counts()}!`, true);
+      this.hooks.solved?.(this);
+    }
+    this.wasSolved = solved;
+    this.hooks.update?.(this);
+  }
+
+  refreshMarks() {
+    let frozen = null;
+    if (this.warnFrozen && this.game) {
+      const f = this.game.frozen();
+      frozen = f.count > 0 ? f.marks : null;
+      const stuck = f.count > 0;
+      if (stuck && !this.wasStuck) announce('A box is stuck for good: undo to free it', true);
+      this.wasStuck = stuck;
+    }
+    this.stuck = frozen !== null;
+    this.view.setMarks({ reach: this.reach, select: this.selected, frozen });
+  }
+}
+

@@ -1,0 +1,287 @@
+// screens/game.js: the game screen: the board, the counters and buttons,
+// keys, taps, swipes and gamepads, the solved moment and the in-game menu.
+
+import { app } from '../app.js';
+import { api, errorMessage } from '../api.js';
+import { BoardView } from '../board.js';
+import { Play } from '../play.js';
+import { actionOfKey, watchPointer, watchGamepads, DIR_OF } from '../input.js';
+import { announce, toast } from '../a11y.js';
+import { go, currentScreen } from '../router.js';
+import * as settings from '../settings.js';
+
+export const section = 'screen-game';
+
+const $ = (id) => document.getElementById(id);
+let view = null;
+let play = null;
+let levelId = 0;
+let neighbours = { prev: 0, next: 0, count: 0, position: 0, name: '' };
+let solvedShown = false;
+let opening = 0;
+
+/** Timing of the last key press and of the frame that showed it. */
+export const metrics = { keyAt: 0, shownAt: 0, latencies: [] };
+
+function setup() {
+  view = new BoardView($('board'), $('board-frame'));
+  view.onFrame = () => {
+    if (metrics.keyAt && !metrics.shownAt) {
+      metrics.shownAt = performance.now();
+      metrics.latencies.push(metrics.shownAt - metrics.keyAt);
+    }
+  };
+  play = new Play(null, view, {
+    update: updateHud,
+    solved: onSolved,
+    pending: (n, waiting) => {
+      $('board').dataset.pending = String(n);
+      document.body.dataset.pending = String(n);
+      if (waiting) document.body.dataset.waiting = '1';
+      else delete document.body.dataset.waiting;
+    },
+  });
+  document.addEventListener('keydown', onKey);
+  watchPointer($('board-frame'), {
+    point: (x, y) => {
+      if (!ready() || !settings.get('pointMode')) return;
+      play.pointAt(view.cellAt(x, y));
+    },
+    action: (name) => ready() && act(name),
+    hover: (x, y) => {
+      if (!ready() || play.selected < 0) return view.setMarks({ target: -1 });
+      const c = view.cellAt(x, y);
+      view.setMarks({ target: c >= 0 && play.reach && play.reach[c] ? c : -1 });
+    },
+  });
+  watchGamepads((name) => {
+    if (currentScreen() !== 'play') return;
+    if (!$('solved').hidden) {
+      if (name === 'confirm' || name === 'next') nextLevel();
+      return;
+    }
+    if (name === 'menu') return openMenu();
+    if (ready()) act(name);
+  });
+  for (const [id, name] of [['g-undo', 'undo'], ['g-redo', 'redo'], ['g-restart', 'restart'],
+    ['g-prev', 'prev'], ['g-next', 'next']]) {
+    $(id).addEventListener('click', () => ready() && act(name));
+  }
+  $('g-menu').addEventListener('click', openMenu);
+  $('solved-next').addEventListener('click', nextLevel);
+  $('solved-stay').addEventListener('click', closeSolved);
+  $('game-menu').addEventListener('click', (e) => {
+    const which = e.target.closest('[data-menu]')?.dataset.menu;
+    if (!which) return;
+    $('game-menu').close();
+    if (which === 'levels') go(`#/library/${play.state?.level.collection_id ?? ''}`);
+    else if (which === 'options') go('#/options/play');
+    else if (which === 'title') go('#/');
+    else $('board').focus();
+  });
+  window.addEventListener('focus', catchUp);
+  document.addEventListener('visibilitychange', () => { if (!document.hidden) catchUp(); });
+  settings.onChange(applySettings);
+  applySettings();
+}
+
+function applySettings() {
+  if (!view) return;
+  view.stepMs = settings.SPEEDS[settings.get('speed')] ?? 120;
+  view.setShowDead(settings.get('showDead'));
+  play.warnFrozen = settings.get('warnFrozen');
+  if (play.game) play.refreshMarks();
+  $('board-frame').style.cursor = settings.get('pointMode') ? 'pointer' : 'default';
+}
+
+function ready() {
+  return play && play.game && currentScreen() === 'play' && $('solved').hidden && !$('game-menu').open;
+}
+
+export async function enter(args) {
+  if (!view) setup();
+  const id = Number(args[0]);
+  if (!id) return go('#/library');
+  if (id === levelId && play.game) {
+    view.resize();
+    $('board').focus();
+    return;
+  }
+  const token = ++opening;
+  closeSolved();
+  $('game-h').textContent = 'Loading…';
+  $('g-status').hidden = true;
+  play.core = await app.core();
+  view.setTheme(app.theme);
+  applySettings();
+  const r = await play.open(id);
+  if (token !== opening) return;
+  if (!r.ok) {
+    $('game-h').textContent = r.offline ? 'Offline' : 'Level not found';
+    $('g-status').textContent = errorMessage(r, 'This level cannot be opened');
+    $('g-status').hidden = false;
+    if (r.offline) setTimeout(() => { if (token === opening && currentScreen() === 'play') { levelId = 0; enter(args); } }, 3000);
+    return;
+  }
+  levelId = id;
+  app.lastLevel = id;
+  solvedShown = play.game.solved;
+  $('board').focus();
+  await loadNeighbours(play.state.level);
+  updateHud();
+  loadHint(id);
+  announce(`${$('game-h').textContent}. ${play.counts()}.`);
+}
+
+export function leave() {
+  $('game-menu').open && $('game-menu').close();
+}
+
+export function redraw() {
+  if (view) view.setTheme(app.theme);
+}
+
+async function loadNeighbours(level) {
+  const data = await app.collection(level.collection_id);
+  const levels = data?.levels ?? [];
+  const i = levels.findIndex((l) => l.id === level.id);
+  neighbours = {
+    prev: i > 0 ? levels[i - 1].id : 0,
+    next: i >= 0 && i + 1 < levels.length ? levels[i + 1].id : 0,
+    count: levels.length,
+    position: level.position,
+    name: data?.collection.name ?? '',
+  };
+}
+
+async function loadHint(id) {
+  const r = await api.level(id);
+  if (id !== levelId) return;
+  const l = r.ok ? r.body.level : null;
+  const bits = [];
+  if (l?.author) bits.push(`by ${l.author}`);
+  if (l?.comment) bits.push(l.comment);
+  $('g-hint').textContent = bits.join(' — ');
+}
+
+function updateHud() {
+  if (!play.game) return;
+  const g = play.game, lvl = play.state.level;
+  $('game-h').textContent = lvl.title || `Level ${lvl.position}`;
+  $('g-sub').textContent = neighbours.name
+    ? `${neighbours.name} · ${lvl.position} of ${neighbours.count}` : `Level ${lvl.position}`;
+  $('g-moves').textContent = g.moves;
+  $('g-pushes').textContent = g.pushes;
+  $('g-goals').textContent = `${g.boxesOnGoal}/${g.boxCount}`;
+  $('g-undo').disabled = g.cursor === 0;
+  $('g-redo').disabled = g.redoCount === 0;
+  $('g-restart').disabled = g.moves === 0;
+  $('g-prev').disabled = !neighbours.prev;
+  $('g-next').disabled = !neighbours.next;
+  $('board').setAttribute('aria-label', `${$('game-h').textContent}: ${g.width} by ${g.height} squares, ` +
+    `${g.boxesOnGoal} of ${g.boxCount} boxes on goals, ${g.moves} moves, ${g.pushes} pushes` +
+    (play.stuck ? '. A box is stuck' : ''));
+  document.body.dataset.moves = g.moves;
+  document.body.dataset.pushes = g.pushes;
+  if (!g.solved && solvedShown) solvedShown = false;
+}
+
+function act(name) {
+  if (DIR_OF[name] !== undefined) return play.step(DIR_OF[name]);
+  switch (name) {
+    case 'undo': return play.undo();
+    case 'redo': return play.redo();
+    case 'undoPush': return play.undoPush();
+    case 'restart': return play.restart();
+    case 'next': return neighbours.next && go(`#/play/${neighbours.next}`);
+    case 'prev': return neighbours.prev && go(`#/play/${neighbours.prev}`);
+    case 'menu': return openMenu();
+    default: return null;
+  }
+}
+
+function onKey(e) {
+  if (currentScreen() !== 'play' || e.defaultPrevented) return;
+  if (e.target.closest?.('input, textarea, select')) return;
+  const name = actionOfKey(e);
+  if (!name) return;
+  if (!$('solved').hidden) {
+    if (name === 'confirm' || name === 'next') { e.preventDefault(); nextLevel(); }
+    else if (name === 'menu') { e.preventDefault(); closeSolved(); }
+    else if (name === 'undo') { e.preventDefault(); closeSolved(); play.undo(); }
+    return;
+  }
+  if ($('game-menu').open) return; // the dialog handles its own keys
+  if (name === 'confirm') return; // Enter activates focused buttons
+  if (!play.game) return;
+  e.preventDefault();
+  if (DIR_OF[name] !== undefined) {
+    metrics.keyAt = e.timeStamp;
+    metrics.shownAt = 0;
+  }
+  act(name);
+}
+
+function openMenu() {
+  const d = $('game-menu');
+  if (!d.open) d.showModal();
+}
+
+function onSolved() {
+  if (solvedShown) return;
+  solvedShown = true;
+  app.invalidate();
+  const g = play.game;
+  // Let the last push finish before the card shows.
+  const show = () => {
+    if (view.animating) return requestAnimationFrame(show);
+    if (!g.solved || play.game !== g) return;
+    $('solved-text').textContent = `${g.moves} moves, ${g.pushes} pushes`;
+    $('solved-best').textContent = neighbours.next ? '' : 'That was the last level of this collection.';
+    $('solved-next').hidden = !neighbours.next;
+    $('solved').hidden = false;
+    (neighbours.next ? $('solved-next') : $('solved-stay')).focus();
+  };
+  setTimeout(show, 120);
+}
+
+function closeSolved() {
+  if ($('solved').hidden) return;
+  $('solved').hidden = true;
+  $('board').focus();
+}
+
+function nextLevel() {
+  $('solved').hidden = true;
+  if (neighbours.next) go(`#/play/${neighbours.next}`);
+  else go(`#/library/${play.state.level.collection_id}`);
+}
+
+/** Back in this tab: when the game moved on elsewhere, follow it. */
+async function catchUp() {
+  if (currentScreen() !== 'play' || !play?.sync || play.sync.pending > 0 || view.animating) return;
+  const id = play.sync.gameId;
+  const r = await api.game(id);
+  if (!r.ok || !play.sync || play.sync.gameId !== id || play.sync.pending > 0) return;
+  if (r.body.game.seq !== play.sync.seq) {
+    play.adopt(r.body.game, '');
+    toast('Continued from another device');
+  }
+}
+
+
+/** The position of the game on screen, for tests and debugging. */
+export function position() {
+  const g = play?.game;
+  if (!g) return null;
+  return {
+    player: g.player, boxes: g.boxes(), moves: g.moves, pushes: g.pushes, cursor: g.cursor,
+    redo: g.redoCount, hash: g.hash, solved: g.solved, seq: play.sync?.seq ?? 0, pending: play.sync?.pending ?? 0,
+    width: g.width, height: g.height, selected: play.selected,
+    reach: play.reach ? [...play.reach.keys()].filter((i) => play.reach[i]) : [],
+  };
+}
+
+export function gameId() {
+  return play?.sync?.gameId ?? 0;
+}

@@ -1,0 +1,206 @@
+// screens/library.js: collections and their levels with drawn thumbnails,
+// solved marks, best moves and pushes, and a search over every collection.
+
+import { app } from '../app.js';
+import { api } from '../api.js';
+import { drawThumb } from '../thumb.js';
+import { announce } from '../a11y.js';
+
+export const section = 'screen-library';
+
+const boards = new Map(); // level id -> rows, from /levels/{id}
+let collections = [];
+let currentId = 0;
+let observer = null;
+let loadQueue = [];
+let loading = 0;
+
+const $ = (id) => document.getElementById(id);
+
+export async function enter(args) {
+  const wanted = Number(args[0]) || app.lastCollection;
+  app.invalidate();
+  const list = await app.collections();
+  if (!list) {
+    $('lib-heading').textContent = 'The server cannot be reached';
+    return;
+  }
+  collections = list;
+  renderCollections();
+  const chosen = collections.find((c) => c.id === wanted) ?? collections[0];
+  if (chosen) await show(chosen.id);
+  if (!$('lib-search').dataset.wired) {
+    $('lib-search').dataset.wired = '1';
+    $('lib-search').addEventListener('input', () => renderLevels());
+  }
+}
+
+export function leave() {
+  observer?.disconnect();
+  loadQueue = [];
+}
+
+function renderCollections() {
+  const nav = $('lib-collections');
+  nav.replaceChildren(...collections.map((c) => {
+    const b = document.createElement('button');
+    b.className = 'collection';
+    b.dataset.id = c.id;
+    b.setAttribute('aria-current', String(c.id === currentId));
+    const pct = c.levels ? Math.round((100 * c.solved) / c.levels) : 0;
+    b.innerHTML = `<span class="name"></span><span class="muted small">${c.solved} of ${c.levels} solved</span>` +
+      `<span class="progress" aria-hidden="true"><span style="width:${pct}%"></span></span>`;
+    b.querySelector('.name').textContent = c.name;
+    b.addEventListener('click', () => {
+      history.replaceState(null, '', `#/library/${c.id}`);
+      show(c.id);
+    });
+    return b;
+  }));
+}
+
+async function show(id) {
+  currentId = id;
+  app.lastCollection = id;
+  for (const b of $('lib-collections').children) b.setAttribute('aria-current', String(Number(b.dataset.id) === id));
+  const data = await app.collection(id);
+  if (!data) return;
+  $('lib-heading').textContent = data.collection.name;
+  $('lib-notes').textContent = notesOf(data.collection);
+  renderLevels();
+}
+
+/** A collection's header without the lines that only name fields. */
+function notesOf(c) {
+  return (c.notes || '').split('\n')
+    .filter((line) => !/^\s*(Collection|Title|Comment|Comment-End)\s*:?\s*$/i.test(line) && !/^\s*Collection\s*:/i.test(line))
+    .map((line) => line.replace(/^\s*Author\s*:\s*/i, 'By '))
+    .join(' ').replace(/\s+/g, ' ').trim();
+}
+
+async function allLevels() {
+  const out = [];
+  for (const c of collections) {
+    const data = await app.collection(c.id);
+    if (data) for (const l of data.levels) out.push({ ...l, collection_name: c.name });
+  }
+  return out;
+}
+
+let renderToken = 0;
+async function renderLevels() {
+  const token = ++renderToken;
+  const q = $('lib-search').value.trim().toLowerCase();
+  let levels;
+  if (q) {
+    levels = (await allLevels()).filter((l) =>
+      (l.title || '').toLowerCase().includes(q) || (l.author || '').toLowerCase().includes(q) ||
+      String(l.position) === q || (l.collection_name || '').toLowerCase().includes(q));
+    $('lib-heading').textContent = `Search: ${levels.length} level${levels.length === 1 ? '' : 's'}`;
+    $('lib-notes').textContent = '';
+  } else {
+    const data = await app.collection(currentId);
+    levels = data ? data.levels : [];
+    if (data) {
+      $('lib-heading').textContent = data.collection.name;
+      $('lib-notes').textContent = notesOf(data.collection);
+    }
+  }
+  if (token !== renderToken) return;
+  observer?.disconnect();
+  observer = new IntersectionObserver(onVisible, { rootMargin: '200px' });
+  loadQueue = [];
+  const ol = $('lib-levels');
+  ol.replaceChildren(...levels.map((l) => card(l, !!q)));
+  $('lib-empty').hidden = levels.length > 0;
+  if (q) announce(`${levels.length} levels found`);
+}
+
+function card(l, withCollection) {
+  const li = document.createElement('li');
+  const a = document.createElement('a');
+  a.className = 'level-card';
+  a.href = `#/play/${l.id}`;
+  a.dataset.level = l.id;
+  const title = l.title || `Level ${l.position}`;
+  const canvas = document.createElement('canvas');
+  canvas.setAttribute('aria-hidden', 'true');
+  canvas.dataset.level = l.id;
+  const t = document.createElement('span');
+  t.className = 't';
+  t.textContent = `${l.position}. ${title}`;
+  const meta = document.createElement('span');
+  meta.className = 'meta';
+  const bits = [];
+  if (withCollection) bits.push(l.collection_name);
+  bits.push(`${l.width}×${l.height}, ${l.boxes} box${l.boxes === 1 ? '' : 'es'}`);
+  if (l.solved) bits.push(`best ${l.best_moves} moves, ${l.best_pushes} pushes`);
+  meta.textContent = bits.join(' · ');
+  a.append(canvas, t, meta);
+  let label = `${l.position}. ${title}`;
+  if (l.solved) {
+    const badge = document.createElement('span');
+    badge.className = 'badge';
+    badge.innerHTML = '<svg><use href="#i-check"/></svg>Solved';
+    a.append(badge);
+    label += `, solved, best ${l.best_moves} moves and ${l.best_pushes} pushes`;
+  } else if (l.game_id) {
+    const badge = document.createElement('span');
+    badge.className = 'badge playing';
+    badge.textContent = 'Started';
+    a.append(badge);
+    label += ', started';
+  }
+  if (l.author) label += `, by ${l.author}`;
+  a.setAttribute('aria-label', label);
+  li.append(a);
+  observer.observe(canvas);
+  return li;
+}
+
+function onVisible(entries) {
+  for (const e of entries) {
+    if (!e.isIntersecting) continue;
+    observer.unobserve(e.target);
+    const id = Number(e.target.dataset.level);
+    if (boards.has(id)) paint(e.target, boards.get(id));
+    else {
+      loadQueue.push(e.target);
+      pumpLoads();
+    }
+  }
+}
+
+async function pumpLoads() {
+  while (loading < 4 && loadQueue.length > 0) {
+    const canvas = loadQueue.shift();
+    const id = Number(canvas.dataset.level);
+    loading++;
+    api.level(id).then((r) => {
+      loading--;
+      if (r.ok) {
+        boards.set(id, r.body.level.rows);
+        paint(canvas, r.body.level.rows);
+      }
+      pumpLoads();
+    });
+  }
+}
+
+async function paint(canvas, rows) {
+  if (!canvas.isConnected || !app.theme) return;
+  const core = await app.core();
+  try {
+    drawThumb(canvas, core.parseLevel(rows.join('\n')), app.theme);
+  } catch {
+    // A board this page cannot read stays blank.
+  }
+}
+
+/** Redraws the thumbnails (after a theme change). */
+export function redraw() {
+  for (const c of document.querySelectorAll('#lib-levels canvas')) {
+    const rows = boards.get(Number(c.dataset.level));
+    if (rows) paint(c, rows);
+  }
+}

@@ -1,0 +1,59 @@
+// screens/title.js: the title screen: a little scene drawn with the theme's
+// sprites, and the main menu. "Play" continues the last level played.
+
+import { app } from '../app.js';
+import { drawSprite } from '../sprites.js';
+
+const SCENE = [
+  '#########',
+  '#.  $ @ #',
+  '#*  $  .#',
+  '#########',
+];
+
+export const section = 'screen-title';
+
+export function drawTitleArt(canvas, theme) {
+  const dpr = window.devicePixelRatio || 1;
+  const w = SCENE[0].length, h = SCENE.length;
+  const t = Math.max(8, Math.floor((canvas.clientWidth * dpr) / w));
+  canvas.width = t * w;
+  canvas.height = t * h;
+  const ctx = canvas.getContext('2d');
+  const b = theme.board;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const ch = SCENE[y][x];
+      const px = x * t, py = y * t;
+      if (ch === '#') {
+        ctx.fillStyle = b.wall.fill;
+        ctx.fillRect(px, py, t, t);
+        ctx.fillStyle = y === 0 ? b.wall.top : b.wall.edge;
+        if (y === 0 || y === h - 1) ctx.fillRect(px, y === 0 ? py : py + t * 0.86, t, t * 0.14);
+        continue;
+      }
+      ctx.fillStyle = (x + y) % 2 ? b.floorAlt || b.floor : b.floor;
+      ctx.fillRect(px, py, t, t);
+      if (ch === '.' || ch === '*') drawSprite(ctx, theme.sprites.goal, t, px, py);
+      if (ch === '$') drawSprite(ctx, theme.sprites.box, t, px, py);
+      if (ch === '*') drawSprite(ctx, theme.sprites.boxOnGoal, t, px, py);
+      if (ch === '@') drawSprite(ctx, theme.sprites.player, t, px, py, 3);
+    }
+  }
+}
+
+export function enter() {
+  const art = document.getElementById('title-art');
+  if (app.theme) requestAnimationFrame(() => drawTitleArt(art, app.theme));
+  const play = document.getElementById('title-play');
+  const last = app.lastLevel;
+  play.href = last ? `#/play/${last}` : '#/library';
+  play.textContent = last ? 'Continue' : 'Play';
+  const who = document.getElementById('title-user');
+  const a = app.account;
+  who.textContent = a && a.username ? `Signed in as ${a.username}` : 'Playing as a guest: sign up to keep your progress on every device';
+}
+
+export function redraw() {
+  if (app.theme) drawTitleArt(document.getElementById('title-art'), app.theme);
+}

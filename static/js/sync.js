@@ -1,0 +1,151 @@
+// sync.js: sends a game's entries to the server, in order, exactly once.
+// The page has already played each entry; here it waits in a queue that is
+// also kept in localStorage (a reload or a closed tab loses nothing). Every
+// entry carries the seq the server expects next, so resending one the server
+// already holds changes nothing. While the server cannot be reached the
+// queue waits and retries; a refusal or a stale seq hands the server's game
+// to `adopt`. Steps typed while an entry is in flight gather into one batch.
+
+import { api } from './api.js';
+
+const MAX_BATCH = 4000;
+const storeKey = (gameId) => `sokod.outbox.${gameId}`;
+
+/** Entries of a game left unsent by an earlier page, oldest first. */
+export function savedOutbox(gameId) {
+  try {
+    const q = JSON.parse(localStorage.getItem(storeKey(gameId)) || '[]');
+    return Array.isArray(q) ? q : [];
+  } catch {
+    return [];
+  }
+}
+
+export class GameSync {
+  /** hooks: adopt(game, message), confirmed(game, entry, serverSteps, idle),
+   * pending(count, waiting) */
+  constructor(gameId, seq, hooks) {
+    this.gameId = gameId;
+    this.seq = seq;          // the last entry the server confirmed
+    this.queue = [];         // {seq, kind, steps|count|walk|push, sealed}
+    this.hooks = hooks;
+    this.busy = false;
+    this.backoff = 0;
+    this.waiting = false;
+    this.timer = 0;
+    this.closed = false;
+    this.onOnline = () => this.retryNow();
+    window.addEventListener('online', this.onOnline);
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    window.removeEventListener('online', this.onOnline);
+  }
+
+  get pending() {
+    return this.queue.length;
+  }
+
+  /** Queues an entry: {steps}, {undo: n}, {redo: n}, {restart: true},
+   * {walk: {x, y}, steps} or {push: {box, to}, steps} (steps: what the page played). */
+  add(entry) {
+    const last = this.queue[this.queue.length - 1];
+    if (last && !last.sealed) {
+      if (entry.kind === 'steps' && last.kind === 'steps' && last.steps.length < MAX_BATCH) {
+        last.steps += entry.steps;
+        return this.changed();
+      }
+      if ((entry.kind === 'undo' || entry.kind === 'redo') && last.kind === entry.kind) {
+        last.count += entry.count;
+        return this.changed();
+      }
+    }
+    this.queue.push({ ...entry, seq: this.seq + this.queue.length + 1, sealed: false });
+    this.changed();
+  }
+
+  changed() {
+    this.save();
+    this.hooks.pending?.(this.queue.length, this.waiting);
+    this.pump();
+  }
+
+  save() {
+    const key = storeKey(this.gameId);
+    if (this.queue.length === 0) localStorage.removeItem(key);
+    else localStorage.setItem(key, JSON.stringify(this.queue));
+  }
+
+  retryNow() {
+    if (!this.waiting) return;
+    clearTimeout(this.timer);
+    this.waiting = false;
+    this.pump();
+  }
+
+  send(e) {
+    switch (e.kind) {
+      case 'steps': return api.log(this.gameId, { seq: e.seq, steps: e.steps });
+      case 'undo': return api.log(this.gameId, { seq: e.seq, undo: e.count });
+      case 'redo': return api.log(this.gameId, { seq: e.seq, redo: e.count });
+      case 'restart': return api.log(this.gameId, { seq: e.seq, restart: true });
+      case 'walk': return api.walk(this.gameId, e.seq, e.walk.x, e.walk.y);
+      case 'push': return api.push(this.gameId, e.seq, e.push.box, e.push.to);
+      default: throw new Error(`unknown entry kind ${e.kind}`);
+    }
+  }
+
+  async pump() {
+    if (this.busy || this.closed || this.waiting) return;
+    this.busy = true;
+    try {
+      while (this.queue.length > 0 && !this.closed) {
+        const e = this.queue[0];
+        e.sealed = true;
+        this.save();
+        const r = await this.send(e);
+        if (this.closed) return;
+        if (r.ok) {
+          this.queue.shift();
+          this.seq = e.seq;
+          this.backoff = 0;
+          this.save();
+          this.hooks.pending?.(this.queue.length, false);
+          this.hooks.confirmed?.(r.body.game, e, r.body.steps ?? '', this.queue.length === 0);
+          continue;
+        }
+        if (r.offline || r.status >= 500 || r.status === 429) {
+          // Try the same entry again later: its seq makes a repeat harmless.
+          this.backoff = Math.min(5000, Math.max(500, this.backoff * 2));
+          this.waiting = true;
+          this.hooks.pending?.(this.queue.length, true);
+          this.timer = setTimeout(() => { this.waiting = false; this.pump(); }, this.backoff);
+          return;
+        }
+        // Refused, stale, or not understood: the server's game is the truth.
+        const game = r.body?.game ?? null;
+        const code = r.body?.error?.code ?? '';
+        this.queue = [];
+        this.save();
+        this.hooks.pending?.(0, false);
+        let message = r.body?.error?.message ?? `the server refused the move (${r.status})`;
+        if (code === 'stale_seq') message = 'This level moved on elsewhere: continuing from there';
+        else message = `The server refused that: ${message}`;
+        this.hooks.adopt?.(game, message, code);
+        return;
+      }
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** The server's game changed under us (adopted): start from its seq. */
+  reset(seq) {
+    this.seq = seq;
+    this.queue = [];
+    this.save();
+    this.hooks.pending?.(0, false);
+  }
+}

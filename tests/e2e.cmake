@@ -1,0 +1,17 @@
+# Browser tests: each tests/e2e/*.test.mjs starts a real sokod on a free
+# loopback port with a fresh database and drives Debian's chromium through
+# playwright-core (installed into tests/e2e/node_modules by scripts/deps).
+# Screenshots land in build/screenshots/.
+find_program(SOKOD_NODE node REQUIRED)
+file(GLOB SOKOD_E2E_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/e2e/*.test.mjs)
+foreach(test_file ${SOKOD_E2E_TESTS})
+  get_filename_component(name ${test_file} NAME_WE)
+  string(REPLACE ".test" "" name ${name})
+  add_test(NAME e2e_${name}
+           COMMAND ${SOKOD_NODE} --test --test-reporter=spec ${test_file}
+           WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/e2e)
+  set_tests_properties(e2e_${name} PROPERTIES
+    LABELS e2e
+    TIMEOUT 300
+    ENVIRONMENT "SOKOD_BIN=$<TARGET_FILE:sokod>;SOKOD_WASM=${CMAKE_BINARY_DIR}/core.wasm;SOKOD_SOURCE_DIR=${CMAKE_SOURCE_DIR};SOKOD_SCREENSHOTS=${CMAKE_BINARY_DIR}/screenshots")
+endforeach()

@@ -1,0 +1,185 @@
+// harness.mjs: what every browser test needs: a real sokod on a free
+// loopback port with a fresh database, Debian's chromium with a fresh
+// profile, and small helpers to read the page and the server's answers.
+// ctest sets SOKOD_BIN (the sokod binary), SOKOD_SOURCE_DIR (the checkout:
+// static/, levels/, migrations/), SOKOD_WASM (core.wasm) and
+// SOKOD_SCREENSHOTS (where screenshots go).
+
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const here = new URL('.', import.meta.url).pathname;
+export const SOURCE_DIR = process.env.SOKOD_SOURCE_DIR || resolve(here, '../..');
+export const SOKOD = process.env.SOKOD_BIN || join(SOURCE_DIR, 'build/sokod');
+export const WASM = process.env.SOKOD_WASM || join(SOURCE_DIR, 'build/core.wasm');
+export const SHOTS = process.env.SOKOD_SCREENSHOTS || join(SOURCE_DIR, 'build/screenshots');
+const MIGRATIONS = process.env.SOKOD_MIGRATIONS || join(SOURCE_DIR, 'migrations');
+
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** A temporary folder removed when the process exits. */
+export function tempDir(prefix = 'sokod-e2e-') {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+function serverArgs(db, port) {
+  return ['serve', '--port', String(port), '--db', db,
+    '--static', join(SOURCE_DIR, 'static'), '--levels', join(SOURCE_DIR, 'levels'),
+    '--migrations', MIGRATIONS, '--wasm', WASM];
+}
+
+/** Starts sokod; resolves to {url, port, db, stop(), restart()}. With no
+ * port, --port 0 lets it pick one and its log says which. */
+export async function startServer({ db = join(tempDir(), 'sokod.db'), port = 0 } = {}) {
+  const proc = spawn(SOKOD, serverArgs(db, port), { stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  const found = await new Promise((res, rej) => {
+    const timer = setTimeout(() => rej(new Error(`sokod did not say where it listens within 10 s; its log:\n${log}`)), 10000);
+    const onData = (chunk) => {
+      log += chunk;
+      const m = log.match(/listening on (http:\/\/[^\s]+)/);
+      if (m) {
+        clearTimeout(timer);
+        res(m[1].replace(/\/$/, ''));
+      }
+    };
+    proc.stdout.on('data', onData);
+    proc.stderr.on('data', onData);
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      rej(new Error(`sokod exited (${code}) before listening; its log:\n${log}`));
+    });
+  });
+  const url = found;
+  const actualPort = Number(new URL(url).port);
+  const server = {
+    url, port: actualPort, db, proc,
+    log: () => log,
+    async stop() {
+      if (proc.exitCode !== null) return;
+      const done = new Promise((r) => proc.once('exit', r));
+      proc.kill('SIGTERM');
+      await done;
+    },
+    /** Starts it again on the same port and database. */
+    async restart() {
+      await server.stop();
+      return startServer({ db, port: actualPort });
+    },
+  };
+  process.on('exit', () => { if (proc.exitCode === null) proc.kill('SIGKILL'); });
+  return server;
+}
+
+/** Imports a level file into a server's database (sokod import). */
+export function importLevels(db, file, collection) {
+  const args = ['import', file, '--db', db, '--migrations', MIGRATIONS];
+  if (collection) args.push('--collection', collection);
+  return execFileSync(SOKOD, args, { encoding: 'utf8' });
+}
+
+/** A browser with a fresh profile (a persistent context in a new folder):
+ * one per "device". Options go to launchPersistentContext. */
+export async function openBrowser(options = {}) {
+  const profile = tempDir('sokod-profile-');
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    headless: true,
+    viewport: { width: 1200, height: 800 },
+    ...options,
+  });
+  const page = context.pages()[0] ?? await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  return { context, page, errors, close: () => context.close() };
+}
+
+/** Waits until the game screen shows a level and the board is drawn. */
+export async function waitForGame(page, title) {
+  await page.waitForFunction((t) => {
+    const h = document.getElementById('game-h');
+    const s = document.getElementById('screen-game');
+    return s && !s.hidden && h && (t ? h.textContent === t : !/Loading/.test(h.textContent)) &&
+      document.getElementById('board').width > 0 && window.sokod?.app;
+  }, title ?? null, { timeout: 15000 });
+}
+
+/** The counters as the page shows them. */
+export async function counters(page) {
+  return page.evaluate(() => ({
+    moves: Number(document.getElementById('g-moves').textContent),
+    pushes: Number(document.getElementById('g-pushes').textContent),
+  }));
+}
+
+/** Waits until every queued entry has reached the server. */
+export async function waitSynced(page, timeout = 15000) {
+  await page.waitForFunction(() => (document.body.dataset.pending ?? '0') === '0', null, { timeout });
+}
+
+/** The local game's position: {player, boxes, moves, pushes, cursor, redo, hash}. */
+export async function localPosition(page) {
+  return page.evaluate(() => window.sokod.position());
+}
+
+/** Calls the API from inside the page (its cookie, its origin). */
+export async function apiGet(page, path) {
+  return page.evaluate(async (p) => {
+    const r = await fetch(`/api/v1${p}`);
+    return { status: r.status, body: await r.json() };
+  }, path);
+}
+
+/** Keys pressed one after another, each a Playwright key name. */
+export async function press(page, keys) {
+  for (const k of keys) await page.keyboard.press(k);
+}
+
+/** LURD letters as arrow keys. */
+export function arrows(lurd) {
+  const map = { l: 'ArrowLeft', u: 'ArrowUp', r: 'ArrowRight', d: 'ArrowDown' };
+  return [...lurd].map((c) => map[c.toLowerCase()]);
+}
+
+export function screenshotPath(name) {
+  mkdirSync(SHOTS, { recursive: true });
+  return join(SHOTS, name);
+}
+
+/** The server's game of the level the page shows. */
+export async function serverGame(page) {
+  return page.evaluate(async () => {
+    const id = window.sokod.gameId();
+    const r = await fetch(`/api/v1/games/${id}`);
+    return (await r.json()).game;
+  });
+}
+
+/** The tutorial's levels as the server lists them, each with the
+ * solution written under it in levels/tutorial.sok. */
+export async function tutorialLevels(page) {
+  const { readFileSync } = await import('node:fs');
+  const text = readFileSync(join(SOURCE_DIR, 'levels/tutorial.sok'), 'utf8');
+  const solutions = [...text.matchAll(/^Solution\s*\n([lurdLURD]+)\s*$/gm)].map((m) => m[1]);
+  const list = await apiGet(page, '/collections');
+  const tutorial = list.body.collections.find((c) => /tutorial/.test(c.source)) ?? list.body.collections[0];
+  const levels = (await apiGet(page, `/collections/${tutorial.id}`)).body.levels;
+  return levels.map((l, i) => ({ ...l, solution: solutions[i] }));
+}
+
+/** Clicks (or taps, with tap = true) the centre of square (x, y) of the board. */
+export async function clickSquare(page, x, y, tap = false) {
+  const box = await page.locator('#board').boundingBox();
+  const { width, height } = await localPosition(page);
+  const px = box.x + ((x + 0.5) * box.width) / width;
+  const py = box.y + ((y + 0.5) * box.height) / height;
+  if (tap) await page.touchscreen.tap(px, py);
+  else await page.mouse.click(px, py);
+}

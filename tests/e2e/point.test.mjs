@@ -1,0 +1,65 @@
+// Point mode: a click walks the player along the shortest path; a click on a
+// box shows where it can go, and a click there pushes it. The server's
+// paths are the page's paths.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, openBrowser, waitForGame, waitSynced, tutorialLevels, localPosition, serverGame, clickSquare } from './harness.mjs';
+
+let server, browser;
+before(async () => {
+  server = await startServer();
+  browser = await openBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test('click to walk, click a box and a square to push it there', async () => {
+  const { page, errors } = browser;
+  await page.goto(`${server.url}/`);
+  const level = (await tutorialLevels(page)).find((l) => /Point/.test(l.title));
+  assert.ok(level, 'the tutorial has a point-mode level');
+  await page.goto(`${server.url}/#/play/${level.id}`);
+  await waitForGame(page, level.title);
+  const start = await localPosition(page);
+  const w = start.width;
+
+  await clickSquare(page, 7, 1);
+  await waitSynced(page);
+  let local = await localPosition(page);
+  assert.equal(local.player, 1 * w + 7, `the player walked to (7, 1), is on ${local.player}`);
+  assert.equal(local.moves, 6, 'a shortest walk from (1, 1) is 6 moves');
+  let game = await serverGame(page);
+  assert.deepEqual([game.player.x, game.player.y, game.moves], [7, 1, 6], 'the server walked the same way');
+
+  const box = start.boxes[0];
+  const [bx, by] = [box % w, Math.floor(box / w)];
+  await clickSquare(page, bx, by);
+  local = await localPosition(page);
+  assert.equal(local.selected, box, 'the clicked box is selected');
+  assert.ok(local.reach.length > 10, `the box's reach is shown (${local.reach.length} squares)`);
+  assert.ok(local.reach.includes(5 * w + 8), 'the goal is in reach');
+
+  await clickSquare(page, 8, 5);
+  await page.waitForSelector('#solved:not([hidden])', { timeout: 5000 });
+  await waitSynced(page);
+  local = await localPosition(page);
+  game = await serverGame(page);
+  assert.equal(game.solved, true, 'the server saw the level solved');
+  assert.deepEqual([game.moves, game.pushes], [local.moves, local.pushes],
+    `server ${game.history} against the page`);
+  assert.deepEqual(errors, []);
+});
+
+test('a click on a wall or an unreachable square changes nothing', async () => {
+  const { page } = browser;
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('r');
+  await waitSynced(page);
+  const before = await localPosition(page);
+  await clickSquare(page, 0, 0);
+  await waitSynced(page);
+  const after = await localPosition(page);
+  assert.deepEqual([after.player, after.moves], [before.player, before.moves]);
+});

@@ -1,0 +1,92 @@
+// Resuming: a reload mid-level comes back exactly where it was, undo and
+// redo stacks included; an account's second device opens the same position;
+// a tab whose game moved on elsewhere catches up on its next step.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, openBrowser, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition, serverGame } from './harness.mjs';
+
+let server, phone, laptop, level;
+before(async () => {
+  server = await startServer();
+  phone = await openBrowser();
+  laptop = await openBrowser();
+});
+after(async () => {
+  await phone?.close();
+  await laptop?.close();
+  await server?.stop();
+});
+
+const same = (p) => ({ player: p.player, boxes: p.boxes, moves: p.moves, pushes: p.pushes, cursor: p.cursor, redo: p.redo, hash: p.hash });
+
+test('a reload mid-level resumes exactly, redo stack included', async () => {
+  const { page } = phone;
+  await page.goto(`${server.url}/`);
+  level = (await tutorialLevels(page))[4];
+  await page.goto(`${server.url}/#/play/${level.id}`);
+  await waitForGame(page, level.title);
+  await press(page, [...arrows('uurrrrDu'), 'z', 'z']);
+  await waitSynced(page);
+  const before = await localPosition(page);
+  assert.deepEqual([before.moves, before.redo], [6, 2]);
+  await page.reload();
+  await waitForGame(page, level.title);
+  const after = await localPosition(page);
+  assert.deepEqual(same(after), same(before), 'the position after the reload');
+  await press(page, ['y']);
+  await waitSynced(page);
+  const redone = await localPosition(page);
+  assert.deepEqual([redone.moves, redone.pushes], [7, 1], 'redo after the reload replays the push');
+});
+
+test('steps typed just before a reload are not lost', async () => {
+  const { page } = phone;
+  await press(page, arrows('ul'));
+  // No wait for the server: the outbox in localStorage carries them over.
+  await page.reload();
+  await waitForGame(page, level.title);
+  await waitSynced(page);
+  const local = await localPosition(page);
+  const game = await serverGame(page);
+  assert.deepEqual([local.moves, game.moves], [9, 9], `page ${local.moves} moves, server ${game.history}`);
+});
+
+test('signed up on one device, logged in on another: the same position', async () => {
+  const { page } = phone;
+  const name = `player${Date.now() % 100000}`;
+  await page.goto(`${server.url}/#/account`);
+  await page.fill('#acc-signup input[name=username]', name);
+  await page.fill('#acc-signup input[name=password]', 'correct horse battery');
+  await page.click('#acc-signup button');
+  await page.waitForFunction((n) => document.getElementById('acc-status').textContent.includes(n), name);
+  await page.goto(`${server.url}/#/play/${level.id}`);
+  await waitForGame(page, level.title);
+  const onPhone = await localPosition(page);
+  assert.equal(onPhone.moves, 9, 'signing up kept the guest game');
+
+  const other = laptop.page;
+  await other.goto(`${server.url}/#/account`);
+  await other.fill('#acc-login input[name=username]', name);
+  await other.fill('#acc-login input[name=password]', 'correct horse battery');
+  await other.click('#acc-login button');
+  await other.waitForFunction((n) => document.getElementById('acc-status').textContent.includes(n), name);
+  await other.goto(`${server.url}/#/play/${level.id}`);
+  await waitForGame(other, level.title);
+  const onLaptop = await localPosition(other);
+  assert.deepEqual(same(onLaptop), same(onPhone), 'the laptop opens the phone\'s position');
+});
+
+test('a tab whose game moved on elsewhere adopts it on its next step', async () => {
+  const phonePage = phone.page, laptopPage = laptop.page;
+  await press(laptopPage, arrows('dd'));
+  await waitSynced(laptopPage);
+  const moved = await localPosition(laptopPage);
+  // The phone has not heard of it: its next step is refused as stale.
+  await press(phonePage, ['ArrowLeft']);
+  await phonePage.waitForFunction((seq) => window.sokod.position().seq >= seq, moved.seq, { timeout: 10000 });
+  await waitSynced(phonePage);
+  const caughtUp = await localPosition(phonePage);
+  const game = await serverGame(phonePage);
+  assert.deepEqual(same(caughtUp), same(moved), 'the phone shows the laptop\'s position');
+  assert.equal(game.seq, moved.seq, 'the stale step was not applied');
+});
