@@ -13,6 +13,8 @@ struct command {
 static const struct command commands[] = {
     {"check", cli_check, "read level collections and report every level's errors"},
     {"replay", cli_replay, "replay the solutions found in level files"},
+    {"serve", cli_serve, "serve the game over HTTP (the default without a command)"},
+    {"import", cli_import, "import level files into the database"},
 };
 
 static void usage(FILE *out)
@@ -25,14 +27,17 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? 2 : 0;
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        usage(stdout);
+        return 0;
     }
-    if (strcmp(argv[1], "--version") == 0) {
+    if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
         printf("sokod %s\n", SOKOD_VERSION);
         return 0;
     }
+    /* No command, or flags only: serve. */
+    if (argc < 2 || argv[1][0] == '-')
+        return cli_serve(argc, argv);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].run(argc - 1, argv + 1);

@@ -1,0 +1,42 @@
+/* The error codes of the HTTP API: one enum, one name per code. Every error
+ * answer carries one of these names in {"error": {"code": ..., "message": ...}}. */
+#ifndef SOKOD_API_ERROR_H
+#define SOKOD_API_ERROR_H
+
+enum api_error {
+    API_E_BAD_JSON,               /* 400: the body is not JSON, or not an object */
+    API_E_WRONG_TYPE,             /* 400: a field has the wrong JSON type */
+    API_E_UNKNOWN_FIELD,          /* 400: a field the endpoint does not take */
+    API_E_MISSING_FIELD,          /* 400: a required field is absent */
+    API_E_INVALID_VALUE,          /* 400: a field's value is out of its range */
+    API_E_INVALID_STEPS,          /* 400: step text with letters other than l u r d L U R D */
+    API_E_BAD_PATH,               /* 400: a static path that tries to leave its folder */
+    API_E_NO_SESSION,             /* 401: the endpoint needs a session and none was sent */
+    API_E_BAD_CREDENTIALS,        /* 401: unknown username or wrong password */
+    API_E_FORBIDDEN_ORIGIN,       /* 403: a state-changing request from another origin */
+    API_E_NOT_FOUND,              /* 404: no such route or file */
+    API_E_COLLECTION_NOT_FOUND,   /* 404 */
+    API_E_LEVEL_NOT_FOUND,        /* 404 */
+    API_E_GAME_NOT_FOUND,         /* 404: no such game, or not the caller's */
+    API_E_METHOD_NOT_ALLOWED,     /* 405: a known path with another method */
+    API_E_STALE_SEQ,              /* 409: the game moved on since the client's seq */
+    API_E_USERNAME_TAKEN,         /* 409 */
+    API_E_ALREADY_SIGNED_UP,      /* 409: sign-up while signed in to an account */
+    API_E_BODY_TOO_LARGE,         /* 413 */
+    API_E_UNSUPPORTED_MEDIA_TYPE, /* 415: a state-changing request that is not JSON */
+    API_E_STEP_REFUSED,           /* 422: a step into a wall or a blocked box */
+    API_E_NOTHING_TO_UNDO,        /* 422 */
+    API_E_NOTHING_TO_REDO,        /* 422 */
+    API_E_NO_PATH,                /* 422: point mode found no way there */
+    API_E_NO_BOX,                 /* 422: point mode on a square without a box */
+    API_E_OFF_BOARD,              /* 422: a square outside the board */
+    API_E_GAME_TOO_LONG,          /* 422: the game's history reached its limit */
+    API_E_INTERNAL,               /* 500 */
+    API_E_UNAVAILABLE,            /* 503: the database is busy or the server is stopping */
+    API_E_COUNT
+};
+
+/* The code's name as it appears in answers ("level_not_found"). Never NULL. */
+const char *api_error_name(enum api_error code);
+
+#endif

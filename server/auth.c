@@ -1,0 +1,177 @@
+/* Sessions and guests, and the same-origin JSON rule for writes. */
+#include "auth.h"
+
+#include "storage.h"
+
+#include <sodium.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#define SESSION_SECONDS (180 * 24 * 3600)
+#define TOKEN_BYTES 32
+
+int64_t auth_now(void)
+{
+    return (int64_t)time(NULL);
+}
+
+int auth_storage_failure(struct http_conn *c, int status)
+{
+    if (status == STORAGE_BUSY)
+        return reply_error(c, 503, API_E_UNAVAILABLE, "the database is busy; try again");
+    return reply_error(c, 500, API_E_INTERNAL, "the database failed; see the server's log");
+}
+
+/* True when the media type of a Content-Type value is application/json,
+ * whatever parameters follow it. */
+static bool is_json_type(const char *value)
+{
+    while (*value == ' ' || *value == '\t')
+        value++;
+    static const char json[] = "application/json";
+    size_t n = sizeof json - 1;
+    if (strncasecmp(value, json, n) != 0)
+        return false;
+    const char *rest = value + n;
+    while (*rest == ' ' || *rest == '\t')
+        rest++;
+    return *rest == '\0' || *rest == ';';
+}
+
+bool auth_write_allowed(struct http_conn *c, int *result)
+{
+    const char *type = http_header(c, MHD_HTTP_HEADER_CONTENT_TYPE);
+    if (type == NULL || !is_json_type(type)) {
+        *result =
+            reply_error(c, 415, API_E_UNSUPPORTED_MEDIA_TYPE,
+                        "%s requests must send Content-Type: application/json", c->method_name);
+        return false;
+    }
+    const char *origin = http_header(c, "Origin");
+    if (origin == NULL)
+        return true;
+    const char *host = http_header(c, MHD_HTTP_HEADER_HOST);
+    char expected[300];
+    snprintf(expected, sizeof expected, "%s://%s", http_is_https(c) ? "https" : "http",
+             host != NULL ? host : "");
+    if (host != NULL && strcasecmp(origin, expected) == 0)
+        return true;
+    *result = reply_error(c, 403, API_E_FORBIDDEN_ORIGIN,
+                          "requests from %s may not change anything here", origin);
+    return false;
+}
+
+/* Reads the session token of the cookie into token; false when absent or malformed. */
+static bool cookie_token(struct http_conn *c, uint8_t token[TOKEN_BYTES])
+{
+    const char *value = http_cookie(c, AUTH_COOKIE);
+    if (value == NULL)
+        return false;
+    size_t len = 0;
+    const char *end = NULL;
+    if (sodium_base642bin(token, TOKEN_BYTES, value, strlen(value), NULL, &len, &end,
+                          sodium_base64_VARIANT_URLSAFE_NO_PADDING) != 0)
+        return false;
+    return len == TOKEN_BYTES && *end == '\0';
+}
+
+static void token_hash(const uint8_t token[TOKEN_BYTES], uint8_t hash[32])
+{
+    crypto_generichash(hash, 32, token, TOKEN_BYTES, NULL, 0);
+}
+
+static void set_cookie(struct http_conn *c, const char *value, long max_age)
+{
+    snprintf(c->set_cookie, sizeof c->set_cookie,
+             "%s=%s; Path=/; HttpOnly; SameSite=Lax; Max-Age=%ld%s", AUTH_COOKIE, value, max_age,
+             http_is_https(c) ? "; Secure" : "");
+}
+
+int auth_session_start(struct http_conn *c, int64_t user)
+{
+    uint8_t token[TOKEN_BYTES], hash[32];
+    randombytes_buf(token, sizeof token);
+    token_hash(token, hash);
+    int64_t now = auth_now();
+    int status = storage_session_create(hash, user, now, now + SESSION_SECONDS);
+    if (status != STORAGE_OK)
+        return status;
+    char text[sodium_base64_ENCODED_LEN(TOKEN_BYTES, sodium_base64_VARIANT_URLSAFE_NO_PADDING)];
+    sodium_bin2base64(text, sizeof text, token, sizeof token,
+                      sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+    set_cookie(c, text, SESSION_SECONDS);
+    c->auth_done = true;
+    c->user_id = user;
+    sodium_memzero(token, sizeof token);
+    return STORAGE_OK;
+}
+
+int auth_session_end(struct http_conn *c)
+{
+    uint8_t token[TOKEN_BYTES], hash[32];
+    int status = STORAGE_OK;
+    if (cookie_token(c, token)) {
+        token_hash(token, hash);
+        status = storage_session_delete(hash);
+    }
+    set_cookie(c, "", 0);
+    c->auth_done = true;
+    c->user_id = 0;
+    return status;
+}
+
+/* Creates a guest with a session, in a transaction of its own. */
+static int create_guest(struct http_conn *c, int64_t *user)
+{
+    int status = storage_begin();
+    if (status != STORAGE_OK)
+        return status;
+    status = storage_user_create_guest(auth_now(), user);
+    if (status == STORAGE_OK)
+        status = auth_session_start(c, *user);
+    if (status == STORAGE_OK)
+        status = storage_commit();
+    else
+        storage_rollback();
+    if (status != STORAGE_OK) {
+        c->set_cookie[0] = '\0';
+        c->auth_done = false;
+        c->user_id = 0;
+    }
+    return status;
+}
+
+bool auth_user(struct http_conn *c, enum auth_need need, int64_t *user, int *result)
+{
+    if (!c->auth_done) {
+        uint8_t token[TOKEN_BYTES], hash[32];
+        c->user_id = 0;
+        if (cookie_token(c, token)) {
+            token_hash(token, hash);
+            struct storage_user u;
+            int status = storage_session_user(hash, auth_now(), &u);
+            if (status == STORAGE_OK) {
+                c->user_id = u.id;
+            } else if (status != STORAGE_NOT_FOUND) {
+                *result = auth_storage_failure(c, status);
+                return false;
+            }
+        }
+        c->auth_done = true;
+    }
+    if (c->user_id == 0 && need == AUTH_CREATE_GUEST) {
+        int status = create_guest(c, &c->user_id);
+        if (status != STORAGE_OK) {
+            *result = auth_storage_failure(c, status);
+            return false;
+        }
+    }
+    if (c->user_id == 0 && need == AUTH_EXISTING) {
+        *result = reply_error(c, 401, API_E_NO_SESSION,
+                              "this needs a session: open a game or sign in first");
+        return false;
+    }
+    *user = c->user_id;
+    return true;
+}

@@ -1,0 +1,46 @@
+/* Who is asking: session cookies, guests, and the rules that keep other
+ * sites from acting for a user (JSON only, same origin). */
+#ifndef SOKOD_AUTH_H
+#define SOKOD_AUTH_H
+
+#include "http.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define AUTH_COOKIE "sokod_session"
+
+enum auth_need {
+    AUTH_OPTIONAL,     /* no user is fine: *user is 0 */
+    AUTH_EXISTING,     /* 401 no_session without a valid session */
+    AUTH_CREATE_GUEST, /* without a valid session, a guest and its session are created */
+};
+
+/* Checks a state-changing request: Content-Type must be application/json
+ * (415 otherwise) and an Origin header, when sent, must be this server's own
+ * (403 otherwise). Returns true to go on; otherwise has answered and set
+ * *result for the handler to return. */
+bool auth_write_allowed(struct http_conn *c, int *result);
+
+/* Finds the user of the request's session cookie, per `need`. Returns true
+ * with *user set (0 for nobody under AUTH_OPTIONAL); otherwise has answered
+ * (401, or 500/503 when the database fails) and set *result. A guest
+ * created here commits before this returns; its cookie goes out with the
+ * answer. */
+bool auth_user(struct http_conn *c, enum auth_need need, int64_t *user, int *result);
+
+/* Starts a session for `user` inside the caller's transaction and sets its
+ * cookie on the answer. Returns a STORAGE_* code. */
+int auth_session_start(struct http_conn *c, int64_t user);
+
+/* Ends the request's session, if any, inside the caller's transaction, and
+ * sets a cookie that clears it. Returns a STORAGE_* code. */
+int auth_session_end(struct http_conn *c);
+
+/* The current time in Unix seconds. */
+int64_t auth_now(void);
+
+/* Answers a failed storage call: 503 when busy, 500 otherwise. */
+int auth_storage_failure(struct http_conn *c, int status);
+
+#endif

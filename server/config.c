@@ -1,0 +1,309 @@
+/* Flags and environment variables of sokod serve and sokod import. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* One setting: its flag (--name), its variable, the commands that take it,
+ * and how its text is stored into a struct config. */
+struct option {
+    const char *name;
+    const char *env;
+    unsigned commands;
+    const char *value_name;
+    const char *help;
+    int (*set)(struct config *cfg, const char *value);
+};
+
+static int copy_text(char *dst, size_t cap, const char *value)
+{
+    int n = snprintf(dst, cap, "%s", value);
+    return n >= 0 && (size_t)n < cap ? 0 : -1;
+}
+
+static int parse_unsigned(const char *value, unsigned long long max, unsigned long long *out)
+{
+    if (value[0] < '0' || value[0] > '9')
+        return -1;
+    errno = 0;
+    char *end = NULL;
+    unsigned long long v = strtoull(value, &end, 10);
+    if (errno != 0 || *end != '\0' || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int set_address(struct config *cfg, const char *v)
+{
+    return copy_text(cfg->address, sizeof cfg->address, v);
+}
+
+static int set_port(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 65535, &n) != 0)
+        return -1;
+    cfg->port = (unsigned)n;
+    return 0;
+}
+
+static int set_db(struct config *cfg, const char *v)
+{
+    return copy_text(cfg->db, sizeof cfg->db, v);
+}
+
+static int set_static(struct config *cfg, const char *v)
+{
+    return copy_text(cfg->static_dir, sizeof cfg->static_dir, v);
+}
+
+static int set_levels(struct config *cfg, const char *v)
+{
+    return copy_text(cfg->levels_dir, sizeof cfg->levels_dir, v);
+}
+
+static int set_wasm(struct config *cfg, const char *v)
+{
+    return copy_text(cfg->wasm, sizeof cfg->wasm, v);
+}
+
+static int set_migrations(struct config *cfg, const char *v)
+{
+    return copy_text(cfg->migrations, sizeof cfg->migrations, v);
+}
+
+static int set_synchronous(struct config *cfg, const char *v)
+{
+    if (strcasecmp(v, "NORMAL") == 0)
+        cfg->synchronous = CONFIG_SYNC_NORMAL;
+    else if (strcasecmp(v, "FULL") == 0)
+        cfg->synchronous = CONFIG_SYNC_FULL;
+    else
+        return -1;
+    return 0;
+}
+
+static int set_max_body(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 1ull << 30, &n) != 0 || n < 1024)
+        return -1;
+    cfg->max_body = (size_t)n;
+    return 0;
+}
+
+static int set_threads(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 1024, &n) != 0)
+        return -1;
+    cfg->threads = (unsigned)n;
+    return 0;
+}
+
+static int set_timeout(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 86400, &n) != 0 || n == 0)
+        return -1;
+    cfg->timeout = (unsigned)n;
+    return 0;
+}
+
+static int set_collection(struct config *cfg, const char *v)
+{
+    if (v[0] == '\0')
+        return -1;
+    return copy_text(cfg->collection, sizeof cfg->collection, v);
+}
+
+static const struct option options[] = {
+    {"address", "SOKOD_ADDRESS", CONFIG_SERVE, "ADDR", "address to listen on (default 127.0.0.1)",
+     set_address},
+    {"port", "SOKOD_PORT", CONFIG_SERVE, "PORT",
+     "port to listen on (default 8080; 0 picks a free port)", set_port},
+    {"db", "SOKOD_DB", CONFIG_SERVE | CONFIG_IMPORT, "PATH",
+     "SQLite database file (default data/sokod.db)", set_db},
+    {"static", "SOKOD_STATIC", CONFIG_SERVE, "DIR",
+     "folder of the browser client (default: static/ beside the binary or its parent)", set_static},
+    {"levels", "SOKOD_LEVELS", CONFIG_SERVE, "DIR",
+     "bundled levels imported on first start (default: levels/ beside the binary or its parent)",
+     set_levels},
+    {"wasm", "SOKOD_WASM", CONFIG_SERVE, "PATH",
+     "core.wasm served at /core.wasm (default: core.wasm beside the binary)", set_wasm},
+    {"migrations", "SOKOD_MIGRATIONS", CONFIG_SERVE | CONFIG_IMPORT, "DIR",
+     "folder of NNNN_name.sql schema migrations (default: migrations/ beside the binary or "
+     "its parent)",
+     set_migrations},
+    {"synchronous", "SOKOD_SYNCHRONOUS", CONFIG_SERVE | CONFIG_IMPORT, "MODE",
+     "SQLite synchronous setting: NORMAL (default) or FULL", set_synchronous},
+    {"max-body", "SOKOD_MAX_BODY", CONFIG_SERVE, "BYTES",
+     "largest request body accepted (default 65536; larger ones get 413)", set_max_body},
+    {"threads", "SOKOD_THREADS", CONFIG_SERVE, "N", "HTTP worker threads (default 0: one per core)",
+     set_threads},
+    {"timeout", "SOKOD_TIMEOUT", CONFIG_SERVE, "SECONDS", "idle connection timeout (default 30)",
+     set_timeout},
+    {"collection", NULL, CONFIG_IMPORT, "NAME",
+     "collection the levels go into (default: the file's Collection: line or its name)",
+     set_collection},
+};
+
+#define NOPTIONS (sizeof options / sizeof options[0])
+
+void config_usage(unsigned command, const char *synopsis)
+{
+    printf("usage: %s\n\nflags:\n", synopsis);
+    for (size_t i = 0; i < NOPTIONS; i++) {
+        const struct option *o = &options[i];
+        if ((o->commands & command) == 0)
+            continue;
+        char flag[64];
+        snprintf(flag, sizeof flag, "--%s %s", o->name, o->value_name);
+        printf("  %-24s %s", flag, o->help);
+        if (o->env != NULL)
+            printf(" [$%s]", o->env);
+        printf("\n");
+    }
+    printf("  %-24s %s\n", "--help", "print this help");
+}
+
+/* The folder holding the running binary, from /proc/self/exe. */
+static int exe_dir(char *out, size_t cap)
+{
+    ssize_t n = readlink("/proc/self/exe", out, cap - 1);
+    if (n <= 0 || (size_t)n >= cap - 1)
+        return -1;
+    out[n] = '\0';
+    char *slash = strrchr(out, '/');
+    if (slash == NULL)
+        return -1;
+    *slash = '\0';
+    return 0;
+}
+
+/* Sets dst to <exe dir>/name, or else <exe dir>/../name, whichever exists
+ * first; to the first when neither does (so that messages name a path). */
+static void find_beside_binary(char *dst, size_t cap, const char *name)
+{
+    char dir[PATH_MAX];
+    if (exe_dir(dir, sizeof dir) != 0) {
+        copy_text(dst, cap, name);
+        return;
+    }
+    const char *forms[] = {"%s/%s", "%s/../%s"};
+    for (size_t i = 0; i < 2; i++) {
+        char candidate[PATH_MAX * 2];
+        snprintf(candidate, sizeof candidate, forms[i], dir, name);
+        struct stat st;
+        if (stat(candidate, &st) == 0 && copy_text(dst, cap, candidate) == 0)
+            return;
+    }
+    char first[PATH_MAX * 2];
+    snprintf(first, sizeof first, "%s/%s", dir, name);
+    copy_text(dst, cap, first);
+}
+
+static const struct option *find_option(const char *name, size_t len, unsigned command)
+{
+    for (size_t i = 0; i < NOPTIONS; i++) {
+        if ((options[i].commands & command) != 0 && strlen(options[i].name) == len &&
+            strncmp(options[i].name, name, len) == 0)
+            return &options[i];
+    }
+    return NULL;
+}
+
+static int apply(struct config *cfg, const struct option *o, const char *value, const char *from)
+{
+    if (o->set(cfg, value) == 0)
+        return 0;
+    fprintf(stderr, "sokod: invalid value '%s' for %s (%s)\n", value, from, o->help);
+    return -1;
+}
+
+int config_load(struct config *cfg, unsigned command, int argc, char **argv)
+{
+    memset(cfg, 0, sizeof *cfg);
+    copy_text(cfg->address, sizeof cfg->address, "127.0.0.1");
+    cfg->port = 8080;
+    copy_text(cfg->db, sizeof cfg->db, "data/sokod.db");
+    cfg->synchronous = CONFIG_SYNC_NORMAL;
+    cfg->max_body = 65536;
+    cfg->timeout = 30;
+
+    for (size_t i = 0; i < NOPTIONS; i++) {
+        const struct option *o = &options[i];
+        if ((o->commands & command) == 0 || o->env == NULL)
+            continue;
+        const char *v = getenv(o->env);
+        if (v != NULL && v[0] != '\0' && apply(cfg, o, v, o->env) != 0)
+            return -1;
+    }
+
+    cfg->args = argv + 1;
+    cfg->nargs = 0;
+    bool only_args = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (only_args || a[0] != '-' || a[1] == '\0') {
+            cfg->args[cfg->nargs++] = argv[i];
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            only_args = true;
+            continue;
+        }
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
+            return 1;
+        if (strncmp(a, "--", 2) != 0) {
+            fprintf(stderr, "sokod: unknown flag '%s' (try --help)\n", a);
+            return -1;
+        }
+        const char *name = a + 2;
+        const char *eq = strchr(name, '=');
+        size_t len = eq != NULL ? (size_t)(eq - name) : strlen(name);
+        const struct option *o = find_option(name, len, command);
+        if (o == NULL) {
+            fprintf(stderr, "sokod: unknown flag '%s' (try --help)\n", a);
+            return -1;
+        }
+        const char *value = NULL;
+        if (eq != NULL) {
+            value = eq + 1;
+        } else if (i + 1 < argc) {
+            value = argv[++i];
+        } else {
+            fprintf(stderr, "sokod: --%s needs a value\n", o->name);
+            return -1;
+        }
+        if (apply(cfg, o, value, a) != 0)
+            return -1;
+    }
+
+    if (cfg->static_dir[0] == '\0')
+        find_beside_binary(cfg->static_dir, sizeof cfg->static_dir, "static");
+    if (cfg->levels_dir[0] == '\0')
+        find_beside_binary(cfg->levels_dir, sizeof cfg->levels_dir, "levels");
+    if (cfg->migrations[0] == '\0')
+        find_beside_binary(cfg->migrations, sizeof cfg->migrations, "migrations");
+    if (cfg->wasm[0] == '\0') {
+        char dir[PATH_MAX];
+        char path[PATH_MAX * 2];
+        if (exe_dir(dir, sizeof dir) == 0)
+            snprintf(path, sizeof path, "%s/core.wasm", dir);
+        else
+            snprintf(path, sizeof path, "core.wasm");
+        copy_text(cfg->wasm, sizeof cfg->wasm, path);
+    }
+    if (cfg->threads == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        cfg->threads = n > 0 && n < 256 ? (unsigned)n : 1;
+    }
+    return 0;
+}

@@ -1,0 +1,43 @@
+/* Settings of the sokod commands: flags, each with an environment variable,
+ * and defaults found relative to the sokod binary. */
+#ifndef SOKOD_CONFIG_H
+#define SOKOD_CONFIG_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Which command a flag belongs to (a flag may belong to several). */
+enum { CONFIG_SERVE = 1, CONFIG_IMPORT = 2 };
+
+enum { CONFIG_SYNC_NORMAL = 1, CONFIG_SYNC_FULL = 2 };
+
+struct config {
+    char address[64];
+    unsigned port;
+    char db[PATH_MAX];
+    char static_dir[PATH_MAX];
+    char levels_dir[PATH_MAX];
+    char wasm[PATH_MAX];
+    char migrations[PATH_MAX];
+    int synchronous; /* CONFIG_SYNC_NORMAL or CONFIG_SYNC_FULL */
+    size_t max_body; /* the largest request body accepted, in bytes */
+    unsigned threads;
+    unsigned timeout; /* seconds of inactivity before a connection is closed */
+    char collection[256];
+    /* Arguments that are not flags (the files of `sokod import`), in argv. */
+    char **args;
+    int nargs;
+};
+
+/* Fills *cfg for `command` (CONFIG_SERVE or CONFIG_IMPORT): defaults, then
+ * environment variables, then the flags in argv[1..argc) (argv[0] is the
+ * command's name). Paths left unset are found beside the binary. Returns 0
+ * when ready, 1 when --help was printed (to stdout), or -1 after printing
+ * what is wrong to stderr. cfg->args points into argv. */
+int config_load(struct config *cfg, unsigned command, int argc, char **argv);
+
+/* Prints the flags of `command` with their variables and defaults. */
+void config_usage(unsigned command, const char *synopsis);
+
+#endif

@@ -1,0 +1,88 @@
+/* A live game: a game of the database rebuilt in memory by replaying its
+ * log through the core, and the entries that extend it. */
+#ifndef SOKOD_GAME_PLAY_H
+#define SOKOD_GAME_PLAY_H
+
+#include "soko.h"
+#include "storage.h"
+
+#include <jansson.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The longest history a game may reach, in steps and restarts. */
+#define PLAY_MAX_HISTORY (1u << 22)
+/* The most solutions one entry can record (a batch that solves, steps off and solves again). */
+#define PLAY_MAX_SOLUTIONS 8
+
+struct live_game {
+    int64_t id;
+    int64_t user_id;
+    int64_t level_id;
+    int64_t collection_id;
+    uint32_t position;
+    char title[256];
+    uint32_t seq; /* the last log entry applied */
+    bool valid;   /* false: to be rebuilt from the log before use */
+    soko_level level;
+    soko_game game; /* game.history is malloc'd and grows */
+    /* The cache's own fields. */
+    pthread_mutex_t lock;
+    unsigned refs;
+    struct live_game *prev, *next, *chain;
+};
+
+/* An entry to apply: a batch of steps (directions), an undo, a redo or a restart. */
+struct play_entry {
+    int kind; /* STORAGE_LOG_* */
+    const uint8_t *dirs;
+    uint32_t ndirs;
+    uint32_t count;
+};
+
+struct play_solution {
+    uint32_t moves, pushes;
+    char *lurd; /* malloc'd */
+};
+
+/* What applying an entry did. */
+struct play_result {
+    int code;        /* SOKO_OK, or the core's error for the refused part */
+    uint32_t failed; /* for a refused batch: the index of the refused step */
+    bool changed;    /* whether the game changed before the refusal */
+    unsigned nsolutions;
+    struct play_solution solution[PLAY_MAX_SOLUTIONS];
+};
+
+/* Rebuilds g (id set) from the database: its row, its level and its whole
+ * log. Returns a STORAGE_* code; STORAGE_ERROR also for a log the core
+ * refuses (logged). g->valid tells whether g can be used. */
+int play_rebuild(struct live_game *g);
+
+/* Applies one entry to g. With `record`, notes each time the game reaches
+ * the solved position in res->solution. Returns res->code. A refused entry
+ * may leave g partly changed (res->changed): rebuild it then. */
+int play_apply(struct live_game *g, const struct play_entry *e, bool record,
+               struct play_result *res);
+
+/* Frees the solutions of a result. */
+void play_result_clear(struct play_result *res);
+
+/* Decodes step letters (l u r d, either case) into directions; returns
+ * their number, or -1 with *bad set to the index of the first other byte. */
+int32_t play_decode(const char *text, uint8_t *dirs, uint32_t cap, uint32_t *bad);
+
+/* Writes the letters of history entries [from, to) into out (cap bytes,
+ * NUL-terminated): pushes in upper case, '*' for a restart. Returns the
+ * length, or -1 when cap is too small. */
+int32_t play_letters(const struct live_game *g, uint32_t from, uint32_t to, char *out, size_t cap);
+
+/* The game as the API shows it: ids, seq, counts, rows, player, history,
+ * redo stack and its level. A new object, or NULL when out of memory. */
+json_t *play_state(const struct live_game *g);
+
+/* Frees what g owns (not g). */
+void play_free(struct live_game *g);
+
+#endif

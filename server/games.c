@@ -1,0 +1,386 @@
+/* Game endpoints: open a game on a level, read it, and extend its log. */
+#include "games.h"
+
+#include "auth.h"
+#include "body.h"
+#include "game_cache.h"
+#include "handlers.h"
+#include "storage.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static int level_exists(void *arg, const struct storage_level *l)
+{
+    (void)arg;
+    (void)l;
+    return 0;
+}
+
+struct live_game *games_take(struct http_conn *c, int64_t user, int64_t id, int *result)
+{
+    struct storage_game row;
+    int status = storage_game_get(id, &row);
+    if (status == STORAGE_NOT_FOUND || (status == STORAGE_OK && row.user_id != user)) {
+        *result = reply_error(c, 404, API_E_GAME_NOT_FOUND, "you have no game %lld", (long long)id);
+        return NULL;
+    }
+    struct live_game *g = NULL;
+    if (status == STORAGE_OK)
+        status = game_cache_acquire(id, &g);
+    /* Another process may have written to the game since it was cached,
+     * and a log-in may have moved it from a guest to an account. */
+    if (status == STORAGE_OK && g->seq != row.seq)
+        status = play_rebuild(g);
+    if (status == STORAGE_OK)
+        g->user_id = row.user_id;
+    if (status != STORAGE_OK) {
+        if (g != NULL)
+            game_cache_release(g);
+        *result = auth_storage_failure(c, status);
+        return NULL;
+    }
+    return g;
+}
+
+/* Answers with the game's state under "game", plus `extra` members. */
+static int reply_game(struct http_conn *c, unsigned status, struct live_game *g, json_t *extra)
+{
+    json_t *state = play_state(g);
+    if (state == NULL) {
+        json_decref(extra);
+        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+    }
+    json_t *body = extra != NULL ? extra : json_object();
+    json_object_set_new(body, "game", state);
+    return reply_json(c, status, body);
+}
+
+/* Looking for an entry the log holds already. */
+struct held {
+    const struct games_entry *e;
+    bool same;
+    char *steps;
+};
+
+static int compare_held(void *arg, const struct storage_log_entry *h)
+{
+    struct held *held = arg;
+    const struct games_entry *e = held->e;
+    if (h->kind != e->kind)
+        return 0;
+    if (e->request[0] != '\0')
+        held->same = strcmp(h->request, e->request) == 0;
+    else if (h->request[0] != '\0')
+        held->same = false;
+    else if (e->kind == STORAGE_LOG_STEPS)
+        held->same = strcasecmp(h->steps, e->steps) == 0;
+    else if (e->kind == STORAGE_LOG_UNDO || e->kind == STORAGE_LOG_REDO)
+        held->same = h->count == e->count;
+    else
+        held->same = true;
+    if (held->same)
+        held->steps = strdup(h->steps);
+    return 0;
+}
+
+/* Answers a refused entry: 422 with the game as it stands. */
+static int reply_refused(struct http_conn *c, struct live_game *g, const struct games_entry *e,
+                         const struct play_result *res)
+{
+    http_attach(c, "game", play_state(g));
+    if (res->code == SOKO_E_FULL)
+        return reply_error(c, 422, API_E_GAME_TOO_LONG,
+                           "the game's history reached its limit of %u entries; restart "
+                           "cannot help, only a new game",
+                           PLAY_MAX_HISTORY);
+    switch (e->kind) {
+    case STORAGE_LOG_UNDO:
+        return reply_error(c, 422, API_E_NOTHING_TO_UNDO, "only %u entries can be undone",
+                           g->game.cursor);
+    case STORAGE_LOG_REDO:
+        return reply_error(c, 422, API_E_NOTHING_TO_REDO, "only %u entries can be redone",
+                           soko_game_redo_count(&g->game));
+    default:
+        break;
+    }
+    char letter = e->steps != NULL && e->request[0] == '\0' ? e->steps[res->failed] : '?';
+    return reply_error(c, 422, API_E_STEP_REFUSED,
+                       "step %u ('%c') %s; nothing of this entry "
+                       "was applied",
+                       res->failed + 1, letter,
+                       res->code == SOKO_E_WALL ? "runs into a wall"
+                                                : "pushes a box that cannot move");
+}
+
+/* Writes the applied entry, the game's summary and its solutions. */
+static int record(struct live_game *g, const struct games_entry *e, const char *steps,
+                  const struct play_result *res)
+{
+    int64_t now = auth_now();
+    struct storage_log_entry le = {
+        .seq = e->seq,
+        .kind = e->kind,
+        .steps = steps,
+        .count = e->count,
+        .request = e->request,
+    };
+    int status = storage_log_append(g->id, &le, now);
+    struct storage_game row = {
+        .id = g->id,
+        .seq = e->seq,
+        .moves = g->game.moves,
+        .pushes = g->game.pushes,
+        .solved = soko_game_solved(&g->game),
+    };
+    if (status == STORAGE_OK)
+        status = storage_game_update(&row, now);
+    for (unsigned i = 0; i < res->nsolutions && status == STORAGE_OK; i++) {
+        const struct play_solution *s = &res->solution[i];
+        status =
+            storage_solution_add(g->user_id, g->level_id, g->id, s->moves, s->pushes, s->lurd, now);
+    }
+    return status;
+}
+
+/* Checks the seq inside the transaction. Returns true to go on applying;
+ * false after answering (duplicate, stale) with *result set. */
+static bool check_seq(struct http_conn *c, struct live_game *g, const struct games_entry *e,
+                      int *result)
+{
+    if (e->seq == g->seq + 1)
+        return true;
+    struct held held = {.e = e};
+    int status = STORAGE_NOT_FOUND;
+    if (e->seq >= 1 && e->seq <= g->seq)
+        status = storage_log_get(g->id, e->seq, compare_held, &held);
+    storage_rollback();
+    if (status != STORAGE_OK && status != STORAGE_NOT_FOUND) {
+        *result = auth_storage_failure(c, status);
+        return false;
+    }
+    if (held.same) {
+        json_t *extra =
+            json_pack("{s:b,s:s}", "duplicate", 1, "steps", held.steps != NULL ? held.steps : "");
+        free(held.steps);
+        *result = reply_game(c, 200, g, extra);
+        return false;
+    }
+    free(held.steps);
+    http_attach(c, "game", play_state(g));
+    *result = reply_error(c, 409, API_E_STALE_SEQ,
+                          "entry %u does not follow the game (at entry %u): send seq %u, from "
+                          "the game below",
+                          e->seq, g->seq, g->seq + 1);
+    return false;
+}
+
+int games_submit(struct http_conn *c, int64_t user, int64_t game_id, struct games_entry *e)
+{
+    int result = MHD_NO;
+    struct live_game *g = games_take(c, user, game_id, &result);
+    if (g == NULL) {
+        free(e->dirs);
+        return result;
+    }
+    int status = storage_begin();
+    struct storage_game row;
+    if (status == STORAGE_OK)
+        status = storage_game_get(game_id, &row);
+    if (status == STORAGE_OK && row.seq != g->seq)
+        status = play_rebuild(g);
+    if (status != STORAGE_OK) {
+        storage_rollback();
+        result = auth_storage_failure(c, status);
+        goto out;
+    }
+    if (!check_seq(c, g, e, &result))
+        goto out;
+    if (e->prepare != NULL && !e->prepare(c, g, e, &result)) {
+        storage_rollback();
+        goto out;
+    }
+    if (e->kind == STORAGE_LOG_STEPS && e->ndirs == 0) {
+        /* A point-mode request with nothing to do: no entry. */
+        storage_rollback();
+        result = reply_game(c, 200, g, json_pack("{s:b,s:s}", "duplicate", 0, "steps", ""));
+        goto out;
+    }
+
+    struct play_entry pe = {.kind = e->kind, .dirs = e->dirs, .ndirs = e->ndirs, .count = e->count};
+    uint32_t from = g->game.cursor;
+    struct play_result res;
+    if (play_apply(g, &pe, true, &res) != SOKO_OK) {
+        storage_rollback();
+        if (res.changed)
+            play_rebuild(g);
+        result = reply_refused(c, g, e, &res);
+        play_result_clear(&res);
+        goto out;
+    }
+    char *steps = NULL;
+    if (e->kind == STORAGE_LOG_STEPS) {
+        size_t cap = (size_t)(g->game.cursor - from) + 1;
+        steps = malloc(cap);
+        if (steps == NULL || play_letters(g, from, g->game.cursor, steps, cap) < 0)
+            status = STORAGE_ERROR;
+    }
+    if (status == STORAGE_OK)
+        status = record(g, e, steps != NULL ? steps : "", &res);
+    if (status == STORAGE_OK)
+        status = storage_commit();
+    else
+        storage_rollback();
+    play_result_clear(&res);
+    if (status != STORAGE_OK) {
+        /* The memory copy is ahead of the database: rebuild it next time. */
+        g->valid = false;
+        free(steps);
+        result = auth_storage_failure(c, status);
+        goto out;
+    }
+    g->seq = e->seq;
+    json_t *extra = json_pack("{s:b,s:s}", "duplicate", 0, "steps", steps != NULL ? steps : "");
+    free(steps);
+    result = reply_game(c, 200, g, extra);
+out:
+    game_cache_release(g);
+    free(e->dirs);
+    e->dirs = NULL;
+    return result;
+}
+
+int games_open(struct http_conn *c)
+{
+    int result = MHD_NO;
+    json_t *body = body_parse(c, NULL, 0, &result);
+    if (body == NULL)
+        return result;
+    json_decref(body);
+    int64_t user;
+    int64_t level = c->param[0];
+    int status = storage_level_get(level, 0, level_exists, NULL);
+    if (status == STORAGE_NOT_FOUND)
+        return reply_error(c, 404, API_E_LEVEL_NOT_FOUND, "there is no level %lld",
+                           (long long)level);
+    if (status != STORAGE_OK)
+        return auth_storage_failure(c, status);
+    if (!auth_user(c, AUTH_CREATE_GUEST, &user, &result))
+        return result;
+    struct storage_game row;
+    bool created = false;
+    status = storage_begin();
+    if (status == STORAGE_OK)
+        status = storage_game_open(user, level, auth_now(), &row, &created);
+    if (status == STORAGE_OK)
+        status = storage_commit();
+    else
+        storage_rollback();
+    if (status != STORAGE_OK)
+        return auth_storage_failure(c, status);
+    struct live_game *g = games_take(c, user, row.id, &result);
+    if (g == NULL)
+        return result;
+    result = reply_game(c, created ? 201 : 200, g, json_pack("{s:b}", "created", created));
+    game_cache_release(g);
+    return result;
+}
+
+int games_get(struct http_conn *c)
+{
+    int result = MHD_NO;
+    int64_t user;
+    if (!auth_user(c, AUTH_EXISTING, &user, &result))
+        return result;
+    struct live_game *g = games_take(c, user, c->param[0], &result);
+    if (g == NULL)
+        return result;
+    result = reply_game(c, 200, g, NULL);
+    game_cache_release(g);
+    return result;
+}
+
+static const struct body_field log_fields[] = {
+    {"seq", BODY_INTEGER, true},   {"steps", BODY_STRING, false},    {"undo", BODY_INTEGER, false},
+    {"redo", BODY_INTEGER, false}, {"restart", BODY_BOOLEAN, false},
+};
+
+/* Reads the entry of a log request into e; false after answering 400. */
+static bool read_entry(struct http_conn *c, json_t *body, struct games_entry *e, int *result)
+{
+    json_int_t seq = json_integer_value(json_object_get(body, "seq"));
+    if (seq < 1 || seq > (json_int_t)UINT32_MAX - 1) {
+        *result = reply_error(c, 400, API_E_INVALID_VALUE, "'seq' must be at least 1");
+        return false;
+    }
+    e->seq = (uint32_t)seq;
+    static const char *const kinds[] = {"steps", "undo", "redo", "restart"};
+    int found = 0;
+    for (int k = 0; k < 4; k++) {
+        if (json_object_get(body, kinds[k]) != NULL) {
+            e->kind = k;
+            found++;
+        }
+    }
+    if (found != 1) {
+        *result = reply_error(c, 400, found == 0 ? API_E_MISSING_FIELD : API_E_INVALID_VALUE,
+                              "an entry is exactly one of 'steps', 'undo', 'redo' or 'restart'");
+        return false;
+    }
+    if (e->kind == STORAGE_LOG_UNDO || e->kind == STORAGE_LOG_REDO) {
+        json_int_t n = json_integer_value(json_object_get(body, kinds[e->kind]));
+        if (n < 1 || n > PLAY_MAX_HISTORY) {
+            *result = reply_error(c, 400, API_E_INVALID_VALUE, "'%s' counts entries: from 1 to %u",
+                                  kinds[e->kind], PLAY_MAX_HISTORY);
+            return false;
+        }
+        e->count = (uint32_t)n;
+    } else if (e->kind == STORAGE_LOG_RESTART) {
+        if (!json_is_true(json_object_get(body, "restart"))) {
+            *result = reply_error(c, 400, API_E_INVALID_VALUE, "'restart' can only be true");
+            return false;
+        }
+    } else {
+        e->steps = json_string_value(json_object_get(body, "steps"));
+        size_t len = strlen(e->steps);
+        if (len == 0 || len > PLAY_MAX_HISTORY) {
+            *result = reply_error(c, 400, API_E_INVALID_STEPS, "'steps' holds from 1 to %u letters",
+                                  PLAY_MAX_HISTORY);
+            return false;
+        }
+        e->dirs = malloc(len);
+        uint32_t bad = 0;
+        int32_t n = e->dirs != NULL ? play_decode(e->steps, e->dirs, (uint32_t)len, &bad) : -1;
+        if (n < 0) {
+            unsigned char ch = (unsigned char)e->steps[bad];
+            *result = reply_error(c, 400, API_E_INVALID_STEPS,
+                                  "letter %u of 'steps' is '%c': only l u r d (moves) and "
+                                  "L U R D (pushes) are steps",
+                                  bad + 1, ch >= 0x20 && ch < 0x7F ? ch : '?');
+            free(e->dirs);
+            e->dirs = NULL;
+            return false;
+        }
+        e->ndirs = (uint32_t)n;
+    }
+    return true;
+}
+
+int games_log(struct http_conn *c)
+{
+    int result = MHD_NO;
+    json_t *body = body_parse(c, log_fields, sizeof log_fields / sizeof log_fields[0], &result);
+    if (body == NULL)
+        return result;
+    int64_t user;
+    struct games_entry e = {0};
+    if (!read_entry(c, body, &e, &result) || !auth_user(c, AUTH_EXISTING, &user, &result)) {
+        free(e.dirs);
+        json_decref(body);
+        return result;
+    }
+    result = games_submit(c, user, c->param[0], &e);
+    json_decref(body);
+    return result;
+}

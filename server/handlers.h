@@ -1,0 +1,37 @@
+/* Every endpoint handler, for the routing table. Each lives in the file
+ * named by its prefix and answers through the http.h reply functions. */
+#ifndef SOKOD_HANDLERS_H
+#define SOKOD_HANDLERS_H
+
+#include "http.h"
+
+/* accounts.c */
+int accounts_whoami(struct http_conn *c);
+int accounts_signup(struct http_conn *c);
+int accounts_login(struct http_conn *c);
+int accounts_logout(struct http_conn *c);
+
+/* catalog.c */
+int catalog_collections(struct http_conn *c);
+int catalog_collection(struct http_conn *c);
+int catalog_level(struct http_conn *c);
+
+/* games.c */
+int games_open(struct http_conn *c);
+int games_get(struct http_conn *c);
+int games_log(struct http_conn *c);
+
+/* point.c */
+int point_walk(struct http_conn *c);
+int point_push(struct http_conn *c);
+int point_reach(struct http_conn *c);
+
+/* progress.c */
+int progress_get(struct http_conn *c);
+int progress_export(struct http_conn *c);
+
+/* static_files.c */
+int static_wasm(struct http_conn *c);
+int static_get(struct http_conn *c);
+
+#endif

@@ -1,0 +1,447 @@
+/* The HTTP layer: libmicrohttpd callbacks, request bodies, answers, the
+ * access log and the daemon's start and stop. */
+#include "http.h"
+
+#include "auth.h"
+#include "routes.h"
+#include "worker.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Work handed to the worker pool while the connection is suspended. */
+struct http_deferred {
+    void (*work)(void *arg);
+    int (*done)(struct http_conn *c, void *arg);
+    void *arg;
+    struct http_conn *conn;
+    atomic_bool finished;
+};
+
+static const struct config *settings;
+static atomic_int in_flight;
+
+uint64_t http_now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+static unsigned method_bit(const char *m)
+{
+    static const struct {
+        const char *name;
+        unsigned bit;
+    } methods[] = {{"GET", HTTP_GET},        {"HEAD", HTTP_HEAD},   {"POST", HTTP_POST},
+                   {"PUT", HTTP_PUT},        {"PATCH", HTTP_PATCH}, {"DELETE", HTTP_DELETE},
+                   {"OPTIONS", HTTP_OPTIONS}};
+    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) {
+        if (strcmp(m, methods[i].name) == 0)
+            return methods[i].bit;
+    }
+    return HTTP_OTHER;
+}
+
+/* Copies text for the access log: printable ASCII only, the rest as %XX. */
+static void log_safe(char *out, size_t cap, const char *in)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)in; *p != '\0' && n + 4 < cap; p++) {
+        if (*p > 0x20 && *p < 0x7F && *p != '%') {
+            out[n++] = (char)*p;
+        } else {
+            snprintf(out + n, cap - n, "%%%02X", *p);
+            n += 3;
+        }
+    }
+    out[n] = '\0';
+}
+
+static void access_log(const struct http_conn *c)
+{
+    char method[40], path[600], line[800];
+    log_safe(method, sizeof method, c->method_name);
+    log_safe(path, sizeof path, c->path != NULL ? c->path : "");
+    uint64_t us = http_now_us() - c->start_us;
+    int n;
+    if (c->status != 0)
+        n = snprintf(line, sizeof line, "%s %s %u %llu %lluus\n", method, path, c->status,
+                     (unsigned long long)c->bytes, (unsigned long long)us);
+    else
+        n = snprintf(line, sizeof line, "%s %s - 0 %lluus (no answer)\n", method, path,
+                     (unsigned long long)us);
+    if (n > 0) {
+        size_t len = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
+        /* One write per line, so that lines of concurrent requests never mix. */
+        ssize_t w = write(STDERR_FILENO, line, len);
+        (void)w;
+    }
+}
+
+static struct http_conn *conn_new(struct MHD_Connection *mhd, const char *url, const char *method)
+{
+    struct http_conn *c = calloc(1, sizeof *c);
+    if (c == NULL)
+        return NULL;
+    c->mhd = mhd;
+    c->start_us = http_now_us();
+    c->method = method_bit(method);
+    snprintf(c->method_name, sizeof c->method_name, "%s", method);
+    c->path = strdup(url);
+    if (c->path == NULL) {
+        free(c);
+        return NULL;
+    }
+    atomic_fetch_add(&in_flight, 1);
+    return c;
+}
+
+static void conn_free(struct http_conn *c)
+{
+    json_decref(c->attach);
+    if (c->deferred != NULL)
+        free(c->deferred->arg);
+    free(c->deferred);
+    free(c->body);
+    free(c->path);
+    free(c);
+    atomic_fetch_sub(&in_flight, 1);
+}
+
+const char *http_header(struct http_conn *c, const char *name)
+{
+    return MHD_lookup_connection_value(c->mhd, MHD_HEADER_KIND, name);
+}
+
+const char *http_query(struct http_conn *c, const char *name)
+{
+    return MHD_lookup_connection_value(c->mhd, MHD_GET_ARGUMENT_KIND, name);
+}
+
+const char *http_cookie(struct http_conn *c, const char *name)
+{
+    return MHD_lookup_connection_value(c->mhd, MHD_COOKIE_KIND, name);
+}
+
+bool http_is_https(struct http_conn *c)
+{
+    const char *proto = http_header(c, "X-Forwarded-Proto");
+    return proto != NULL && strcasecmp(proto, "https") == 0;
+}
+
+void http_attach(struct http_conn *c, const char *key, json_t *value)
+{
+    if (value == NULL)
+        return;
+    if (c->attach == NULL)
+        c->attach = json_object();
+    if (c->attach != NULL)
+        json_object_set_new(c->attach, key, value);
+    else
+        json_decref(value);
+}
+
+int http_queue(struct http_conn *c, unsigned status, struct MHD_Response *r, uint64_t bytes)
+{
+    if (r == NULL)
+        return MHD_NO;
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    if (c->set_cookie[0] != '\0')
+        MHD_add_response_header(r, MHD_HTTP_HEADER_SET_COOKIE, c->set_cookie);
+    if (c->allow[0] != '\0')
+        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, c->allow);
+    enum MHD_Result result = MHD_queue_response(c->mhd, status, r);
+    MHD_destroy_response(r);
+    if (result == MHD_YES) {
+        c->status = status;
+        c->bytes = bytes;
+    }
+    return result;
+}
+
+int reply_json(struct http_conn *c, unsigned status, json_t *body)
+{
+    if (body == NULL)
+        return MHD_NO;
+    if (c->attach != NULL)
+        json_object_update(body, c->attach);
+    char *text = json_dumps(body, JSON_COMPACT);
+    json_decref(body);
+    if (text == NULL)
+        return MHD_NO;
+    size_t len = strlen(text);
+    struct MHD_Response *r = MHD_create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
+    if (r == NULL) {
+        free(text);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json; charset=utf-8");
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    return http_queue(c, status, r, len);
+}
+
+json_t *http_json_text(const char *text)
+{
+    json_t *s = json_string(text);
+    if (s != NULL)
+        return s;
+    char *copy = strdup(text);
+    if (copy == NULL)
+        return NULL;
+    for (char *p = copy; *p != '\0'; p++) {
+        if ((unsigned char)*p >= 0x80 || (unsigned char)*p < 0x20)
+            *p = '?';
+    }
+    s = json_string(copy);
+    free(copy);
+    return s;
+}
+
+json_t *http_json_time(int64_t unix_seconds)
+{
+    time_t t = (time_t)unix_seconds;
+    struct tm tm;
+    char text[40];
+    if (gmtime_r(&t, &tm) == NULL || strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+        return json_null();
+    return json_string(text);
+}
+
+int reply_error(struct http_conn *c, unsigned status, enum api_error code, const char *fmt, ...)
+{
+    char message[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    /* A message may quote a client's bytes, which need not be UTF-8. */
+    json_t *text = http_json_text(message);
+    json_t *body =
+        json_pack("{s:{s:s,s:o}}", "error", "code", api_error_name(code), "message", text);
+    return reply_json(c, status, body);
+}
+
+/* Runs on a worker thread: the slow part, then wakes the connection up. */
+static void run_deferred(void *arg)
+{
+    struct http_deferred *d = arg;
+    d->work(d->arg);
+    atomic_store(&d->finished, true);
+    MHD_resume_connection(d->conn->mhd);
+}
+
+int http_defer(struct http_conn *c, void (*work)(void *arg),
+               int (*done)(struct http_conn *c, void *arg), void *arg)
+{
+    struct http_deferred *d = calloc(1, sizeof *d);
+    if (d == NULL) {
+        free(arg);
+        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+    }
+    d->work = work;
+    d->done = done;
+    d->arg = arg;
+    d->conn = c;
+    c->deferred = d;
+    MHD_suspend_connection(c->mhd);
+    if (!worker_submit(run_deferred, d)) {
+        /* No pool (stopping): do the work here rather than lose the request. */
+        work(arg);
+        atomic_store(&d->finished, true);
+        MHD_resume_connection(c->mhd);
+    }
+    return MHD_YES;
+}
+
+/* Answers 413 early when Content-Length already says the body is too big. */
+static bool declared_too_large(struct http_conn *c)
+{
+    const char *len = http_header(c, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    if (len == NULL)
+        return false;
+    char *end = NULL;
+    errno = 0;
+    unsigned long long n = strtoull(len, &end, 10);
+    return errno == ERANGE || n > settings->max_body;
+}
+
+static int too_large(struct http_conn *c)
+{
+    return reply_error(c, 413, API_E_BODY_TOO_LARGE, "request bodies are limited to %zu bytes",
+                       settings->max_body);
+}
+
+static void take_body(struct http_conn *c, const char *data, size_t size)
+{
+    if (c->body_too_large)
+        return;
+    if (c->body_len + size > settings->max_body) {
+        c->body_too_large = true;
+        free(c->body);
+        c->body = NULL;
+        c->body_len = 0;
+        return;
+    }
+    if (c->body_len + size + 1 > c->body_cap) {
+        size_t cap = c->body_cap == 0 ? 1024 : c->body_cap;
+        while (cap < c->body_len + size + 1)
+            cap *= 2;
+        char *bigger = realloc(c->body, cap);
+        if (bigger == NULL) {
+            c->body_too_large = true;
+            return;
+        }
+        c->body = bigger;
+        c->body_cap = cap;
+    }
+    memcpy(c->body + c->body_len, data, size);
+    c->body_len += size;
+    c->body[c->body_len] = '\0';
+}
+
+static int dispatch(struct http_conn *c)
+{
+    struct route_match m;
+    switch (routes_match(c->method, c->path, &m)) {
+    case ROUTE_NOT_FOUND:
+        return reply_error(c, 404, API_E_NOT_FOUND, "no route for %s", c->path);
+    case ROUTE_WRONG_METHOD:
+        snprintf(c->allow, sizeof c->allow, "%s", m.allow);
+        return reply_error(c, 405, API_E_METHOD_NOT_ALLOWED, "%s takes %s", c->path, m.allow);
+    case ROUTE_FOUND:
+        break;
+    }
+    int result = MHD_NO;
+    if ((c->method & HTTP_WRITES) != 0 && !auth_write_allowed(c, &result))
+        return result;
+    memcpy(c->param, m.param, sizeof c->param);
+    return m.handler(c);
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *mhd, const char *url,
+                                  const char *method, const char *version, const char *upload_data,
+                                  size_t *upload_data_size, void **con_cls)
+{
+    (void)cls;
+    (void)version;
+    struct http_conn *c = *con_cls;
+    if (c == NULL) {
+        c = conn_new(mhd, url, method);
+        if (c == NULL)
+            return MHD_NO;
+        *con_cls = c;
+        if (declared_too_large(c)) {
+            c->body_too_large = true;
+            return (enum MHD_Result)too_large(c);
+        }
+        return MHD_YES;
+    }
+    if (c->deferred != NULL) {
+        if (!atomic_load(&c->deferred->finished))
+            return MHD_YES;
+        struct http_deferred *d = c->deferred;
+        c->deferred = NULL;
+        int result = d->done(c, d->arg);
+        free(d->arg);
+        free(d);
+        return (enum MHD_Result)result;
+    }
+    if (*upload_data_size > 0) {
+        take_body(c, upload_data, *upload_data_size);
+        *upload_data_size = 0;
+        return MHD_YES;
+    }
+    if (c->body_too_large)
+        return (enum MHD_Result)too_large(c);
+    return (enum MHD_Result)dispatch(c);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *mhd, void **con_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+    (void)cls;
+    (void)mhd;
+    (void)toe;
+    struct http_conn *c = *con_cls;
+    if (c == NULL)
+        return;
+    *con_cls = NULL;
+    access_log(c);
+    conn_free(c);
+}
+
+static void on_mhd_log(void *cls, const char *fmt, va_list ap)
+{
+    (void)cls;
+    char message[512];
+    vsnprintf(message, sizeof message, fmt, ap);
+    size_t len = strlen(message);
+    while (len > 0 && message[len - 1] == '\n')
+        message[--len] = '\0';
+    fprintf(stderr, "sokod: http: %s\n", message);
+}
+
+struct MHD_Daemon *http_start(const struct config *cfg, unsigned *port)
+{
+    settings = cfg;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
+                     MHD_USE_ERROR_LOG | MHD_USE_ITC;
+    struct sockaddr_in v4 = {0};
+    struct sockaddr_in6 v6 = {0};
+    const struct sockaddr *addr;
+    if (inet_pton(AF_INET, cfg->address, &v4.sin_addr) == 1) {
+        v4.sin_family = AF_INET;
+        v4.sin_port = htons((uint16_t)cfg->port);
+        addr = (const struct sockaddr *)&v4;
+    } else if (inet_pton(AF_INET6, cfg->address, &v6.sin6_addr) == 1) {
+        v6.sin6_family = AF_INET6;
+        v6.sin6_port = htons((uint16_t)cfg->port);
+        addr = (const struct sockaddr *)&v6;
+        flags |= MHD_USE_IPv6;
+    } else {
+        fprintf(stderr, "sokod: --address must be an IPv4 or IPv6 address, not '%s'\n",
+                cfg->address);
+        return NULL;
+    }
+    struct MHD_Daemon *d = MHD_start_daemon(
+        flags, (uint16_t)cfg->port, NULL, NULL, on_request, NULL, MHD_OPTION_EXTERNAL_LOGGER,
+        on_mhd_log, NULL, MHD_OPTION_SOCK_ADDR, addr, MHD_OPTION_THREAD_POOL_SIZE,
+        cfg->threads > 1 ? cfg->threads : 0u, MHD_OPTION_CONNECTION_TIMEOUT, cfg->timeout,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024), MHD_OPTION_CONNECTION_LIMIT, 4096u,
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL, MHD_OPTION_END);
+    if (d == NULL) {
+        fprintf(stderr,
+                "sokod: cannot listen on %s port %u (in use, or not an address of this "
+                "machine?)\n",
+                cfg->address, cfg->port);
+        return NULL;
+    }
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+    *port = info != NULL ? info->port : cfg->port;
+    return d;
+}
+
+void http_stop(struct MHD_Daemon *d, unsigned grace_ms)
+{
+    MHD_socket listener = MHD_quiesce_daemon(d);
+    uint64_t deadline = http_now_us() + (uint64_t)grace_ms * 1000u;
+    while (atomic_load(&in_flight) > 0 && http_now_us() < deadline) {
+        struct timespec pause = {0, 5 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    int left = atomic_load(&in_flight);
+    if (left > 0)
+        fprintf(stderr, "sokod: stopping with %d request(s) unanswered\n", left);
+    MHD_stop_daemon(d);
+    if (listener != MHD_INVALID_SOCKET)
+        close(listener);
+}

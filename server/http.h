@@ -1,0 +1,111 @@
+/* The HTTP layer: the libmicrohttpd daemon, one request's state, and every
+ * way to answer it (JSON, errors, files). Handlers get a struct http_conn and
+ * return the result of one reply function. */
+#ifndef SOKOD_HTTP_H
+#define SOKOD_HTTP_H
+
+#include "api_error.h"
+#include "config.h"
+
+#include <jansson.h>
+#include <microhttpd.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+enum http_method {
+    HTTP_GET = 1u << 0,
+    HTTP_HEAD = 1u << 1,
+    HTTP_POST = 1u << 2,
+    HTTP_PUT = 1u << 3,
+    HTTP_PATCH = 1u << 4,
+    HTTP_DELETE = 1u << 5,
+    HTTP_OPTIONS = 1u << 6,
+    HTTP_OTHER = 1u << 7,
+};
+
+/* Methods that change state: they must send JSON from the same origin. */
+#define HTTP_WRITES (HTTP_POST | HTTP_PUT | HTTP_PATCH | HTTP_DELETE)
+
+#define HTTP_MAX_PARAMS 4
+
+struct http_deferred;
+
+/* One request, from its headers to its completion. */
+struct http_conn {
+    struct MHD_Connection *mhd;
+    unsigned method; /* enum http_method */
+    char method_name[16];
+    char *path;                     /* the decoded path, without the query */
+    int64_t param[HTTP_MAX_PARAMS]; /* the {id} segments of the route, in order */
+    char *body;                     /* the request body, NUL-terminated (NULL when empty) */
+    size_t body_len;
+    size_t body_cap;
+    bool body_too_large;
+    uint64_t start_us;
+    unsigned status; /* the status answered, 0 before */
+    uint64_t bytes;  /* the answer's body size */
+    char set_cookie[256];
+    char allow[64];
+    json_t *attach; /* members added to the next JSON answer */
+    /* The session, once auth has looked at it. */
+    bool auth_done;
+    int64_t user_id; /* 0: no user */
+    struct http_deferred *deferred;
+};
+
+typedef int (*http_handler)(struct http_conn *c);
+
+/* Starts the daemon on cfg's address and port with cfg's limits; returns
+ * it and sets *port to the port bound (useful when cfg->port is 0). NULL on
+ * failure, after a message on stderr. cfg must outlive the daemon. */
+struct MHD_Daemon *http_start(const struct config *cfg, unsigned *port);
+
+/* Stops accepting connections, waits (at most `grace_ms`) for requests in
+ * flight to be answered, then stops the daemon. */
+void http_stop(struct MHD_Daemon *d, unsigned grace_ms);
+
+/* Answers with `body` as JSON (the reference is stolen), plus any attached
+ * members. Returns an MHD_Result for the handler to return. */
+int reply_json(struct http_conn *c, unsigned status, json_t *body);
+
+/* Answers {"error": {"code": ..., "message": ...}} plus any attached
+ * members. The message is formatted like printf. Every error answer of the
+ * API goes through here. */
+int reply_error(struct http_conn *c, unsigned status, enum api_error code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Answers with a prepared response (destroyed here), adding the common
+ * headers; `bytes` is its body size, for the access log. */
+int http_queue(struct http_conn *c, unsigned status, struct MHD_Response *r, uint64_t bytes);
+
+/* Adds key: value (the reference is stolen) to the next JSON answer. */
+void http_attach(struct http_conn *c, const char *key, json_t *value);
+
+/* A request header, or NULL. */
+const char *http_header(struct http_conn *c, const char *name);
+/* A query-string argument, or NULL. */
+const char *http_query(struct http_conn *c, const char *name);
+/* A cookie, or NULL. */
+const char *http_cookie(struct http_conn *c, const char *name);
+/* True when the client reached sokod over HTTPS (X-Forwarded-Proto: https). */
+bool http_is_https(struct http_conn *c);
+
+/* Runs work(arg) on a worker thread with the connection suspended, then
+ * calls done(c, arg) back on an HTTP thread to answer. For slow work such as
+ * password hashing. arg must come from malloc and hold no other allocation:
+ * it is freed here after done, or when the connection ends first. Returns
+ * what the handler should return. */
+int http_defer(struct http_conn *c, void (*work)(void *arg),
+               int (*done)(struct http_conn *c, void *arg), void *arg);
+
+/* A JSON string of text; bytes that are not UTF-8 become '?'. Never NULL
+ * unless out of memory. */
+json_t *http_json_text(const char *text);
+
+/* A JSON string of a Unix time in UTC: "2024-05-01T12:00:00Z". */
+json_t *http_json_time(int64_t unix_seconds);
+
+/* Microseconds from a monotonic clock. */
+uint64_t http_now_us(void);
+
+#endif

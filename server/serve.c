@@ -1,0 +1,89 @@
+/* sokod serve: the HTTP server, from start-up to a clean stop on SIGINT or SIGTERM. */
+#include "cli.h"
+
+#include "config.h"
+#include "game_cache.h"
+#include "http.h"
+#include "import.h"
+#include "static_files.h"
+#include "storage.h"
+#include "worker.h"
+
+#include <signal.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Password hashing threads: each hash takes ~64 MiB, so keep them few. */
+#define SLOW_WORKERS 2
+
+int cli_serve(int argc, char **argv)
+{
+    struct config cfg;
+    int loaded = config_load(&cfg, CONFIG_SERVE, argc, argv);
+    if (loaded == 1) {
+        config_usage(CONFIG_SERVE, "sokod [serve] [FLAGS]");
+        return 0;
+    }
+    if (loaded < 0)
+        return 2;
+    if (cfg.nargs > 0) {
+        fprintf(stderr, "sokod serve: unexpected argument '%s' (try --help)\n", cfg.args[0]);
+        return 2;
+    }
+    if (sodium_init() < 0) {
+        fprintf(stderr, "sokod: libsodium failed to start\n");
+        return 1;
+    }
+
+    /* Every thread started from here on inherits this mask; the signals
+     * are taken by sigwait below, on this thread only. */
+    sigset_t stop_signals;
+    sigemptyset(&stop_signals);
+    sigaddset(&stop_signals, SIGINT);
+    sigaddset(&stop_signals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    bool fresh = false;
+    if (storage_init(cfg.db, cfg.synchronous) != STORAGE_OK ||
+        storage_migrate(cfg.migrations, &fresh) != STORAGE_OK) {
+        storage_shutdown();
+        return 1;
+    }
+    if (fresh)
+        fprintf(stderr, "sokod: created the database %s\n", cfg.db);
+    import_bundled(cfg.levels_dir);
+    static_files_init(cfg.static_dir, cfg.wasm);
+
+    if (worker_start(SLOW_WORKERS) != 0 || storage_checkpointer_start() != STORAGE_OK) {
+        fprintf(stderr, "sokod: cannot start worker threads\n");
+        worker_stop();
+        storage_shutdown();
+        return 1;
+    }
+    unsigned port = 0;
+    struct MHD_Daemon *daemon = http_start(&cfg, &port);
+    if (daemon == NULL) {
+        worker_stop();
+        storage_checkpointer_stop();
+        storage_shutdown();
+        return 1;
+    }
+    bool v6 = strchr(cfg.address, ':') != NULL;
+    printf("sokod: listening on http://%s%s%s:%u\n", v6 ? "[" : "", cfg.address, v6 ? "]" : "",
+           port);
+    fflush(stdout);
+
+    int sig = 0;
+    sigwait(&stop_signals, &sig);
+    fprintf(stderr, "sokod: %s received, stopping\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+
+    http_stop(daemon, 10000);
+    worker_stop();
+    storage_checkpointer_stop();
+    game_cache_clear();
+    storage_shutdown();
+    fprintf(stderr, "sokod: stopped\n");
+    return 0;
+}

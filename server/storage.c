@@ -1,0 +1,374 @@
+/* Storage: per-thread SQLite connections, the statement cache, transactions. */
+#include "storage_internal.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#define STMT_SLOTS 96
+
+struct stmt_slot {
+    const char *sql;
+    sqlite3_stmt *stmt;
+};
+
+struct connection {
+    sqlite3 *db;
+    bool writing; /* holds write_lock */
+    int nslots;
+    struct stmt_slot slot[STMT_SLOTS];
+};
+
+static char db_path[PATH_MAX];
+static int db_synchronous = 1;
+static pthread_key_t conn_key;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+static atomic_int open_connections;
+
+/* Writers of this process queue here rather than in SQLite's busy handler,
+ * which sleeps in steps of milliseconds; BEGIN IMMEDIATE then only waits
+ * for other processes. */
+static pthread_mutex_t write_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The background checkpointer: while it runs, commits never copy the WAL
+ * back into the database themselves (that costs an fsync). */
+static atomic_bool background_checkpoints;
+static pthread_t checkpointer;
+static pthread_mutex_t checkpoint_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t checkpoint_wake = PTHREAD_COND_INITIALIZER;
+static bool checkpointer_stop;
+
+static void connection_close(void *p)
+{
+    struct connection *c = p;
+    if (c == NULL)
+        return;
+    for (int i = 0; i < c->nslots; i++)
+        sqlite3_finalize(c->slot[i].stmt);
+    if (sqlite3_close(c->db) != SQLITE_OK)
+        fprintf(stderr, "sokod: database: closing: %s\n", sqlite3_errmsg(c->db));
+    free(c);
+    atomic_fetch_sub(&open_connections, 1);
+}
+
+static void make_key(void)
+{
+    pthread_key_create(&conn_key, connection_close);
+}
+
+/* Creates every missing folder on the way to the file `path`. */
+static int make_parent_dirs(const char *path)
+{
+    char dir[PATH_MAX];
+    int n = snprintf(dir, sizeof dir, "%s", path);
+    if (n < 0 || (size_t)n >= sizeof dir)
+        return -1;
+    char *slash = strrchr(dir, '/');
+    if (slash == NULL || slash == dir)
+        return 0;
+    *slash = '\0';
+    for (char *p = dir + 1; *p != '\0'; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+        return -1;
+    return 0;
+}
+
+int storage_init(const char *path, int synchronous)
+{
+    pthread_once(&key_once, make_key);
+    int n = snprintf(db_path, sizeof db_path, "%s", path);
+    if (n < 0 || (size_t)n >= sizeof db_path) {
+        fprintf(stderr, "sokod: database path too long: %s\n", path);
+        return STORAGE_ERROR;
+    }
+    db_synchronous = synchronous;
+    if (make_parent_dirs(path) != 0) {
+        fprintf(stderr, "sokod: cannot create the folder of %s: %s\n", path, strerror(errno));
+        return STORAGE_ERROR;
+    }
+    return STORAGE_OK;
+}
+
+static int exec_sql(sqlite3 *db, const char *sql)
+{
+    char *msg = NULL;
+    int rc = sqlite3_exec(db, sql, NULL, NULL, &msg);
+    if (rc != SQLITE_OK) {
+        fprintf(stderr, "sokod: database: %s: %s\n", sql, msg != NULL ? msg : sqlite3_errstr(rc));
+        sqlite3_free(msg);
+    }
+    return rc;
+}
+
+static struct connection *connection_open(void)
+{
+    sqlite3 *db = NULL;
+    int rc = sqlite3_open_v2(
+        db_path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
+    if (rc != SQLITE_OK) {
+        fprintf(stderr, "sokod: cannot open database %s: %s\n", db_path,
+                db != NULL ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+        sqlite3_close(db);
+        return NULL;
+    }
+    sqlite3_busy_timeout(db, 5000);
+    sqlite3_extended_result_codes(db, 1);
+    const char *sync =
+        db_synchronous == 2 ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL";
+    if (exec_sql(db, "PRAGMA journal_mode=WAL") != SQLITE_OK || exec_sql(db, sync) != SQLITE_OK ||
+        exec_sql(db, "PRAGMA foreign_keys=ON") != SQLITE_OK ||
+        (atomic_load(&background_checkpoints) &&
+         exec_sql(db, "PRAGMA wal_autocheckpoint=0") != SQLITE_OK)) {
+        sqlite3_close(db);
+        return NULL;
+    }
+    struct connection *c = calloc(1, sizeof *c);
+    if (c == NULL) {
+        sqlite3_close(db);
+        return NULL;
+    }
+    c->db = db;
+    atomic_fetch_add(&open_connections, 1);
+    return c;
+}
+
+static struct connection *current(void)
+{
+    pthread_once(&key_once, make_key);
+    struct connection *c = pthread_getspecific(conn_key);
+    if (c != NULL)
+        return c;
+    c = connection_open();
+    if (c != NULL)
+        pthread_setspecific(conn_key, c);
+    return c;
+}
+
+sqlite3 *storage_db(void)
+{
+    struct connection *c = current();
+    return c != NULL ? c->db : NULL;
+}
+
+sqlite3_stmt *storage_stmt(const char *sql)
+{
+    struct connection *c = current();
+    if (c == NULL)
+        return NULL;
+    for (int i = 0; i < c->nslots; i++) {
+        if (c->slot[i].sql == sql) {
+            sqlite3_reset(c->slot[i].stmt);
+            sqlite3_clear_bindings(c->slot[i].stmt);
+            return c->slot[i].stmt;
+        }
+    }
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v3(c->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &st, NULL);
+    if (rc != SQLITE_OK) {
+        fprintf(stderr, "sokod: database: preparing %s: %s\n", sql, sqlite3_errmsg(c->db));
+        return NULL;
+    }
+    if (c->nslots == STMT_SLOTS) {
+        /* Never expected: every statement is a constant of the storage files. */
+        fprintf(stderr, "sokod: database: statement cache full\n");
+        sqlite3_finalize(st);
+        return NULL;
+    }
+    c->slot[c->nslots].sql = sql;
+    c->slot[c->nslots].stmt = st;
+    c->nslots++;
+    return st;
+}
+
+int storage_status(int rc, const char *what)
+{
+    switch (rc & 0xFF) {
+    case SQLITE_OK:
+    case SQLITE_DONE:
+    case SQLITE_ROW:
+        return STORAGE_OK;
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        fprintf(stderr, "sokod: database busy: %s\n", what);
+        return STORAGE_BUSY;
+    case SQLITE_CONSTRAINT:
+        if (rc == SQLITE_CONSTRAINT_UNIQUE || rc == SQLITE_CONSTRAINT_PRIMARYKEY)
+            return STORAGE_CONFLICT;
+        break;
+    default:
+        break;
+    }
+    sqlite3 *db = storage_db();
+    fprintf(stderr, "sokod: database: %s: %s\n", what,
+            db != NULL ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+    return STORAGE_ERROR;
+}
+
+int storage_exec_stmt(sqlite3_stmt *st, const char *what)
+{
+    if (st == NULL)
+        return STORAGE_ERROR;
+    int rc = sqlite3_step(st);
+    int status = storage_status(rc, what);
+    sqlite3_reset(st);
+    return status;
+}
+
+int storage_bind_text(sqlite3_stmt *st, int idx, const char *text)
+{
+    return sqlite3_bind_text(st, idx, text != NULL ? text : "", -1, SQLITE_TRANSIENT);
+}
+
+const char *storage_column_text(sqlite3_stmt *st, int col)
+{
+    const unsigned char *t = sqlite3_column_text(st, col);
+    return t != NULL ? (const char *)t : "";
+}
+
+static const char SQL_BEGIN[] = "BEGIN IMMEDIATE";
+static const char SQL_COMMIT[] = "COMMIT";
+static const char SQL_ROLLBACK[] = "ROLLBACK";
+
+int storage_begin(void)
+{
+    struct connection *c = current();
+    if (c == NULL)
+        return STORAGE_ERROR;
+    if (!c->writing) {
+        pthread_mutex_lock(&write_lock);
+        c->writing = true;
+    }
+    int status = storage_exec_stmt(storage_stmt(SQL_BEGIN), "BEGIN IMMEDIATE");
+    if (status != STORAGE_OK) {
+        c->writing = false;
+        pthread_mutex_unlock(&write_lock);
+    }
+    return status;
+}
+
+static void end_write(void)
+{
+    struct connection *c = current();
+    if (c != NULL && c->writing) {
+        c->writing = false;
+        pthread_mutex_unlock(&write_lock);
+    }
+}
+
+int storage_commit(void)
+{
+    int status = storage_exec_stmt(storage_stmt(SQL_COMMIT), "COMMIT");
+    if (status != STORAGE_OK)
+        storage_rollback();
+    end_write();
+    return status;
+}
+
+void storage_rollback(void)
+{
+    sqlite3 *db = storage_db();
+    if (db != NULL && !sqlite3_get_autocommit(db))
+        storage_exec_stmt(storage_stmt(SQL_ROLLBACK), "ROLLBACK");
+    end_write();
+}
+
+static const char SQL_INTEGRITY[] = "PRAGMA integrity_check";
+
+int storage_integrity_check(void)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_INTEGRITY);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    int status = STORAGE_OK;
+    int rc = sqlite3_step(st);
+    while (rc == SQLITE_ROW) {
+        const char *line = storage_column_text(st, 0);
+        if (strcmp(line, "ok") != 0) {
+            fprintf(stderr, "sokod: integrity check: %s\n", line);
+            status = STORAGE_ERROR;
+        }
+        rc = sqlite3_step(st);
+    }
+    if (rc != SQLITE_DONE)
+        status = storage_status(rc, "integrity check");
+    sqlite3_reset(st);
+    return status;
+}
+
+/* Checkpoints the WAL twice a second, and once more when asked to stop. */
+static void *checkpoint_main(void *unused)
+{
+    (void)unused;
+    sqlite3 *db = storage_db();
+    pthread_mutex_lock(&checkpoint_lock);
+    for (bool last = false; !last;) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 500 * 1000 * 1000;
+        if (until.tv_nsec >= 1000 * 1000 * 1000) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000 * 1000 * 1000;
+        }
+        while (!checkpointer_stop &&
+               pthread_cond_timedwait(&checkpoint_wake, &checkpoint_lock, &until) == 0)
+            ;
+        last = checkpointer_stop;
+        pthread_mutex_unlock(&checkpoint_lock);
+        if (db != NULL) {
+            int rc = sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+            if (rc != SQLITE_OK && rc != SQLITE_BUSY && rc != SQLITE_LOCKED)
+                storage_status(rc, "checkpoint");
+        }
+        pthread_mutex_lock(&checkpoint_lock);
+    }
+    pthread_mutex_unlock(&checkpoint_lock);
+    return NULL;
+}
+
+int storage_checkpointer_start(void)
+{
+    atomic_store(&background_checkpoints, true);
+    checkpointer_stop = false;
+    if (pthread_create(&checkpointer, NULL, checkpoint_main, NULL) != 0) {
+        atomic_store(&background_checkpoints, false);
+        return STORAGE_ERROR;
+    }
+    return STORAGE_OK;
+}
+
+void storage_checkpointer_stop(void)
+{
+    if (!atomic_load(&background_checkpoints))
+        return;
+    pthread_mutex_lock(&checkpoint_lock);
+    checkpointer_stop = true;
+    pthread_cond_signal(&checkpoint_wake);
+    pthread_mutex_unlock(&checkpoint_lock);
+    pthread_join(checkpointer, NULL);
+    atomic_store(&background_checkpoints, false);
+}
+
+void storage_shutdown(void)
+{
+    pthread_once(&key_once, make_key);
+    struct connection *c = pthread_getspecific(conn_key);
+    if (c != NULL) {
+        pthread_setspecific(conn_key, NULL);
+        connection_close(c);
+    }
+    int left = atomic_load(&open_connections);
+    if (left != 0)
+        fprintf(stderr, "sokod: %d database connection(s) still open at shutdown\n", left);
+}

@@ -1,0 +1,224 @@
+/* Storage: every SQL statement of sokod lives behind this header, so that a
+ * port to another database touches only server/storage*.c.
+ *
+ * Each thread has its own SQLite connection, opened on first use and closed
+ * when the thread ends; prepared statements are cached per connection. All
+ * functions work on the calling thread's connection. Functions return
+ * STORAGE_OK or one of the codes below; on STORAGE_ERROR the cause has been
+ * logged to stderr. Text handed to a callback is valid during the call only. */
+#ifndef SOKOD_STORAGE_H
+#define SOKOD_STORAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum {
+    STORAGE_OK = 0,
+    STORAGE_NOT_FOUND = 1, /* no such row */
+    STORAGE_CONFLICT = 2,  /* a uniqueness rule refused the write */
+    STORAGE_STOP = 3,      /* a callback asked to stop early */
+    STORAGE_ERROR = -1,    /* anything else: disk, corruption, a bug */
+    STORAGE_BUSY = -2,     /* the database stayed locked past the busy timeout */
+};
+
+/* ---- Connections, transactions, schema ------------------------------------------------ */
+
+/* Sets the database file and the synchronous mode (1 NORMAL, 2 FULL) used by
+ * every connection, and creates the file's folder if missing. Call once,
+ * before any other storage function. Returns STORAGE_OK or STORAGE_ERROR. */
+int storage_init(const char *path, int synchronous);
+
+/* Brings the schema up to date with the NNNN_name.sql files of `dir`, each
+ * in its own transaction, tracked by PRAGMA user_version. Sets *fresh when
+ * the database had no schema before. Refuses (STORAGE_ERROR, with a message
+ * on stderr) a database newer than the newest migration. */
+int storage_migrate(const char *dir, bool *fresh);
+
+/* Starts a thread that checkpoints the WAL in the background, so that
+ * commits of connections opened from then on never do it themselves.
+ * Returns STORAGE_OK or STORAGE_ERROR. */
+int storage_checkpointer_start(void);
+/* Runs a last checkpoint and stops that thread (its connection closes). */
+void storage_checkpointer_stop(void);
+
+/* Closes the calling thread's connection, and reports on stderr connections
+ * of other threads still open. */
+void storage_shutdown(void);
+
+/* BEGIN IMMEDIATE: a write transaction that holds the write lock from the
+ * start. Transactions do not nest. */
+int storage_begin(void);
+/* COMMIT; on failure the transaction is rolled back. */
+int storage_commit(void);
+/* ROLLBACK, when a transaction is open. Cannot fail. */
+void storage_rollback(void);
+
+/* PRAGMA integrity_check on the calling thread's connection: STORAGE_OK when "ok". */
+int storage_integrity_check(void);
+
+/* ---- Users and sessions ----------------------------------------------------------------- */
+
+struct storage_user {
+    int64_t id;
+    bool guest;
+    char username[64]; /* empty for a guest */
+    int64_t created_at;
+};
+
+int storage_user_create_guest(int64_t now, int64_t *id);
+int storage_user_get(int64_t id, struct storage_user *u);
+/* Finds an account by name (case-insensitive) and copies its password hash. */
+int storage_user_by_name(const char *username, struct storage_user *u, char *hash, size_t cap);
+/* Gives a guest a name and a password hash. STORAGE_CONFLICT when the name is taken. */
+int storage_user_register(int64_t id, const char *username, const char *hash);
+/* Creates an account. STORAGE_CONFLICT when the name is taken. */
+int storage_user_create(const char *username, const char *hash, int64_t now, int64_t *id);
+/* Moves a guest's solutions, and its games on levels the account has not
+ * started, to the account, then deletes the guest and what is left of it. */
+int storage_user_merge_guest(int64_t guest, int64_t account);
+
+int storage_session_create(const uint8_t token_hash[32], int64_t user, int64_t now,
+                           int64_t expires_at);
+/* The user of an unexpired session; STORAGE_NOT_FOUND otherwise. */
+int storage_session_user(const uint8_t token_hash[32], int64_t now, struct storage_user *u);
+int storage_session_delete(const uint8_t token_hash[32]);
+
+/* ---- Collections and levels -------------------------------------------------------------- */
+
+struct storage_collection {
+    int64_t id;
+    const char *name;
+    const char *source;
+    const char *notes;
+    int64_t created_at;
+    uint32_t levels;
+    uint32_t solved; /* levels the user has solved */
+};
+
+/* A level with, for one user, its best solution and game. Text fields point
+ * into the row being read, or into storage_level_get's copies. */
+struct storage_level {
+    int64_t id;
+    int64_t collection_id;
+    uint32_t position;
+    const char *title;
+    const char *author;
+    const char *comment;
+    const char *board;
+    const char *collection_name;
+    uint32_t width, height, boxes;
+    const char *canonical_hash;
+    bool solved;
+    uint32_t best_moves, best_pushes; /* from the user's solutions, when solved */
+    int64_t game_id;                  /* the user's game on the level, or 0 */
+};
+
+struct storage_new_level {
+    int64_t collection_id;
+    uint32_t position;
+    const char *title, *author, *comment, *board;
+    uint32_t width, height, boxes;
+    const char *canonical_hash;
+};
+
+/* Creates a collection. STORAGE_CONFLICT when one has that name. */
+int storage_collection_create(const char *name, const char *source, const char *notes, int64_t now,
+                              int64_t *id);
+/* STORAGE_OK when a collection was imported from `source`, else STORAGE_NOT_FOUND. */
+int storage_collection_from_source(const char *source);
+int storage_level_insert(const struct storage_new_level *l, int64_t now, int64_t *id);
+
+/* Calls fn for each collection, in id order, with the user's solved count
+ * (user 0: nobody). */
+int storage_collections_each(int64_t user, int (*fn)(void *arg, const struct storage_collection *c),
+                             void *arg);
+int storage_collection_get(int64_t id, int64_t user,
+                           int (*fn)(void *arg, const struct storage_collection *c), void *arg);
+/* Calls fn for each level of a collection, in position order, with the
+ * user's state. The board is not read (NULL). */
+int storage_levels_each(int64_t collection, int64_t user,
+                        int (*fn)(void *arg, const struct storage_level *l), void *arg);
+/* Calls fn once with the level and the user's state. */
+int storage_level_get(int64_t id, int64_t user, int (*fn)(void *arg, const struct storage_level *l),
+                      void *arg);
+
+/* ---- Games -------------------------------------------------------------------------------- */
+
+struct storage_game {
+    int64_t id;
+    int64_t user_id;
+    int64_t level_id;
+    int rule;
+    uint32_t seq;
+    uint32_t moves, pushes;
+    bool solved;
+    int64_t created_at, updated_at;
+};
+
+enum { STORAGE_LOG_STEPS, STORAGE_LOG_UNDO, STORAGE_LOG_REDO, STORAGE_LOG_RESTART };
+
+struct storage_log_entry {
+    uint32_t seq;
+    int kind;            /* STORAGE_LOG_* */
+    const char *steps;   /* LURD of a batch of steps; "" otherwise */
+    uint32_t count;      /* entries of an undo or a redo */
+    const char *request; /* the point-mode request behind a batch, or "" */
+};
+
+/* Finds the user's game on a level, or creates it (with an empty log). */
+int storage_game_open(int64_t user, int64_t level, int64_t now, struct storage_game *g,
+                      bool *created);
+int storage_game_get(int64_t id, struct storage_game *g);
+/* Calls fn for each entry of a game's log, in order. */
+int storage_log_each(int64_t game, int (*fn)(void *arg, const struct storage_log_entry *e),
+                     void *arg);
+/* Calls fn with one entry of a game's log; STORAGE_NOT_FOUND when absent. */
+int storage_log_get(int64_t game, uint32_t seq,
+                    int (*fn)(void *arg, const struct storage_log_entry *e), void *arg);
+int storage_log_append(int64_t game, const struct storage_log_entry *e, int64_t now);
+/* Records the game's summary after an entry. */
+int storage_game_update(const struct storage_game *g, int64_t now);
+/* Records a solution; a solution the user already has for the level is kept once. */
+int storage_solution_add(int64_t user, int64_t level, int64_t game, uint32_t moves, uint32_t pushes,
+                         const char *lurd, int64_t now);
+
+/* ---- Progress ----------------------------------------------------------------------------- */
+
+struct storage_progress {
+    int64_t level_id;
+    int64_t collection_id;
+    const char *collection_name;
+    uint32_t position;
+    const char *title;
+    int64_t game_id;
+    uint32_t moves, pushes; /* best ones for a solved level; current ones for a game */
+    int64_t at;             /* first solved, or last played */
+};
+
+/* Calls fn for each level the user solved, with the best counts and the
+ * time of the first solution, in collection and position order. */
+int storage_progress_solved(int64_t user, int (*fn)(void *arg, const struct storage_progress *p),
+                            void *arg);
+/* Calls fn for each unsolved game with at least one entry, latest first. */
+int storage_progress_games(int64_t user, int (*fn)(void *arg, const struct storage_progress *p),
+                           void *arg);
+
+struct storage_solution {
+    int64_t level_id;
+    const char *collection_name;
+    uint32_t position;
+    const char *title;
+    const char *board;
+    uint32_t moves, pushes;
+    const char *lurd;
+    int64_t solved_at;
+};
+
+/* Calls fn for each of the user's solutions, by collection, position, then
+ * fewest moves. */
+int storage_solutions_each(int64_t user, int (*fn)(void *arg, const struct storage_solution *s),
+                           void *arg);
+
+#endif

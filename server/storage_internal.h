@@ -1,0 +1,31 @@
+/* Shared by the storage*.c files only: the calling thread's connection and
+ * its cache of prepared statements. */
+#ifndef SOKOD_STORAGE_INTERNAL_H
+#define SOKOD_STORAGE_INTERNAL_H
+
+#include "storage.h"
+
+#include <sqlite3.h>
+
+/* The calling thread's connection, opened (and configured) on first use;
+ * NULL when it cannot be opened (logged). */
+sqlite3 *storage_db(void);
+
+/* The prepared statement for `sql`, reset and unbound, from the calling
+ * thread's cache (prepared on first use). `sql` must be a string with static
+ * storage: the cache is keyed by its address. NULL on failure (logged). */
+sqlite3_stmt *storage_stmt(const char *sql);
+
+/* Maps an SQLite result code to a STORAGE_* code, logging errors with `what`. */
+int storage_status(int rc, const char *what);
+
+/* Steps a statement that returns no rows; resets it. */
+int storage_exec_stmt(sqlite3_stmt *st, const char *what);
+
+/* Binds text, treating NULL as "". */
+int storage_bind_text(sqlite3_stmt *st, int idx, const char *text);
+
+/* A column's text, "" for NULL. */
+const char *storage_column_text(sqlite3_stmt *st, int col);
+
+#endif

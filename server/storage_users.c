@@ -1,0 +1,173 @@
+/* Storage: users and sessions. */
+#include "storage_internal.h"
+
+#include <string.h>
+
+static void read_user(sqlite3_stmt *st, struct storage_user *u)
+{
+    u->id = sqlite3_column_int64(st, 0);
+    u->guest = sqlite3_column_int(st, 1) != 0;
+    snprintf(u->username, sizeof u->username, "%s", storage_column_text(st, 2));
+    u->created_at = sqlite3_column_int64(st, 3);
+}
+
+/* Steps a statement expected to return at most one user row. */
+static int one_user(sqlite3_stmt *st, struct storage_user *u, const char *what)
+{
+    int rc = sqlite3_step(st);
+    int status = STORAGE_NOT_FOUND;
+    if (rc == SQLITE_ROW) {
+        read_user(st, u);
+        status = STORAGE_OK;
+    } else if (rc != SQLITE_DONE) {
+        status = storage_status(rc, what);
+    }
+    sqlite3_reset(st);
+    return status;
+}
+
+static const char SQL_CREATE_GUEST[] = "INSERT INTO users (guest, created_at) VALUES (1, ?)";
+
+int storage_user_create_guest(int64_t now, int64_t *id)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_CREATE_GUEST);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, now);
+    int status = storage_exec_stmt(st, "creating a guest");
+    if (status == STORAGE_OK)
+        *id = sqlite3_last_insert_rowid(storage_db());
+    return status;
+}
+
+static const char SQL_USER_GET[] = "SELECT id, guest, username, created_at FROM users WHERE id = ?";
+
+int storage_user_get(int64_t id, struct storage_user *u)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_USER_GET);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, id);
+    return one_user(st, u, "reading a user");
+}
+
+static const char SQL_USER_BY_NAME[] = "SELECT id, guest, username, created_at, password_hash "
+                                       "FROM users WHERE username = ? AND guest = 0";
+
+int storage_user_by_name(const char *username, struct storage_user *u, char *hash, size_t cap)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_USER_BY_NAME);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    storage_bind_text(st, 1, username);
+    int rc = sqlite3_step(st);
+    int status = STORAGE_NOT_FOUND;
+    if (rc == SQLITE_ROW) {
+        read_user(st, u);
+        snprintf(hash, cap, "%s", storage_column_text(st, 4));
+        status = STORAGE_OK;
+    } else if (rc != SQLITE_DONE) {
+        status = storage_status(rc, "finding a user");
+    }
+    sqlite3_reset(st);
+    return status;
+}
+
+static const char SQL_USER_REGISTER[] =
+    "UPDATE users SET guest = 0, username = ?, password_hash = ? WHERE id = ? AND guest = 1";
+
+int storage_user_register(int64_t id, const char *username, const char *hash)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_USER_REGISTER);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    storage_bind_text(st, 1, username);
+    storage_bind_text(st, 2, hash);
+    sqlite3_bind_int64(st, 3, id);
+    int status = storage_exec_stmt(st, "signing up a guest");
+    if (status == STORAGE_OK && sqlite3_changes(storage_db()) == 0)
+        status = STORAGE_NOT_FOUND;
+    return status;
+}
+
+static const char SQL_USER_CREATE[] =
+    "INSERT INTO users (guest, username, password_hash, created_at) VALUES (0, ?, ?, ?)";
+
+int storage_user_create(const char *username, const char *hash, int64_t now, int64_t *id)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_USER_CREATE);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    storage_bind_text(st, 1, username);
+    storage_bind_text(st, 2, hash);
+    sqlite3_bind_int64(st, 3, now);
+    int status = storage_exec_stmt(st, "creating an account");
+    if (status == STORAGE_OK)
+        *id = sqlite3_last_insert_rowid(storage_db());
+    return status;
+}
+
+static const char SQL_MERGE_SOLUTIONS[] =
+    "UPDATE OR IGNORE solutions SET user_id = ?2 WHERE user_id = ?1";
+static const char SQL_MERGE_GAMES[] =
+    "UPDATE games SET user_id = ?2 WHERE user_id = ?1 "
+    "AND level_id NOT IN (SELECT level_id FROM games WHERE user_id = ?2)";
+static const char SQL_DELETE_GUEST[] = "DELETE FROM users WHERE id = ?1 AND guest = 1";
+
+int storage_user_merge_guest(int64_t guest, int64_t account)
+{
+    const char *const steps[] = {SQL_MERGE_SOLUTIONS, SQL_MERGE_GAMES, SQL_DELETE_GUEST};
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        sqlite3_stmt *st = storage_stmt(steps[i]);
+        if (st == NULL)
+            return STORAGE_ERROR;
+        sqlite3_bind_int64(st, 1, guest);
+        if (i < 2)
+            sqlite3_bind_int64(st, 2, account);
+        int status = storage_exec_stmt(st, "merging a guest into an account");
+        if (status != STORAGE_OK)
+            return status;
+    }
+    return STORAGE_OK;
+}
+
+static const char SQL_SESSION_CREATE[] =
+    "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)";
+
+int storage_session_create(const uint8_t token_hash[32], int64_t user, int64_t now,
+                           int64_t expires_at)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_SESSION_CREATE);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_blob(st, 1, token_hash, 32, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 2, user);
+    sqlite3_bind_int64(st, 3, now);
+    sqlite3_bind_int64(st, 4, expires_at);
+    return storage_exec_stmt(st, "creating a session");
+}
+
+static const char SQL_SESSION_USER[] =
+    "SELECT u.id, u.guest, u.username, u.created_at FROM sessions s "
+    "JOIN users u ON u.id = s.user_id WHERE s.token_hash = ? AND s.expires_at > ?";
+
+int storage_session_user(const uint8_t token_hash[32], int64_t now, struct storage_user *u)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_SESSION_USER);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_blob(st, 1, token_hash, 32, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 2, now);
+    return one_user(st, u, "reading a session");
+}
+
+static const char SQL_SESSION_DELETE[] = "DELETE FROM sessions WHERE token_hash = ?";
+
+int storage_session_delete(const uint8_t token_hash[32])
+{
+    sqlite3_stmt *st = storage_stmt(SQL_SESSION_DELETE);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_blob(st, 1, token_hash, 32, SQLITE_TRANSIENT);
+    return storage_exec_stmt(st, "deleting a session");
+}

@@ -1,0 +1,19 @@
+# Server integration tests: each tests/server/*.test.mjs is a node script
+# (node:test) that starts a real sokod on a free loopback port with a fresh
+# database. They get the sokod binary, the shared folder and the source
+# folder from the environment.
+find_program(SOKOD_NODE NAMES node nodejs)
+if(NOT SOKOD_NODE)
+  message(WARNING "node not found: the server integration tests are not registered")
+  return()
+endif()
+file(GLOB SOKOD_SERVER_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/server/*.test.mjs)
+foreach(script ${SOKOD_SERVER_TESTS})
+  get_filename_component(file ${script} NAME)
+  string(REPLACE ".test.mjs" "" name ${file})
+  add_test(NAME server_${name} COMMAND ${SOKOD_NODE} --test-reporter=spec --test ${script})
+  set_tests_properties(server_${name} PROPERTIES
+    LABELS server
+    TIMEOUT 600
+    ENVIRONMENT "SOKOD_BIN=$<TARGET_FILE:sokod>;SOKOD_SHARED_DIR=${SOKOD_SHARED_DIR};SOKOD_SOURCE_DIR=${CMAKE_SOURCE_DIR};NO_COLOR=1")
+endforeach()

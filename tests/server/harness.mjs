@@ -1,0 +1,189 @@
+// Starts a real sokod on a free loopback port with a fresh database in a
+// temporary folder, and talks to it like a browser does (cookies, JSON).
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+
+export const SOKOD = process.env.SOKOD_BIN;
+export const SHARED = process.env.SOKOD_SHARED_DIR;
+export const SOURCE = process.env.SOKOD_SOURCE_DIR;
+
+if (!SOKOD || !fs.existsSync(SOKOD)) throw new Error(`SOKOD_BIN must name the sokod binary (got ${SOKOD})`);
+
+// Levels written for these tests (sokod's own, not from ../shared).
+export const TEST_LEVELS = `Collection: sokod tests
+
+; Corridor
+#######
+#@ $ .#
+#######
+
+; Room
+########
+#      #
+# $  . #
+#@ $ . #
+#      #
+########
+
+; Bend
+  ####
+###  #
+#@ $ #
+# #. #
+#    #
+######
+`;
+
+export function tempDir(prefix = 'sokod-test-') {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+// Runs `sokod ARGS...` to its end; returns {status, stdout, stderr}.
+export function runSokod(args, options = {}) {
+  const r = spawnSync(SOKOD, args, { encoding: 'utf8', timeout: 120000, ...options });
+  return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
+}
+
+// Runs the sqlite3 CLI on a database; returns its trimmed output.
+export function sqlite(db, sql) {
+  const r = spawnSync('sqlite3', [db, sql], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`sqlite3 ${db} "${sql}" failed: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+// Starts sokod; resolves to a server handle once it prints the port.
+// options: dir (temp folder), db, levels (folder; default: one with TEST_LEVELS),
+// args (more flags), env (more variables).
+export async function startServer(options = {}) {
+  const dir = options.dir ?? tempDir();
+  const db = options.db ?? path.join(dir, 'data', 'sokod.db');
+  let levels = options.levels;
+  if (levels === undefined) {
+    levels = path.join(dir, 'levels');
+    fs.mkdirSync(levels, { recursive: true });
+    fs.writeFileSync(path.join(levels, 'tests.sok'), TEST_LEVELS);
+  }
+  const args = ['serve', '--port', '0', '--db', db, '--levels', levels, ...(options.args ?? [])];
+  const proc = spawn(SOKOD, args, {
+    env: { ...process.env, ...(options.env ?? {}) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  let stdout = '';
+  proc.stderr.setEncoding('utf8');
+  proc.stderr.on('data', (d) => { stderr += d; });
+  proc.stdout.setEncoding('utf8');
+  const exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`sokod did not print its port in 30 s; stderr:\n${stderr}`)), 30000);
+    proc.stdout.on('data', (d) => {
+      stdout += d;
+      const m = /^sokod: listening on (http:\/\/\S+)$/m.exec(stdout);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+    exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(new Error(`sokod exited (${code ?? signal}) before listening; stderr:\n${stderr}`));
+    });
+  });
+  const server = {
+    url, dir, db, levels, proc, exited,
+    port: Number(new URL(url).port),
+    stderr: () => stderr,
+    client: () => new Client(url),
+    // SIGTERM, then waits; resolves to {code, signal}.
+    async stop() {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
+      return exited;
+    },
+    async kill9() {
+      proc.kill('SIGKILL');
+      return exited;
+    },
+  };
+  return server;
+}
+
+// A browser-like client: keeps its cookies, sends JSON.
+export class Client {
+  constructor(base) {
+    this.base = base;
+    this.cookies = new Map();
+  }
+
+  // A second device of the same user: a copy of the cookies.
+  sameUser() {
+    const c = new Client(this.base);
+    c.cookies = new Map(this.cookies);
+    return c;
+  }
+
+  cookieHeader() {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  // method, path, body (object, string or undefined), headers.
+  // Resolves to {status, headers, json, text}.
+  async req(method, p, body, headers = {}) {
+    const h = { ...headers };
+    if (this.cookies.size > 0 && !('Cookie' in h)) h.Cookie = this.cookieHeader();
+    let payload;
+    if (body !== undefined) {
+      payload = typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body);
+    }
+    if (method !== 'GET' && method !== 'HEAD' && !('Content-Type' in h)) h['Content-Type'] = 'application/json';
+    const res = await fetch(this.base + p, { method, headers: h, body: payload });
+    for (const sc of res.headers.getSetCookie()) {
+      const [pair] = sc.split(';');
+      const eq = pair.indexOf('=');
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1).trim();
+      if (value === '' || /max-age=0/i.test(sc)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    const text = await res.text();
+    let json;
+    try { json = text.length > 0 ? JSON.parse(text) : undefined; } catch { json = undefined; }
+    return { status: res.status, headers: res.headers, json, text };
+  }
+
+  get(p, headers) { return this.req('GET', p, undefined, headers); }
+  post(p, body, headers) { return this.req('POST', p, body ?? {}, headers); }
+}
+
+// Sends a request with a path exactly as given (fetch would normalise "..").
+export function rawRequest(base, method, rawPath, headers = {}, body) {
+  const u = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: u.hostname, port: u.port, method, path: rawPath, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => { text += d; });
+      res.on('end', () => {
+        let json;
+        try { json = JSON.parse(text); } catch { json = undefined; }
+        resolve({ status: res.statusCode, headers: res.headers, text, json });
+      });
+    });
+    req.on('error', reject);
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
+// Describes a response for assertion messages.
+export function show(r) {
+  return `status ${r.status}: ${r.text?.slice(0, 600)}`;
+}
+
+// The id of the tests collection's level at a position (1-based), via the API.
+export async function levelIds(client, collectionName = 'sokod tests') {
+  const list = await client.get('/api/v1/collections');
+  const col = list.json.collections.find((c) => c.name === collectionName);
+  if (!col) throw new Error(`no collection '${collectionName}' in ${list.text}`);
+  const one = await client.get(`/api/v1/collections/${col.id}`);
+  return one.json.levels.map((l) => l.id);
+}
