@@ -149,7 +149,10 @@ export class BoardView {
       if (!this.anim) {
         const next = this.queue.shift();
         if (!next) return;
-        const speedUp = Math.min(6, 1 + this.queue.length / 2);
+        // Keys pressed faster than steps animate catch up; a walk keeps a
+        // steady pace unless keys wait behind it.
+        const keys = this.queue.filter((q) => !q.paced).length;
+        const speedUp = next.paced ? (keys > 0 ? 5 : 1.6) : Math.min(6, 1 + this.queue.length / 2);
         // Start one frame in, so the frame after a key press already shows the step.
         this.anim = { ...next, t0: now - 16, duration: this.stepMs / speedUp };
         this.shown.facing = next.dir;

@@ -180,7 +180,9 @@ export class Play {
       return false;
     }
     const e = g.entry(g.cursor - 1);
-    this.view.animate(stepTransition(g.width, from, d, e.pushed, this.position()));
+    const t = stepTransition(g.width, from, d, e.pushed, this.position());
+    t.paced = silent;
+    this.view.animate(t);
     const letter = rc === PUSHED ? LETTERS[d].toUpperCase() : LETTERS[d];
     if (!silent) {
       this.queue({ kind: 'steps', steps: letter });

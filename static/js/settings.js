@@ -7,7 +7,7 @@ export const SPEEDS = { off: 0, fast: 70, normal: 120, slow: 200 };
 
 const defaults = {
   theme: 'classic',
-  speed: 'normal',
+  speed: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'off' : 'normal',
   sound: false,
   pointMode: true,
   showDead: false,

@@ -1,0 +1,100 @@
+// Every screen by keyboard alone: the menus, the options (theme, sound),
+// the credits and the in-game menu, with a visible focus throughout.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, openBrowser, waitForGame, tutorialLevels, press, arrows, localPosition } from './harness.mjs';
+
+let server, browser;
+before(async () => {
+  server = await startServer();
+  browser = await openBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Tabs forward until the focused element's text matches, at most 30 times. */
+async function tabTo(page, pattern) {
+  for (let i = 0; i < 30; i++) {
+    await page.keyboard.press('Tab');
+    const text = await page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+    if (pattern.test(text)) return text;
+  }
+  throw new Error(`no focusable element matching ${pattern} within 30 tabs`);
+}
+
+async function focusVisible(page) {
+  return page.evaluate(() => {
+    const el = document.activeElement;
+    const target = el.matches('input') ? el.nextElementSibling ?? el : el;
+    const s = getComputedStyle(target);
+    return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2;
+  });
+}
+
+test('options by keyboard: theme, sound; Escape goes back', async () => {
+  const { page, errors } = browser;
+  await page.goto(`${server.url}/`);
+  await page.waitForSelector('#screen-title:not([hidden])');
+  await tabTo(page, /^Options$/);
+  assert.ok(await focusVisible(page), 'the focused link shows a focus ring');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#screen-options:not([hidden]) .theme-choice');
+  const before = await page.evaluate(() => document.documentElement.dataset.theme);
+  await page.keyboard.press('Tab'); // from the heading to the chosen theme
+  assert.equal(await page.evaluate(() => document.activeElement.name), 'theme');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((t) => document.documentElement.dataset.theme !== t, before);
+  const after = await page.evaluate(() => document.documentElement.dataset.theme);
+  assert.notEqual(after, before, 'an arrow key picks the next theme at once');
+  for (let i = 0; i < 10; i++) {
+    const name = await page.evaluate(() => document.activeElement.name);
+    if (name === 'sound') break;
+    await page.keyboard.press('Tab');
+  }
+  assert.equal(await page.evaluate(() => document.activeElement.name), 'sound');
+  await page.keyboard.press('Space');
+  assert.equal(await page.evaluate(() => window.sokod.settings.get('sound')), true, 'Space turns sound on');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('#screen-title:not([hidden])');
+  // The theme is remembered across a reload.
+  await page.reload();
+  await page.waitForSelector('#screen-title:not([hidden])');
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), after);
+  assert.deepEqual(errors, []);
+});
+
+test('credits by keyboard show the level authors', async () => {
+  const { page } = browser;
+  await page.goto(`${server.url}/#/`);
+  await page.waitForSelector('#screen-title:not([hidden])');
+  await page.focus('#title-h');
+  await tabTo(page, /^Credits$/);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /level/.test(document.getElementById('credits-list').textContent));
+  const text = await page.textContent('#credits-list');
+  assert.match(text, /First Steps/);
+  assert.match(text, /sokod: 10 levels/, `authors with their levels: ${text}`);
+});
+
+test('the game by keyboard: steps with sound on, Escape opens and closes the menu', async () => {
+  const { page, errors } = browser;
+  const level = (await tutorialLevels(page))[2];
+  await page.goto(`${server.url}/#/play/${level.id}`);
+  await waitForGame(page, level.title);
+  await press(page, arrows('lldR'));
+  assert.deepEqual([(await localPosition(page)).moves, (await localPosition(page)).pushes], [4, 1]);
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => document.getElementById('game-menu').open);
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Resume', 'the menu takes the focus');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal((await localPosition(page)).moves, 4, 'keys do not play behind the menu');
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => !document.getElementById('game-menu').open);
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await localPosition(page)).moves, 5, 'play goes on after the menu');
+  await page.keyboard.press('n');
+  await page.waitForFunction((t) => document.getElementById('game-h').textContent !== t, level.title);
+  assert.deepEqual(errors, []);
+});
