@@ -85,7 +85,9 @@ static void begin(soko_path_scratch *s)
         __builtin_memset(s->state_mark, 0, sizeof s->state_mark);
         __builtin_memset(s->cell_mark, 0, sizeof s->cell_mark);
         __builtin_memset(s->area_mark, 0, sizeof s->area_mark);
+        __builtin_memset(s->flow_mark, 0, sizeof s->flow_mark);
         s->blocks_area = 0;
+        s->explored = 0;
         s->stamp = 0;
     }
 }
@@ -376,7 +378,9 @@ static bool same_bytes(const uint8_t *a, const uint8_t *b, uint32_t n)
 }
 
 /* The blocks of the box's area, found again only when the board or the box
- * differs from the last time (the player's square does not matter). */
+ * differs from the last time (the player's square does not matter). A
+ * whole search made on them by soko_path_box_reach is kept too, for the
+ * push paths that usually follow it. */
 static uint32_t area_of(const view *v, soko_path_scratch *s, uint32_t box)
 {
     if (s->blocks_area != 0 && s->blocks_box == box && s->blocks_size == v->size &&
@@ -384,6 +388,7 @@ static uint32_t area_of(const view *v, soko_path_scratch *s, uint32_t box)
         same_bytes(s->blocks_cell, v->cell, v->size))
         return s->blocks_area;
     uint32_t area = find_blocks(v, s, box);
+    s->explored = 0;
     __builtin_memcpy(s->blocks_cell, v->cell, v->size);
     s->blocks_area = area;
     s->blocks_box = (uint16_t)box;
@@ -490,8 +495,12 @@ int32_t soko_path_box_reach(const soko_game *g, soko_cell box, soko_path_scratch
     begin(s);
     uint32_t area = area_of(&v, s, box), count = 1;
     unsigned sides = start_sides(&v, s, area, box);
-    if (sides != 0)
-        explore(&v, s, area, box, sides, next_stamp(s), SOKO_NO_CELL, reach, &count);
+    if (sides == 0)
+        return 1;
+    uint32_t seen = next_stamp(s);
+    explore(&v, s, area, box, sides, seen, SOKO_NO_CELL, reach, &count);
+    s->explored = seen;
+    s->explored_sides = (uint8_t)sides;
     return (int32_t)count;
 }
 
@@ -558,18 +567,36 @@ static int32_t write_push_path(const view *v, soko_path_scratch *s, uint32_t box
     return (int32_t)s->state_moves[last];
 }
 
-/* Marks with `dag` (from `seen`) the classes of states that lie on some
- * path with the fewest pushes to the target: back from the target's states,
- * a state one push earlier that pushes into a marked one is marked. */
-static void mark_dag(const view *v, soko_path_scratch *s, uint32_t target, uint32_t seen,
+/* Marks every state of a class in flow_mark. */
+static void flow_class(soko_path_scratch *s, uint32_t b, unsigned cls, uint32_t mark)
+{
+    for (unsigned d = 0; d < 4; d++) {
+        if (cls & (1u << d))
+            s->flow_mark[b * 4u + d] = mark;
+    }
+}
+
+/* Marks with `dag` the classes of states (found by explore with `seen`)
+ * that lie on some path with the fewest pushes to the target: back from the
+ * target's states with the fewest pushes, a state one push earlier that
+ * pushes into a marked one is marked. Returns false when the box never gets
+ * to the target. */
+static bool mark_dag(const view *v, soko_path_scratch *s, uint32_t target, uint32_t seen,
                      uint32_t dag)
 {
-    uint32_t head = 0, tail = 0;
+    uint32_t head = 0, tail = 0, fewest = UINT32_MAX;
     for (unsigned d = 0; d < 4; d++) {
         uint32_t y = target * 4u + d;
-        if (s->state_mark[y] != seen)
+        if (s->state_mark[y] == seen && s->state_pushes[y] < fewest)
+            fewest = s->state_pushes[y];
+    }
+    if (fewest == UINT32_MAX)
+        return false;
+    for (unsigned d = 0; d < 4; d++) {
+        uint32_t y = target * 4u + d;
+        if (s->state_mark[y] != seen || s->state_pushes[y] != fewest || s->flow_mark[y] == dag)
             continue;
-        mark_class(s, target, side_class(s, target, d), dag, s->state_pushes[y]);
+        flow_class(s, target, side_class(s, target, d), dag);
         s->state_queue[tail++] = (uint16_t)y;
     }
     while (head < tail) {
@@ -583,12 +610,14 @@ static void mark_dag(const view *v, soko_path_scratch *s, uint32_t target, uint3
                 continue;
             /* The player stands where the box was, and pushed from beyond. */
             uint32_t b = step(v, to, t), x = b * 4u + t;
-            if (s->state_mark[x] != seen || s->state_pushes[x] + 1u != pushes)
+            if (s->state_mark[x] != seen || s->state_pushes[x] + 1u != pushes ||
+                s->flow_mark[x] == dag)
                 continue;
-            mark_class(s, b, side_class(s, b, t), dag, (uint16_t)(pushes - 1));
+            flow_class(s, b, side_class(s, b, t), dag);
             s->state_queue[tail++] = (uint16_t)x;
         }
     }
+    return true;
 }
 
 SOKO_EXPORT("soko_path_box_push")
@@ -611,10 +640,15 @@ int32_t soko_path_box_push(const soko_game *g, soko_cell box, soko_cell target,
 
     /* First the fewest pushes, class by class, and the states on the paths
      * that have that many: only those need their moves counted. */
-    uint32_t seen = next_stamp(s), dag = next_stamp(s), done = next_stamp(s);
-    if (explore(&v, s, area, box, sides, seen, target, NULL, NULL) == UINT32_MAX)
+    uint32_t seen = s->explored;
+    if (seen == 0 || s->explored_sides != sides) {
+        seen = next_stamp(s);
+        s->explored = 0; /* its marks are about to be overwritten */
+        explore(&v, s, area, box, sides, seen, target, NULL, NULL);
+    }
+    uint32_t dag = next_stamp(s), done = next_stamp(s);
+    if (!mark_dag(&v, s, target, seen, dag))
         return SOKO_E_NO_PATH;
-    mark_dag(&v, s, target, seen, dag);
 
     /* Layer 0: the player walks to each side it can reach. */
     uint32_t goals[4];
@@ -629,7 +663,7 @@ int32_t soko_path_box_push(const soko_game *g, soko_cell box, soko_cell target,
         if (!(sides & (1u << d)))
             continue;
         uint32_t y = box * 4u + d;
-        s->state_mark[y] = done;
+        s->flow_mark[y] = done;
         s->state_moves[y] = s->cell_dist[step(&v, box, d)];
         s->state_queue[tail++] = (uint16_t)y;
     }
@@ -643,7 +677,7 @@ int32_t soko_path_box_push(const soko_game *g, soko_cell box, soko_cell target,
         uint16_t next = (uint16_t)(s->state_pushes[x] + 1u);
         for (unsigned t = 0; t < 4; t++) {
             uint32_t y = step(&v, b, t ^ 2u) * 4u + t;
-            if ((cls & (1u << t)) && (s->state_mark[y] == dag || s->state_mark[y] == done) &&
+            if ((cls & (1u << t)) && (s->flow_mark[y] == dag || s->flow_mark[y] == done) &&
                 s->state_pushes[y] == next)
                 pushable |= 1u << t;
         }
@@ -656,8 +690,8 @@ int32_t soko_path_box_push(const soko_game *g, soko_cell box, soko_cell target,
                 continue;
             uint32_t y = step(&v, b, t ^ 2u) * 4u + t;
             uint32_t cost = s->state_moves[x] + dist[t] + 1;
-            if (s->state_mark[y] != done) {
-                s->state_mark[y] = done;
+            if (s->flow_mark[y] != done) {
+                s->flow_mark[y] = done;
                 s->state_moves[y] = cost;
                 s->state_link[y] = (uint16_t)x;
                 s->state_queue[tail++] = (uint16_t)y;
@@ -671,7 +705,7 @@ int32_t soko_path_box_push(const soko_game *g, soko_cell box, soko_cell target,
     uint32_t last = UINT32_MAX;
     for (unsigned d = 0; d < 4; d++) {
         uint32_t y = (uint32_t)target * 4u + d;
-        if (s->state_mark[y] == done &&
+        if (s->flow_mark[y] == done &&
             (last == UINT32_MAX || s->state_moves[y] < s->state_moves[last]))
             last = y;
     }

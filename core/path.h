@@ -19,6 +19,7 @@ typedef struct soko_path_scratch {
     uint16_t state_link[SOKO_MAX_CELLS * 4];  /* the state it was pushed from */
     uint16_t state_pushes[SOKO_MAX_CELLS * 4];
     uint16_t state_queue[SOKO_MAX_CELLS * 4]; /* also the depth-first stack */
+    uint32_t flow_mark[SOKO_MAX_CELLS * 4];   /* stamp: on a fewest-push path, or counted */
     uint32_t cell_mark[SOKO_MAX_CELLS];       /* stamp: square labelled by a walk search */
     uint32_t area_mark[SOKO_MAX_CELLS];       /* stamp: square in the box's area */
     uint16_t cell_dist[SOKO_MAX_CELLS];
@@ -39,7 +40,9 @@ typedef struct soko_path_scratch {
     uint32_t blocks_size;
     uint16_t blocks_width;
     uint16_t blocks_box;
-    uint32_t stamp; /* the last stamp handed out; 0 before first use */
+    uint32_t explored;      /* the stamp of a whole search over those blocks, or 0 */
+    uint8_t explored_sides; /* the player's start sides of that search */
+    uint32_t stamp;         /* the last stamp handed out; 0 before first use */
 } soko_path_scratch;
 
 /* The shortest walk of the player from where it stands to `target`, around
