@@ -201,7 +201,7 @@ static void distances_to_goal(solver_board *b, const uint8_t *side, uint32_t g, 
 static int compute_distances(solver_board *b)
 {
     uint32_t n = b->nsq;
-    uint8_t *side = malloc((size_t)n * 4 + 1);
+    uint8_t *side = b->side = malloc((size_t)n * 4 + 1);
     uint16_t *state = malloc(((size_t)n * 4 + 1) * sizeof *state);
     uint32_t *queue = malloc(((size_t)n * 4 + 1) * sizeof *queue);
     b->dist = malloc(((size_t)n * b->nboxes + 1) * sizeof *b->dist);
@@ -221,7 +221,6 @@ static int compute_distances(solver_board *b)
         }
     }
     solver_fill_free(&f);
-    free(side);
     free(state);
     free(queue);
     return rc;
@@ -267,7 +266,7 @@ int solver_board_build(solver_board *b, const soko_level *lvl)
         return -1;
     }
     uint64_t n = b->nsq;
-    b->bytes = (uint64_t)b->width * b->height * 2 + n * (2 + 8 + 2 + 1 + 1 + 16 + 2 + 2) +
+    b->bytes = (uint64_t)b->width * b->height * 2 + n * (2 + 8 + 2 + 1 + 1 + 16 + 2 + 2 + 4) +
                n * b->nboxes * 2;
     return 0;
 }
@@ -285,6 +284,7 @@ void solver_board_free(solver_board *b)
     free(b->zplayer);
     free(b->live);
     free(b->live_square);
+    free(b->side);
     memset(b, 0, sizeof *b);
 }
 

@@ -26,6 +26,9 @@ typedef struct solver_board {
     uint8_t *dead;          /* 1 where a box can never reach any goal */
     uint16_t *goals;        /* the goal squares, nboxes of them */
     uint16_t *dist;         /* dist[s * nboxes + g]: fewest pushes from s to goals[g], or FAR */
+    uint8_t *side;          /* side[s * 4 + d]: the part of the floor without s that the
+                               neighbour on side d is in, named by its smallest side; 0xFF
+                               where there is no neighbour */
     uint64_t *zbox;         /* Zobrist keys of a box on each square */
     uint64_t *zplayer;      /* Zobrist keys of the normalised player on each square */
     uint16_t *live;         /* square -> index among squares that are not dead, or NONE */
@@ -188,6 +191,63 @@ int solver_open_push(solver_open *o, uint64_t item);
 uint64_t solver_open_pop(solver_open *o);
 void solver_open_free(solver_open *o);
 
+/* Work space for box paths. */
+typedef struct solver_boxpath {
+    uint32_t *prev; /* the state each state was reached from */
+    uint32_t *queue;
+    uint32_t *path; /* the states before each push of the last path found */
+    uint8_t *area;  /* the player's area around the box */
+    uint16_t *fill;
+} solver_boxpath;
+
+int solver_boxpath_init(solver_boxpath *bp, const solver_board *b);
+void solver_boxpath_free(solver_boxpath *bp);
+
+/* Marks in bp->area the squares the player reaches from `start` around the
+ * boxes of occ (1 where a box stands) and one more box on `box`. */
+void solver_boxpath_area(solver_boxpath *bp, const solver_board *b, const uint8_t *occ,
+                         uint16_t start, uint16_t box);
+
+/* The fewest pushes that bring the box on `from` to `to`, the player starting
+ * on `player` and the other boxes (occ, which must not mark `from`) staying
+ * put. Returns their number, with bp->path[k] = box square * 4 + player side
+ * before push k and *player_end where the player stands after the last;
+ * -1 when the box cannot get there. */
+int solver_boxpath_find(solver_boxpath *bp, const solver_board *b, const uint8_t *occ,
+                        uint16_t from, uint16_t to, uint16_t player, uint16_t *player_end);
+
+/* A goal room and the order its goals are filled in (see macro.c). */
+typedef struct solver_room {
+    uint16_t entrance; /* the one square outside the room next to it */
+    uint16_t inside;   /* the room's square next to the entrance */
+    uint32_t size;     /* squares of the room */
+    uint16_t *squares;
+    uint32_t ngoals;
+    uint16_t *order;  /* the goals, first filled first */
+    uint16_t *pushes; /* pushes from `inside` to order[j] with order[0..j) full */
+    uint16_t *player; /* where the player stands after them */
+} solver_room;
+
+typedef struct solver_macros {
+    uint32_t nrooms;
+    solver_room *room;
+    uint16_t *room_of; /* the room of each square, or NONE */
+} solver_macros;
+
+/* Finds the goal rooms of the board for the start position (boxes and
+ * player). Returns 0 (perhaps with no rooms), or -1 when memory runs out. */
+int solver_macros_build(solver_macros *m, const solver_board *b, const uint16_t *boxes,
+                        uint16_t player);
+void solver_macros_free(solver_macros *m);
+
+/* When the push from `from` to `to` takes a box into a goal room through its
+ * entrance and the room holds exactly the goals filled so far, the box goes
+ * on to the next goal: *goal and *player (where the player ends) are set and
+ * the extra pushes returned. Otherwise returns -1. occ marks the boxes after
+ * the push. */
+int solver_macros_room_push(const solver_macros *m, const uint16_t *occ, uint16_t from, uint16_t to,
+                            uint16_t *goal, uint16_t *player);
+
 /* Turns the box moves of a solution into steps and LURD text: from[i] ->
  * to[i] is the i-th box move (one or more pushes of one box), played from
  * the position of `start` (its boxes and player). Fills out->lurd, moves and
@@ -209,6 +269,7 @@ typedef struct solver_search_args {
     /* The open lists, popped in turn: list k orders nodes by
      * g_weight[k] * g + h_weight[k] * h (then by h, newest first). */
     uint32_t queues;
+    bool macros; /* push boxes entering goal rooms on to their goals */
     const uint8_t *g_weight;
     const uint8_t *h_weight;
 } solver_search_args;
@@ -219,6 +280,10 @@ typedef struct solver_moves {
     uint16_t *to;
     uint32_t n;
 } solver_moves;
+
+/* The reason of a search that found nothing once goal-room macros had
+ * narrowed it: a search without them may still find a solution. */
+extern const char SOLVER_REASON_MACROS[];
 
 /* Searches for a solution from the position in args. Returns SOLVER_SOLVED
  * (moves filled, the caller frees from and to), SOLVER_UNSOLVABLE or

@@ -21,8 +21,10 @@ typedef struct search {
     solver_corral corral;
     solver_match match; /* the expanded node's assignment */
     solver_match trial; /* a child's */
-    uint16_t *box;      /* the expanded node's boxes, ascending */
-    uint16_t *occ;      /* box number + 1 on each square, 0 when empty */
+    solver_macros macros;
+    bool macro_used; /* a macro cut the search: exhausting it proves nothing */
+    uint16_t *box;   /* the expanded node's boxes, ascending */
+    uint16_t *occ;   /* box number + 1 on each square, 0 when empty */
     uint8_t *key;
     uint8_t *freeze_work;
     solver_push *pushes;
@@ -62,6 +64,8 @@ static int setup(search *s, const solver_search_args *args)
         solver_corral_init(&s->corral, b) < 0 || solver_match_init(&s->match, b->nboxes) < 0 ||
         solver_match_init(&s->trial, b->nboxes) < 0)
         return -1;
+    if (args->macros && solver_macros_build(&s->macros, b, args->boxes, args->player) < 0)
+        return -1;
     return 0;
 }
 
@@ -75,6 +79,7 @@ static void teardown(search *s)
     solver_corral_free(&s->corral);
     solver_match_free(&s->match);
     solver_match_free(&s->trial);
+    solver_macros_free(&s->macros);
     free(s->box);
     free(s->occ);
     free(s->key);
@@ -156,14 +161,28 @@ static void try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_pu
     s->occ[from] = 0;
     s->occ[to] = (uint16_t)(row + 1);
     s->box[row] = to;
+    uint16_t player = from, goal;
+    uint32_t pushes = 1;
+    int extra = s->macros.nrooms > 0
+                    ? solver_macros_room_push(&s->macros, s->occ, from, to, &goal, &player)
+                    : -1;
+    if (extra >= 0) {
+        s->occ[to] = 0;
+        to = goal;
+        s->occ[to] = (uint16_t)(row + 1);
+        s->box[row] = to;
+        pushes += (uint32_t)extra;
+        s->macro_used = true;
+    }
     if (solver_freeze_deadlock(b, s->occ, to, s->freeze_work))
         goto undo;
 
-    uint16_t player = solver_reach(b, s->occ, from, &s->child);
+    player = solver_reach(b, s->occ, player, &s->child);
     uint64_t hash = parent_hash ^ b->zbox[from] ^ b->zbox[to] ^ b->zplayer[player];
     solver_board_pack(b, s->box, s->key);
     solver_node *pn = solver_table_node(&s->table, parent);
-    uint16_t g = (uint16_t)(pn->g + 1);
+    uint32_t g32 = pn->g + pushes;
+    uint16_t g = (uint16_t)(g32 > 0xFFFF ? 0xFFFF : g32);
     uint32_t seen = solver_table_find(&s->table, hash, player, s->key);
     if (seen != SOLVER_NIL) {
         solver_node *n = solver_table_node(&s->table, seen);
@@ -343,6 +362,9 @@ int solver_search(const solver_search_args *args, solver_moves *moves, uint64_t 
         } else if (s.stop != NULL) {
             status = SOLVER_UNKNOWN;
             *reason = s.stop;
+        } else if (s.macro_used) {
+            status = SOLVER_UNKNOWN;
+            *reason = SOLVER_REASON_MACROS;
         } else {
             status = SOLVER_UNSOLVABLE;
             *reason = "every position reachable from the start is lost";

@@ -22,9 +22,7 @@ typedef struct builder {
     uint32_t *seen;  /* walk search stamps */
     uint32_t stamp;
     uint16_t *queue;
-    uint32_t *state_prev; /* box-path search over (box square, player side) */
-    uint32_t *state_queue;
-    uint8_t *area; /* the player's area around the box being moved */
+    solver_boxpath path;
     steps out;
 } builder;
 
@@ -40,27 +38,6 @@ static int append(steps *s, uint8_t dir)
     }
     s->dir[s->n++] = dir;
     return 0;
-}
-
-/* Marks in bd->area the squares the player reaches from `start` around the
- * boxes and a box on `extra`. */
-static void fill_area(builder *bd, uint16_t start, uint16_t extra)
-{
-    const solver_board *b = bd->b;
-    memset(bd->area, 0, b->nsq);
-    uint32_t head = 0, tail = 0;
-    bd->area[start] = 1;
-    bd->queue[tail++] = start;
-    while (head < tail) {
-        uint16_t s = bd->queue[head++];
-        for (int d = 0; d < 4; d++) {
-            uint16_t t = b->nb[s * 4 + d];
-            if (t == SOLVER_NONE || t == extra || bd->occ[t] || bd->area[t])
-                continue;
-            bd->area[t] = 1;
-            bd->queue[tail++] = t;
-        }
-    }
 }
 
 /* Appends the shortest walk of the player to `target`, around the boxes and
@@ -100,66 +77,31 @@ static int walk(builder *bd, uint16_t target, uint16_t extra)
 }
 
 /* Appends the steps that push the box on `from` to `to` with the fewest
- * pushes, searching over (box square, side of the player) states. */
+ * pushes, the player walking the shortest way to each push. */
 static int move_box(builder *bd, uint16_t from, uint16_t to, bool first_push_only)
 {
     const solver_board *b = bd->b;
-    uint32_t nstates = b->nsq * 4;
-    for (uint32_t k = 0; k < nstates; k++)
-        bd->state_prev[k] = SOLVER_NIL;
     bd->occ[from] = 0;
-    fill_area(bd, bd->player, from);
-    uint32_t head = 0, tail = 0, goal = SOLVER_NIL;
-    for (int d = 0; d < 4; d++) {
-        uint16_t q = b->nb[from * 4 + d];
-        if (q != SOLVER_NONE && bd->area[q]) {
-            uint32_t st = from * 4u + (uint32_t)d;
-            bd->state_prev[st] = st; /* a start state is its own parent */
-            bd->state_queue[tail++] = st;
-        }
-    }
-    while (head < tail && goal == SOLVER_NIL) {
-        uint32_t st = bd->state_queue[head++];
-        uint16_t x = (uint16_t)(st / 4);
-        int side = (int)(st % 4);
-        uint16_t y = b->nb[x * 4 + (side ^ 2)];
-        if (y == SOLVER_NONE || bd->occ[y])
-            continue;
-        fill_area(bd, x, y);
-        for (int d = 0; d < 4; d++) {
-            uint16_t q = b->nb[y * 4 + d];
-            uint32_t next = y * 4u + (uint32_t)d;
-            if (q == SOLVER_NONE || !bd->area[q] || bd->state_prev[next] != SOLVER_NIL)
-                continue;
-            bd->state_prev[next] = st;
-            bd->state_queue[tail++] = next;
-            if (y == to) {
-                goal = next;
-                break;
-            }
-        }
-    }
-    if (goal == SOLVER_NIL) {
+    uint16_t end;
+    int n = solver_boxpath_find(&bd->path, b, bd->occ, from, to, bd->player, &end);
+    if (n <= 0) {
         bd->occ[from] = 1;
         return -1;
     }
-    /* the chain of states, first to last, reusing the queue */
-    uint32_t len = 0;
-    for (uint32_t st = goal; bd->state_prev[st] != st; st = bd->state_prev[st])
-        bd->state_queue[len++] = bd->state_prev[st];
-    for (uint32_t k = len; k-- > 0;) {
-        uint32_t st = bd->state_queue[k];
+    uint16_t box = from;
+    for (int k = 0; k < n; k++) {
+        uint32_t st = bd->path.path[k];
         uint16_t x = (uint16_t)(st / 4);
         int side = (int)(st % 4);
         if (walk(bd, b->nb[x * 4 + side], x) < 0 ||
             append(&bd->out, (uint8_t)((side ^ 2) | SOKO_LURD_PUSH)) < 0)
             return -1;
         bd->player = x;
+        box = b->nb[x * 4 + (side ^ 2)];
         if (first_push_only)
             break;
     }
-    uint16_t end = first_push_only ? b->nb[bd->player * 4 + (bd->out.dir[bd->out.n - 1] & 3)] : to;
-    bd->occ[end] = 1;
+    bd->occ[box] = 1;
     return 0;
 }
 
@@ -213,13 +155,9 @@ int solver_solution_build(const solver_board *b, const soko_level *start, const 
     bd.how = malloc(nsq + 1);
     bd.seen = calloc(nsq + 1, sizeof *bd.seen);
     bd.queue = malloc((nsq + 1) * sizeof *bd.queue);
-    bd.state_prev = malloc(((size_t)nsq * 4 + 1) * sizeof *bd.state_prev);
-    bd.state_queue = malloc(((size_t)nsq * 4 + 1) * sizeof *bd.state_queue);
-    bd.area = malloc(nsq + 1);
-    int rc = bd.occ && bd.prev && bd.how && bd.seen && bd.queue && bd.state_prev &&
-                     bd.state_queue && bd.area
-                 ? 0
-                 : -1;
+    int rc = solver_boxpath_init(&bd.path, b);
+    if (!bd.occ || !bd.prev || !bd.how || !bd.seen || !bd.queue)
+        rc = -1;
     if (rc == 0) {
         for (uint32_t s = 0; s < nsq; s++)
             bd.occ[s] = (start->cell[b->cell[s]] & SOKO_BOX) != 0;
@@ -237,9 +175,7 @@ int solver_solution_build(const solver_board *b, const soko_level *start, const 
     free(bd.how);
     free(bd.seen);
     free(bd.queue);
-    free(bd.state_prev);
-    free(bd.state_queue);
-    free(bd.area);
+    solver_boxpath_free(&bd.path);
     free(bd.out.dir);
     return rc;
 }

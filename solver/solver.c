@@ -8,7 +8,7 @@
 
 /* How much the bound outweighs the pushes made: above 1 the search finds
  * solutions much sooner, at the price of pushes beyond the fewest. */
-#define SEARCH_WEIGHT 3
+const char SOLVER_REASON_MACROS[] = "no solution with goal rooms filled in their packing order";
 
 void solver_options_default(solver_options *opt)
 {
@@ -72,6 +72,7 @@ static int run(const soko_level *start, bool multipush, const solver_options *op
             .options = opt,
             .started = started,
             .queues = opt->optimal ? 1 : 2,
+            .macros = !opt->optimal && getenv("NOMACRO") == NULL,
             .g_weight = g_weight,
             .h_weight = h_weight,
         };
@@ -98,6 +99,13 @@ static int run(const soko_level *start, bool multipush, const solver_options *op
             out->reason = "some goals can never be reached by a box";
         } else {
             out->status = solver_search(&args, &moves, &out->nodes, &out->reason);
+            if (out->status == SOLVER_UNKNOWN && out->reason == SOLVER_REASON_MACROS) {
+                /* the macros may have cut every solution: search again without */
+                uint64_t nodes = out->nodes;
+                args.macros = false;
+                out->status = solver_search(&args, &moves, &out->nodes, &out->reason);
+                out->nodes += nodes;
+            }
         }
         if (out->status == SOLVER_SOLVED) {
             if (solver_solution_build(&b, start, moves.from, moves.to, moves.n, hint, out) < 0) {

@@ -1,0 +1,100 @@
+/* Box paths: the fewest pushes that bring one box to a square, the other
+ * boxes staying where they are, searched over (box square, player side)
+ * states with the player's area recomputed around the box after each push. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int solver_boxpath_init(solver_boxpath *bp, const solver_board *b)
+{
+    memset(bp, 0, sizeof *bp);
+    size_t states = (size_t)b->nsq * 4 + 1;
+    bp->prev = malloc(states * sizeof *bp->prev);
+    bp->queue = malloc(states * sizeof *bp->queue);
+    bp->path = malloc(states * sizeof *bp->path);
+    bp->area = malloc(b->nsq + 1);
+    bp->fill = malloc((b->nsq + 1) * sizeof *bp->fill);
+    return bp->prev && bp->queue && bp->path && bp->area && bp->fill ? 0 : -1;
+}
+
+void solver_boxpath_free(solver_boxpath *bp)
+{
+    free(bp->prev);
+    free(bp->queue);
+    free(bp->path);
+    free(bp->area);
+    free(bp->fill);
+    memset(bp, 0, sizeof *bp);
+}
+
+void solver_boxpath_area(solver_boxpath *bp, const solver_board *b, const uint8_t *occ,
+                         uint16_t start, uint16_t box)
+{
+    memset(bp->area, 0, b->nsq);
+    uint32_t head = 0, tail = 0;
+    bp->area[start] = 1;
+    bp->fill[tail++] = start;
+    while (head < tail) {
+        uint16_t s = bp->fill[head++];
+        for (int d = 0; d < 4; d++) {
+            uint16_t t = b->nb[s * 4 + d];
+            if (t == SOLVER_NONE || t == box || occ[t] || bp->area[t])
+                continue;
+            bp->area[t] = 1;
+            bp->fill[tail++] = t;
+        }
+    }
+}
+
+int solver_boxpath_find(solver_boxpath *bp, const solver_board *b, const uint8_t *occ,
+                        uint16_t from, uint16_t to, uint16_t player, uint16_t *player_end)
+{
+    uint32_t nstates = b->nsq * 4;
+    for (uint32_t k = 0; k < nstates; k++)
+        bp->prev[k] = SOLVER_NIL;
+    if (from == to) {
+        *player_end = player;
+        return 0;
+    }
+    solver_boxpath_area(bp, b, occ, player, from);
+    uint32_t head = 0, tail = 0, goal = SOLVER_NIL;
+    for (int d = 0; d < 4; d++) {
+        uint16_t q = b->nb[from * 4 + d];
+        if (q != SOLVER_NONE && bp->area[q]) {
+            uint32_t st = from * 4u + (uint32_t)d;
+            bp->prev[st] = st; /* a start state is its own parent */
+            bp->queue[tail++] = st;
+        }
+    }
+    while (head < tail && goal == SOLVER_NIL) {
+        uint32_t st = bp->queue[head++];
+        uint16_t x = (uint16_t)(st / 4);
+        int side = (int)(st % 4);
+        uint16_t y = b->nb[x * 4 + (side ^ 2)];
+        if (y == SOLVER_NONE || occ[y])
+            continue;
+        solver_boxpath_area(bp, b, occ, x, y);
+        for (int d = 0; d < 4 && goal == SOLVER_NIL; d++) {
+            uint16_t q = b->nb[y * 4 + d];
+            uint32_t next = y * 4u + (uint32_t)d;
+            if (q == SOLVER_NONE || !bp->area[q] || bp->prev[next] != SOLVER_NIL)
+                continue;
+            bp->prev[next] = st;
+            bp->queue[tail++] = next;
+            if (y == to)
+                goal = next;
+        }
+    }
+    if (goal == SOLVER_NIL)
+        return -1;
+    uint32_t n = 0;
+    for (uint32_t st = goal; bp->prev[st] != st; st = bp->prev[st])
+        n++;
+    uint32_t k = n;
+    for (uint32_t st = goal; bp->prev[st] != st; st = bp->prev[st])
+        bp->path[--k] = bp->prev[st];
+    /* the player ends where the box stood before the last push */
+    *player_end = (uint16_t)(bp->path[n - 1] / 4);
+    return (int)n;
+}
