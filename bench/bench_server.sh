@@ -1,0 +1,262 @@
+#!/usr/bin/env bash
+# Game steps through sokod's HTTP API against nginx serving a tiny static
+# file, on loopback, with the same wrk settings: the ceiling of this machine.
+# Every sokod request is one step of a game of its own guest, with the right
+# sequence number, acknowledged only after its commit (bench_server.lua).
+# Prints, per connection count, requests (steps) per second, p50 and p99
+# latency and errors of both servers, their ratio, and sokod's memory at the
+# largest count. Installs wrk and nginx when missing; starts its own nginx
+# and sokod in a temporary folder and stops both on exit, Ctrl-C included.
+#
+# Usage: bench/bench_server.sh BUILD_DIR
+# Settings: BENCH_SERVER_SECONDS (10 per run), BENCH_SERVER_CONNECTIONS
+# ("64 1000"), BENCH_SERVER_WRK_THREADS (2), BENCH_SERVER_SOKOD_ARGS (more
+# flags for sokod serve).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+build=$(cd "${1:-build-bench}" && pwd)
+seconds=${BENCH_SERVER_SECONDS:-10}
+read -r -a conn_counts <<<"${BENCH_SERVER_CONNECTIONS:-64 1000}"
+wrk_threads=${BENCH_SERVER_WRK_THREADS:-2}
+read -r -a sokod_args <<<"${BENCH_SERVER_SOKOD_ARGS:-}"
+
+# --- tools: wrk and nginx from Debian, for this benchmark only ---
+nginx_bin=$(command -v nginx || true)
+[ -z "$nginx_bin" ] && [ -x /usr/sbin/nginx ] && nginx_bin=/usr/sbin/nginx
+missing=()
+command -v wrk >/dev/null || missing+=(wrk)
+[ -z "$nginx_bin" ] && missing+=(nginx)
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=()
+  [ "$(id -u)" -ne 0 ] && sudo=(sudo)
+  echo "installing ${missing[*]} (for this benchmark only)"
+  export DEBIAN_FRONTEND=noninteractive
+  if ! "${sudo[@]}" apt-get install -y -q "${missing[@]}" >/dev/null; then
+    "${sudo[@]}" apt-get update -q >/dev/null
+    "${sudo[@]}" apt-get install -y -q "${missing[@]}" >/dev/null
+  fi
+  nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
+fi
+
+# --- a temporary folder for everything, and a cleanup that runs on any exit ---
+tmp=$(mktemp -d /tmp/sokod-bench-server.XXXXXX)
+chmod 755 "$tmp" # nginx's workers run as nobody and read the tiny file
+sokod_pid=
+nginx_pid=
+stop_all() {
+  trap - EXIT INT TERM
+  if [ -n "$sokod_pid" ] && kill -0 "$sokod_pid" 2>/dev/null; then
+    kill -TERM "$sokod_pid" 2>/dev/null || true
+    wait "$sokod_pid" 2>/dev/null || true
+  fi
+  if [ -n "$nginx_pid" ] && kill -0 "$nginx_pid" 2>/dev/null; then
+    kill -QUIT "$nginx_pid" 2>/dev/null || true
+    wait "$nginx_pid" 2>/dev/null || true
+  fi
+  rm -rf "$tmp"
+}
+trap stop_all EXIT
+trap 'stop_all; exit 130' INT TERM
+
+# Each connection is a socket at both ends: raise the open file limit.
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+max_conns=0
+for c in "${conn_counts[@]}"; do [ "$c" -gt "$max_conns" ] && max_conns=$c; done
+if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt $((max_conns + 200)) ]; then
+  echo "note: the open file limit is $(ulimit -n), too low for $max_conns connections"
+fi
+
+# A loopback port nobody listens on (checked, then taken by the caller).
+free_port() {
+  local p
+  for p in $(shuf -i 20000-60999 -n 200); do
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+      echo "$p"
+      return 0
+    fi
+  done
+  return 1
+}
+
+# Waits until `curl URL` answers; false after 10 s.
+wait_http() {
+  local i
+  for i in $(seq 100); do
+    curl -s -o /dev/null "$1" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+# --- nginx: its own prefix, configuration, logs and pid file under $tmp ---
+mkdir -p "$tmp/nginx/www" "$tmp/nginx/logs"
+printf '{"ok":true}\n' >"$tmp/nginx/www/tiny.json"
+chmod -R a+rX "$tmp/nginx/www"
+nginx_port=$(free_port)
+cat >"$tmp/nginx/nginx.conf" <<EOF
+worker_processes auto;
+worker_rlimit_nofile $(($(ulimit -n) > 65536 ? 65536 : $(ulimit -n)));
+pid $tmp/nginx/nginx.pid;
+error_log $tmp/nginx/logs/error.log warn;
+events { worker_connections 8192; }
+http {
+  access_log off;
+  default_type application/json;
+  client_body_temp_path $tmp/nginx/body;
+  proxy_temp_path $tmp/nginx/proxy;
+  fastcgi_temp_path $tmp/nginx/fastcgi;
+  uwsgi_temp_path $tmp/nginx/uwsgi;
+  scgi_temp_path $tmp/nginx/scgi;
+  keepalive_requests 10000000;
+  keepalive_timeout 60s;
+  server {
+    listen 127.0.0.1:$nginx_port;
+    root $tmp/nginx/www;
+  }
+}
+EOF
+"$nginx_bin" -e "$tmp/nginx/logs/error.log" -p "$tmp/nginx" -c "$tmp/nginx/nginx.conf" \
+  -g 'daemon off;' 2>>"$tmp/nginx/logs/error.log" &
+nginx_pid=$!
+nginx_url="http://127.0.0.1:$nginx_port/tiny.json"
+if ! wait_http "$nginx_url"; then
+  echo "nginx did not start:"
+  cat "$tmp/nginx/logs/error.log"
+  exit 1
+fi
+
+# --- sokod: the optimised build, a fresh database, one level to walk on ---
+mkdir -p "$tmp/sokod/levels"
+# "r" then "l" from the start walks back and forth without touching the box.
+printf 'Collection: bench\n\n; Hall\n#######\n#@  $.#\n#######\n' >"$tmp/sokod/levels/bench.sok"
+"$build/sokod" serve --port 0 --db "$tmp/sokod/data/sokod.db" --levels "$tmp/sokod/levels" \
+  "${sokod_args[@]}" >"$tmp/sokod/stdout" 2>"$tmp/sokod/log" &
+sokod_pid=$!
+sokod_port=
+for _ in $(seq 100); do
+  sokod_port=$(sed -n 's/^sokod: listening on http:.*:\([0-9]*\)$/\1/p' "$tmp/sokod/stdout")
+  [ -n "$sokod_port" ] && break
+  kill -0 "$sokod_pid" 2>/dev/null || break
+  sleep 0.1
+done
+if [ -z "$sokod_port" ]; then
+  echo "sokod did not start:"
+  cat "$tmp/sokod/log"
+  exit 1
+fi
+sokod_url="http://127.0.0.1:$sokod_port"
+
+# Opens N games, each by a new guest, and writes "GAME_ID COOKIE" lines to
+# FILE. curl takes 100 URLs per run; with no cookie sent, each is a guest.
+make_games() {
+  local n=$1 file=$2 done_n=0 batch urls i
+  : >"$file"
+  while [ "$done_n" -lt "$n" ]; do
+    batch=$((n - done_n < 100 ? n - done_n : 100))
+    urls=()
+    for ((i = 0; i < batch; i++)); do urls+=("$sokod_url/api/v1/levels/1/game"); done
+    curl -s -X POST -H 'Content-Type: application/json' -d '{}' \
+      -w '\n%header{set-cookie}\n' "${urls[@]}" |
+      awk 'NR % 2 == 1 { id = ""; if (match($0, /"game":\{"id":[0-9]+/)) id = substr($0, RSTART + 13, RLENGTH - 13) }
+           NR % 2 == 0 { sub(/;.*/, ""); if (id != "" && $0 ~ /^sokod_session=/) print id, $0 }' >>"$file"
+    done_n=$((done_n + batch))
+  done
+  local got
+  got=$(wc -l <"$file")
+  if [ "$got" -ne "$n" ]; then
+    echo "opened $got games of $n"
+    return 1
+  fi
+}
+
+# Reads key=value pairs of the RESULT line in FILE into the array named $2.
+read_result() {
+  local -n into=$2
+  local kv
+  into=()
+  for kv in $(sed -n 's/^RESULT //p' "$1"); do into[${kv%%=*}]=${kv#*=}; done
+  [ -n "${into[requests]:-}" ]
+}
+
+ms() { awk -v us="$1" 'BEGIN { printf "%.2f ms", us / 1000 }'; }
+# CPU time (user + system) of the processes PID..., in milliseconds.
+cpu_ms() {
+  local pid sum=0 t
+  for pid in "$@"; do
+    t=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || echo 0)
+    sum=$((sum + t))
+  done
+  echo $((sum * 1000 / $(getconf CLK_TCK)))
+}
+# Microseconds of CPU per request, from milliseconds and a request count.
+per_req() { awk -v ms="$1" -v r="$2" 'BEGIN { printf "%.1f", (r > 0) ? ms * 1000 / r : 0 }'; }
+nginx_pids() { echo "$nginx_pid" $(pgrep -P "$nginx_pid" || true); }
+kib_of() { awk -v k="$2" '$1 == k":" { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
+
+echo "loopback, $(nproc) CPUs, wrk -t$wrk_threads -d${seconds}s, sokod $("$build/sokod" --version | cut -d' ' -f2)," \
+  "$("$nginx_bin" -v 2>&1 | sed 's/.*: //')"
+printf '%-6s %-6s %12s %10s %10s %8s  %s\n' conns server "req/s" p50 p99 errors notes
+
+mem_line=
+for c in "${conn_counts[@]}"; do
+  # Spare games cover requests that wrk abandons (a socket error).
+  ngames=$((c + c / 8 + wrk_threads))
+  games="$tmp/games-$c.txt"
+  make_games "$ngames" "$games"
+  rss_before=$(kib_of "$sokod_pid" VmRSS)
+  s_cpu0=$(cpu_ms "$sokod_pid")
+
+  wrk -t"$wrk_threads" -c"$c" -d"${seconds}s" --timeout 10s -s "$here/bench_server.lua" \
+    "$sokod_url/" -- "$games" "$ngames" "$wrk_threads" >"$tmp/wrk-sokod-$c.txt" 2>&1 &
+  wrk_pid=$!
+  # sokod's memory and sockets while wrk runs.
+  rss_peak=0
+  fds_peak=0
+  while kill -0 "$wrk_pid" 2>/dev/null; do
+    rss=$(kib_of "$sokod_pid" VmRSS)
+    [ "${rss:-0}" -gt "$rss_peak" ] && rss_peak=$rss
+    fds=$(find "/proc/$sokod_pid/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)
+    [ "$fds" -gt "$fds_peak" ] && fds_peak=$fds
+    sleep 0.25
+  done
+  wait "$wrk_pid" || true
+  hwm=$(kib_of "$sokod_pid" VmHWM)
+  s_cpu=$(($(cpu_ms "$sokod_pid") - s_cpu0))
+  n_cpu0=$(cpu_ms $(nginx_pids))
+
+  wrk -t"$wrk_threads" -c"$c" -d"${seconds}s" --timeout 10s -s "$here/bench_server_nginx.lua" \
+    "$nginx_url" >"$tmp/wrk-nginx-$c.txt" 2>&1 || true
+  n_cpu=$(($(cpu_ms $(nginx_pids)) - n_cpu0))
+
+  declare -A s=() n=()
+  if ! read_result "$tmp/wrk-sokod-$c.txt" s; then
+    echo "wrk against sokod printed no result:"
+    cat "$tmp/wrk-sokod-$c.txt"
+    continue
+  fi
+  if ! read_result "$tmp/wrk-nginx-$c.txt" n; then
+    echo "wrk against nginx printed no result:"
+    cat "$tmp/wrk-nginx-$c.txt"
+    continue
+  fi
+  s_err=$((s[connect] + s[read] + s[write] + s[timeout] + s[status] + s[refused] + s[duplicates] + s[unreadable] + s[starved]))
+  n_err=$((n[connect] + n[read] + n[write] + n[timeout] + n[status]))
+  s_rate=$(awk -v r="${s[accepted]}" -v t="${s[seconds]}" 'BEGIN { printf "%.0f", r / t }')
+  n_rate=$(awk -v r="${n[requests]}" -v t="${n[seconds]}" 'BEGIN { printf "%.0f", r / t }')
+  notes="steps accepted ${s[accepted]}, CPU $(per_req "$s_cpu" "${s[requests]}") us/request"
+  [ "$s_err" -gt 0 ] && notes+=", errors: connect ${s[connect]} read ${s[read]} write ${s[write]} timeout ${s[timeout]} status ${s[status]} refused ${s[refused]} duplicate ${s[duplicates]} unreadable ${s[unreadable]} starved ${s[starved]}"
+  printf '%-6s %-6s %12s %10s %10s %8s  %s\n' "$c" sokod "$s_rate" "$(ms "${s[p50_us]}")" \
+    "$(ms "${s[p99_us]}")" "$s_err" "$notes"
+  notes="CPU $(per_req "$n_cpu" "${n[requests]}") us/request"
+  [ "$n_err" -gt 0 ] && notes+=", errors: connect ${n[connect]} read ${n[read]} write ${n[write]} timeout ${n[timeout]} status ${n[status]}"
+  printf '%-6s %-6s %12s %10s %10s %8s  %s\n' "$c" nginx "$n_rate" "$(ms "${n[p50_us]}")" \
+    "$(ms "${n[p99_us]}")" "$n_err" "$notes"
+  printf '%-6s %-6s %12s\n' "$c" ratio "$(awk -v a="$s_rate" -v b="$n_rate" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }')"
+  if [ "$c" -eq "$max_conns" ]; then
+    mem_line=$(awk -v b="$rss_before" -v p="$rss_peak" -v h="$hwm" -v f="$fds_peak" -v c="$c" \
+      'BEGIN { printf "sokod memory at %d connections: VmRSS %.1f MiB before, %.1f MiB peak during the run; VmHWM %.1f MiB; %d open files at most", c, b / 1024, p / 1024, h / 1024, f }')
+  fi
+  unset s n
+done
+[ -n "$mem_line" ] && echo "$mem_line"
+echo "targets: sokod at least half of nginx's req/s (ratio >= 0.50), p99 under 5 ms at 1000 connections, no errors"
