@@ -3,6 +3,7 @@
 
 import { app } from './app.js';
 import { onReachability } from './api.js';
+import { drainSavedOutboxes } from './sync.js';
 import { initA11y, toast } from './a11y.js';
 import { loadTheme, applyTheme } from './themes.js';
 import * as settings from './settings.js';
@@ -64,6 +65,9 @@ async function boot() {
     if (key === 'sound') setSoundEnabled(value);
   });
   startRouter({ title, library, play: game, options, account, credits });
+  // Moves an earlier visit queued and could not send: send them now (the
+  // game screen does it itself, once it knows which game it shows).
+  if (!/^#\/play\//.test(location.hash)) drainSavedOutboxes();
   app.refreshAccount().then(() => {
     if (!location.hash || location.hash === '#/') title.enter();
   });

@@ -30,8 +30,10 @@ export class Play {
     this.wasStuck = false;
   }
 
+  /** Leaves the level; entries still queued for it go on to the server. */
   close() {
-    this.sync?.close();
+    if (this.sync?.pending > 0) this.sync.drain();
+    else this.sync?.close();
     this.sync = null;
   }
 

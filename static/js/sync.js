@@ -21,6 +21,20 @@ export function savedOutbox(gameId) {
   }
 }
 
+/** Sends what earlier pages queued for games other than `except`. */
+export function drainSavedOutboxes(except = 0) {
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    const m = key && key.match(/^sokod\.outbox\.(\d+)$/);
+    if (!m || Number(m[1]) === except) continue;
+    const queue = savedOutbox(Number(m[1]));
+    if (queue.length === 0) continue;
+    const sync = new GameSync(Number(m[1]), queue[0].seq - 1, {});
+    sync.queue = queue;
+    sync.drain();
+  }
+}
+
 export class GameSync {
   /** hooks: adopt(game, message), confirmed(game, entry, serverSteps, idle),
    * pending(count, waiting) */
@@ -107,6 +121,7 @@ export class GameSync {
         this.save();
         const r = await this.send(e);
         if (this.closed) return;
+        if (this.queue[0] !== e) continue; // reset while the entry was on its way
         if (r.ok) {
           this.queue.shift();
           this.seq = e.seq;
@@ -139,6 +154,18 @@ export class GameSync {
     } finally {
       this.busy = false;
     }
+  }
+
+  /** Keeps sending what is queued with no page to report to, then closes:
+   * for a game the player has left. */
+  drain() {
+    this.hooks = {};
+    const closeWhenDone = () => {
+      if (this.queue.length === 0) this.close();
+      else setTimeout(closeWhenDone, 1000);
+    };
+    closeWhenDone();
+    this.pump();
   }
 
   /** The server's game changed under us (adopted): start from its seq. */

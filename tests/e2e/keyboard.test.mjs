@@ -40,7 +40,7 @@ test('options by keyboard: theme, sound; Escape goes back', async () => {
   await tabTo(page, /^Options$/);
   assert.ok(await focusVisible(page), 'the focused link shows a focus ring');
   await page.keyboard.press('Enter');
-  await page.waitForSelector('#screen-options:not([hidden]) .theme-choice');
+  await page.waitForSelector('#screen-options:not([hidden]) #options-form[data-ready]');
   const before = await page.evaluate(() => document.documentElement.dataset.theme);
   await page.keyboard.press('Tab'); // from the heading to the chosen theme
   assert.equal(await page.evaluate(() => document.activeElement.name), 'theme');

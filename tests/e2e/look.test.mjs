@@ -103,7 +103,7 @@ test('screenshots: title, library, the game in each theme, solved', async () => 
   }
   await page.evaluate(() => window.sokod.settings.set('theme', 'classic'));
   await page.goto(`${server.url}/#/options`);
-  await page.waitForSelector('.theme-choice canvas');
+  await page.waitForSelector('#options-form[data-ready]');
   await page.screenshot({ path: screenshotPath('options.png') });
 
   await page.setViewportSize({ width: 390, height: 760 });

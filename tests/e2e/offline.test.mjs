@@ -3,7 +3,7 @@
 // reaches it in order, nothing lost and nothing doubled.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, openBrowser, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition, serverGame, counters } from './harness.mjs';
+import { startServer, openBrowser, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition, serverGame, counters, apiGet } from './harness.mjs';
 
 let server, browser;
 before(async () => {
@@ -69,4 +69,31 @@ test('a refused entry snaps the board to the server with a message', async () =>
   assert.equal(game.seq, before.seq, 'the server applied nothing');
   const toast = await page.textContent('#toasts');
   assert.match(toast, /refused/, `a short message says why: "${toast}"`);
+});
+
+test('moves queued on a level the player left still reach the server', async () => {
+  const { page } = browser;
+  const levels = await tutorialLevels(page);
+  const [left, next] = [levels[2], levels[3]];
+  await page.goto(`${server.url}/#/play/${left.id}`);
+  await waitForGame(page, left.title);
+  await waitSynced(page);
+  const before = await localPosition(page);
+
+  await server.stop();
+  await press(page, arrows('ll'));
+  await page.keyboard.press('n'); // on to the next level while the moves wait
+  await page.waitForSelector('#net:not([hidden])', { timeout: 10000 });
+  server = await server.restart();
+  await waitForGame(page, next.title);
+  const gameOfLeft = async () => {
+    const listed = (await apiGet(page, `/collections/${left.collection_id}`)).body.levels.find((l) => l.id === left.id);
+    return (await apiGet(page, `/games/${listed.game_id}`)).body.game;
+  };
+  let game = await gameOfLeft();
+  for (let i = 0; i < 40 && game.moves !== before.moves + 2; i++) {
+    await page.waitForTimeout(250);
+    game = await gameOfLeft();
+  }
+  assert.equal(game.moves, before.moves + 2, `the left level's moves arrived once: ${game.history}`);
 });

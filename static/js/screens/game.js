@@ -9,6 +9,7 @@ import { actionOfKey, watchPointer, watchGamepads, DIR_OF } from '../input.js';
 import { announce, toast } from '../a11y.js';
 import { go, currentScreen } from '../router.js';
 import * as settings from '../settings.js';
+import { drainSavedOutboxes } from '../sync.js';
 
 export const section = 'screen-game';
 
@@ -19,6 +20,7 @@ let levelId = 0;
 let neighbours = { prev: 0, next: 0, count: 0, position: 0, name: '' };
 let solvedShown = false;
 let opening = 0;
+let drained = false;
 
 /** Timing of the last key press and of the frame that showed it. */
 export const metrics = { keyAt: 0, shownAt: 0, latencies: [] };
@@ -125,6 +127,11 @@ export async function enter(args) {
   }
   levelId = id;
   app.lastLevel = id;
+  if (!drained) {
+    // Moves an earlier visit queued for other levels go to the server too.
+    drained = true;
+    drainSavedOutboxes(play.sync.gameId);
+  }
   solvedShown = play.game.solved;
   $('board').focus();
   await loadNeighbours(play.state.level);

@@ -38,9 +38,10 @@ function preview(canvas, theme) {
 async function build() {
   built = true;
   const { themes } = await themeIndex();
+  const loaded = await Promise.all(themes.map((id) => loadTheme(id)));
   const box = $('opt-themes');
-  for (const id of themes) {
-    const theme = await loadTheme(id);
+  for (const [i, id] of themes.entries()) {
+    const theme = loaded[i];
     const label = document.createElement('label');
     label.className = 'theme-choice';
     label.innerHTML = '<input type="radio" name="theme"><span><canvas aria-hidden="true"></canvas><b></b></span>';
@@ -76,4 +77,5 @@ export async function enter(args) {
     ? `#/play/${localStorage.getItem('sokod.last')}` : '#/';
   if (!built) await build();
   fill();
+  $('options-form').dataset.ready = '1';
 }
