@@ -102,6 +102,12 @@ test('screenshots: title, library, the game in each theme, solved', async () => 
     await page.screenshot({ path: screenshotPath(`game-${theme}.png`) });
   }
   await page.evaluate(() => window.sokod.settings.set('theme', 'classic'));
+  await page.goto(`${server.url}/#/account`);
+  await page.waitForFunction(() => document.getElementById('acc-status').textContent.length > 0);
+  await page.screenshot({ path: screenshotPath('account.png') });
+  await page.goto(`${server.url}/#/credits`);
+  await page.waitForFunction(() => /level/.test(document.getElementById('credits-list').textContent));
+  await page.screenshot({ path: screenshotPath('credits.png') });
   await page.goto(`${server.url}/#/options`);
   await page.waitForSelector('#options-form[data-ready]');
   await page.screenshot({ path: screenshotPath('options.png') });
