@@ -23,7 +23,7 @@ export class BoardView {
     this.anim = null;       // the transition playing: {t0, duration, ...}
     this.stepMs = 120;      // one step's animation; 0 shows steps at once
     this.showDead = false;
-    this.marks = { reach: null, select: -1, frozen: null, target: -1 };
+    this.marks = { reach: null, select: -1, frozen: null, target: -1, path: null };
     this.tile = 0;
     this.layer = null;
     this.raf = 0;
@@ -44,7 +44,7 @@ export class BoardView {
     this.level = level;
     this.queue = [];
     this.anim = null;
-    this.marks = { reach: null, select: -1, frozen: null, target: -1 };
+    this.marks = { reach: null, select: -1, frozen: null, target: -1, path: null };
     this.shown = { player: state.player, boxes: new Set(state.boxes), facing: 2 };
     this.resize();
   }
@@ -228,6 +228,15 @@ export class BoardView {
         const x = (i % width) * t, y = Math.floor(i / width) * t;
         ctx.beginPath();
         ctx.arc(x + t / 2, y + t / 2, t * 0.18, 0, Math.PI * 2);
+        ctx.fill();
+      }
+    }
+    if (m.path && !a) {
+      ctx.fillStyle = b.target;
+      for (const c of m.path) {
+        const x = (c % width) * t, y = Math.floor(c / width) * t;
+        ctx.beginPath();
+        ctx.arc(x + t / 2, y + t / 2, Math.max(1.5, t * 0.08), 0, Math.PI * 2);
         ctx.fill();
       }
     }

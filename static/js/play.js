@@ -337,6 +337,21 @@ export class Play {
     return this.walkTo(cell);
   }
 
+  /** The squares a walk to `cell` would cross (for a hover preview), or null. */
+  walkPreview(cell) {
+    const g = this.game;
+    if (cell < 0 || cell === g.player || g.cells()[cell] & (WALL | OUTSIDE | BOX)) return null;
+    const path = g.walkPath(cell);
+    if (!path) return null;
+    const width = g.width, delta = [-width, 1, width, -1], out = [];
+    let at = g.player;
+    for (const d of path) {
+      at += delta[d];
+      out.push(at);
+    }
+    return out;
+  }
+
   select(box) {
     this.selected = box;
     this.reach = box >= 0 ? this.game.boxReach(box) : null;
@@ -390,7 +405,7 @@ export class Play {
       this.wasStuck = stuck;
     }
     this.stuck = frozen !== null;
-    this.view.setMarks({ reach: this.reach, select: this.selected, frozen });
+    this.view.setMarks({ reach: this.reach, select: this.selected, frozen, path: null, target: -1 });
   }
 }
 

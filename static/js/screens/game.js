@@ -21,6 +21,7 @@ let neighbours = { prev: 0, next: 0, count: 0, position: 0, name: '' };
 let solvedShown = false;
 let opening = 0;
 let drained = false;
+let hovered = -1;
 
 /** Timing of the last key press and of the frame that showed it. */
 export const metrics = { keyAt: 0, shownAt: 0, latencies: [] };
@@ -51,9 +52,12 @@ function setup() {
     },
     action: (name) => ready() && act(name),
     hover: (x, y) => {
-      if (!ready() || play.selected < 0) return view.setMarks({ target: -1 });
-      const c = view.cellAt(x, y);
-      view.setMarks({ target: c >= 0 && play.reach && play.reach[c] ? c : -1 });
+      if (!ready() || !settings.get('pointMode')) return view.setMarks({ target: -1, path: null });
+      const c = x < 0 ? -1 : view.cellAt(x, y);
+      if (c === hovered) return;
+      hovered = c;
+      if (play.selected >= 0) view.setMarks({ target: play.reach && play.reach[c] ? c : -1, path: null });
+      else view.setMarks({ target: -1, path: play.walkPreview(c) });
     },
   });
   watchGamepads((name) => {
@@ -173,6 +177,7 @@ async function loadHint(id) {
 
 function updateHud() {
   if (!play.game) return;
+  hovered = -1;
   const g = play.game, lvl = play.state.level;
   $('game-h').textContent = lvl.title || `Level ${lvl.position}`;
   $('g-sub').textContent = neighbours.name
