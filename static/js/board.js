@@ -56,6 +56,7 @@ export class BoardView {
   }
 
   setShowDead(on) {
+    if (this.showDead === on) return;
     this.showDead = on;
     this.layer = null;
     this.requestFrame();
@@ -138,8 +139,10 @@ export class BoardView {
   frameAt(now) {
     this.raf = 0;
     if (!this.level || !this.theme || this.tile === 0) return;
+    const t0 = performance.now();
     this.advance(now);
     this.draw(now);
+    this.drawMs = performance.now() - t0;
     if (this.onFrame) this.onFrame(now);
     if (this.animating) this.requestFrame();
   }

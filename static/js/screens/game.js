@@ -24,13 +24,14 @@ let drained = false;
 let hovered = -1;
 
 /** Timing of the last key press and of the frame that showed it. */
-export const metrics = { keyAt: 0, shownAt: 0, latencies: [] };
+export const metrics = { keyAt: 0, handledAt: 0, shownAt: 0, latencies: [] };
 
 function setup() {
   view = new BoardView($('board'), $('board-frame'));
   view.onFrame = () => {
     if (metrics.keyAt && !metrics.shownAt) {
       metrics.shownAt = performance.now();
+      metrics.drawMs = view.drawMs;
       metrics.latencies.push(metrics.shownAt - metrics.keyAt);
     }
   };
@@ -227,11 +228,14 @@ function onKey(e) {
   if (name === 'confirm') return; // Enter activates focused buttons
   if (!play.game) return;
   e.preventDefault();
-  if (DIR_OF[name] !== undefined) {
+  const timed = DIR_OF[name] !== undefined;
+  if (timed) {
     metrics.keyAt = e.timeStamp;
+    metrics.handledAt = performance.now();
     metrics.shownAt = 0;
   }
   act(name);
+  if (timed) metrics.handlerMs = performance.now() - metrics.handledAt;
 }
 
 function openMenu() {
