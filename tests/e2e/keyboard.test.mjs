@@ -98,3 +98,30 @@ test('the game by keyboard: steps with sound on, Escape opens and closes the men
   await page.waitForFunction((t) => document.getElementById('game-h').textContent !== t, level.title);
   assert.deepEqual(errors, []);
 });
+
+test('a gamepad plays: the d-pad steps, B undoes', async () => {
+  const { context } = browser;
+  const page = await context.newPage();
+  // A pretend gamepad the test holds buttons on.
+  await page.addInitScript(() => {
+    const buttons = Array.from({ length: 17 }, () => ({ pressed: false, touched: false, value: 0 }));
+    window.testPad = { id: 'test pad', index: 0, connected: true, mapping: 'standard', buttons, axes: [0, 0, 0, 0], timestamp: 0 };
+    navigator.getGamepads = () => [window.testPad];
+  });
+  const level = (await tutorialLevels(browser.page))[2];
+  await page.goto(`${server.url}/#/play/${level.id}`);
+  await waitForGame(page, level.title);
+  await page.evaluate(() => window.dispatchEvent(new Event('gamepadconnected')));
+  const before = (await localPosition(page)).moves;
+  const hold = async (button, moves) => {
+    await page.evaluate((b) => { window.testPad.buttons[b].pressed = true; }, button);
+    await page.waitForFunction((m) => window.sokod.position().moves === m, moves);
+    await page.evaluate((b) => { window.testPad.buttons[b].pressed = false; }, button);
+  };
+  await hold(14, before + 1); // d-pad left
+  await hold(14, before + 2);
+  await hold(1, before + 1); // B: undo
+  await page.waitForTimeout(100);
+  assert.equal((await localPosition(page)).moves, before + 1, 'one press, one action');
+  await page.close();
+});
