@@ -58,13 +58,13 @@ static bool frozen(freeze *f, uint16_t s)
     return true;
 }
 
-bool solver_freeze_deadlock(const solver_board *b, const uint16_t *occ, uint16_t s, uint8_t *work)
+int solver_freeze_check(const solver_board *b, const uint16_t *occ, uint16_t s, uint8_t *work)
 {
     freeze f = {.b = b, .occ = occ, .wall = work};
     if (!frozen(&f, s))
-        return false;
+        return SOLVER_MOVABLE;
     for (uint32_t i = 0; i < f.nseen; i++)
         if (!b->goal[f.seen[i]])
-            return true;
-    return false;
+            return SOLVER_FROZEN_OFF_GOAL;
+    return SOLVER_FROZEN_ON_GOALS;
 }

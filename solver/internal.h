@@ -84,6 +84,7 @@ typedef struct solver_match {
     int64_t *minv;  /* work space */
     uint32_t *way;  /* work space */
     uint8_t *used;  /* work space */
+    uint32_t *rows; /* work space */
     int64_t cost;   /* the matching's total */
 } solver_match;
 
@@ -105,10 +106,40 @@ uint32_t solver_match_solve(solver_match *m, const solver_board *b, const uint16
 uint32_t solver_match_update(solver_match *m, const solver_board *b, const uint16_t *box,
                              uint32_t row);
 
-/* True when the box just pushed onto `s` is frozen together with boxes around
- * it, one of them off a goal: the position can never be solved. occ[s] != 0
+/* Results of solver_freeze_check. */
+enum {
+    SOLVER_MOVABLE = 0,         /* the box may still move */
+    SOLVER_FROZEN_ON_GOALS = 1, /* it never moves again, nor the boxes holding it: all on goals */
+    SOLVER_FROZEN_OFF_GOAL = 2  /* one of them is off a goal: the position is lost */
+};
+
+/* Whether the box on `s` can ever move again (moving onto a dead square does
+ * not count), held by walls, dead squares and other such boxes. occ[s] != 0
  * marks boxes; work holds nsq bytes, all zero, and is left zero. */
-bool solver_freeze_deadlock(const solver_board *b, const uint16_t *occ, uint16_t s, uint8_t *work);
+int solver_freeze_check(const solver_board *b, const uint16_t *occ, uint16_t s, uint8_t *work);
+
+/* Work space for the check of goals walled off by frozen boxes. */
+typedef struct solver_fixed {
+    uint8_t *wall; /* 1 on squares of frozen boxes */
+    uint8_t *mark; /* squares from which the goal being examined is reached */
+    uint16_t *queue;
+    uint8_t *edge;    /* edge[i * n + j]: box i can reach goal j */
+    uint16_t *boxes;  /* the boxes that may move */
+    uint16_t *goals;  /* the goals they must fill */
+    uint16_t *owner;  /* the box matched to each goal, or NONE */
+    uint8_t *visited; /* goals seen by the current augmenting search */
+    uint32_t n;       /* boxes, or 0 when the level is too big for the check */
+} solver_fixed;
+
+int solver_fixed_init(solver_fixed *fx, const solver_board *b);
+void solver_fixed_free(solver_fixed *fx);
+
+/* True when the boxes that can still move cannot all reach distinct goals
+ * among those not held by frozen boxes, the frozen boxes taken as walls:
+ * the position is lost. Boxes are box[0..nboxes) with occ as for
+ * solver_freeze_check; work as there. */
+bool solver_fixed_deadlock(solver_fixed *fx, const solver_board *b, const uint16_t *occ,
+                           const uint16_t *box, uint8_t *work);
 
 /* One push: the box on `box` moves one square in direction dir. */
 typedef struct solver_push {

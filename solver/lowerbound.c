@@ -21,7 +21,8 @@ int solver_match_init(solver_match *m, uint32_t n)
     m->minv = calloc(n + 1, sizeof *m->minv);
     m->way = calloc(n + 1, sizeof *m->way);
     m->used = calloc(n + 1, 1);
-    bool ok = m->u && m->v && m->p && m->minv && m->way && m->used;
+    m->rows = calloc(n + 1, sizeof *m->rows);
+    bool ok = m->u && m->v && m->p && m->minv && m->way && m->used && m->rows;
     return ok ? 0 : -1;
 }
 
@@ -33,6 +34,7 @@ void solver_match_free(solver_match *m)
     free(m->minv);
     free(m->way);
     free(m->used);
+    free(m->rows);
     memset(m, 0, sizeof *m);
 }
 
@@ -109,16 +111,50 @@ static uint32_t total(solver_match *m, const solver_board *b, const uint16_t *bo
     return sum >= IMPOSSIBLE || sum >= SOLVER_BOUND_DEAD ? SOLVER_BOUND_DEAD : (uint32_t)sum;
 }
 
+/* Any feasible duals with tight matched pairs will do as a start, so
+ * columns take their cheapest cost, rows the least that is left, and each row
+ * the first free goal it then reaches at no cost: most boxes are matched
+ * before any augmenting path. */
 uint32_t solver_match_solve(solver_match *m, const solver_board *b, const uint16_t *box)
 {
     uint32_t n = m->n;
-    for (uint32_t j = 0; j <= n; j++) {
-        m->u[j] = 0;
-        m->v[j] = 0;
+    m->u[0] = m->v[0] = 0;
+    for (uint32_t j = 0; j <= n; j++)
         m->p[j] = 0;
+    for (uint32_t j = 1; j <= n; j++)
+        m->v[j] = IMPOSSIBLE;
+    for (uint32_t i = 1; i <= n; i++) {
+        const uint16_t *row = &b->dist[box[i - 1] * b->nboxes];
+        for (uint32_t j = 1; j <= n; j++)
+            if (row[j - 1] != SOLVER_FAR && row[j - 1] < m->v[j])
+                m->v[j] = row[j - 1];
     }
+    for (uint32_t i = 1; i <= n; i++) {
+        const uint16_t *row = &b->dist[box[i - 1] * b->nboxes];
+        int64_t least = INT64_MAX;
+        for (uint32_t j = 1; j <= n; j++) {
+            int64_t c = (row[j - 1] == SOLVER_FAR ? IMPOSSIBLE : row[j - 1]) - m->v[j];
+            if (c < least)
+                least = c;
+        }
+        m->u[i] = least;
+        m->used[i] = 0; /* here: whether row i is matched */
+        for (uint32_t j = 1; j <= n; j++) {
+            int64_t c = row[j - 1] == SOLVER_FAR ? IMPOSSIBLE : row[j - 1];
+            if (m->p[j] == 0 && c - m->v[j] == least) {
+                m->p[j] = i;
+                m->used[i] = 1;
+                break;
+            }
+        }
+    }
+    /* augment() reuses `used`, so collect the rows left first */
+    uint32_t left = 0;
     for (uint32_t i = 1; i <= n; i++)
-        augment(m, b, box, i);
+        if (!m->used[i])
+            m->rows[left++] = i;
+    for (uint32_t k = 0; k < left; k++)
+        augment(m, b, box, m->rows[k]);
     return total(m, b, box);
 }
 
@@ -132,9 +168,15 @@ uint32_t solver_match_update(solver_match *m, const solver_board *b, const uint1
             break;
         }
     }
-    /* columns' potentials never rise above zero, so a zero row potential is
-     * feasible for any new costs */
-    m->u[i] = 0;
+    /* the row's new potential: the largest that keeps its reduced costs
+     * non-negative */
+    int64_t least = INT64_MAX;
+    for (uint32_t j = 1; j <= m->n; j++) {
+        int64_t c = pair_cost(b, box, i, j) - m->v[j];
+        if (c < least)
+            least = c;
+    }
+    m->u[i] = least;
     augment(m, b, box, i);
     return total(m, b, box);
 }

@@ -1,10 +1,10 @@
 /* Goal rooms: an area holding goals (and no box at the start, nor the
  * player) that the rest of the level reaches through one square, its
- * entrance. Every box that enters is pushed straight on to the next goal of
- * a packing order fixed in advance, which a backward pass finds: from the
- * full room, take out a box that can still be brought in from the entrance
- * with the others in place, and the player can still walk out. Taking a box
- * out never stops another, so the pass fails only when no order exists. */
+ * entrance (which may be a goal itself: it is filled after the room). Every box that enters is
+ * pushed straight on to the next goal of a packing order fixed in advance, which a backward pass
+ * finds: from the full room, take out a box that can still be brought in from the entrance with the
+ * others in place, and the player can still walk out. Taking a box out never stops another, so the
+ * pass fails only when no order exists. */
 #include "internal.h"
 
 #include <stdlib.h>
@@ -124,7 +124,7 @@ static int try_room(solver_macros *m, finder *f, solver_boxpath *bp, uint8_t *oc
         uint16_t t = b->nb[x * 4 + e];
         inside_neighbours += t != SOLVER_NONE && f->in[t];
     }
-    if (inside_neighbours != 1 || b->goal[x])
+    if (inside_neighbours != 1)
         return 0;
     solver_room room = {.entrance = x, .inside = b->nb[x * 4 + d], .size = size};
     room.order = malloc((size + 1) * sizeof *room.order);

@@ -11,6 +11,10 @@
 #include <string.h>
 #include <time.h>
 
+/* Assignments kept for nodes stored lately: a node expanded soon after it
+ * was stored (a child of the last expansion, often) skips its full solve. */
+#define MATCH_CACHE 256
+
 typedef struct search {
     const solver_search_args *args;
     const solver_board *b;
@@ -19,9 +23,14 @@ typedef struct search {
     solver_fill reach; /* the expanded node's player area */
     solver_fill child; /* a child's player area */
     solver_corral corral;
-    solver_match match; /* the expanded node's assignment */
-    solver_match trial; /* a child's */
+    solver_match match;              /* the expanded node's assignment */
+    solver_match trial;              /* a child's */
+    bool match_ready;                /* whether `match` holds the expanded node's assignment */
+    solver_match cache[MATCH_CACHE]; /* assignments of recently stored nodes... */
+    uint32_t cached[MATCH_CACHE];    /* ...their nodes... */
+    uint16_t *cache_box;             /* ...and their boxes in the order of the rows */
     solver_macros macros;
+    solver_fixed fixed;
     bool macro_used; /* a macro cut the search: exhausting it proves nothing */
     uint16_t *box;   /* the expanded node's boxes, ascending */
     uint16_t *occ;   /* box number + 1 on each square, 0 when empty */
@@ -64,6 +73,16 @@ static int setup(search *s, const solver_search_args *args)
         solver_corral_init(&s->corral, b) < 0 || solver_match_init(&s->match, b->nboxes) < 0 ||
         solver_match_init(&s->trial, b->nboxes) < 0)
         return -1;
+    s->cache_box = malloc((size_t)MATCH_CACHE * (b->nboxes + 1) * sizeof *s->cache_box);
+    if (s->cache_box == NULL)
+        return -1;
+    for (uint32_t k = 0; k < MATCH_CACHE; k++) {
+        s->cached[k] = SOLVER_NIL;
+        if (solver_match_init(&s->cache[k], b->nboxes) < 0)
+            return -1;
+    }
+    if (solver_fixed_init(&s->fixed, b) < 0)
+        return -1;
     if (args->macros && solver_macros_build(&s->macros, b, args->boxes, args->player) < 0)
         return -1;
     return 0;
@@ -79,7 +98,11 @@ static void teardown(search *s)
     solver_corral_free(&s->corral);
     solver_match_free(&s->match);
     solver_match_free(&s->trial);
+    for (uint32_t k = 0; k < MATCH_CACHE; k++)
+        solver_match_free(&s->cache[k]);
+    free(s->cache_box);
     solver_macros_free(&s->macros);
+    solver_fixed_free(&s->fixed);
     free(s->box);
     free(s->occ);
     free(s->key);
@@ -174,7 +197,10 @@ static void try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_pu
         pushes += (uint32_t)extra;
         s->macro_used = true;
     }
-    if (solver_freeze_deadlock(b, s->occ, to, s->freeze_work))
+    int frozen = solver_freeze_check(b, s->occ, to, s->freeze_work);
+    if (frozen == SOLVER_FROZEN_OFF_GOAL ||
+        (frozen == SOLVER_FROZEN_ON_GOALS &&
+         solver_fixed_deadlock(&s->fixed, b, s->occ, s->box, s->freeze_work)))
         goto undo;
 
     player = solver_reach(b, s->occ, player, &s->child);
@@ -186,17 +212,34 @@ static void try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_pu
     uint32_t seen = solver_table_find(&s->table, hash, player, s->key);
     if (seen != SOLVER_NIL) {
         solver_node *n = solver_table_node(&s->table, seen);
+        /* A shorter path re-routes the node. Only a push-optimal search must
+         * expand it again: elsewhere the solution merely gets shorter. The
+         * parent's g is below the node's, so the chain of parents stays
+         * free of cycles. */
         if (n->g > g) {
             n->g = g;
             n->parent = parent;
             n->from = from;
             n->to = to;
-            n->closed = 0;
-            enqueue(s, seen);
+            if (s->args->options->optimal || !n->closed) {
+                n->closed = 0;
+                enqueue(s, seen);
+            }
         }
         goto undo;
     }
 
+    if (!s->match_ready) {
+        /* the boxes as they were before this push */
+        s->box[row] = from;
+        uint32_t slot = parent % MATCH_CACHE;
+        if (s->cached[slot] == parent)
+            solver_match_copy(&s->match, &s->cache[slot]);
+        else
+            solver_match_solve(&s->match, b, s->box);
+        s->match_ready = true;
+        s->box[row] = to;
+    }
     solver_match_copy(&s->trial, &s->match);
     uint32_t h = solver_match_update(&s->trial, b, s->box, row);
     if (h == SOLVER_BOUND_DEAD)
@@ -210,6 +253,10 @@ static void try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_pu
     n->parent = parent;
     n->g = g;
     n->h = (uint16_t)h;
+    uint32_t slot = i % MATCH_CACHE;
+    solver_match_copy(&s->cache[slot], &s->trial);
+    memcpy(&s->cache_box[slot * b->nboxes], s->box, b->nboxes * sizeof *s->box);
+    s->cached[slot] = i;
     n->from = from;
     n->to = to;
     /* a push-optimal search may only stop when a solved node is popped */
@@ -230,7 +277,11 @@ static void expand(search *s, uint32_t i)
     n->closed = 1;
     uint16_t player = n->player;
     uint64_t hash = n->hash ^ b->zplayer[player];
-    solver_board_unpack(b, solver_table_key(&s->table, i), s->box);
+    uint32_t slot = i % MATCH_CACHE;
+    if (s->cached[slot] == i) /* the rows of the cached assignment keep their order */
+        memcpy(s->box, &s->cache_box[slot * b->nboxes], b->nboxes * sizeof *s->box);
+    else
+        solver_board_unpack(b, solver_table_key(&s->table, i), s->box);
     for (uint32_t k = 0; k < b->nboxes; k++)
         s->occ[s->box[k]] = (uint16_t)(k + 1);
     solver_reach(b, s->occ, player, &s->reach);
@@ -244,8 +295,7 @@ static void expand(search *s, uint32_t i)
     } else {
         count = all_pushes(s);
     }
-    if (count > 0)
-        solver_match_solve(&s->match, b, s->box);
+    s->match_ready = false;
     for (uint32_t k = 0; k < count && s->found == SOLVER_NIL && s->stop == NULL; k++)
         try_push(s, i, hash, pushes[k]);
     for (uint32_t k = 0; k < b->nboxes; k++)
@@ -293,16 +343,21 @@ static uint32_t add_root(search *s, int *status, const char **reason)
     }
     for (uint32_t k = 0; k < b->nboxes; k++)
         s->occ[s->box[k]] = (uint16_t)(k + 1);
-    bool frozen = false;
-    for (uint32_t k = 0; k < b->nboxes && !frozen; k++)
-        frozen = solver_freeze_deadlock(b, s->occ, s->box[k], s->freeze_work);
+    const char *lost = NULL;
+    for (uint32_t k = 0; k < b->nboxes && lost == NULL; k++)
+        if (solver_freeze_check(b, s->occ, s->box[k], s->freeze_work) == SOLVER_FROZEN_OFF_GOAL)
+            lost = "a box off goal can never move";
+    if (lost == NULL && solver_fixed_deadlock(&s->fixed, b, s->occ, s->box, s->freeze_work))
+        lost = "boxes that can never move wall goals off";
     uint32_t h = solver_match_solve(&s->match, b, s->box);
+    if (lost == NULL && h == SOLVER_BOUND_DEAD)
+        lost = "the boxes cannot all reach goals";
     uint16_t player = solver_reach(b, s->occ, a->player, &s->reach);
     for (uint32_t k = 0; k < b->nboxes; k++)
         s->occ[s->box[k]] = 0;
-    if (frozen || h == SOLVER_BOUND_DEAD) {
+    if (lost != NULL) {
         *status = SOLVER_UNSOLVABLE;
-        *reason = frozen ? "a box off goal can never move" : "the boxes cannot all reach goals";
+        *reason = lost;
         return SOLVER_NIL;
     }
     solver_board_pack(b, s->box, s->key);
