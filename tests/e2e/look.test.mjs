@@ -131,4 +131,9 @@ test('screenshots: title, library, the game in each theme, solved', async () => 
   await page.waitForSelector('#solved:not([hidden])');
   await page.waitForTimeout(500);
   await page.screenshot({ path: screenshotPath('solved.png') });
+  await waitSynced(page);
+  await page.goto(`${server.url}/#/library`);
+  await page.waitForSelector('.level-card .badge:not(.playing)');
+  await page.waitForTimeout(800);
+  await page.screenshot({ path: screenshotPath('library-progress.png') });
 });
