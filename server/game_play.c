@@ -183,11 +183,11 @@ json_t *play_state(const struct live_game *g)
                               (int)g->level.height, "boxes", (int)g->level.boxes, "rows",
                               board_rows(g->level.cell, w, g->level.height, g->level.player));
     json_t *state = json_pack(
-        "{s:I,s:I,s:i,s:i,s:i,s:b,s:i,s:o,s:{s:i,s:i},s:i,s:i,s:o}", "id", (json_int_t)g->id,
-        "level_id", (json_int_t)g->level_id, "seq", (int)g->seq, "moves", (int)s->moves, "pushes",
-        (int)s->pushes, "solved", soko_game_solved(s), "boxes_on_goal", (int)s->boxes_on_goal,
-        "rows", board_rows(s->cell, w, g->level.height, s->player), "player", "x",
-        (int)(s->player % w), "y", (int)(s->player / w), "undo_available", (int)s->cursor,
+        "{s:I,s:I,s:i,s:i,s:i,s:i,s:b,s:i,s:o,s:{s:i,s:i},s:i,s:i,s:o}", "id", (json_int_t)g->id,
+        "level_id", (json_int_t)g->level_id, "rule", (int)s->rule, "seq", (int)g->seq, "moves",
+        (int)s->moves, "pushes", (int)s->pushes, "solved", soko_game_solved(s), "boxes_on_goal",
+        (int)s->boxes_on_goal, "rows", board_rows(s->cell, w, g->level.height, s->player), "player",
+        "x", (int)(s->player % w), "y", (int)(s->player / w), "undo_available", (int)s->cursor,
         "redo_available", (int)soko_game_redo_count(s), "level", level);
     if (state == NULL)
         return NULL;

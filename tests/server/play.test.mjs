@@ -32,6 +32,7 @@ test('a level is played to solved through batches of steps', async () => {
   const game = await openGame(c, ids[0]);
   assert.deepEqual(game.rows, level.rows, 'a new game starts on the level board');
   assert.equal(game.seq, 0);
+  assert.equal(game.rule, 0, 'bundled levels play under the standard rule (0)');
 
   const model = new Board(level.rows);
   let seq = 0;
