@@ -627,6 +627,137 @@ static void one_scratch_follows_every_position(void)
     free_levels(&list);
 }
 
+/* Reach and push paths asked in any order, the player wandering between
+ * them, on boards where boxes often cut the player's area in two: what one
+ * call keeps for the next must never outlive the position it was made in. */
+static void box_calls_in_any_order_follow_the_player(void)
+{
+    char text[512];
+    uint32_t best[256];
+    uint8_t reach[256];
+    int tested = 0;
+    for (int i = 0; i < 400 && check_failures_in_test == 0; i++) {
+        soko_level *lvl = random_level(4 + (int)rnd(5), 4 + (int)rnd(5), 20 + (int)rnd(20),
+                                       2 + (int)rnd(4), text);
+        if (lvl == NULL)
+            continue;
+        soko_game g;
+        soko_game_init(&g, lvl, SOKO_RULE_STANDARD, history, 1 << 12);
+        int n = lvl->width * lvl->height, box = 0;
+        for (int op = 0; op < 80 && check_failures_in_test == 0; op++) {
+            while (!(g.cell[box] & SOKO_BOX))
+                box = (box + 1) % n;
+            uint32_t r = rnd(8);
+            if (r < 3) {
+                soko_game_step(&g, (int)rnd(4));
+                continue;
+            }
+            ref_box(&g, box, best);
+            if (r < 5) {
+                int32_t count = soko_path_box_reach(&g, (soko_cell)box, &scratch, reach);
+                int32_t want = 0;
+                bool same = true;
+                for (int c = 0; c < n; c++) {
+                    want += best[c] != UINT32_MAX;
+                    same = same && reach[c] == (best[c] != UINT32_MAX);
+                }
+                if (count != want || !same)
+                    note_box("reach after other calls", &g, box, 0, 0);
+                CHECK_INT(count, want);
+                CHECK(same);
+                continue;
+            }
+            int target = (int)rnd((uint32_t)n);
+            int32_t got = soko_path_box_push(&g, (soko_cell)box, (soko_cell)target, &scratch, dirs,
+                                             sizeof dirs);
+            int32_t expect = best[target] == UINT32_MAX ? SOKO_E_NO_PATH
+                             : target == box            ? 0
+                                                        : (int32_t)(best[target] % KEY_PUSH);
+            if (got != expect)
+                note_box("push after other calls", &g, box, target, got);
+            CHECK_INT(got, expect);
+            if (r == 7 && got > 0) {
+                for (int32_t k = 0; k < got; k++)
+                    soko_game_step(&g, dirs[k]);
+                box = target;
+            }
+        }
+        tested++;
+        free(lvl);
+    }
+    CHECK(tested >= 200);
+}
+
+/* Two games with the same boxes but the player elsewhere (perhaps on the
+ * other side of the box) share one scratch, calls alternating between them. */
+static void two_games_with_the_same_boxes_share_a_scratch(void)
+{
+    char text[512];
+    uint32_t best[2][256];
+    uint8_t reach[256];
+    int tested = 0;
+    for (int i = 0; i < 1500 && check_failures_in_test == 0; i++) {
+        soko_level *a = random_level(4 + (int)rnd(6), 4 + (int)rnd(6), 15 + (int)rnd(25),
+                                     1 + (int)rnd(4), text);
+        if (a == NULL)
+            continue;
+        /* The same board with the player moved to another floor square. */
+        int len = (int)strlen(text), at = (int)(strchr(text, '@') - text);
+        int to = (int)rnd((uint32_t)len), tries = 0;
+        while (text[to] != ' ' && tries++ < len)
+            to = (to + 1) % len;
+        if (text[to] != ' ') {
+            free(a);
+            continue;
+        }
+        text[at] = ' ';
+        text[to] = '@';
+        soko_level *b = malloc(sizeof *b);
+        soko_error err;
+        if (soko_level_parse(b, text, (uint32_t)len, 1, &err) != SOKO_OK) {
+            free(a);
+            free(b);
+            continue;
+        }
+        soko_game games[2];
+        static soko_entry_t hist[2][64];
+        soko_game_init(&games[0], a, SOKO_RULE_STANDARD, hist[0], 64);
+        soko_game_init(&games[1], b, SOKO_RULE_STANDARD, hist[1], 64);
+        int n = a->width * a->height, box = (int)rnd((uint32_t)n);
+        while (!(games[0].cell[box] & SOKO_BOX))
+            box = (box + 1) % n;
+        ref_box(&games[0], box, best[0]);
+        ref_box(&games[1], box, best[1]);
+        for (int op = 0; op < 12 && check_failures_in_test == 0; op++) {
+            int k = (int)rnd(2);
+            soko_game *g = &games[k];
+            if (rnd(3) == 0) {
+                int32_t count = soko_path_box_reach(g, (soko_cell)box, &scratch, reach);
+                int32_t want = 0;
+                for (int c = 0; c < n; c++)
+                    want += best[k][c] != UINT32_MAX;
+                if (count != want)
+                    note_box("reach, two games", g, box, 0, 0);
+                CHECK_INT(count, want);
+                continue;
+            }
+            int target = (int)rnd((uint32_t)n);
+            int32_t got = soko_path_box_push(g, (soko_cell)box, (soko_cell)target, &scratch, dirs,
+                                             sizeof dirs);
+            int32_t expect = best[k][target] == UINT32_MAX ? SOKO_E_NO_PATH
+                             : target == box               ? 0
+                                                           : (int32_t)(best[k][target] % KEY_PUSH);
+            if (got != expect)
+                note_box("push, two games", g, box, target, got);
+            CHECK_INT(got, expect);
+        }
+        tested++;
+        free(a);
+        free(b);
+    }
+    CHECK(tested >= 500);
+}
+
 /* Old marks left in the scratch must not leak into a call once the stamp
  * counter wraps round. */
 static void stamps_wrapping_round_leave_no_stale_marks(void)
@@ -675,6 +806,8 @@ int main(void)
     RUN(box_paths_match_the_oracle_on_random_boards);
     RUN(box_paths_match_the_oracle_on_microban);
     RUN(one_scratch_follows_every_position);
+    RUN(box_calls_in_any_order_follow_the_player);
+    RUN(two_games_with_the_same_boxes_share_a_scratch);
     RUN(stamps_wrapping_round_leave_no_stale_marks);
     return check_finish();
 }
