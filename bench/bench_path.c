@@ -16,7 +16,8 @@ static soko_path_scratch scratch;
 static soko_entry_t history[16];
 static uint8_t dirs[1 << 16];
 static uint8_t reach[SOKO_MAX_CELLS];
-static double walk_us[SAMPLES], reach_us[SAMPLES], push_us[SAMPLES], both_us[SAMPLES];
+static double walk_us[SAMPLES], reach_us[SAMPLES], push_us[SAMPLES], both_us[SAMPLES],
+    cold_us[SAMPLES];
 
 static uint64_t rng = 0x853C49E6748FEA9Bull;
 
@@ -214,13 +215,20 @@ static void bench(const char *name, const soko_level *lvl)
         moves += steps;
         pushes_sq += count;
         push_us[np] = t3 - t2;
+        /* The same push path again with nothing kept from the reach: the
+         * scratch last served another box. */
+        soko_path_box_reach(&g, boxes[rnd((uint32_t)nboxes)], &scratch, reach);
+        double t4 = now_us();
+        soko_path_box_push(&g, box, (soko_cell)target, &scratch, dirs, sizeof dirs);
+        cold_us[np] = now_us() - t4;
         both_us[np] = (t1 - t0) + (t3 - t2);
         np++;
     }
     if (nr > SAMPLES)
         nr = SAMPLES;
     report(name, "box reach", reach_us, nr);
-    report(name, "box push", push_us, np);
+    report(name, "box push after reach", push_us, np);
+    report(name, "box push alone", cold_us, np);
     report(name, "box reach + push", both_us, np);
     if (np > 0)
         printf("%-28s %-22s %.0f steps per push path, %.0f squares per reach\n", name, "",
