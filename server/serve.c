@@ -3,6 +3,7 @@
 
 #include "config.h"
 #include "game_cache.h"
+#include "gzip_cache.h"
 #include "http.h"
 #include "import.h"
 #include "static_files.h"
@@ -83,6 +84,7 @@ int cli_serve(int argc, char **argv)
     worker_stop();
     storage_checkpointer_stop();
     game_cache_clear();
+    gzip_cache_clear();
     storage_shutdown();
     fprintf(stderr, "sokod: stopped\n");
     return 0;

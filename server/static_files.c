@@ -1,6 +1,7 @@
 /* Static files: the client folder at / and core.wasm, never anything outside them. */
 #include "static_files.h"
 
+#include "gzip_cache.h"
 #include "handlers.h"
 
 #include <errno.h>
@@ -73,27 +74,50 @@ static int send_file(struct http_conn *c, const char *path)
             close(fd);
         return reply_error(c, 404, API_E_NOT_FOUND, "no file at %s", c->path);
     }
-    char etag[64];
-    snprintf(etag, sizeof etag, "\"%llx-%llx\"", (unsigned long long)st.st_size,
+    /* The gzip copy is another representation of the same version, so it
+     * has an etag of its own; either one revalidates that version. */
+    const char *type = content_type(path);
+    bool compressible = gzip_cache_worth(type);
+    bool gzip =
+        compressible && gzip_cache_accepted(http_header(c, MHD_HTTP_HEADER_ACCEPT_ENCODING));
+    char version[48], plain_etag[64], gzip_etag[64];
+    snprintf(version, sizeof version, "%llx-%llx", (unsigned long long)st.st_size,
              (unsigned long long)st.st_mtim.tv_sec * 1000000000ull +
                  (unsigned long long)st.st_mtim.tv_nsec);
+    snprintf(plain_etag, sizeof plain_etag, "\"%s\"", version);
+    snprintf(gzip_etag, sizeof gzip_etag, "\"%s-gz\"", version);
+    const char *etag = plain_etag;
     const char *match = http_header(c, MHD_HTTP_HEADER_IF_NONE_MATCH);
-    struct MHD_Response *r;
+    struct MHD_Response *r = NULL;
     unsigned status = 200;
     uint64_t bytes = (uint64_t)st.st_size;
-    if (match != NULL && strcmp(match, etag) == 0) {
+    if (match != NULL &&
+        (strcmp(match, plain_etag) == 0 || (gzip && strcmp(match, gzip_etag) == 0))) {
         close(fd);
         r = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
         status = 304;
         bytes = 0;
+        etag = match;
     } else {
-        r = MHD_create_response_from_fd((size_t)st.st_size, fd);
-        if (r == NULL)
+        size_t gz_bytes = 0;
+        if (gzip)
+            r = gzip_cache_response(path, version, fd, (size_t)st.st_size, &gz_bytes);
+        if (r != NULL) {
             close(fd);
+            MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
+            bytes = gz_bytes;
+            etag = gzip_etag;
+        } else {
+            r = MHD_create_response_from_fd((size_t)st.st_size, fd);
+            if (r == NULL)
+                close(fd);
+        }
     }
     if (r == NULL)
         return reply_error(c, 500, API_E_INTERNAL, "cannot send %s", c->path);
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, content_type(path));
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+    if (compressible)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept-Encoding");
     MHD_add_response_header(r, MHD_HTTP_HEADER_ETAG, etag);
     MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
     return http_queue(c, status, r, bytes);
