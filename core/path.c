@@ -1,10 +1,11 @@
 /* Paths: the player's walks, and the pushes that bring one box somewhere.
  *
- * Tie-breaks, the same on every build:
+ * Tie-breaks, the same on every build and whatever calls came before:
  * - A walk is the first of the shortest walks when they are compared step by
- *   step in the order up < right < down < left: a breadth-first search labels
- *   the squares with their distance to the target, then the walk takes at each
- *   square the first direction that gets one step closer.
+ *   step in the order up < right < down < left: a search labels the squares
+ *   that can lie on a shortest walk with their distance to the target, then
+ *   the walk takes at each square the first direction that gets one step
+ *   closer.
  * - A box path has the fewest pushes, then the fewest moves. Between equal
  *   ones, each push keeps the state it was first reached from in queue order
  *   (states are queued in the order they are pushed to, the pushes of a state
@@ -12,14 +13,21 @@
  *   on the first side in that order, and every walk between pushes follows the
  *   walk rule above.
  *
+ * Walks use A* with the straight-line (Manhattan) distance, which labels far
+ * fewer squares than a breadth-first search on open boards.
+ *
  * The search for a box treats the other boxes as walls. The player's area
  * (free squares, the moving box's start square counted free) is cut into
  * blocks (biconnected components) by one depth-first search: with the box on
  * b, two squares next to b are joined by a walk iff their edges to b lie in
  * the same block. So the box's reach is a search over (box square, player's
- * side) states that needs no flood fill; the push path adds the true walking
- * distance between two sides, found by a small search that stops as soon as
- * the sides the blocks promise are found.
+ * side) states that needs no flood fill. A push path first counts pushes
+ * over the same states, then marks the states that lie on some path with the
+ * fewest pushes, and counts moves on those alone, layer by layer: the walk
+ * between two sides is two steps round a free corner, four round a free
+ * flank, or else a small A* search that stops once the sides the blocks
+ * promise are found. The blocks, and a whole reach search, are kept in the
+ * scratch for the next call on the same board and box.
  *
  * This relies on what soko_level_parse guarantees: a square the player can
  * stand on is enclosed, so its four neighbours are on the board. Only a box
