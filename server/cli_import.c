@@ -1,6 +1,8 @@
-/* sokod import: level files into the database, from the command line. */
+/* sokod import: level files into the database, from the command line,
+ * through the same checks as an upload. */
 #include "cli.h"
 
+#include "audit.h"
 #include "config.h"
 #include "import.h"
 #include "storage.h"
@@ -15,9 +17,14 @@ int cli_import(int argc, char **argv)
     int loaded = config_load(&cfg, CONFIG_IMPORT, argc, argv);
     if (loaded == 1) {
         config_usage(CONFIG_IMPORT, synopsis);
-        printf("\nImports the valid levels of the files in one transaction and reports the "
-               "others\nas FILE:LINE:COL. Each file becomes a collection unless --collection "
-               "gathers them.\nExit status: 0 all imported, 1 some or all refused, 2 usage.\n");
+        printf("\nChecks level files (the text format, SLC XML or SokoPy binary packs) as an\n"
+               "upload is checked, prints each file's report (every level, its errors as\n"
+               "FILE:LINE:COL, duplicates of levels already in the library or earlier in the\n"
+               "file, solutions that fail), then imports the valid levels that are not\n"
+               "duplicates in one transaction, with the solutions that solve them as\n"
+               "reference solutions. Each file becomes a collection unless --collection\n"
+               "gathers them. The last line reads \"imported: N, invalid: I, duplicates: D\".\n"
+               "Exit status: 0 all imported, 1 some or all refused or skipped, 2 usage.\n");
         return 0;
     }
     if (loaded < 0)
@@ -32,17 +39,18 @@ int cli_import(int argc, char **argv)
         storage_shutdown();
         return 1;
     }
+    struct audit_actor who;
+    audit_command_line(&who);
     struct import_summary sum;
-    int status = import_files(cfg.args, cfg.nargs,
-                              cfg.collection[0] != '\0' ? cfg.collection : NULL, "", stderr, &sum);
+    int status =
+        import_files(cfg.args, cfg.nargs, cfg.collection[0] != '\0' ? cfg.collection : NULL, "",
+                     &who, stdout, true, &sum);
     storage_shutdown();
-    if (status < 0) {
-        fprintf(stderr, "sokod: nothing imported\n");
-        return 1;
-    }
-    printf("imported %u level(s) from %u file(s) into %s", sum.levels, sum.files, cfg.db);
-    if (sum.refused > 0)
-        printf("; %u refused (see above)", sum.refused);
-    printf("\n");
+    if (status < 0)
+        printf("nothing imported into %s\n", cfg.db);
+    else
+        printf("imported %u level(s) from %u file(s) into %s, with %u reference solution(s)\n",
+               sum.levels, sum.files, cfg.db, sum.references);
+    printf("imported: %u, invalid: %u, duplicates: %u\n", sum.levels, sum.refused, sum.duplicates);
     return status == 0 ? 0 : 1;
 }

@@ -63,15 +63,19 @@ int storage_level_insert(const struct storage_new_level *l, int64_t now, int64_t
     return status;
 }
 
-/* Collections with their level count and the user's solved count. */
+/* Collections with their level count and the user's solved count. Hidden
+ * and deleted collections and levels are not listed to players. */
+#define LISTED_C "c.hidden = 0 AND c.deleted_at IS NULL"
+#define LISTED_L "l.hidden = 0 AND l.deleted_at IS NULL"
 #define COLLECTION_COLUMNS                                                                         \
     "SELECT c.id, c.name, c.source, c.notes, c.created_at, "                                       \
-    "(SELECT count(*) FROM levels l WHERE l.collection_id = c.id), "                               \
+    "(SELECT count(*) FROM levels l WHERE l.collection_id = c.id AND " LISTED_L "), "              \
     "(SELECT count(DISTINCT s.level_id) FROM solutions s JOIN levels l ON l.id = s.level_id "      \
-    "WHERE l.collection_id = c.id AND s.user_id = ?1) FROM collections c "
+    "WHERE l.collection_id = c.id AND s.user_id = ?1 AND " LISTED_L ") FROM collections c "
 
-static const char SQL_COLLECTIONS[] = COLLECTION_COLUMNS "ORDER BY c.id";
-static const char SQL_COLLECTION[] = COLLECTION_COLUMNS "WHERE c.id = ?2";
+static const char SQL_COLLECTIONS[] =
+    COLLECTION_COLUMNS "WHERE " LISTED_C " ORDER BY c.position, c.id";
+static const char SQL_COLLECTION[] = COLLECTION_COLUMNS "WHERE c.id = ?2 AND " LISTED_C;
 
 static int each_collection(sqlite3_stmt *st,
                            int (*fn)(void *arg, const struct storage_collection *c), void *arg)
@@ -135,7 +139,7 @@ int storage_collection_get(int64_t id, int64_t user,
     "LEFT JOIN games g ON g.level_id = l.id AND g.user_id = ?1 "
 
 static const char SQL_LEVELS[] =
-    LEVEL_COLUMNS("NULL") "WHERE l.collection_id = ?2 ORDER BY l.position";
+    LEVEL_COLUMNS("NULL") "WHERE l.collection_id = ?2 AND " LISTED_L " ORDER BY l.position";
 static const char SQL_LEVEL[] = LEVEL_COLUMNS("l.board") "WHERE l.id = ?2";
 
 static int each_level(sqlite3_stmt *st, int (*fn)(void *arg, const struct storage_level *l),

@@ -113,17 +113,21 @@ test('sokod import adds valid levels in one transaction and reports the others a
   let r = runSokod(['import', file, '--db', db]);
   console.log(`import: ${r.status}\n${r.stdout}${r.stderr}`);
   assert.equal(r.status, 1, 'a refused level makes the exit status 1');
-  assert.match(r.stderr, new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:(7|8|9):\\d+: level 2 \\(Two players\\)`));
+  assert.match(r.stdout, new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:(7|8|9):\\d+: level 2 \\(Two players\\)`));
   assert.match(r.stdout, /imported 2 level/);
+  assert.match(r.stdout, /\nimported: 2, invalid: 1, duplicates: 0\n$/, 'the report ends with the counts');
   assert.equal(sqlite(db, "SELECT group_concat(title, '|') FROM levels ORDER BY position"), 'Good one|Good two');
   assert.equal(sqlite(db, 'SELECT name FROM collections'), 'mixed');
 
-  // The same name again: nothing is imported, not even from a good second file.
+  // The same name again (with a new level): nothing is imported, not even
+  // from a good first file.
   const good = path.join(dir, 'good.sok');
   fs.writeFileSync(good, TEST_LEVELS);
-  r = runSokod(['import', good, file, '--db', db]);
+  const clash = path.join(dir, 'clash.sok');
+  fs.writeFileSync(clash, ['Collection: mixed', '', '; New', '#######', '#@ $ .#', '#     #', '#######', ''].join('\n'));
+  r = runSokod(['import', good, clash, '--db', db]);
   assert.equal(r.status, 1, r.stderr);
-  assert.match(r.stderr, /exists already/);
+  assert.match(r.stdout, /exists already/);
   assert.equal(sqlite(db, 'SELECT count(*) FROM collections'), '1', 'nothing half-imported');
   assert.equal(sqlite(db, 'SELECT count(*) FROM levels'), '2');
 
@@ -132,10 +136,12 @@ test('sokod import adds valid levels in one transaction and reports the others a
   assert.equal(r.status, 1);
   assert.equal(sqlite(db, 'SELECT count(*) FROM levels'), '2', 'nothing half-imported');
 
+  // The two good levels of mixed.sok are in the library already: skipped as duplicates.
   r = runSokod(['import', good, file, '--db', db, '--collection', 'Both']);
   assert.equal(r.status, 1, 'still one refused level');
-  assert.equal(sqlite(db, "SELECT count(*) FROM levels l JOIN collections c ON c.id = l.collection_id WHERE c.name = 'Both'"), '5');
-  assert.equal(sqlite(db, "SELECT group_concat(position, ',') FROM (SELECT position FROM levels l JOIN collections c ON c.id = l.collection_id WHERE c.name = 'Both' ORDER BY position)"), '1,2,3,4,5');
+  assert.match(r.stdout, /\nimported: 3, invalid: 1, duplicates: 2\n$/, r.stdout);
+  assert.equal(sqlite(db, "SELECT count(*) FROM levels l JOIN collections c ON c.id = l.collection_id WHERE c.name = 'Both'"), '3');
+  assert.equal(sqlite(db, "SELECT group_concat(position, ',') FROM (SELECT l.position FROM levels l JOIN collections c ON c.id = l.collection_id WHERE c.name = 'Both' ORDER BY l.position)"), '1,2,3');
 
   r = runSokod(['import', '--db', db]);
   assert.equal(r.status, 2, 'no file is a usage error');
