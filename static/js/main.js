@@ -15,6 +15,10 @@ import * as game from './screens/game.js';
 import * as options from './screens/options.js';
 import * as account from './screens/account.js';
 import * as credits from './screens/credits.js';
+import { lazyScreen } from './lazy.js';
+
+const editor = lazyScreen('screen-editor', () => import('./screens/editor.js'), '/css/editor.css');
+const admin = lazyScreen('screen-admin', () => import('./screens/admin.js'), '/css/editor.css');
 
 async function useTheme(id) {
   app.theme = await loadTheme(id);
@@ -22,6 +26,8 @@ async function useTheme(id) {
   title.redraw();
   library.redraw();
   game.redraw();
+  editor.redraw();
+  admin.redraw();
 }
 
 function watchNetwork() {
@@ -44,9 +50,9 @@ function watchNetwork() {
  * opens its own menu instead). */
 function watchEscape() {
   document.addEventListener('keydown', (e) => {
-    if (e.key !== 'Escape' || e.defaultPrevented) return;
+    if (e.key !== 'Escape' || e.defaultPrevented || document.querySelector('dialog[open]')) return;
     const name = currentScreen();
-    if (name && name !== 'title' && name !== 'play') {
+    if (name && name !== 'title' && name !== 'play' && name !== 'editor') {
       e.preventDefault();
       go('#/');
     }
@@ -64,7 +70,7 @@ async function boot() {
     if (key === 'theme') useTheme(value);
     if (key === 'sound') setSoundEnabled(value);
   });
-  startRouter({ title, library, play: game, options, account, credits });
+  startRouter({ title, library, play: game, options, account, credits, editor, admin });
   // Moves an earlier visit queued and could not send: send them now (the
   // game screen does it itself, once it knows which game it shows).
   if (!/^#\/play\//.test(location.hash)) drainSavedOutboxes();

@@ -51,6 +51,7 @@ export function enter() {
   play.textContent = last ? 'Continue' : 'Play';
   const who = document.getElementById('title-user');
   const a = app.account;
+  document.getElementById('title-admin').hidden = !a?.admin;
   who.textContent = a && a.username ? `Signed in as ${a.username}` : 'Playing as a guest: sign up to keep your progress on every device';
 }
 
