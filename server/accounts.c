@@ -5,20 +5,17 @@
  * that device's guest: its solutions join the account, and so do its games
  * on levels the account has not started (the account's own games win);
  * whatever is left of the guest is deleted. */
+#include "accounts.h"
 #include "auth.h"
 #include "body.h"
 #include "handlers.h"
 #include "storage.h"
+#include "storage_admin.h"
 
 #include <pthread.h>
 #include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define USERNAME_MIN 3
-#define USERNAME_MAX 32
-#define PASSWORD_MIN 8
-#define PASSWORD_MAX 1024
 
 /* The work of one sign-up or log-in, done on a worker thread. */
 struct password_job {
@@ -44,10 +41,16 @@ static int reply_user(struct http_conn *c, unsigned status, int64_t id)
     if (id == 0)
         return reply_json(c, status, json_pack("{s:n}", "user"));
     struct storage_user u;
+    bool guest = true, admin = false;
+    char name[64];
     int st = storage_user_get(id, &u);
+    if (st == STORAGE_OK)
+        st = storage_user_admin(id, &guest, &admin, name, sizeof name);
     if (st != STORAGE_OK)
         return auth_storage_failure(c, st);
-    return reply_json(c, status, json_pack("{s:o}", "user", user_json(&u)));
+    json_t *user = user_json(&u);
+    json_object_set_new(user, "admin", json_boolean(admin));
+    return reply_json(c, status, json_pack("{s:o}", "user", user));
 }
 
 int accounts_whoami(struct http_conn *c)
@@ -64,7 +67,7 @@ static const struct body_field credential_fields[] = {
     {"password", BODY_STRING, true},
 };
 
-static bool username_ok(const char *name)
+bool accounts_username_ok(const char *name)
 {
     size_t len = strlen(name);
     if (len < USERNAME_MIN || len > USERNAME_MAX)
@@ -90,7 +93,7 @@ static struct password_job *read_credentials(struct http_conn *c, bool strict, i
     const char *password = json_string_value(pw);
     size_t len = json_string_length(pw);
     struct password_job *job = NULL;
-    if (strict && !username_ok(name)) {
+    if (strict && !accounts_username_ok(name)) {
         *result = reply_error(c, 400, API_E_INVALID_VALUE,
                               "a username has %d to %d letters, digits, '_', '-' or '.'",
                               USERNAME_MIN, USERNAME_MAX);

@@ -13,16 +13,23 @@ enum api_error {
     API_E_BAD_PATH,               /* 400: a static path that tries to leave its folder */
     API_E_NO_SESSION,             /* 401: the endpoint needs a session and none was sent */
     API_E_BAD_CREDENTIALS,        /* 401: unknown username or wrong password */
+    API_E_SIGN_IN_REQUIRED,       /* 401: an admin endpoint asked by a guest or nobody */
+    API_E_ADMIN_REQUIRED,         /* 403: an admin endpoint asked by an account that is not one */
     API_E_FORBIDDEN_ORIGIN,       /* 403: a state-changing request from another origin */
     API_E_NOT_FOUND,              /* 404: no such route or file */
     API_E_COLLECTION_NOT_FOUND,   /* 404 */
     API_E_LEVEL_NOT_FOUND,        /* 404 */
     API_E_GAME_NOT_FOUND,         /* 404: no such game, or not the caller's */
+    API_E_UPLOAD_NOT_FOUND,       /* 404: no such upload (or it expired) */
     API_E_METHOD_NOT_ALLOWED,     /* 405: a known path with another method */
     API_E_STALE_SEQ,              /* 409: the game moved on since the client's seq */
     API_E_USERNAME_TAKEN,         /* 409 */
     API_E_ALREADY_SIGNED_UP,      /* 409: sign-up while signed in to an account */
+    API_E_UPLOAD_INCOMPLETE,      /* 409: a part out of order, or an import before every byte */
+    API_E_ALREADY_IMPORTED,       /* 409: an upload imported once already */
+    API_E_COLLECTION_NAME_TAKEN,  /* 409 */
     API_E_BODY_TOO_LARGE,         /* 413 */
+    API_E_UPLOAD_TOO_LARGE,       /* 413: a file beyond the upload cap */
     API_E_UNSUPPORTED_MEDIA_TYPE, /* 415: a state-changing request that is not JSON */
     API_E_STEP_REFUSED,           /* 422: a step into a wall or a blocked box */
     API_E_NOTHING_TO_UNDO,        /* 422 */
@@ -31,6 +38,9 @@ enum api_error {
     API_E_NO_BOX,                 /* 422: point mode on a square without a box */
     API_E_OFF_BOARD,              /* 422: a square outside the board */
     API_E_GAME_TOO_LONG,          /* 422: the game's history reached its limit */
+    API_E_UNREADABLE_FILE,        /* 422: an upload that is no level file at all */
+    API_E_NOTHING_TO_IMPORT,      /* 422: every level is invalid or a duplicate */
+    API_E_EXPORT_IMPOSSIBLE,      /* 422: a format that cannot hold the collection */
     API_E_INTERNAL,               /* 500 */
     API_E_UNAVAILABLE,            /* 503: the database is busy or the server is stopping */
     API_E_COUNT

@@ -14,6 +14,8 @@ static const char *type_name(enum body_type t)
         return "true or false";
     case BODY_OBJECT:
         return "an object";
+    case BODY_ARRAY:
+        return "an array";
     }
     return "?";
 }
@@ -29,6 +31,8 @@ static bool has_type(json_t *v, enum body_type t)
         return json_is_boolean(v);
     case BODY_OBJECT:
         return json_is_object(v);
+    case BODY_ARRAY:
+        return json_is_array(v);
     }
     return false;
 }

@@ -7,7 +7,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-enum body_type { BODY_STRING, BODY_INTEGER, BODY_BOOLEAN, BODY_OBJECT };
+enum body_type { BODY_STRING, BODY_INTEGER, BODY_BOOLEAN, BODY_OBJECT, BODY_ARRAY };
 
 struct body_field {
     const char *name;

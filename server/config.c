@@ -98,6 +98,24 @@ static int set_max_body(struct config *cfg, const char *v)
     return 0;
 }
 
+static int set_max_upload(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 1ull << 30, &n) != 0 || n < 1024)
+        return -1;
+    cfg->max_upload = (size_t)n;
+    return 0;
+}
+
+static int set_solver_seconds(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 3600, &n) != 0)
+        return -1;
+    cfg->solver_seconds = (unsigned)n;
+    return 0;
+}
+
 static int set_threads(struct config *cfg, const char *v)
 {
     unsigned long long n;
@@ -128,7 +146,7 @@ static const struct option options[] = {
      set_address},
     {"port", "SOKOD_PORT", CONFIG_SERVE, "PORT",
      "port to listen on (default 8080; 0 picks a free port)", set_port},
-    {"db", "SOKOD_DB", CONFIG_SERVE | CONFIG_IMPORT, "PATH",
+    {"db", "SOKOD_DB", CONFIG_SERVE | CONFIG_IMPORT | CONFIG_ADMIN, "PATH",
      "SQLite database file (default data/sokod.db)", set_db},
     {"static", "SOKOD_STATIC", CONFIG_SERVE, "DIR",
      "folder of the browser client (default: static/ beside the binary or its parent)", set_static},
@@ -137,14 +155,20 @@ static const struct option options[] = {
      set_levels},
     {"wasm", "SOKOD_WASM", CONFIG_SERVE, "PATH",
      "core.wasm served at /core.wasm (default: core.wasm beside the binary)", set_wasm},
-    {"migrations", "SOKOD_MIGRATIONS", CONFIG_SERVE | CONFIG_IMPORT, "DIR",
+    {"migrations", "SOKOD_MIGRATIONS", CONFIG_SERVE | CONFIG_IMPORT | CONFIG_ADMIN, "DIR",
      "folder of NNNN_name.sql schema migrations (default: migrations/ beside the binary or "
      "its parent)",
      set_migrations},
-    {"synchronous", "SOKOD_SYNCHRONOUS", CONFIG_SERVE | CONFIG_IMPORT, "MODE",
+    {"synchronous", "SOKOD_SYNCHRONOUS", CONFIG_SERVE | CONFIG_IMPORT | CONFIG_ADMIN, "MODE",
      "SQLite synchronous setting: NORMAL (default) or FULL", set_synchronous},
     {"max-body", "SOKOD_MAX_BODY", CONFIG_SERVE, "BYTES",
      "largest request body accepted (default 65536; larger ones get 413)", set_max_body},
+    {"max-upload", "SOKOD_MAX_UPLOAD", CONFIG_SERVE, "BYTES",
+     "largest level file an admin may upload (default 33554432; larger ones get 413)",
+     set_max_upload},
+    {"solver-seconds", "SOKOD_SOLVER_SECONDS", CONFIG_SERVE, "SECONDS",
+     "time the background solvability check gives each uploaded level (default 10; 0: off)",
+     set_solver_seconds},
     {"threads", "SOKOD_THREADS", CONFIG_SERVE, "N", "HTTP worker threads (default 0: one per core)",
      set_threads},
     {"timeout", "SOKOD_TIMEOUT", CONFIG_SERVE, "SECONDS", "idle connection timeout (default 30)",
@@ -235,6 +259,8 @@ int config_load(struct config *cfg, unsigned command, int argc, char **argv)
     copy_text(cfg->db, sizeof cfg->db, "data/sokod.db");
     cfg->synchronous = CONFIG_SYNC_NORMAL;
     cfg->max_body = 65536;
+    cfg->max_upload = (size_t)32 << 20;
+    cfg->solver_seconds = 10;
     cfg->timeout = 30;
 
     for (size_t i = 0; i < NOPTIONS; i++) {

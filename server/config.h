@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 /* Which command a flag belongs to (a flag may belong to several). */
-enum { CONFIG_SERVE = 1, CONFIG_IMPORT = 2 };
+enum { CONFIG_SERVE = 1, CONFIG_IMPORT = 2, CONFIG_ADMIN = 4 };
 
 enum { CONFIG_SYNC_NORMAL = 1, CONFIG_SYNC_FULL = 2 };
 
@@ -20,8 +20,10 @@ struct config {
     char levels_dir[PATH_MAX];
     char wasm[PATH_MAX];
     char migrations[PATH_MAX];
-    int synchronous; /* CONFIG_SYNC_NORMAL or CONFIG_SYNC_FULL */
-    size_t max_body; /* the largest request body accepted, in bytes */
+    int synchronous;         /* CONFIG_SYNC_NORMAL or CONFIG_SYNC_FULL */
+    size_t max_body;         /* the largest request body accepted, in bytes */
+    size_t max_upload;       /* the largest level file an admin may upload, in bytes */
+    unsigned solver_seconds; /* per uploaded level for the solvability check; 0: off */
     unsigned threads;
     unsigned timeout; /* seconds of inactivity before a connection is closed */
     char collection[256];
@@ -30,7 +32,7 @@ struct config {
     int nargs;
 };
 
-/* Fills *cfg for `command` (CONFIG_SERVE or CONFIG_IMPORT): defaults, then
+/* Fills *cfg for `command` (CONFIG_SERVE, CONFIG_IMPORT or CONFIG_ADMIN): defaults, then
  * environment variables, then the flags in argv[1..argc) (argv[0] is the
  * command's name). Paths left unset are found beside the binary. Returns 0
  * when ready, 1 when --help was printed (to stdout), or -1 after printing

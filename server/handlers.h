@@ -30,6 +30,34 @@ int point_reach(struct http_conn *c);
 int progress_get(struct http_conn *c);
 int progress_export(struct http_conn *c);
 
+/* admin.c: every handler under /api/v1/admin/ calls admin_require first */
+int admin_routes(struct http_conn *c);
+int admin_audit(struct http_conn *c);
+
+/* uploads.c */
+int uploads_list(struct http_conn *c);
+int uploads_create(struct http_conn *c);
+int uploads_get(struct http_conn *c);
+int uploads_discard(struct http_conn *c);
+int uploads_part(struct http_conn *c);
+int uploads_import(struct http_conn *c);
+
+/* manage.c */
+int manage_collections(struct http_conn *c);
+int manage_collections_order(struct http_conn *c);
+int manage_collection(struct http_conn *c);
+int manage_collection_update(struct http_conn *c);
+int manage_collection_delete(struct http_conn *c);
+int manage_collection_restore(struct http_conn *c);
+int manage_levels_order(struct http_conn *c);
+int manage_level(struct http_conn *c);
+int manage_level_update(struct http_conn *c);
+int manage_level_delete(struct http_conn *c);
+int manage_level_restore(struct http_conn *c);
+
+/* exports.c */
+int exports_collection(struct http_conn *c);
+
 /* static_files.c */
 int static_wasm(struct http_conn *c);
 int static_get(struct http_conn *c);

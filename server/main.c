@@ -15,6 +15,7 @@ static const struct command commands[] = {
     {"replay", cli_replay, "replay the solutions found in level files"},
     {"serve", cli_serve, "serve the game over HTTP (the default without a command)"},
     {"import", cli_import, "import level files into the database"},
+    {"admin", cli_admin, "create admin accounts; grant and revoke the admin right"},
 };
 
 static void usage(FILE *out)

@@ -32,11 +32,41 @@ static const struct route routes[] = {
     {HTTP_GET, "/api/v1/games/{id}/reach", point_reach},
     {HTTP_GET, "/api/v1/progress", progress_get},
     {HTTP_GET, "/api/v1/progress/export", progress_export},
+    {HTTP_GET, "/api/v1/admin/routes", admin_routes},
+    {HTTP_GET, "/api/v1/admin/audit", admin_audit},
+    {HTTP_GET, "/api/v1/admin/uploads", uploads_list},
+    {HTTP_POST, "/api/v1/admin/uploads", uploads_create},
+    {HTTP_GET, "/api/v1/admin/uploads/{id}", uploads_get},
+    {HTTP_DELETE, "/api/v1/admin/uploads/{id}", uploads_discard},
+    {HTTP_POST, "/api/v1/admin/uploads/{id}/parts", uploads_part},
+    {HTTP_POST, "/api/v1/admin/uploads/{id}/import", uploads_import},
+    {HTTP_GET, "/api/v1/admin/collections", manage_collections},
+    {HTTP_PUT, "/api/v1/admin/collections/order", manage_collections_order},
+    {HTTP_GET, "/api/v1/admin/collections/{id}", manage_collection},
+    {HTTP_PATCH, "/api/v1/admin/collections/{id}", manage_collection_update},
+    {HTTP_DELETE, "/api/v1/admin/collections/{id}", manage_collection_delete},
+    {HTTP_POST, "/api/v1/admin/collections/{id}/restore", manage_collection_restore},
+    {HTTP_PUT, "/api/v1/admin/collections/{id}/order", manage_levels_order},
+    {HTTP_GET, "/api/v1/admin/collections/{id}/export", exports_collection},
+    {HTTP_GET, "/api/v1/admin/levels/{id}", manage_level},
+    {HTTP_PATCH, "/api/v1/admin/levels/{id}", manage_level_update},
+    {HTTP_DELETE, "/api/v1/admin/levels/{id}", manage_level_delete},
+    {HTTP_POST, "/api/v1/admin/levels/{id}/restore", manage_level_restore},
     {HTTP_GET, "/core.wasm", static_wasm},
     {HTTP_GET, CATCH_ALL, static_get},
 };
 
 #define NROUTES (sizeof routes / sizeof routes[0])
+
+void routes_each(const char *prefix, void (*fn)(void *arg, unsigned method, const char *pattern),
+                 void *arg)
+{
+    size_t n = strlen(prefix);
+    for (size_t i = 0; i < NROUTES; i++) {
+        if (strncmp(routes[i].pattern, prefix, n) == 0)
+            fn(arg, routes[i].method, routes[i].pattern);
+    }
+}
 
 /* Reads a positive decimal integer that fits an int64 from [s, end). */
 static bool parse_id(const char *s, const char *end, int64_t *out)

@@ -18,4 +18,9 @@ struct route_match {
  * A HEAD request matches GET routes. */
 enum route_result routes_match(unsigned method, const char *path, struct route_match *m);
 
+/* Calls fn for each route of the table whose pattern starts with `prefix`,
+ * in table order, with its method (one enum http_method bit) and pattern. */
+void routes_each(const char *prefix, void (*fn)(void *arg, unsigned method, const char *pattern),
+                 void *arg);
+
 #endif

@@ -8,6 +8,7 @@
 #include "import.h"
 #include "static_files.h"
 #include "storage.h"
+#include "uploads.h"
 #include "worker.h"
 
 #include <signal.h>
@@ -56,6 +57,11 @@ int cli_serve(int argc, char **argv)
         fprintf(stderr, "sokod: created the database %s\n", cfg.db);
     import_bundled(cfg.levels_dir);
     static_files_init(cfg.static_dir, cfg.wasm);
+    if (uploads_start(&cfg) != 0) {
+        fprintf(stderr, "sokod: cannot start the solvability check's thread\n");
+        storage_shutdown();
+        return 1;
+    }
 
     if (worker_start(SLOW_WORKERS) != 0 || storage_checkpointer_start() != STORAGE_OK) {
         fprintf(stderr, "sokod: cannot start worker threads\n");
@@ -66,6 +72,7 @@ int cli_serve(int argc, char **argv)
     unsigned port = 0;
     struct MHD_Daemon *daemon = http_start(&cfg, &port);
     if (daemon == NULL) {
+        uploads_stop();
         worker_stop();
         storage_checkpointer_stop();
         storage_shutdown();
@@ -82,6 +89,7 @@ int cli_serve(int argc, char **argv)
 
     http_stop(daemon, 10000);
     worker_stop();
+    uploads_stop();
     storage_checkpointer_stop();
     game_cache_clear();
     gzip_cache_clear();
