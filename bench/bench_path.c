@@ -108,9 +108,10 @@ static void scan_folder(const char *dir, soko_level *best, char *best_name, size
     closedir(d);
 }
 
-/* A 100x100 board: walls round it, scattered walls, boxes and as many goals
- * in the player's area, from a fixed seed. */
-static void generate(soko_level *out)
+/* A 100x100 board: walls round it, scattered walls (wall_percent of the
+ * squares), `boxes` boxes and as many goals in the player's area, from the
+ * fixed seed. */
+static void generate(soko_level *out, uint32_t wall_percent, int boxes)
 {
     enum { W = 100, H = 100 };
     static char grid[H][W];
@@ -119,7 +120,7 @@ static void generate(soko_level *out)
     for (int y = 0; y < H; y++) {
         for (int x = 0; x < W; x++) {
             bool edge = x == 0 || y == 0 || x == W - 1 || y == H - 1;
-            grid[y][x] = edge || rnd(100) < 18 ? '#' : ' ';
+            grid[y][x] = edge || rnd(100) < wall_percent ? '#' : ' ';
         }
     }
     int player = 0;
@@ -128,6 +129,7 @@ static void generate(soko_level *out)
     grid[player / W][player % W] = '@';
     /* Only the player's area gets boxes and goals. */
     int head = 0, tail = 0;
+    memset(seen, 0, sizeof seen);
     seen[player] = 1;
     queue[tail++] = player;
     while (head < tail) {
@@ -141,13 +143,13 @@ static void generate(soko_level *out)
             }
         }
     }
-    for (int placed = 0, goals = 0; placed < 500 || goals < 500;) {
+    for (int placed = 0, goals = 0; placed < boxes || goals < boxes;) {
         int c = queue[rnd((uint32_t)tail)];
         char *sq = &grid[c / W][c % W];
-        if (placed < 500 && *sq == ' ') {
+        if (placed < boxes && *sq == ' ') {
             *sq = '$';
             placed++;
-        } else if (placed == 500 && goals < 500 && *sq == ' ') {
+        } else if (placed == boxes && goals < boxes && *sq == ' ') {
             *sq = '.';
             goals++;
         }
@@ -230,6 +232,18 @@ static void bench(const char *name, const soko_level *lvl)
     report(name, "box push after reach", push_us, np);
     report(name, "box push alone", cold_us, np);
     report(name, "box reach + push", both_us, np);
+    static uint8_t dead[SOKO_MAX_CELLS], frozen[SOKO_MAX_CELLS];
+    int nd = 0;
+    for (; nd < 200; nd++) {
+        double t0 = now_us();
+        soko_deadlock_dead_squares(lvl, dead);
+        double t1 = now_us();
+        soko_deadlock_frozen(&g, dead, frozen);
+        walk_us[nd] = t1 - t0;
+        reach_us[nd] = now_us() - t1;
+    }
+    report(name, "dead squares", walk_us, nd);
+    report(name, "frozen boxes", reach_us, nd);
     if (np > 0)
         printf("%-28s %-22s %.0f steps per push path, %.0f squares per reach\n", name, "",
                moves / np, pushes_sq / np);
@@ -244,7 +258,9 @@ int main(void)
     printf("largest level: %s\n", name);
     if (largest.width > 0)
         bench("largest level", &largest);
-    generate(&generated);
-    bench("generated 100x100", &generated);
+    generate(&generated, 18, 500);
+    bench("100x100, 18% walls", &generated);
+    generate(&generated, 6, 150);
+    bench("100x100, 6% walls", &generated);
     return 0;
 }
