@@ -9,17 +9,19 @@ static size_t notes_len;
 
 void note(const char *fmt, ...)
 {
+    /* Room for the text, its '\n' and the final NUL; a note that does not
+     * fit is cut, and notes beyond the buffer are dropped. */
+    size_t room = sizeof notes - notes_len;
+    if (room < 3)
+        return;
     va_list ap;
     va_start(ap, fmt);
-    if (notes_len < sizeof notes - 2) {
-        int n = vsnprintf(notes + notes_len, sizeof notes - notes_len - 1, fmt, ap);
-        if (n > 0)
-            notes_len +=
-                (size_t)n < sizeof notes - notes_len - 1 ? (size_t)n : sizeof notes - notes_len - 1;
-        notes[notes_len++] = '\n';
-        notes[notes_len] = '\0';
-    }
+    int n = vsnprintf(notes + notes_len, room - 1, fmt, ap);
     va_end(ap);
+    size_t wrote = n < 0 ? 0 : (size_t)n < room - 2 ? (size_t)n : room - 2;
+    notes_len += wrote;
+    notes[notes_len++] = '\n';
+    notes[notes_len] = '\0';
 }
 
 void check_fail(const char *file, int line, const char *fmt, ...)
