@@ -45,7 +45,7 @@ export class SaveDialog {
       this.toggleNew();
       return;
     }
-    const list = (r.body.collections || []).filter((c) => !c.deleted_at);
+    const list = (r.body.collections || []).filter((c) => !c.deleted);
     select.replaceChildren(...list.map((c) => new Option(c.name + (c.hidden ? ' (hidden)' : ''), String(c.id))),
       new Option('A new collection…', NEW));
     const last = localStorage.getItem('sokod.editor.collection');
@@ -79,7 +79,7 @@ export class SaveDialog {
         $('ed-save-new').focus();
         return;
       }
-      target.name = name;
+      target.collection = name;
     } else {
       target.collection_id = Number(choice);
     }
@@ -107,11 +107,11 @@ export class SaveDialog {
         msg.textContent = errorMessage(r, 'The import failed');
         return;
       }
-      const id = r.body?.collection_id ?? r.body?.result?.collection_id ?? target.collection_id;
+      const id = r.body?.import?.collection_id ?? target.collection_id;
       if (id) localStorage.setItem('sokod.editor.collection', String(id));
       app.invalidate();
       $('ed-save-dialog').close();
-      toast(`Saved to ${choice === NEW ? target.name : $('ed-save-collection').selectedOptions[0].textContent}`);
+      toast(`Saved to ${choice === NEW ? target.collection : $('ed-save-collection').selectedOptions[0].textContent}`);
     } finally {
       $('ed-save-go').disabled = false;
     }

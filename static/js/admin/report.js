@@ -1,0 +1,127 @@
+// admin/report.js: an upload's check report, drawn: a summary (levels,
+// valid, invalid, duplicates), then one card per level with its title,
+// size and boxes, a thumbnail drawn from the normalised rows, every error
+// with its line and column, the level it duplicates, the solutions written
+// in the file as replayed, and the background solver's verdict.
+
+import { drawThumb } from '../thumb.js';
+
+const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+function el(tag, className, text) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+/** "line 4, column 2" (or "byte 120, row 3" in a pack), for a problem. */
+export function placeOf(p, format) {
+  if (format === 'pack') {
+    const bits = [];
+    if (p.offset !== undefined) bits.push(`byte ${p.offset}`);
+    if (p.line) bits.push(`row ${p.line}`);
+    if (p.col) bits.push(`column ${p.col}`);
+    return bits.join(', ');
+  }
+  if (p.line && p.col) return `line ${p.line}, column ${p.col}`;
+  if (p.line) return `line ${p.line}`;
+  return '';
+}
+
+function duplicateText(d) {
+  if (!d) return '';
+  if (d.where === 'file') return `The same puzzle as level ${d.number} of this file: skipped unless duplicates are kept.`;
+  return `Already in the library: “${d.title || `level ${d.level_id}`}” in ${d.collection}: skipped unless duplicates are kept.`;
+}
+
+function solutionText(s) {
+  const name = s.title ? `“${s.title}”` : 'A solution';
+  if (s.result === 'solved') return `${name} solves it: ${s.moves} moves, ${s.pushes} pushes.`;
+  if (s.result === 'not_played') return `${name} was not replayed: the level is invalid.`;
+  const where = s.result === 'failed' ? ` at step ${s.step}` : '';
+  return `${name} (line ${s.line}) does not solve it${where}: ${s.message}`;
+}
+
+export function solverText(s) {
+  if (!s) return '';
+  switch (s.status) {
+    case 'pending': return 'Solver: waiting for its turn…';
+    case 'running': return 'Solver: working on it…';
+    case 'solvable': return `Solver: solvable, ${s.pushes} pushes, ${s.moves} moves (${s.seconds?.toFixed?.(1) ?? '?'} s).`;
+    case 'unsolvable': return 'Solver: this level cannot be solved.';
+    case 'unknown': return 'Solver: no answer within its time limit.';
+    default: return '';
+  }
+}
+
+/** One level's card. */
+function levelCard(l, format, core, theme) {
+  const li = el('li', 'adm-level');
+  li.dataset.number = l.number;
+  if (!l.valid) li.classList.add('invalid');
+  if (l.duplicate) li.classList.add('duplicate');
+  const canvas = el('canvas');
+  canvas.setAttribute('aria-hidden', 'true');
+  li.append(canvas, el('span', 't', `${l.number}. ${l.title || 'Untitled'}`));
+  const bits = [];
+  if (l.valid) bits.push(`${l.width}×${l.height}, ${plural(l.boxes, 'box', 'boxes')}`);
+  if (l.author) bits.push(`by ${l.author}`);
+  if (l.line) bits.push(`line ${l.line}`);
+  li.append(el('span', 'meta muted', bits.join(' · ')));
+  const chips = el('div', 'adm-summary');
+  chips.append(el('span', `chip ${l.valid ? 'good' : 'bad'}`, l.valid ? 'valid' : 'invalid'));
+  if (l.duplicate) chips.append(el('span', 'chip dup', 'duplicate'));
+  if (l.restores) chips.append(el('span', 'chip dup', 'restores a deleted level'));
+  if (l.imported_id) chips.append(el('span', 'chip good', 'imported'));
+  li.append(chips);
+  for (const e of l.errors || []) {
+    const where = placeOf(e, format);
+    li.append(el('p', 'err', `${where ? `${where[0].toUpperCase()}${where.slice(1)}: ` : ''}${e.message}`));
+  }
+  if (l.duplicate) li.append(el('p', 'note', duplicateText(l.duplicate)));
+  if (l.restores) li.append(el('p', 'note', `Brings back deleted level ${l.restores}, with its players' games.`));
+  for (const s of l.solutions || []) li.append(el('p', s.result === 'solved' ? 'note' : 'err', solutionText(s)));
+  if (l.solutions_not_replayed) li.append(el('p', 'note', `${plural(l.solutions_not_replayed, 'more solution')} not replayed.`));
+  const solver = solverText(l.solver);
+  if (solver) li.append(el('p', `note solver ${l.solver.status === 'unsolvable' ? 'err' : ''}`, solver));
+  if (l.valid && l.rows && core) {
+    requestAnimationFrame(() => {
+      try {
+        drawThumb(canvas, core.parseLevel(l.rows.join('\n')), theme);
+      } catch {
+        // The browser's core disagrees with the server's: leave it blank.
+      }
+    });
+  }
+  return li;
+}
+
+/** Fills `box` with the report (from GET /admin/uploads/{id}). */
+export function renderReport(box, report, core, theme) {
+  box.replaceChildren();
+  if (!report) return;
+  const s = report.summary;
+  const head = el('div', 'adm-summary');
+  head.append(el('span', 'chip', `${report.format}`), el('span', 'chip', plural(s.levels, 'level')),
+    el('span', 'chip good', `${s.valid} valid`));
+  if (s.invalid) head.append(el('span', 'chip bad', `${s.invalid} invalid`));
+  if (s.duplicates) head.append(el('span', 'chip dup', plural(s.duplicates, 'duplicate')));
+  box.append(head);
+  if (report.name || report.author || report.description) {
+    const p = el('p', 'small muted');
+    p.textContent = [report.name && `Collection “${report.name}”`, report.author && `by ${report.author}`,
+      report.description && report.description.split('\n')[0]].filter(Boolean).join(' · ');
+    box.append(p);
+  }
+  if (report.error) {
+    const where = placeOf(report.error, report.format);
+    box.append(el('p', 'adm-result bad', `The file cannot be read${where ? ` (${where})` : ''}: ${report.error.message}`));
+  }
+  if (report.levels) {
+    const ol = el('ol', 'adm-levels');
+    ol.setAttribute('aria-label', 'Levels of the file');
+    ol.append(...report.levels.map((l) => levelCard(l, report.format, core, theme)));
+    box.append(ol);
+  }
+}
