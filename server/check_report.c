@@ -58,6 +58,8 @@ static json_t *solution_json(const struct check_solution *s)
         json_object_set_new(o, "moves", json_integer(s->moves));
         json_object_set_new(o, "pushes", json_integer(s->pushes));
     }
+    if (s->lurd != NULL)
+        json_object_set_new(o, "lurd", json_string(s->lurd));
     if (s->result == CHECK_SOLUTION_UNREADABLE)
         json_object_set_new(o, "col", json_integer(s->col));
     if (s->result == CHECK_SOLUTION_FAILED)
