@@ -86,18 +86,31 @@ function levelCard(l, format, core, theme) {
   const solver = solverText(l.solver);
   if (solver) li.append(el('p', `note solver ${l.solver.status === 'unsolvable' ? 'err' : ''}`, solver));
   if (l.valid && l.rows && core) {
-    requestAnimationFrame(() => {
+    canvas.paint = () => {
       try {
         drawThumb(canvas, core.parseLevel(l.rows.join('\n')), theme);
       } catch {
         // The browser's core disagrees with the server's: leave it blank.
       }
-    });
+    };
   }
   return li;
 }
 
-/** Fills `box` with the report (from GET /admin/uploads/{id}). */
+const PAGE = 60;
+
+/** Draws a card's thumbnail when it scrolls into view. */
+const thumbs = new IntersectionObserver((entries) => {
+  for (const e of entries) {
+    if (!e.isIntersecting) continue;
+    thumbs.unobserve(e.target);
+    e.target.paint?.();
+  }
+}, { rootMargin: '300px' });
+
+/** Fills `box` with the report (from GET /admin/uploads/{id}): a summary,
+ * a filter (all levels, the invalid ones, the duplicates) and the level
+ * cards, a page at a time. */
 export function renderReport(box, report, core, theme) {
   box.replaceChildren();
   if (!report) return;
@@ -118,10 +131,52 @@ export function renderReport(box, report, core, theme) {
     const where = placeOf(report.error, report.format);
     box.append(el('p', 'adm-result bad', `The file cannot be read${where ? ` (${where})` : ''}: ${report.error.message}`));
   }
-  if (report.levels) {
-    const ol = el('ol', 'adm-levels');
-    ol.setAttribute('aria-label', 'Levels of the file');
-    ol.append(...report.levels.map((l) => levelCard(l, report.format, core, theme)));
-    box.append(ol);
+  const levels = report.levels;
+  if (!levels || levels.length === 0) return;
+  const filters = [['all', `All (${levels.length})`, () => true]];
+  if (s.invalid) filters.push(['invalid', `Invalid (${s.invalid})`, (l) => !l.valid]);
+  if (s.duplicates) filters.push(['duplicates', `Duplicates (${s.duplicates})`, (l) => !!l.duplicate]);
+  const ol = el('ol', 'adm-levels');
+  ol.setAttribute('aria-label', 'Levels of the file');
+  const more = el('button', 'button small-button adm-more');
+  more.type = 'button';
+  let shown = [], count = 0;
+  const page = () => {
+    const next = shown.slice(count, count + PAGE).map((l) => {
+      const card = levelCard(l, report.format, core, theme);
+      thumbs.observe(card.querySelector('canvas'));
+      return card;
+    });
+    ol.append(...next);
+    count += next.length;
+    more.hidden = count >= shown.length;
+    more.textContent = `Show ${Math.min(PAGE, shown.length - count)} more of ${shown.length - count}`;
+  };
+  const pick = (test) => {
+    shown = levels.filter(test);
+    count = 0;
+    ol.replaceChildren();
+    page();
+  };
+  if (filters.length > 1) {
+    const bar = el('div', 'segmented adm-filter');
+    bar.setAttribute('role', 'radiogroup');
+    bar.setAttribute('aria-label', 'Show');
+    const name = `adm-filter-${Math.random().toString(36).slice(2)}`;
+    for (const [id, label, test] of filters) {
+      const l = el('label');
+      const input = el('input');
+      input.type = 'radio';
+      input.name = name;
+      input.value = id;
+      input.checked = id === 'all';
+      input.addEventListener('change', () => pick(test));
+      l.append(input, el('span', '', label));
+      bar.append(l);
+    }
+    box.append(bar);
   }
+  more.addEventListener('click', page);
+  box.append(ol, more);
+  pick(() => true);
 }

@@ -194,19 +194,25 @@ export class Uploads {
     clearTimeout(item.polling);
     const s = item.upload?.solver;
     if (!s || s.done >= s.total || !item.li.isConnected) return;
+    // Solving takes seconds a level: ask less often as it goes on.
+    item.pollMs = Math.min(10000, (item.pollMs || 1000) * 1.3);
     item.polling = setTimeout(async () => {
+      if (document.getElementById('screen-admin').hidden) return this.pollSolver(item);
       const r = await adminApi.getUpload(item.id);
       if (!r.ok) return;
-      item.upload = r.body.upload;
+      // Keep the report the cards are drawn from, with the new verdicts.
+      const shown = item.upload.report?.levels ?? [];
+      item.upload = { ...r.body.upload, report: item.upload.report };
       const levels = r.body.upload.report?.levels ?? [];
       for (const l of levels) {
+        if (shown[l.number - 1]) shown[l.number - 1].solver = l.solver;
         const line = item.li.querySelector(`.adm-level[data-number="${l.number}"] .solver`);
         if (!line || !l.solver) continue;
         line.textContent = solverText(l.solver);
         line.classList.toggle('err', l.solver.status === 'unsolvable');
       }
       this.pollSolver(item);
-    }, 1500);
+    }, item.pollMs);
   }
 
   async import(item) {

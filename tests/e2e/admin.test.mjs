@@ -1,0 +1,256 @@
+// The admin page in a real browser: hidden from guests and from accounts
+// without the admin right (whom the API refuses too); an admin uploads real
+// collections read from the shared folder (never copied), sees each
+// report (counts, thumbnails, errors with line and column, duplicates) and
+// imports; then manages the library (rename, describe, credit, reorder,
+// hide, delete, restore) and reads the audit log. Screenshots in every theme.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { startServer, openBrowser, screenshotPath, apiGet, SOKOD, SOURCE_DIR } from './harness.mjs';
+
+const SHARED = process.env.SOKOD_SHARED_DIR || join(SOURCE_DIR, '..', 'shared');
+const MIGRATIONS = process.env.SOKOD_MIGRATIONS || join(SOURCE_DIR, 'migrations');
+const MICROBAN = join(SHARED, 'levels', 'Microban_155.xsb');
+const BOXOBAN = join(SHARED, 'levels', 'boxoban-medium-000.txt');
+const THEMES = ['classic', 'midnight', 'contrast', 'retro', 'garden'];
+
+let server, admin, player;
+before(async () => {
+  assert.ok(existsSync(MICROBAN), `the shared collections are in ${SHARED} (SOKOD_SHARED_DIR)`);
+  server = await startServer();
+  execFileSync(SOKOD, ['admin', 'create', 'boss', '--db', server.db, '--migrations', MIGRATIONS],
+    { input: 'correct horse battery\n' });
+  admin = await openBrowser({ viewport: { width: 1280, height: 900 } });
+  player = await openBrowser({ viewport: { width: 1280, height: 900 } });
+});
+after(async () => {
+  await admin?.close();
+  await player?.close();
+  await server?.stop();
+});
+
+/** Signs in through the account screen. */
+async function signIn(page, name, password) {
+  await page.goto(`${server.url}/#/account`);
+  await page.fill('#acc-login input[name="username"]', name);
+  await page.fill('#acc-login input[name="password"]', password);
+  await page.click('#acc-login button[type="submit"]');
+  await page.waitForFunction((n) => window.sokod?.app.account?.username === n, name);
+}
+
+/** A write to the API from inside the page (its cookie, its origin). */
+async function apiSend(page, method, path, body) {
+  return page.evaluate(async ([m, p, b]) => {
+    const r = await fetch(`/api/v1${p}`, { method: m, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(b) });
+    return { status: r.status, body: await r.json() };
+  }, [method, path, body]);
+}
+
+const upload = (page, name) => page.locator('.adm-upload', { has: page.locator('h3', { hasText: name }) });
+
+async function waitUploadState(page, name, state) {
+  await page.waitForFunction(([n, s]) => [...document.querySelectorAll('.adm-upload')]
+    .some((li) => li.querySelector('h3').textContent === n && li.dataset.state === s), [name, state], { timeout: 60000 });
+}
+
+const chips = (loc) => loc.locator('.report > .adm-summary .chip').allTextContents();
+
+async function setTheme(page, theme) {
+  await page.evaluate((t) => window.sokod.settings.set('theme', t), theme);
+  await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
+  await page.waitForTimeout(250);
+}
+
+test('guests and players see no admin page, and the API refuses them', async () => {
+  const { page, errors } = player;
+  await page.goto(`${server.url}/`);
+  await page.waitForSelector('#screen-title:not([hidden])');
+  assert.equal(await page.isVisible('#title-admin'), false, 'no Admin button on the title screen for a guest');
+  let r = await apiGet(page, '/admin/collections');
+  assert.equal(r.status, 401, `a guest asking for the admin collections: ${JSON.stringify(r.body)}`);
+  assert.equal(r.body.error.code, 'sign_in_required');
+
+  await page.goto(`${server.url}/#/account`);
+  await page.fill('#acc-signup input[name="username"]', 'player1');
+  await page.fill('#acc-signup input[name="password"]', 'hunter22hunter');
+  await page.click('#acc-signup button[type="submit"]');
+  await page.waitForFunction(() => window.sokod?.app.account?.username === 'player1');
+  await page.goto(`${server.url}/`);
+  await page.waitForSelector('#screen-title:not([hidden])');
+  assert.equal(await page.isVisible('#title-admin'), false, 'no Admin button for an account that is not an admin');
+  await page.goto(`${server.url}/#/admin`);
+  await page.waitForSelector('#adm-denied:not([hidden])');
+  assert.equal(await page.isVisible('#adm-body'), false, 'the admin tools stay hidden');
+  r = await apiGet(page, '/admin/collections');
+  assert.equal(r.status, 403, `an account without the right: ${JSON.stringify(r.body)}`);
+  assert.equal(r.body.error.code, 'admin_required');
+  r = await apiSend(page, 'POST', '/admin/uploads', { filename: 'x.sok', size: 12, data: btoa('#####\n#@$.#\n') });
+  assert.equal(r.status, 403, `an upload by an account without the right: ${JSON.stringify(r.body)}`);
+
+  // The level editor is for everyone, but saving into a collection is not.
+  await page.goto(`${server.url}/#/editor`);
+  await page.waitForFunction(() => window.sokod?.editor);
+  assert.equal(await page.isVisible('#ed-save'), false, 'no "Save to a collection" for a player');
+  assert.deepEqual(errors, [], 'no script errors');
+});
+
+test('an admin uploads shared collections, reads the reports and imports one', async () => {
+  const { page, errors } = admin;
+  await signIn(page, 'boss', 'correct horse battery');
+  await page.goto(`${server.url}/`);
+  await page.waitForSelector('#title-admin:not([hidden])');
+  await page.click('#title-admin');
+  await page.waitForSelector('#adm-body:not([hidden]) #adm-drop');
+
+  const parts = [];
+  page.on('request', (req) => { if (/\/admin\/uploads\/\d+\/parts$/.test(req.url())) parts.push(req.url()); });
+  // Two files at once, straight from the shared folder.
+  await page.setInputFiles('#adm-files', [MICROBAN, BOXOBAN]);
+  await waitUploadState(page, 'Microban_155.xsb', 'checked');
+  await waitUploadState(page, 'boxoban-medium-000.txt', 'checked');
+  assert.ok(parts.length >= 2, `the 117 KB file went in several parts: ${parts.length} part requests after the first`);
+  const box = upload(page, 'boxoban-medium-000.txt');
+  assert.equal(await box.locator('.adm-bar').getAttribute('aria-valuenow'), '100', 'its progress bar is full');
+
+  const micro = upload(page, 'Microban_155.xsb');
+  assert.deepEqual(await chips(micro), ['text', '155 levels', '155 valid'], 'the Microban report summary');
+  const cards = micro.locator('.adm-level');
+  assert.equal(await cards.count(), 60, 'the first page of level cards');
+  assert.match(await micro.locator('.adm-more').textContent(), /Show 60 more of 95/);
+  const first = await cards.first().textContent();
+  assert.match(first, /^1\. 1\s*6×7, 2 boxes/, `the first card: ${first}`);
+  const colours = await cards.first().locator('canvas').evaluate((c) => {
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const seen = new Set();
+    for (let i = 0; i < d.length; i += 4) seen.add(`${d[i]},${d[i + 1]},${d[i + 2]}`);
+    return seen.size;
+  });
+  assert.ok(colours >= 4, `the thumbnail is drawn from the rows (${colours} colours)`);
+
+  // A pasted file with a broken level: its error with line and column.
+  await page.click('.adm-paste summary');
+  await page.fill('#adm-paste-name', 'mixed.sok');
+  await page.fill('#adm-paste-text', ['; Good', '#####', '#@$.#', '#####', '', '; Bad', '######', '#@ $.#', '#  @ #', '######', ''].join('\n'));
+  await page.click('#adm-paste-go');
+  await waitUploadState(page, 'mixed.sok', 'checked');
+  const mixed = upload(page, 'mixed.sok');
+  assert.deepEqual(await chips(mixed), ['text', '2 levels', '1 valid', '1 invalid']);
+  const bad = await mixed.locator('.adm-level.invalid .err').textContent();
+  assert.equal(bad, 'Line 9, column 4: a second player; the board already has one at line 8, column 2',
+    'the second player is named at its line and column');
+  await page.click('.adm-paste summary');
+  await mixed.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: screenshotPath('admin-upload.png') });
+  for (const theme of THEMES) {
+    await setTheme(page, theme);
+    await page.screenshot({ path: screenshotPath(`admin-${theme}.png`) });
+  }
+  await setTheme(page, 'classic');
+
+  // Import Microban into a new collection with a name of our own.
+  await micro.locator('input[name="name"]').fill('Microban (upload)');
+  await micro.locator('input[name="author"]').fill('David W. Skinner');
+  await micro.locator('button[type="submit"]').click();
+  await waitUploadState(page, 'Microban_155.xsb', 'imported');
+  assert.match(await micro.locator('.adm-result').textContent(), /^155 levels imported into the new collection/);
+  const list = (await apiGet(page, '/collections')).body.collections;
+  const made = list.find((c) => c.name === 'Microban (upload)');
+  assert.ok(made, `the collection is in the library: ${JSON.stringify(list.map((c) => c.name))}`);
+  assert.equal(made.levels, 155);
+
+  // Discarding the other: the server forgets it.
+  await box.locator('.discard').click();
+  await page.waitForFunction(() => ![...document.querySelectorAll('.adm-upload h3')].some((h) => h.textContent === 'boxoban-medium-000.txt'));
+  const waiting = (await apiGet(page, '/admin/uploads')).body.uploads.map((u) => u.file);
+  assert.ok(!waiting.includes('boxoban-medium-000.txt'), `discarded: ${JSON.stringify(waiting)}`);
+
+  // The same file again: every level is a duplicate of the library's.
+  await page.setInputFiles('#adm-files', [MICROBAN]);
+  await page.waitForFunction(() => [...document.querySelectorAll('.adm-upload')]
+    .filter((li) => li.querySelector('h3').textContent === 'Microban_155.xsb').some((li) => li.dataset.state === 'checked'));
+  const again = page.locator('.adm-upload[data-state="checked"]', { has: page.locator('h3', { hasText: 'Microban_155.xsb' }) });
+  assert.deepEqual(await chips(again), ['text', '155 levels', '155 valid', '155 duplicates']);
+  assert.match(await again.locator('.adm-level .note').first().textContent(), /Already in the library: “1” in Microban \(upload\)/);
+  assert.deepEqual(errors, [], 'no script errors');
+});
+
+test('an admin manages the library and reads the audit log', async () => {
+  const { page, errors } = admin;
+  const id = (await apiGet(page, '/collections')).body.collections.find((c) => c.name === 'Microban (upload)').id;
+  await page.goto(`${server.url}/#/admin/library`);
+  await page.click(`.adm-coll[data-id="${id}"]`);
+  await page.waitForFunction((n) => document.getElementById('adm-coll-h').textContent === n, 'Microban (upload)');
+  await page.waitForSelector('.adm-row');
+
+  // Rename, credit and describe.
+  await page.fill('#adm-coll-form input[name="name"]', 'Microban');
+  await page.fill('#adm-coll-form input[name="author"]', 'David W. Skinner');
+  await page.fill('#adm-coll-form textarea[name="description"]', 'Small puzzles, each with one idea.');
+  await page.click('#adm-coll-form button[type="submit"]');
+  await page.waitForFunction(() => document.getElementById('adm-coll-h').textContent === 'Microban');
+  let c = (await apiGet(page, `/collections/${id}`)).body;
+  assert.equal(c.collection.name, 'Microban');
+  const before = c.levels.map((l) => l.id);
+
+  // Level 2 moves up.
+  await page.click(`.adm-row[data-id="${before[1]}"] button[aria-label$="up"]`);
+  await page.waitForFunction((x) => document.querySelector('.adm-row')?.dataset.id === String(x), before[1]);
+  c = (await apiGet(page, `/collections/${id}`)).body;
+  assert.deepEqual(c.levels.slice(0, 3).map((l) => l.id), [before[1], before[0], before[2]], 'the second level is first now');
+
+  // Retitle level 3 and give it an author.
+  const third = page.locator(`.adm-row[data-id="${before[2]}"]`);
+  await third.locator('button', { hasText: 'Edit' }).click();
+  await third.locator('input[name="title"]').fill('The third');
+  await third.locator('input[name="author"]').fill('Someone');
+  await third.locator('button[type="submit"]').click();
+  await page.waitForFunction((x) => document.querySelector(`.adm-row[data-id="${x}"] .t`)?.textContent === 'The third', before[2]);
+  const level3 = (await apiGet(page, `/levels/${before[2]}`)).body.level;
+  assert.deepEqual([level3.title, level3.author], ['The third', 'Someone']);
+
+  // Hide level 3, delete level 4: players no longer see them.
+  await page.locator(`.adm-row[data-id="${before[2]}"] button`, { hasText: 'Hide' }).click();
+  await page.waitForSelector(`.adm-row.is-hidden[data-id="${before[2]}"]`);
+  await page.locator(`.adm-row[data-id="${before[3]}"] button`, { hasText: 'Delete' }).click();
+  await page.waitForSelector(`.adm-row.is-deleted[data-id="${before[3]}"]`);
+  c = (await apiGet(page, `/collections/${id}`)).body;
+  const seen = c.levels.map((l) => l.id);
+  assert.equal(seen.length, 153, 'two levels fewer for players');
+  assert.ok(!seen.includes(before[2]) && !seen.includes(before[3]), 'the hidden and the deleted level are not listed');
+  await page.screenshot({ path: screenshotPath('admin-library.png') });
+  // Restore brings the deleted one back.
+  await page.locator(`.adm-row[data-id="${before[3]}"] button`, { hasText: 'Restore' }).click();
+  await page.waitForSelector(`.adm-row:not(.is-deleted)[data-id="${before[3]}"]`);
+  assert.equal((await apiGet(page, `/collections/${id}`)).body.levels.length, 154);
+
+  // Hide the whole collection, then show it again.
+  await page.check('#adm-coll-form input[name="hidden"]');
+  await page.click('#adm-coll-form button[type="submit"]');
+  await page.waitForSelector(`.adm-coll.is-hidden[data-id="${id}"]`);
+  let names = (await apiGet(page, '/collections')).body.collections.map((x) => x.name);
+  assert.ok(!names.includes('Microban'), `hidden from players: ${JSON.stringify(names)}`);
+  await page.uncheck('#adm-coll-form input[name="hidden"]');
+  await page.click('#adm-coll-form button[type="submit"]');
+  await page.waitForSelector(`.adm-coll:not(.is-hidden)[data-id="${id}"]`);
+  names = (await apiGet(page, '/collections')).body.collections.map((x) => x.name);
+  assert.ok(names.includes('Microban'));
+  for (const theme of THEMES) {
+    await setTheme(page, theme);
+    await page.screenshot({ path: screenshotPath(`admin-library-${theme}.png`) });
+  }
+  await setTheme(page, 'classic');
+
+  // The audit log lists it all, newest first.
+  await page.click('#adm-tab-audit');
+  await page.waitForSelector('#adm-audit-rows tr');
+  const actions = await page.$$eval('#adm-audit-rows tr', (rows) => rows.map((r) => r.dataset.action));
+  for (const a of ['collection.update', 'collection.order', 'level.update', 'level.delete', 'level.restore', 'library.import']) {
+    assert.ok(actions.includes(a), `the audit log has ${a}: ${JSON.stringify(actions)}`);
+  }
+  assert.equal(actions[0], 'collection.update', 'newest first');
+  await page.screenshot({ path: screenshotPath('admin-audit.png') });
+  assert.deepEqual(errors, [], 'no script errors');
+});
