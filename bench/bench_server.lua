@@ -69,7 +69,10 @@ function request()
 end
 
 function response(status, headers, body)
-   local id, seq = body:match('"game":{"id":(%d+),"level_id":%d+,"seq":(%d+)')
+   -- The game object starts with its id; its seq comes later (its level,
+   -- nested further on, has an id but no seq).
+   local at, id = body:match('()"game":{"id":(%d+)')
+   local seq = at and body:match('"seq":(%d+)', at)
    if status ~= 200 then
       refused = refused + 1
    elseif body:find('"duplicate":true', 1, true) then
@@ -77,7 +80,7 @@ function response(status, headers, body)
    else
       answered = answered + 1
    end
-   if id == nil then
+   if id == nil or seq == nil then
       if status == 200 and body:find('"collections"', 1, true) then return end
       unreadable = unreadable + 1
       return

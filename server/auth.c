@@ -81,6 +81,16 @@ static void token_hash(const uint8_t token[TOKEN_BYTES], uint8_t hash[32])
     crypto_generichash(hash, 32, token, TOKEN_BYTES, NULL, 0);
 }
 
+bool auth_session_key(struct http_conn *c, uint8_t key[32])
+{
+    uint8_t token[TOKEN_BYTES];
+    if (!cookie_token(c, token))
+        return false;
+    token_hash(token, key);
+    sodium_memzero(token, sizeof token);
+    return true;
+}
+
 static void set_cookie(struct http_conn *c, const char *value, long max_age)
 {
     snprintf(c->set_cookie, sizeof c->set_cookie,
@@ -168,8 +178,7 @@ bool auth_user(struct http_conn *c, enum auth_need need, int64_t *user, int *res
         }
     }
     if (c->user_id == 0 && need == AUTH_EXISTING) {
-        *result = reply_error(c, 401, API_E_NO_SESSION,
-                              "this needs a session: open a game or sign in first");
+        *result = reply_error(c, 401, API_E_NO_SESSION, AUTH_NO_SESSION_MESSAGE);
         return false;
     }
     *user = c->user_id;

@@ -29,6 +29,14 @@ bool auth_write_allowed(struct http_conn *c, int *result);
  * answer. */
 bool auth_user(struct http_conn *c, enum auth_need need, int64_t *user, int *result);
 
+/* What a request that needs a session and has none is told (401 no_session). */
+#define AUTH_NO_SESSION_MESSAGE "this needs a session: open a game or sign in first"
+
+/* Sets key to the hash under which the session of the request's cookie is
+ * stored, for storage_session_user. False when there is no well-formed
+ * session cookie. Touches no database. */
+bool auth_session_key(struct http_conn *c, uint8_t key[32]);
+
 /* Starts a session for `user` inside the caller's transaction and sets its
  * cookie on the answer. Returns a STORAGE_* code. */
 int auth_session_start(struct http_conn *c, int64_t user);

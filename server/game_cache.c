@@ -4,8 +4,11 @@
 #include <stdlib.h>
 
 #define BUCKETS 1024
-/* Games kept in memory when unused; each takes about 40 KiB and its history. */
-#define KEEP 512
+/* Games kept in memory when unused; each takes about 33 KiB and its
+ * history. Every game played right now must fit, or each of its entries
+ * pays for a replay of its whole log: 4,096 players at once is well past
+ * what one sokod process serves. */
+#define KEEP 4096
 
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct live_game *bucket[BUCKETS];

@@ -3,10 +3,13 @@
 
 #include "auth.h"
 #include "body.h"
+#include "commit.h"
 #include "game_cache.h"
 #include "handlers.h"
 #include "storage.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -57,6 +60,51 @@ static int reply_game(struct http_conn *c, unsigned status, struct live_game *g,
     return reply_json(c, status, body);
 }
 
+void games_refuse(struct games_answer *a, unsigned status, enum api_error code,
+                  const struct live_game *g, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->message, sizeof a->message, fmt, ap);
+    va_end(ap);
+    json_decref(a->body);
+    a->status = status;
+    a->error = true;
+    a->code = code;
+    a->body = g != NULL ? play_state(g) : NULL;
+}
+
+/* Fills *a with a success: `extra` (stolen) and the game under "game". */
+static void accept_answer(struct games_answer *a, const struct live_game *g, json_t *extra)
+{
+    json_t *state = play_state(g);
+    if (state == NULL || extra == NULL) {
+        json_decref(state);
+        json_decref(extra);
+        games_refuse(a, 500, API_E_INTERNAL, NULL, "out of memory");
+        return;
+    }
+    json_object_set_new(extra, "game", state);
+    json_decref(a->body);
+    a->status = 200;
+    a->error = false;
+    a->body = extra;
+}
+
+int games_reply(struct http_conn *c, struct games_answer *a)
+{
+    json_t *body = a->body;
+    a->body = NULL;
+    if (a->failure != STORAGE_OK) {
+        json_decref(body);
+        return auth_storage_failure(c, a->failure);
+    }
+    if (!a->error)
+        return reply_json(c, a->status, body);
+    http_attach(c, "game", body);
+    return reply_error(c, a->status, a->code, "%s", a->message);
+}
+
 /* Looking for an entry the log holds already. */
 struct held {
     const struct games_entry *e;
@@ -85,33 +133,35 @@ static int compare_held(void *arg, const struct storage_log_entry *h)
     return 0;
 }
 
-/* Answers a refused entry: 422 with the game as it stands. */
-static int reply_refused(struct http_conn *c, struct live_game *g, const struct games_entry *e,
+/* Fills *a for a refused entry: 422 with the game as it stands. */
+static void refuse_entry(struct games_answer *a, struct live_game *g, const struct games_entry *e,
                          const struct play_result *res)
 {
-    http_attach(c, "game", play_state(g));
-    if (res->code == SOKO_E_FULL)
-        return reply_error(c, 422, API_E_GAME_TOO_LONG,
-                           "the game's history reached its limit of %u entries; restart "
-                           "cannot help, only a new game",
-                           PLAY_MAX_HISTORY);
+    if (res->code == SOKO_E_FULL) {
+        games_refuse(a, 422, API_E_GAME_TOO_LONG, g,
+                     "the game's history reached its limit of %u entries; restart "
+                     "cannot help, only a new game",
+                     PLAY_MAX_HISTORY);
+        return;
+    }
     switch (e->kind) {
     case STORAGE_LOG_UNDO:
-        return reply_error(c, 422, API_E_NOTHING_TO_UNDO, "only %u entries can be undone",
-                           g->game.cursor);
+        games_refuse(a, 422, API_E_NOTHING_TO_UNDO, g, "only %u entries can be undone",
+                     g->game.cursor);
+        return;
     case STORAGE_LOG_REDO:
-        return reply_error(c, 422, API_E_NOTHING_TO_REDO, "only %u entries can be redone",
-                           soko_game_redo_count(&g->game));
+        games_refuse(a, 422, API_E_NOTHING_TO_REDO, g, "only %u entries can be redone",
+                     soko_game_redo_count(&g->game));
+        return;
     default:
         break;
     }
     char letter = e->steps != NULL && e->request[0] == '\0' ? e->steps[res->failed] : '?';
-    return reply_error(c, 422, API_E_STEP_REFUSED,
-                       "step %u ('%c') %s; nothing of this entry "
-                       "was applied",
-                       res->failed + 1, letter,
-                       res->code == SOKO_E_WALL ? "runs into a wall"
-                                                : "pushes a box that cannot move");
+    games_refuse(a, 422, API_E_STEP_REFUSED, g,
+                 "step %u ('%c') %s; nothing of this entry "
+                 "was applied",
+                 res->failed + 1, letter,
+                 res->code == SOKO_E_WALL ? "runs into a wall" : "pushes a box that cannot move");
 }
 
 /* Writes the applied entry, the game's summary and its solutions. */
@@ -144,80 +194,109 @@ static int record(struct live_game *g, const struct games_entry *e, const char *
     return status;
 }
 
-/* Checks the seq inside the transaction. Returns true to go on applying;
- * false after answering (duplicate, stale) with *result set. */
-static bool check_seq(struct http_conn *c, struct live_game *g, const struct games_entry *e,
-                      int *result)
+/* An entry on its way through the committer, and then its answer. */
+struct entry_job {
+    struct commit_job job; /* first: the committer hands this back */
+    int64_t game_id;
+    uint8_t session[32];
+    struct games_entry e;
+    char *steps;         /* e.steps's copy */
+    void *arg;           /* e.arg's copy */
+    struct live_game *g; /* held from run to finish */
+    bool wrote;          /* run kept writes that the commit must carry */
+    struct games_answer answer;
+    struct http_deferred *deferred;
+};
+
+/* Checks the seq. Returns true to go on applying; false after filling the
+ * answer (duplicate, stale) or on a database failure (*status set). */
+static bool check_seq(struct entry_job *j, int *status)
 {
+    struct live_game *g = j->g;
+    const struct games_entry *e = &j->e;
     if (e->seq == g->seq + 1)
         return true;
     struct held held = {.e = e};
-    int status = STORAGE_NOT_FOUND;
+    int found = STORAGE_NOT_FOUND;
     if (e->seq >= 1 && e->seq <= g->seq)
-        status = storage_log_get(g->id, e->seq, compare_held, &held);
-    storage_rollback();
-    if (status != STORAGE_OK && status != STORAGE_NOT_FOUND) {
-        *result = auth_storage_failure(c, status);
+        found = storage_log_get(g->id, e->seq, compare_held, &held);
+    if (found != STORAGE_OK && found != STORAGE_NOT_FOUND) {
+        free(held.steps);
+        *status = found;
         return false;
     }
     if (held.same) {
-        json_t *extra =
-            json_pack("{s:b,s:s}", "duplicate", 1, "steps", held.steps != NULL ? held.steps : "");
+        accept_answer(
+            &j->answer, g,
+            json_pack("{s:b,s:s}", "duplicate", 1, "steps", held.steps != NULL ? held.steps : ""));
         free(held.steps);
-        *result = reply_game(c, 200, g, extra);
         return false;
     }
     free(held.steps);
-    http_attach(c, "game", play_state(g));
-    *result = reply_error(c, 409, API_E_STALE_SEQ,
-                          "entry %u does not follow the game (at entry %u): send seq %u, from "
-                          "the game below",
-                          e->seq, g->seq, g->seq + 1);
+    games_refuse(&j->answer, 409, API_E_STALE_SEQ, g,
+                 "entry %u does not follow the game (at entry %u): send seq %u, from "
+                 "the game below",
+                 e->seq, g->seq, g->seq + 1);
     return false;
 }
 
-int games_submit(struct http_conn *c, int64_t user, int64_t game_id, struct games_entry *e)
+/* Finds the session's user and takes the game. Returns STORAGE_OK with
+ * j->g set, STORAGE_OK with j->g NULL after filling the answer (401, 404),
+ * or the code of a database failure. */
+static int take_game(struct entry_job *j)
 {
-    int result = MHD_NO;
-    struct live_game *g = games_take(c, user, game_id, &result);
-    if (g == NULL) {
-        free(e->dirs);
-        return result;
+    struct storage_user u;
+    int status = storage_session_user(j->session, auth_now(), &u);
+    if (status == STORAGE_NOT_FOUND) {
+        games_refuse(&j->answer, 401, API_E_NO_SESSION, NULL, AUTH_NO_SESSION_MESSAGE);
+        return STORAGE_OK;
     }
-    int status = storage_begin();
     struct storage_game row;
     if (status == STORAGE_OK)
-        status = storage_game_get(game_id, &row);
-    if (status == STORAGE_OK && row.seq != g->seq)
-        status = play_rebuild(g);
-    if (status != STORAGE_OK) {
-        storage_rollback();
-        result = auth_storage_failure(c, status);
-        goto out;
+        status = storage_game_get(j->game_id, &row);
+    if (status == STORAGE_NOT_FOUND || (status == STORAGE_OK && row.user_id != u.id)) {
+        games_refuse(&j->answer, 404, API_E_GAME_NOT_FOUND, NULL, "you have no game %lld",
+                     (long long)j->game_id);
+        return STORAGE_OK;
     }
-    if (!check_seq(c, g, e, &result))
-        goto out;
-    if (e->prepare != NULL && !e->prepare(c, g, e, &result)) {
-        storage_rollback();
-        goto out;
-    }
+    if (status == STORAGE_OK)
+        status = game_cache_acquire(j->game_id, &j->g);
+    /* Another process may have written to the game since it was cached,
+     * and a log-in may have moved it from a guest to an account. */
+    if (status == STORAGE_OK && j->g->seq != row.seq)
+        status = play_rebuild(j->g);
+    if (status == STORAGE_OK)
+        j->g->user_id = row.user_id;
+    return status;
+}
+
+/* On the committer thread, inside the batch's transaction. */
+static int run_entry(struct commit_job *cj)
+{
+    struct entry_job *j = (struct entry_job *)cj;
+    struct games_entry *e = &j->e;
+    int status = take_game(j);
+    if (status != STORAGE_OK || j->g == NULL)
+        return status;
+    struct live_game *g = j->g;
+    if (!check_seq(j, &status))
+        return status;
+    if (e->prepare != NULL && !e->prepare(g, e, &j->answer))
+        return STORAGE_OK;
     if (e->kind == STORAGE_LOG_STEPS && e->ndirs == 0) {
         /* A point-mode request with nothing to do: no entry. */
-        storage_rollback();
-        result = reply_game(c, 200, g, json_pack("{s:b,s:s}", "duplicate", 0, "steps", ""));
-        goto out;
+        accept_answer(&j->answer, g, json_pack("{s:b,s:s}", "duplicate", 0, "steps", ""));
+        return STORAGE_OK;
     }
-
     struct play_entry pe = {.kind = e->kind, .dirs = e->dirs, .ndirs = e->ndirs, .count = e->count};
     uint32_t from = g->game.cursor;
     struct play_result res;
     if (play_apply(g, &pe, true, &res) != SOKO_OK) {
-        storage_rollback();
         if (res.changed)
             play_rebuild(g);
-        result = reply_refused(c, g, e, &res);
+        refuse_entry(&j->answer, g, e, &res);
         play_result_clear(&res);
-        goto out;
+        return STORAGE_OK;
     }
     char *steps = NULL;
     if (e->kind == STORAGE_LOG_STEPS) {
@@ -228,26 +307,91 @@ int games_submit(struct http_conn *c, int64_t user, int64_t game_id, struct game
     }
     if (status == STORAGE_OK)
         status = record(g, e, steps != NULL ? steps : "", &res);
-    if (status == STORAGE_OK)
-        status = storage_commit();
-    else
-        storage_rollback();
     play_result_clear(&res);
     if (status != STORAGE_OK) {
         /* The memory copy is ahead of the database: rebuild it next time. */
         g->valid = false;
         free(steps);
-        result = auth_storage_failure(c, status);
-        goto out;
+        return status;
     }
     g->seq = e->seq;
-    json_t *extra = json_pack("{s:b,s:s}", "duplicate", 0, "steps", steps != NULL ? steps : "");
+    j->wrote = true;
+    accept_answer(&j->answer, g,
+                  json_pack("{s:b,s:s}", "duplicate", 0, "steps", steps != NULL ? steps : ""));
     free(steps);
-    result = reply_game(c, 200, g, extra);
-out:
-    game_cache_release(g);
-    free(e->dirs);
+    return STORAGE_OK;
+}
+
+/* After the batch's transaction: the answer stands once committed. */
+static void finish_entry(struct commit_job *cj, int status, bool ran)
+{
+    struct entry_job *j = (struct entry_job *)cj;
+    if (status != STORAGE_OK && (j->wrote || !ran || j->answer.status == 0)) {
+        /* What this entry wrote is lost with the transaction. */
+        if (j->g != NULL && j->wrote)
+            j->g->valid = false;
+        json_decref(j->answer.body);
+        j->answer.body = NULL;
+        j->answer.failure = status;
+    }
+    if (j->g != NULL)
+        game_cache_release(j->g);
+    j->g = NULL;
+    http_wake(j->deferred);
+}
+
+static int answer_entry(struct http_conn *c, void *arg)
+{
+    struct entry_job *j = arg;
+    return games_reply(c, &j->answer);
+}
+
+static void free_entry(void *arg)
+{
+    struct entry_job *j = arg;
+    json_decref(j->answer.body);
+    free(j->e.dirs);
+    free(j->steps);
+    free(j->arg);
+    free(j);
+}
+
+int games_submit(struct http_conn *c, int64_t game_id, struct games_entry *e)
+{
+    struct entry_job *j = calloc(1, sizeof *j);
+    if (j == NULL) {
+        free(e->dirs);
+        e->dirs = NULL;
+        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+    }
+    j->e = *e;
     e->dirs = NULL;
+    if (!auth_session_key(c, j->session)) {
+        free_entry(j);
+        return reply_error(c, 401, API_E_NO_SESSION, AUTH_NO_SESSION_MESSAGE);
+    }
+    if (e->steps != NULL) {
+        j->steps = strdup(e->steps);
+        j->e.steps = j->steps;
+    }
+    if (e->arg_size > 0) {
+        j->arg = malloc(e->arg_size);
+        if (j->arg != NULL)
+            memcpy(j->arg, e->arg, e->arg_size);
+        j->e.arg = j->arg;
+    }
+    if ((e->steps != NULL && j->steps == NULL) || (e->arg_size > 0 && j->arg == NULL)) {
+        free_entry(j);
+        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+    }
+    j->game_id = game_id;
+    j->job.key = game_id;
+    j->job.run = run_entry;
+    j->job.finish = finish_entry;
+    int result = http_suspend(c, answer_entry, free_entry, j, &j->deferred);
+    if (j->deferred == NULL)
+        return result;
+    commit_submit(&j->job);
     return result;
 }
 
@@ -373,14 +517,12 @@ int games_log(struct http_conn *c)
     json_t *body = body_parse(c, log_fields, sizeof log_fields / sizeof log_fields[0], &result);
     if (body == NULL)
         return result;
-    int64_t user;
     struct games_entry e = {0};
-    if (!read_entry(c, body, &e, &result) || !auth_user(c, AUTH_EXISTING, &user, &result)) {
-        free(e.dirs);
+    if (!read_entry(c, body, &e, &result)) {
         json_decref(body);
         return result;
     }
-    result = games_submit(c, user, c->param[0], &e);
+    result = games_submit(c, c->param[0], &e);
     json_decref(body);
     return result;
 }

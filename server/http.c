@@ -17,10 +17,12 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Work handed to the worker pool while the connection is suspended. */
+/* A suspended connection: what answers it once woken, and its work for
+ * the worker pool (http_defer) if any. */
 struct http_deferred {
     void (*work)(void *arg);
     int (*done)(struct http_conn *c, void *arg);
+    void (*release)(void *arg);
     void *arg;
     struct http_conn *conn;
     atomic_bool finished;
@@ -109,7 +111,7 @@ static void conn_free(struct http_conn *c)
 {
     json_decref(c->attach);
     if (c->deferred != NULL)
-        free(c->deferred->arg);
+        c->deferred->release(c->deferred->arg);
     free(c->deferred);
     free(c->body);
     free(c->path);
@@ -230,36 +232,54 @@ int reply_error(struct http_conn *c, unsigned status, enum api_error code, const
     return reply_json(c, status, body);
 }
 
+int http_suspend(struct http_conn *c, int (*done)(struct http_conn *c, void *arg),
+                 void (*release)(void *arg), void *arg, struct http_deferred **out)
+{
+    *out = NULL;
+    if (release == NULL)
+        release = free;
+    struct http_deferred *d = calloc(1, sizeof *d);
+    if (d == NULL) {
+        release(arg);
+        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+    }
+    d->done = done;
+    d->release = release;
+    d->arg = arg;
+    d->conn = c;
+    c->deferred = d;
+    MHD_suspend_connection(c->mhd);
+    *out = d;
+    return MHD_YES;
+}
+
+void http_wake(struct http_deferred *d)
+{
+    atomic_store(&d->finished, true);
+    MHD_resume_connection(d->conn->mhd);
+}
+
 /* Runs on a worker thread: the slow part, then wakes the connection up. */
 static void run_deferred(void *arg)
 {
     struct http_deferred *d = arg;
     d->work(d->arg);
-    atomic_store(&d->finished, true);
-    MHD_resume_connection(d->conn->mhd);
+    http_wake(d);
 }
 
 int http_defer(struct http_conn *c, void (*work)(void *arg),
                int (*done)(struct http_conn *c, void *arg), void *arg)
 {
-    struct http_deferred *d = calloc(1, sizeof *d);
-    if (d == NULL) {
-        free(arg);
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
-    }
+    struct http_deferred *d;
+    int result = http_suspend(c, done, NULL, arg, &d);
+    if (d == NULL)
+        return result;
     d->work = work;
-    d->done = done;
-    d->arg = arg;
-    d->conn = c;
-    c->deferred = d;
-    MHD_suspend_connection(c->mhd);
     if (!worker_submit(run_deferred, d)) {
         /* No pool (stopping): do the work here rather than lose the request. */
-        work(arg);
-        atomic_store(&d->finished, true);
-        MHD_resume_connection(c->mhd);
+        run_deferred(d);
     }
-    return MHD_YES;
+    return result;
 }
 
 /* Answers 413 early when Content-Length already says the body is too big. */
@@ -351,7 +371,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mhd, const c
         struct http_deferred *d = c->deferred;
         c->deferred = NULL;
         int result = d->done(c, d->arg);
-        free(d->arg);
+        d->release(d->arg);
         free(d);
         return (enum MHD_Result)result;
     }
@@ -394,7 +414,7 @@ struct MHD_Daemon *http_start(const struct config *cfg, unsigned *port)
 {
     settings = cfg;
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
-                     MHD_USE_ERROR_LOG | MHD_USE_ITC;
+                     MHD_USE_ERROR_LOG | MHD_USE_ITC | MHD_USE_TURBO;
     struct sockaddr_in v4 = {0};
     struct sockaddr_in6 v6 = {0};
     const struct sockaddr *addr;

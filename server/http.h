@@ -98,6 +98,18 @@ bool http_is_https(struct http_conn *c);
 int http_defer(struct http_conn *c, void (*work)(void *arg),
                int (*done)(struct http_conn *c, void *arg), void *arg);
 
+/* Suspends the connection until http_wake(*out) is called, from any
+ * thread; then done(c, arg) runs on an HTTP thread to answer, and
+ * release(arg) (free when NULL) once done has run, or when the connection
+ * ends first. Returns what the handler should return; on failure (out of
+ * memory) has answered 500, released arg and set *out to NULL. */
+int http_suspend(struct http_conn *c, int (*done)(struct http_conn *c, void *arg),
+                 void (*release)(void *arg), void *arg, struct http_deferred **out);
+
+/* Wakes a connection suspended by http_suspend. The caller must not touch
+ * the connection's arg after this call. */
+void http_wake(struct http_deferred *d);
+
 /* A JSON string of text; bytes that are not UTF-8 become '?'. Never NULL
  * unless out of memory. */
 json_t *http_json_text(const char *text);

@@ -49,24 +49,22 @@ static soko_cell cell_of(const struct live_game *g, struct square q)
     return (soko_cell)(q.y * g->level.width + q.x);
 }
 
-/* Answers a path that the core could not find, with the game. */
-static bool refuse(struct http_conn *c, struct live_game *g, int code, int *result)
+/* Fills *a for a path that the core could not find, with the game. */
+static bool refuse(struct games_answer *a, struct live_game *g, int code)
 {
-    http_attach(c, "game", play_state(g));
     if (code == SOKO_E_RANGE)
-        *result = reply_error(c, 422, API_E_NO_BOX, "there is no box on that square");
+        games_refuse(a, 422, API_E_NO_BOX, g, "there is no box on that square");
     else if (code == SOKO_E_FULL)
-        *result = reply_error(c, 422, API_E_NO_PATH, "that path is longer than %u steps", PATH_CAP);
+        games_refuse(a, 422, API_E_NO_PATH, g, "that path is longer than %u steps", PATH_CAP);
     else
-        *result = reply_error(c, 422, API_E_NO_PATH, "there is no way there");
+        games_refuse(a, 422, API_E_NO_PATH, g, "there is no way there");
     return false;
 }
 
-static bool off_board(struct http_conn *c, struct live_game *g, int *result)
+static bool off_board(struct games_answer *a, struct live_game *g)
 {
-    http_attach(c, "game", play_state(g));
-    *result = reply_error(c, 422, API_E_OFF_BOARD, "that square is not on the %ux%u board",
-                          g->level.width, g->level.height);
+    games_refuse(a, 422, API_E_OFF_BOARD, g, "that square is not on the %ux%u board",
+                 g->level.width, g->level.height);
     return false;
 }
 
@@ -75,23 +73,22 @@ struct point_request {
     bool push;
 };
 
-static bool prepare_path(struct http_conn *c, struct live_game *g, struct games_entry *e,
-                         int *result)
+static bool prepare_path(struct live_game *g, struct games_entry *e, struct games_answer *a)
 {
     const struct point_request *p = e->arg;
     if (!on_board(g, p->to) || (p->push && !on_board(g, p->box)))
-        return off_board(c, g, result);
+        return off_board(a, g);
     soko_path_scratch *s = scratch();
     e->dirs = malloc(PATH_CAP);
     if (s == NULL || e->dirs == NULL) {
-        *result = reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        games_refuse(a, 500, API_E_INTERNAL, NULL, "out of memory");
         return false;
     }
     int32_t n = p->push ? soko_path_box_push(&g->game, cell_of(g, p->box), cell_of(g, p->to), s,
                                              e->dirs, PATH_CAP)
                         : soko_path_walk(&g->game, cell_of(g, p->to), s, e->dirs, PATH_CAP);
     if (n < 0)
-        return refuse(c, g, n, result);
+        return refuse(a, g, n);
     e->ndirs = (uint32_t)n;
     return true;
 }
@@ -137,16 +134,16 @@ int point_walk(struct http_conn *c)
         return result;
     struct games_entry e = {.kind = STORAGE_LOG_STEPS, .prepare = prepare_path};
     struct point_request p = {.push = false};
-    int64_t user;
     p.to.x = json_integer_value(json_object_get(body, "x"));
     p.to.y = json_integer_value(json_object_get(body, "y"));
-    bool ok = read_seq(c, body, &e, &result) && auth_user(c, AUTH_EXISTING, &user, &result);
+    bool ok = read_seq(c, body, &e, &result);
     json_decref(body);
     if (!ok)
         return result;
     e.arg = &p;
+    e.arg_size = sizeof p;
     snprintf(e.request, sizeof e.request, "walk %lld %lld", (long long)p.to.x, (long long)p.to.y);
-    return games_submit(c, user, c->param[0], &e);
+    return games_submit(c, c->param[0], &e);
 }
 
 static const struct body_field push_fields[] = {
@@ -163,18 +160,17 @@ int point_push(struct http_conn *c)
         return result;
     struct games_entry e = {.kind = STORAGE_LOG_STEPS, .prepare = prepare_path};
     struct point_request p = {.push = true};
-    int64_t user;
     bool ok = read_seq(c, body, &e, &result) &&
               read_square(c, json_object_get(body, "box"), "'box'", &p.box, &result) &&
-              read_square(c, json_object_get(body, "to"), "'to'", &p.to, &result) &&
-              auth_user(c, AUTH_EXISTING, &user, &result);
+              read_square(c, json_object_get(body, "to"), "'to'", &p.to, &result);
     json_decref(body);
     if (!ok)
         return result;
     e.arg = &p;
+    e.arg_size = sizeof p;
     snprintf(e.request, sizeof e.request, "push %lld %lld %lld %lld", (long long)p.box.x,
              (long long)p.box.y, (long long)p.to.x, (long long)p.to.y);
-    return games_submit(c, user, c->param[0], &e);
+    return games_submit(c, c->param[0], &e);
 }
 
 /* Reads a query argument as a small integer; false when absent or not one. */
@@ -207,14 +203,17 @@ int point_reach(struct http_conn *c)
         return result;
     uint8_t *reach = malloc(SOKO_MAX_CELLS);
     soko_path_scratch *s = scratch();
+    struct games_answer a = {0};
     if (reach == NULL || s == NULL) {
         result = reply_error(c, 500, API_E_INTERNAL, "out of memory");
     } else if (!on_board(g, box)) {
-        off_board(c, g, &result);
+        off_board(&a, g);
+        result = games_reply(c, &a);
     } else {
         int32_t n = soko_path_box_reach(&g->game, cell_of(g, box), s, reach);
         if (n < 0) {
-            refuse(c, g, n, &result);
+            refuse(&a, g, n);
+            result = games_reply(c, &a);
         } else {
             json_t *squares = json_array();
             unsigned w = g->level.width, cells = w * g->level.height;

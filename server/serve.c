@@ -1,6 +1,7 @@
 /* sokod serve: the HTTP server, from start-up to a clean stop on SIGINT or SIGTERM. */
 #include "cli.h"
 
+#include "commit.h"
 #include "config.h"
 #include "game_cache.h"
 #include "gzip_cache.h"
@@ -63,9 +64,11 @@ int cli_serve(int argc, char **argv)
         return 1;
     }
 
-    if (worker_start(SLOW_WORKERS) != 0 || storage_checkpointer_start() != STORAGE_OK) {
+    if (worker_start(SLOW_WORKERS) != 0 || storage_checkpointer_start() != STORAGE_OK ||
+        commit_start() != 0) {
         fprintf(stderr, "sokod: cannot start worker threads\n");
         worker_stop();
+        storage_checkpointer_stop();
         storage_shutdown();
         return 1;
     }
@@ -73,6 +76,7 @@ int cli_serve(int argc, char **argv)
     struct MHD_Daemon *daemon = http_start(&cfg, &port);
     if (daemon == NULL) {
         uploads_stop();
+        commit_stop();
         worker_stop();
         storage_checkpointer_stop();
         storage_shutdown();
@@ -88,6 +92,7 @@ int cli_serve(int argc, char **argv)
     fprintf(stderr, "sokod: %s received, stopping\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
 
     http_stop(daemon, 10000);
+    commit_stop();
     worker_stop();
     uploads_stop();
     storage_checkpointer_stop();

@@ -284,6 +284,28 @@ void storage_rollback(void)
     end_write();
 }
 
+static const char SQL_SAVEPOINT[] = "SAVEPOINT part";
+static const char SQL_RELEASE[] = "RELEASE part";
+static const char SQL_UNDO_TO[] = "ROLLBACK TO part";
+
+int storage_savepoint(void)
+{
+    return storage_exec_stmt(storage_stmt(SQL_SAVEPOINT), "SAVEPOINT");
+}
+
+int storage_release_savepoint(void)
+{
+    return storage_exec_stmt(storage_stmt(SQL_RELEASE), "RELEASE");
+}
+
+int storage_undo_to_savepoint(void)
+{
+    int status = storage_exec_stmt(storage_stmt(SQL_UNDO_TO), "ROLLBACK TO");
+    if (status == STORAGE_OK)
+        status = storage_release_savepoint();
+    return status;
+}
+
 static const char SQL_INTEGRITY[] = "PRAGMA integrity_check";
 
 int storage_integrity_check(void)

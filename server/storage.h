@@ -55,6 +55,14 @@ int storage_commit(void);
 /* ROLLBACK, when a transaction is open. Cannot fail. */
 void storage_rollback(void);
 
+/* SAVEPOINT inside the open transaction, so that one part of it can be
+ * undone (storage_undo_to_savepoint) and the rest still committed. */
+int storage_savepoint(void);
+/* Forgets the last savepoint, keeping what was written since. */
+int storage_release_savepoint(void);
+/* Undoes what was written since the last savepoint, and forgets it. */
+int storage_undo_to_savepoint(void);
+
 /* PRAGMA integrity_check on the calling thread's connection: STORAGE_OK when "ok". */
 int storage_integrity_check(void);
 
@@ -84,6 +92,14 @@ int storage_session_create(const uint8_t token_hash[32], int64_t user, int64_t n
 /* The user of an unexpired session; STORAGE_NOT_FOUND otherwise. */
 int storage_session_user(const uint8_t token_hash[32], int64_t now, struct storage_user *u);
 int storage_session_delete(const uint8_t token_hash[32]);
+
+/* ---- Settings ------------------------------------------------------------------------------ */
+
+/* A user's settings as JSON text in *json (the caller frees), or
+ * STORAGE_NOT_FOUND when the user has saved none. */
+int storage_settings_get(int64_t user, char **json);
+/* Replaces a user's settings with the JSON object text `json`. */
+int storage_settings_put(int64_t user, const char *json, int64_t now);
 
 /* ---- Collections and levels -------------------------------------------------------------- */
 

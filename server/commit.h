@@ -1,0 +1,43 @@
+/* Group commit: one thread runs the writes of many requests in one
+ * transaction, and tells each of them how it ended only after the commit.
+ * A commit costs the same whether it holds one request or hundreds, and
+ * the thread's own database connection keeps its page cache warm. */
+#ifndef SOKOD_COMMIT_H
+#define SOKOD_COMMIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The most jobs in one transaction. */
+#define COMMIT_MAX_BATCH 512
+
+/* One request's share of a batch. The job's memory belongs to its submitter
+ * and must stay valid until finish has been called. */
+struct commit_job {
+    /* Jobs with the same non-zero key never share a batch, and run in the
+     * order they were submitted (for a game: its id). */
+    int64_t key;
+    /* Runs on the committer thread inside the batch's transaction, under a
+     * savepoint of its own: STORAGE_OK keeps what it wrote, any other code
+     * undoes it (the rest of the batch still commits). */
+    int (*run)(struct commit_job *j);
+    /* Runs once the transaction has ended: `status` is STORAGE_OK when what
+     * run kept is committed, or the STORAGE_* code of the failure. `ran`
+     * is false when the transaction could not start and run was never
+     * called. The job may be freed from here on. */
+    void (*finish)(struct commit_job *j, int status, bool ran);
+    struct commit_job *next; /* the committer's own */
+};
+
+/* Starts the committer thread. Returns 0, or -1 (not started). */
+int commit_start(void);
+
+/* Queues j for the next batch. When the committer is not running (never
+ * started, or stopping), runs j in a transaction of its own on the calling
+ * thread before returning. */
+void commit_submit(struct commit_job *j);
+
+/* Runs every queued job, then stops the thread (its connection closes). */
+void commit_stop(void);
+
+#endif
