@@ -1,7 +1,7 @@
 -- wrk script for bench/bench_server.sh: every request is one step of a game,
 -- sent with the sequence number that follows the game.
 --
---   wrk ... -s bench_server.lua URL -- GAMES_FILE NGAMES NTHREADS
+--   [BENCH_SERVER_PAUSE_MS=N] wrk ... -s bench_server.lua URL -- GAMES_FILE NGAMES NTHREADS
 --
 -- GAMES_FILE holds one "GAME_ID COOKIE" line per game, each game a guest of
 -- its own on a one-row level where "r" then "l" walks back and forth. The
@@ -12,7 +12,9 @@
 -- from the answer and puts the game back. A game is therefore never in two
 -- requests at once, and every step carries the right seq. With NGAMES a
 -- little above the connection count, each connection has a game of its
--- own at any moment.
+-- own at any moment. With a pause, each connection waits that long after
+-- an answer before its next step, as a player would: the load is then set
+-- by the connections, not by how fast the server answers.
 --
 -- done() prints one line, "RESULT key=value ...", for the shell script.
 
@@ -45,6 +47,14 @@ function init(args)
          queue[tail] = g
       end
       i = i + 1
+   end
+end
+
+-- Defined only with a pause: wrk then waits before each request.
+local pause_ms = tonumber(os.getenv("BENCH_SERVER_PAUSE_MS") or "0")
+if pause_ms > 0 then
+   function delay()
+      return pause_ms
    end
 end
 

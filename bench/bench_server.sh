@@ -10,14 +10,17 @@
 #
 # Usage: bench/bench_server.sh BUILD_DIR
 # Settings: BENCH_SERVER_SECONDS (10 per run), BENCH_SERVER_CONNECTIONS
-# ("64 1000"), BENCH_SERVER_WRK_THREADS (2), BENCH_SERVER_SOKOD_ARGS (more
-# flags for sokod serve).
+# ("64 1000"), BENCH_SERVER_PAUSE_MS (100: the pause of each connection
+# between steps in the last run, at the largest count, as players pause;
+# 0: no such run), BENCH_SERVER_WRK_THREADS (2), BENCH_SERVER_SOKOD_ARGS
+# (more flags for sokod serve).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-build-bench}" && pwd)
 seconds=${BENCH_SERVER_SECONDS:-10}
 read -r -a conn_counts <<<"${BENCH_SERVER_CONNECTIONS:-64 1000}"
 wrk_threads=${BENCH_SERVER_WRK_THREADS:-2}
+pause_ms=${BENCH_SERVER_PAUSE_MS:-100}
 read -r -a sokod_args <<<"${BENCH_SERVER_SOKOD_ARGS:-}"
 
 # --- tools: wrk and nginx from Debian, for this benchmark only ---
@@ -193,25 +196,23 @@ per_req() { awk -v ms="$1" -v r="$2" 'BEGIN { printf "%.1f", (r > 0) ? ms * 1000
 nginx_pids() { echo "$nginx_pid" $(pgrep -P "$nginx_pid" || true); }
 kib_of() { awk -v k="$2" '$1 == k":" { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
 
-echo "loopback, $(nproc) CPUs, wrk -t$wrk_threads -d${seconds}s, sokod $("$build/sokod" --version | cut -d' ' -f2)," \
-  "$("$nginx_bin" -v 2>&1 | sed 's/.*: //')"
-printf '%-6s %-6s %12s %10s %10s %8s  %s\n' conns server "req/s" p50 p99 errors notes
-
-mem_line=
-for c in "${conn_counts[@]}"; do
+# Runs wrk against sokod then nginx with CONNS connections, each waiting
+# PAUSE_MS after every answer (0: as fast as answers come), and prints a
+# line for each and their ratio. LABEL names the run in the first column.
+run_pair() {
+  local c=$1 pause=$2 label=$3
   # Spare games cover requests that wrk abandons (a socket error).
-  ngames=$((c + c / 8 + wrk_threads))
-  games="$tmp/games-$c.txt"
+  local ngames=$((c + c / 8 + wrk_threads))
+  local games="$tmp/games-${label//\//-}.txt"
   make_games "$ngames" "$games"
+  local rss_before s_cpu0 wrk_pid rss fds rss_peak=0 fds_peak=0 hwm s_cpu n_cpu0 n_cpu
   rss_before=$(kib_of "$sokod_pid" VmRSS)
   s_cpu0=$(cpu_ms "$sokod_pid")
-
-  wrk -t"$wrk_threads" -c"$c" -d"${seconds}s" --timeout 10s -s "$here/bench_server.lua" \
-    "$sokod_url/" -- "$games" "$ngames" "$wrk_threads" >"$tmp/wrk-sokod-$c.txt" 2>&1 &
+  BENCH_SERVER_PAUSE_MS=$pause wrk -t"$wrk_threads" -c"$c" -d"${seconds}s" --timeout 10s \
+    -s "$here/bench_server.lua" "$sokod_url/" -- "$games" "$ngames" "$wrk_threads" \
+    >"$tmp/wrk-sokod-${label//\//-}.txt" 2>&1 &
   wrk_pid=$!
   # sokod's memory and sockets while wrk runs.
-  rss_peak=0
-  fds_peak=0
   while kill -0 "$wrk_pid" 2>/dev/null; do
     rss=$(kib_of "$sokod_pid" VmRSS)
     [ "${rss:-0}" -gt "$rss_peak" ] && rss_peak=$rss
@@ -223,40 +224,54 @@ for c in "${conn_counts[@]}"; do
   hwm=$(kib_of "$sokod_pid" VmHWM)
   s_cpu=$(($(cpu_ms "$sokod_pid") - s_cpu0))
   n_cpu0=$(cpu_ms $(nginx_pids))
-
-  wrk -t"$wrk_threads" -c"$c" -d"${seconds}s" --timeout 10s -s "$here/bench_server_nginx.lua" \
-    "$nginx_url" >"$tmp/wrk-nginx-$c.txt" 2>&1 || true
+  BENCH_SERVER_PAUSE_MS=$pause wrk -t"$wrk_threads" -c"$c" -d"${seconds}s" --timeout 10s \
+    -s "$here/bench_server_nginx.lua" "$nginx_url" >"$tmp/wrk-nginx-${label//\//-}.txt" 2>&1 || true
   n_cpu=$(($(cpu_ms $(nginx_pids)) - n_cpu0))
 
-  declare -A s=() n=()
-  if ! read_result "$tmp/wrk-sokod-$c.txt" s; then
+  local -A s=() n=()
+  if ! read_result "$tmp/wrk-sokod-${label//\//-}.txt" s; then
     echo "wrk against sokod printed no result:"
-    cat "$tmp/wrk-sokod-$c.txt"
-    continue
+    cat "$tmp/wrk-sokod-${label//\//-}.txt"
+    return 0
   fi
-  if ! read_result "$tmp/wrk-nginx-$c.txt" n; then
+  if ! read_result "$tmp/wrk-nginx-${label//\//-}.txt" n; then
     echo "wrk against nginx printed no result:"
-    cat "$tmp/wrk-nginx-$c.txt"
-    continue
+    cat "$tmp/wrk-nginx-${label//\//-}.txt"
+    return 0
   fi
+  local s_err n_err s_rate n_rate notes
   s_err=$((s[connect] + s[read] + s[write] + s[timeout] + s[status] + s[refused] + s[duplicates] + s[unreadable] + s[starved]))
   n_err=$((n[connect] + n[read] + n[write] + n[timeout] + n[status]))
   s_rate=$(awk -v r="${s[accepted]}" -v t="${s[seconds]}" 'BEGIN { printf "%.0f", r / t }')
   n_rate=$(awk -v r="${n[requests]}" -v t="${n[seconds]}" 'BEGIN { printf "%.0f", r / t }')
   notes="steps accepted ${s[accepted]}, CPU $(per_req "$s_cpu" "${s[requests]}") us/request"
   [ "$s_err" -gt 0 ] && notes+=", errors: connect ${s[connect]} read ${s[read]} write ${s[write]} timeout ${s[timeout]} status ${s[status]} refused ${s[refused]} duplicate ${s[duplicates]} unreadable ${s[unreadable]} starved ${s[starved]}"
-  printf '%-6s %-6s %12s %10s %10s %8s  %s\n' "$c" sokod "$s_rate" "$(ms "${s[p50_us]}")" \
+  printf '%-12s %-6s %10s %10s %10s %7s  %s\n' "$label" sokod "$s_rate" "$(ms "${s[p50_us]}")" \
     "$(ms "${s[p99_us]}")" "$s_err" "$notes"
   notes="CPU $(per_req "$n_cpu" "${n[requests]}") us/request"
   [ "$n_err" -gt 0 ] && notes+=", errors: connect ${n[connect]} read ${n[read]} write ${n[write]} timeout ${n[timeout]} status ${n[status]}"
-  printf '%-6s %-6s %12s %10s %10s %8s  %s\n' "$c" nginx "$n_rate" "$(ms "${n[p50_us]}")" \
+  printf '%-12s %-6s %10s %10s %10s %7s  %s\n' "$label" nginx "$n_rate" "$(ms "${n[p50_us]}")" \
     "$(ms "${n[p99_us]}")" "$n_err" "$notes"
-  printf '%-6s %-6s %12s\n' "$c" ratio "$(awk -v a="$s_rate" -v b="$n_rate" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }')"
+  printf '%-12s %-6s %10s\n' "$label" ratio "$(awk -v a="$s_rate" -v b="$n_rate" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }')"
   if [ "$c" -eq "$max_conns" ]; then
-    mem_line=$(awk -v b="$rss_before" -v p="$rss_peak" -v h="$hwm" -v f="$fds_peak" -v c="$c" \
-      'BEGIN { printf "sokod memory at %d connections: VmRSS %.1f MiB before, %.1f MiB peak during the run; VmHWM %.1f MiB; %d open files at most", c, b / 1024, p / 1024, h / 1024, f }')
+    mem_lines+=("$(awk -v b="$rss_before" -v p="$rss_peak" -v h="$hwm" -v f="$fds_peak" -v l="$label" \
+      'BEGIN { printf "sokod memory, %s: VmRSS %.1f MiB before, %.1f MiB at most during the run; VmHWM %.1f MiB; %d open files at most", l, b / 1024, p / 1024, h / 1024, f }')")
   fi
-  unset s n
+}
+
+echo "loopback, $(nproc) CPUs, wrk -t$wrk_threads -d${seconds}s, sokod $("$build/sokod" --version | cut -d' ' -f2)," \
+  "$("$nginx_bin" -v 2>&1 | sed 's/.*: //')"
+echo "CONNS: as fast as answers come; CONNS/PAUSE: each connection waits PAUSE ms after each answer"
+printf '%-12s %-6s %10s %10s %10s %7s  %s\n' run server "req/s" p50 p99 errors notes
+
+mem_lines=()
+for c in "${conn_counts[@]}"; do
+  run_pair "$c" 0 "$c"
 done
-[ -n "$mem_line" ] && echo "$mem_line"
+# Players step a few times a second, not as fast as the server answers:
+# the largest count again, each connection pausing between steps.
+if [ "$pause_ms" -gt 0 ]; then
+  run_pair "$max_conns" "$pause_ms" "$max_conns/${pause_ms}ms"
+fi
+for line in "${mem_lines[@]}"; do echo "$line"; done
 echo "targets: sokod at least half of nginx's req/s (ratio >= 0.50), p99 under 5 ms at 1000 connections, no errors"

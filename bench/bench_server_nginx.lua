@@ -1,6 +1,13 @@
 -- wrk script for the nginx runs of bench/bench_server.sh: plain GETs of a
 -- tiny static file, with done() printing the same "RESULT ..." line as
--- bench_server.lua (without the game counts).
+-- bench_server.lua (without the game counts), and the same pause.
+local pause_ms = tonumber(os.getenv("BENCH_SERVER_PAUSE_MS") or "0")
+if pause_ms > 0 then
+   function delay()
+      return pause_ms
+   end
+end
+
 function done(summary, latency, requests)
    local e = summary.errors
    io.write(string.format(
