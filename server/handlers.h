@@ -10,6 +10,8 @@ int accounts_whoami(struct http_conn *c);
 int accounts_signup(struct http_conn *c);
 int accounts_login(struct http_conn *c);
 int accounts_logout(struct http_conn *c);
+int settings_get(struct http_conn *c);
+int settings_put(struct http_conn *c);
 
 /* catalog.c */
 int catalog_collections(struct http_conn *c);

@@ -21,6 +21,8 @@ static const struct route routes[] = {
     {HTTP_POST, "/api/v1/account/signup", accounts_signup},
     {HTTP_POST, "/api/v1/account/login", accounts_login},
     {HTTP_POST, "/api/v1/account/logout", accounts_logout},
+    {HTTP_GET, "/api/v1/account/settings", settings_get},
+    {HTTP_PUT, "/api/v1/account/settings", settings_put},
     {HTTP_GET, "/api/v1/collections", catalog_collections},
     {HTTP_GET, "/api/v1/collections/{id}", catalog_collection},
     {HTTP_GET, "/api/v1/levels/{id}", catalog_level},

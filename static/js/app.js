@@ -3,6 +3,7 @@
 
 import { loadCore } from './core.js';
 import { api } from './api.js';
+import * as settings from './settings.js';
 
 let corePromise = null;
 const collectionCache = new Map();
@@ -40,6 +41,7 @@ export const app = {
     const r = await api.account();
     if (r.ok) app.account = r.body && 'user' in r.body ? r.body.user : r.body;
     else if (r.status === 401 || r.status === 404) app.account = null;
+    await settings.sync();
     return app.account;
   },
 

@@ -1,6 +1,8 @@
-// settings.js: the player's options, kept in this browser's localStorage
-// (the server has no settings endpoint yet; when it gets one, load() and
-// set() are the two places that would talk to it).
+// settings.js: the player's options. They apply at once from this
+// browser's localStorage, and the server keeps them for the user, so that an
+// account's options follow it to every device (sync() adopts them).
+
+import { api } from './api.js';
 
 const KEY = 'sokod.settings';
 export const SPEEDS = { off: 0, fast: 70, normal: 120, slow: 200 };
@@ -16,6 +18,11 @@ const defaults = {
 
 let values = { ...defaults };
 const listeners = new Set();
+let saveTimer = null;
+// Changes made here, and how many of them the server has acknowledged: until
+// it has them all, this browser's options win over the server's copy.
+let changes = 0;
+let savedChanges = 0;
 
 function load() {
   try {
@@ -42,6 +49,42 @@ export function set(key, value) {
   values[key] = value;
   localStorage.setItem(KEY, JSON.stringify(values));
   for (const fn of listeners) fn(key, value);
+  changes++;
+  saveSoon();
+}
+
+/** Sends the options to the server a moment after the last change, so
+ *  that a slider dragged across its range is one request. */
+function saveSoon() {
+  clearTimeout(saveTimer);
+  saveTimer = setTimeout(async () => {
+    const upTo = changes;
+    const r = await api.saveSettings({ ...values });
+    if (r.ok) savedChanges = Math.max(savedChanges, upTo);
+  }, 300);
+}
+
+/** Adopts the options the server keeps for this user (after start-up and
+ *  after logging in or out); when it keeps none yet, gives it this
+ *  browser's, if they differ from the defaults. */
+export async function sync() {
+  if (savedChanges < changes) {
+    saveSoon();
+    return;
+  }
+  const r = await api.settings();
+  if (!r.ok || savedChanges < changes) return;
+  const remote = r.body?.settings ?? {};
+  if (Object.keys(remote).length === 0) {
+    if (Object.keys(defaults).some((k) => values[k] !== defaults[k])) saveSoon();
+    return;
+  }
+  for (const k of Object.keys(defaults)) {
+    if (typeof remote[k] !== typeof defaults[k] || values[k] === remote[k]) continue;
+    values[k] = remote[k];
+    for (const fn of listeners) fn(k, remote[k]);
+  }
+  localStorage.setItem(KEY, JSON.stringify(values));
 }
 
 /** Calls fn(key, value) after each change. */
@@ -52,5 +95,5 @@ export function onChange(fn) {
 
 /** Where settings live, in words for the options screen. */
 export function storedWhere() {
-  return 'Options are saved in this browser.';
+  return 'Options are saved with your account and follow it to every device.';
 }
