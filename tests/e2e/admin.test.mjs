@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { startServer, openBrowser, screenshotPath, apiGet, SOKOD, SOURCE_DIR } from './harness.mjs';
 
 const SHARED = process.env.SOKOD_SHARED_DIR || join(SOURCE_DIR, '..', 'shared');
@@ -130,6 +130,18 @@ test('an admin uploads shared collections, reads the reports and imports one', a
   });
   assert.ok(colours >= 4, `the thumbnail is drawn from the rows (${colours} colours)`);
 
+  // A file dropped on the drop zone: an SLC collection.
+  const twisty = readFileSync(join(SHARED, 'levels', 'slc', 'Twisty.slc'), 'utf8');
+  await page.evaluate(([name, text]) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], name, { type: 'application/xml' }));
+    const zone = document.getElementById('adm-drop');
+    zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    zone.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, ['Twisty.slc', twisty]);
+  await waitUploadState(page, 'Twisty.slc', 'checked');
+  assert.deepEqual(await chips(upload(page, 'Twisty.slc')), ['slc', '3 levels', '3 valid'], 'the dropped SLC file is checked');
+
   // A pasted file with a broken level: its error with line and column.
   await page.click('.adm-paste summary');
   await page.fill('#adm-paste-name', 'mixed.sok');
@@ -243,14 +255,23 @@ test('an admin manages the library and reads the audit log', async () => {
   }
   await setTheme(page, 'classic');
 
+  // Microban moves before the tutorial.
+  const order = async () => (await apiGet(page, '/collections')).body.collections.map((x) => x.id);
+  const was = await order();
+  assert.equal(was.indexOf(id), was.length - 1, `Microban is last: ${JSON.stringify(was)}`);
+  await page.click(`.adm-coll[data-id="${id}"] + button[aria-label$="up"]`);
+  await page.waitForFunction((x) => document.querySelector('.adm-coll')?.dataset.id === String(x), id);
+  const now = await order();
+  assert.equal(now.indexOf(id), was.length - 2, `Microban moved up one place: ${JSON.stringify(now)}`);
+
   // The audit log lists it all, newest first.
   await page.click('#adm-tab-audit');
   await page.waitForSelector('#adm-audit-rows tr');
   const actions = await page.$$eval('#adm-audit-rows tr', (rows) => rows.map((r) => r.dataset.action));
-  for (const a of ['collection.update', 'collection.order', 'level.update', 'level.delete', 'level.restore', 'library.import']) {
+  for (const a of ['collections.order', 'collection.update', 'collection.order', 'level.update', 'level.delete', 'level.restore', 'library.import']) {
     assert.ok(actions.includes(a), `the audit log has ${a}: ${JSON.stringify(actions)}`);
   }
-  assert.equal(actions[0], 'collection.update', 'newest first');
+  assert.equal(actions[0], 'collections.order', 'newest first');
   await page.screenshot({ path: screenshotPath('admin-audit.png') });
   assert.deepEqual(errors, [], 'no script errors');
 });

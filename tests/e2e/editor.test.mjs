@@ -7,12 +7,15 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startServer, openBrowser, screenshotPath, WASM } from './harness.mjs';
+import { join } from 'node:path';
+import { startServer, openBrowser, screenshotPath, WASM, SOURCE_DIR } from './harness.mjs';
+
+const SHARED = process.env.SOKOD_SHARED_DIR || join(SOURCE_DIR, '..', 'shared');
 
 let server, browser;
 before(async () => {
   server = await startServer();
-  browser = await openBrowser({ viewport: { width: 1280, height: 800 } });
+  browser = await openBrowser({ viewport: { width: 1280, height: 800 }, permissions: ['clipboard-read', 'clipboard-write'] });
 });
 after(async () => {
   await browser?.close();
@@ -211,6 +214,19 @@ test('a level drawn with the mouse: a problem named on its square, fixed, test-p
     assert.match(text, /^Solution 5\/2\nddrRR$/m, 'the test-play solution goes with it');
     assert.deepEqual(core.firstLevelRows(text), drawn, `the ${format} export read back by the core:\n${text}`);
   }
+
+  // Copy puts the text on the clipboard; Download saves it as a .sok file.
+  await page.click('#ed-export');
+  await page.check('input[name="ed-format"][value="plain"]', { force: true });
+  const shownText = await page.inputValue('#ed-export-text');
+  await page.click('#ed-copy');
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(copied, shownText, 'the clipboard holds the exported text');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#ed-download')]);
+  assert.equal(download.suggestedFilename(), 'mouse-made.sok');
+  const saved = readFileSync(await download.path(), 'utf8');
+  assert.deepEqual(core.firstLevelRows(saved), drawn, `the downloaded file read back by the core:\n${saved}`);
+  await page.click('#ed-export-dialog [data-close]');
   assert.deepEqual(errors, [], 'no script errors');
 });
 
@@ -303,6 +319,18 @@ test('import by paste: a file of several levels, pick one', async () => {
   await page.click('#ed-import-read');
   await page.waitForSelector('#ed-import-dialog', { state: 'hidden' });
   assert.deepEqual(await rowsNow(page), ['######', '#@$-.#', '######']);
+  // A file: an SLC collection from the shared folder, through the file picker.
+  await page.click('#ed-import');
+  await page.setInputFiles('#ed-import-file', join(SHARED, 'levels', 'slc', 'Twisty.slc'));
+  await page.waitForSelector('#ed-import-list .ed-pick');
+  const slcPicks = await page.$$eval('#ed-import-list .ed-pick .t', (ts) => ts.map((t) => t.textContent));
+  assert.deepEqual(slcPicks, ['1. #1', '2. #2', '3. #3'], 'the three levels of Twisty.slc are offered');
+  await page.click('#ed-import-list .ed-pick[data-index="1"]');
+  await page.waitForSelector('#ed-import-dialog', { state: 'hidden' });
+  assert.equal(await page.inputValue('#ed-title'), '#2');
+  await waitValid(page, true);
+  await page.keyboard.press('z');
+
   // Undo brings the level before the import back.
   await page.focus('#ed-board');
   await page.keyboard.press('z');
