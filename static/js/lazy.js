@@ -18,7 +18,10 @@ function loadCss(href) {
 export function lazyScreen(section, load, css) {
   let mod = null, loading = null;
   const get = () => {
-    loading ??= Promise.all([load(), css ? loadCss(css) : null]).then(([m]) => (mod = m));
+    loading ??= Promise.all([load(), css ? loadCss(css) : null]).then(([m]) => (mod = m), (e) => {
+      loading = null; // offline, say: try again next time
+      throw e;
+    });
     return loading;
   };
   return {

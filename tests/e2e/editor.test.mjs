@@ -319,6 +319,14 @@ test('import by paste: a file of several levels, pick one', async () => {
   await page.click('#ed-import-read');
   await page.waitForSelector('#ed-import-dialog', { state: 'hidden' });
   assert.deepEqual(await rowsNow(page), ['######', '#@$-.#', '######']);
+  // Ctrl+V on the board reads the clipboard's level at once.
+  await page.evaluate(() => navigator.clipboard.writeText('5#|#@$.#|5#'));
+  await page.focus('#ed-board');
+  await page.keyboard.press('Control+v');
+  await page.waitForSelector('#ed-import-dialog', { state: 'hidden' });
+  assert.deepEqual(await rowsNow(page), ['#####', '#@$.#', '#####'], 'the pasted level is on the board');
+  await page.keyboard.press('z');
+
   // A file: an SLC collection from the shared folder, through the file picker.
   await page.click('#ed-import');
   await page.setInputFiles('#ed-import-file', join(SHARED, 'levels', 'slc', 'Twisty.slc'));

@@ -72,6 +72,7 @@ export function editorMarkup() {
           <dt>1–7, W F G B O P E</dt><dd>Wall, floor, goal, box, box on goal, player, erase</dd>
           <dt>Z, Y</dt><dd>Undo, redo</dd>
           <dt>T</dt><dd>Test play</dd>
+          <dt>Ctrl+V</dt><dd>Paste a level from the clipboard</dd>
           <dt>Drag</dt><dd>Paint a line; with Shift, a straight one</dd>
           <dt>Right button</dt><dd>Erase</dd>
         </dl>

@@ -66,6 +66,7 @@ export function watchPainting(view, editor) {
     editor.changed();
   });
   canvas.addEventListener('pointermove', (e) => {
+    if (!stroke && e.pointerType === 'mouse') view.setHover(view.squareAt(e.clientX, e.clientY));
     if (!stroke || stroke.id !== e.pointerId) return;
     const sq = view.squareAt(e.clientX, e.clientY);
     if (!sq || (sq.x === stroke.last.x && sq.y === stroke.last.y)) return;
@@ -79,6 +80,7 @@ export function watchPainting(view, editor) {
   };
   canvas.addEventListener('pointerup', finish);
   canvas.addEventListener('pointercancel', finish);
+  canvas.addEventListener('pointerleave', () => view.setHover(null));
   canvas.addEventListener('contextmenu', (e) => e.preventDefault());
   canvas.style.touchAction = 'none';
 }

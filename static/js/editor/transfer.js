@@ -120,6 +120,15 @@ export class Transfer {
     $('ed-import-text').focus();
   }
 
+  /** Text pasted straight onto the board: read it as the dialog would. */
+  pasteText(text) {
+    $('ed-import-text').value = text;
+    $('ed-import-msg').textContent = '';
+    $('ed-import-list').replaceChildren();
+    if (!$('ed-import-dialog').open) $('ed-import-dialog').showModal();
+    this.readPasted();
+  }
+
   readPasted() {
     const text = $('ed-import-text').value;
     if (!text.trim()) {

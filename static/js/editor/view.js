@@ -33,6 +33,14 @@ export class EditorView extends BoardView {
     this.cursor = { x: 0, y: 0 };
     this.showCursor = false;
     this.problems = [];
+    this.hover = null;
+  }
+
+  /** The square under the mouse ({x, y} or null), outlined lightly. */
+  setHover(sq) {
+    if (sq?.x === this.hover?.x && sq?.y === this.hover?.y) return;
+    this.hover = sq;
+    this.requestFrame();
   }
 
   /** Shows the grid as it is now. */
@@ -99,6 +107,16 @@ export class EditorView extends BoardView {
       ctx.strokeStyle = warn;
       ctx.lineWidth = lw;
       ctx.strokeRect(x + lw / 2, y + lw / 2, t - lw, t - lw);
+      ctx.restore();
+    }
+    if (this.hover && this.hover.x < width && this.hover.y < height) {
+      const focus = ui.getPropertyValue('--focus').trim() || '#1f5fbf';
+      const lw = Math.max(1, Math.round(t * 0.05));
+      ctx.save();
+      ctx.strokeStyle = focus;
+      ctx.globalAlpha = 0.6;
+      ctx.lineWidth = lw;
+      ctx.strokeRect(this.hover.x * t + lw / 2, this.hover.y * t + lw / 2, t - lw, t - lw);
       ctx.restore();
     }
     if (this.showCursor) {

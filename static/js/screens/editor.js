@@ -416,6 +416,12 @@ function wire() {
   $('ed-import').addEventListener('click', () => transfer.openImport());
   $('ed-save').addEventListener('click', () => saver.open());
   document.addEventListener('keydown', onKey);
+  $('ed-board').addEventListener('paste', (e) => {
+    const text = e.clipboardData?.getData('text/plain');
+    if (!text || state.playing) return;
+    e.preventDefault();
+    transfer.pasteText(text);
+  });
   window.addEventListener('storage', (e) => {
     // Another tab changed the draft: follow it, unless this tab is playing.
     if (e.key !== 'sokod.editor' || state.playing || currentScreen() !== 'editor') return;
