@@ -116,7 +116,8 @@ async function chooseTool(page, id) {
 const rowsNow = (page) => page.evaluate(() => window.sokod.editor.rows());
 
 async function problems(page) {
-  return page.$$eval('#ed-problems .ed-problem', (bs) => bs.map((b) => b.textContent.replace(/\s+/g, ' ').trim()));
+  return page.$$eval('#ed-problems .ed-problem', (bs) => bs.map((b) =>
+    `${b.querySelector('b').textContent} ${b.querySelector('.msg').textContent}`));
 }
 
 async function waitValid(page, valid) {
@@ -180,6 +181,8 @@ test('a level drawn with the mouse: a problem named on its square, fixed, test-p
   const marked = await page.evaluate(() => window.sokod.editor.result().problems.map((p) => [p.x, p.y]));
   assert.deepEqual(marked, [[0, 2]], 'the hole is the square the board highlights');
   assert.match(await page.textContent('#ed-state'), /1 problem/);
+  assert.equal(await page.textContent('#ed-problems .hint'), 'Close the wall here (1), or erase the floor that leads out.',
+    'with what to do about it');
   await page.screenshot({ path: screenshotPath('editor-problem.png') });
   await chooseTool(page, 'wall');
   await clickSquare(page, 0, 2);

@@ -145,6 +145,18 @@ function placeOf(p) {
   return p.x >= 0 ? `Row ${p.y + 1}, column ${p.x + 1}` : 'The whole board';
 }
 
+/** What to do about each kind of problem (the core's error codes). */
+const HINTS = {
+  '-1': 'Draw the level: walls around floor, boxes, goals and the player.',
+  '-2': 'Make the board smaller: at most 128 by 128 squares.',
+  '-3': 'Choose the player (6) and put it on a floor square.',
+  '-4': 'Keep one: the player tool moves the player, erase or floor removes this one.',
+  '-5': 'Choose the box (4) and put at least one on the floor.',
+  '-6': 'Add or remove goals (3) or boxes (4) until they are as many.',
+  '-7': 'Close the wall here (1), or erase the floor that leads out.',
+  '-8': 'Open a way to this box, or put it on a goal.',
+};
+
 /** The core's message with "line" as "row": the editor's board starts at row 1. */
 const plain = (message) => message.replace(/\bline (\d+)/g, 'row $1');
 
@@ -163,9 +175,10 @@ function runCheck() {
     const b = document.createElement('button');
     b.type = 'button';
     b.className = 'ed-problem';
-    b.innerHTML = '<b></b> <span></span>';
+    b.innerHTML = '<b></b> <span class="msg"></span><small class="hint"></small>';
     b.querySelector('b').textContent = `${placeOf(p)}:`;
-    b.querySelector('span').textContent = plain(p.message);
+    b.querySelector('.msg').textContent = plain(p.message);
+    b.querySelector('.hint').textContent = HINTS[p.code] ?? '';
     if (p.x >= 0) {
       b.addEventListener('click', () => {
         state.cursor = { x: p.x, y: p.y };
