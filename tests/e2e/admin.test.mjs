@@ -107,6 +107,13 @@ test('an admin uploads shared collections, reads the reports and imports one', a
 
   const parts = [];
   page.on('request', (req) => { if (/\/admin\/uploads\/\d+\/parts$/.test(req.url())) parts.push(req.url()); });
+  // Every value the progress bars take on the way.
+  await page.evaluate(() => {
+    window.progressSeen = [];
+    new MutationObserver((list) => {
+      for (const m of list) if (m.attributeName === 'aria-valuenow') window.progressSeen.push(Number(m.target.getAttribute('aria-valuenow')));
+    }).observe(document.getElementById('adm-uploads'), { subtree: true, attributes: true, attributeFilter: ['aria-valuenow'] });
+  });
   // Two files at once, straight from the shared folder.
   await page.setInputFiles('#adm-files', [MICROBAN, BOXOBAN]);
   await waitUploadState(page, 'Microban_155.xsb', 'checked');
@@ -114,6 +121,8 @@ test('an admin uploads shared collections, reads the reports and imports one', a
   assert.ok(parts.length >= 2, `the 117 KB file went in several parts: ${parts.length} part requests after the first`);
   const box = upload(page, 'boxoban-medium-000.txt');
   assert.equal(await box.locator('.adm-bar').getAttribute('aria-valuenow'), '100', 'its progress bar is full');
+  const seen = await page.evaluate(() => window.progressSeen);
+  assert.ok(seen.some((v) => v > 0 && v < 100), `the progress bar moved through values on the way: ${JSON.stringify(seen)}`);
 
   const micro = upload(page, 'Microban_155.xsb');
   assert.deepEqual(await chips(micro), ['text', '155 levels', '155 valid'], 'the Microban report summary');
@@ -264,8 +273,14 @@ test('an admin manages the library and reads the audit log', async () => {
   const now = await order();
   assert.equal(now.indexOf(id), was.length - 2, `Microban moved up one place: ${JSON.stringify(now)}`);
 
+  // The tabs answer the arrow keys.
+  await page.focus('#adm-tab-library');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForSelector('#adm-panel-audit:not([hidden])');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'adm-tab-audit', 'ArrowRight moves to the audit log tab');
+  assert.equal(await page.getAttribute('#adm-tab-audit', 'aria-selected'), 'true');
+
   // The audit log lists it all, newest first.
-  await page.click('#adm-tab-audit');
   await page.waitForSelector('#adm-audit-rows tr');
   const actions = await page.$$eval('#adm-audit-rows tr', (rows) => rows.map((r) => r.dataset.action));
   for (const a of ['collections.order', 'collection.update', 'collection.order', 'level.update', 'level.delete', 'level.restore', 'library.import']) {
