@@ -9,5 +9,6 @@
 #include "lurd.h"
 #include "path.h"
 #include "deadlock.h"
+#include "pack.h"
 
 #endif
