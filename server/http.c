@@ -2,6 +2,7 @@
  * access log and the daemon's start and stop. */
 #include "http.h"
 
+#include "access_log.h"
 #include "auth.h"
 #include "routes.h"
 #include "worker.h"
@@ -81,12 +82,8 @@ static void access_log(const struct http_conn *c)
     else
         n = snprintf(line, sizeof line, "%s %s - 0 %lluus (no answer)\n", method, path,
                      (unsigned long long)us);
-    if (n > 0) {
-        size_t len = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
-        /* One write per line, so that lines of concurrent requests never mix. */
-        ssize_t w = write(STDERR_FILENO, line, len);
-        (void)w;
-    }
+    if (n > 0)
+        access_log_add(line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
 }
 
 static struct http_conn *conn_new(struct MHD_Connection *mhd, const char *url, const char *method)
@@ -312,7 +309,9 @@ static void take_body(struct http_conn *c, const char *data, size_t size)
         return;
     }
     if (c->body_len + size + 1 > c->body_cap) {
-        size_t cap = c->body_cap == 0 ? 1024 : c->body_cap;
+        /* Bodies are small: start below malloc's large sizes, which cost
+         * a consolidation of its free lists. */
+        size_t cap = c->body_cap == 0 ? 256 : c->body_cap;
         while (cap < c->body_len + size + 1)
             cap *= 2;
         char *bigger = realloc(c->body, cap);

@@ -1,6 +1,7 @@
 /* sokod serve: the HTTP server, from start-up to a clean stop on SIGINT or SIGTERM. */
 #include "cli.h"
 
+#include "access_log.h"
 #include "commit.h"
 #include "config.h"
 #include "game_cache.h"
@@ -72,9 +73,12 @@ int cli_serve(int argc, char **argv)
         storage_shutdown();
         return 1;
     }
+    /* Without its thread, lines are written at once: nothing is lost. */
+    access_log_start();
     unsigned port = 0;
     struct MHD_Daemon *daemon = http_start(&cfg, &port);
     if (daemon == NULL) {
+        access_log_stop();
         uploads_stop();
         commit_stop();
         worker_stop();
@@ -93,6 +97,7 @@ int cli_serve(int argc, char **argv)
 
     http_stop(daemon, 10000);
     commit_stop();
+    access_log_stop();
     worker_stop();
     uploads_stop();
     storage_checkpointer_stop();
