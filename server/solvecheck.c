@@ -2,7 +2,6 @@
 #include "solvecheck.h"
 
 #include "staging.h"
-#include "storage_admin.h"
 
 #include "soko.h"
 #include "solver.h"
@@ -18,21 +17,6 @@
 
 static pthread_t thread;
 static bool running;
-
-/* Writes a result into the library, for a level imported meanwhile. */
-static void record(int64_t level, enum check_solver status, uint32_t moves, uint32_t pushes)
-{
-    int rc = storage_begin();
-    if (rc == STORAGE_OK)
-        rc = storage_level_set_solver(level, check_solver_name(status), moves, pushes);
-    if (rc == STORAGE_OK)
-        rc = storage_commit();
-    else
-        storage_rollback();
-    if (rc != STORAGE_OK)
-        fprintf(stderr, "sokod: could not record the solver's result for level %lld\n",
-                (long long)level);
-}
 
 static void solve(struct staging_job *job, soko_level *lvl, unsigned seconds)
 {
@@ -51,9 +35,7 @@ static void solve(struct staging_job *job, soko_level *lvl, unsigned seconds)
                  : r.status == SOLVER_UNSOLVABLE ? CHECK_SOLVER_UNSOLVABLE
                                                  : CHECK_SOLVER_UNKNOWN;
     }
-    int64_t imported = staging_job_done(job, status, r.moves, r.pushes, r.seconds);
-    if (imported != 0 && job->cancel == 0)
-        record(imported, status, r.moves, r.pushes);
+    staging_job_done(job, status, r.moves, r.pushes, r.seconds);
     solver_result_free(&r);
 }
 

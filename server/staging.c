@@ -3,7 +3,7 @@
 
 #include "check_report.h"
 #include "http.h"
-#include "storage.h"
+#include "storage_admin.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -11,9 +11,11 @@
 #include <string.h>
 #include <time.h>
 
-/* Uploads kept at once, and how long one is kept after its last use. */
+/* Uploads kept at once, how long one is kept after its last use, and how
+ * many files of the largest size may be arriving at once. */
 #define MAX_UPLOADS 64
 #define KEEP_SECONDS (3 * 3600)
+#define MAX_FILES_IN_FLIGHT 4
 
 enum upload_state { RECEIVING, COMPLETE, CHECKING, CHECKED, IMPORTING, IMPORTED };
 
@@ -32,6 +34,13 @@ struct upload {
     int64_t collection_id; /* once imported */
     int64_t created_at, used_at;
     size_t solver_total, solver_done;
+    /* A solver result that arrived while the report was being imported:
+     * the import owns the report then, so the result waits here. */
+    bool late;
+    size_t late_index;
+    enum check_solver late_status;
+    uint32_t late_moves, late_pushes;
+    double late_seconds;
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -155,10 +164,15 @@ enum staging_status staging_create(int64_t owner, const char *filename, enum che
     pthread_mutex_lock(&lock);
     expire();
     int slot = -1;
-    for (int i = 0; i < MAX_UPLOADS && slot < 0; i++) {
-        if (uploads[i] == NULL)
+    size_t in_flight = size;
+    for (int i = 0; i < MAX_UPLOADS; i++) {
+        if (uploads[i] == NULL && slot < 0)
             slot = i;
+        else if (uploads[i] != NULL && uploads[i]->data != NULL)
+            in_flight += uploads[i]->size;
     }
+    if (in_flight > MAX_FILES_IN_FLIGHT * max_upload)
+        slot = -1;
     if (slot >= 0) {
         u->id = ++last_id;
         *id = u->id;
@@ -249,40 +263,89 @@ enum staging_status staging_check(int64_t id)
     return status;
 }
 
+/* Records a solver result in a level of the report. The lock is held. */
+static void record_result(struct upload *u, size_t index, enum check_solver status, uint32_t moves,
+                          uint32_t pushes, double seconds)
+{
+    struct check_level *l = &u->report->levels[index];
+    l->solver = status;
+    l->solver_moves = moves;
+    l->solver_pushes = pushes;
+    l->solver_seconds = seconds;
+    u->solver_done++;
+}
+
+/* Writes a solver verdict into the library, in a transaction of its own. */
+static void store_verdict(int64_t level, enum check_solver status, uint32_t moves, uint32_t pushes)
+{
+    int rc = storage_begin();
+    if (rc == STORAGE_OK)
+        rc = storage_level_set_solver(level, check_solver_name(status), moves, pushes);
+    if (rc == STORAGE_OK)
+        rc = storage_commit();
+    else
+        storage_rollback();
+    if (rc != STORAGE_OK)
+        fprintf(stderr, "sokod: could not record the solver's verdict on level %lld\n",
+                (long long)level);
+}
+
 enum staging_status staging_import(int64_t id, const struct library_target *t,
                                    const struct audit_actor *who, struct library_result *out,
                                    enum library_status *lib, int *storage)
 {
-    /* The lock is held throughout, so that the solver's results land either
-     * in the report before the import reads them, or after it, with the
-     * levels' ids known. */
+    /* While IMPORTING, the import owns the report: nobody else reads it (the
+     * answers leave it out, the solver keeps its result aside), so the
+     * transaction runs without the lock. */
     pthread_mutex_lock(&lock);
     int i = find(id);
     struct upload *u = i >= 0 ? uploads[i] : NULL;
     enum staging_status status = u == NULL             ? STAGING_NOT_FOUND
                                  : u->state != CHECKED ? STAGING_WRONG_STATE
                                                        : STAGING_OK;
+    struct check_report *r = NULL;
     if (status == STAGING_OK) {
-        *storage = storage_begin();
-        *lib = LIBRARY_STORAGE;
-        if (*storage == STORAGE_OK)
-            *lib = library_import(u->report, t, who, out, storage);
-        if (*lib == LIBRARY_OK)
-            *storage = storage_commit();
-        else
-            storage_rollback();
-        if (*lib == LIBRARY_OK && *storage != STORAGE_OK) {
-            *lib = LIBRARY_STORAGE;
-            for (size_t k = 0; k < u->report->nlevels; k++)
-                u->report->levels[k].imported_id = 0;
-        }
-        if (*lib == LIBRARY_OK) {
-            u->state = IMPORTED;
-            u->collection_id = out->collection_id;
-        }
+        u->state = IMPORTING;
+        r = u->report;
     }
     pthread_mutex_unlock(&lock);
-    return status;
+    if (status != STAGING_OK)
+        return status;
+
+    *storage = storage_begin();
+    *lib = LIBRARY_STORAGE;
+    if (*storage == STORAGE_OK)
+        *lib = library_import(r, t, who, out, storage);
+    if (*lib == LIBRARY_OK)
+        *storage = storage_commit();
+    else
+        storage_rollback();
+    if (*lib == LIBRARY_OK && *storage != STORAGE_OK) {
+        *lib = LIBRARY_STORAGE;
+        for (size_t k = 0; k < r->nlevels; k++)
+            r->levels[k].imported_id = 0;
+    }
+
+    pthread_mutex_lock(&lock);
+    i = find(id); /* an importing upload is neither discarded nor expired */
+    u = uploads[i];
+    u->state = *lib == LIBRARY_OK ? IMPORTED : CHECKED;
+    if (*lib == LIBRARY_OK)
+        u->collection_id = out->collection_id;
+    int64_t late_level = 0;
+    struct check_level late = {0};
+    if (u->late) {
+        u->late = false;
+        record_result(u, u->late_index, u->late_status, u->late_moves, u->late_pushes,
+                      u->late_seconds);
+        late = u->report->levels[u->late_index];
+        late_level = late.imported_id;
+    }
+    pthread_cond_broadcast(&work);
+    pthread_mutex_unlock(&lock);
+    if (late_level != 0)
+        store_verdict(late_level, late.solver, late.solver_moves, late.solver_pushes);
+    return STAGING_OK;
 }
 
 enum staging_status staging_discard(int64_t id)
@@ -321,7 +384,7 @@ static json_t *upload_json(const struct upload *u, bool levels)
         solver = json_pack("{s:I,s:I,s:i}", "done", (json_int_t)u->solver_done, "total",
                            (json_int_t)u->solver_total, "seconds_per_level", (int)solver_seconds);
     json_object_set_new(o, "solver", solver);
-    if (u->report != NULL) {
+    if (u->report != NULL && u->state != IMPORTING) {
         json_t *report = check_report_json(u->report);
         if (report != NULL && !levels)
             json_object_del(report, "levels");
@@ -362,8 +425,8 @@ static bool find_pending(struct upload **up, size_t *index)
     size_t best_index = 0;
     for (int i = 0; i < MAX_UPLOADS; i++) {
         struct upload *u = uploads[i];
-        if (u == NULL || u->report == NULL || u->solver_done == u->solver_total ||
-            (best != NULL && best->id < u->id))
+        if (u == NULL || u->report == NULL || u->state == IMPORTING ||
+            u->solver_done == u->solver_total || (best != NULL && best->id < u->id))
             continue;
         for (size_t k = 0; k < u->report->nlevels; k++) {
             if (u->report->levels[k].solver == CHECK_SOLVER_PENDING) {
@@ -407,8 +470,8 @@ bool staging_next_job(struct staging_job *job)
     return found;
 }
 
-int64_t staging_job_done(struct staging_job *job, enum check_solver status, uint32_t moves,
-                         uint32_t pushes, double seconds)
+void staging_job_done(struct staging_job *job, enum check_solver status, uint32_t moves,
+                      uint32_t pushes, double seconds)
 {
     int64_t imported = 0;
     pthread_mutex_lock(&lock);
@@ -416,16 +479,21 @@ int64_t staging_job_done(struct staging_job *job, enum check_solver status, uint
     int i = find(job->upload);
     struct upload *u = i >= 0 ? uploads[i] : NULL;
     if (u != NULL && u->report != NULL && job->index < u->report->nlevels) {
-        struct check_level *l = &u->report->levels[job->index];
-        l->solver = status;
-        l->solver_moves = moves;
-        l->solver_pushes = pushes;
-        l->solver_seconds = seconds;
-        u->solver_done++;
-        imported = l->imported_id;
+        if (u->state == IMPORTING) {
+            u->late = true;
+            u->late_index = job->index;
+            u->late_status = status;
+            u->late_moves = moves;
+            u->late_pushes = pushes;
+            u->late_seconds = seconds;
+        } else {
+            record_result(u, job->index, status, moves, pushes, seconds);
+            imported = u->report->levels[job->index].imported_id;
+        }
     }
     pthread_mutex_unlock(&lock);
     free(job->board);
     job->board = NULL;
-    return imported;
+    if (imported != 0 && job->cancel == 0)
+        store_verdict(imported, status, moves, pushes);
 }

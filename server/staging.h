@@ -20,7 +20,7 @@ enum staging_status {
     STAGING_TOO_LARGE,   /* beyond the upload cap */
     STAGING_BAD_OFFSET,  /* a part that does not continue the bytes received, or overruns */
     STAGING_WRONG_STATE, /* still receiving, being checked or imported, or imported already */
-    STAGING_FULL,        /* too many uploads waiting */
+    STAGING_FULL,        /* too many uploads waiting, or too many bytes arriving */
     STAGING_FAILED,      /* out of memory, or the database failed (logged) */
 };
 
@@ -49,10 +49,11 @@ enum staging_status staging_append(int64_t id, size_t offset, const void *bytes,
  * are freed; its report stays. */
 enum staging_status staging_check(int64_t id);
 
-/* Imports a checked upload's levels in one transaction (slow too). The
- * result is in *out, the library's verdict in *lib (LIBRARY_STORAGE with the
- * STORAGE_* code in *storage). Returns STAGING_OK when the import ran,
- * whatever its verdict. */
+/* Imports a checked upload's levels in one transaction (slow too; the lock
+ * is not held meanwhile, and the upload shows as "importing" without its
+ * report). The result is in *out, the library's verdict in *lib
+ * (LIBRARY_STORAGE with the STORAGE_* code in *storage). Returns STAGING_OK
+ * when the import ran, whatever its verdict. */
 enum staging_status staging_import(int64_t id, const struct library_target *t,
                                    const struct audit_actor *who, struct library_result *out,
                                    enum library_status *lib, int *storage);
@@ -81,10 +82,10 @@ struct staging_job {
  * running). Returns false when sokod is stopping. */
 bool staging_next_job(struct staging_job *job);
 
-/* Records a job's result and frees its board. Returns the level's id in the
- * library when the upload was imported meanwhile, else 0. */
-int64_t staging_job_done(struct staging_job *job, enum check_solver status, uint32_t moves,
-                         uint32_t pushes, double seconds);
+/* Records a job's result in its upload's report, and in the library when
+ * the level was imported meanwhile; frees the job's board. */
+void staging_job_done(struct staging_job *job, enum check_solver status, uint32_t moves,
+                      uint32_t pushes, double seconds);
 
 /* Seconds the solver gives each level (0 when off). */
 unsigned staging_solver_seconds(void);

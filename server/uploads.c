@@ -180,8 +180,9 @@ int uploads_create(struct http_conn *c)
                                  "--max-upload)",
                                  staging_max_upload(), (long long)size);
         else if (status == STAGING_FULL)
-            result = reply_error(c, 503, API_E_UNAVAILABLE,
-                                 "too many uploads are waiting; import or discard some");
+            result =
+                reply_error(c, 503, API_E_UNAVAILABLE,
+                            "too many uploads are waiting or arriving; import or discard some");
         else if (status != STAGING_OK)
             result = reply_error(c, 500, API_E_INTERNAL, "out of memory");
         else if (bytes != NULL)
@@ -304,12 +305,16 @@ static int import_done(struct http_conn *c, void *arg)
         json_t *u = staging_json(job->id, false, &st);
         const char *state = json_string_value(json_object_get(u, "state"));
         bool imported = state != NULL && strcmp(state, "imported") == 0;
+        bool importing = state != NULL && strcmp(state, "importing") == 0;
         json_int_t into = json_integer_value(json_object_get(u, "collection_id"));
         json_decref(u);
         if (imported)
             return reply_error(c, 409, API_E_ALREADY_IMPORTED,
                                "upload %lld is imported already, into collection %lld",
                                (long long)job->id, (long long)into);
+        if (importing)
+            return reply_error(c, 409, API_E_ALREADY_IMPORTED,
+                               "upload %lld is being imported right now", (long long)job->id);
         return reply_error(c, 409, API_E_UPLOAD_INCOMPLETE,
                            "upload %lld is not checked yet: send all of its bytes first",
                            (long long)job->id);
