@@ -56,13 +56,18 @@ export function solverText(s) {
 }
 
 /** One level's card. */
-function levelCard(l, format, core, theme) {
+function levelCard(l, format, ctx) {
   const li = el('li', 'adm-level');
   li.dataset.number = l.number;
   if (!l.valid) li.classList.add('invalid');
   if (l.duplicate) li.classList.add('duplicate');
-  const canvas = el('canvas');
-  canvas.setAttribute('aria-hidden', 'true');
+  let canvas;
+  if (l.valid) {
+    canvas = el('canvas');
+    canvas.setAttribute('aria-hidden', 'true');
+  } else {
+    canvas = el('div', 'adm-nothumb', 'No picture: the board cannot be read');
+  }
   li.append(canvas, el('span', 't', `${l.number}. ${l.title || 'Untitled'}`));
   const bits = [];
   if (l.valid) bits.push(`${l.width}×${l.height}, ${plural(l.boxes, 'box', 'boxes')}`);
@@ -85,8 +90,11 @@ function levelCard(l, format, core, theme) {
   if (l.solutions_not_replayed) li.append(el('p', 'note', `${plural(l.solutions_not_replayed, 'more solution')} not replayed.`));
   const solver = solverText(l.solver);
   if (solver) li.append(el('p', `note solver ${l.solver.status === 'unsolvable' ? 'err' : ''}`, solver));
-  if (l.valid && l.rows && core) {
+  if (l.valid && l.rows) {
     canvas.paint = () => {
+      const core = ctx.core(), theme = ctx.theme();
+      if (!core || !theme) return;
+      canvas.dataset.drawn = '1';
       try {
         drawThumb(canvas, core.parseLevel(l.rows.join('\n')), theme);
       } catch {
@@ -110,8 +118,8 @@ const thumbs = new IntersectionObserver((entries) => {
 
 /** Fills `box` with the report (from GET /admin/uploads/{id}): a summary,
  * a filter (all levels, the invalid ones, the duplicates) and the level
- * cards, a page at a time. */
-export function renderReport(box, report, core, theme) {
+ * cards, a page at a time. ctx: {core(), theme()}, asked at each drawing. */
+export function renderReport(box, report, ctx) {
   box.replaceChildren();
   if (!report) return;
   const s = report.summary;
@@ -143,8 +151,9 @@ export function renderReport(box, report, core, theme) {
   let shown = [], count = 0;
   const page = () => {
     const next = shown.slice(count, count + PAGE).map((l) => {
-      const card = levelCard(l, report.format, core, theme);
-      thumbs.observe(card.querySelector('canvas'));
+      const card = levelCard(l, report.format, ctx);
+      const canvas = card.querySelector('canvas');
+      if (canvas) thumbs.observe(canvas);
       return card;
     });
     ol.append(...next);
@@ -179,4 +188,9 @@ export function renderReport(box, report, core, theme) {
   more.addEventListener('click', page);
   box.append(ol, more);
   pick(() => true);
+}
+
+/** Draws again every report thumbnail drawn so far (after a theme change). */
+export function redrawReports(root) {
+  for (const c of root.querySelectorAll('.adm-level canvas[data-drawn]')) c.paint?.();
 }

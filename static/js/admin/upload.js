@@ -159,7 +159,7 @@ export class Uploads {
     item.upload = upload;
     const report = upload.report;
     this.progress(item, upload.size, upload.size, `${kb(upload.size)} sent and checked.`);
-    renderReport(item.li.querySelector('.report'), report, this.ctx.core(), this.ctx.theme());
+    renderReport(item.li.querySelector('.report'), report, this.ctx);
     const ok = report && !report.error && report.summary.valid > 0;
     this.setState(item, upload.state === 'imported' ? 'imported' : ok ? 'checked' : 'nothing to import',
       ok ? 'good' : 'bad');

@@ -7,6 +7,7 @@ import { go } from '../router.js';
 import { uploadMarkup, Uploads } from '../admin/upload.js';
 import { libraryMarkup, Library } from '../admin/library.js';
 import { auditMarkup, Audit } from '../admin/audit.js';
+import { redrawReports } from '../admin/report.js';
 
 export const section = 'screen-admin';
 
@@ -102,4 +103,5 @@ export async function enter(args, fresh) {
 
 export function redraw() {
   library?.redraw();
+  if (built) redrawReports($(section));
 }
