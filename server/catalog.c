@@ -11,10 +11,11 @@
 
 static json_t *collection_json(const struct storage_collection *c)
 {
-    return json_pack("{s:I,s:o,s:o,s:o,s:i,s:i,s:o}", "id", (json_int_t)c->id, "name",
+    return json_pack("{s:I,s:o,s:o,s:o,s:o,s:i,s:i,s:o}", "id", (json_int_t)c->id, "name",
                      http_json_text(c->name), "source", http_json_text(c->source), "notes",
-                     http_json_text(c->notes), "levels", (int)c->levels, "solved", (int)c->solved,
-                     "created_at", http_json_time(c->created_at));
+                     http_json_text(c->notes), "author", http_json_text(c->author), "levels",
+                     (int)c->levels, "solved", (int)c->solved, "created_at",
+                     http_json_time(c->created_at));
 }
 
 static json_t *level_json(const struct storage_level *l)

@@ -108,6 +108,7 @@ struct storage_collection {
     const char *name;
     const char *source;
     const char *notes;
+    const char *author; /* the collection's credit */
     int64_t created_at;
     uint32_t levels;
     uint32_t solved; /* levels the user has solved */

@@ -71,7 +71,8 @@ int storage_level_insert(const struct storage_new_level *l, int64_t now, int64_t
     "SELECT c.id, c.name, c.source, c.notes, c.created_at, "                                       \
     "(SELECT count(*) FROM levels l WHERE l.collection_id = c.id AND " LISTED_L "), "              \
     "(SELECT count(DISTINCT s.level_id) FROM solutions s JOIN levels l ON l.id = s.level_id "      \
-    "WHERE l.collection_id = c.id AND s.user_id = ?1 AND " LISTED_L ") FROM collections c "
+    "WHERE l.collection_id = c.id AND s.user_id = ?1 AND " LISTED_L "), c.author "                 \
+    "FROM collections c "
 
 static const char SQL_COLLECTIONS[] =
     COLLECTION_COLUMNS "WHERE " LISTED_C " ORDER BY c.position, c.id";
@@ -91,6 +92,7 @@ static int each_collection(sqlite3_stmt *st,
             .created_at = sqlite3_column_int64(st, 4),
             .levels = (uint32_t)sqlite3_column_int64(st, 5),
             .solved = (uint32_t)sqlite3_column_int64(st, 6),
+            .author = storage_column_text(st, 7),
         };
         status = STORAGE_OK;
         if (fn(arg, &c) != 0) {

@@ -130,7 +130,7 @@ test('rename, describe, credit and reorder show in the catalogue; the audit log 
     { name: 'Renamed', description: 'Four corridors and rooms', author: 'The tests' });
   assert.equal(r.status, 200, show(r));
   const listed = (await listedCollections(player)).find((c) => c.id === collection);
-  assert.deepEqual([listed.name, listed.notes], ['Renamed', 'Four corridors and rooms']);
+  assert.deepEqual([listed.name, listed.notes, listed.author], ['Renamed', 'Four corridors and rooms', 'The tests']);
   assert.equal(r.json.collection.author, 'The tests');
   r = await admin.req('PATCH', `/api/v1/admin/collections/${collection}`, { name: 'sokod tests' });
   assert.equal(r.status, 409, show(r));
