@@ -199,9 +199,10 @@ static void print_level(const struct check_report *r, const struct check_level *
     unsigned solved = 0;
     for (uint32_t s = 0; s < l->nsolutions; s++)
         solved += l->solutions[s].result == CHECK_SOLUTION_SOLVED;
-    if (l->nsolutions > 0)
-        fprintf(out, ", %u of %u solution%s solve%s", solved, l->nsolutions,
-                l->nsolutions == 1 ? "" : "s", solved == 1 ? "s" : "");
+    if (l->nsolutions == 1)
+        fprintf(out, ", its solution %s", solved == 1 ? "solves it" : "does not solve it");
+    else if (l->nsolutions > 1)
+        fprintf(out, ", %u of its %u solutions solve it", solved, l->nsolutions);
     if (l->duplicate == CHECK_DUPLICATE_IN_FILE)
         fprintf(out, ", duplicate of level %u of this file", l->duplicate_number);
     else if (l->duplicate == CHECK_DUPLICATE_IN_LIBRARY)
