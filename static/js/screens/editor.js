@@ -8,6 +8,7 @@ import { announce, toast } from '../a11y.js';
 import { currentScreen } from '../router.js';
 import { Grid, TOOLS } from '../editor/grid.js';
 import { check } from '../editor/levelio.js';
+import { showCheck } from '../editor/checkview.js';
 import { EditorView } from '../editor/view.js';
 import { History } from '../editor/history.js';
 import { loadDraft, saveDraft } from '../editor/store.js';
@@ -140,67 +141,16 @@ function load({ grid, title = '', author = '', comment = '' }) {
 
 // ---- The core's check -------------------------------------------------------------------
 
-/** Where a problem is, in the author's words. */
-function placeOf(p) {
-  return p.x >= 0 ? `Row ${p.y + 1}, column ${p.x + 1}` : 'The whole board';
-}
-
-/** What to do about each kind of problem (the core's error codes). */
-const HINTS = {
-  '-1': 'Draw the level: walls around floor, boxes, goals and the player.',
-  '-2': 'Make the board smaller: at most 128 by 128 squares.',
-  '-3': 'Choose the player (6) and put it on a floor square.',
-  '-4': 'Keep one: the player tool moves the player, erase or floor removes this one.',
-  '-5': 'Choose the box (4) and put at least one on the floor.',
-  '-6': 'Add or remove goals (3) or boxes (4) until they are as many.',
-  '-7': 'Close the wall here (1), or erase the floor that leads out.',
-  '-8': 'Open a way to this box, or put it on a goal.',
-};
-
-/** The core's message with "line" as "row": the editor's board starts at row 1. */
-const plain = (message) => message.replace(/\bline (\d+)/g, 'row $1');
-
 function runCheck() {
   if (!state.core) return;
   const r = check(state.core, state.grid);
   state.result = r;
   view.setProblems(r.problems);
-  const c = state.grid.counts();
-  const n = (k, one, many) => `${k} ${k === 1 ? one : many}`;
-  $('ed-counts').textContent = `${state.grid.width}×${state.grid.height} · ${n(c.players, 'player', 'players')} · ` +
-    `${n(c.boxes, 'box', 'boxes')} · ${n(c.goals, 'goal', 'goals')}`;
-  const list = $('ed-problems');
-  list.replaceChildren(...r.problems.map((p) => {
-    const li = document.createElement('li');
-    const b = document.createElement('button');
-    b.type = 'button';
-    b.className = 'ed-problem';
-    b.innerHTML = '<b></b> <span class="msg"></span><small class="hint"></small>';
-    b.querySelector('b').textContent = `${placeOf(p)}:`;
-    b.querySelector('.msg').textContent = plain(p.message);
-    b.querySelector('.hint').textContent = HINTS[p.code] ?? '';
-    if (p.x >= 0) {
-      b.addEventListener('click', () => {
-        state.cursor = { x: p.x, y: p.y };
-        view.setCursor(p.x, p.y, true);
-        $('ed-board').focus();
-      });
-    } else {
-      b.disabled = true;
-    }
-    li.append(b);
-    return li;
-  }));
-  const ok = $('ed-ok');
-  ok.hidden = !r.ok;
-  if (r.ok) {
-    ok.textContent = r.level.solved ? 'A valid level, but every box starts on a goal: it is solved before the first move.'
-      : `A valid level: ${r.level.width}×${r.level.height} as the core reads it, ${r.level.boxes} box${r.level.boxes === 1 ? '' : 'es'}. Test play it!`;
-  }
-  const stateChip = $('ed-state');
-  stateChip.className = `ed-state ${r.ok ? 'good' : 'bad'}`;
-  stateChip.textContent = r.ok ? 'Valid' : `${r.problems.length} problem${r.problems.length === 1 ? '' : 's'}`;
-  $('ed-edit').dataset.valid = r.ok ? '1' : '0';
+  showCheck(r, state.grid, (x, y) => {
+    state.cursor = { x, y };
+    view.setCursor(x, y, true);
+    $('ed-board').focus();
+  });
   fillButtons();
   describeBoard();
 }
