@@ -222,6 +222,12 @@ test('an admin manages the library and reads the audit log', async () => {
   c = (await apiGet(page, `/collections/${id}`)).body;
   assert.deepEqual(c.levels.slice(0, 3).map((l) => l.id), [before[1], before[0], before[2]], 'the second level is first now');
 
+  // Level 6 dragged onto the first place.
+  await page.locator(`.adm-row[data-id="${before[5]}"]`).dragTo(page.locator(`.adm-row[data-id="${before[1]}"]`));
+  await page.waitForFunction((x) => document.querySelector('.adm-row')?.dataset.id === String(x), before[5]);
+  c = (await apiGet(page, `/collections/${id}`)).body;
+  assert.deepEqual(c.levels.slice(0, 4).map((l) => l.id), [before[5], before[1], before[0], before[2]], 'the dragged level is first');
+
   // Retitle level 3 and give it an author.
   const third = page.locator(`.adm-row[data-id="${before[2]}"]`);
   await third.locator('button', { hasText: 'Edit' }).click();
