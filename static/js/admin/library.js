@@ -249,6 +249,14 @@ export class Library {
       down.disabled = i === active.length - 1;
       acts.append(up, down);
     }
+    if (!l.hidden && !l.deleted && !this.data.collection.hidden && !this.data.collection.deleted) {
+      const play = document.createElement('a');
+      play.className = 'button';
+      play.href = `#/play/${l.id}`;
+      play.textContent = 'Play';
+      play.setAttribute('aria-label', `Play ${name}`);
+      acts.append(play);
+    }
     acts.append(
       button('Edit', `Edit ${name}`, () => this.editLevel(li, l)),
       button(l.hidden ? 'Show' : 'Hide', `${l.hidden ? 'Show' : 'Hide'} ${name}`, () => this.patchLevel(l.id, { hidden: !l.hidden })),
