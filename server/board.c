@@ -47,6 +47,27 @@ json_t *board_rows(const uint8_t *cell, unsigned width, unsigned height, soko_ce
     return rows;
 }
 
+void board_rows_json(const uint8_t *cell, unsigned width, unsigned height, soko_cell player,
+                     struct textbuf *b)
+{
+    /* Rows hold only # $ . * @ + and spaces: nothing to escape. */
+    char *out = textbuf_room(b, (size_t)height * (width + 3) + 2);
+    if (out == NULL)
+        return;
+    char *p = out;
+    *p++ = '[';
+    for (unsigned y = 0; y < height; y++) {
+        if (y > 0)
+            *p++ = ',';
+        *p++ = '"';
+        p += write_row(cell, width, y, player, p);
+        *p++ = '"';
+    }
+    *p++ = ']';
+    b->len += (size_t)(p - out);
+    b->data[b->len] = '\0';
+}
+
 int board_text(const uint8_t *cell, unsigned width, unsigned height, soko_cell player, char *out,
                size_t cap)
 {

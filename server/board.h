@@ -3,6 +3,7 @@
 #define SOKOD_BOARD_H
 
 #include "soko.h"
+#include "textbuf.h"
 
 #include <jansson.h>
 
@@ -13,6 +14,10 @@
  * game's), `player` the player's cell. Returns a new JSON array, or NULL
  * when out of memory. */
 json_t *board_rows(const uint8_t *cell, unsigned width, unsigned height, soko_cell player);
+
+/* The same rows appended to b as a JSON array of strings. */
+void board_rows_json(const uint8_t *cell, unsigned width, unsigned height, soko_cell player,
+                     struct textbuf *b);
 
 /* The same rows joined with '\n' (and a final '\n') into out; returns the
  * length written, or -1 when cap is too small. */

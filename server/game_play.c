@@ -158,52 +158,87 @@ int32_t play_letters(const struct live_game *g, uint32_t from, uint32_t to, char
     return (int32_t)n;
 }
 
-/* Adds key: letters of history [from, to) to obj. */
-static int set_letters(json_t *obj, const char *key, const struct live_game *g, uint32_t from,
-                       uint32_t to)
+/* Appends "key":"letters of history [from, to)" to b. */
+static void write_letters(struct textbuf *b, const char *key, const struct live_game *g,
+                          uint32_t from, uint32_t to)
 {
+    textbuf_puts(b, key);
     size_t cap = (size_t)(to - from) + 1;
-    char *text = malloc(cap);
-    if (text == NULL || play_letters(g, from, to, text, cap) < 0) {
-        free(text);
-        return -1;
+    char *out = textbuf_room(b, cap + 1);
+    if (out == NULL)
+        return;
+    *out = '"';
+    int32_t n = play_letters(g, from, to, out + 1, cap);
+    b->len += (size_t)n + 1;
+    textbuf_put(b, "\"", 1);
+}
+
+void play_state_write(const struct live_game *g, struct textbuf *b)
+{
+    const soko_game *s = &g->game;
+    unsigned w = g->level.width, h = g->level.height;
+    textbuf_puts(b, "{\"id\":");
+    textbuf_int(b, g->id);
+    textbuf_puts(b, ",\"level_id\":");
+    textbuf_int(b, g->level_id);
+    textbuf_puts(b, ",\"rule\":");
+    textbuf_int(b, s->rule);
+    textbuf_puts(b, ",\"seq\":");
+    textbuf_int(b, g->seq);
+    textbuf_puts(b, ",\"moves\":");
+    textbuf_int(b, s->moves);
+    textbuf_puts(b, ",\"pushes\":");
+    textbuf_int(b, s->pushes);
+    textbuf_puts(b, soko_game_solved(s) ? ",\"solved\":true" : ",\"solved\":false");
+    textbuf_puts(b, ",\"boxes_on_goal\":");
+    textbuf_int(b, s->boxes_on_goal);
+    textbuf_puts(b, ",\"rows\":");
+    board_rows_json(s->cell, w, h, s->player, b);
+    textbuf_puts(b, ",\"player\":{\"x\":");
+    textbuf_int(b, s->player % w);
+    textbuf_puts(b, ",\"y\":");
+    textbuf_int(b, s->player / w);
+    textbuf_puts(b, "},\"undo_available\":");
+    textbuf_int(b, s->cursor);
+    textbuf_puts(b, ",\"redo_available\":");
+    textbuf_int(b, soko_game_redo_count(s));
+    textbuf_puts(b, ",\"level\":{\"id\":");
+    textbuf_int(b, g->level_id);
+    textbuf_puts(b, ",\"collection_id\":");
+    textbuf_int(b, g->collection_id);
+    textbuf_puts(b, ",\"position\":");
+    textbuf_int(b, g->position);
+    textbuf_puts(b, ",\"title\":");
+    textbuf_json_string(b, g->title, strlen(g->title));
+    textbuf_puts(b, ",\"width\":");
+    textbuf_int(b, w);
+    textbuf_puts(b, ",\"height\":");
+    textbuf_int(b, h);
+    textbuf_puts(b, ",\"boxes\":");
+    textbuf_int(b, g->level.boxes);
+    textbuf_puts(b, ",\"rows\":");
+    board_rows_json(g->level.cell, w, h, g->level.player, b);
+    /* The LURD since the last restart: what a solution would record. */
+    textbuf_puts(b, "},\"lurd\":\"");
+    char *out = textbuf_room(b, (size_t)s->cursor + 1);
+    if (out != NULL) {
+        int32_t n = soko_lurd_encode(s, out, s->cursor + 1);
+        b->len += n > 0 ? (size_t)n : 0;
     }
-    int rc = json_object_set_new(obj, key, json_string(text));
-    free(text);
-    return rc;
+    textbuf_put(b, "\"", 1);
+    write_letters(b, ",\"history\":", g, 0, s->cursor);
+    write_letters(b, ",\"redo\":", g, s->cursor, s->history_len);
+    textbuf_put(b, "}", 1);
 }
 
 json_t *play_state(const struct live_game *g)
 {
-    const soko_game *s = &g->game;
-    unsigned w = g->level.width;
-    json_t *level = json_pack("{s:I,s:I,s:i,s:s,s:i,s:i,s:i,s:o}", "id", (json_int_t)g->level_id,
-                              "collection_id", (json_int_t)g->collection_id, "position",
-                              (int)g->position, "title", g->title, "width", (int)w, "height",
-                              (int)g->level.height, "boxes", (int)g->level.boxes, "rows",
-                              board_rows(g->level.cell, w, g->level.height, g->level.player));
-    json_t *state = json_pack(
-        "{s:I,s:I,s:i,s:i,s:i,s:i,s:b,s:i,s:o,s:{s:i,s:i},s:i,s:i,s:o}", "id", (json_int_t)g->id,
-        "level_id", (json_int_t)g->level_id, "rule", (int)s->rule, "seq", (int)g->seq, "moves",
-        (int)s->moves, "pushes", (int)s->pushes, "solved", soko_game_solved(s), "boxes_on_goal",
-        (int)s->boxes_on_goal, "rows", board_rows(s->cell, w, g->level.height, s->player), "player",
-        "x", (int)(s->player % w), "y", (int)(s->player / w), "undo_available", (int)s->cursor,
-        "redo_available", (int)soko_game_redo_count(s), "level", level);
-    if (state == NULL)
+    struct textbuf b = {0};
+    play_state_write(g, &b);
+    if (b.failed)
         return NULL;
-    /* The LURD since the last restart: what a solution would record. */
-    size_t cap = (size_t)s->cursor + 1;
-    char *lurd = malloc(cap);
-    int32_t len = lurd != NULL ? soko_lurd_encode(s, lurd, (uint32_t)cap) : -1;
-    if (len >= 0)
-        lurd[len] = '\0';
-    int rc = json_object_set_new(state, "lurd", json_string(len >= 0 ? lurd : ""));
-    free(lurd);
-    if (rc != 0 || set_letters(state, "history", g, 0, s->cursor) != 0 ||
-        set_letters(state, "redo", g, s->cursor, s->history_len) != 0) {
-        json_decref(state);
-        return NULL;
-    }
+    json_t *state = json_loadb(b.data, b.len, 0, NULL);
+    textbuf_free(&b);
     return state;
 }
 

@@ -5,6 +5,7 @@
 
 #include "soko.h"
 #include "storage.h"
+#include "textbuf.h"
 
 #include <jansson.h>
 #include <pthread.h>
@@ -81,6 +82,10 @@ int32_t play_letters(const struct live_game *g, uint32_t from, uint32_t to, char
 /* The game as the API shows it: ids, seq, counts, rows, player, history,
  * redo stack and its level. A new object, or NULL when out of memory. */
 json_t *play_state(const struct live_game *g);
+
+/* The same object appended to b as JSON text, without building it: for
+ * the answer to every step. */
+void play_state_write(const struct live_game *g, struct textbuf *b);
 
 /* Frees what g owns (not g). */
 void play_free(struct live_game *g);

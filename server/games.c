@@ -7,6 +7,7 @@
 #include "game_cache.h"
 #include "handlers.h"
 #include "storage.h"
+#include "textbuf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -68,36 +69,52 @@ void games_refuse(struct games_answer *a, unsigned status, enum api_error code,
     vsnprintf(a->message, sizeof a->message, fmt, ap);
     va_end(ap);
     json_decref(a->body);
+    free(a->text);
+    a->text = NULL;
     a->status = status;
     a->error = true;
     a->code = code;
     a->body = g != NULL ? play_state(g) : NULL;
 }
 
-/* Fills *a with a success: `extra` (stolen) and the game under "game". */
-static void accept_answer(struct games_answer *a, const struct live_game *g, json_t *extra)
+/* Fills *a with a success: {"duplicate": ..., "steps": ..., "game": ...},
+ * written as text (the answer to every step). */
+static void accept_answer(struct games_answer *a, const struct live_game *g, bool duplicate,
+                          const char *steps)
 {
-    json_t *state = play_state(g);
-    if (state == NULL || extra == NULL) {
-        json_decref(state);
-        json_decref(extra);
+    struct textbuf b = {0};
+    textbuf_puts(&b,
+                 duplicate ? "{\"duplicate\":true,\"steps\":" : "{\"duplicate\":false,\"steps\":");
+    textbuf_json_string(&b, steps, strlen(steps));
+    textbuf_puts(&b, ",\"game\":");
+    play_state_write(g, &b);
+    textbuf_put(&b, "}", 1);
+    json_decref(a->body);
+    a->body = NULL;
+    free(a->text);
+    a->text = textbuf_take(&b, &a->text_len);
+    if (a->text == NULL) {
         games_refuse(a, 500, API_E_INTERNAL, NULL, "out of memory");
         return;
     }
-    json_object_set_new(extra, "game", state);
-    json_decref(a->body);
     a->status = 200;
     a->error = false;
-    a->body = extra;
 }
 
 int games_reply(struct http_conn *c, struct games_answer *a)
 {
     json_t *body = a->body;
+    char *text = a->text;
     a->body = NULL;
+    a->text = NULL;
     if (a->failure != STORAGE_OK) {
         json_decref(body);
+        free(text);
         return auth_storage_failure(c, a->failure);
+    }
+    if (text != NULL) {
+        json_decref(body);
+        return reply_json_text(c, a->status, text, a->text_len);
     }
     if (!a->error)
         return reply_json(c, a->status, body);
@@ -226,9 +243,7 @@ static bool check_seq(struct entry_job *j, int *status)
         return false;
     }
     if (held.same) {
-        accept_answer(
-            &j->answer, g,
-            json_pack("{s:b,s:s}", "duplicate", 1, "steps", held.steps != NULL ? held.steps : ""));
+        accept_answer(&j->answer, g, true, held.steps != NULL ? held.steps : "");
         free(held.steps);
         return false;
     }
@@ -285,7 +300,7 @@ static int run_entry(struct commit_job *cj)
         return STORAGE_OK;
     if (e->kind == STORAGE_LOG_STEPS && e->ndirs == 0) {
         /* A point-mode request with nothing to do: no entry. */
-        accept_answer(&j->answer, g, json_pack("{s:b,s:s}", "duplicate", 0, "steps", ""));
+        accept_answer(&j->answer, g, false, "");
         return STORAGE_OK;
     }
     struct play_entry pe = {.kind = e->kind, .dirs = e->dirs, .ndirs = e->ndirs, .count = e->count};
@@ -316,8 +331,7 @@ static int run_entry(struct commit_job *cj)
     }
     g->seq = e->seq;
     j->wrote = true;
-    accept_answer(&j->answer, g,
-                  json_pack("{s:b,s:s}", "duplicate", 0, "steps", steps != NULL ? steps : ""));
+    accept_answer(&j->answer, g, false, steps != NULL ? steps : "");
     free(steps);
     return STORAGE_OK;
 }
@@ -332,6 +346,8 @@ static void finish_entry(struct commit_job *cj, int status, bool ran)
             j->g->valid = false;
         json_decref(j->answer.body);
         j->answer.body = NULL;
+        free(j->answer.text);
+        j->answer.text = NULL;
         j->answer.failure = status;
     }
     if (j->g != NULL)
@@ -350,6 +366,7 @@ static void free_entry(void *arg)
 {
     struct entry_job *j = arg;
     json_decref(j->answer.body);
+    free(j->answer.text);
     free(j->e.dirs);
     free(j->steps);
     free(j->arg);

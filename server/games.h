@@ -14,7 +14,9 @@ struct games_answer {
     enum api_error code; /* for an error */
     char message[400];   /* for an error */
     json_t *body;        /* the whole body, or for an error the game (NULL: none) */
-    int failure;         /* not STORAGE_OK: the database failed; answer 500 or 503 */
+    char *text;          /* instead of body: the whole body as JSON text (malloc'd) */
+    size_t text_len;
+    int failure; /* not STORAGE_OK: the database failed; answer 500 or 503 */
 };
 
 /* A new entry, as a client sent it. */

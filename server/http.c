@@ -29,6 +29,11 @@ struct http_deferred {
     atomic_bool finished;
 };
 
+/* The memory of one connection: its headers and what is read or written
+ * at a time (bodies are taken in parts). libmicrohttpd zeroes all of it
+ * before each request of a kept-alive connection, so it is kept small. */
+#define HTTP_CONNECTION_MEMORY (16 * 1024)
+
 static const struct config *settings;
 static atomic_int in_flight;
 
@@ -167,6 +172,19 @@ int http_queue(struct http_conn *c, unsigned status, struct MHD_Response *r, uin
     return result;
 }
 
+/* Sends len bytes of JSON text (from malloc, freed here) as they are. */
+static int send_json(struct http_conn *c, unsigned status, char *text, size_t len)
+{
+    struct MHD_Response *r = MHD_create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
+    if (r == NULL) {
+        free(text);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json; charset=utf-8");
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    return http_queue(c, status, r, len);
+}
+
 int reply_json(struct http_conn *c, unsigned status, json_t *body)
 {
     if (body == NULL)
@@ -177,15 +195,18 @@ int reply_json(struct http_conn *c, unsigned status, json_t *body)
     json_decref(body);
     if (text == NULL)
         return MHD_NO;
-    size_t len = strlen(text);
-    struct MHD_Response *r = MHD_create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
-    if (r == NULL) {
-        free(text);
+    return send_json(c, status, text, strlen(text));
+}
+
+int reply_json_text(struct http_conn *c, unsigned status, char *text, size_t len)
+{
+    if (text == NULL)
         return MHD_NO;
-    }
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json; charset=utf-8");
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-    return http_queue(c, status, r, len);
+    if (c->attach == NULL)
+        return send_json(c, status, text, len);
+    json_t *body = json_loadb(text, len, 0, NULL);
+    free(text);
+    return reply_json(c, status, body);
 }
 
 json_t *http_json_text(const char *text)
@@ -435,8 +456,9 @@ struct MHD_Daemon *http_start(const struct config *cfg, unsigned *port)
         flags, (uint16_t)cfg->port, NULL, NULL, on_request, NULL, MHD_OPTION_EXTERNAL_LOGGER,
         on_mhd_log, NULL, MHD_OPTION_SOCK_ADDR, addr, MHD_OPTION_THREAD_POOL_SIZE,
         cfg->threads > 1 ? cfg->threads : 0u, MHD_OPTION_CONNECTION_TIMEOUT, cfg->timeout,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024), MHD_OPTION_CONNECTION_LIMIT, 4096u,
-        MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL, MHD_OPTION_END);
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_CONNECTION_MEMORY,
+        MHD_OPTION_CONNECTION_LIMIT, 4096u, MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
+        MHD_OPTION_END);
     if (d == NULL) {
         fprintf(stderr,
                 "sokod: cannot listen on %s port %u (in use, or not an address of this "

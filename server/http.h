@@ -68,6 +68,11 @@ void http_stop(struct MHD_Daemon *d, unsigned grace_ms);
  * members. Returns an MHD_Result for the handler to return. */
 int reply_json(struct http_conn *c, unsigned status, json_t *body);
 
+/* Answers with `text` (len bytes of JSON, from malloc; taken and freed
+ * here), plus any attached members. Returns an MHD_Result for the handler
+ * to return. */
+int reply_json_text(struct http_conn *c, unsigned status, char *text, size_t len);
+
 /* Answers {"error": {"code": ..., "message": ...}} plus any attached
  * members. The message is formatted like printf. Every error answer of the
  * API goes through here. */
