@@ -261,6 +261,7 @@ run_pair() {
 
 echo "loopback, $(nproc) CPUs, wrk -t$wrk_threads -d${seconds}s, sokod $("$build/sokod" --version | cut -d' ' -f2)," \
   "$("$nginx_bin" -v 2>&1 | sed 's/.*: //')"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg) (other programs share these CPUs with both servers)"
 echo "CONNS: as fast as answers come; CONNS/PAUSE: each connection waits PAUSE ms after each answer"
 printf '%-12s %-6s %10s %10s %10s %7s  %s\n' run server "req/s" p50 p99 errors notes
 
@@ -274,4 +275,5 @@ if [ "$pause_ms" -gt 0 ]; then
   run_pair "$max_conns" "$pause_ms" "$max_conns/${pause_ms}ms"
 fi
 for line in "${mem_lines[@]}"; do echo "$line"; done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "targets: sokod at least half of nginx's req/s (ratio >= 0.50), p99 under 5 ms at 1000 connections, no errors"

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,6 +34,8 @@ struct http_deferred {
  * at a time (bodies are taken in parts). libmicrohttpd zeroes all of it
  * before each request of a kept-alive connection, so it is kept small. */
 #define HTTP_CONNECTION_MEMORY (16 * 1024)
+/* Connections open at once; beyond, new ones are refused. */
+#define HTTP_CONNECTION_LIMIT 4096u
 
 static const struct config *settings;
 static atomic_int in_flight;
@@ -430,9 +433,29 @@ static void on_mhd_log(void *cls, const char *fmt, va_list ap)
     fprintf(stderr, "sokod: http: %s\n", message);
 }
 
+/* Each connection is a file descriptor, and Debian starts programs with a
+ * soft limit of 1,024: raise it to the hard limit, enough for
+ * HTTP_CONNECTION_LIMIT connections and the database's files. */
+static void raise_fd_limit(void)
+{
+    struct rlimit lim;
+    if (getrlimit(RLIMIT_NOFILE, &lim) != 0)
+        return;
+    rlim_t want = HTTP_CONNECTION_LIMIT + 256;
+    if (lim.rlim_cur != RLIM_INFINITY && lim.rlim_cur < want) {
+        lim.rlim_cur = lim.rlim_max == RLIM_INFINITY || lim.rlim_max > want ? want : lim.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &lim);
+    }
+    if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY && lim.rlim_cur < want)
+        fprintf(stderr,
+                "sokod: at most %llu open files (ulimit -n): fewer than %u connections at once\n",
+                (unsigned long long)lim.rlim_cur, HTTP_CONNECTION_LIMIT);
+}
+
 struct MHD_Daemon *http_start(const struct config *cfg, unsigned *port)
 {
     settings = cfg;
+    raise_fd_limit();
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
                      MHD_USE_ERROR_LOG | MHD_USE_ITC | MHD_USE_TURBO;
     struct sockaddr_in v4 = {0};
@@ -457,8 +480,8 @@ struct MHD_Daemon *http_start(const struct config *cfg, unsigned *port)
         on_mhd_log, NULL, MHD_OPTION_SOCK_ADDR, addr, MHD_OPTION_THREAD_POOL_SIZE,
         cfg->threads > 1 ? cfg->threads : 0u, MHD_OPTION_CONNECTION_TIMEOUT, cfg->timeout,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_CONNECTION_MEMORY,
-        MHD_OPTION_CONNECTION_LIMIT, 4096u, MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
-        MHD_OPTION_END);
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_CONNECTION_LIMIT, MHD_OPTION_NOTIFY_COMPLETED,
+        on_completed, NULL, MHD_OPTION_END);
     if (d == NULL) {
         fprintf(stderr,
                 "sokod: cannot listen on %s port %u (in use, or not an address of this "
