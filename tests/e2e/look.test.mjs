@@ -87,6 +87,9 @@ test('screenshots: title, library, the game in each theme, solved', async () => 
   await page.waitForSelector('.level-card canvas');
   await page.waitForTimeout(800);
   await page.screenshot({ path: screenshotPath('library.png') });
+  // The credit comes from the bundled file's header (levels/tutorial.sok: "Author: sokod").
+  const notes = await page.textContent('#lib-notes');
+  assert.match(notes, /^By sokod — /, `the library credits the collection: "${notes}"`);
 
   const levels = await tutorialLevels(page);
   const level = levels.find((l) => /Side by side/.test(l.title)) ?? levels[8];

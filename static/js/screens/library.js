@@ -70,16 +70,14 @@ async function show(id) {
   renderLevels();
 }
 
-/** A collection's header as a sentence or two: its author, then its comment. */
+/** A collection's header as a sentence or two: its credit, then its notes. */
 function notesOf(c) {
-  let author = '';
   const text = [];
   for (const line of (c.notes || '').split('\n')) {
-    const a = line.match(/^\s*Author\s*:\s*(.+)$/i);
-    if (a) author = a[1].trim();
-    else if (!/^\s*(Collection|Title|Comment|Comment-End)\s*:/i.test(line)) text.push(line.trim());
+    if (!/^\s*(Collection|Title|Comment|Comment-End)\s*:/i.test(line)) text.push(line.trim());
   }
   const body = text.join(' ').replace(/\s+/g, ' ').trim();
+  const author = (c.author || '').trim();
   return [author && `By ${author}`, body].filter(Boolean).join(' — ');
 }
 
