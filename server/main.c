@@ -1,5 +1,6 @@
 /* sokod: the Sokoban server and its command-line tools, in one program. */
 #include "cli.h"
+#include "cli_solve.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +17,7 @@ static const struct command commands[] = {
     {"serve", cli_serve, "serve the game over HTTP (the default without a command)"},
     {"import", cli_import, "import level files into the database"},
     {"admin", cli_admin, "create admin accounts; grant and revoke the admin right"},
+    {"solve", cli_solve, "solve the levels of level files and print their solutions"},
 };
 
 static void usage(FILE *out)

@@ -10,3 +10,9 @@ add_test(NAME bundled_levels_are_valid_and_solved
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/bundled_levels.sh $<TARGET_FILE:sokod>
                  ${CMAKE_SOURCE_DIR}/levels)
 set_tests_properties(bundled_levels_are_valid_and_solved PROPERTIES LABELS cli TIMEOUT 300)
+
+# sokod solve: reachable, solves the tutorial, and its solutions replay.
+add_test(NAME cli_solve_tutorial
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/solve_tutorial.sh $<TARGET_FILE:sokod>
+                 ${CMAKE_SOURCE_DIR}/levels)
+set_tests_properties(cli_solve_tutorial PROPERTIES LABELS cli TIMEOUT 300)
