@@ -4,10 +4,12 @@
  * and nodes; then the solved count and the median and 90th percentile of
  * the time per level (unsolved levels count with the time they used).
  *
- *   bench_solver [FILE [SECONDS [FIRST [LAST]]]]
+ *   bench_solver [FILE [SECONDS [FIRST [LAST [NODES]]]]]
  *
  * FILE is a path, or a name under the shared levels folder; by default
- * Microban_155.xsb at 10 seconds per level. */
+ * Microban_155.xsb at 10 seconds per level. NODES, when given and not 0,
+ * bounds the positions per level too: a bound that does not depend on how
+ * busy the machine is, for comparing versions of the solver. */
 #include "soko.h"
 #include "solver.h"
 
@@ -71,6 +73,7 @@ int main(int argc, char **argv)
     double seconds = argc > 2 ? atof(argv[2]) : 10.0;
     long first = argc > 3 ? atol(argv[3]) : 1;
     long last = argc > 4 ? atol(argv[4]) : 1000000;
+    unsigned long long node_limit = argc > 5 ? strtoull(argv[5], NULL, 10) : 0;
     char path[1024];
     if (strchr(name, '/') != NULL)
         snprintf(path, sizeof path, "%s", name);
@@ -82,7 +85,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_solver: cannot read %s\n", path);
         return 1;
     }
-    printf("solver on %s, %.0f s per level, levels %ld..%ld\n", path, seconds, first, last);
+    printf("solver on %s, %.0f s per level, levels %ld..%ld", path, seconds, first, last);
+    if (node_limit > 0)
+        printf(", at most %llu nodes", node_limit);
+    printf("\n");
     printf("%5s %-10s %7s %7s %10s %10s\n", "level", "result", "pushes", "moves", "ms", "nodes");
 
     static soko_reader reader;
@@ -105,6 +111,7 @@ int main(int argc, char **argv)
         solver_options lim;
         solver_options_default(&lim);
         lim.time_limit = seconds;
+        lim.node_limit = node_limit;
         solver_result r;
         solver_solve_level(&level, &lim, &r);
         const char *what = solver_status_name(r.status);

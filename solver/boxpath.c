@@ -28,7 +28,7 @@ void solver_boxpath_free(solver_boxpath *bp)
     memset(bp, 0, sizeof *bp);
 }
 
-void solver_boxpath_area(solver_boxpath *bp, const solver_board *b, const uint8_t *occ,
+void solver_boxpath_area(solver_boxpath *bp, const solver_board *b, const uint16_t *occ,
                          uint16_t start, uint16_t box)
 {
     memset(bp->area, 0, b->nsq);
@@ -47,7 +47,7 @@ void solver_boxpath_area(solver_boxpath *bp, const solver_board *b, const uint8_
     }
 }
 
-int solver_boxpath_find(solver_boxpath *bp, const solver_board *b, const uint8_t *occ,
+int solver_boxpath_find(solver_boxpath *bp, const solver_board *b, const uint16_t *occ,
                         uint16_t from, uint16_t to, uint16_t player, uint16_t *player_end)
 {
     uint32_t nstates = b->nsq * 4;

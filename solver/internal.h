@@ -177,7 +177,7 @@ typedef struct solver_node {
     uint16_t from;   /* the box move from the parent: the box's square before... */
     uint16_t to;     /* ...and after it */
     uint8_t closed;  /* expanded, and not reopened since */
-    uint8_t spare;
+    uint8_t regions; /* areas of empty squares the player cannot reach, at most 255 */
 } solver_node;
 
 #define SOLVER_NIL 0xFFFFFFFFu
@@ -235,8 +235,8 @@ int solver_boxpath_init(solver_boxpath *bp, const solver_board *b);
 void solver_boxpath_free(solver_boxpath *bp);
 
 /* Marks in bp->area the squares the player reaches from `start` around the
- * boxes of occ (1 where a box stands) and one more box on `box`. */
-void solver_boxpath_area(solver_boxpath *bp, const solver_board *b, const uint8_t *occ,
+ * boxes of occ (not 0 where a box stands) and one more box on `box`. */
+void solver_boxpath_area(solver_boxpath *bp, const solver_board *b, const uint16_t *occ,
                          uint16_t start, uint16_t box);
 
 /* The fewest pushes that bring the box on `from` to `to`, the player starting
@@ -244,25 +244,27 @@ void solver_boxpath_area(solver_boxpath *bp, const solver_board *b, const uint8_
  * put. Returns their number, with bp->path[k] = box square * 4 + player side
  * before push k and *player_end where the player stands after the last;
  * -1 when the box cannot get there. */
-int solver_boxpath_find(solver_boxpath *bp, const solver_board *b, const uint8_t *occ,
+int solver_boxpath_find(solver_boxpath *bp, const solver_board *b, const uint16_t *occ,
                         uint16_t from, uint16_t to, uint16_t player, uint16_t *player_end);
 
 /* A goal room and the order its goals are filled in (see macro.c). */
+#define SOLVER_MAX_ENTRIES 16
+
 typedef struct solver_room {
-    uint16_t entrance; /* the one square outside the room next to it */
-    uint16_t inside;   /* the room's square next to the entrance */
-    uint32_t size;     /* squares of the room */
+    uint32_t size; /* squares of the room */
     uint16_t *squares;
     uint32_t ngoals;
-    uint16_t *order;  /* the goals, first filled first */
-    uint16_t *pushes; /* pushes from `inside` to order[j] with order[0..j) full */
-    uint16_t *player; /* where the player stands after them */
+    uint16_t *order; /* the goals, first filled first */
+    uint32_t ngates;
+    uint16_t gate[SOLVER_MAX_ENTRIES]; /* the squares around the room, its entrances */
 } solver_room;
 
 typedef struct solver_macros {
+    solver_boxpath path; /* work space for the pushes of a macro */
     uint32_t nrooms;
     solver_room *room;
-    uint16_t *room_of; /* the room of each square, or NONE */
+    uint16_t *room_of;     /* the room of each square, or NONE */
+    uint16_t *entrance_of; /* the room each square is an entrance of, or NONE */
 } solver_macros;
 
 /* Finds the goal rooms of the board for the start position (boxes and
@@ -271,13 +273,33 @@ int solver_macros_build(solver_macros *m, const solver_board *b, const uint16_t 
                         uint16_t player);
 void solver_macros_free(solver_macros *m);
 
-/* When the push from `from` to `to` takes a box into a goal room through its
- * entrance and the room holds exactly the goals filled so far, the box goes
- * on to the next goal: *goal and *player (where the player ends) are set and
- * the extra pushes returned. Otherwise returns -1. occ marks the boxes after
- * the push. */
-int solver_macros_room_push(const solver_macros *m, const uint16_t *occ, uint16_t from, uint16_t to,
-                            uint16_t *goal, uint16_t *player);
+/* When the push from `from` to `to` takes a box into a goal room from one of
+ * its entrances, the room holds exactly the goals filled so far and the box
+ * can go on to the next goal: *goal and *player (where the player ends) are
+ * set and the extra pushes returned. Otherwise returns -1. occ marks the
+ * boxes after the push; it is used as work space and left as it was. */
+int solver_macros_room_push(solver_macros *m, const solver_board *b, uint16_t *occ, uint16_t from,
+                            uint16_t to, uint16_t *goal, uint16_t *player);
+
+/* The small searches for corral deadlocks (see subsearch.c). */
+#define SOLVER_SUB_BOXES 6
+
+typedef struct solver_sub {
+    struct solver_sub_work *work;
+    uint64_t bytes;
+    uint64_t checks, hits, lost; /* for tuning */
+} solver_sub;
+
+int solver_sub_init(solver_sub *sb, const solver_board *b);
+void solver_sub_free(solver_sub *sb);
+
+/* True when the boxes of the corral next to the box just pushed onto
+ * `pushed` (the area the player cannot reach around it, reach marking the
+ * player's area from `player`) can never all reach goals, even with every
+ * other box taken off the board: the position is lost. False when they can,
+ * or when that was not settled within a small budget. occ marks the boxes. */
+bool solver_sub_deadlock(solver_sub *sb, const solver_board *b, const uint16_t *occ,
+                         const solver_fill *reach, uint16_t pushed, uint16_t player);
 
 /* Turns the box moves of a solution into steps and LURD text: from[i] ->
  * to[i] is the i-th box move (one or more pushes of one box), played from
@@ -290,22 +312,27 @@ int solver_solution_build(const solver_board *b, const soko_level *start, const 
 
 #define SOLVER_MAX_QUEUES 4
 
-/* What the search needs besides the board. */
+/* What a search needs besides the board. */
 typedef struct solver_search_args {
     const solver_board *board;
     const uint16_t *boxes; /* the start position's boxes (squares) */
     uint16_t player;       /* the start player's square */
     const solver_options *options;
-    double started; /* solver_clock() when the call began */
+    double started;    /* solver_clock() when the call began */
+    uint64_t memory;   /* bytes this search may hold */
+    uint64_t *nodes;   /* positions stored by all the searches of the call */
+    uint64_t node_cap; /* positions this search may store (0: no cap) */
     /* The open lists, popped in turn: list k orders nodes by
-     * g_weight[k] * g + h_weight[k] * h (then by h, newest first). */
+     * g_weight[k] * g + h_weight[k] * h + r_weight[k] * regions (then by h,
+     * newest first). */
     uint32_t queues;
+    uint8_t g_weight[SOLVER_MAX_QUEUES];
+    uint8_t h_weight[SOLVER_MAX_QUEUES];
+    uint8_t r_weight[SOLVER_MAX_QUEUES];
     bool macros; /* push boxes entering goal rooms on to their goals */
-    const uint8_t *g_weight;
-    const uint8_t *h_weight;
 } solver_search_args;
 
-/* The box moves of a solution found by solver_search: from[i] -> to[i]. */
+/* The box moves of a solution: from[i] -> to[i]. */
 typedef struct solver_moves {
     uint16_t *from;
     uint16_t *to;
@@ -316,11 +343,28 @@ typedef struct solver_moves {
  * narrowed it: a search without them may still find a solution. */
 extern const char SOLVER_REASON_MACROS[];
 
-/* Searches for a solution from the position in args. Returns SOLVER_SOLVED
- * (moves filled, the caller frees from and to), SOLVER_UNSOLVABLE or
- * SOLVER_UNKNOWN, with *reason set and *nodes the positions stored. */
-int solver_search(const solver_search_args *args, solver_moves *moves, uint64_t *nodes,
-                  const char **reason);
+/* The reason of a search that stored as many positions as it was allowed. */
+extern const char SOLVER_REASON_CAP[];
+
+/* One search, run a slice at a time so that several can take turns. */
+typedef struct search solver_search;
+
+/* Starts a search from the position in args (which must outlive it), the
+ * start position already examined. Returns NULL when memory runs out. */
+solver_search *solver_search_start(const solver_search_args *args);
+
+/* Runs up to `expansions` expansions. Returns true once the search is over. */
+bool solver_search_run(solver_search *s, uint32_t expansions);
+
+/* How the search ended (SOLVER_UNKNOWN while it runs, or when a limit or
+ * the macros stopped it), and why. */
+int solver_search_status(const solver_search *s, const char **reason);
+
+/* The box moves of the solution of a search that ended SOLVER_SOLVED; the
+ * caller frees from and to. Returns 0, or -1 when memory runs out. */
+int solver_search_moves(const solver_search *s, solver_moves *moves);
+
+void solver_search_free(solver_search *s);
 
 /* Seconds on a monotonic clock. */
 double solver_clock(void);

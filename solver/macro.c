@@ -1,44 +1,63 @@
 /* Goal rooms: an area holding goals (and no box at the start, nor the
- * player) that the rest of the level reaches through one square, its
- * entrance (which may be a goal itself: it is filled after the room). Every box that enters is
- * pushed straight on to the next goal of a packing order fixed in advance, which a backward pass
- * finds: from the full room, take out a box that can still be brought in from the entrance with the
- * others in place, and the player can still walk out. Taking a box out never stops another, so the
- * pass fails only when no order exists. */
+ * player) that the rest of the level reaches only through a few squares in
+ * a row, its entrances (which may be goals: they fill after the room). Every
+ * box pushed in through an entrance goes straight on to the next goal of a
+ * packing order fixed in advance, when the way there is open. A backward
+ * pass finds the order: from the full room (the rest of the level empty),
+ * take out a box that can still be brought in from an entrance with the
+ * others in place, the player walking out again. Taking a box out never
+ * stops another, so the pass fails only when no order exists. */
 #include "internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Squares beyond which the quadratic room search is not worth its time. */
-#define MAX_SQUARES 4000
+/* Boards beyond this many squares get no rooms: the search for them is
+ * quadratic. */
+#define MAX_SQUARES 2500
+/* Rooms beyond this many squares are not packed: their pass is too slow. */
+#define MAX_ROOM 160
+/* The longest row of entrance squares tried as a cut... */
+#define MAX_CUT 3
+/* ...and the most entrance squares of a room made of goals alone. */
+#define MAX_BOUNDARY 12
 
 typedef struct finder {
     const solver_board *b;
     const uint8_t *start_box; /* 1 where a box stands at the start */
     uint16_t start_player;
     uint16_t *queue;
-    uint8_t *in; /* the component being examined */
+    uint8_t *in;  /* the area being examined */
+    uint8_t *cut; /* the entrance squares being tried */
 } finder;
 
-/* The component of the floor without `x` entered from side d, in f->queue
- * (its length returned) and marked in f->in. Returns 0 when it holds a box or
- * the player, or no goal: no room then. */
-static uint32_t component(finder *f, uint16_t x, int d)
+typedef struct candidate {
+    uint16_t cut[MAX_BOUNDARY];
+    uint8_t ncut;
+    uint16_t seed; /* a square of the room */
+    uint32_t size;
+} candidate;
+
+/* Fills the part of the floor without the cut squares that holds `seed`,
+ * into f->queue and f->in. Returns its size, or 0 when it holds a box or the
+ * player or no goal, is too big, or some cut square does not touch it (then
+ * a shorter cut finds it). */
+static uint32_t area(finder *f, const uint16_t *cut, uint32_t ncut, uint16_t seed)
 {
     const solver_board *b = f->b;
     memset(f->in, 0, b->nsq);
     uint32_t head = 0, tail = 0, goals = 0;
-    uint16_t first = b->nb[x * 4 + d];
-    f->in[first] = 1;
-    f->in[x] = 1; /* a wall while filling; cleared below */
-    f->queue[tail++] = first;
+    for (uint32_t k = 0; k < ncut; k++)
+        f->in[cut[k]] = 1; /* walls while filling */
+    if (f->in[seed])
+        return 0;
+    f->in[seed] = 1;
+    f->queue[tail++] = seed;
     bool clean = true;
-    while (head < tail) {
+    while (head < tail && clean) {
         uint16_t s = f->queue[head++];
         goals += b->goal[s];
-        if (f->start_box[s] || s == f->start_player)
-            clean = false;
+        clean = !f->start_box[s] && s != f->start_player && tail <= MAX_ROOM;
         for (int e = 0; e < 4; e++) {
             uint16_t t = b->nb[s * 4 + e];
             if (t == SOLVER_NONE || f->in[t])
@@ -47,47 +66,83 @@ static uint32_t component(finder *f, uint16_t x, int d)
             f->queue[tail++] = t;
         }
     }
-    f->in[x] = 0;
-    return clean && goals > 0 ? tail : 0;
+    for (uint32_t k = 0; k < ncut; k++)
+        f->in[cut[k]] = 0;
+    if (!clean || goals == 0)
+        return 0;
+    for (uint32_t k = 0; k < ncut; k++) {
+        bool touches = false;
+        for (int e = 0; e < 4; e++) {
+            uint16_t t = b->nb[cut[k] * 4 + e];
+            touches = touches || (t != SOLVER_NONE && f->in[t]);
+        }
+        if (!touches)
+            return 0;
+    }
+    return tail;
 }
 
-/* Works out the packing order of a room whose squares are marked in `in`;
- * fills the room's order, pushes and player squares. Returns 0, or -1 when
- * the room cannot be packed from its entrance. */
-static int packing_order(const solver_board *b, solver_room *room, const uint8_t *in,
-                         solver_boxpath *bp, uint8_t *occ)
+/* A push into the room: from an entrance square to a room square, with a
+ * square behind for the player. */
+typedef struct entry {
+    uint16_t from, to;
+} entry;
+
+/* The pushes that bring a box pushed in by entry e on to goal g, with the
+ * goals marked in occ full, the rest of the level empty, and the player
+ * able to walk out again afterwards; -1 when there are none. */
+static int entry_path(const solver_board *b, const solver_room *room, entry e, uint16_t g,
+                      solver_boxpath *bp, uint16_t *occ)
+{
+    if (occ[e.to])
+        return -1;
+    uint16_t end;
+    int p = solver_boxpath_find(bp, b, occ, e.to, g, e.from, &end);
+    if (p < 0)
+        return -1;
+    occ[g] = 1;
+    solver_boxpath_area(bp, b, occ, end, SOLVER_NONE);
+    occ[g] = 0;
+    for (uint32_t k = 0; k < room->ngates; k++)
+        if (bp->area[room->gate[k]])
+            return p;
+    return -1;
+}
+
+/* Works out the packing order of the room, boxes coming in by the entries.
+ * Returns 0, or -1 when no order exists. */
+static int packing_order(const solver_board *b, solver_room *room, const entry *entries,
+                         uint32_t ne, solver_boxpath *bp, uint16_t *occ)
 {
     uint32_t n = 0;
-    for (uint32_t s = 0; s < b->nsq; s++) {
-        /* outside the room and its entrance, every square is a wall */
-        occ[s] = !in[s] && s != room->entrance;
-        if (in[s] && b->goal[s])
-            occ[s] = 1, room->order[n++] = (uint16_t)s;
+    memset(occ, 0, b->nsq * sizeof *occ);
+    for (uint32_t k = 0; k < room->size; k++) {
+        uint16_t s = room->squares[k];
+        if (b->goal[s]) {
+            occ[s] = 1;
+            room->order[n++] = s;
+        }
     }
     room->ngoals = n;
     for (uint32_t left = n; left > 0; left--) {
-        /* the goal packed last among those left: the one reached with the
-         * fewest pushes, so that deep goals fill first */
-        int best = -1, best_pushes = 0;
-        uint16_t best_end = 0;
-        for (uint32_t k = 0; k < left; k++) {
-            uint16_t g = room->order[k];
+        /* the goal packed last among those left: reached from the most
+         * entries, then with the fewest pushes, so that deep goals fill first */
+        int best = -1, best_entries = 0, best_pushes = 0;
+        for (uint32_t i = 0; i < left; i++) {
+            uint16_t g = room->order[i];
             occ[g] = 0;
-            uint16_t end;
-            /* while the square inside the entrance is full, nothing gets past it */
-            int pushes = occ[room->inside] ? -1
-                                           : solver_boxpath_find(bp, b, occ, room->inside, g,
-                                                                 room->entrance, &end);
-            if (pushes >= 0) {
-                solver_boxpath_area(bp, b, occ, end, g);
-                if (!bp->area[room->entrance])
-                    pushes = -1;
+            int reached = 0, pushes = 0;
+            for (uint32_t k = 0; k < ne; k++) {
+                int p = entry_path(b, room, entries[k], g, bp, occ);
+                reached += p >= 0;
+                pushes += p >= 0 ? p : 0;
             }
             occ[g] = 1;
-            if (pushes >= 0 && (best < 0 || pushes < best_pushes)) {
-                best = (int)k;
+            if (reached > 0 && (best < 0 || reached > best_entries ||
+                                (reached == best_entries && pushes < best_pushes))) {
+                best = (int)i;
+                best_entries = reached;
                 best_pushes = pushes;
-                best_end = end;
             }
         }
         if (best < 0)
@@ -95,8 +150,6 @@ static int packing_order(const solver_board *b, solver_room *room, const uint8_t
         uint16_t g = room->order[best];
         room->order[best] = room->order[left - 1];
         room->order[left - 1] = g;
-        room->pushes[left - 1] = (uint16_t)best_pushes;
-        room->player[left - 1] = best_end;
         occ[g] = 0;
     }
     return 0;
@@ -105,38 +158,74 @@ static int packing_order(const solver_board *b, solver_room *room, const uint8_t
 static void free_room(solver_room *room)
 {
     free(room->order);
-    free(room->pushes);
-    free(room->player);
     free(room->squares);
 }
 
-/* Keeps the room entered from x on side d when its packing order exists and
- * it overlaps no room kept before. */
-static int try_room(solver_macros *m, finder *f, solver_boxpath *bp, uint8_t *occ, uint16_t x,
-                    int d, uint32_t size)
+/* True when the room (marked in `in`) is a dead end: its entrances all open
+ * onto one and the same area, so that filling it cuts no way through. */
+static bool dead_end(const solver_board *b, const uint8_t *in, const candidate *c, uint16_t *queue,
+                     uint16_t *seen)
+{
+    memset(seen, 0, b->nsq * sizeof *seen);
+    uint32_t head = 0, tail = 0;
+    seen[c->cut[0]] = 1;
+    queue[tail++] = c->cut[0];
+    while (head < tail) {
+        uint16_t s = queue[head++];
+        for (int d = 0; d < 4; d++) {
+            uint16_t t = b->nb[s * 4 + d];
+            if (t == SOLVER_NONE || in[t] || seen[t])
+                continue;
+            seen[t] = 1;
+            queue[tail++] = t;
+        }
+    }
+    for (uint32_t k = 1; k < c->ncut; k++)
+        if (!seen[c->cut[k]])
+            return false;
+    return true;
+}
+
+/* Keeps the room of candidate c when it overlaps no room kept before, is a
+ * dead end and its packing order exists. Returns -1 only when memory runs
+ * out. */
+static int try_room(solver_macros *m, finder *f, solver_boxpath *bp, uint16_t *occ,
+                    const candidate *c)
 {
     const solver_board *b = f->b;
+    uint32_t size = area(f, c->cut, c->ncut, c->seed);
+    if (size == 0)
+        return 0;
     for (uint32_t k = 0; k < size; k++)
         if (m->room_of[f->queue[k]] != SOLVER_NONE)
             return 0;
-    int inside_neighbours = 0;
-    for (int e = 0; e < 4; e++) {
-        uint16_t t = b->nb[x * 4 + e];
-        inside_neighbours += t != SOLVER_NONE && f->in[t];
-    }
-    if (inside_neighbours != 1)
+    for (uint32_t k = 0; k < c->ncut; k++)
+        if (m->room_of[c->cut[k]] != SOLVER_NONE || m->entrance_of[c->cut[k]] != SOLVER_NONE)
+            return 0;
+    if (!dead_end(b, f->in, c, bp->fill, occ))
         return 0;
-    solver_room room = {.entrance = x, .inside = b->nb[x * 4 + d], .size = size};
+    solver_room room = {.size = size, .ngates = c->ncut};
+    memcpy(room.gate, c->cut, c->ncut * sizeof *c->cut);
+    entry entries[4 * MAX_BOUNDARY];
+    uint32_t ne = 0;
+    for (uint32_t k = 0; k < c->ncut; k++) {
+        uint16_t e = c->cut[k];
+        for (int d = 0; d < 4; d++) {
+            uint16_t r = b->nb[e * 4 + d], behind = b->nb[e * 4 + (d ^ 2)];
+            if (r != SOLVER_NONE && f->in[r] && behind != SOLVER_NONE && !f->in[behind])
+                entries[ne++] = (entry){e, r};
+        }
+    }
+    if (ne == 0)
+        return 0;
     room.order = malloc((size + 1) * sizeof *room.order);
-    room.pushes = malloc((size + 1) * sizeof *room.pushes);
-    room.player = malloc((size + 1) * sizeof *room.player);
     room.squares = malloc((size + 1) * sizeof *room.squares);
-    if (!room.order || !room.pushes || !room.player || !room.squares) {
+    if (!room.order || !room.squares) {
         free_room(&room);
         return -1;
     }
     memcpy(room.squares, f->queue, size * sizeof *room.squares);
-    if (packing_order(b, &room, f->in, bp, occ) < 0) {
+    if (packing_order(b, &room, entries, ne, bp, occ) < 0) {
         free_room(&room);
         return 0;
     }
@@ -148,22 +237,116 @@ static int try_room(solver_macros *m, finder *f, solver_boxpath *bp, uint8_t *oc
     m->room = grown;
     for (uint32_t k = 0; k < size; k++)
         m->room_of[room.squares[k]] = (uint16_t)m->nrooms;
+    for (uint32_t k = 0; k < c->ncut; k++)
+        m->entrance_of[c->cut[k]] = (uint16_t)m->nrooms;
     m->room[m->nrooms++] = room;
     return 0;
 }
-
-typedef struct candidate {
-    uint16_t x;
-    uint8_t d;
-    uint32_t size;
-} candidate;
 
 static int by_size_descending(const void *a, const void *b)
 {
     const candidate *p = a, *q = b;
     if (p->size != q->size)
         return p->size < q->size ? 1 : -1;
-    return p->x != q->x ? (p->x < q->x ? -1 : 1) : (int)p->d - (int)q->d;
+    if (p->ncut != q->ncut)
+        return p->ncut < q->ncut ? -1 : 1;
+    for (uint32_t k = 0; k < p->ncut; k++)
+        if (p->cut[k] != q->cut[k])
+            return p->cut[k] < q->cut[k] ? -1 : 1;
+    return p->seed < q->seed ? -1 : p->seed > q->seed;
+}
+
+/* Adds a candidate for each area the cut squares close off. */
+static int add_candidates(finder *f, const uint16_t *cut, uint32_t ncut, candidate **cand,
+                          uint32_t *count, uint32_t *cap)
+{
+    const solver_board *b = f->b;
+    uint32_t first = *count;
+    for (uint32_t k = 0; k < ncut; k++) {
+        for (int d = 0; d < 4; d++) {
+            uint16_t seed = b->nb[cut[k] * 4 + d];
+            if (seed == SOLVER_NONE)
+                continue;
+            bool known = false;
+            for (uint32_t i = first; i < *count && !known; i++)
+                known = (*cand)[i].seed == seed;
+            if (known)
+                continue;
+            uint32_t size = area(f, cut, ncut, seed);
+            if (size == 0)
+                continue;
+            /* the area found from another seed already */
+            for (uint32_t i = first; i < *count && !known; i++)
+                known = f->in[(*cand)[i].seed];
+            if (known)
+                continue;
+            if (*count == *cap) {
+                uint32_t more = *cap ? *cap * 2 : 64;
+                candidate *grown = realloc(*cand, more * sizeof *grown);
+                if (grown == NULL)
+                    return -1;
+                *cand = grown;
+                *cap = more;
+            }
+            candidate c = {.ncut = (uint8_t)ncut, .seed = seed, .size = size};
+            memcpy(c.cut, cut, ncut * sizeof *cut);
+            (*cand)[(*count)++] = c;
+        }
+    }
+    return 0;
+}
+
+/* The area of goals holding goal x, grown by `layers` rings of the squares
+ * around it, as a candidate room whose entrances are the squares around
+ * that; false when there are too many of them. Marks the goals in `seen`. */
+static bool goal_area(finder *f, uint16_t x, uint32_t layers, candidate *c, uint8_t *seen)
+{
+    const solver_board *b = f->b;
+    memset(f->in, 0, b->nsq);
+    uint32_t head = 0, tail = 0;
+    seen[x] = 1;
+    f->in[x] = 1;
+    f->queue[tail++] = x;
+    while (head < tail) {
+        uint16_t s = f->queue[head++];
+        for (int d = 0; d < 4; d++) {
+            uint16_t t = b->nb[s * 4 + d];
+            if (t == SOLVER_NONE || f->in[t] || !b->goal[t])
+                continue;
+            seen[t] = 1;
+            f->in[t] = 1;
+            f->queue[tail++] = t;
+        }
+    }
+    for (uint32_t ring = 0; ring < layers; ring++) {
+        uint32_t end = tail;
+        for (uint32_t k = 0; k < end; k++) {
+            uint16_t s = f->queue[k];
+            for (int d = 0; d < 4; d++) {
+                uint16_t t = b->nb[s * 4 + d];
+                if (t == SOLVER_NONE || f->in[t])
+                    continue;
+                f->in[t] = 1;
+                f->queue[tail++] = t;
+            }
+        }
+    }
+    c->ncut = 0;
+    c->seed = x;
+    c->size = tail;
+    for (uint32_t k = 0; k < tail; k++) {
+        uint16_t s = f->queue[k];
+        for (int d = 0; d < 4; d++) {
+            uint16_t t = b->nb[s * 4 + d];
+            if (t == SOLVER_NONE || f->in[t])
+                continue;
+            if (c->ncut == MAX_BOUNDARY)
+                return false;
+            f->in[t] = 1; /* counted once */
+            c->cut[c->ncut++] = t;
+        }
+    }
+    return c->ncut > 0;
 }
 
 int solver_macros_build(solver_macros *m, const solver_board *b, const uint16_t *boxes,
@@ -171,50 +354,74 @@ int solver_macros_build(solver_macros *m, const solver_board *b, const uint16_t 
 {
     memset(m, 0, sizeof *m);
     m->room_of = malloc((b->nsq + 1) * sizeof *m->room_of);
-    if (m->room_of == NULL)
+    m->entrance_of = malloc((b->nsq + 1) * sizeof *m->entrance_of);
+    if (m->room_of == NULL || m->entrance_of == NULL || solver_boxpath_init(&m->path, b) < 0)
         return -1;
     for (uint32_t s = 0; s < b->nsq; s++)
-        m->room_of[s] = SOLVER_NONE;
+        m->room_of[s] = m->entrance_of[s] = SOLVER_NONE;
     if (b->nsq > MAX_SQUARES)
         return 0;
     finder f = {.b = b, .start_player = player};
     uint8_t *start_box = calloc(b->nsq + 1, 1);
-    uint8_t *occ = malloc(b->nsq + 1);
-    candidate *cand = malloc(((size_t)b->nsq * 4 + 1) * sizeof *cand);
+    uint16_t *occ = malloc((b->nsq + 1) * sizeof *occ);
+    uint8_t *seen = malloc(b->nsq + 1);
     f.queue = malloc((b->nsq + 1) * sizeof *f.queue);
     f.in = malloc(b->nsq + 1);
+    candidate *cand = NULL;
+    uint32_t ncand = 0, cap = 0;
     solver_boxpath bp;
     int rc = solver_boxpath_init(&bp, b);
-    if (!start_box || !occ || !cand || !f.queue || !f.in)
+    if (!start_box || !occ || !seen || !f.queue || !f.in)
         rc = -1;
-    uint32_t ncand = 0;
     if (rc == 0) {
         for (uint32_t k = 0; k < b->nboxes; k++)
             start_box[boxes[k]] = 1;
         f.start_box = start_box;
-        for (uint32_t x = 0; x < b->nsq; x++) {
-            const uint8_t *side = &b->side[x * 4];
-            for (int d = 0; d < 4; d++) {
-                /* one candidate per part, and only where x splits the floor */
-                bool split = false;
-                for (int e = 0; e < 4; e++)
-                    split = split || (side[e] != 0xFF && side[e] != side[d]);
-                if (side[d] != d || !split)
-                    continue;
-                uint32_t size = component(&f, (uint16_t)x, d);
-                if (size > 0)
-                    cand[ncand++] = (candidate){(uint16_t)x, (uint8_t)d, size};
+        for (uint32_t x = 0; x < b->nsq && rc == 0; x++) {
+            uint16_t cut[MAX_CUT] = {(uint16_t)x};
+            rc = add_candidates(&f, cut, 1, &cand, &ncand, &cap);
+            /* rows of two and three squares, across and down */
+            for (int d = 1; d <= 2 && rc == 0; d++) {
+                uint32_t len = 1;
+                while (len < MAX_CUT && rc == 0) {
+                    uint16_t next = b->nb[cut[len - 1] * 4 + d];
+                    if (next == SOLVER_NONE)
+                        break;
+                    cut[len++] = next;
+                    rc = add_candidates(&f, cut, len, &cand, &ncand, &cap);
+                }
             }
         }
-        qsort(cand, ncand, sizeof *cand, by_size_descending);
-        for (uint32_t k = 0; k < ncand && rc == 0; k++) {
-            component(&f, cand[k].x, cand[k].d);
-            rc = try_room(m, &f, &bp, occ, cand[k].x, cand[k].d, cand[k].size);
+        /* and each area of goals, and that area grown by a ring or two,
+         * entered from all around it */
+        memset(seen, 0, b->nsq);
+        for (uint32_t k = 0; k < 3 * b->nsq && rc == 0; k++) {
+            uint32_t x = k / 3, layers = k % 3;
+            candidate c;
+            if (!b->goal[x] || (layers == 0 && seen[x]) ||
+                !goal_area(&f, (uint16_t)x, layers, &c, seen))
+                continue;
+            if (ncand == cap) {
+                uint32_t more = cap ? cap * 2 : 64;
+                candidate *grown = realloc(cand, more * sizeof *grown);
+                if (grown == NULL) {
+                    rc = -1;
+                    break;
+                }
+                cand = grown;
+                cap = more;
+            }
+            cand[ncand++] = c;
         }
+        if (rc == 0 && ncand > 0)
+            qsort(cand, ncand, sizeof *cand, by_size_descending);
+        for (uint32_t k = 0; k < ncand && rc == 0; k++)
+            rc = try_room(m, &f, &bp, occ, &cand[k]);
     }
     solver_boxpath_free(&bp);
     free(start_box);
     free(occ);
+    free(seen);
     free(cand);
     free(f.queue);
     free(f.in);
@@ -227,29 +434,36 @@ void solver_macros_free(solver_macros *m)
         free_room(&m->room[k]);
     free(m->room);
     free(m->room_of);
+    free(m->entrance_of);
+    solver_boxpath_free(&m->path);
     memset(m, 0, sizeof *m);
 }
 
-int solver_macros_room_push(const solver_macros *m, const uint16_t *occ, uint16_t from, uint16_t to,
-                            uint16_t *goal, uint16_t *player)
+int solver_macros_room_push(solver_macros *m, const solver_board *b, uint16_t *occ, uint16_t from,
+                            uint16_t to, uint16_t *goal, uint16_t *player)
 {
     uint16_t r = m->room_of[to];
-    if (r == SOLVER_NONE || m->room[r].entrance != from)
+    if (r == SOLVER_NONE || m->entrance_of[from] != r)
         return -1;
     const solver_room *room = &m->room[r];
     /* the room must hold the first j goals of its order and the new box only */
     uint32_t boxes = 0;
-    for (uint32_t k = 0; k < room->size; k++)
-        boxes += occ[room->squares[k]] != 0;
+    for (uint32_t i = 0; i < room->size; i++)
+        boxes += occ[room->squares[i]] != 0;
     uint32_t j = boxes - 1;
     if (j >= room->ngoals)
         return -1;
-    for (uint32_t k = 0; k < j; k++)
-        if (occ[room->order[k]] == 0)
+    for (uint32_t i = 0; i < j; i++)
+        if (occ[room->order[i]] == 0)
             return -1;
-    if (room->order[j] != to && occ[room->order[j]] != 0)
+    /* the way on is searched in the real position, other boxes in place */
+    uint16_t kept = occ[to], end;
+    occ[to] = 0;
+    int pushes = solver_boxpath_find(&m->path, b, occ, to, room->order[j], from, &end);
+    occ[to] = kept;
+    if (pushes < 0)
         return -1;
     *goal = room->order[j];
-    *player = room->pushes[j] == 0 ? from : room->player[j];
-    return room->pushes[j];
+    *player = pushes == 0 ? from : end;
+    return pushes;
 }

@@ -1,10 +1,11 @@
-/* The search: best-first over pushes. A node is a box set with the player's
- * normalised square. Several open lists order the same nodes by different
- * mixes of g (pushes made) and h (the matching bound) and are popped in
- * turn, so that a careful order (g + h) and a hasty one (mostly h) both make
- * progress: easy levels fall to the hasty one, tight ones to the careful. Pushes onto dead
- * squares, into freeze deadlocks or into positions without an assignment of
- * boxes to goals are never stored; a PI-corral narrows the pushes tried. */
+/* One search: best-first over pushes. A node is a box set with the player's
+ * normalised square. One or more open lists order the same nodes by their
+ * own mixes of g (pushes made), h (the matching bound) and the areas the
+ * boxes cut off, and are popped in turn. Pushes onto dead squares, into
+ * freeze deadlocks, into goals walled off by frozen boxes, or into positions
+ * without an assignment of boxes to goals are never stored; a PI-corral
+ * narrows the pushes tried; a corral whose boxes cannot reach goals on their
+ * own closes a node; boxes entering goal rooms go on to their goals. */
 #include "internal.h"
 
 #include <stdlib.h>
@@ -15,8 +16,12 @@
  * was stored (a child of the last expansion, often) skips its full solve. */
 #define MATCH_CACHE 256
 
-typedef struct search {
+struct search {
     const solver_search_args *args;
+    int status;         /* the outcome, once over */
+    const char *reason; /* and why */
+    bool over;
+    uint32_t turn; /* the open list popped next */
     const solver_board *b;
     solver_table table;
     solver_open open[SOLVER_MAX_QUEUES];
@@ -31,8 +36,9 @@ typedef struct search {
     uint16_t *cache_box;             /* ...and their boxes in the order of the rows */
     solver_macros macros;
     solver_fixed fixed;
+    solver_sub sub;
     bool macro_used; /* a macro cut the search: exhausting it proves nothing */
-    uint16_t *box;   /* the expanded node's boxes, ascending */
+    uint16_t *box;   /* the expanded node's boxes, in the order of its assignment's rows */
     uint16_t *occ;   /* box number + 1 on each square, 0 when empty */
     uint8_t *key;
     uint8_t *freeze_work;
@@ -41,7 +47,9 @@ typedef struct search {
     const char *stop; /* why the search stopped early, or NULL */
     uint32_t found;   /* the solved node, or SOLVER_NIL */
     uint32_t expansions;
-} search;
+};
+
+typedef struct search search;
 
 double solver_clock(void)
 {
@@ -57,9 +65,10 @@ static int setup(search *s, const solver_search_args *args)
     s->b = args->board;
     s->found = SOLVER_NIL;
     const solver_board *b = s->b;
-    uint64_t limit =
-        args->options->memory_limit ? args->options->memory_limit : SOLVER_DEFAULT_MEMORY;
-    s->budget = limit > b->bytes ? limit - b->bytes : 0;
+    /* the caches below and the work space take a share too */
+    uint64_t fixed =
+        (uint64_t)MATCH_CACHE * (b->nboxes + 1) * 34 + (uint64_t)b->nsq * 64 + ((uint64_t)1 << 20);
+    s->budget = args->memory > fixed ? args->memory - fixed : 0;
     s->box = malloc((b->nboxes + 1) * sizeof *s->box);
     s->occ = calloc(b->nsq + 1, sizeof *s->occ);
     s->key = malloc(b->key_bytes);
@@ -81,7 +90,7 @@ static int setup(search *s, const solver_search_args *args)
         if (solver_match_init(&s->cache[k], b->nboxes) < 0)
             return -1;
     }
-    if (solver_fixed_init(&s->fixed, b) < 0)
+    if (solver_fixed_init(&s->fixed, b) < 0 || solver_sub_init(&s->sub, b) < 0)
         return -1;
     if (args->macros && solver_macros_build(&s->macros, b, args->boxes, args->player) < 0)
         return -1;
@@ -103,6 +112,7 @@ static void teardown(search *s)
     free(s->cache_box);
     solver_macros_free(&s->macros);
     solver_fixed_free(&s->fixed);
+    solver_sub_free(&s->sub);
     free(s->box);
     free(s->occ);
     free(s->key);
@@ -126,7 +136,8 @@ static int enqueue(search *s, uint32_t i)
     const solver_search_args *a = s->args;
     uint64_t open_bytes = 0;
     for (uint32_t q = 0; q < a->queues; q++) {
-        uint64_t f = (uint64_t)a->g_weight[q] * n->g + (uint64_t)a->h_weight[q] * n->h;
+        uint64_t f = (uint64_t)a->g_weight[q] * n->g + (uint64_t)a->h_weight[q] * n->h +
+                     (uint64_t)a->r_weight[q] * n->regions;
         if (f > 0xFFFF)
             f = 0xFFFF;
         uint64_t item = (f << 48) | ((uint64_t)n->h << 32) | (SOLVER_NIL - i);
@@ -174,6 +185,38 @@ static uint32_t all_pushes(search *s)
     return n;
 }
 
+/* The areas of empty squares outside the player's (marked in s->child):
+ * a position cut into many pieces is hard to play on. */
+static uint8_t count_regions(search *s)
+{
+    const solver_board *b = s->b;
+    solver_fill *f = &s->child;
+    uint32_t stamp = f->stamp, regions = 0;
+    /* squares outside the player's area get the next stamp when counted */
+    f->stamp++;
+    if (f->stamp == 0)
+        return 0;
+    for (uint32_t x = 0; x < b->nsq && regions < 255; x++) {
+        if (s->occ[x] != 0 || f->mark[x] == stamp || f->mark[x] == f->stamp)
+            continue;
+        regions++;
+        uint32_t head = 0, tail = 0;
+        f->mark[x] = f->stamp;
+        f->queue[tail++] = (uint16_t)x;
+        while (head < tail) {
+            uint16_t q = f->queue[head++];
+            for (int d = 0; d < 4; d++) {
+                uint16_t t = b->nb[q * 4 + d];
+                if (t == SOLVER_NONE || s->occ[t] != 0 || f->mark[t] == f->stamp)
+                    continue;
+                f->mark[t] = f->stamp;
+                f->queue[tail++] = t;
+            }
+        }
+    }
+    return (uint8_t)regions;
+}
+
 /* Tries one push from the expanded node `parent`: stores the position it
  * leads to when it is new (or reached in fewer pushes) and not lost. */
 static void try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_push push)
@@ -187,7 +230,7 @@ static void try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_pu
     uint16_t player = from, goal;
     uint32_t pushes = 1;
     int extra = s->macros.nrooms > 0
-                    ? solver_macros_room_push(&s->macros, s->occ, from, to, &goal, &player)
+                    ? solver_macros_room_push(&s->macros, b, s->occ, from, to, &goal, &player)
                     : -1;
     if (extra >= 0) {
         s->occ[to] = 0;
@@ -249,6 +292,7 @@ static void try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_pu
         s->stop = "memory limit";
         goto undo;
     }
+    (*s->args->nodes)++;
     solver_node *n = solver_table_node(&s->table, i);
     n->parent = parent;
     n->g = g;
@@ -259,6 +303,7 @@ static void try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_pu
     s->cached[slot] = i;
     n->from = from;
     n->to = to;
+    n->regions = count_regions(s);
     /* a push-optimal search may only stop when a solved node is popped */
     if (h == 0 && !s->args->options->optimal)
         s->found = i;
@@ -286,7 +331,9 @@ static void expand(search *s, uint32_t i)
         s->occ[s->box[k]] = (uint16_t)(k + 1);
     solver_reach(b, s->occ, player, &s->reach);
 
-    uint32_t count;
+    uint32_t count = 0;
+    if (n->to != SOLVER_NONE && solver_sub_deadlock(&s->sub, b, s->occ, &s->reach, n->to, player))
+        goto done;
     const solver_push *pushes = s->pushes;
     int corral = solver_corral_find(&s->corral, b, s->occ, &s->reach);
     if (corral >= 0) {
@@ -298,12 +345,13 @@ static void expand(search *s, uint32_t i)
     s->match_ready = false;
     for (uint32_t k = 0; k < count && s->found == SOLVER_NIL && s->stop == NULL; k++)
         try_push(s, i, hash, pushes[k]);
+done:
     for (uint32_t k = 0; k < b->nboxes; k++)
         s->occ[s->box[k]] = 0;
 }
 
 /* Collects the box moves from the start to node i. */
-static int collect(search *s, uint32_t i, solver_moves *moves)
+static int collect(const search *s, uint32_t i, solver_moves *moves)
 {
     uint32_t n = 0;
     for (uint32_t k = i; solver_table_node(&s->table, k)->parent != SOLVER_NIL;
@@ -368,6 +416,7 @@ static uint32_t add_root(search *s, int *status, const char **reason)
         *reason = "memory limit";
         return SOLVER_NIL;
     }
+    (*a->nodes)++;
     solver_node *n = solver_table_node(&s->table, i);
     n->parent = SOLVER_NIL;
     n->h = (uint16_t)h;
@@ -377,61 +426,102 @@ static uint32_t add_root(search *s, int *status, const char **reason)
     return i;
 }
 
-int solver_search(const solver_search_args *args, solver_moves *moves, uint64_t *nodes,
-                  const char **reason)
+solver_search *solver_search_start(const solver_search_args *args)
 {
-    search s;
-    memset(moves, 0, sizeof *moves);
-    *nodes = 0;
-    int status = SOLVER_UNKNOWN;
-    *reason = "out of memory";
-    if (setup(&s, args) < 0) {
-        teardown(&s);
-        return status;
+    search *s = malloc(sizeof *s);
+    if (s == NULL)
+        return NULL;
+    if (setup(s, args) < 0) {
+        teardown(s);
+        free(s);
+        return NULL;
     }
-    uint32_t root = add_root(&s, &status, reason);
-    if (root != SOLVER_NIL && s.found == SOLVER_NIL && enqueue(&s, root) == 0) {
-        uint64_t node_limit = args->options->node_limit;
-        uint32_t turn = 0;
+    s->status = SOLVER_UNKNOWN;
+    s->reason = "out of memory";
+    uint32_t root = add_root(s, &s->status, &s->reason);
+    if (root == SOLVER_NIL) {
+        s->over = true;
+    } else if (s->found != SOLVER_NIL) {
+        s->over = true;
+        s->status = SOLVER_SOLVED;
+        s->reason = "solved";
+    } else if (enqueue(s, root) < 0) {
+        s->over = true;
+        s->reason = s->stop;
+    }
+    return s;
+}
+
+/* Settles the outcome once the loop has stopped. */
+static void conclude(search *s)
+{
+    s->over = true;
+    if (s->found != SOLVER_NIL) {
+        s->status = SOLVER_SOLVED;
+        s->reason = "solved";
+    } else if (s->stop != NULL) {
+        s->status = SOLVER_UNKNOWN;
+        s->reason = s->stop;
+    } else if (s->macro_used) {
+        s->status = SOLVER_UNKNOWN;
+        s->reason = SOLVER_REASON_MACROS;
+    } else {
+        s->status = SOLVER_UNSOLVABLE;
+        s->reason = "every position reachable from the start is lost";
+    }
+}
+
+bool solver_search_run(search *s, uint32_t expansions)
+{
+    if (s->over)
+        return true;
+    const solver_search_args *args = s->args;
+    uint64_t node_limit = args->options->node_limit;
+    for (uint32_t done = 0; done < expansions; done++) {
         /* every node sits in every list, so one empty list means all are */
-        while (s.open[turn].count > 0 && s.found == SOLVER_NIL && s.stop == NULL) {
-            uint32_t i = SOLVER_NIL - (uint32_t)solver_open_pop(&s.open[turn]);
-            turn = turn + 1 < args->queues ? turn + 1 : 0;
-            solver_node *n = solver_table_node(&s.table, i);
-            if (n->closed)
-                continue;
-            if (n->h == 0) {
-                s.found = i;
-                break;
-            }
-            expand(&s, i);
-            s.expansions++;
-            if ((s.expansions & 63) == 0 && out_of_time(&s))
-                break;
-            if (node_limit != 0 && s.table.count >= node_limit)
-                s.stop = "node limit";
+        if (s->open[s->turn].count == 0 || s->found != SOLVER_NIL || s->stop != NULL)
+            break;
+        uint32_t i = SOLVER_NIL - (uint32_t)solver_open_pop(&s->open[s->turn]);
+        s->turn = s->turn + 1 < args->queues ? s->turn + 1 : 0;
+        solver_node *n = solver_table_node(&s->table, i);
+        if (n->closed)
+            continue;
+        if (n->h == 0) {
+            s->found = i;
+            break;
         }
-        if (s.found != SOLVER_NIL) {
-            status = collect(&s, s.found, moves) == 0 ? SOLVER_SOLVED : SOLVER_UNKNOWN;
-            *reason = status == SOLVER_SOLVED ? "solved" : "out of memory";
-        } else if (s.stop != NULL) {
-            status = SOLVER_UNKNOWN;
-            *reason = s.stop;
-        } else if (s.macro_used) {
-            status = SOLVER_UNKNOWN;
-            *reason = SOLVER_REASON_MACROS;
-        } else {
-            status = SOLVER_UNSOLVABLE;
-            *reason = "every position reachable from the start is lost";
-        }
-    } else if (root != SOLVER_NIL && s.found != SOLVER_NIL) {
-        status = SOLVER_SOLVED;
-        *reason = "solved";
-    } else if (root != SOLVER_NIL) {
-        status = SOLVER_UNKNOWN;
-        *reason = s.stop ? s.stop : "out of memory";
+        expand(s, i);
+        s->expansions++;
+        if ((s->expansions & 63) == 0 && out_of_time(s))
+            break;
+        if (node_limit != 0 && *args->nodes >= node_limit)
+            s->stop = "node limit";
+        if (args->node_cap != 0 && s->table.count >= args->node_cap)
+            s->stop = SOLVER_REASON_CAP;
     }
-    *nodes = s.table.count;
-    teardown(&s);
-    return status;
+    if (s->open[s->turn].count == 0 || s->found != SOLVER_NIL || s->stop != NULL)
+        conclude(s);
+    return s->over;
+}
+
+int solver_search_status(const search *s, const char **reason)
+{
+    *reason = s->reason;
+    return s->over ? s->status : SOLVER_UNKNOWN;
+}
+
+int solver_search_moves(const search *s, solver_moves *moves)
+{
+    memset(moves, 0, sizeof *moves);
+    if (s->found == SOLVER_NIL)
+        return -1;
+    return collect((search *)s, s->found, moves);
+}
+
+void solver_search_free(search *s)
+{
+    if (s == NULL)
+        return;
+    teardown(s);
+    free(s);
 }

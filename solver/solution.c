@@ -15,7 +15,7 @@ typedef struct steps {
 
 typedef struct builder {
     const solver_board *b;
-    uint8_t *occ;    /* 1 where a box stands */
+    uint16_t *occ;   /* 1 where a box stands */
     uint16_t player; /* the player's square */
     uint16_t *prev;  /* walk search: the square each square was reached from */
     uint8_t *how;    /* ...and in which direction */
@@ -150,7 +150,7 @@ int solver_solution_build(const solver_board *b, const soko_level *start, const 
     memset(&bd, 0, sizeof bd);
     bd.b = b;
     uint32_t nsq = b->nsq;
-    bd.occ = calloc(nsq + 1, 1);
+    bd.occ = calloc(nsq + 1, sizeof *bd.occ);
     bd.prev = malloc((nsq + 1) * sizeof *bd.prev);
     bd.how = malloc(nsq + 1);
     bd.seen = calloc(nsq + 1, sizeof *bd.seen);

@@ -4,11 +4,11 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <stdio.h>
 
 /* How much the bound outweighs the pushes made: above 1 the search finds
  * solutions much sooner, at the price of pushes beyond the fewest. */
 const char SOLVER_REASON_MACROS[] = "no solution with goal rooms filled in their packing order";
+const char SOLVER_REASON_CAP[] = "the search gave up its turn";
 
 void solver_options_default(solver_options *opt)
 {
@@ -35,6 +35,126 @@ void solver_result_free(solver_result *r)
     r->reason = "";
 }
 
+/* The searches of one call, each with its own table, taking turns: a
+ * careful order and a hasty one sharing a table, with goal-room macros (the
+ * best on most levels); a greedy order (for levels where the careful one
+ * keeps the hasty one from diving); and a plain A* without macros (for small
+ * tight levels, and the proof when there is no solution), which gives its
+ * turns up once it holds 300000 positions. A search whose macros cut every
+ * solution off starts again without them. A push-optimal call runs the A*
+ * alone, uncapped. */
+typedef struct member {
+    uint8_t share;     /* of turns */
+    uint8_t memory;    /* share of memory, in eighths */
+    uint32_t node_cap; /* positions it may store before giving its turns up, or 0 */
+    uint8_t queues;
+    uint8_t g[SOLVER_MAX_QUEUES], h[SOLVER_MAX_QUEUES], r[SOLVER_MAX_QUEUES];
+    bool macros;
+} member;
+
+static const member portfolio[] = {
+    {3, 5, 0, 2, {1, 1}, {1, 5}, {0, 5}, true},
+    {2, 2, 0, 1, {1}, {20}, {5}, true},
+    {1, 1, 300000, 1, {1}, {1}, {0}, false},
+};
+
+static const member optimal_search = {1, 8, 0, 1, {1}, {1}, {0}, false};
+
+#define NMEMBERS (sizeof portfolio / sizeof portfolio[0])
+
+/* Expansions per turn and share. */
+#define SLICE 256
+
+/* Runs the searches in turn until one settles the question or all stop.
+ * Fills out's status, reason and solution moves. */
+static void run_portfolio(const solver_board *b, const uint16_t *boxes, uint16_t player,
+                          const solver_options *opt, double started, solver_moves *moves,
+                          solver_result *out)
+{
+    const member *team = opt->optimal ? &optimal_search : portfolio;
+    uint32_t count = opt->optimal ? 1 : NMEMBERS;
+    uint64_t limit = opt->memory_limit ? opt->memory_limit : SOLVER_DEFAULT_MEMORY;
+    uint64_t memory = limit > b->bytes ? limit - b->bytes : 0;
+    solver_search_args args[NMEMBERS];
+    solver_search *search[NMEMBERS] = {0};
+    bool running[NMEMBERS] = {0};
+    uint32_t left = 0;
+    out->status = SOLVER_UNKNOWN;
+    out->reason = NULL;
+    for (uint32_t k = 0; k < count; k++) {
+        const member *m = &team[k];
+        args[k] = (solver_search_args){
+            .board = b,
+            .boxes = boxes,
+            .player = player,
+            .options = opt,
+            .started = started,
+            .memory = memory / 8 * m->memory,
+            .node_cap = m->node_cap,
+            .nodes = &out->nodes,
+            .queues = m->queues,
+            .macros = m->macros,
+        };
+        memcpy(args[k].g_weight, m->g, sizeof m->g);
+        memcpy(args[k].h_weight, m->h, sizeof m->h);
+        memcpy(args[k].r_weight, m->r, sizeof m->r);
+        search[k] = solver_search_start(&args[k]);
+        running[k] = search[k] != NULL;
+        left += running[k];
+        if (search[k] == NULL)
+            out->reason = "out of memory";
+    }
+    int winner = -1;
+    while (left > 0 && winner < 0) {
+        for (uint32_t k = 0; k < count && winner < 0; k++) {
+            if (!running[k] || !solver_search_run(search[k], SLICE * team[k].share))
+                continue;
+            running[k] = false;
+            left--;
+            const char *reason;
+            int status = solver_search_status(search[k], &reason);
+            if (status != SOLVER_UNKNOWN) {
+                winner = (int)k;
+                continue;
+            }
+            if (reason == SOLVER_REASON_MACROS) {
+                /* the macros cut every solution off: the same search goes on
+                 * without them */
+                solver_search_free(search[k]);
+                args[k].macros = false;
+                search[k] = solver_search_start(&args[k]);
+                running[k] = search[k] != NULL;
+                left += running[k];
+                if (running[k])
+                    continue;
+                reason = "out of memory";
+            }
+            /* a limit shared by all stops all; a member's own end does not,
+             * and the first member's says best why nothing was found */
+            bool shared = reason != SOLVER_REASON_MACROS && reason != SOLVER_REASON_CAP &&
+                          strcmp(reason, "memory limit") != 0;
+            if (out->reason == NULL || shared || k == 0)
+                out->reason = reason;
+            if (shared) {
+                for (uint32_t j = 0; j < count; j++)
+                    running[j] = false;
+                left = 0;
+            }
+        }
+    }
+    if (winner >= 0) {
+        out->status = solver_search_status(search[winner], &out->reason);
+        if (out->status == SOLVER_SOLVED && solver_search_moves(search[winner], moves) < 0) {
+            out->status = SOLVER_UNKNOWN;
+            out->reason = "out of memory";
+        }
+    } else if (out->reason == NULL) {
+        out->reason = "out of memory";
+    }
+    for (uint32_t k = 0; k < count; k++)
+        solver_search_free(search[k]);
+}
+
 /* Solves from the position of `start` (its boxes and player). */
 static int run(const soko_level *start, bool multipush, const solver_options *opt, bool hint,
                solver_result *out)
@@ -55,66 +175,31 @@ static int run(const soko_level *start, bool multipush, const solver_options *op
         return out->status;
     }
     uint16_t *boxes = malloc((b.nboxes + 1) * sizeof *boxes);
+    uint16_t player = b.square[start->player];
     if (boxes != NULL) {
         uint32_t n = 0;
         for (uint32_t s = 0; s < b.nsq; s++) {
             if ((start->cell[b.cell[s]] & SOKO_BOX) && n++ < b.nboxes)
                 boxes[n - 1] = (uint16_t)s;
         }
-        uint8_t g_weight[SOLVER_MAX_QUEUES] = {1, 1}, h_weight[SOLVER_MAX_QUEUES] = {1, 5};
-        if (opt->optimal) {
-            g_weight[0] = h_weight[0] = 1;
-        }
-        solver_search_args args = {
-            .board = &b,
-            .boxes = boxes,
-            .player = b.square[start->player],
-            .options = opt,
-            .started = started,
-            .queues = opt->optimal ? 1 : 2,
-            .macros = !opt->optimal && getenv("NOMACRO") == NULL,
-            .g_weight = g_weight,
-            .h_weight = h_weight,
-        };
-        solver_moves moves;
-        if (getenv("SQ") && !opt->optimal) {
-            const char *q = getenv("SQ");
-            args.queues = 0;
-            while (*q && args.queues < SOLVER_MAX_QUEUES) {
-                int a, c, used;
-                if (sscanf(q, "%d,%d%n", &a, &c, &used) != 2)
-                    break;
-                g_weight[args.queues] = (uint8_t)a;
-                h_weight[args.queues++] = (uint8_t)c;
-                q += used;
-                if (*q == ';')
-                    q++;
-            }
-        }
-        if (args.player == SOLVER_NONE) {
+        solver_moves moves = {0};
+        if (player == SOLVER_NONE) {
             out->reason = "the player stands outside the level";
         } else if (n != b.nboxes) {
             /* goals walled off from the player's area, empty or not */
             out->status = SOLVER_UNSOLVABLE;
             out->reason = "some goals can never be reached by a box";
         } else {
-            out->status = solver_search(&args, &moves, &out->nodes, &out->reason);
-            if (out->status == SOLVER_UNKNOWN && out->reason == SOLVER_REASON_MACROS) {
-                /* the macros may have cut every solution: search again without */
-                uint64_t nodes = out->nodes;
-                args.macros = false;
-                out->status = solver_search(&args, &moves, &out->nodes, &out->reason);
-                out->nodes += nodes;
-            }
+            run_portfolio(&b, boxes, player, opt, started, &moves, out);
         }
         if (out->status == SOLVER_SOLVED) {
             if (solver_solution_build(&b, start, moves.from, moves.to, moves.n, hint, out) < 0) {
                 out->status = SOLVER_UNKNOWN;
                 out->reason = "internal error: the solution found did not replay";
             }
-            free(moves.from);
-            free(moves.to);
         }
+        free(moves.from);
+        free(moves.to);
     }
     if (out->status == SOLVER_UNSOLVABLE && multipush) {
         out->status = SOLVER_UNKNOWN;

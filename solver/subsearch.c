@@ -1,0 +1,280 @@
+/* Corral deadlocks, found by a small search on a few boxes. Whatever solves
+ * a position also brings any subset of its boxes onto goals once the other
+ * boxes are taken off the board (they only ever stood in the way). So when
+ * the boxes of the corral next to the box just pushed cannot all reach
+ * goals on their own, the position is lost. The small search is a greedy
+ * best-first search bounded in nodes: when it runs out, nothing is
+ * concluded. Verdicts are cached by the boxes' squares and the player's
+ * normalised square. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SUB_NODES 300
+#define SUB_SLOTS 2048 /* hash slots of the small search, a power of two */
+#define CACHE_BITS 16
+
+enum { VERDICT_NONE = 0, VERDICT_OPEN = 1, VERDICT_LOST = 2 };
+
+typedef struct sub_state {
+    uint16_t box[SOLVER_SUB_BOXES];
+    uint16_t player;
+    uint16_t h;
+} sub_state;
+
+typedef struct cache_entry {
+    uint64_t hash;
+    uint16_t box[SOLVER_SUB_BOXES];
+    uint16_t player;
+    uint8_t n;
+    uint8_t verdict;
+} cache_entry;
+
+struct solver_sub_work {
+    cache_entry *cache;
+    sub_state *node;
+    uint32_t count;
+    uint32_t *slot;
+    uint64_t *heap;
+    uint32_t heap_len;
+    uint16_t *occ;
+    uint8_t *freeze;
+    uint16_t *mindist;
+    uint32_t *comp;
+    uint32_t stamp;
+    uint16_t *queue;
+    solver_fill fill;  /* the expanded state's player area */
+    solver_fill child; /* a new state's */
+};
+
+int solver_sub_init(solver_sub *sb, const solver_board *b)
+{
+    memset(sb, 0, sizeof *sb);
+    struct solver_sub_work *w = calloc(1, sizeof *w);
+    if (w == NULL)
+        return -1;
+    sb->work = w;
+    w->cache = calloc((size_t)1 << CACHE_BITS, sizeof *w->cache);
+    w->node = malloc(SUB_NODES * sizeof *w->node);
+    w->slot = malloc(SUB_SLOTS * sizeof *w->slot);
+    w->heap = malloc(SUB_NODES * 4 * 8 * sizeof *w->heap);
+    w->occ = calloc(b->nsq + 1, sizeof *w->occ);
+    w->freeze = calloc(b->nsq + 1, 1);
+    w->mindist = malloc((b->nsq + 1) * sizeof *w->mindist);
+    w->comp = calloc(b->nsq + 1, sizeof *w->comp);
+    w->queue = malloc((b->nsq + 1) * sizeof *w->queue);
+    if (!w->cache || !w->node || !w->slot || !w->heap || !w->occ || !w->freeze || !w->mindist ||
+        !w->comp || !w->queue || solver_fill_init(&w->fill, b->nsq) < 0 ||
+        solver_fill_init(&w->child, b->nsq) < 0)
+        return -1;
+    for (uint32_t s = 0; s < b->nsq; s++) {
+        uint16_t best = SOLVER_FAR;
+        for (uint32_t g = 0; g < b->nboxes; g++)
+            if (b->dist[s * b->nboxes + g] < best)
+                best = b->dist[s * b->nboxes + g];
+        w->mindist[s] = best;
+    }
+    sb->bytes = ((uint64_t)1 << CACHE_BITS) * sizeof *w->cache;
+    return 0;
+}
+
+void solver_sub_free(solver_sub *sb)
+{
+    struct solver_sub_work *w = sb->work;
+    if (w != NULL) {
+        free(w->cache);
+        free(w->node);
+        free(w->slot);
+        free(w->heap);
+        free(w->occ);
+        free(w->freeze);
+        free(w->mindist);
+        free(w->comp);
+        free(w->queue);
+        solver_fill_free(&w->fill);
+        solver_fill_free(&w->child);
+        free(w);
+    }
+    memset(sb, 0, sizeof *sb);
+}
+
+static void sort_squares(uint16_t *a, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++)
+        for (uint32_t j = i; j > 0 && a[j - 1] > a[j]; j--) {
+            uint16_t t = a[j];
+            a[j] = a[j - 1];
+            a[j - 1] = t;
+        }
+}
+
+static uint64_t state_hash(const solver_board *b, const uint16_t *box, uint32_t n, uint16_t player)
+{
+    uint64_t h = b->zplayer[player];
+    for (uint32_t i = 0; i < n; i++)
+        h ^= b->zbox[box[i]];
+    return h;
+}
+
+static void heap_push(struct solver_sub_work *w, uint64_t item)
+{
+    uint32_t i = w->heap_len++;
+    while (i > 0 && w->heap[(i - 1) / 2] > item) {
+        w->heap[i] = w->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    w->heap[i] = item;
+}
+
+static uint64_t heap_pop(struct solver_sub_work *w)
+{
+    uint64_t top = w->heap[0], last = w->heap[--w->heap_len];
+    uint32_t i = 0, n = w->heap_len;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && w->heap[c + 1] < w->heap[c])
+            c++;
+        if (last <= w->heap[c])
+            break;
+        w->heap[i] = w->heap[c];
+        i = c;
+    }
+    if (n > 0)
+        w->heap[i] = last;
+    return top;
+}
+
+/* Adds a state unless seen; returns false when the node budget is spent. */
+static bool add_state(struct solver_sub_work *w, const solver_board *b, const sub_state *st,
+                      uint32_t n)
+{
+    uint64_t h = state_hash(b, st->box, n, st->player);
+    uint32_t i = (uint32_t)h & (SUB_SLOTS - 1);
+    while (w->slot[i] != SOLVER_NIL) {
+        const sub_state *o = &w->node[w->slot[i]];
+        if (o->player == st->player && memcmp(o->box, st->box, n * sizeof *st->box) == 0)
+            return true;
+        i = (i + 1) & (SUB_SLOTS - 1);
+    }
+    if (w->count == SUB_NODES)
+        return false;
+    w->node[w->count] = *st;
+    w->slot[i] = w->count;
+    heap_push(w, ((uint64_t)st->h << 32) | w->count);
+    w->count++;
+    return true;
+}
+
+/* The small search: VERDICT_OPEN when the boxes reach goals or the budget
+ * runs out, VERDICT_LOST when every position reachable is explored. */
+static int search_subset(struct solver_sub_work *w, const solver_board *b, const sub_state *root,
+                         uint32_t n)
+{
+    w->count = 0;
+    w->heap_len = 0;
+    for (uint32_t i = 0; i < SUB_SLOTS; i++)
+        w->slot[i] = SOLVER_NIL;
+    add_state(w, b, root, n);
+    while (w->heap_len > 0) {
+        uint32_t k = (uint32_t)heap_pop(w);
+        sub_state st = w->node[k];
+        if (st.h == 0)
+            return VERDICT_OPEN;
+        for (uint32_t i = 0; i < n; i++)
+            w->occ[st.box[i]] = (uint16_t)(i + 1);
+        solver_reach(b, w->occ, st.player, &w->fill);
+        uint32_t mark = w->fill.stamp;
+        bool budget = true;
+        for (uint32_t i = 0; i < n && budget; i++) {
+            uint16_t x = st.box[i];
+            for (int d = 0; d < 4 && budget; d++) {
+                uint16_t from = b->nb[x * 4 + (d ^ 2)], to = b->nb[x * 4 + d];
+                if (from == SOLVER_NONE || to == SOLVER_NONE || w->occ[to] || b->dead[to] ||
+                    w->fill.mark[from] != mark)
+                    continue;
+                w->occ[x] = 0;
+                w->occ[to] = (uint16_t)(i + 1);
+                if (solver_freeze_check(b, w->occ, to, w->freeze) != SOLVER_FROZEN_OFF_GOAL) {
+                    sub_state next = st;
+                    next.box[i] = to;
+                    next.h = (uint16_t)(st.h - w->mindist[x] + w->mindist[to]);
+                    next.player = solver_reach(b, w->occ, x, &w->child);
+                    sort_squares(next.box, n);
+                    budget = add_state(w, b, &next, n);
+                }
+                w->occ[to] = 0;
+                w->occ[x] = (uint16_t)(i + 1);
+            }
+        }
+        for (uint32_t i = 0; i < n; i++)
+            w->occ[st.box[i]] = 0;
+        if (!budget)
+            return VERDICT_OPEN;
+    }
+    return VERDICT_LOST;
+}
+
+bool solver_sub_deadlock(solver_sub *sb, const solver_board *b, const uint16_t *occ,
+                         const solver_fill *reach, uint16_t pushed, uint16_t player)
+{
+    struct solver_sub_work *w = sb->work;
+    /* the corral: squares the player cannot reach, boxes included, that
+     * hold the box just pushed */
+    w->stamp++;
+    if (w->stamp == 0) {
+        memset(w->comp, 0, (b->nsq + 1) * sizeof *w->comp);
+        w->stamp = 1;
+    }
+    sub_state root;
+    uint32_t n = 0, head = 0, tail = 0;
+    bool off_goal = false;
+    w->comp[pushed] = w->stamp;
+    w->queue[tail++] = pushed;
+    while (head < tail) {
+        uint16_t s = w->queue[head++];
+        if (occ[s] != 0) {
+            if (n == SOLVER_SUB_BOXES)
+                return false;
+            root.box[n++] = s;
+            off_goal = off_goal || !b->goal[s];
+        }
+        for (int d = 0; d < 4; d++) {
+            uint16_t t = b->nb[s * 4 + d];
+            if (t == SOLVER_NONE || reach->mark[t] == reach->stamp || w->comp[t] == w->stamp)
+                continue;
+            w->comp[t] = w->stamp;
+            w->queue[tail++] = t;
+        }
+    }
+    if (!off_goal || n == b->nboxes)
+        return false;
+    sort_squares(root.box, n);
+    for (uint32_t i = 0; i < n; i++)
+        w->occ[root.box[i]] = 1;
+    root.player = solver_reach(b, w->occ, player, &w->fill);
+    uint32_t h = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        w->occ[root.box[i]] = 0;
+        h += w->mindist[root.box[i]];
+    }
+    root.h = (uint16_t)h;
+    uint64_t key = state_hash(b, root.box, n, root.player);
+    cache_entry *e = &w->cache[key & (((uint64_t)1 << CACHE_BITS) - 1)];
+    sb->checks++;
+    if (e->verdict != VERDICT_NONE && e->hash == key && e->n == n && e->player == root.player &&
+        memcmp(e->box, root.box, n * sizeof *root.box) == 0) {
+        sb->hits++;
+        return e->verdict == VERDICT_LOST;
+    }
+    int verdict = search_subset(w, b, &root, n);
+    e->hash = key;
+    e->n = (uint8_t)n;
+    e->player = root.player;
+    memcpy(e->box, root.box, n * sizeof *root.box);
+    e->verdict = (uint8_t)verdict;
+    sb->lost += verdict == VERDICT_LOST;
+    return verdict == VERDICT_LOST;
+}
