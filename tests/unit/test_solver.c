@@ -7,6 +7,7 @@
 #include "reader.h"
 #include "solver.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 
 /* ---- helpers ---------------------------------------------------------- */
@@ -570,6 +571,88 @@ static void microban_levels_are_solved(void)
     CHECK_INT(solved, 40);
 }
 
+/* XSokoban levels whose goals sit in rooms, where the goal-room macros
+ * apply: solved within the limit, and the solutions replay. */
+static void xsokoban_levels_with_goal_rooms_are_solved(void)
+{
+    static const uint32_t levels[] = {1, 3, 6, 17};
+    for (size_t k = 0; k < sizeof levels / sizeof levels[0]; k++) {
+        soko_level *lvl = shared_level("levels/XSokoban_90.xsb", levels[k]);
+        if (lvl == NULL)
+            return;
+        solver_options o = options(120, false);
+        o.memory_limit = 256u << 20;
+        solver_result r;
+        int status = solver_solve_level(lvl, &o, &r);
+        note("XSokoban %u: %s (%s), %u pushes, %llu nodes", levels[k], solver_status_name(status),
+             r.reason, r.pushes, (unsigned long long)r.nodes);
+        CHECK_INT(status, SOLVER_SOLVED);
+        if (status == SOLVER_SOLVED)
+            CHECK(replays_to_solved(lvl, NULL, r.lurd));
+        solver_result_free(&r);
+        free(lvl);
+    }
+}
+
+/* Under the multi-push rule a lost position under the standard rule may
+ * still be won, so the solver does not call it lost. */
+static void a_multipush_game_is_never_called_unsolvable(void)
+{
+    soko_level *lvl = level_from_text("#######\n#.  $@#\n#     #\n#######\n");
+    if (lvl == NULL)
+        return;
+    static soko_entry_t history[64];
+    soko_game g;
+    soko_game_init(&g, lvl, SOKO_RULE_MULTIPUSH, history, 64);
+    CHECK_INT(play_lurd(&g, "dlluR", NULL), SOKO_OK);
+    solver_result r;
+    CHECK_INT(solver_solve_game(&g, NULL, &r), SOLVER_UNKNOWN);
+    CHECK(r.lurd == NULL);
+    solver_result_free(&r);
+    free(lvl);
+}
+
+typedef struct worker {
+    const soko_level *lvl;
+    solver_result r;
+} worker;
+
+static void *solve_in_thread(void *arg)
+{
+    worker *w = arg;
+    solver_options o = options(60, false);
+    solver_solve_level(w->lvl, &o, &w->r);
+    return NULL;
+}
+
+/* Calls in several threads at once share nothing: each finds the same
+ * solution as a call alone (the search is deterministic). */
+static void calls_in_several_threads_agree(void)
+{
+    soko_level *lvl = shared_level("levels/Microban_155.xsb", 60);
+    if (lvl == NULL)
+        return;
+    solver_options o = options(60, false);
+    solver_result alone;
+    CHECK_INT(solver_solve_level(lvl, &o, &alone), SOLVER_SOLVED);
+    worker w[4];
+    pthread_t t[4];
+    for (int k = 0; k < 4; k++) {
+        w[k].lvl = lvl;
+        CHECK_INT(pthread_create(&t[k], NULL, solve_in_thread, &w[k]), 0);
+    }
+    for (int k = 0; k < 4; k++) {
+        pthread_join(t[k], NULL);
+        CHECK_INT(w[k].r.status, SOLVER_SOLVED);
+        if (w[k].r.lurd != NULL && alone.lurd != NULL)
+            CHECK_STR(w[k].r.lurd, alone.lurd);
+        CHECK_INT(w[k].r.nodes, alone.nodes);
+        solver_result_free(&w[k].r);
+    }
+    solver_result_free(&alone);
+    free(lvl);
+}
+
 int main(void)
 {
     RUN(solves_a_small_level_with_a_replayable_solution);
@@ -582,5 +665,8 @@ int main(void)
     RUN(a_hint_in_a_lost_position_says_unsolvable);
     RUN(limits_and_cancellation_stop_the_search);
     RUN(microban_levels_are_solved);
+    RUN(xsokoban_levels_with_goal_rooms_are_solved);
+    RUN(a_multipush_game_is_never_called_unsolvable);
+    RUN(calls_in_several_threads_agree);
     return check_finish();
 }
