@@ -39,6 +39,13 @@ static const char *const names[API_E_COUNT] = {
     [API_E_UNREADABLE_FILE] = "unreadable_file",
     [API_E_NOTHING_TO_IMPORT] = "nothing_to_import",
     [API_E_EXPORT_IMPOSSIBLE] = "export_impossible",
+    [API_E_ROOM_NOT_FOUND] = "room_not_found",
+    [API_E_NOT_HOST] = "not_host",
+    [API_E_ROOM_FULL] = "room_full",
+    [API_E_RACE_UNDER_WAY] = "race_under_way",
+    [API_E_RACE_NOT_STARTED] = "race_not_started",
+    [API_E_RACE_OVER] = "race_over",
+    [API_E_RATE_LIMITED] = "rate_limited",
     [API_E_INTERNAL] = "internal",
     [API_E_UNAVAILABLE] = "unavailable",
 };

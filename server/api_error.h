@@ -41,6 +41,13 @@ enum api_error {
     API_E_UNREADABLE_FILE,        /* 422: an upload that is no level file at all */
     API_E_NOTHING_TO_IMPORT,      /* 422: every level is invalid or a duplicate */
     API_E_EXPORT_IMPOSSIBLE,      /* 422: a format that cannot hold the collection */
+    API_E_ROOM_NOT_FOUND,         /* 404: no such race room */
+    API_E_NOT_HOST,               /* 403: only the room's host may do that */
+    API_E_ROOM_FULL,              /* 409: every seat of the room is taken */
+    API_E_RACE_UNDER_WAY,         /* 409: the room is racing (or counting down) */
+    API_E_RACE_NOT_STARTED,       /* 409: a race step before the countdown ended */
+    API_E_RACE_OVER,              /* 409: a race step after the player finished, or left */
+    API_E_RATE_LIMITED,           /* 429: too many requests: Retry-After says when to try again */
     API_E_INTERNAL,               /* 500 */
     API_E_UNAVAILABLE,            /* 503: the database is busy or the server is stopping */
     API_E_COUNT

@@ -330,6 +330,8 @@ int play_rebuild(struct live_game *g)
         return status;
     g->user_id = row.user_id;
     g->level_id = row.level_id;
+    g->room_id = row.room_id;
+    g->round = row.round;
     struct replay r = {.g = g, .status = STORAGE_OK};
     status = storage_level_get(row.level_id, 0, take_level, &r);
     if (status == STORAGE_STOP || r.status != STORAGE_OK)

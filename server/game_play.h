@@ -21,6 +21,8 @@ struct live_game {
     int64_t id;
     int64_t user_id;
     int64_t level_id;
+    int64_t room_id; /* a race game: its room and round (0: the player's own game) */
+    uint32_t round;
     int64_t collection_id;
     uint32_t position;
     char title[256];

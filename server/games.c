@@ -7,6 +7,7 @@
 #include "game_cache.h"
 #include "handlers.h"
 #include "live.h"
+#include "rooms.h"
 #include "storage.h"
 #include "textbuf.h"
 
@@ -298,6 +299,12 @@ static int run_entry(struct commit_job *cj)
     struct live_game *g = j->g;
     if (!check_seq(j, &status))
         return status;
+    enum api_error refused;
+    char why[160];
+    if (g->room_id != 0 && !rooms_step_allowed(g, &refused, why, sizeof why)) {
+        games_refuse(&j->answer, refused == API_E_RATE_LIMITED ? 429 : 409, refused, g, "%s", why);
+        return STORAGE_OK;
+    }
     if (e->prepare != NULL && !e->prepare(g, e, &j->answer))
         return STORAGE_OK;
     if (e->kind == STORAGE_LOG_STEPS && e->ndirs == 0) {
@@ -354,8 +361,10 @@ static void finish_entry(struct commit_job *cj, int status, bool ran)
         j->answer.failure = status;
     } else if (j->wrote) {
         /* Committed: other devices may hear of it now, not before. */
-        live_game_entry(j->g, j->e.kind, j->e.seq, j->applied != NULL ? j->applied : "",
-                        j->e.count);
+        const char *applied = j->applied != NULL ? j->applied : "";
+        live_game_entry(j->g, j->e.kind, j->e.seq, applied, j->e.count);
+        if (j->g->room_id != 0)
+            rooms_race_entry(j->g, j->e.kind, j->e.seq, applied, j->e.count);
     }
     if (j->g != NULL)
         game_cache_release(j->g);

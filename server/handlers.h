@@ -63,6 +63,15 @@ int exports_collection(struct http_conn *c);
 /* live.c */
 int live_events(struct http_conn *c);
 
+/* rooms.c */
+int rooms_list(struct http_conn *c);
+int rooms_create(struct http_conn *c);
+int rooms_get(struct http_conn *c);
+int rooms_join(struct http_conn *c);
+int rooms_leave(struct http_conn *c);
+int rooms_start(struct http_conn *c);
+int rooms_rematch(struct http_conn *c);
+
 /* static_files.c */
 int static_wasm(struct http_conn *c);
 int static_get(struct http_conn *c);

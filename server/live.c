@@ -7,6 +7,7 @@
 #include "auth.h"
 #include "events.h"
 #include "handlers.h"
+#include "rooms.h"
 #include "storage.h"
 #include "textbuf.h"
 
@@ -21,6 +22,7 @@
 struct live_stream {
     struct MHD_Connection *mhd;
     struct events_stream *events;
+    int64_t room, user; /* the room followed (0: none) and by whom, for presence */
 };
 
 static void suspend_stream(void *arg)
@@ -58,6 +60,8 @@ static void free_stream(void *cls)
 {
     struct live_stream *ls = cls;
     events_close(ls->events);
+    if (ls->room != 0)
+        rooms_presence(ls->room, ls->user, -1);
     free(ls);
 }
 
@@ -99,35 +103,61 @@ int live_events(struct http_conn *c)
 {
     int result = MHD_NO;
     int64_t game = query_id(c, "game");
-    if (game < 0)
-        return reply_error(c, 400, API_E_INVALID_VALUE, "'game' must be a game id");
-    if (game == 0)
-        return reply_error(c, 400, API_E_MISSING_FIELD,
-                           "say what to follow: events?game=ID (a game of yours)");
+    int64_t room = query_id(c, "room");
+    if (game < 0 || room < 0)
+        return reply_error(c, 400, API_E_INVALID_VALUE, "'%s' must be an id",
+                           game < 0 ? "game" : "room");
+    if (game == 0 && room == 0)
+        return reply_error(
+            c, 400, API_E_MISSING_FIELD,
+            "say what to follow: events?game=ID (a game of yours), room=ID, or both");
     bool has_last;
     uint64_t last = 0;
     if (!last_event_id(c, &has_last, &last))
         return reply_error(c, 400, API_E_INVALID_VALUE,
                            "Last-Event-ID must be the id of an event this server sent");
+    /* A game is private to its player; a room is open to anyone with its link. */
     int64_t user;
-    if (!auth_user(c, AUTH_EXISTING, &user, &result))
+    if (!auth_user(c, game != 0 ? AUTH_EXISTING : AUTH_OPTIONAL, &user, &result))
         return result;
-    struct storage_game row;
-    int status = storage_game_get(game, &row);
-    if (status == STORAGE_NOT_FOUND || (status == STORAGE_OK && row.user_id != user))
-        return reply_error(c, 404, API_E_GAME_NOT_FOUND, "you have no game %lld", (long long)game);
-    if (status != STORAGE_OK)
-        return auth_storage_failure(c, status);
+    if (game != 0) {
+        struct storage_game row;
+        int status = storage_game_get(game, &row);
+        if (status == STORAGE_NOT_FOUND || (status == STORAGE_OK && row.user_id != user))
+            return reply_error(c, 404, API_E_GAME_NOT_FOUND, "you have no game %lld",
+                               (long long)game);
+        if (status != STORAGE_OK)
+            return auth_storage_failure(c, status);
+    }
+    if (room != 0 && !rooms_presence(room, user, 1))
+        return reply_error(c, 404, API_E_ROOM_NOT_FOUND, "there is no room %lld", (long long)room);
 
-    char topic[EVENTS_TOPIC_MAX];
-    snprintf(topic, sizeof topic, "game:%lld", (long long)game);
-    const char *topics[1] = {topic};
+    char names[2][EVENTS_TOPIC_MAX];
+    const char *topics[2];
+    unsigned n = 0;
+    if (game != 0) {
+        snprintf(names[n], sizeof names[n], "game:%lld", (long long)game);
+        topics[n] = names[n];
+        n++;
+    }
+    if (room != 0) {
+        snprintf(names[n], sizeof names[n], "room:%lld", (long long)room);
+        topics[n] = names[n];
+        n++;
+    }
     struct live_stream *ls = calloc(1, sizeof *ls);
-    if (ls == NULL)
+    if (ls == NULL) {
+        if (room != 0)
+            rooms_presence(room, user, -1);
         return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+    }
     ls->mhd = c->mhd;
-    ls->events = events_open(topics, 1, has_last, last, suspend_stream, wake_stream, ls);
+    ls->room = room;
+    ls->user = user;
+    ls->events = events_open(topics, n, has_last, last, suspend_stream, wake_stream, ls);
     if (ls->events == NULL) {
+        if (room != 0)
+            rooms_presence(room, user, -1);
         free(ls);
         return reply_error(c, 503, API_E_UNAVAILABLE, "the server is stopping: try again");
     }

@@ -172,6 +172,8 @@ struct storage_game {
     uint32_t moves, pushes;
     bool solved;
     int64_t created_at, updated_at;
+    int64_t room_id; /* a race game: its room (0: the player's own game) */
+    uint32_t round;  /* a race game: the room's round */
 };
 
 enum { STORAGE_LOG_STEPS, STORAGE_LOG_UNDO, STORAGE_LOG_REDO, STORAGE_LOG_RESTART };
@@ -200,6 +202,31 @@ int storage_game_update(const struct storage_game *g, int64_t now);
 /* Records a solution; a solution the user already has for the level is kept once. */
 int storage_solution_add(int64_t user, int64_t level, int64_t game, uint32_t moves, uint32_t pushes,
                          const char *lurd, int64_t now);
+
+/* ---- Race rooms (storage_rooms.c) ------------------------------------------------------ */
+
+struct storage_room {
+    int64_t id;
+    int64_t host_id;
+    int64_t level_id;
+    char source[16]; /* chosen, random, daily, generated */
+    uint32_t round;
+    int64_t created_at;
+};
+
+/* Creates a room (round 1) and sets r->id. */
+int storage_room_create(struct storage_room *r);
+int storage_room_get(int64_t id, struct storage_room *r);
+/* Records the room's round (a rematch). */
+int storage_room_set_round(int64_t id, uint32_t round);
+/* Creates the race game of `user` in round `round` of a room on `level`,
+ * or finds it when it exists; sets *game_id. */
+int storage_race_game(int64_t room, uint32_t round, int64_t user, int64_t level, int64_t now,
+                      int64_t *game_id);
+/* A random level players can see, or STORAGE_NOT_FOUND when there is none. */
+int storage_level_random(int64_t *level_id);
+/* The display name of a user: the username, or "" for a guest. */
+int storage_user_name(int64_t id, char *name, size_t cap);
 
 /* ---- Progress ----------------------------------------------------------------------------- */
 

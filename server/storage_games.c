@@ -15,8 +15,8 @@ static int kind_from_name(const char *name)
 }
 
 #define GAME_COLUMNS                                                                               \
-    "SELECT id, user_id, level_id, rule, seq, moves, pushes, solved, created_at, updated_at "      \
-    "FROM games "
+    "SELECT id, user_id, level_id, rule, seq, moves, pushes, solved, created_at, updated_at, "     \
+    "coalesce(room_id, 0), round FROM games "
 
 static int one_game(sqlite3_stmt *st, struct storage_game *g, const char *what)
 {
@@ -33,6 +33,8 @@ static int one_game(sqlite3_stmt *st, struct storage_game *g, const char *what)
         g->solved = sqlite3_column_int(st, 7) != 0;
         g->created_at = sqlite3_column_int64(st, 8);
         g->updated_at = sqlite3_column_int64(st, 9);
+        g->room_id = sqlite3_column_int64(st, 10);
+        g->round = (uint32_t)sqlite3_column_int64(st, 11);
         status = STORAGE_OK;
     } else if (rc != SQLITE_DONE) {
         status = storage_status(rc, what);
@@ -41,7 +43,7 @@ static int one_game(sqlite3_stmt *st, struct storage_game *g, const char *what)
     return status;
 }
 
-static const char SQL_GAME_FIND[] = GAME_COLUMNS "WHERE user_id = ? AND level_id = ?";
+static const char SQL_GAME_FIND[] = GAME_COLUMNS "WHERE user_id = ? AND level_id = ? AND room_id IS NULL";
 static const char SQL_GAME_INSERT[] =
     "INSERT INTO games (user_id, level_id, created_at, updated_at) VALUES (?, ?, ?, ?)";
 
@@ -228,7 +230,7 @@ static const char SQL_PROGRESS_SOLVED[] =
     "b.first_at FROM (SELECT level_id, min(moves) AS best_moves, min(pushes) AS best_pushes, "
     "min(solved_at) AS first_at FROM solutions WHERE user_id = ?1 GROUP BY level_id) b "
     "JOIN levels l ON l.id = b.level_id JOIN collections c ON c.id = l.collection_id "
-    "LEFT JOIN games g ON g.level_id = l.id AND g.user_id = ?1 "
+    "LEFT JOIN games g ON g.level_id = l.id AND g.user_id = ?1 AND g.room_id IS NULL "
     "ORDER BY c.id, l.position";
 
 int storage_progress_solved(int64_t user, int (*fn)(void *arg, const struct storage_progress *p),
@@ -244,7 +246,7 @@ int storage_progress_solved(int64_t user, int (*fn)(void *arg, const struct stor
 static const char SQL_PROGRESS_GAMES[] =
     "SELECT l.id, c.id, c.name, l.position, l.title, g.id, g.moves, g.pushes, g.updated_at "
     "FROM games g JOIN levels l ON l.id = g.level_id JOIN collections c ON c.id = "
-    "l.collection_id WHERE g.user_id = ?1 AND g.solved = 0 AND g.seq > 0 "
+    "l.collection_id WHERE g.user_id = ?1 AND g.solved = 0 AND g.seq > 0 AND g.room_id IS NULL "
     "ORDER BY g.updated_at DESC, g.id DESC";
 
 int storage_progress_games(int64_t user, int (*fn)(void *arg, const struct storage_progress *p),

@@ -138,7 +138,7 @@ int storage_collection_get(int64_t id, int64_t user,
     "JOIN collections c ON c.id = l.collection_id "                                                \
     "LEFT JOIN (SELECT level_id, min(moves) AS best_moves, min(pushes) AS best_pushes "            \
     "FROM solutions WHERE user_id = ?1 GROUP BY level_id) b ON b.level_id = l.id "                 \
-    "LEFT JOIN games g ON g.level_id = l.id AND g.user_id = ?1 "
+    "LEFT JOIN games g ON g.level_id = l.id AND g.user_id = ?1 AND g.room_id IS NULL "
 
 static const char SQL_LEVELS[] =
     LEVEL_COLUMNS("NULL") "WHERE l.collection_id = ?2 AND " LISTED_L " ORDER BY l.position";

@@ -130,6 +130,57 @@ static int user_version(sqlite3 *db, int *version)
     return rc == SQLITE_ROW ? STORAGE_OK : storage_status(rc, "reading user_version");
 }
 
+/* A migration whose first line is this runs with foreign keys off, as
+ * SQLite's way to rebuild a table requires: dropping a table that others
+ * refer to would otherwise delete their rows. */
+#define FOREIGN_KEYS_OFF "-- sokod: foreign keys off"
+
+static bool wants_foreign_keys_off(const char *dir, const char *name)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return false;
+    char line[64] = "";
+    bool off = fgets(line, sizeof line, f) != NULL &&
+               strncmp(line, FOREIGN_KEYS_OFF, strlen(FOREIGN_KEYS_OFF)) == 0;
+    fclose(f);
+    return off;
+}
+
+static bool foreign_keys_on(sqlite3 *db)
+{
+    sqlite3_stmt *st = NULL;
+    bool on = true;
+    if (sqlite3_prepare_v2(db, "PRAGMA foreign_keys", -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        on = sqlite3_column_int(st, 0) != 0;
+    sqlite3_finalize(st);
+    return on;
+}
+
+/* Fails (SQLITE_CONSTRAINT, with a message) when a row refers to a row that
+ * does not exist: what a migration run with foreign keys off must not leave. */
+static int check_foreign_keys(sqlite3 *db, const char *name)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db, "PRAGMA foreign_key_check", -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return rc;
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        fprintf(stderr, "sokod: migration %s leaves a row of %s referring to a missing row of %s\n",
+                name, (const char *)sqlite3_column_text(st, 0),
+                (const char *)sqlite3_column_text(st, 2));
+        rc = SQLITE_CONSTRAINT;
+    } else if (rc == SQLITE_DONE) {
+        rc = SQLITE_OK;
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
 /* Applies the migration after the current version, inside one write
  * transaction that also reads the version, so that two processes starting
  * at once cannot apply the same migration twice. Sets *version to the
@@ -157,6 +208,8 @@ static int apply_next(sqlite3 *db, const char *dir, const struct migration *list
     char *msg = NULL;
     int rc = sqlite3_exec(db, sql, NULL, NULL, &msg);
     free(sql);
+    if (rc == SQLITE_OK && !foreign_keys_on(db))
+        rc = check_foreign_keys(db, m->name);
     if (rc != SQLITE_OK) {
         fprintf(stderr, "sokod: migration %s failed: %s\n", m->name,
                 msg != NULL ? msg : sqlite3_errstr(rc));
@@ -203,8 +256,15 @@ int storage_migrate(const char *dir, bool *fresh)
         free(list);
         return STORAGE_ERROR;
     }
-    while (status == STORAGE_OK && version < n)
+    while (status == STORAGE_OK && version < n) {
+        /* PRAGMA foreign_keys does nothing inside a transaction. */
+        bool off = wants_foreign_keys_off(dir, list[version].name);
+        if (off)
+            sqlite3_exec(db, "PRAGMA foreign_keys=OFF", NULL, NULL, NULL);
         status = apply_next(db, dir, list, n, &version);
+        if (off)
+            sqlite3_exec(db, "PRAGMA foreign_keys=ON", NULL, NULL, NULL);
+    }
     free(list);
     return status;
 }

@@ -110,8 +110,8 @@ int storage_user_create(const char *username, const char *hash, int64_t now, int
 static const char SQL_MERGE_SOLUTIONS[] =
     "UPDATE OR IGNORE solutions SET user_id = ?2 WHERE user_id = ?1";
 static const char SQL_MERGE_GAMES[] =
-    "UPDATE games SET user_id = ?2 WHERE user_id = ?1 "
-    "AND level_id NOT IN (SELECT level_id FROM games WHERE user_id = ?2)";
+    "UPDATE games SET user_id = ?2 WHERE user_id = ?1 AND room_id IS NULL "
+    "AND level_id NOT IN (SELECT level_id FROM games WHERE user_id = ?2 AND room_id IS NULL)";
 static const char SQL_DELETE_GUEST[] = "DELETE FROM users WHERE id = ?1 AND guest = 1";
 
 int storage_user_merge_guest(int64_t guest, int64_t account)

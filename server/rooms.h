@@ -1,0 +1,31 @@
+/* Race rooms: players race on one level, each on a race game of their own
+ * (a game with a room and a round), which goes through the same checks and
+ * group commit as every game; spectators follow the room's topic. The
+ * lobby, the countdown, who is connected and the results live in memory;
+ * the rooms and their games live in the database. */
+#ifndef SOKOD_ROOMS_H
+#define SOKOD_ROOMS_H
+
+#include "api_error.h"
+#include "game_play.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Whether the race game g may take an entry now. Returns true, or false
+ * with *code (race_not_started, race_over) and a message in msg (cap bytes). */
+bool rooms_step_allowed(const struct live_game *g, enum api_error *code, char *msg, size_t cap);
+
+/* Tells the room of race game g that entry `seq` was committed: the seat's
+ * counts, its finish and the room's end follow, and the room's followers
+ * get the entry ("race_step") and any change of the room ("room"). Call
+ * after the commit, with g held. */
+void rooms_race_entry(const struct live_game *g, int kind, uint32_t seq, const char *steps,
+                      uint32_t count);
+
+/* A live stream of `user` (0: nobody) started (delta 1) or stopped (-1)
+ * following room `room`: a seated player shows as connected while one of
+ * their streams is open. Returns false when there is no such room. */
+bool rooms_presence(int64_t room, int64_t user, int delta);
+
+#endif
