@@ -1,0 +1,467 @@
+/* One race room, many spectators: how long a step takes from the moment
+ * the player's request is answered (the step is committed) to its arrival
+ * on every spectator's event stream, and what the server spends meanwhile.
+ *
+ * Starts the sokod beside this program (../sokod) on a free loopback port
+ * with a fresh database in a temporary folder, opens a room on a level of
+ * its own, connects the spectators (anonymous GET /api/v1/events?room=ID),
+ * starts the race and has its player step 10 times a second. Prints the
+ * median and 99th percentile of the delivery delay over every (step,
+ * spectator) pair, the same for the last spectator of each step, and the
+ * server's resident memory and CPU while stepping. An event may reach a
+ * spectator before the answer reaches the player (both leave once the step
+ * is committed): such deliveries count as 0 ms, and the delay from sending
+ * the step is printed too.
+ *
+ * Settings: BENCH_SPECTATORS (1000), BENCH_SPECTATORS_SECONDS (20),
+ * BENCH_SPECTATORS_RATE (10 steps a second). */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* A level where stepping right and left never ends the race. */
+static const char LEVEL[] = "Collection: bench\n\n; Open\n#######\n#@    #\n#  $. #\n#######\n";
+
+static unsigned port;
+static pid_t server = -1;
+static char dir[PATH_MAX];
+
+static uint64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+static unsigned env_unsigned(const char *name, unsigned fallback)
+{
+    const char *v = getenv(name);
+    return v != NULL && atoi(v) > 0 ? (unsigned)atoi(v) : fallback;
+}
+
+static void stop_server(void)
+{
+    if (server > 0) {
+        kill(server, SIGTERM);
+        waitpid(server, NULL, 0);
+        server = -1;
+    }
+    if (dir[0] != '\0') {
+        char cmd[PATH_MAX + 16];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+        if (system(cmd) != 0)
+            fprintf(stderr, "bench_spectators: could not remove %s\n", dir);
+    }
+}
+
+static void fail(const char *what)
+{
+    fprintf(stderr, "bench_spectators: %s\n", what);
+    stop_server();
+    exit(1);
+}
+
+/* Starts ../sokod on a free port; sets port. */
+static void start_server(void)
+{
+    char self[PATH_MAX], sokod[PATH_MAX + 16], path[PATH_MAX + 32];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        fail("cannot find this program's folder");
+    self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    *slash = '\0';
+    snprintf(sokod, sizeof sokod, "%s/../sokod", self);
+    snprintf(dir, sizeof dir, "/tmp/sokod-bench-spectators-XXXXXX");
+    if (mkdtemp(dir) == NULL)
+        fail("cannot make a temporary folder");
+    snprintf(path, sizeof path, "%s/levels", dir);
+    mkdir(path, 0700);
+    snprintf(path, sizeof path, "%s/levels/bench.sok", dir);
+    FILE *f = fopen(path, "w");
+    if (f == NULL || fputs(LEVEL, f) < 0 || fclose(f) != 0)
+        fail("cannot write the level");
+    int out[2];
+    if (pipe(out) != 0)
+        fail("pipe");
+    server = fork();
+    if (server == 0) {
+        char db[PATH_MAX + 16], levels[PATH_MAX + 16], log[PATH_MAX + 16];
+        snprintf(db, sizeof db, "%s/sokod.db", dir);
+        snprintf(levels, sizeof levels, "%s/levels", dir);
+        snprintf(log, sizeof log, "%s/stderr.log", dir);
+        dup2(out[1], 1);
+        int err = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (err >= 0)
+            dup2(err, 2);
+        close(out[0]);
+        execl(sokod, sokod, "serve", "--port", "0", "--db", db, "--levels", levels, (char *)NULL);
+        _exit(127);
+    }
+    close(out[1]);
+    char buf[512];
+    size_t len = 0;
+    while (len < sizeof buf - 1) {
+        ssize_t r = read(out[0], buf + len, sizeof buf - 1 - len);
+        if (r <= 0)
+            fail("sokod did not start (see its stderr.log)");
+        len += (size_t)r;
+        buf[len] = '\0';
+        char *at = strstr(buf, "listening on http://127.0.0.1:");
+        if (at != NULL && strchr(at, '\n') != NULL) {
+            port = (unsigned)atoi(at + strlen("listening on http://127.0.0.1:"));
+            break;
+        }
+    }
+    close(out[0]);
+    if (port == 0)
+        fail("sokod did not say its port");
+}
+
+static int connect_server(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) != 0)
+        fail("cannot connect to sokod");
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    return fd;
+}
+
+/* One request on a kept-alive connection; the answer's body goes to body
+ * (cap bytes). Keeps the session cookie in `cookie`. Returns the status. */
+static int request(int fd, const char *method, const char *path, const char *json, char *cookie,
+                   size_t cookie_cap, char *body, size_t cap)
+{
+    char req[2048];
+    int n = snprintf(req, sizeof req,
+                     "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                     "Content-Length: %zu\r\n%s%s%s\r\n%s",
+                     method, path, json != NULL ? strlen(json) : 0, cookie[0] ? "Cookie: " : "",
+                     cookie, cookie[0] ? "\r\n" : "", json != NULL ? json : "");
+    if (write(fd, req, (size_t)n) != n)
+        fail("cannot send a request");
+    static char buf[1 << 16];
+    size_t len = 0;
+    char *end = NULL;
+    while (end == NULL) {
+        ssize_t r = read(fd, buf + len, sizeof buf - 1 - len);
+        if (r <= 0)
+            fail("the connection closed");
+        len += (size_t)r;
+        buf[len] = '\0';
+        end = strstr(buf, "\r\n\r\n");
+    }
+    int status = atoi(buf + 9);
+    const char *cl = strcasestr(buf, "\r\nContent-Length:");
+    size_t want = cl != NULL && cl < end ? (size_t)atol(cl + 17) : 0;
+    const char *sc = strcasestr(buf, "\r\nSet-Cookie: ");
+    if (sc != NULL && sc < end) {
+        sc += 14;
+        size_t k = strcspn(sc, ";\r");
+        if (k < cookie_cap) {
+            memcpy(cookie, sc, k);
+            cookie[k] = '\0';
+        }
+    }
+    size_t head = (size_t)(end + 4 - buf);
+    while (len < head + want) {
+        ssize_t r = read(fd, buf + len, sizeof buf - 1 - len);
+        if (r <= 0)
+            fail("the connection closed in a body");
+        len += (size_t)r;
+    }
+    size_t copy = want < cap - 1 ? want : cap - 1;
+    memcpy(body, buf + head, copy);
+    body[copy] = '\0';
+    return status;
+}
+
+static long json_number(const char *text, const char *key)
+{
+    const char *at = strstr(text, key);
+    return at != NULL ? atol(at + strlen(key)) : -1;
+}
+
+/* The spectators and what they saw: arrival[step * nspec + i]. */
+static unsigned nspec, nsteps;
+static int *spec_fd;
+static uint64_t *arrival;
+static uint64_t *acked;
+static uint64_t *sent;
+static volatile bool watching = true;
+static char (*tail)[48]; /* the end of each stream's last read, for a pattern cut in two */
+
+/* Records each "race_step" seq in the text a spectator read. */
+static void scan(unsigned i, const char *text, size_t len, uint64_t at)
+{
+    static const char key[] = "\"seq\":";
+    const char *p = text, *end = text + len;
+    while (p < end) {
+        const char *found = memmem(p, (size_t)(end - p), key, sizeof key - 1);
+        if (found == NULL)
+            break;
+        long seq = atol(found + sizeof key - 1);
+        if (seq >= 1 && (unsigned long)seq <= nsteps && arrival[(size_t)(seq - 1) * nspec + i] == 0)
+            arrival[(size_t)(seq - 1) * nspec + i] = at;
+        p = found + sizeof key - 1;
+    }
+}
+
+static void *watch_main(void *unused)
+{
+    (void)unused;
+    int ep = epoll_create1(0);
+    for (unsigned i = 0; i < nspec; i++) {
+        struct epoll_event ev = {.events = EPOLLIN, .data.u32 = i};
+        epoll_ctl(ep, EPOLL_CTL_ADD, spec_fd[i], &ev);
+    }
+    static char buf[1 << 16];
+    struct epoll_event evs[256];
+    while (watching) {
+        int n = epoll_wait(ep, evs, 256, 100);
+        uint64_t at = now_us();
+        for (int k = 0; k < n; k++) {
+            unsigned i = evs[k].data.u32;
+            size_t keep = strlen(tail[i]);
+            memcpy(buf, tail[i], keep);
+            ssize_t r = read(spec_fd[i], buf + keep, sizeof buf - keep - 1);
+            if (r <= 0)
+                continue;
+            size_t len = keep + (size_t)r;
+            buf[len] = '\0';
+            scan(i, buf, len, at);
+            size_t t = len < sizeof tail[i] - 1 ? len : sizeof tail[i] - 1;
+            memcpy(tail[i], buf + len - t, t);
+            tail[i][t] = '\0';
+            /* The part already scanned must not count twice: "seq" within
+             * the kept tail is found again but arrival is set once. */
+        }
+    }
+    close(ep);
+    return NULL;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Resident memory (kB) and CPU time (clock ticks) of the server. */
+static void server_usage(long *rss_kb, unsigned long long *ticks)
+{
+    char path[64], line[512];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)server);
+    FILE *f = fopen(path, "r");
+    *rss_kb = -1;
+    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+        if (strncmp(line, "VmRSS:", 6) == 0)
+            *rss_kb = atol(line + 6);
+    }
+    if (f != NULL)
+        fclose(f);
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)server);
+    f = fopen(path, "r");
+    *ticks = 0;
+    if (f != NULL && fgets(line, sizeof line, f) != NULL) {
+        const char *p = strrchr(line, ')');
+        unsigned long utime = 0, stime = 0;
+        /* Fields after the name: state is 3rd, utime 14th, stime 15th. */
+        if (p != NULL && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
+                                &utime, &stime) == 2)
+            *ticks = utime + stime;
+    }
+    if (f != NULL)
+        fclose(f);
+}
+
+int main(void)
+{
+    nspec = env_unsigned("BENCH_SPECTATORS", 1000);
+    unsigned seconds = env_unsigned("BENCH_SPECTATORS_SECONDS", 20);
+    unsigned rate = env_unsigned("BENCH_SPECTATORS_RATE", 10);
+    nsteps = seconds * rate;
+    signal(SIGPIPE, SIG_IGN);
+    struct rlimit lim;
+    if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < nspec + 64) {
+        lim.rlim_cur = lim.rlim_max < nspec + 64 ? lim.rlim_max : nspec + 64;
+        setrlimit(RLIMIT_NOFILE, &lim);
+    }
+    start_server();
+    atexit(stop_server);
+
+    char cookie[256] = "", body[1 << 15], path[128], json[128];
+    int player = connect_server();
+    if (request(player, "POST", "/api/v1/rooms", "{\"level\":\"random\"}", cookie, sizeof cookie,
+                body, sizeof body) != 201)
+        fail(body);
+    long room = json_number(body, "\"room\":{\"id\":");
+    long user = json_number(body, "\"you\":{\"user_id\":");
+    long rss_idle;
+    unsigned long long ticks0;
+    server_usage(&rss_idle, &ticks0);
+
+    /* The spectators, in batches so the listen queue never overflows. */
+    spec_fd = calloc(nspec, sizeof *spec_fd);
+    tail = calloc(nspec, sizeof *tail);
+    arrival = calloc((size_t)nsteps * nspec, sizeof *arrival);
+    acked = calloc(nsteps, sizeof *acked);
+    sent = calloc(nsteps, sizeof *sent);
+    if (spec_fd == NULL || tail == NULL || arrival == NULL || acked == NULL || sent == NULL)
+        fail("out of memory");
+    char get[256];
+    int glen = snprintf(get, sizeof get,
+                        "GET /api/v1/events?room=%ld HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                        "Accept: text/event-stream\r\n\r\n",
+                        room);
+    for (unsigned i = 0; i < nspec; i++) {
+        spec_fd[i] = connect_server();
+        if (write(spec_fd[i], get, (size_t)glen) != glen)
+            fail("cannot ask for a stream");
+        char buf[4096];
+        size_t len = 0;
+        while (len < sizeof buf - 1) {
+            ssize_t r = read(spec_fd[i], buf + len, sizeof buf - 1 - len);
+            if (r <= 0)
+                fail("a stream closed before it was ready");
+            len += (size_t)r;
+            buf[len] = '\0';
+            if (strstr(buf, "event: ready") != NULL)
+                break;
+        }
+    }
+    long rss_watched;
+    unsigned long long ticks_unused;
+    server_usage(&rss_watched, &ticks_unused);
+
+    pthread_t watcher;
+    if (pthread_create(&watcher, NULL, watch_main, NULL) != 0)
+        fail("cannot start the watching thread");
+    snprintf(path, sizeof path, "/api/v1/rooms/%ld/start", room);
+    if (request(player, "POST", path, "{}", cookie, sizeof cookie, body, sizeof body) != 200)
+        fail(body);
+    long wait_ms = json_number(body, "\"starts_in_ms\":");
+    char key[64];
+    snprintf(key, sizeof key, "{\"user_id\":%ld,", user);
+    const char *me = strstr(body, key);
+    long game = me != NULL ? json_number(me, "\"game_id\":") : -1;
+    if (game <= 0)
+        fail("the race gave the player no game");
+    usleep((useconds_t)(wait_ms + 50) * 1000u);
+
+    snprintf(path, sizeof path, "/api/v1/games/%ld/log", game);
+    unsigned long long ticks_start, ticks_end;
+    long rss_start, rss_end;
+    server_usage(&rss_start, &ticks_start);
+    uint64_t t0 = now_us(), period = 1000000u / rate;
+    for (unsigned s = 0; s < nsteps; s++) {
+        uint64_t due = t0 + (uint64_t)s * period, t = now_us();
+        if (due > t)
+            usleep((useconds_t)(due - t));
+        snprintf(json, sizeof json, "{\"seq\":%u,\"steps\":\"%c\"}", s + 1, s % 2 == 0 ? 'r' : 'l');
+        sent[s] = now_us();
+        int status = request(player, "POST", path, json, cookie, sizeof cookie, body, sizeof body);
+        acked[s] = now_us();
+        if (status != 200)
+            fail(body);
+    }
+    uint64_t wall = now_us() - t0;
+    server_usage(&rss_end, &ticks_end);
+    usleep(500000); /* the last events' way to the last spectators */
+    watching = false;
+    pthread_join(watcher, NULL);
+
+    /* Delays over every (step, spectator) pair, and per step to its last spectator. */
+    size_t pairs = (size_t)nsteps * nspec, got = 0, early = 0;
+    uint64_t *all = malloc(pairs * sizeof *all), *last = malloc(nsteps * sizeof *last);
+    uint64_t *from_send = malloc(pairs * sizeof *from_send),
+             *answer = malloc(nsteps * sizeof *answer);
+    if (all == NULL || last == NULL || from_send == NULL || answer == NULL)
+        fail("out of memory");
+    for (unsigned s = 0; s < nsteps; s++)
+        answer[s] = acked[s] - sent[s];
+    unsigned complete = 0;
+    for (unsigned s = 0; s < nsteps; s++) {
+        uint64_t worst = 0;
+        bool every = true;
+        for (unsigned i = 0; i < nspec; i++) {
+            uint64_t a = arrival[(size_t)s * nspec + i];
+            if (a == 0) {
+                every = false;
+                continue;
+            }
+            /* An event can beat the answer to its own request: both leave
+             * after the commit, on different connections. */
+            uint64_t d = a > acked[s] ? a - acked[s] : 0;
+            early += a <= acked[s];
+            from_send[got] = a - sent[s];
+            all[got++] = d;
+            if (d > worst)
+                worst = d;
+        }
+        if (every)
+            last[complete++] = worst;
+    }
+    qsort(all, got, sizeof *all, by_value);
+    qsort(last, complete, sizeof *last, by_value);
+    qsort(from_send, got, sizeof *from_send, by_value);
+    qsort(answer, nsteps, sizeof *answer, by_value);
+    long hz = sysconf(_SC_CLK_TCK);
+    double cpu = (double)(ticks_end - ticks_start) / (double)hz / ((double)wall / 1e6) * 100.0;
+    printf("spectators: %u, steps: %u at %u a second, deliveries: %zu of %zu (%zu before the "
+           "answer)\n",
+           nspec, nsteps, rate, got, pairs, early);
+    if (got > 0)
+        printf("ack -> spectator, every delivery: median %.2f ms, p99 %.2f ms, max %.2f ms\n",
+               (double)all[got / 2] / 1000.0, (double)all[(size_t)((double)got * 0.99)] / 1000.0,
+               (double)all[got - 1] / 1000.0);
+    if (got > 0)
+        printf("step sent -> spectator: median %.2f ms, p99 %.2f ms; step sent -> answer: median "
+               "%.2f ms, p99 %.2f ms\n",
+               (double)from_send[got / 2] / 1000.0,
+               (double)from_send[(size_t)((double)got * 0.99)] / 1000.0,
+               (double)answer[nsteps / 2] / 1000.0,
+               (double)answer[(size_t)((double)nsteps * 0.99)] / 1000.0);
+    if (complete > 0)
+        printf("ack -> last spectator of a step: median %.2f ms, p99 %.2f ms (%u complete steps)\n",
+               (double)last[complete / 2] / 1000.0,
+               (double)last[(size_t)((double)complete * 0.99)] / 1000.0, complete);
+    printf("server RSS: %ld kB idle, %ld kB with the spectators, %ld kB after stepping\n", rss_idle,
+           rss_watched, rss_end);
+    printf("server CPU while stepping: %.1f%% of one core\n", cpu);
+    /* Figures taken on a busy machine say little: say how busy it was. */
+    FILE *load = fopen("/proc/loadavg", "r");
+    char avg[128] = "";
+    if (load != NULL && fgets(avg, sizeof avg, load) != NULL)
+        printf("load average: %s", avg);
+    if (load != NULL)
+        fclose(load);
+    free(from_send);
+    free(answer);
+    free(all);
+    free(last);
+    for (unsigned i = 0; i < nspec; i++)
+        close(spec_fd[i]);
+    close(player);
+    return 0;
+}
