@@ -73,4 +73,8 @@ export const api = {
   walk: (id, seq, x, y) => call('POST', `/games/${id}/walk`, { seq, x, y }),
   push: (id, seq, box, to) => call('POST', `/games/${id}/push`, { seq, box, to }),
   progress: () => call('GET', '/progress'),
+  rooms: () => call('GET', '/rooms'),
+  createRoom: (body) => call('POST', '/rooms', body),
+  room: (id) => call('GET', `/rooms/${id}`),
+  roomAction: (id, action) => call('POST', `/rooms/${id}/${action}`, {}),
 };

@@ -35,6 +35,12 @@ class LiveStream {
     return () => this.handlers.get(type)?.delete(fn);
   }
 
+  /** Opens the stream again (the session changed: a guest was just made),
+   * going on from the last event seen. */
+  reopen() {
+    if (this.query) this.open();
+  }
+
   stop() {
     this.query = '';
     this.open();

@@ -15,6 +15,8 @@ import * as game from './screens/game.js';
 import * as options from './screens/options.js';
 import * as account from './screens/account.js';
 import * as credits from './screens/credits.js';
+import * as rooms from './screens/rooms.js';
+import * as race from './screens/race.js';
 import { lazyScreen } from './lazy.js';
 
 const editor = lazyScreen('screen-editor', () => import('./screens/editor.js'), '/css/editor.css');
@@ -28,6 +30,7 @@ async function useTheme(id) {
   game.redraw();
   editor.redraw();
   admin.redraw();
+  race.redraw();
 }
 
 function watchNetwork() {
@@ -70,7 +73,7 @@ async function boot() {
     if (key === 'theme') useTheme(value);
     if (key === 'sound') setSoundEnabled(value);
   });
-  startRouter({ title, library, play: game, options, account, credits, editor, admin });
+  startRouter({ title, library, play: game, options, account, credits, editor, admin, rooms, race });
   // Moves an earlier visit queued and could not send: send them now (the
   // game screen does it itself, once it knows which game it shows).
   if (!/^#\/play\//.test(location.hash)) drainSavedOutboxes();

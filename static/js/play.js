@@ -41,7 +41,12 @@ export class Play {
   async open(levelId) {
     const r = await api.openGame(levelId);
     if (!r.ok) return r;
-    const state = r.body.game;
+    await this.attach(r.body.game);
+    return r;
+  }
+
+  /** Plays a game the server gave (a race game): builds it and sends its entries. */
+  async attach(state) {
     this.close();
     this.build(state);
     this.sync = new GameSync(state.id, state.seq, {
@@ -50,7 +55,6 @@ export class Play {
       pending: (n, waiting) => this.hooks.pending?.(n, waiting),
     });
     await this.resumeOutbox(state);
-    return r;
   }
 
   /** Replays entries an earlier page queued but could not send: those the
