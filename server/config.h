@@ -28,7 +28,8 @@ struct config {
     unsigned hint_memory;    /* MiB of solver tables one hint may use */
     unsigned hint_jobs;      /* hints computed at once */
     unsigned threads;
-    unsigned timeout; /* seconds of inactivity before a connection is closed */
+    unsigned timeout;   /* seconds of inactivity before a connection is closed */
+    unsigned heartbeat; /* seconds between heartbeats of an idle live stream */
     char collection[256];
     /* Arguments that are not flags (the files of `sokod import`), in argv. */
     char **args;

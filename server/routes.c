@@ -34,6 +34,7 @@ static const struct route routes[] = {
     {HTTP_GET, "/api/v1/games/{id}/reach", point_reach},
     {HTTP_POST, "/api/v1/games/{id}/hint", hint_ask},
     {HTTP_GET, "/api/v1/progress", progress_get},
+    {HTTP_GET, "/api/v1/events", live_events},
     {HTTP_GET, "/api/v1/progress/export", progress_export},
     {HTTP_GET, "/api/v1/admin/routes", admin_routes},
     {HTTP_GET, "/api/v1/admin/audit", admin_audit},
