@@ -48,6 +48,7 @@ static const char *const names[API_E_COUNT] = {
     [API_E_RATE_LIMITED] = "rate_limited",
     [API_E_INTERNAL] = "internal",
     [API_E_UNAVAILABLE] = "unavailable",
+    [API_E_HINT_PENDING] = "hint_pending",
 };
 
 const char *api_error_name(enum api_error code)

@@ -48,6 +48,7 @@ enum api_error {
     API_E_RACE_NOT_STARTED,       /* 409: a race step before the countdown ended */
     API_E_RACE_OVER,              /* 409: a race step after the player finished, or left */
     API_E_RATE_LIMITED,           /* 429: too many requests: Retry-After says when to try again */
+    API_E_HINT_PENDING,           /* 429: a hint of the same game is being computed */
     API_E_INTERNAL,               /* 500 */
     API_E_UNAVAILABLE,            /* 503: the database is busy or the server is stopping */
     API_E_COUNT

@@ -339,6 +339,7 @@ static uint64_t address_key(struct http_conn *c)
 static int too_many(struct http_conn *c, unsigned retry, const char *what)
 {
     http_attach(c, "retry_after", json_integer(retry));
+    c->retry_after = retry;
     return reply_error(c, 429, API_E_RATE_LIMITED, "too many %s: try again in %u s", what, retry);
 }
 
