@@ -133,6 +133,9 @@ test('race games stay apart from the player\'s own games', async () => {
   const race = gameOf(state, hostId);
   let r = await host.post(`/api/v1/games/${race}/log`, { seq: 1, steps: 'r' });
   assert.equal(r.status, 200, show(r));
+  r = await host.post(`/api/v1/games/${race}/hint`, {});
+  assert.equal(r.status, 409, `no hints in a race: ${show(r)}`);
+  assert.equal(r.json.error.code, 'race_under_way');
   const own = await host.post(`/api/v1/levels/${ids[0]}/game`);
   assert.equal(own.status, 201, `the player's own game is a new one: ${show(own)}`);
   assert.notEqual(own.json.game.id, race);
