@@ -16,6 +16,7 @@ import * as options from './screens/options.js';
 import * as account from './screens/account.js';
 import * as credits from './screens/credits.js';
 import * as rooms from './screens/rooms.js';
+import { live } from './live.js';
 import * as race from './screens/race.js';
 import { lazyScreen } from './lazy.js';
 
@@ -80,7 +81,7 @@ async function boot() {
   app.refreshAccount().then(() => {
     if (!location.hash || location.hash === '#/') title.enter();
   });
-  window.sokod = { app, metrics: game.metrics, settings, position: game.position, gameId: game.gameId };
+  window.sokod = { app, metrics: game.metrics, settings, position: game.position, gameId: game.gameId, live };
 }
 
 boot();
