@@ -226,6 +226,7 @@ struct entry_job {
     struct live_game *g; /* held from run to finish */
     bool wrote;          /* run kept writes that the commit must carry */
     char *applied;       /* the steps the entry added (malloc'd), for live followers */
+    uint64_t address;    /* the client's address, for race rate limits */
     struct games_answer answer;
     struct http_deferred *deferred;
 };
@@ -305,7 +306,7 @@ static int run_entry(struct commit_job *cj)
         return status;
     enum api_error refused;
     char why[160];
-    if (g->room_id != 0 && !rooms_step_allowed(g, &refused, why, sizeof why)) {
+    if (g->room_id != 0 && !rooms_step_allowed(g, j->address, &refused, why, sizeof why)) {
         games_refuse(&j->answer, refused == API_E_RATE_LIMITED ? 429 : 409, refused, g, "%s", why);
         return STORAGE_OK;
     }
@@ -423,6 +424,7 @@ int games_submit(struct http_conn *c, int64_t game_id, struct games_entry *e)
         return reply_error(c, 500, API_E_INTERNAL, "out of memory");
     }
     j->game_id = game_id;
+    j->address = rooms_address_key(c);
     j->job.key = game_id;
     j->job.run = run_entry;
     j->job.finish = finish_entry;

@@ -134,6 +134,24 @@ static int take_level(void *arg, const struct storage_level *l)
     return 0;
 }
 
+/* Forgets rooms nobody touched or follows for an hour (they come back from
+ * the database, in the lobby, when someone opens them), so that memory
+ * holds the rooms in use only. Lock held. */
+static void forget_idle(int64_t now)
+{
+    struct room **p = &rooms;
+    while (*p != NULL) {
+        struct room *r = *p;
+        if (now - r->touched > ROOM_LISTED_MS && r->nfollowers == 0 && r->anonymous == 0 &&
+            !r->starting) {
+            *p = r->next;
+            free(r);
+        } else {
+            p = &r->next;
+        }
+    }
+}
+
 /* Finds a room, loading it from the database into the lobby when this
  * process has not seen it. Returns it with the lock held, or NULL (lock not
  * held) with *status STORAGE_NOT_FOUND or a failure. */
@@ -319,7 +337,7 @@ static int reply_room(struct http_conn *c, unsigned status, struct room *r, int6
 }
 
 /* The client's address, for rate limits by address. */
-static uint64_t address_key(struct http_conn *c)
+uint64_t rooms_address_key(struct http_conn *c)
 {
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(c->mhd, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
@@ -395,7 +413,7 @@ int rooms_create(struct http_conn *c)
     unsigned retry = 0;
     if (!ratelimit_take(RATELIMIT_ROOM_USER, (uint64_t)user, ROOMS_PER_MINUTE_USER,
                         ROOMS_BURST_USER, &retry) ||
-        !ratelimit_take(RATELIMIT_ROOM_ADDRESS, address_key(c), ROOMS_PER_MINUTE_ADDRESS,
+        !ratelimit_take(RATELIMIT_ROOM_ADDRESS, rooms_address_key(c), ROOMS_PER_MINUTE_ADDRESS,
                         ROOMS_BURST_ADDRESS, &retry))
         return too_many(c, retry, "new rooms");
     row.host_id = user;
@@ -424,6 +442,7 @@ int rooms_create(struct http_conn *c)
     r->nseats = 1;
     seat_init(&r->seats[0], user);
     pthread_mutex_lock(&lock);
+    forget_idle(r->touched);
     r->next = rooms;
     rooms = r;
     return reply_room(c, 201, r, user);
@@ -684,11 +703,14 @@ int rooms_rematch(struct http_conn *c)
     return result;
 }
 
-bool rooms_step_allowed(const struct live_game *g, enum api_error *code, char *msg, size_t cap)
+bool rooms_step_allowed(const struct live_game *g, uint64_t address, enum api_error *code,
+                        char *msg, size_t cap)
 {
     unsigned retry = 0;
     if (!ratelimit_take(RATELIMIT_STEP_USER, (uint64_t)g->user_id, STEPS_PER_MINUTE_USER,
-                        STEPS_BURST_USER, &retry)) {
+                        STEPS_BURST_USER, &retry) ||
+        !ratelimit_take(RATELIMIT_STEP_ADDRESS, address, STEPS_PER_MINUTE_ADDRESS,
+                        STEPS_BURST_ADDRESS, &retry)) {
         *code = API_E_RATE_LIMITED;
         snprintf(msg, cap, "too many race steps: try again in %u s", retry);
         return false;

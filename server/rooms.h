@@ -8,13 +8,19 @@
 
 #include "api_error.h"
 #include "game_play.h"
+#include "http.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Whether the race game g may take an entry now. Returns true, or false
- * with *code (race_not_started, race_over) and a message in msg (cap bytes). */
-bool rooms_step_allowed(const struct live_game *g, enum api_error *code, char *msg, size_t cap);
+/* Whether the race game g may take an entry now, sent from the address of
+ * key `address` (rooms_address_key). Returns true, or false with *code
+ * (rate_limited, race_not_started, race_over) and a message in msg. */
+bool rooms_step_allowed(const struct live_game *g, uint64_t address, enum api_error *code,
+                        char *msg, size_t cap);
+
+/* The key of the request's client address, for rate limits by address. */
+uint64_t rooms_address_key(struct http_conn *c);
 
 /* Tells the room of race game g that entry `seq` was committed: the seat's
  * counts, its finish and the room's end follow, and the room's followers
