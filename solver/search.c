@@ -232,6 +232,8 @@ static void try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_pu
     int extra = s->macros.nrooms > 0
                     ? solver_macros_room_push(&s->macros, b, s->occ, from, to, &goal, &player)
                     : -1;
+    if (extra < 0 && s->args->macros)
+        extra = solver_tunnel_push(b, s->occ, from, to, push.dir, &goal, &player);
     if (extra >= 0) {
         s->occ[to] = 0;
         to = goal;
