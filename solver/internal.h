@@ -337,7 +337,7 @@ typedef struct solver_search_args {
     uint8_t g_weight[SOLVER_MAX_QUEUES];
     uint8_t h_weight[SOLVER_MAX_QUEUES];
     uint8_t r_weight[SOLVER_MAX_QUEUES];
-    bool macros; /* push boxes entering goal rooms on to their goals */
+    bool macros; /* push boxes entering goal rooms and tunnels on */
 } solver_search_args;
 
 /* The box moves of a solution: from[i] -> to[i]. */

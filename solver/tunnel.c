@@ -3,9 +3,9 @@
  * player behind it, walled in the same way, can only push it on or walk
  * back. A push that brings a box into a tunnel off goal, the player
  * following through a tunnel square, goes on through the tunnel until the
- * box leaves it, reaches a goal, or meets a box or a dead square. Searches using this
- * macro drop positions with a box parked inside a tunnel, so their failure
- * proves nothing (the caller then searches without macros). */
+ * box leaves it, reaches a goal, or meets a box or a dead square. Searches
+ * using this macro drop positions with a box parked inside a tunnel, so
+ * their failure proves nothing (the caller then searches without macros). */
 #include "internal.h"
 
 /* Whether both neighbours of s across direction d are walls. */
