@@ -6,6 +6,7 @@
 #include "commit.h"
 #include "game_cache.h"
 #include "handlers.h"
+#include "live.h"
 #include "storage.h"
 #include "textbuf.h"
 
@@ -37,8 +38,10 @@ struct live_game *games_take(struct http_conn *c, int64_t user, int64_t id, int 
      * and a log-in may have moved it from a guest to an account. */
     if (status == STORAGE_OK && g->seq != row.seq)
         status = play_rebuild(g);
-    if (status == STORAGE_OK)
+    if (status == STORAGE_OK) {
         g->user_id = row.user_id;
+        g->hints = row.hints;
+    }
     if (status != STORAGE_OK) {
         if (g != NULL)
             game_cache_release(g);
@@ -221,6 +224,7 @@ struct entry_job {
     void *arg;           /* e.arg's copy */
     struct live_game *g; /* held from run to finish */
     bool wrote;          /* run kept writes that the commit must carry */
+    char *applied;       /* the steps the entry added (malloc'd), for live followers */
     struct games_answer answer;
     struct http_deferred *deferred;
 };
@@ -280,8 +284,10 @@ static int take_game(struct entry_job *j)
      * and a log-in may have moved it from a guest to an account. */
     if (status == STORAGE_OK && j->g->seq != row.seq)
         status = play_rebuild(j->g);
-    if (status == STORAGE_OK)
+    if (status == STORAGE_OK) {
         j->g->user_id = row.user_id;
+        j->g->hints = row.hints;
+    }
     return status;
 }
 
@@ -332,7 +338,8 @@ static int run_entry(struct commit_job *cj)
     g->seq = e->seq;
     j->wrote = true;
     accept_answer(&j->answer, g, false, steps != NULL ? steps : "");
-    free(steps);
+    free(j->applied);
+    j->applied = steps;
     return STORAGE_OK;
 }
 
@@ -349,6 +356,10 @@ static void finish_entry(struct commit_job *cj, int status, bool ran)
         free(j->answer.text);
         j->answer.text = NULL;
         j->answer.failure = status;
+    } else if (j->wrote) {
+        /* Committed: other devices may hear of it now, not before. */
+        live_game_entry(j->g, j->e.kind, j->e.seq, j->applied != NULL ? j->applied : "",
+                        j->e.count);
     }
     if (j->g != NULL)
         game_cache_release(j->g);
@@ -368,6 +379,7 @@ static void free_entry(void *arg)
     json_decref(j->answer.body);
     free(j->answer.text);
     free(j->e.dirs);
+    free(j->applied);
     free(j->steps);
     free(j->arg);
     free(j);

@@ -28,6 +28,9 @@ int point_walk(struct http_conn *c);
 int point_push(struct http_conn *c);
 int point_reach(struct http_conn *c);
 
+/* hint.c */
+int hint_ask(struct http_conn *c);
+
 /* progress.c */
 int progress_get(struct http_conn *c);
 int progress_export(struct http_conn *c);
@@ -59,6 +62,9 @@ int manage_level_restore(struct http_conn *c);
 
 /* exports.c */
 int exports_collection(struct http_conn *c);
+
+/* live.c */
+int live_events(struct http_conn *c);
 
 /* static_files.c */
 int static_wasm(struct http_conn *c);

@@ -4,6 +4,7 @@
 
 #include "access_log.h"
 #include "auth.h"
+#include "events.h"
 #include "routes.h"
 #include "worker.h"
 
@@ -166,6 +167,11 @@ int http_queue(struct http_conn *c, unsigned status, struct MHD_Response *r, uin
         MHD_add_response_header(r, MHD_HTTP_HEADER_SET_COOKIE, c->set_cookie);
     if (c->allow[0] != '\0')
         MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, c->allow);
+    if (c->retry_after != 0) {
+        char seconds[16];
+        snprintf(seconds, sizeof seconds, "%u", c->retry_after);
+        MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, seconds);
+    }
     enum MHD_Result result = MHD_queue_response(c->mhd, status, r);
     MHD_destroy_response(r);
     if (result == MHD_YES) {
@@ -497,6 +503,9 @@ struct MHD_Daemon *http_start(const struct config *cfg, unsigned *port)
 void http_stop(struct MHD_Daemon *d, unsigned grace_ms)
 {
     MHD_socket listener = MHD_quiesce_daemon(d);
+    /* Live streams never end by themselves, and the daemon must not stop
+     * with suspended connections: end them all (each is woken to finish). */
+    events_stop();
     uint64_t deadline = http_now_us() + (uint64_t)grace_ms * 1000u;
     while (atomic_load(&in_flight) > 0 && http_now_us() < deadline) {
         struct timespec pause = {0, 5 * 1000 * 1000};

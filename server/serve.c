@@ -4,10 +4,13 @@
 #include "access_log.h"
 #include "commit.h"
 #include "config.h"
+#include "events.h"
 #include "game_cache.h"
 #include "gzip_cache.h"
+#include "hint.h"
 #include "http.h"
 #include "import.h"
+#include "live.h"
 #include "static_files.h"
 #include "storage.h"
 #include "uploads.h"
@@ -65,9 +68,15 @@ int cli_serve(int argc, char **argv)
         return 1;
     }
 
-    if (worker_start(SLOW_WORKERS) != 0 || storage_checkpointer_start() != STORAGE_OK ||
-        commit_start() != 0) {
+    /* Hints have threads of their own in the pool, so that a slow search
+     * never keeps a password waiting. */
+    hint_setup(&cfg);
+    if (worker_start(SLOW_WORKERS + cfg.hint_jobs) != 0 ||
+        storage_checkpointer_start() != STORAGE_OK || commit_start() != 0 ||
+        events_start(live_heartbeat_ms(cfg.heartbeat, cfg.timeout)) != 0) {
         fprintf(stderr, "sokod: cannot start worker threads\n");
+        events_stop();
+        commit_stop();
         worker_stop();
         storage_checkpointer_stop();
         storage_shutdown();
@@ -78,6 +87,7 @@ int cli_serve(int argc, char **argv)
     unsigned port = 0;
     struct MHD_Daemon *daemon = http_start(&cfg, &port);
     if (daemon == NULL) {
+        events_stop();
         access_log_stop();
         uploads_stop();
         commit_stop();
@@ -95,6 +105,7 @@ int cli_serve(int argc, char **argv)
     sigwait(&stop_signals, &sig);
     fprintf(stderr, "sokod: %s received, stopping\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
 
+    hint_cancel_all();
     http_stop(daemon, 10000);
     commit_stop();
     access_log_stop();
