@@ -5,6 +5,7 @@
 #include "access_log.h"
 #include "auth.h"
 #include "routes.h"
+#include "security_headers.h"
 #include "worker.h"
 
 #include <arpa/inet.h>
@@ -161,7 +162,7 @@ int http_queue(struct http_conn *c, unsigned status, struct MHD_Response *r, uin
 {
     if (r == NULL)
         return MHD_NO;
-    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    security_headers_add(r);
     if (c->set_cookie[0] != '\0')
         MHD_add_response_header(r, MHD_HTTP_HEADER_SET_COOKIE, c->set_cookie);
     if (c->allow[0] != '\0')
