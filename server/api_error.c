@@ -39,8 +39,10 @@ static const char *const names[API_E_COUNT] = {
     [API_E_UNREADABLE_FILE] = "unreadable_file",
     [API_E_NOTHING_TO_IMPORT] = "nothing_to_import",
     [API_E_EXPORT_IMPOSSIBLE] = "export_impossible",
+    [API_E_RATE_LIMITED] = "rate_limited",
     [API_E_INTERNAL] = "internal",
     [API_E_UNAVAILABLE] = "unavailable",
+    [API_E_STORAGE_FULL] = "storage_full",
 };
 
 const char *api_error_name(enum api_error code)

@@ -134,6 +134,15 @@ static int set_timeout(struct config *cfg, const char *v)
     return 0;
 }
 
+static int set_auth_per_minute(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 60000, &n) != 0 || n == 0)
+        return -1;
+    cfg->auth_per_minute = (unsigned)n;
+    return 0;
+}
+
 static int set_collection(struct config *cfg, const char *v)
 {
     if (v[0] == '\0')
@@ -173,6 +182,10 @@ static const struct option options[] = {
      set_threads},
     {"timeout", "SOKOD_TIMEOUT", CONFIG_SERVE, "SECONDS", "idle connection timeout (default 30)",
      set_timeout},
+    {"auth-per-minute", "SOKOD_AUTH_PER_MINUTE", CONFIG_SERVE, "N",
+     "log-ins, sign-ups and password changes one address may try per minute (default 30; "
+     "more get 429)",
+     set_auth_per_minute},
     {"collection", NULL, CONFIG_IMPORT, "NAME",
      "collection the levels go into (default: the file's Collection: line or its name)",
      set_collection},
@@ -262,6 +275,7 @@ int config_load(struct config *cfg, unsigned command, int argc, char **argv)
     cfg->max_upload = (size_t)32 << 20;
     cfg->solver_seconds = 10;
     cfg->timeout = 30;
+    cfg->auth_per_minute = 30;
 
     for (size_t i = 0; i < NOPTIONS; i++) {
         const struct option *o = &options[i];

@@ -26,6 +26,7 @@ struct config {
     unsigned solver_seconds; /* per uploaded level for the solvability check; 0: off */
     unsigned threads;
     unsigned timeout; /* seconds of inactivity before a connection is closed */
+    unsigned auth_per_minute; /* log-ins, sign-ups and password changes per address */
     char collection[256];
     /* Arguments that are not flags (the files of `sokod import`), in argv. */
     char **args;

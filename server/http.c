@@ -125,6 +125,30 @@ static void conn_free(struct http_conn *c)
     atomic_fetch_sub(&in_flight, 1);
 }
 
+void http_retry_after(struct http_conn *c, unsigned seconds)
+{
+    c->retry_after = seconds;
+}
+
+void http_client_address(struct http_conn *c, char *out, size_t cap)
+{
+    out[0] = '\0';
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(c->mhd, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL || cap == 0)
+        return;
+    const struct sockaddr *sa = info->client_addr;
+    if (sa->sa_family == AF_INET) {
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, out,
+                  (socklen_t)cap);
+    } else if (sa->sa_family == AF_INET6) {
+        /* One machine commonly holds a whole /64: limit the network. */
+        struct in6_addr net = ((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
+        memset(net.s6_addr + 8, 0, 8);
+        inet_ntop(AF_INET6, &net, out, (socklen_t)cap);
+    }
+}
+
 const char *http_header(struct http_conn *c, const char *name)
 {
     return MHD_lookup_connection_value(c->mhd, MHD_HEADER_KIND, name);
@@ -167,6 +191,11 @@ int http_queue(struct http_conn *c, unsigned status, struct MHD_Response *r, uin
         MHD_add_response_header(r, MHD_HTTP_HEADER_SET_COOKIE, c->set_cookie);
     if (c->allow[0] != '\0')
         MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, c->allow);
+    if (c->retry_after != 0) {
+        char seconds[16];
+        snprintf(seconds, sizeof seconds, "%u", c->retry_after);
+        MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, seconds);
+    }
     enum MHD_Result result = MHD_queue_response(c->mhd, status, r);
     MHD_destroy_response(r);
     if (result == MHD_YES) {

@@ -46,6 +46,7 @@ struct http_conn {
     uint64_t bytes;  /* the answer's body size */
     char set_cookie[256];
     char allow[64];
+    unsigned retry_after; /* seconds for a Retry-After header, 0: none */
     json_t *attach; /* members added to the next JSON answer */
     /* The session, once auth has looked at it. */
     bool auth_done;
@@ -85,6 +86,13 @@ int http_queue(struct http_conn *c, unsigned status, struct MHD_Response *r, uin
 
 /* Adds key: value (the reference is stolen) to the next JSON answer. */
 void http_attach(struct http_conn *c, const char *key, json_t *value);
+
+/* Sends Retry-After: seconds with the answer (429, 503). */
+void http_retry_after(struct http_conn *c, unsigned seconds);
+
+/* The client's address as text ("192.0.2.7", an IPv6 address cut to its
+ * /64 network), or "" when unknown. */
+void http_client_address(struct http_conn *c, char *out, size_t cap);
 
 /* A request header, or NULL. */
 const char *http_header(struct http_conn *c, const char *name);

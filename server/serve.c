@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include "access_log.h"
+#include "account_limits.h"
 #include "commit.h"
 #include "config.h"
 #include "game_cache.h"
@@ -65,6 +66,12 @@ int cli_serve(int argc, char **argv)
         return 1;
     }
 
+    if (account_limits_start(cfg.auth_per_minute) != 0) {
+        fprintf(stderr, "sokod: out of memory for the account limits\n");
+        uploads_stop();
+        storage_shutdown();
+        return 1;
+    }
     if (worker_start(SLOW_WORKERS) != 0 || storage_checkpointer_start() != STORAGE_OK ||
         commit_start() != 0) {
         fprintf(stderr, "sokod: cannot start worker threads\n");
@@ -103,6 +110,7 @@ int cli_serve(int argc, char **argv)
     storage_checkpointer_stop();
     game_cache_clear();
     gzip_cache_clear();
+    account_limits_stop();
     storage_shutdown();
     fprintf(stderr, "sokod: stopped\n");
     return 0;

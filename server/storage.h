@@ -21,6 +21,7 @@ enum {
     STORAGE_STOP = 3,      /* a callback asked to stop early */
     STORAGE_ERROR = -1,    /* anything else: disk, corruption, a bug */
     STORAGE_BUSY = -2,     /* the database stayed locked past the busy timeout */
+    STORAGE_FULL = -3,     /* the disk (or the database's size limit) is full */
 };
 
 /* ---- Connections, transactions, schema ------------------------------------------------ */
@@ -92,6 +93,20 @@ int storage_session_create(const uint8_t token_hash[32], int64_t user, int64_t n
 /* The user of an unexpired session; STORAGE_NOT_FOUND otherwise. */
 int storage_session_user(const uint8_t token_hash[32], int64_t now, struct storage_user *u);
 int storage_session_delete(const uint8_t token_hash[32]);
+/* Like storage_session_user, also giving the session's expiry time. */
+int storage_session_lookup(const uint8_t token_hash[32], int64_t now, struct storage_user *u,
+                           int64_t *expires_at);
+/* Moves a session's expiry to expires_at (a sliding expiry). */
+int storage_session_refresh(const uint8_t token_hash[32], int64_t expires_at);
+/* Deletes every session of a user but the one of keep_hash (NULL: all);
+ * *count, when not NULL, receives how many went. */
+int storage_sessions_revoke(int64_t user, const uint8_t *keep_hash, int64_t *count);
+/* Deletes the sessions of a user that expired before now. */
+int storage_sessions_purge(int64_t user, int64_t now);
+/* The password hash of an account (STORAGE_NOT_FOUND for a guest). */
+int storage_user_password_hash(int64_t user, char *hash, size_t cap);
+/* Replaces the password hash of an account. */
+int storage_user_set_password(int64_t user, const char *hash);
 
 /* ---- Settings ------------------------------------------------------------------------------ */
 
