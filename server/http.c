@@ -4,6 +4,7 @@
 
 #include "access_log.h"
 #include "auth.h"
+#include "http_checks.h"
 #include "routes.h"
 #include "security_headers.h"
 #include "worker.h"
@@ -405,13 +406,19 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mhd, const c
                                   size_t *upload_data_size, void **con_cls)
 {
     (void)cls;
-    (void)version;
-    struct http_conn *c = *con_cls;
+    bool nul_target = *con_cls == &http_checks_nul_target;
+    struct http_conn *c = nul_target ? NULL : *con_cls;
     if (c == NULL) {
         c = conn_new(mhd, url, method);
         if (c == NULL)
             return MHD_NO;
         *con_cls = c;
+        int refused = MHD_NO;
+        if (!http_checks_request(c, version, nul_target, &refused)) {
+            /* Whatever body follows is not read: drop it with the connection. */
+            c->body_too_large = true;
+            return (enum MHD_Result)refused;
+        }
         if (declared_too_large(c)) {
             c->body_too_large = true;
             return (enum MHD_Result)too_large(c);
@@ -445,9 +452,9 @@ static void on_completed(void *cls, struct MHD_Connection *mhd, void **con_cls,
     (void)mhd;
     (void)toe;
     struct http_conn *c = *con_cls;
-    if (c == NULL)
-        return;
     *con_cls = NULL;
+    if (c == NULL || (void *)c == (void *)&http_checks_nul_target)
+        return;
     access_log(c);
     conn_free(c);
 }
@@ -511,7 +518,8 @@ struct MHD_Daemon *http_start(const struct config *cfg, unsigned *port)
         cfg->threads > 1 ? cfg->threads : 0u, MHD_OPTION_CONNECTION_TIMEOUT, cfg->timeout,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_CONNECTION_MEMORY,
         MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_CONNECTION_LIMIT, MHD_OPTION_NOTIFY_COMPLETED,
-        on_completed, NULL, MHD_OPTION_END);
+        on_completed, NULL, MHD_OPTION_URI_LOG_CALLBACK, http_checks_raw_target, NULL,
+        MHD_OPTION_END);
     if (d == NULL) {
         fprintf(stderr,
                 "sokod: cannot listen on %s port %u (in use, or not an address of this "

@@ -51,6 +51,12 @@ int cli_serve(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
 
     bool fresh = false;
+    /* Held until the process ends: sokod restore refuses while it is. */
+    if (storage_init(cfg.db, cfg.synchronous) == STORAGE_OK && storage_lock(cfg.db, false) < 0) {
+        fprintf(stderr, "sokod: %s is being restored (%s.lock is held): try again once done\n",
+                cfg.db, cfg.db);
+        return 1;
+    }
     if (storage_init(cfg.db, cfg.synchronous) != STORAGE_OK ||
         storage_migrate(cfg.migrations, &fresh) != STORAGE_OK) {
         storage_shutdown();
