@@ -143,6 +143,15 @@ static int set_auth_per_minute(struct config *cfg, const char *v)
     return 0;
 }
 
+static int set_heartbeat(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 3600, &n) != 0 || n == 0)
+        return -1;
+    cfg->heartbeat = (unsigned)n;
+    return 0;
+}
+
 static int set_collection(struct config *cfg, const char *v)
 {
     if (v[0] == '\0')
@@ -186,6 +195,9 @@ static const struct option options[] = {
      "log-ins, sign-ups and password changes one address may try per minute (default 30; "
      "more get 429)",
      set_auth_per_minute},
+    {"heartbeat", "SOKOD_HEARTBEAT", CONFIG_SERVE, "SECONDS",
+     "seconds between heartbeats of an idle live stream (default 15; at most half the timeout)",
+     set_heartbeat},
     {"collection", NULL, CONFIG_IMPORT, "NAME",
      "collection the levels go into (default: the file's Collection: line or its name)",
      set_collection},
@@ -276,6 +288,7 @@ int config_load(struct config *cfg, unsigned command, int argc, char **argv)
     cfg->solver_seconds = 10;
     cfg->timeout = 30;
     cfg->auth_per_minute = 30;
+    cfg->heartbeat = 15;
 
     for (size_t i = 0; i < NOPTIONS; i++) {
         const struct option *o = &options[i];
