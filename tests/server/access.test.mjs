@@ -36,6 +36,7 @@ const MATRIX = {
   'POST /api/v1/games/{id}/push': { kind: 'game', body: (g) => ({ seq: g.seq + 1, box: { x: 3, y: 3 }, to: { x: 4, y: 3 } }) },
   'GET /api/v1/games/{id}/reach': { kind: 'game', query: '?x=3&y=3' },
   'GET /api/v1/progress': { kind: 'self' },
+  'GET /api/v1/events': { kind: 'game', query: '?game={id}', stream: true },
   'GET /api/v1/progress/export': { kind: 'self' },
   'GET /core.wasm': { kind: 'public' },
   'GET /...': { kind: 'public', path: '/' },
@@ -92,7 +93,15 @@ function digest() {
 
 function pathFor(pattern, entry, id) {
   const p = entry.path ?? pattern.replaceAll('{id}', String(id));
-  return p + (entry.query ?? '');
+  return p + (entry.query ?? '').replaceAll('{id}', String(id));
+}
+
+// The status of a stream's answer, without waiting for its end.
+async function streamStatus(client, p) {
+  const ctl = new AbortController();
+  const res = await fetch(client.base + p, { headers: { Cookie: client.cookieHeader() }, signal: ctl.signal });
+  ctl.abort();
+  return { status: res.status, text: '' };
 }
 
 async function freshGuest() {
@@ -136,7 +145,8 @@ test('nobody but the owner reads or changes a game, admins included', async () =
     // The owner is served.
     const fresh = (await owner.get(`/api/v1/games/${game.id}`)).json.game;
     const body = method === 'GET' ? undefined : entry.body(fresh);
-    const r = await owner.req(method, pathFor(pattern, entry, game.id), body);
+    const r = entry.stream ? await streamStatus(owner, pathFor(pattern, entry, game.id))
+      : await owner.req(method, pathFor(pattern, entry, game.id), body);
     assert.ok(r.status === 200 || r.status === 422, `${route} as the owner: ${show(r)}`);
     calls++;
   }

@@ -50,7 +50,7 @@ function digest() {
 // Sends raw bytes (string or Buffer, or an array of [bytes, delay ms] for a
 // trickle) and reads one answer. Resolves to {status, headers, text, json,
 // closed, ms}: status null when the server closed without answering.
-function raw(bytes, { wait = 8000 } = {}) {
+function raw(bytes, { wait = 20000 } = {}) {
   return new Promise((resolve) => {
     const started = Date.now();
     const sock = net.connect(server.port, '127.0.0.1');
@@ -286,8 +286,8 @@ test('hostile requests get their status, the server stays up, and nothing change
   // The slow rows run together, beside the others, so that the test waits
   // for the idle timeout once.
   const slow = table.filter((r) => r.slow).map(async (row) => {
-    const r = await raw(row.make(), { wait: (TIMEOUT_S + 4) * 1000 });
-    if (!r.closed) failures.push(`${row.name}: the server kept the connection past ${TIMEOUT_S + 4} s`);
+    const r = await raw(row.make(), { wait: (TIMEOUT_S + 10) * 1000 });
+    if (!r.closed) failures.push(`${row.name}: the server kept the connection past ${TIMEOUT_S + 10} s`);
     else if (r.status !== null) failures.push(`${row.name}: answered ${r.status} instead of closing`);
     return r;
   });
@@ -310,6 +310,7 @@ test('hostile requests get their status, the server stays up, and nothing change
   }
   const slowAnswers = await Promise.all(slow);
   console.log(`${table.length} rows; slow senders dropped after ${slowAnswers.map((r) => r.ms).join(', ')} ms`);
+  for (const f of failures) console.log(`FAILED ${f}`);
   assert.deepEqual(failures, [], `${failures.length} of ${table.length} rows failed`);
   // Every row's game entry was refused: the player's game is untouched.
   const g = await player.get(`/api/v1/games/${game.id}`);
