@@ -45,6 +45,7 @@ static const char *const names[API_E_COUNT] = {
     [API_E_NOT_IMPLEMENTED] = "not_implemented",
     [API_E_UNAVAILABLE] = "unavailable",
     [API_E_STORAGE_FULL] = "storage_full",
+    [API_E_HINT_PENDING] = "hint_pending",
 };
 
 const char *api_error_name(enum api_error code)

@@ -43,6 +43,7 @@ enum api_error {
     API_E_NOTHING_TO_IMPORT,      /* 422: every level is invalid or a duplicate */
     API_E_EXPORT_IMPOSSIBLE,      /* 422: a format that cannot hold the collection */
     API_E_RATE_LIMITED,           /* 429: too many log-ins or sign-ups; see Retry-After */
+    API_E_HINT_PENDING,           /* 429: a hint of the same game is being computed */
     API_E_INTERNAL,               /* 500 */
     API_E_NOT_IMPLEMENTED,        /* 501: a transfer coding other than chunked */
     API_E_UNAVAILABLE,            /* 503: the database is busy or the server is stopping */
