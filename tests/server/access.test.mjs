@@ -35,6 +35,7 @@ const MATRIX = {
   'POST /api/v1/games/{id}/walk': { kind: 'game', body: (g) => ({ seq: g.seq + 1, x: 1, y: 1 }) },
   'POST /api/v1/games/{id}/push': { kind: 'game', body: (g) => ({ seq: g.seq + 1, box: { x: 3, y: 3 }, to: { x: 4, y: 3 } }) },
   'GET /api/v1/games/{id}/reach': { kind: 'game', query: '?x=3&y=3' },
+  'POST /api/v1/games/{id}/hint': { kind: 'game', body: () => ({}) },
   'GET /api/v1/progress': { kind: 'self' },
   'GET /api/v1/events': { kind: 'game', query: '?game={id}', stream: true },
   'GET /api/v1/progress/export': { kind: 'self' },
