@@ -99,7 +99,14 @@ test(`every acknowledged write survives kill -9 at random moments, ${ROUNDS} tim
       l.guard(l.signer(1)),
       l.guard(l.uploader(admin)),
     ];
-    await new Promise((r) => setTimeout(r, 150 + Math.floor(Math.random() * 650)));
+    // Kill at a random moment after the round's first acknowledged write
+    // of one kind (taking turns), so that every kind is caught in flight.
+    const kind = ['steps', 'users', 'collections'][round % 3];
+    const had = acked[kind].size;
+    for (const t0 = Date.now(); acked[kind].size === had && Date.now() - t0 < 15000;) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 400)));
     const end = await server.kill9();
     assert.equal(end.signal, 'SIGKILL');
     kills++;
