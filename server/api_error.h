@@ -11,6 +11,7 @@ enum api_error {
     API_E_INVALID_VALUE,          /* 400: a field's value is out of its range */
     API_E_INVALID_STEPS,          /* 400: step text with letters other than l u r d L U R D */
     API_E_BAD_PATH,               /* 400: a static path that tries to leave its folder */
+    API_E_BAD_REQUEST,            /* 400: a request HTTP forbids (no Host, a bad header) */
     API_E_NO_SESSION,             /* 401: the endpoint needs a session and none was sent */
     API_E_BAD_CREDENTIALS,        /* 401: unknown username or wrong password */
     API_E_SIGN_IN_REQUIRED,       /* 401: an admin endpoint asked by a guest or nobody */
@@ -47,10 +48,13 @@ enum api_error {
     API_E_RACE_UNDER_WAY,         /* 409: the room is racing (or counting down) */
     API_E_RACE_NOT_STARTED,       /* 409: a race step before the countdown ended */
     API_E_RACE_OVER,              /* 409: a race step after the player finished, or left */
-    API_E_RATE_LIMITED,           /* 429: too many requests: Retry-After says when to try again */
-    API_E_HINT_PENDING,           /* 429: a hint of the same game is being computed */
-    API_E_INTERNAL,               /* 500 */
-    API_E_UNAVAILABLE,            /* 503: the database is busy or the server is stopping */
+    API_E_RATE_LIMITED, /* 429: too many log-ins, sign-ups, rooms or race entries; see Retry-After
+                         */
+    API_E_HINT_PENDING, /* 429: a hint of the same game is being computed */
+    API_E_INTERNAL,     /* 500 */
+    API_E_NOT_IMPLEMENTED, /* 501: a transfer coding other than chunked */
+    API_E_UNAVAILABLE,     /* 503: the database is busy or the server is stopping */
+    API_E_STORAGE_FULL,    /* 507: the disk is full: nothing was written */
     API_E_COUNT
 };
 

@@ -221,12 +221,12 @@ struct entry_job {
     int64_t game_id;
     uint8_t session[32];
     struct games_entry e;
-    char *steps;         /* e.steps's copy */
-    void *arg;           /* e.arg's copy */
-    struct live_game *g; /* held from run to finish */
-    bool wrote;          /* run kept writes that the commit must carry */
-    char *applied;       /* the steps the entry added (malloc'd), for live followers */
-    uint64_t address;    /* the client's address, for race rate limits */
+    char *steps;                     /* e.steps's copy */
+    void *arg;                       /* e.arg's copy */
+    struct live_game *g;             /* held from run to finish */
+    bool wrote;                      /* run kept writes that the commit must carry */
+    char *applied;                   /* the steps the entry added (malloc'd), for live followers */
+    char address[ROOMS_ADDRESS_MAX]; /* the client's, for race rate limits */
     struct games_answer answer;
     struct http_deferred *deferred;
 };
@@ -424,7 +424,7 @@ int games_submit(struct http_conn *c, int64_t game_id, struct games_entry *e)
         return reply_error(c, 500, API_E_INTERNAL, "out of memory");
     }
     j->game_id = game_id;
-    j->address = rooms_address_key(c);
+    rooms_address(c, j->address);
     j->job.key = game_id;
     j->job.run = run_entry;
     j->job.finish = finish_entry;

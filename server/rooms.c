@@ -27,15 +27,37 @@
  * anonymous spectators. */
 #define ROOM_FOLLOWERS 64
 
-/* Fair play: rooms a user (an address) may create, and race requests. */
-#define ROOMS_PER_MINUTE_USER 6.0
-#define ROOMS_BURST_USER 6.0
-#define ROOMS_PER_MINUTE_ADDRESS 30.0
-#define ROOMS_BURST_ADDRESS 30.0
-#define STEPS_PER_MINUTE_USER 1800.0
-#define STEPS_BURST_USER 300.0
-#define STEPS_PER_MINUTE_ADDRESS 6000.0
-#define STEPS_BURST_ADDRESS 1000.0
+/* Fair play: rooms a user (an address) may open, and race entries: a
+ * burst, then one more every interval (milliseconds). */
+#define ROOMS_USER_BURST 6
+#define ROOMS_USER_MS 10000
+#define ROOMS_ADDRESS_BURST 30
+#define ROOMS_ADDRESS_MS 2000
+#define STEPS_USER_BURST 300
+#define STEPS_USER_MS 33
+#define STEPS_ADDRESS_BURST 1000
+#define STEPS_ADDRESS_MS 10
+
+enum { LIMIT_ROOM_USER, LIMIT_ROOM_ADDRESS, LIMIT_STEP_USER, LIMIT_STEP_ADDRESS, LIMITS };
+static struct ratelimit *limits[LIMITS];
+static pthread_once_t limits_once = PTHREAD_ONCE_INIT;
+
+static void make_limits(void)
+{
+    limits[LIMIT_ROOM_USER] = ratelimit_new(ROOMS_USER_BURST, ROOMS_USER_MS);
+    limits[LIMIT_ROOM_ADDRESS] = ratelimit_new(ROOMS_ADDRESS_BURST, ROOMS_ADDRESS_MS);
+    limits[LIMIT_STEP_USER] = ratelimit_new(STEPS_USER_BURST, STEPS_USER_MS);
+    limits[LIMIT_STEP_ADDRESS] = ratelimit_new(STEPS_ADDRESS_BURST, STEPS_ADDRESS_MS);
+}
+
+/* Counts one event of `which` for key; false (with *retry) when over. A
+ * limiter that could not be made limits nothing. */
+static bool limit(int which, const char *key, unsigned *retry)
+{
+    pthread_once(&limits_once, make_limits);
+    return limits[which] == NULL ||
+           ratelimit_take(limits[which], key, http_now_us() / 1000u, retry);
+}
 
 enum phase { PHASE_LOBBY, PHASE_STARTED, PHASE_FINISHED };
 
@@ -336,22 +358,20 @@ static int reply_room(struct http_conn *c, unsigned status, struct room *r, int6
     return reply_json_text(c, status, text, len);
 }
 
-/* The client's address, for rate limits by address. */
-uint64_t rooms_address_key(struct http_conn *c)
+void rooms_address(struct http_conn *c, char text[ROOMS_ADDRESS_MAX])
 {
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(c->mhd, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    char text[INET6_ADDRSTRLEN] = "";
+    text[0] = '\0';
     if (info != NULL && info->client_addr != NULL) {
         const struct sockaddr *sa = info->client_addr;
         if (sa->sa_family == AF_INET)
             inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, text,
-                      sizeof text);
+                      ROOMS_ADDRESS_MAX);
         else if (sa->sa_family == AF_INET6)
             inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, text,
-                      sizeof text);
+                      ROOMS_ADDRESS_MAX);
     }
-    return ratelimit_key(text);
 }
 
 static int too_many(struct http_conn *c, unsigned retry, const char *what)
@@ -411,10 +431,10 @@ int rooms_create(struct http_conn *c)
     if (!auth_user(c, AUTH_CREATE_GUEST, &user, &result))
         return result;
     unsigned retry = 0;
-    if (!ratelimit_take(RATELIMIT_ROOM_USER, (uint64_t)user, ROOMS_PER_MINUTE_USER,
-                        ROOMS_BURST_USER, &retry) ||
-        !ratelimit_take(RATELIMIT_ROOM_ADDRESS, rooms_address_key(c), ROOMS_PER_MINUTE_ADDRESS,
-                        ROOMS_BURST_ADDRESS, &retry))
+    char who[32], address[ROOMS_ADDRESS_MAX];
+    snprintf(who, sizeof who, "%lld", (long long)user);
+    rooms_address(c, address);
+    if (!limit(LIMIT_ROOM_USER, who, &retry) || !limit(LIMIT_ROOM_ADDRESS, address, &retry))
         return too_many(c, retry, "new rooms");
     row.host_id = user;
     row.created_at = auth_now();
@@ -703,14 +723,13 @@ int rooms_rematch(struct http_conn *c)
     return result;
 }
 
-bool rooms_step_allowed(const struct live_game *g, uint64_t address, enum api_error *code,
+bool rooms_step_allowed(const struct live_game *g, const char *address, enum api_error *code,
                         char *msg, size_t cap)
 {
     unsigned retry = 0;
-    if (!ratelimit_take(RATELIMIT_STEP_USER, (uint64_t)g->user_id, STEPS_PER_MINUTE_USER,
-                        STEPS_BURST_USER, &retry) ||
-        !ratelimit_take(RATELIMIT_STEP_ADDRESS, address, STEPS_PER_MINUTE_ADDRESS,
-                        STEPS_BURST_ADDRESS, &retry)) {
+    char who[32];
+    snprintf(who, sizeof who, "%lld", (long long)g->user_id);
+    if (!limit(LIMIT_STEP_USER, who, &retry) || !limit(LIMIT_STEP_ADDRESS, address, &retry)) {
         *code = API_E_RATE_LIMITED;
         snprintf(msg, cap, "too many race steps: try again in %u s", retry);
         return false;

@@ -13,14 +13,18 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Whether the race game g may take an entry now, sent from the address of
- * key `address` (rooms_address_key). Returns true, or false with *code
- * (rate_limited, race_not_started, race_over) and a message in msg. */
-bool rooms_step_allowed(const struct live_game *g, uint64_t address, enum api_error *code,
+/* Room for an address as text (IPv6 included). */
+#define ROOMS_ADDRESS_MAX 48
+
+/* Whether the race game g may take an entry now, sent from `address`
+ * (rooms_address). Returns true, or false with *code (rate_limited,
+ * race_not_started, race_over) and a message in msg (cap bytes). */
+bool rooms_step_allowed(const struct live_game *g, const char *address, enum api_error *code,
                         char *msg, size_t cap);
 
-/* The key of the request's client address, for rate limits by address. */
-uint64_t rooms_address_key(struct http_conn *c);
+/* The request's client address as text, for rate limits by address ("" when
+ * unknown). */
+void rooms_address(struct http_conn *c, char text[ROOMS_ADDRESS_MAX]);
 
 /* Tells the room of race game g that entry `seq` was committed: the seat's
  * counts, its finish and the room's end follow, and the room's followers
