@@ -34,17 +34,16 @@ async function person() {
 /** The user id the page's session belongs to. */
 const userOf = (page) => page.evaluate(async () => (await (await fetch('/api/v1/account')).json()).user.id);
 
-/** Waits until pred(card dataset) holds for the card of `user` on `page`. */
-async function waitCard(page, user, pred, what) {
+/** Waits until the card of `user` on `page` shows every value of `want` in its data attributes. */
+async function waitCard(page, user, want, what) {
   try {
-    await page.waitForFunction(([u, src]) => {
+    await page.waitForFunction(([u, w]) => {
       const card = document.querySelector(`#race-players [data-user="${u}"]`);
-      // eslint-disable-next-line no-new-func
-      return card && new Function('d', `return ${src}`)(card.dataset);
-    }, [user, pred], { timeout: 15000 });
+      return card && Object.entries(w).every(([k, v]) => card.dataset[k] === v);
+    }, [user, want], { timeout: 15000 });
   } catch {
     const seen = await page.evaluate((u) => ({ ...document.querySelector(`#race-players [data-user="${u}"]`)?.dataset }), user);
-    assert.fail(`${what}: the card of user ${user} shows ${JSON.stringify(seen)}, wanted ${pred}`);
+    assert.fail(`${what}: the card of user ${user} shows ${JSON.stringify(seen)}, wanted ${JSON.stringify(want)}`);
   }
 }
 
@@ -87,8 +86,8 @@ test('two players race, see each other live, one drops out and comes back, and a
   const rivalId = await userOf(rival.page);
   await watcher.page.goto(link);
   for (const { page } of [host, rival, watcher]) {
-    await waitCard(page, hostId, "d.connected === '1'", 'the host in the lobby');
-    await waitCard(page, rivalId, "d.connected === '1'", 'the rival in the lobby');
+    await waitCard(page, hostId, { connected: '1' }, 'the host in the lobby');
+    await waitCard(page, rivalId, { connected: '1' }, 'the rival in the lobby');
   }
   assert.equal(await watcher.page.isVisible('#race-join'), true, 'the spectator may join');
   assert.equal(await rival.page.isVisible('#race-start'), false, 'only the host starts');
@@ -102,29 +101,29 @@ test('two players race, see each other live, one drops out and comes back, and a
   await play(host.page, part1);
   const hostSquare = await serverPlayer(host.page, roomId, hostId);
   for (const { page } of [rival, watcher]) {
-    await waitCard(page, hostId, `d.moves === '${part1.length}' && d.player === '${hostSquare}'`, 'the host\'s board after part 1');
+    await waitCard(page, hostId, { moves: String(part1.length), player: hostSquare }, 'the host\'s board after part 1');
   }
   await play(rival.page, part1);
   const rivalSquare = await serverPlayer(rival.page, roomId, rivalId);
   for (const { page } of [host, watcher]) {
-    await waitCard(page, rivalId, `d.moves === '${part1.length}' && d.player === '${rivalSquare}'`, 'the rival\'s board after part 1');
+    await waitCard(page, rivalId, { moves: String(part1.length), player: rivalSquare }, 'the rival\'s board after part 1');
   }
 
   // The rival's tab goes away: the others see it offline.
   await rival.page.close();
-  for (const { page } of [host, watcher]) await waitCard(page, rivalId, "d.connected === '0'", 'the rival offline');
+  for (const { page } of [host, watcher]) await waitCard(page, rivalId, { connected: '0' }, 'the rival offline');
   // It comes back by the link, to its own board as it was.
   rival.page = await rival.context.newPage();
   rival.page.on('pageerror', (e) => rival.errors.push(e.message));
   await rival.page.goto(link);
   await rival.page.waitForFunction(() => document.body.dataset.race === 'racing' &&
     !document.getElementById('race-own').hidden, null, { timeout: 15000 });
-  for (const { page } of [host, watcher]) await waitCard(page, rivalId, "d.connected === '1'", 'the rival back');
-  await waitCard(rival.page, rivalId, `d.moves === '${part1.length}'`, 'the rival\'s own counts after coming back');
+  for (const { page } of [host, watcher]) await waitCard(page, rivalId, { connected: '1' }, 'the rival back');
+  await waitCard(rival.page, rivalId, { moves: String(part1.length) }, 'the rival\'s own counts after coming back');
 
   // The rival finishes first, then the host.
   await play(rival.page, part2);
-  await waitCard(host.page, rivalId, "d.finished === '1'", 'the rival finished');
+  await waitCard(host.page, rivalId, { finished: '1' }, 'the rival finished');
   await play(host.page, part2);
   const results = [];
   for (const { page } of [host, rival, watcher]) {

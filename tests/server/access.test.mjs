@@ -16,6 +16,9 @@ import { startAdminServer, signedUpPlayer } from './admin.mjs';
 //  self    acts on the caller's own account or session only (no id to aim elsewhere)
 //  game    {id} is a game: only its owner gets it; others get 404 game_not_found
 //  admin   401 for nobody and guests, 403 for players, allowed for admins
+//  room    {id} is a race room: anyone with its link reads and follows it; a
+//          seat is the caller's own, the host alone starts the race, and race
+//          games are games like any other (tests/server/rooms.test.mjs)
 // A body (for writes) and a query are given where the route needs them.
 const MATRIX = {
   'GET /api/v1/account': { kind: 'self' },
@@ -39,6 +42,13 @@ const MATRIX = {
   'GET /api/v1/progress': { kind: 'self' },
   'GET /api/v1/events': { kind: 'game', query: '?game={id}', stream: true },
   'GET /api/v1/progress/export': { kind: 'self' },
+  'GET /api/v1/rooms': { kind: 'public' },
+  'POST /api/v1/rooms': { kind: 'room' },
+  'GET /api/v1/rooms/{id}': { kind: 'room' },
+  'POST /api/v1/rooms/{id}/join': { kind: 'room' },
+  'POST /api/v1/rooms/{id}/leave': { kind: 'room' },
+  'POST /api/v1/rooms/{id}/start': { kind: 'room' },
+  'POST /api/v1/rooms/{id}/rematch': { kind: 'room' },
   'GET /core.wasm': { kind: 'public' },
   'GET /...': { kind: 'public', path: '/' },
 };
