@@ -226,6 +226,9 @@ function rows() {
     add(`steps ${s}`, () => post(log, { seq: 1, steps: s }, me), 400, 'invalid_steps');
     add(`settings key ${s}`, () => request('PUT', '/api/v1/account/settings', { ...JSON_TYPE, ...me }, JSON.stringify({ settings: { [s]: 1 } })), 400, 'invalid_value');
     add(`upload file name ${s}`, () => post('/api/v1/admin/uploads', { filename: s, size: 10 }, cookieOf(admin)), [201, 400], undefined, { same: false, cleanupUpload: true });
+    add(`upload format ${s}`, () => post('/api/v1/admin/uploads', { filename: 'a.sok', size: 10, format: s }, cookieOf(admin)), 400, 'invalid_value');
+    add(`collection name, description and author ${s}`, () => request('PATCH', '/api/v1/admin/collections/1', { ...JSON_TYPE, ...cookieOf(admin) }, JSON.stringify({ name: `${s} (renamed)`, description: s, author: s })), 200, undefined,
+      { same: false, then: async () => assert.equal(sqlite(server.db, 'SELECT name FROM collections WHERE id = 1'), `${s} (renamed)`) });
     add(`collection name ${s} in a query`, () => request('GET', `/api/v1/collections?name=${encodeURIComponent(s)}`), 200);
   }
   add('a settings value with SQL in it is stored as it is', () => request('PUT', '/api/v1/account/settings', { ...JSON_TYPE, ...me }, JSON.stringify({ settings: { theme: nasty[1] } })), 200, undefined,
