@@ -149,10 +149,8 @@ static void print_text(const slot *s, const char *title, unsigned number)
     printf("%s", l->board);
     printf("Title: %s %u\n", title, number);
     printf("Author: sokod\n");
-    printf("Comment: Generated from seed %" PRIu64 " (%ux%u area, %u boxes, %s room); difficulty "
-           "score %u: %u pushes, %u box lines, %u box changes.\n",
-           s->seed, s->opt.width, s->opt.height, s->opt.boxes, gen_shape_name(l->shape), l->score,
-           l->pushes, l->box_lines, l->box_changes);
+    printf("Comment: Seed %" PRIu64 ", %s room, difficulty score %u.\n", s->seed,
+           gen_shape_name(l->shape), l->score);
     printf("\nSolution\n%s\n\n", l->solution);
 }
 
