@@ -24,7 +24,7 @@ static void generate_usage(FILE *out)
             "usage: sokod generate [--seed N] [--width W] [--height H] [--boxes K] [--count C]\n"
             "                      [--shape S] [--candidates N] [--min-score S] [--nodes N]\n"
             "                      [--title T] [--collection NAME] [--comment TEXT] [--sort]\n"
-            "                      [--no-verify] [--jobs N] [--json]\n"
+            "                      [--avoid FILE] [--no-verify] [--jobs N] [--json]\n"
             "\n"
             "Generates solvable levels and prints them in the community text format,\n"
             "each with its title, \"Author: sokod\", a comment giving its seed and\n"
@@ -46,6 +46,7 @@ static void generate_usage(FILE *out)
             "  --collection NAME  start with a collection header credited to sokod\n"
             "  --comment TEXT  the collection's comment\n"
             "  --sort          print the levels from the lowest difficulty score up\n"
+            "  --avoid FILE    skip seeds that give a level of FILE (again for more files)\n"
             "  --no-verify     skip the solver's check of each level\n"
             "  --jobs N        generate on N threads (the output does not change)\n"
             "  --json          print one JSON document instead\n"
@@ -194,13 +195,48 @@ static uint64_t board_hash(const char *board)
     return soko_level_canonical_hash(&lvl);
 }
 
+/* The canonical hashes of a level file's valid boards, appended to *list.
+ * Returns false (after a message) when the file cannot be read. */
+static bool read_avoid(const char *path, uint64_t **list, size_t *n, size_t *cap)
+{
+    uint32_t len;
+    char *text = cli_read_file(path, &len);
+    if (text == NULL) {
+        fprintf(stderr, "sokod generate: %s: cannot read: %s\n", path, strerror(errno));
+        return false;
+    }
+    static soko_reader reader;
+    static soko_entry entry;
+    soko_reader_init(&reader, text, len);
+    while (soko_reader_next(&reader, &entry) == 1) {
+        char *board = strndup(text + entry.board.off, entry.board.len);
+        uint64_t hash = board != NULL ? board_hash(board) : 0;
+        free(board);
+        if (hash == 0)
+            continue;
+        if (*n == *cap) {
+            size_t bigger = *cap == 0 ? 256 : *cap * 2;
+            uint64_t *grown = realloc(*list, bigger * sizeof *grown);
+            if (grown == NULL)
+                break;
+            *list = grown;
+            *cap = bigger;
+        }
+        (*list)[(*n)++] = hash;
+    }
+    free(text);
+    return true;
+}
+
 int cli_generate(int argc, char **argv)
 {
+    uint64_t *avoid = NULL;
+    size_t avoid_n = 0, avoid_cap = 0;
     gen_options base;
     gen_options_default(&base);
     base.verify_nodes = VERIFY_NODES;
     range w = {12, 12}, h = {12, 12}, k = {3, 3};
-    uint64_t count = 1, jobs = 1, v;
+    uint64_t count = 1, jobs = 1, v = 0;
     const char *title = "Generated", *collection = NULL, *comment = NULL;
     bool json = false, sort = false;
     for (int i = 1; i < argc; i++) {
@@ -253,15 +289,22 @@ int cli_generate(int argc, char **argv)
             ok = val[0] != '\0' && strchr(val, '\n') == NULL;
         } else if (strcmp(a, "--comment") == 0) {
             comment = val;
+        } else if (strcmp(a, "--avoid") == 0) {
+            if (!read_avoid(val, &avoid, &avoid_n, &avoid_cap)) {
+                free(avoid);
+                return 1;
+            }
         } else {
             fprintf(stderr, "sokod generate: unknown option '%s'\n\n", a);
             generate_usage(stderr);
+            free(avoid);
             return 2;
         }
         if (!ok) {
             fprintf(stderr, "sokod generate: %s needs a valid value%s%s\n\n", a, val ? ": " : "",
                     val ? val : "");
             generate_usage(stderr);
+            free(avoid);
             return 2;
         }
         i++;
@@ -274,6 +317,7 @@ int cli_generate(int argc, char **argv)
         free(done);
         free(hashes);
         free(slots);
+        free(avoid);
         fprintf(stderr, "sokod generate: out of memory\n");
         return 1;
     }
@@ -311,6 +355,8 @@ int cli_generate(int argc, char **argv)
             bool repeat = false;
             for (uint64_t j = 0; j < have && !repeat; j++)
                 repeat = hashes[j] == hash;
+            for (size_t j = 0; j < avoid_n && !repeat; j++)
+                repeat = avoid[j] == hash;
             if (repeat || have == count || status != 0) {
                 skipped += repeat;
                 gen_level_free(&s->level);
@@ -352,5 +398,6 @@ int cli_generate(int argc, char **argv)
     free(done);
     free(hashes);
     free(slots);
+    free(avoid);
     return status;
 }

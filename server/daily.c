@@ -57,7 +57,10 @@ static void today(char out[11])
     time_t now = (time_t)((int64_t)time(NULL) + clock_offset);
     struct tm tm;
     gmtime_r(&now, &tm);
-    snprintf(out, 11, "%04d-%02d-%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
+    char text[32];
+    snprintf(text, sizeof text, "%04d-%02d-%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
+    memcpy(out, text, 10);
+    out[10] = '\0';
 }
 
 /* ---- days ----------------------------------------------------------------- */
