@@ -13,6 +13,10 @@ int accounts_logout(struct http_conn *c);
 int settings_get(struct http_conn *c);
 int settings_put(struct http_conn *c);
 
+/* sessions.c */
+int sessions_logout_all(struct http_conn *c);
+int sessions_password(struct http_conn *c);
+
 /* catalog.c */
 int catalog_collections(struct http_conn *c);
 int catalog_collection(struct http_conn *c);

@@ -21,6 +21,8 @@ static const struct route routes[] = {
     {HTTP_POST, "/api/v1/account/signup", accounts_signup},
     {HTTP_POST, "/api/v1/account/login", accounts_login},
     {HTTP_POST, "/api/v1/account/logout", accounts_logout},
+    {HTTP_POST, "/api/v1/account/logout-all", sessions_logout_all},
+    {HTTP_POST, "/api/v1/account/password", sessions_password},
     {HTTP_GET, "/api/v1/account/settings", settings_get},
     {HTTP_PUT, "/api/v1/account/settings", settings_put},
     {HTTP_GET, "/api/v1/collections", catalog_collections},

@@ -109,6 +109,10 @@ export async function openBrowser(options = {}) {
   const page = context.pages()[0] ?? await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
+  // Whatever the Content-Security-Policy blocks is a bug of the client.
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) errors.push(m.text());
+  });
   return { context, page, errors, close: () => context.close() };
 }
 

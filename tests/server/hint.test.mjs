@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { SHARED, SOURCE, levelIds, show, startServer, tempDir } from './harness.mjs';
+import { SHARED, SOURCE, levelIds, runSokod, show, startServer, tempDir } from './harness.mjs';
 import { Board } from './sokoban.mjs';
 
 let server;
@@ -241,4 +241,19 @@ test('hints refuse what is not theirs to answer', async () => {
   assert.equal(r.status, 200, `the right seq: ${show(r)}`);
   const again = await owner.get(`/api/v1/games/${game.id}`);
   assert.equal(again.json.game.hints, 1, 'only the answered hint is counted');
+});
+
+test('the hint flags refuse values out of their range, and --help lists them', () => {
+  for (const args of [['--hint-seconds', '0.01'], ['--hint-seconds', '2.5s'], ['--hint-seconds', '601'],
+    ['--hint-memory', '8'], ['--hint-jobs', '0'], ['--hint-jobs', '9']]) {
+    const r = runSokod(['serve', '--port', '0', '--db', path.join(tempDir(), 'x.db'), ...args]);
+    assert.equal(r.status, 2, `sokod serve ${args.join(' ')}: exit ${r.status}, ${r.stderr}`);
+    assert.match(r.stderr, new RegExp(`invalid value '${args[1]}' for ${args[0]}`), r.stderr);
+  }
+  const env = runSokod(['serve', '--port', '0', '--db', path.join(tempDir(), 'x.db')],
+    { env: { ...process.env, SOKOD_HINT_JOBS: '12' } });
+  assert.equal(env.status, 2, `SOKOD_HINT_JOBS=12: exit ${env.status}, ${env.stderr}`);
+  assert.match(env.stderr, /for SOKOD_HINT_JOBS/);
+  const help = runSokod(['serve', '--help']);
+  for (const flag of ['--hint-seconds', '--hint-memory', '--hint-jobs']) assert.match(help.stdout, new RegExp(flag));
 });
