@@ -22,6 +22,7 @@ after(async () => {
 
 test('every bundled collection is listed, and a long one draws only the thumbnails in view', async () => {
   const { page, errors } = browser;
+  await page.goto(`${server.url}/`);
   const files = readdirSync(join(SOURCE_DIR, 'levels')).filter((f) => f.endsWith('.sok'));
   const listed = (await apiGet(page, '/collections')).body.collections;
   assert.equal(listed.length, files.length, `one collection per file of levels/ (${files.join(', ')})`);
