@@ -17,6 +17,7 @@
 #include "uploads.h"
 #include "worker.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <sodium.h>
 #include <stdio.h>
@@ -56,9 +57,14 @@ int cli_serve(int argc, char **argv)
     bool fresh = false;
     /* Held until the process ends: sokod restore refuses while it is. */
     if (storage_init(cfg.db, cfg.synchronous) == STORAGE_OK && storage_lock(cfg.db, false) < 0) {
-        fprintf(stderr, "sokod: %s is being restored (%s.lock is held): try again once done\n",
-                cfg.db, cfg.db);
-        return 1;
+        if (errno == EWOULDBLOCK) {
+            fprintf(stderr, "sokod: %s is being restored (%s.lock is held): try again once done\n",
+                    cfg.db, cfg.db);
+            return 1;
+        }
+        /* A folder sokod may not write to: serve, without the guard. */
+        fprintf(stderr, "sokod: cannot lock %s.lock (%s): sokod restore will not see this server\n",
+                cfg.db, strerror(errno));
     }
     if (storage_init(cfg.db, cfg.synchronous) != STORAGE_OK ||
         storage_migrate(cfg.migrations, &fresh) != STORAGE_OK) {

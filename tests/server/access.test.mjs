@@ -19,10 +19,10 @@ import { startAdminServer, signedUpPlayer } from './admin.mjs';
 // A body (for writes) and a query are given where the route needs them.
 const MATRIX = {
   'GET /api/v1/account': { kind: 'self' },
-  'POST /api/v1/account/signup': { kind: 'self', body: () => ({ username: `m${crypto.randomBytes(4).toString('hex')}`, password: 'a matrix password' }) },
-  'POST /api/v1/account/login': { kind: 'self', body: () => ({ username: 'nobody-here', password: 'wrong password' }) },
-  'POST /api/v1/account/logout': { kind: 'self' },
-  'POST /api/v1/account/logout-all': { kind: 'self' },
+  'POST /api/v1/account/signup': { kind: 'self', ends: true, body: () => ({ username: `m${crypto.randomBytes(4).toString('hex')}`, password: 'a matrix password' }) },
+  'POST /api/v1/account/login': { kind: 'self', ends: true, body: () => ({ username: 'nobody-here', password: 'wrong password' }) },
+  'POST /api/v1/account/logout': { kind: 'self', ends: true },
+  'POST /api/v1/account/logout-all': { kind: 'self', ends: true },
   'POST /api/v1/account/password': { kind: 'self', body: () => ({ current_password: 'not the password', new_password: 'a new password' }) },
   'GET /api/v1/account/settings': { kind: 'self' },
   'PUT /api/v1/account/settings': { kind: 'self', body: () => ({ settings: {} }) },
@@ -181,12 +181,13 @@ test('only admins administer; refused admin calls change nothing', async () => {
 
 test('public and own-account routes answer every caller without reaching other users', async () => {
   const routes = routesInSource().filter((r) => ['public', 'self'].includes(MATRIX[r]?.kind));
+  const shared = await signedUpPlayer(server, 'bystander');
   for (const route of routes) {
     const [method, pattern] = route.split(' ');
     const entry = MATRIX[route];
     const id = pattern.startsWith('/api/v1/collections/') ? 1 : levels[0];
-    // Fresh callers each time: some of these routes end sessions.
-    const player = await signedUpPlayer(server, `p${crypto.randomBytes(4).toString('hex')}`);
+    // Fresh callers for the routes that end sessions.
+    const player = entry.ends ? await signedUpPlayer(server, `p${crypto.randomBytes(4).toString('hex')}`) : shared;
     const callers = [['nobody', server.client()], ['a guest', await freshGuest()], ['a player', player]];
     for (const [who, caller] of callers) {
       const before = sqlite(server.db, `SELECT seq FROM games WHERE id = ${game.id}`);
