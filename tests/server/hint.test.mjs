@@ -30,8 +30,10 @@ before(async () => {
   fs.mkdirSync(levels, { recursive: true });
   fs.copyFileSync(path.join(SOURCE, 'levels', 'tutorial.sok'), path.join(levels, 'tutorial.sok'));
   fs.writeFileSync(path.join(levels, 'hard.sok'), hardLevels());
-  // One hint at a time, half a second each: the busy answers and "unknown" show quickly.
-  server = await startServer({ dir, levels, args: ['--hint-seconds', '0.5', '--hint-jobs', '1'] });
+  // One hint at a time, so that a second one is refused. Two seconds leave
+  // room for the tutorial's proofs on a loaded machine with the sanitizers,
+  // and are still far too short for the hard levels.
+  server = await startServer({ dir, levels, args: ['--hint-seconds', '2', '--hint-jobs', '1'] });
   const c = server.client();
   tutorial = await levelIds(c, 'First Steps');
   hard = await levelIds(c, 'hard');
@@ -182,7 +184,7 @@ test('a search the time limit stops answers "unknown", uncounted; busy hints wai
   const b = await openGame(c, hard[0]);
   const unknown = await hint(c, a);
   assert.equal(unknown.status, 200, show(unknown));
-  assert.equal(unknown.json.hint.kind, 'unknown', `Sasquatch 50 in half a second: ${show(unknown)}`);
+  assert.equal(unknown.json.hint.kind, 'unknown', `Sasquatch 50 in two seconds: ${show(unknown)}`);
   assert.equal(unknown.json.hint.counted, false);
   assert.equal(unknown.json.game.hints, 0, '"unknown" is not counted');
   assert.ok(unknown.json.hint.reason.length > 0, 'it says why');
@@ -193,14 +195,14 @@ test('a search the time limit stops answers "unknown", uncounted; busy hints wai
   assert.deepEqual(sameStatus, [200, 429], same.map(show).join('\n'));
   const pending = same.find((x) => x.status === 429);
   assert.equal(pending.json.error.code, 'hint_pending');
-  assert.equal(pending.headers.get('retry-after'), '1');
+  assert.equal(pending.headers.get('retry-after'), '2', 'Retry-After: the hint time limit');
 
   // Two games at once with room for one hint: one answer, one 503.
   const both = await Promise.all([hint(c, a), hint(c, b)]);
   assert.deepEqual(both.map((x) => x.status).sort(), [200, 503], both.map(show).join('\n'));
   const busy = both.find((x) => x.status === 503);
   assert.equal(busy.json.error.code, 'unavailable');
-  assert.equal(busy.headers.get('retry-after'), '1');
+  assert.equal(busy.headers.get('retry-after'), '2');
 });
 
 test('hints refuse what is not theirs to answer', async () => {
