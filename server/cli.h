@@ -12,6 +12,7 @@ int cli_replay(int argc, char **argv);
 int cli_serve(int argc, char **argv);
 int cli_import(int argc, char **argv);
 int cli_admin(int argc, char **argv);
+int cli_generate(int argc, char **argv);
 int cli_backup(int argc, char **argv);
 int cli_restore(int argc, char **argv);
 

@@ -28,6 +28,7 @@ static const struct route routes[] = {
     {HTTP_GET, "/api/v1/collections", catalog_collections},
     {HTTP_GET, "/api/v1/collections/{id}", catalog_collection},
     {HTTP_GET, "/api/v1/levels/{id}", catalog_level},
+    {HTTP_GET, "/api/v1/daily", daily_get},
     {HTTP_POST, "/api/v1/levels/{id}/game", games_open},
     {HTTP_GET, "/api/v1/games/{id}", games_get},
     {HTTP_POST, "/api/v1/games/{id}/log", games_log},

@@ -32,6 +32,7 @@ const MATRIX = {
   'GET /api/v1/collections': { kind: 'public' },
   'GET /api/v1/collections/{id}': { kind: 'public' },
   'GET /api/v1/levels/{id}': { kind: 'public' },
+  'GET /api/v1/daily': { kind: 'public' },
   'POST /api/v1/levels/{id}/game': { kind: 'self' },
   'GET /api/v1/games/{id}': { kind: 'game' },
   'POST /api/v1/games/{id}/log': { kind: 'game', body: (g) => ({ seq: g.seq + 1, steps: 'u' }) },
