@@ -27,6 +27,8 @@ static const struct route routes[] = {
     {HTTP_GET, "/api/v1/collections/{id}", catalog_collection},
     {HTTP_GET, "/api/v1/levels/{id}", catalog_level},
     {HTTP_POST, "/api/v1/levels/{id}/game", games_open},
+    {HTTP_GET, "/api/v1/levels/{id}/leaderboard", leaderboard_level},
+    {HTTP_GET, "/api/v1/solutions/{id}", leaderboard_solution},
     {HTTP_GET, "/api/v1/games/{id}", games_get},
     {HTTP_POST, "/api/v1/games/{id}/log", games_log},
     {HTTP_POST, "/api/v1/games/{id}/walk", point_walk},

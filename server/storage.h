@@ -197,9 +197,6 @@ int storage_log_get(int64_t game, uint32_t seq,
 int storage_log_append(int64_t game, const struct storage_log_entry *e, int64_t now);
 /* Records the game's summary after an entry. */
 int storage_game_update(const struct storage_game *g, int64_t now);
-/* Records a solution; a solution the user already has for the level is kept once. */
-int storage_solution_add(int64_t user, int64_t level, int64_t game, uint32_t moves, uint32_t pushes,
-                         const char *lurd, int64_t now);
 
 /* ---- Progress ----------------------------------------------------------------------------- */
 

@@ -1,0 +1,112 @@
+-- Leaderboards of witnessed play. Every row of `solutions` is a solution the
+-- server saw played step by step (reference solutions that come with level
+-- files live in their own table and never rank). A solution now remembers
+-- the hints its game had asked for when it was found, and the rule it was
+-- played under, so that a replay plays it the same way.
+ALTER TABLE solutions ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE solutions ADD COLUMN rule INTEGER NOT NULL DEFAULT 0;
+
+-- The daily board reads a level's solutions of one day.
+CREATE INDEX solutions_level_time ON solutions (level_id, solved_at);
+
+-- Each player's best solution of a level, once per ordering (`board` 0:
+-- fewest moves then pushes, 1: fewest pushes then moves) and per kind
+-- (`hinted` 0: found without hints, 1: with hints), with (first, second)
+-- the counts in the board's order. A board is then a range of one index,
+-- and a rank is a count over it: a level with 100,000 players answers
+-- without reading their solutions. `listed` is 0 for guests, who are
+-- ranked for themselves but not shown to others. Triggers below keep the
+-- table in step with solutions and users, whatever writes them.
+CREATE TABLE board_entries (
+    level_id    INTEGER NOT NULL REFERENCES levels (id) ON DELETE CASCADE,
+    board       INTEGER NOT NULL CHECK (board = 0 OR board = 1),
+    hinted      INTEGER NOT NULL CHECK (hinted = 0 OR hinted = 1),
+    user_id     INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    listed      INTEGER NOT NULL CHECK (listed = 0 OR listed = 1),
+    first       INTEGER NOT NULL,
+    second      INTEGER NOT NULL,
+    solved_at   INTEGER NOT NULL,
+    solution_id INTEGER NOT NULL REFERENCES solutions (id) ON DELETE CASCADE,
+    PRIMARY KEY (level_id, board, hinted, user_id)
+) WITHOUT ROWID;
+CREATE INDEX board_entries_rank
+    ON board_entries (level_id, board, hinted, listed, first, second, solved_at, solution_id);
+CREATE INDEX board_entries_user ON board_entries (user_id);
+CREATE INDEX board_entries_solution ON board_entries (solution_id);
+
+-- The boards of the solutions recorded so far (all standard-rule games).
+INSERT INTO board_entries (level_id, board, hinted, user_id, listed, first, second, solved_at,
+                           solution_id)
+SELECT level_id, board, hinted, user_id, listed, first, second, solved_at, id FROM (
+    SELECT s.level_id, b.board, s.hints > 0 AS hinted, s.user_id, 1 - u.guest AS listed,
+           CASE b.board WHEN 0 THEN s.moves ELSE s.pushes END AS first,
+           CASE b.board WHEN 0 THEN s.pushes ELSE s.moves END AS second,
+           s.solved_at, s.id,
+           row_number() OVER (
+               PARTITION BY s.level_id, b.board, s.hints > 0, s.user_id
+               ORDER BY CASE b.board WHEN 0 THEN s.moves ELSE s.pushes END,
+                        CASE b.board WHEN 0 THEN s.pushes ELSE s.moves END,
+                        s.solved_at, s.id) AS place
+    FROM solutions s JOIN users u ON u.id = s.user_id
+    CROSS JOIN (SELECT 0 AS board UNION ALL SELECT 1) b
+    WHERE s.rule = 0)
+WHERE place = 1;
+
+-- A new solution (or one that moved to another user, when a guest's
+-- solutions join an account) takes the user's place on both boards of its
+-- kind when it beats what the user had there. Multi-push solutions are not
+-- ranked with standard ones: a push there may move a whole line of boxes.
+CREATE TRIGGER solutions_to_boards AFTER INSERT ON solutions WHEN NEW.rule = 0
+BEGIN
+    INSERT INTO board_entries (level_id, board, hinted, user_id, listed, first, second,
+                               solved_at, solution_id)
+        SELECT NEW.level_id, 0, NEW.hints > 0, NEW.user_id, 1 - u.guest, NEW.moves, NEW.pushes,
+               NEW.solved_at, NEW.id FROM users u WHERE u.id = NEW.user_id
+        ON CONFLICT (level_id, board, hinted, user_id) DO UPDATE
+        SET first = excluded.first, second = excluded.second, solved_at = excluded.solved_at,
+            solution_id = excluded.solution_id
+        WHERE (excluded.first, excluded.second, excluded.solved_at, excluded.solution_id)
+            < (board_entries.first, board_entries.second, board_entries.solved_at,
+               board_entries.solution_id);
+    INSERT INTO board_entries (level_id, board, hinted, user_id, listed, first, second,
+                               solved_at, solution_id)
+        SELECT NEW.level_id, 1, NEW.hints > 0, NEW.user_id, 1 - u.guest, NEW.pushes, NEW.moves,
+               NEW.solved_at, NEW.id FROM users u WHERE u.id = NEW.user_id
+        ON CONFLICT (level_id, board, hinted, user_id) DO UPDATE
+        SET first = excluded.first, second = excluded.second, solved_at = excluded.solved_at,
+            solution_id = excluded.solution_id
+        WHERE (excluded.first, excluded.second, excluded.solved_at, excluded.solution_id)
+            < (board_entries.first, board_entries.second, board_entries.solved_at,
+               board_entries.solution_id);
+END;
+
+CREATE TRIGGER solutions_change_user AFTER UPDATE OF user_id ON solutions
+WHEN NEW.rule = 0 AND NEW.user_id <> OLD.user_id
+BEGIN
+    INSERT INTO board_entries (level_id, board, hinted, user_id, listed, first, second,
+                               solved_at, solution_id)
+        SELECT NEW.level_id, 0, NEW.hints > 0, NEW.user_id, 1 - u.guest, NEW.moves, NEW.pushes,
+               NEW.solved_at, NEW.id FROM users u WHERE u.id = NEW.user_id
+        ON CONFLICT (level_id, board, hinted, user_id) DO UPDATE
+        SET first = excluded.first, second = excluded.second, solved_at = excluded.solved_at,
+            solution_id = excluded.solution_id
+        WHERE (excluded.first, excluded.second, excluded.solved_at, excluded.solution_id)
+            < (board_entries.first, board_entries.second, board_entries.solved_at,
+               board_entries.solution_id);
+    INSERT INTO board_entries (level_id, board, hinted, user_id, listed, first, second,
+                               solved_at, solution_id)
+        SELECT NEW.level_id, 1, NEW.hints > 0, NEW.user_id, 1 - u.guest, NEW.pushes, NEW.moves,
+               NEW.solved_at, NEW.id FROM users u WHERE u.id = NEW.user_id
+        ON CONFLICT (level_id, board, hinted, user_id) DO UPDATE
+        SET first = excluded.first, second = excluded.second, solved_at = excluded.solved_at,
+            solution_id = excluded.solution_id
+        WHERE (excluded.first, excluded.second, excluded.solved_at, excluded.solution_id)
+            < (board_entries.first, board_entries.second, board_entries.solved_at,
+               board_entries.solution_id);
+END;
+
+-- A guest that signs up appears on the boards from then on.
+CREATE TRIGGER users_listed AFTER UPDATE OF guest ON users WHEN NEW.guest <> OLD.guest
+BEGIN
+    UPDATE board_entries SET listed = 1 - NEW.guest WHERE user_id = NEW.id;
+END;
