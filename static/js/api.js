@@ -73,4 +73,7 @@ export const api = {
   walk: (id, seq, x, y) => call('POST', `/games/${id}/walk`, { seq, x, y }),
   push: (id, seq, box, to) => call('POST', `/games/${id}/push`, { seq, box, to }),
   progress: () => call('GET', '/progress'),
+  leaderboard: (levelId, by = 'moves', limit = 20) =>
+    call('GET', `/levels/${levelId}/leaderboard?by=${by}&limit=${limit}`),
+  solution: (id) => call('GET', `/solutions/${id}`),
 };

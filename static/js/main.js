@@ -19,6 +19,8 @@ import { lazyScreen } from './lazy.js';
 
 const editor = lazyScreen('screen-editor', () => import('./screens/editor.js'), '/css/editor.css');
 const admin = lazyScreen('screen-admin', () => import('./screens/admin.js'), '/css/editor.css');
+const board = lazyScreen('screen-board', () => import('./screens/leaderboard.js'), '/css/boards.css');
+const replay = lazyScreen('screen-replay', () => import('./screens/replay.js'), '/css/boards.css');
 
 async function useTheme(id) {
   app.theme = await loadTheme(id);
@@ -28,6 +30,7 @@ async function useTheme(id) {
   game.redraw();
   editor.redraw();
   admin.redraw();
+  replay.redraw();
 }
 
 function watchNetwork() {
@@ -70,7 +73,7 @@ async function boot() {
     if (key === 'theme') useTheme(value);
     if (key === 'sound') setSoundEnabled(value);
   });
-  startRouter({ title, library, play: game, options, account, credits, editor, admin });
+  startRouter({ title, library, play: game, options, account, credits, editor, admin, board, replay });
   // Moves an earlier visit queued and could not send: send them now (the
   // game screen does it itself, once it knows which game it shows).
   if (!/^#\/play\//.test(location.hash)) drainSavedOutboxes();

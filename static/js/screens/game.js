@@ -255,6 +255,7 @@ function onSolved() {
     $('solved-text').textContent = `${g.moves} moves, ${g.pushes} pushes`;
     $('solved-best').textContent = neighbours.next ? '' : 'That was the last level of this collection.';
     $('solved-next').hidden = !neighbours.next;
+    $('solved-board').href = `#/board/${levelId}`;
     $('solved').hidden = false;
     (neighbours.next ? $('solved-next') : $('solved-stay')).focus();
   };
