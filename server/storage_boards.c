@@ -98,10 +98,13 @@ int storage_board_top(int64_t level, int board, bool hinted, uint32_t limit,
 static const char SQL_BOARD_USER[] =
     ENTRY_COLUMNS "WHERE b.level_id = ?1 AND b.board = ?2 AND b.hinted = ?3 AND b.user_id = ?4";
 
-/* Rows compare as the board orders them; the index answers the range. */
+/* The players of the buckets before the entry's first count, plus those
+ * with the same first count that come before it; both read an index range. */
 static const char SQL_BOARD_AHEAD[] =
-    "SELECT count(*) FROM board_entries WHERE level_id = ?1 AND board = ?2 AND hinted = ?3 "
-    "AND listed = 1 AND (first, second, solved_at, solution_id) < (?4, ?5, ?6, ?7)";
+    "SELECT (SELECT coalesce(sum(players), 0) FROM board_buckets WHERE level_id = ?1 "
+    "AND board = ?2 AND hinted = ?3 AND first < ?4) + (SELECT count(*) FROM board_entries "
+    "WHERE level_id = ?1 AND board = ?2 AND hinted = ?3 AND listed = 1 AND first = ?4 "
+    "AND (second, solved_at, solution_id) < (?5, ?6, ?7))";
 
 int storage_board_user(int64_t level, int board, bool hinted, int64_t user, uint32_t *rank,
                        int (*fn)(void *arg, const struct storage_board_entry *e), void *arg)
@@ -148,8 +151,8 @@ int storage_board_user(int64_t level, int board, bool hinted, int64_t user, uint
 }
 
 static const char SQL_BOARD_COUNT[] =
-    "SELECT count(*) FROM board_entries WHERE level_id = ?1 AND board = ?2 AND hinted = ?3 "
-    "AND listed = 1";
+    "SELECT coalesce(sum(players), 0) FROM board_buckets WHERE level_id = ?1 AND board = ?2 "
+    "AND hinted = ?3";
 
 int storage_board_count(int64_t level, int board, bool hinted, uint32_t *count)
 {
@@ -161,9 +164,10 @@ int storage_board_count(int64_t level, int board, bool hinted, uint32_t *count)
     sqlite3_bind_int(st, 3, hinted ? 1 : 0);
     int rc = sqlite3_step(st);
     int status = STORAGE_OK;
+    *count = 0;
     if (rc == SQLITE_ROW)
         *count = (uint32_t)sqlite3_column_int64(st, 0);
-    else
+    else if (rc != SQLITE_DONE)
         status = storage_status(rc, "counting a leaderboard");
     sqlite3_reset(st);
     return status;

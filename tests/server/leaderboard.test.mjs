@@ -176,6 +176,8 @@ test('a guest is ranked for itself, shown to nobody, and listed once it signs up
   assert.equal(r.status, 201, show(r));
   seen = await board(admin, room, '?limit=100');
   assert.deepEqual(names(seen), ['early', 'late', 'newcomer', 'pusher', 'waster'], 'signed up, the guest is listed');
+  assert.equal(seen.total, 5, 'and counted');
+  assert.equal((await board(admin, room, '?by=pushes')).total, 5, 'on both orderings');
   r = await admin.get(seen.entries[2].solution);
   assert.equal(r.status, 200, show(r));
 });
