@@ -19,6 +19,20 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# wrk, curl and the sqlite3 shell from Debian, for this benchmark only.
+missing=()
+for tool in wrk curl sqlite3; do command -v $tool >/dev/null || missing+=($tool); done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=()
+  [ "$(id -u)" -ne 0 ] && sudo=(sudo)
+  echo "installing ${missing[*]} (for this benchmark only)"
+  export DEBIAN_FRONTEND=noninteractive
+  if ! "${sudo[@]}" apt-get install -y -q "${missing[@]}" >/dev/null; then
+    "${sudo[@]}" apt-get update -q >/dev/null
+    "${sudo[@]}" apt-get install -y -q "${missing[@]}" >/dev/null
+  fi
+fi
+
 players=${BENCH_PLAYERS:-100000}
 mkdir -p "$tmp/levels"
 cat >"$tmp/levels/room.sok" <<'LEVELS'
