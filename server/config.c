@@ -134,6 +134,15 @@ static int set_timeout(struct config *cfg, const char *v)
     return 0;
 }
 
+static int set_heartbeat(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 3600, &n) != 0 || n == 0)
+        return -1;
+    cfg->heartbeat = (unsigned)n;
+    return 0;
+}
+
 static int set_collection(struct config *cfg, const char *v)
 {
     if (v[0] == '\0')
@@ -173,6 +182,9 @@ static const struct option options[] = {
      set_threads},
     {"timeout", "SOKOD_TIMEOUT", CONFIG_SERVE, "SECONDS", "idle connection timeout (default 30)",
      set_timeout},
+    {"heartbeat", "SOKOD_HEARTBEAT", CONFIG_SERVE, "SECONDS",
+     "seconds between heartbeats of an idle live stream (default 15; at most half the timeout)",
+     set_heartbeat},
     {"collection", NULL, CONFIG_IMPORT, "NAME",
      "collection the levels go into (default: the file's Collection: line or its name)",
      set_collection},
@@ -262,6 +274,7 @@ int config_load(struct config *cfg, unsigned command, int argc, char **argv)
     cfg->max_upload = (size_t)32 << 20;
     cfg->solver_seconds = 10;
     cfg->timeout = 30;
+    cfg->heartbeat = 15;
 
     for (size_t i = 0; i < NOPTIONS; i++) {
         const struct option *o = &options[i];

@@ -25,7 +25,8 @@ struct config {
     size_t max_upload;       /* the largest level file an admin may upload, in bytes */
     unsigned solver_seconds; /* per uploaded level for the solvability check; 0: off */
     unsigned threads;
-    unsigned timeout; /* seconds of inactivity before a connection is closed */
+    unsigned timeout;   /* seconds of inactivity before a connection is closed */
+    unsigned heartbeat; /* seconds between heartbeats of an idle live stream */
     char collection[256];
     /* Arguments that are not flags (the files of `sokod import`), in argv. */
     char **args;

@@ -6,6 +6,7 @@
 #include "commit.h"
 #include "game_cache.h"
 #include "handlers.h"
+#include "live.h"
 #include "solutions.h"
 #include "storage.h"
 #include "textbuf.h"
@@ -232,6 +233,7 @@ struct entry_job {
     void *arg;           /* e.arg's copy */
     struct live_game *g; /* held from run to finish */
     bool wrote;          /* run kept writes that the commit must carry */
+    char *applied;       /* the steps the entry added (malloc'd), for live followers */
     struct games_answer answer;
     struct http_deferred *deferred;
 };
@@ -343,7 +345,8 @@ static int run_entry(struct commit_job *cj)
     g->seq = e->seq;
     j->wrote = true;
     accept_answer(&j->answer, g, false, steps != NULL ? steps : "");
-    free(steps);
+    free(j->applied);
+    j->applied = steps;
     return STORAGE_OK;
 }
 
@@ -360,6 +363,10 @@ static void finish_entry(struct commit_job *cj, int status, bool ran)
         free(j->answer.text);
         j->answer.text = NULL;
         j->answer.failure = status;
+    } else if (j->wrote) {
+        /* Committed: other devices may hear of it now, not before. */
+        live_game_entry(j->g, j->e.kind, j->e.seq, j->applied != NULL ? j->applied : "",
+                        j->e.count);
     }
     if (j->g != NULL)
         game_cache_release(j->g);
@@ -379,6 +386,7 @@ static void free_entry(void *arg)
     json_decref(j->answer.body);
     free(j->answer.text);
     free(j->e.dirs);
+    free(j->applied);
     free(j->steps);
     free(j->arg);
     free(j);

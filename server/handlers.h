@@ -64,6 +64,9 @@ int manage_level_restore(struct http_conn *c);
 /* exports.c */
 int exports_collection(struct http_conn *c);
 
+/* live.c */
+int live_events(struct http_conn *c);
+
 /* static_files.c */
 int static_wasm(struct http_conn *c);
 int static_get(struct http_conn *c);

@@ -4,6 +4,7 @@
 
 #include "access_log.h"
 #include "auth.h"
+#include "events.h"
 #include "routes.h"
 #include "worker.h"
 
@@ -497,6 +498,9 @@ struct MHD_Daemon *http_start(const struct config *cfg, unsigned *port)
 void http_stop(struct MHD_Daemon *d, unsigned grace_ms)
 {
     MHD_socket listener = MHD_quiesce_daemon(d);
+    /* Live streams never end by themselves, and the daemon must not stop
+     * with suspended connections: end them all (each is woken to finish). */
+    events_stop();
     uint64_t deadline = http_now_us() + (uint64_t)grace_ms * 1000u;
     while (atomic_load(&in_flight) > 0 && http_now_us() < deadline) {
         struct timespec pause = {0, 5 * 1000 * 1000};

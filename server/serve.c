@@ -4,10 +4,12 @@
 #include "access_log.h"
 #include "commit.h"
 #include "config.h"
+#include "events.h"
 #include "game_cache.h"
 #include "gzip_cache.h"
 #include "http.h"
 #include "import.h"
+#include "live.h"
 #include "static_files.h"
 #include "storage.h"
 #include "uploads.h"
@@ -66,8 +68,10 @@ int cli_serve(int argc, char **argv)
     }
 
     if (worker_start(SLOW_WORKERS) != 0 || storage_checkpointer_start() != STORAGE_OK ||
-        commit_start() != 0) {
+        commit_start() != 0 || events_start(live_heartbeat_ms(cfg.heartbeat, cfg.timeout)) != 0) {
         fprintf(stderr, "sokod: cannot start worker threads\n");
+        events_stop();
+        commit_stop();
         worker_stop();
         storage_checkpointer_stop();
         storage_shutdown();
@@ -78,6 +82,7 @@ int cli_serve(int argc, char **argv)
     unsigned port = 0;
     struct MHD_Daemon *daemon = http_start(&cfg, &port);
     if (daemon == NULL) {
+        events_stop();
         access_log_stop();
         uploads_stop();
         commit_stop();

@@ -1,6 +1,6 @@
 # Short libFuzzer runs of each tests/fuzz/fuzz_*.c target (clang only). The
 # targets compile the core into themselves so that libFuzzer sees its
-# coverage. New inputs go to build/fuzz/<target>; the real collections seed
+# coverage (fuzz_slc also the server's SLC reader). New inputs go to build/fuzz/<target>; the real collections seed
 # the reader. Longer runs: build/fuzz_reader -max_total_time=1800 build/fuzz/fuzz_reader
 if(CMAKE_C_COMPILER_ID STREQUAL "Clang")
   file(GLOB SOKOD_FUZZERS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_*.c)
@@ -16,6 +16,23 @@ if(CMAKE_C_COMPILER_ID STREQUAL "Clang")
     set(seeds "")
     if(name STREQUAL "fuzz_reader")
       set(seeds ${SOKOD_SHARED_DIR}/levels ${SOKOD_SHARED_DIR}/levels/solutions)
+    elseif(name STREQUAL "fuzz_slc")
+      # The server's SLC reader and writer, on libxml2.
+      target_sources(${name} PRIVATE ${CMAKE_SOURCE_DIR}/server/slc.c)
+      target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/server)
+      target_compile_definitions(${name} PRIVATE _GNU_SOURCE)
+      target_link_libraries(${name} PRIVATE PkgConfig::LIBXML2 Threads::Threads)
+      set(seeds ${SOKOD_SHARED_DIR}/levels/slc)
+    elseif(name STREQUAL "fuzz_route")
+      # The router links the whole server but its main().
+      list(FILTER SOKOD_SOURCES EXCLUDE REGEX "/server/main\\.c$")
+      target_sources(${name} PRIVATE ${SOKOD_SOURCES})
+      target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/server
+                                                 ${CMAKE_SOURCE_DIR}/solver)
+      target_compile_definitions(${name} PRIVATE _GNU_SOURCE SOKOD_VERSION="${PROJECT_VERSION}")
+      target_link_libraries(${name} PRIVATE soko_solver PkgConfig::MHD PkgConfig::JANSSON
+                            PkgConfig::SQLITE PkgConfig::SODIUM PkgConfig::LIBXML2 PkgConfig::ZLIB
+                            Threads::Threads)
     endif()
     add_test(NAME ${name}
              COMMAND ${name} -max_total_time=${SOKOD_FUZZ_SECONDS} -max_len=65536

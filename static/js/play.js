@@ -166,6 +166,38 @@ export class Play {
     else this.hooks.update?.(this);
   }
 
+  /** An entry of this game made on another device and heard live
+   * ({seq, kind, steps|count, moves, pushes}): played here too, step by step.
+   * Returns 'applied', 'ignored' (this tab's own entry, or one it has), or
+   * 'behind' (it does not follow on from here: fetch the game). */
+  applyRemote(e) {
+    const sync = this.sync, g = this.game;
+    if (!sync || !g || e.game !== sync.gameId) return 'ignored';
+    if (e.seq <= sync.seq + sync.queue.length) return 'ignored';
+    if (sync.queue.length > 0 || e.seq !== sync.seq + 1) return 'behind';
+    if (e.kind === 'steps') {
+      for (const ch of e.steps) if (!this.step(dirOfLetter(ch), true)) return 'behind';
+    } else if (e.kind === 'undo') {
+      for (let i = 0; i < e.count && g.cursor > 0; i++) this.undoOne();
+    } else if (e.kind === 'redo') {
+      for (let i = 0; i < e.count && g.redoCount > 0; i++) {
+        const entry = g.entry(g.cursor), from = g.player;
+        g.redo();
+        if (entry.restart) this.view.snap(this.position());
+        else this.view.animate(stepTransition(g.width, from, entry.dir, entry.pushed, this.position()));
+      }
+    } else if (e.kind === 'restart') {
+      g.restart();
+      this.view.snap(this.position(), 2);
+    }
+    sync.seq = e.seq;
+    if (g.moves !== e.moves || g.pushes !== e.pushes) return 'behind';
+    this.state = { ...this.state, seq: e.seq, moves: e.moves, pushes: e.pushes, solved: e.solved };
+    announce(`Played on another device. ${this.counts()}`);
+    this.afterChange();
+    return 'applied';
+  }
+
   /** Hands local entries to the server queue. */
   queue(entry) {
     this.sync?.add(entry);

@@ -10,6 +10,7 @@ import { announce, toast } from '../a11y.js';
 import { go, currentScreen } from '../router.js';
 import * as settings from '../settings.js';
 import { drainSavedOutboxes } from '../sync.js';
+import { live } from '../live.js';
 
 export const section = 'screen-game';
 
@@ -86,6 +87,14 @@ function setup() {
     else if (which === 'title') go('#/');
     else $('board').focus();
   });
+  // The same game played in another tab or on another device, live.
+  live.on('step', (e) => {
+    if (currentScreen() !== 'play' || !e) return;
+    if (play.applyRemote(e) === 'behind') catchUp();
+  });
+  live.on('snapshot', () => currentScreen() === 'play' && catchUp());
+  // Whatever happened between opening the game and the stream being ready.
+  live.on('ready', () => currentScreen() === 'play' && catchUp());
   window.addEventListener('focus', catchUp);
   document.addEventListener('visibilitychange', () => { if (!document.hidden) catchUp(); });
   settings.onChange(applySettings);
@@ -110,6 +119,7 @@ export async function enter(args) {
   const id = Number(args[0]);
   if (!id) return go('#/library');
   if (id === levelId && play.game) {
+    live.follow({ game: play.sync.gameId });
     view.resize();
     $('board').focus();
     return;
@@ -132,6 +142,7 @@ export async function enter(args) {
   }
   levelId = id;
   app.lastLevel = id;
+  live.follow({ game: play.sync.gameId });
   if (!drained) {
     // Moves an earlier visit queued for other levels go to the server too.
     drained = true;
@@ -146,6 +157,7 @@ export async function enter(args) {
 }
 
 export function leave() {
+  live.stop();
   $('game-menu').open && $('game-menu').close();
 }
 

@@ -1,0 +1,190 @@
+/* GET /api/v1/events: one Server-Sent Events stream per browser tab, and the
+ * events of games. The connection is suspended while its stream has
+ * nothing to send and resumed by the bus when an event or a heartbeat
+ * arrives: libmicrohttpd's polling threads never spin on an idle stream. */
+#include "live.h"
+
+#include "auth.h"
+#include "events.h"
+#include "handlers.h"
+#include "storage.h"
+#include "textbuf.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What a stream's reader is handed each call, at most. */
+#define LIVE_BLOCK 4096
+
+struct live_stream {
+    struct MHD_Connection *mhd;
+    struct events_stream *events;
+};
+
+static void suspend_stream(void *arg)
+{
+    struct live_stream *ls = arg;
+    MHD_suspend_connection(ls->mhd);
+}
+
+static void wake_stream(void *arg)
+{
+    struct live_stream *ls = arg;
+    MHD_resume_connection(ls->mhd);
+}
+
+/* libmicrohttpd's content reader. Returning 0 would make the polling thread
+ * call again at once (a busy loop); the bus suspends the connection instead,
+ * and the 0 then only means "called again once resumed". */
+static ssize_t read_stream(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    (void)pos;
+    struct live_stream *ls = cls;
+    size_t len = 0;
+    switch (events_read(ls->events, buf, max, &len)) {
+    case EVENTS_DATA:
+        return (ssize_t)len;
+    case EVENTS_SUSPENDED:
+        return 0;
+    case EVENTS_END:
+        break;
+    }
+    return MHD_CONTENT_READER_END_OF_STREAM;
+}
+
+static void free_stream(void *cls)
+{
+    struct live_stream *ls = cls;
+    events_close(ls->events);
+    free(ls);
+}
+
+/* Reads a positive id from the query; 0 when absent, -1 when malformed. */
+static int64_t query_id(struct http_conn *c, const char *name)
+{
+    const char *v = http_query(c, name);
+    if (v == NULL)
+        return 0;
+    char *end = NULL;
+    errno = 0;
+    long long n = strtoll(v, &end, 10);
+    if (errno != 0 || end == v || *end != '\0' || n < 1)
+        return -1;
+    return n;
+}
+
+/* The Last-Event-ID header (set by EventSource when it reconnects) or the
+ * last_event_id argument (for a page that opens a new stream). */
+static bool last_event_id(struct http_conn *c, bool *has, uint64_t *id)
+{
+    const char *v = http_header(c, "Last-Event-ID");
+    if (v == NULL || v[0] == '\0')
+        v = http_query(c, "last_event_id");
+    *has = false;
+    if (v == NULL || v[0] == '\0')
+        return true;
+    char *end = NULL;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (errno != 0 || *end != '\0' || v[0] == '-')
+        return false;
+    *has = true;
+    *id = n;
+    return true;
+}
+
+int live_events(struct http_conn *c)
+{
+    int result = MHD_NO;
+    int64_t game = query_id(c, "game");
+    if (game < 0)
+        return reply_error(c, 400, API_E_INVALID_VALUE, "'game' must be a game id");
+    if (game == 0)
+        return reply_error(c, 400, API_E_MISSING_FIELD,
+                           "say what to follow: events?game=ID (a game of yours)");
+    bool has_last;
+    uint64_t last = 0;
+    if (!last_event_id(c, &has_last, &last))
+        return reply_error(c, 400, API_E_INVALID_VALUE,
+                           "Last-Event-ID must be the id of an event this server sent");
+    int64_t user;
+    if (!auth_user(c, AUTH_EXISTING, &user, &result))
+        return result;
+    struct storage_game row;
+    int status = storage_game_get(game, &row);
+    if (status == STORAGE_NOT_FOUND || (status == STORAGE_OK && row.user_id != user))
+        return reply_error(c, 404, API_E_GAME_NOT_FOUND, "you have no game %lld", (long long)game);
+    if (status != STORAGE_OK)
+        return auth_storage_failure(c, status);
+
+    char topic[EVENTS_TOPIC_MAX];
+    snprintf(topic, sizeof topic, "game:%lld", (long long)game);
+    const char *topics[1] = {topic};
+    struct live_stream *ls = calloc(1, sizeof *ls);
+    if (ls == NULL)
+        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+    ls->mhd = c->mhd;
+    ls->events = events_open(topics, 1, has_last, last, suspend_stream, wake_stream, ls);
+    if (ls->events == NULL) {
+        free(ls);
+        return reply_error(c, 503, API_E_UNAVAILABLE, "the server is stopping: try again");
+    }
+    struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, LIVE_BLOCK,
+                                                               read_stream, ls, free_stream);
+    if (r == NULL) {
+        free_stream(ls);
+        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+    }
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream; charset=utf-8");
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    /* A proxy in front must pass each event on at once. */
+    MHD_add_response_header(r, "X-Accel-Buffering", "no");
+    return http_queue(c, 200, r, 0);
+}
+
+static const char *const kind_names[] = {"steps", "undo", "redo", "restart"};
+
+void live_game_entry(const struct live_game *g, int kind, uint32_t seq, const char *steps,
+                     uint32_t count)
+{
+    char topic[EVENTS_TOPIC_MAX];
+    snprintf(topic, sizeof topic, "game:%lld", (long long)g->id);
+    if (!events_wanted(topic) || kind < 0 || kind > STORAGE_LOG_RESTART)
+        return;
+    struct textbuf b = {0};
+    textbuf_puts(&b, "{\"game\":");
+    textbuf_int(&b, g->id);
+    textbuf_puts(&b, ",\"seq\":");
+    textbuf_int(&b, seq);
+    textbuf_puts(&b, ",\"kind\":\"");
+    textbuf_puts(&b, kind_names[kind]);
+    textbuf_puts(&b, "\"");
+    if (kind == STORAGE_LOG_STEPS) {
+        textbuf_puts(&b, ",\"steps\":");
+        textbuf_json_string(&b, steps, strlen(steps));
+    } else if (kind != STORAGE_LOG_RESTART) {
+        textbuf_puts(&b, ",\"count\":");
+        textbuf_int(&b, count);
+    }
+    textbuf_puts(&b, ",\"moves\":");
+    textbuf_int(&b, g->game.moves);
+    textbuf_puts(&b, ",\"pushes\":");
+    textbuf_int(&b, g->game.pushes);
+    textbuf_puts(&b, soko_game_solved(&g->game) ? ",\"solved\":true}" : ",\"solved\":false}");
+    size_t len = 0;
+    char *text = textbuf_take(&b, &len);
+    if (text != NULL)
+        events_publish(topic, "step", text, len, false);
+    free(text);
+}
+
+unsigned live_heartbeat_ms(unsigned heartbeat_s, unsigned timeout_s)
+{
+    unsigned ms = (heartbeat_s > 0 ? heartbeat_s : 15) * 1000u;
+    unsigned limit = timeout_s * 1000u / 2;
+    if (limit > 0 && ms > limit)
+        ms = limit;
+    return ms > 0 ? ms : 500;
+}

@@ -1,0 +1,23 @@
+/* Live play over Server-Sent Events: the stream endpoint (GET
+ * /api/v1/events) on top of the event bus, and what the game endpoints
+ * publish once a step is committed. */
+#ifndef SOKOD_LIVE_H
+#define SOKOD_LIVE_H
+
+#include "game_play.h"
+
+#include <stdint.h>
+
+/* Publishes, to the followers of the game's topic, the entry `seq` just
+ * committed: its kind, the steps as the log holds them (pushes in upper
+ * case) or its count, and the game's counts after it. Call only after the
+ * commit, with g held. Does nothing when nobody follows the game. */
+void live_game_entry(const struct live_game *g, int kind, uint32_t seq, const char *steps,
+                     uint32_t count);
+
+/* The heartbeat period in milliseconds for an idle-connection timeout of
+ * `timeout_s` seconds and a wished period of `heartbeat_s` seconds: short
+ * enough that a stream never looks idle to libmicrohttpd. */
+unsigned live_heartbeat_ms(unsigned heartbeat_s, unsigned timeout_s);
+
+#endif
