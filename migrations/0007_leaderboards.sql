@@ -6,6 +6,11 @@
 ALTER TABLE solutions ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE solutions ADD COLUMN rule INTEGER NOT NULL DEFAULT 0;
 
+-- Solutions recorded before this migration kept no hint count: those of a
+-- game that has had hints count as helped, as nothing tells when they came.
+UPDATE solutions SET hints = (SELECT g.hints FROM games g WHERE g.id = solutions.game_id)
+WHERE game_id IN (SELECT id FROM games WHERE hints > 0);
+
 -- The daily board reads a level's solutions of one day.
 CREATE INDEX solutions_level_time ON solutions (level_id, solved_at);
 

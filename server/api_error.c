@@ -42,6 +42,7 @@ static const char *const names[API_E_COUNT] = {
     [API_E_EXPORT_IMPOSSIBLE] = "export_impossible",
     [API_E_INTERNAL] = "internal",
     [API_E_UNAVAILABLE] = "unavailable",
+    [API_E_HINT_PENDING] = "hint_pending",
 };
 
 const char *api_error_name(enum api_error code)

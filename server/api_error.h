@@ -42,6 +42,7 @@ enum api_error {
     API_E_UNREADABLE_FILE,        /* 422: an upload that is no level file at all */
     API_E_NOTHING_TO_IMPORT,      /* 422: every level is invalid or a duplicate */
     API_E_EXPORT_IMPOSSIBLE,      /* 422: a format that cannot hold the collection */
+    API_E_HINT_PENDING,           /* 429: a hint of the same game is being computed */
     API_E_INTERNAL,               /* 500 */
     API_E_UNAVAILABLE,            /* 503: the database is busy or the server is stopping */
     API_E_COUNT

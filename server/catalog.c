@@ -28,6 +28,7 @@ static json_t *level_json(const struct storage_level *l)
                   l->solved, "best_moves", l->solved ? json_integer(l->best_moves) : json_null(),
                   "best_pushes", l->solved ? json_integer(l->best_pushes) : json_null(), "game_id",
                   l->game_id != 0 ? json_integer(l->game_id) : json_null());
+    json_object_set_new(o, "hinted", json_boolean(l->hinted));
     return o;
 }
 

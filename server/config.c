@@ -116,6 +116,51 @@ static int set_solver_seconds(struct config *cfg, const char *v)
     return 0;
 }
 
+/* Seconds with up to three decimals ("2.5"), from 0.05 to 600. */
+static int set_hint_seconds(struct config *cfg, const char *v)
+{
+    unsigned long long whole = 0, millis = 0;
+    const char *dot = strchr(v, '.');
+    char head[16];
+    size_t len = dot != NULL ? (size_t)(dot - v) : strlen(v);
+    if (len == 0 || len >= sizeof head)
+        return -1;
+    memcpy(head, v, len);
+    head[len] = '\0';
+    if (parse_unsigned(head, 600, &whole) != 0)
+        return -1;
+    if (dot != NULL) {
+        size_t digits = strlen(dot + 1);
+        if (digits == 0 || digits > 3 || parse_unsigned(dot + 1, 999, &millis) != 0)
+            return -1;
+        for (size_t i = digits; i < 3; i++)
+            millis *= 10;
+    }
+    double seconds = (double)whole + (double)millis / 1000.0;
+    if (seconds < 0.05 || seconds > 600)
+        return -1;
+    cfg->hint_seconds = seconds;
+    return 0;
+}
+
+static int set_hint_memory(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 65536, &n) != 0 || n < 16)
+        return -1;
+    cfg->hint_memory = (unsigned)n;
+    return 0;
+}
+
+static int set_hint_jobs(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 8, &n) != 0 || n == 0)
+        return -1;
+    cfg->hint_jobs = (unsigned)n;
+    return 0;
+}
+
 static int set_threads(struct config *cfg, const char *v)
 {
     unsigned long long n;
@@ -178,6 +223,12 @@ static const struct option options[] = {
     {"solver-seconds", "SOKOD_SOLVER_SECONDS", CONFIG_SERVE, "SECONDS",
      "time the background solvability check gives each uploaded level (default 10; 0: off)",
      set_solver_seconds},
+    {"hint-seconds", "SOKOD_HINT_SECONDS", CONFIG_SERVE, "SECONDS",
+     "time one hint may search, decimals allowed (default 3)", set_hint_seconds},
+    {"hint-memory", "SOKOD_HINT_MEMORY", CONFIG_SERVE, "MIB",
+     "memory one hint's search may use, in MiB (default 256)", set_hint_memory},
+    {"hint-jobs", "SOKOD_HINT_JOBS", CONFIG_SERVE, "N",
+     "hints computed at once, from 1 to 8; more get 503 (default 2)", set_hint_jobs},
     {"threads", "SOKOD_THREADS", CONFIG_SERVE, "N", "HTTP worker threads (default 0: one per core)",
      set_threads},
     {"timeout", "SOKOD_TIMEOUT", CONFIG_SERVE, "SECONDS", "idle connection timeout (default 30)",
@@ -273,6 +324,9 @@ int config_load(struct config *cfg, unsigned command, int argc, char **argv)
     cfg->max_body = 65536;
     cfg->max_upload = (size_t)32 << 20;
     cfg->solver_seconds = 10;
+    cfg->hint_seconds = 3;
+    cfg->hint_memory = 256;
+    cfg->hint_jobs = 2;
     cfg->timeout = 30;
     cfg->heartbeat = 15;
 

@@ -24,6 +24,9 @@ struct config {
     size_t max_body;         /* the largest request body accepted, in bytes */
     size_t max_upload;       /* the largest level file an admin may upload, in bytes */
     unsigned solver_seconds; /* per uploaded level for the solvability check; 0: off */
+    double hint_seconds;     /* the most one hint may take */
+    unsigned hint_memory;    /* MiB of solver tables one hint may use */
+    unsigned hint_jobs;      /* hints computed at once */
     unsigned threads;
     unsigned timeout;   /* seconds of inactivity before a connection is closed */
     unsigned heartbeat; /* seconds between heartbeats of an idle live stream */

@@ -190,6 +190,8 @@ void play_state_write(const struct live_game *g, struct textbuf *b)
     textbuf_puts(b, ",\"pushes\":");
     textbuf_int(b, s->pushes);
     textbuf_puts(b, soko_game_solved(s) ? ",\"solved\":true" : ",\"solved\":false");
+    textbuf_puts(b, ",\"hints\":");
+    textbuf_int(b, g->hints);
     textbuf_puts(b, ",\"boxes_on_goal\":");
     textbuf_int(b, s->boxes_on_goal);
     textbuf_puts(b, ",\"rows\":");
@@ -330,6 +332,7 @@ int play_rebuild(struct live_game *g)
         return status;
     g->user_id = row.user_id;
     g->level_id = row.level_id;
+    g->hints = row.hints;
     struct replay r = {.g = g, .status = STORAGE_OK};
     status = storage_level_get(row.level_id, 0, take_level, &r);
     if (status == STORAGE_STOP || r.status != STORAGE_OK)

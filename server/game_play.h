@@ -24,8 +24,9 @@ struct live_game {
     int64_t collection_id;
     uint32_t position;
     char title[256];
-    uint32_t seq; /* the last log entry applied */
-    bool valid;   /* false: to be rebuilt from the log before use */
+    uint32_t seq;   /* the last log entry applied */
+    uint32_t hints; /* hints answered in the game */
+    bool valid;     /* false: to be rebuilt from the log before use */
     soko_level level;
     soko_game game; /* game.history is malloc'd and grows */
     /* The cache's own fields. */
@@ -79,8 +80,8 @@ int32_t play_decode(const char *text, uint8_t *dirs, uint32_t cap, uint32_t *bad
  * length, or -1 when cap is too small. */
 int32_t play_letters(const struct live_game *g, uint32_t from, uint32_t to, char *out, size_t cap);
 
-/* The game as the API shows it: ids, seq, counts, rows, player, history,
- * redo stack and its level. A new object, or NULL when out of memory. */
+/* The game as the API shows it: ids, seq, counts, hints, rows, player,
+ * history, redo stack and its level. A new object, or NULL when out of memory. */
 json_t *play_state(const struct live_game *g);
 
 /* The same object appended to b as JSON text, without building it: for

@@ -39,8 +39,10 @@ struct live_game *games_take(struct http_conn *c, int64_t user, int64_t id, int 
      * and a log-in may have moved it from a guest to an account. */
     if (status == STORAGE_OK && g->seq != row.seq)
         status = play_rebuild(g);
-    if (status == STORAGE_OK)
+    if (status == STORAGE_OK) {
         g->user_id = row.user_id;
+        g->hints = row.hints;
+    }
     if (status != STORAGE_OK) {
         if (g != NULL)
             game_cache_release(g);
@@ -293,8 +295,10 @@ static int take_game(struct entry_job *j)
      * and a log-in may have moved it from a guest to an account. */
     if (status == STORAGE_OK && j->g->seq != row.seq)
         status = play_rebuild(j->g);
-    if (status == STORAGE_OK)
+    if (status == STORAGE_OK) {
         j->g->user_id = row.user_id;
+        j->g->hints = row.hints;
+    }
     return status;
 }
 

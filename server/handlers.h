@@ -28,6 +28,9 @@ int point_walk(struct http_conn *c);
 int point_push(struct http_conn *c);
 int point_reach(struct http_conn *c);
 
+/* hint.c */
+int hint_ask(struct http_conn *c);
+
 /* progress.c */
 int progress_get(struct http_conn *c);
 int progress_export(struct http_conn *c);

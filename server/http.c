@@ -167,6 +167,11 @@ int http_queue(struct http_conn *c, unsigned status, struct MHD_Response *r, uin
         MHD_add_response_header(r, MHD_HTTP_HEADER_SET_COOKIE, c->set_cookie);
     if (c->allow[0] != '\0')
         MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, c->allow);
+    if (c->retry_after != 0) {
+        char seconds[16];
+        snprintf(seconds, sizeof seconds, "%u", c->retry_after);
+        MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, seconds);
+    }
     enum MHD_Result result = MHD_queue_response(c->mhd, status, r);
     MHD_destroy_response(r);
     if (result == MHD_YES) {

@@ -46,7 +46,8 @@ struct http_conn {
     uint64_t bytes;  /* the answer's body size */
     char set_cookie[256];
     char allow[64];
-    json_t *attach; /* members added to the next JSON answer */
+    unsigned retry_after; /* seconds for a Retry-After header; 0: none */
+    json_t *attach;       /* members added to the next JSON answer */
     /* The session, once auth has looked at it. */
     bool auth_done;
     int64_t user_id; /* 0: no user */

@@ -17,6 +17,7 @@ static int add_solved(void *arg, const struct storage_progress *p)
                   http_json_text(p->title), "best_moves", (int)p->moves, "best_pushes",
                   (int)p->pushes, "first_solved_at", http_json_time(p->at), "game_id",
                   p->game_id != 0 ? json_integer(p->game_id) : json_null());
+    json_object_set_new(o, "hinted", json_boolean(p->hinted));
     return json_array_append_new(arg, o) != 0;
 }
 
@@ -28,6 +29,7 @@ static int add_game(void *arg, const struct storage_progress *p)
                   (json_int_t)p->collection_id, "collection", http_json_text(p->collection_name),
                   "position", (int)p->position, "title", http_json_text(p->title), "moves",
                   (int)p->moves, "pushes", (int)p->pushes, "updated_at", http_json_time(p->at));
+    json_object_set_new(o, "hints", json_integer(p->hints));
     return json_array_append_new(arg, o) != 0;
 }
 

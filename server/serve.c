@@ -7,6 +7,7 @@
 #include "events.h"
 #include "game_cache.h"
 #include "gzip_cache.h"
+#include "hint.h"
 #include "http.h"
 #include "import.h"
 #include "live.h"
@@ -67,8 +68,12 @@ int cli_serve(int argc, char **argv)
         return 1;
     }
 
-    if (worker_start(SLOW_WORKERS) != 0 || storage_checkpointer_start() != STORAGE_OK ||
-        commit_start() != 0 || events_start(live_heartbeat_ms(cfg.heartbeat, cfg.timeout)) != 0) {
+    /* Hints have threads of their own in the pool, so that a slow search
+     * never keeps a password waiting. */
+    hint_setup(&cfg);
+    if (worker_start(SLOW_WORKERS + cfg.hint_jobs) != 0 ||
+        storage_checkpointer_start() != STORAGE_OK || commit_start() != 0 ||
+        events_start(live_heartbeat_ms(cfg.heartbeat, cfg.timeout)) != 0) {
         fprintf(stderr, "sokod: cannot start worker threads\n");
         events_stop();
         commit_stop();
@@ -100,6 +105,7 @@ int cli_serve(int argc, char **argv)
     sigwait(&stop_signals, &sig);
     fprintf(stderr, "sokod: %s received, stopping\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
 
+    hint_cancel_all();
     http_stop(daemon, 10000);
     commit_stop();
     access_log_stop();

@@ -129,7 +129,8 @@ struct storage_level {
     const char *canonical_hash;
     bool solved;
     uint32_t best_moves, best_pushes; /* from the user's solutions, when solved */
-    int64_t game_id;                  /* the user's game on the level, or 0 */
+    bool hinted;     /* solved only with hints: the best counts are of helped solutions */
+    int64_t game_id; /* the user's game on the level, or 0 */
 };
 
 struct storage_new_level {
@@ -171,6 +172,7 @@ struct storage_game {
     uint32_t seq;
     uint32_t moves, pushes;
     bool solved;
+    uint32_t hints; /* hints answered in the game */
     int64_t created_at, updated_at;
 };
 
@@ -197,6 +199,8 @@ int storage_log_get(int64_t game, uint32_t seq,
 int storage_log_append(int64_t game, const struct storage_log_entry *e, int64_t now);
 /* Records the game's summary after an entry. */
 int storage_game_update(const struct storage_game *g, int64_t now);
+/* Adds one to the game's hint count. */
+int storage_game_hint_add(int64_t id);
 
 /* ---- Progress ----------------------------------------------------------------------------- */
 
@@ -209,10 +213,14 @@ struct storage_progress {
     int64_t game_id;
     uint32_t moves, pushes; /* best ones for a solved level; current ones for a game */
     int64_t at;             /* first solved, or last played */
+    bool hinted;            /* a solved level: solved only with hints (the counts are theirs) */
+    uint32_t hints;         /* a game: the hints answered in it */
 };
 
 /* Calls fn for each level the user solved, with the best counts and the
- * time of the first solution, in collection and position order. */
+ * time of the first solution, in collection and position order. The best
+ * counts are those of solutions played without hints when there is one;
+ * else the level is `hinted` and they are those of the helped ones. */
 int storage_progress_solved(int64_t user, int (*fn)(void *arg, const struct storage_progress *p),
                             void *arg);
 /* Calls fn for each unsolved game with at least one entry, latest first. */

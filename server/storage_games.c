@@ -15,7 +15,8 @@ static int kind_from_name(const char *name)
 }
 
 #define GAME_COLUMNS                                                                               \
-    "SELECT id, user_id, level_id, rule, seq, moves, pushes, solved, created_at, updated_at "      \
+    "SELECT id, user_id, level_id, rule, seq, moves, pushes, solved, created_at, updated_at, "     \
+    "hints "                                                                                       \
     "FROM games "
 
 static int one_game(sqlite3_stmt *st, struct storage_game *g, const char *what)
@@ -33,6 +34,7 @@ static int one_game(sqlite3_stmt *st, struct storage_game *g, const char *what)
         g->solved = sqlite3_column_int(st, 7) != 0;
         g->created_at = sqlite3_column_int64(st, 8);
         g->updated_at = sqlite3_column_int64(st, 9);
+        g->hints = (uint32_t)sqlite3_column_int64(st, 10);
         status = STORAGE_OK;
     } else if (rc != SQLITE_DONE) {
         status = storage_status(rc, what);
@@ -174,6 +176,17 @@ int storage_game_update(const struct storage_game *g, int64_t now)
     return storage_exec_stmt(st, "updating a game");
 }
 
+static const char SQL_GAME_HINT_ADD[] = "UPDATE games SET hints = hints + 1 WHERE id = ?";
+
+int storage_game_hint_add(int64_t id)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_GAME_HINT_ADD);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, id);
+    return storage_exec_stmt(st, "counting a hint");
+}
+
 static int each_progress(sqlite3_stmt *st, int (*fn)(void *arg, const struct storage_progress *p),
                          void *arg)
 {
@@ -191,6 +204,9 @@ static int each_progress(sqlite3_stmt *st, int (*fn)(void *arg, const struct sto
             .pushes = (uint32_t)sqlite3_column_int64(st, 7),
             .at = sqlite3_column_int64(st, 8),
         };
+        /* Column 9: whether a solved level is hinted, or a game's hint count. */
+        p.hinted = sqlite3_column_int64(st, 9) != 0;
+        p.hints = (uint32_t)sqlite3_column_int64(st, 9);
         if (fn(arg, &p) != 0) {
             status = STORAGE_STOP;
             break;
@@ -205,8 +221,7 @@ static int each_progress(sqlite3_stmt *st, int (*fn)(void *arg, const struct sto
 
 static const char SQL_PROGRESS_SOLVED[] =
     "SELECT l.id, c.id, c.name, l.position, l.title, g.id, b.best_moves, b.best_pushes, "
-    "b.first_at FROM (SELECT level_id, min(moves) AS best_moves, min(pushes) AS best_pushes, "
-    "min(solved_at) AS first_at FROM solutions WHERE user_id = ?1 GROUP BY level_id) b "
+    "b.first_at, b.hinted FROM " STORAGE_BEST_SOLUTIONS " b "
     "JOIN levels l ON l.id = b.level_id JOIN collections c ON c.id = l.collection_id "
     "LEFT JOIN games g ON g.level_id = l.id AND g.user_id = ?1 "
     "ORDER BY c.id, l.position";
@@ -222,8 +237,8 @@ int storage_progress_solved(int64_t user, int (*fn)(void *arg, const struct stor
 }
 
 static const char SQL_PROGRESS_GAMES[] =
-    "SELECT l.id, c.id, c.name, l.position, l.title, g.id, g.moves, g.pushes, g.updated_at "
-    "FROM games g JOIN levels l ON l.id = g.level_id JOIN collections c ON c.id = "
+    "SELECT l.id, c.id, c.name, l.position, l.title, g.id, g.moves, g.pushes, g.updated_at, "
+    "g.hints FROM games g JOIN levels l ON l.id = g.level_id JOIN collections c ON c.id = "
     "l.collection_id WHERE g.user_id = ?1 AND g.solved = 0 AND g.seq > 0 "
     "ORDER BY g.updated_at DESC, g.id DESC";
 

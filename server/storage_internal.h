@@ -28,4 +28,18 @@ int storage_bind_text(sqlite3_stmt *st, int idx, const char *text);
 /* A column's text, "" for NULL. */
 const char *storage_column_text(sqlite3_stmt *st, int col);
 
+/* The best solutions of user ?1, one row per level: level_id, best_moves,
+ * best_pushes, hinted, first_at. A solution was helped when the game it
+ * was played in had been given hints by the time it was solved. The counts
+ * are those of solutions played without hints when the level has one;
+ * otherwise hinted is 1 and they are those of the helped ones. */
+#define STORAGE_BEST_SOLUTIONS                                                                     \
+    "(SELECT level_id, "                                                                           \
+    "CASE WHEN min(hints) = 0 THEN min(CASE WHEN hints = 0 THEN moves END) ELSE min(moves) END "   \
+    "AS best_moves, "                                                                              \
+    "CASE WHEN min(hints) = 0 THEN min(CASE WHEN hints = 0 THEN pushes END) ELSE min(pushes) END " \
+    "AS best_pushes, "                                                                             \
+    "min(hints) > 0 AS hinted, min(solved_at) AS first_at "                                        \
+    "FROM solutions WHERE user_id = ?1 GROUP BY level_id)"
+
 #endif

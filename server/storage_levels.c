@@ -134,10 +134,9 @@ int storage_collection_get(int64_t id, int64_t user,
 #define LEVEL_COLUMNS(board)                                                                       \
     "SELECT l.id, l.collection_id, l.position, l.title, l.author, l.comment, " board ", "          \
     "c.name, l.width, l.height, l.boxes, l.canonical_hash, "                                       \
-    "b.best_moves, b.best_pushes, g.id FROM levels l "                                             \
+    "b.best_moves, b.best_pushes, g.id, b.hinted FROM levels l "                                   \
     "JOIN collections c ON c.id = l.collection_id "                                                \
-    "LEFT JOIN (SELECT level_id, min(moves) AS best_moves, min(pushes) AS best_pushes "            \
-    "FROM solutions WHERE user_id = ?1 GROUP BY level_id) b ON b.level_id = l.id "                 \
+    "LEFT JOIN " STORAGE_BEST_SOLUTIONS " b ON b.level_id = l.id "                                 \
     "LEFT JOIN games g ON g.level_id = l.id AND g.user_id = ?1 "
 
 static const char SQL_LEVELS[] =
@@ -168,6 +167,7 @@ static int each_level(sqlite3_stmt *st, int (*fn)(void *arg, const struct storag
             .best_moves = solved ? (uint32_t)sqlite3_column_int64(st, 12) : 0,
             .best_pushes = solved ? (uint32_t)sqlite3_column_int64(st, 13) : 0,
             .game_id = sqlite3_column_int64(st, 14),
+            .hinted = solved && sqlite3_column_int(st, 15) != 0,
         };
         status = STORAGE_OK;
         if (fn(arg, &l) != 0) {
