@@ -210,6 +210,47 @@ test('a better solution replaces the player\'s entry, and the solution replays i
   assert.ok(replay.solved(), 'the line replays to solved');
 });
 
+test('a solution found after a hint is ranked apart and marked; one found before stays unaided', async () => {
+  const plainBefore = await board(admin, room, '?limit=100');
+  const wasterBefore = plainBefore.entries.find((e) => e.user === 'waster');
+  assert.equal(wasterBefore.moves, 16, 'waster solved by wandering, unaided');
+  assert.equal(plainBefore.hinted.total, 0, 'no hinted solution yet');
+
+  // waster restarts, asks for a hint, then plays the short line.
+  let r = await waster.post(`/api/v1/levels/${room}/game`);
+  const game = r.json.game;
+  r = await waster.post(`/api/v1/games/${game.id}/log`, { seq: game.seq + 1, restart: true });
+  assert.equal(r.status, 200, show(r));
+  r = await waster.post(`/api/v1/games/${game.id}/hint`, {});
+  assert.equal(r.status, 200, `asking for a hint: ${show(r)}`);
+  assert.equal(r.json.game.hints, 1);
+  r = await waster.post(`/api/v1/games/${game.id}/log`, { seq: game.seq + 2, steps: SHORT });
+  assert.equal(r.status, 200, show(r));
+  assert.equal(r.json.game.solved, true, show(r));
+
+  const after = await board(waster, room, '?limit=100');
+  console.log('after a hinted solution', JSON.stringify(after));
+  const plain = after.entries.find((e) => e.user === 'waster');
+  assert.equal(plain.moves, 16, 'the hinted 4-move line does not replace the unaided entry');
+  assert.equal(plain.hinted, false);
+  assert.equal(plain.rank, 5, 'nor lift its rank');
+  assert.equal(after.total, 5, 'the unaided board keeps its players');
+  assert.equal(after.hinted.total, 1);
+  assert.equal(after.hinted.entries.length, 1);
+  const helped = after.hinted.entries[0];
+  assert.deepEqual([helped.user, helped.rank, helped.moves, helped.pushes, helped.hinted, helped.hints],
+    ['waster', 1, 4, 3, true, 1], 'the hinted list ranks it, marked with its hint count');
+  assert.equal(after.hinted.you.rank, 1, 'the asker sees its own hinted rank');
+  assert.equal(after.you.moves, 16, 'and its own unaided entry');
+  r = await admin.get(helped.solution);
+  assert.equal(r.status, 200, show(r));
+  assert.equal(r.json.solution.hinted, true, 'the solution says it was helped');
+  assert.equal(r.json.solution.hints, 1);
+  // The player who has no hinted solution has no entry there.
+  const early = await board(admin, room);
+  assert.equal(early.hinted.you, null);
+});
+
 test('reference solutions of the level file are never ranked', async () => {
   for (const id of [room, corridor]) {
     const r = await admin.get(`/api/v1/admin/levels/${id}`);
