@@ -2,7 +2,8 @@
  * under a time limit on one core, each solution replayed on the core.
  * Prints per level its number, whether it was solved, pushes, moves, time
  * and nodes; then the solved count and the median and 90th percentile of
- * the time per level (unsolved levels count with the time they used).
+ * the time per level (unsolved levels count with the time they used), and
+ * the machine's load averages at the start and the end.
  *
  *   bench_solver [FILE [SECONDS [FIRST [LAST [NODES]]]]]
  *
@@ -36,6 +37,18 @@ static char *load(const char *path, uint32_t *len)
         *len = (uint32_t)size;
     }
     return text;
+}
+
+/* Prints the machine's load averages (Linux), so that times measured on a
+ * shared machine can be read for what they are. */
+static void print_load(const char *when)
+{
+    FILE *f = fopen("/proc/loadavg", "r");
+    double one, five, fifteen;
+    if (f != NULL && fscanf(f, "%lf %lf %lf", &one, &five, &fifteen) == 3)
+        printf("load average %s: %.2f %.2f %.2f\n", when, one, five, fifteen);
+    if (f != NULL)
+        fclose(f);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -89,6 +102,7 @@ int main(int argc, char **argv)
     if (node_limit > 0)
         printf(", at most %llu nodes", node_limit);
     printf("\n");
+    print_load("at the start");
     printf("%5s %-10s %7s %7s %10s %10s\n", "level", "result", "pushes", "moves", "ms", "nodes");
 
     static soko_reader reader;
@@ -133,6 +147,7 @@ int main(int argc, char **argv)
     double p90 = count ? times[(count * 9) / 10 < count ? (count * 9) / 10 : count - 1] : 0;
     printf("levels: %u, solved: %u, total %.1f s, median %.1f ms, p90 %.1f ms, nodes %llu\n", count,
            solved, total, median, p90, (unsigned long long)nodes);
+    print_load("at the end");
     free(times);
     free(text);
     return 0;

@@ -281,6 +281,14 @@ void solver_macros_free(solver_macros *m);
 int solver_macros_room_push(solver_macros *m, const solver_board *b, uint16_t *occ, uint16_t from,
                             uint16_t to, uint16_t *goal, uint16_t *player);
 
+/* When the push from `from` to `to` (direction dir) takes a box into a
+ * tunnel off goal with the player walled in behind it, the box goes on
+ * through the tunnel: *end (the box's last square) and *player (where the
+ * player ends) are set and the extra pushes returned (see tunnel.c).
+ * Otherwise returns -1. occ marks the boxes after the push. */
+int solver_tunnel_push(const solver_board *b, const uint16_t *occ, uint16_t from, uint16_t to,
+                       int dir, uint16_t *end, uint16_t *player);
+
 /* The small searches for corral deadlocks (see subsearch.c). */
 #define SOLVER_SUB_BOXES 6
 
@@ -329,7 +337,7 @@ typedef struct solver_search_args {
     uint8_t g_weight[SOLVER_MAX_QUEUES];
     uint8_t h_weight[SOLVER_MAX_QUEUES];
     uint8_t r_weight[SOLVER_MAX_QUEUES];
-    bool macros; /* push boxes entering goal rooms on to their goals */
+    bool macros; /* push boxes entering goal rooms and tunnels on */
 } solver_search_args;
 
 /* The box moves of a solution: from[i] -> to[i]. */

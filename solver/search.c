@@ -5,7 +5,8 @@
  * freeze deadlocks, into goals walled off by frozen boxes, or into positions
  * without an assignment of boxes to goals are never stored; a PI-corral
  * narrows the pushes tried; a corral whose boxes cannot reach goals on their
- * own closes a node; boxes entering goal rooms go on to their goals. */
+ * own closes a node; boxes entering goal rooms go on to their goals, and
+ * boxes entering tunnels through them. */
 #include "internal.h"
 
 #include <stdlib.h>
@@ -232,6 +233,8 @@ static void try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_pu
     int extra = s->macros.nrooms > 0
                     ? solver_macros_room_push(&s->macros, b, s->occ, from, to, &goal, &player)
                     : -1;
+    if (extra < 0 && s->args->macros)
+        extra = solver_tunnel_push(b, s->occ, from, to, push.dir, &goal, &player);
     if (extra >= 0) {
         s->occ[to] = 0;
         to = goal;

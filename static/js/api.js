@@ -72,6 +72,8 @@ export const api = {
   log: (id, entry) => call('POST', `/games/${id}/log`, entry),
   walk: (id, seq, x, y) => call('POST', `/games/${id}/walk`, { seq, x, y }),
   push: (id, seq, box, to) => call('POST', `/games/${id}/push`, { seq, box, to }),
+  // The server searches for up to a few seconds (twice that for a lost position).
+  hint: (id, seq) => call('POST', `/games/${id}/hint`, { seq }, 30000),
   progress: () => call('GET', '/progress'),
   leaderboard: (levelId, by = 'moves', limit = 20) =>
     call('GET', `/levels/${levelId}/leaderboard?by=${by}&limit=${limit}`),

@@ -28,6 +28,7 @@ export class BoardView {
     this.layer = null;
     this.raf = 0;
     this.onFrame = null;    // called after each drawn frame with its time
+    this.overlay = null;    // overlay(ctx, tile, width): draws on top when no step animates
     this.resizer = new ResizeObserver(() => this.resize());
     this.resizer.observe(frame);
   }
@@ -267,6 +268,7 @@ export class BoardView {
     }
     const [px, py] = a ? place(a.after.player, a.from) : place(this.shown.player);
     ctx.drawImage(this.sheet.get('player', this.shown.facing), Math.round(px), Math.round(py));
+    if (this.overlay && !a) this.overlay(ctx, t, width);
   }
 
   drawFrozen(x, y) {

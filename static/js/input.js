@@ -1,7 +1,7 @@
 // input.js: turns keys, pointer taps and swipes, and gamepads into game
 // actions. It knows nothing of the game: it calls handlers by action name
-// (up, right, down, left, undo, redo, undoPush, restart, next, prev, menu,
-// confirm) and point(clientX, clientY) for a tap or a click.
+// (up, right, down, left, undo, redo, undoPush, restart, next, prev, hint,
+// menu, confirm) and point(clientX, clientY) for a tap or a click.
 
 import { UP, RIGHT, DOWN, LEFT } from './core.js';
 
@@ -10,7 +10,7 @@ const KEYS = {
   ArrowUp: 'up', ArrowRight: 'right', ArrowDown: 'down', ArrowLeft: 'left',
   Backspace: 'undo', Escape: 'menu', Enter: 'confirm',
 };
-const LETTER_KEYS = { z: 'undo', u: 'undo', y: 'redo', r: 'restart', n: 'next', p: 'prev' };
+const LETTER_KEYS = { z: 'undo', u: 'undo', y: 'redo', r: 'restart', n: 'next', p: 'prev', h: 'hint' };
 export const DIR_OF = { up: UP, right: RIGHT, down: DOWN, left: LEFT };
 
 /** The action of a keydown event, or null. */

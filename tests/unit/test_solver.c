@@ -228,6 +228,36 @@ static void solves_a_small_level_with_a_replayable_solution(void)
     free(lvl);
 }
 
+/* A box pushed into a corridor one square wide, the player following it
+ * in, goes on to the corridor's end in one step of the search: the solution
+ * replays, and the search stores far fewer positions than the corridor has
+ * squares (each push stored alone would take one position per square). The
+ * box on a goal beyond keeps that end from being a goal room, whose macro
+ * would do the same. */
+static void a_tunnel_is_crossed_in_one_step(void)
+{
+    const char *board = "########################\n"
+                        "#   #################  #\n"
+                        "#@$                  . #\n"
+                        "#   #################* #\n"
+                        "########################\n";
+    note("level:\n%s", board);
+    soko_level *lvl = level_from_text(board);
+    if (lvl == NULL)
+        return;
+    solver_options o = options(10, false);
+    solver_result r;
+    CHECK_INT(solver_solve_level(lvl, &o, &r), SOLVER_SOLVED);
+    if (r.lurd != NULL) {
+        note("solution %s, %llu positions", r.lurd, (unsigned long long)r.nodes);
+        CHECK(replays_to_solved(lvl, NULL, r.lurd));
+        CHECK_INT(r.pushes, 19);
+    }
+    CHECK(r.nodes < 12);
+    solver_result_free(&r);
+    free(lvl);
+}
+
 /* The box is two squares left of its goal and one below: each push moves it
  * one square, so three is the least, and up then right twice does it. */
 static void optimal_mode_finds_the_fewest_pushes(void)
@@ -657,6 +687,7 @@ int main(void)
 {
     RUN(solves_a_small_level_with_a_replayable_solution);
     RUN(optimal_mode_finds_the_fewest_pushes);
+    RUN(a_tunnel_is_crossed_in_one_step);
     RUN(a_level_that_starts_solved_gets_an_empty_solution);
     RUN(a_box_in_a_corner_is_unsolvable);
     RUN(random_levels_agree_with_a_brute_force_search);

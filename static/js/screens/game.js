@@ -11,6 +11,7 @@ import { go, currentScreen } from '../router.js';
 import * as settings from '../settings.js';
 import { drainSavedOutboxes } from '../sync.js';
 import { live } from '../live.js';
+import { initHints, resetHints, pressHint, hintsChanged, hintCount } from '../hint.js';
 
 export const section = 'screen-game';
 
@@ -46,6 +47,7 @@ function setup() {
       else delete document.body.dataset.waiting;
     },
   });
+  initHints(play, view);
   document.addEventListener('keydown', onKey);
   watchPointer($('board-frame'), {
     point: (x, y) => {
@@ -142,6 +144,7 @@ export async function enter(args) {
   }
   levelId = id;
   app.lastLevel = id;
+  resetHints(play.state);
   live.follow({ game: play.sync.gameId });
   if (!drained) {
     // Moves an earlier visit queued for other levels go to the server too.
@@ -209,6 +212,7 @@ function updateHud() {
   document.body.dataset.moves = g.moves;
   document.body.dataset.pushes = g.pushes;
   if (!g.solved && solvedShown) solvedShown = false;
+  hintsChanged();
 }
 
 function act(name) {
@@ -218,6 +222,7 @@ function act(name) {
     case 'redo': return play.redo();
     case 'undoPush': return play.undoPush();
     case 'restart': return play.restart();
+    case 'hint': return pressHint();
     case 'next': return neighbours.next && go(`#/play/${neighbours.next}`);
     case 'prev': return neighbours.prev && go(`#/play/${neighbours.prev}`);
     case 'menu': return openMenu();
@@ -264,7 +269,9 @@ function onSolved() {
   const show = () => {
     if (view.animating) return requestAnimationFrame(show);
     if (!g.solved || play.game !== g) return;
-    $('solved-text').textContent = `${g.moves} moves, ${g.pushes} pushes`;
+    const hints = hintCount();
+    $('solved-text').textContent = `${g.moves} moves, ${g.pushes} pushes` +
+      (hints > 0 ? `, with ${hints} ${hints === 1 ? 'hint' : 'hints'}` : '');
     $('solved-best').textContent = neighbours.next ? '' : 'That was the last level of this collection.';
     $('solved-next').hidden = !neighbours.next;
     $('solved-board').href = `#/board/${levelId}`;
