@@ -6,6 +6,7 @@
  * on levels the account has not started (the account's own games win);
  * whatever is left of the guest is deleted. */
 #include "accounts.h"
+#include "account_limits.h"
 #include "auth.h"
 #include "body.h"
 #include "handlers.h"
@@ -165,6 +166,8 @@ static int finish_signup(struct http_conn *c, void *arg)
 int accounts_signup(struct http_conn *c)
 {
     int result = MHD_NO;
+    if (!account_limits_attempt(c, NULL, &result))
+        return result;
     struct password_job *job = read_credentials(c, true, &result);
     if (job == NULL)
         return result;
@@ -228,8 +231,11 @@ static void verify_password(void *arg)
 static int finish_login(struct http_conn *c, void *arg)
 {
     struct password_job *job = arg;
-    if (!job->ok)
+    if (!job->ok) {
+        account_limits_failed(job->username);
         return reply_error(c, 401, API_E_BAD_CREDENTIALS, "wrong username or password");
+    }
+    account_limits_succeeded(job->username);
     struct storage_user current;
     int status = storage_begin();
     bool merge = false;
@@ -242,6 +248,8 @@ static int finish_login(struct http_conn *c, void *arg)
     }
     if (status == STORAGE_OK)
         status = auth_session_end(c);
+    if (status == STORAGE_OK)
+        status = storage_sessions_purge(job->account, auth_now());
     if (status == STORAGE_OK && merge)
         status = storage_user_merge_guest(job->current, job->account);
     if (status == STORAGE_OK)
@@ -263,6 +271,11 @@ int accounts_login(struct http_conn *c)
     struct password_job *job = read_credentials(c, false, &result);
     if (job == NULL)
         return result;
+    if (!account_limits_attempt(c, job->username, &result)) {
+        sodium_memzero(job->password, sizeof job->password);
+        free(job);
+        return result;
+    }
     int64_t user;
     if (!auth_user(c, AUTH_OPTIONAL, &user, &result)) {
         free(job);

@@ -9,6 +9,7 @@ static const char *const names[API_E_COUNT] = {
     [API_E_INVALID_VALUE] = "invalid_value",
     [API_E_INVALID_STEPS] = "invalid_steps",
     [API_E_BAD_PATH] = "bad_path",
+    [API_E_BAD_REQUEST] = "bad_request",
     [API_E_NO_SESSION] = "no_session",
     [API_E_BAD_CREDENTIALS] = "bad_credentials",
     [API_E_SIGN_IN_REQUIRED] = "sign_in_required",
@@ -40,8 +41,11 @@ static const char *const names[API_E_COUNT] = {
     [API_E_UNREADABLE_FILE] = "unreadable_file",
     [API_E_NOTHING_TO_IMPORT] = "nothing_to_import",
     [API_E_EXPORT_IMPOSSIBLE] = "export_impossible",
+    [API_E_RATE_LIMITED] = "rate_limited",
     [API_E_INTERNAL] = "internal",
+    [API_E_NOT_IMPLEMENTED] = "not_implemented",
     [API_E_UNAVAILABLE] = "unavailable",
+    [API_E_STORAGE_FULL] = "storage_full",
     [API_E_HINT_PENDING] = "hint_pending",
 };
 

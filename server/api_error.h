@@ -11,6 +11,7 @@ enum api_error {
     API_E_INVALID_VALUE,          /* 400: a field's value is out of its range */
     API_E_INVALID_STEPS,          /* 400: step text with letters other than l u r d L U R D */
     API_E_BAD_PATH,               /* 400: a static path that tries to leave its folder */
+    API_E_BAD_REQUEST,            /* 400: a request HTTP forbids (no Host, a bad header) */
     API_E_NO_SESSION,             /* 401: the endpoint needs a session and none was sent */
     API_E_BAD_CREDENTIALS,        /* 401: unknown username or wrong password */
     API_E_SIGN_IN_REQUIRED,       /* 401: an admin endpoint asked by a guest or nobody */
@@ -42,9 +43,12 @@ enum api_error {
     API_E_UNREADABLE_FILE,        /* 422: an upload that is no level file at all */
     API_E_NOTHING_TO_IMPORT,      /* 422: every level is invalid or a duplicate */
     API_E_EXPORT_IMPOSSIBLE,      /* 422: a format that cannot hold the collection */
+    API_E_RATE_LIMITED,           /* 429: too many log-ins or sign-ups; see Retry-After */
     API_E_HINT_PENDING,           /* 429: a hint of the same game is being computed */
     API_E_INTERNAL,               /* 500 */
+    API_E_NOT_IMPLEMENTED,        /* 501: a transfer coding other than chunked */
     API_E_UNAVAILABLE,            /* 503: the database is busy or the server is stopping */
+    API_E_STORAGE_FULL,           /* 507: the disk is full: nothing was written */
     API_E_COUNT
 };
 

@@ -8,7 +8,12 @@
 #include <strings.h>
 #include <time.h>
 
-#define SESSION_SECONDS (180 * 24 * 3600)
+/* Sessions slide: one ends after SESSION_SECONDS without use, and each use
+ * (at most once every SESSION_REFRESH_SECONDS, to keep reads free of
+ * writes) moves its end SESSION_SECONDS ahead again. A guest lives as long
+ * as its session, so the span is long enough for a player's pauses. */
+#define SESSION_SECONDS (90 * 24 * 3600)
+#define SESSION_REFRESH_SECONDS (24 * 3600)
 #define TOKEN_BYTES 32
 
 int64_t auth_now(void)
@@ -18,8 +23,14 @@ int64_t auth_now(void)
 
 int auth_storage_failure(struct http_conn *c, int status)
 {
-    if (status == STORAGE_BUSY)
+    if (status == STORAGE_BUSY) {
+        /* Another process holds the database: a short wait usually does. */
+        http_retry_after(c, 1);
         return reply_error(c, 503, API_E_UNAVAILABLE, "the database is busy; try again");
+    }
+    if (status == STORAGE_FULL)
+        return reply_error(c, 507, API_E_STORAGE_FULL,
+                           "the server's disk is full: nothing was saved; try again later");
     return reply_error(c, 500, API_E_INTERNAL, "the database failed; see the server's log");
 }
 
@@ -160,9 +171,13 @@ bool auth_user(struct http_conn *c, enum auth_need need, int64_t *user, int *res
         if (cookie_token(c, token)) {
             token_hash(token, hash);
             struct storage_user u;
-            int status = storage_session_user(hash, auth_now(), &u);
+            int64_t now = auth_now(), expires = 0;
+            int status = storage_session_lookup(hash, now, &u, &expires);
             if (status == STORAGE_OK) {
                 c->user_id = u.id;
+                if (expires < now + SESSION_SECONDS - SESSION_REFRESH_SECONDS &&
+                    storage_session_refresh(hash, now + SESSION_SECONDS) == STORAGE_OK)
+                    set_cookie(c, http_cookie(c, AUTH_COOKIE), SESSION_SECONDS);
             } else if (status != STORAGE_NOT_FOUND) {
                 *result = auth_storage_failure(c, status);
                 return false;
@@ -183,4 +198,15 @@ bool auth_user(struct http_conn *c, enum auth_need need, int64_t *user, int *res
     }
     *user = c->user_id;
     return true;
+}
+
+int auth_sessions_revoke(struct http_conn *c, int64_t user, bool keep_current, int64_t *count)
+{
+    uint8_t token[TOKEN_BYTES], hash[32];
+    bool have = keep_current && cookie_token(c, token);
+    if (have) {
+        token_hash(token, hash);
+        sodium_memzero(token, sizeof token);
+    }
+    return storage_sessions_revoke(user, have ? hash : NULL, count);
 }

@@ -45,6 +45,11 @@ int auth_session_start(struct http_conn *c, int64_t user);
  * sets a cookie that clears it. Returns a STORAGE_* code. */
 int auth_session_end(struct http_conn *c);
 
+/* Ends every session of `user` inside the caller's transaction, except the
+ * request's own when keep_current; *count (when not NULL) receives how many
+ * ended. Returns a STORAGE_* code. */
+int auth_sessions_revoke(struct http_conn *c, int64_t user, bool keep_current, int64_t *count);
+
 /* The current time in Unix seconds. */
 int64_t auth_now(void);
 

@@ -105,6 +105,15 @@ static int take_level(void *arg, const struct storage_level *l)
     return 0;
 }
 
+int catalog_level_object(int64_t id, int64_t user, json_t **out)
+{
+    *out = NULL;
+    int status = storage_level_get(id, user, take_level, out);
+    if (status == STORAGE_OK && *out == NULL)
+        status = STORAGE_ERROR;
+    return status;
+}
+
 int catalog_level(struct http_conn *c)
 {
     int result = MHD_NO;

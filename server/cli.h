@@ -12,6 +12,9 @@ int cli_replay(int argc, char **argv);
 int cli_serve(int argc, char **argv);
 int cli_import(int argc, char **argv);
 int cli_admin(int argc, char **argv);
+int cli_generate(int argc, char **argv);
+int cli_backup(int argc, char **argv);
+int cli_restore(int argc, char **argv);
 
 /* Reads a whole file (at most 1 GiB) into a NUL-terminated buffer the
  * caller frees. Returns NULL with errno set when it cannot. */

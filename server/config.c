@@ -179,6 +179,15 @@ static int set_timeout(struct config *cfg, const char *v)
     return 0;
 }
 
+static int set_auth_per_minute(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 60000, &n) != 0 || n == 0)
+        return -1;
+    cfg->auth_per_minute = (unsigned)n;
+    return 0;
+}
+
 static int set_heartbeat(struct config *cfg, const char *v)
 {
     unsigned long long n;
@@ -233,6 +242,10 @@ static const struct option options[] = {
      set_threads},
     {"timeout", "SOKOD_TIMEOUT", CONFIG_SERVE, "SECONDS", "idle connection timeout (default 30)",
      set_timeout},
+    {"auth-per-minute", "SOKOD_AUTH_PER_MINUTE", CONFIG_SERVE, "N",
+     "log-ins, sign-ups and password changes one address may try per minute (default 30; "
+     "more get 429)",
+     set_auth_per_minute},
     {"heartbeat", "SOKOD_HEARTBEAT", CONFIG_SERVE, "SECONDS",
      "seconds between heartbeats of an idle live stream (default 15; at most half the timeout)",
      set_heartbeat},
@@ -328,6 +341,7 @@ int config_load(struct config *cfg, unsigned command, int argc, char **argv)
     cfg->hint_memory = 256;
     cfg->hint_jobs = 2;
     cfg->timeout = 30;
+    cfg->auth_per_minute = 30;
     cfg->heartbeat = 15;
 
     for (size_t i = 0; i < NOPTIONS; i++) {

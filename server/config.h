@@ -28,8 +28,9 @@ struct config {
     unsigned hint_memory;    /* MiB of solver tables one hint may use */
     unsigned hint_jobs;      /* hints computed at once */
     unsigned threads;
-    unsigned timeout;   /* seconds of inactivity before a connection is closed */
-    unsigned heartbeat; /* seconds between heartbeats of an idle live stream */
+    unsigned timeout;         /* seconds of inactivity before a connection is closed */
+    unsigned heartbeat;       /* seconds between heartbeats of an idle live stream */
+    unsigned auth_per_minute; /* log-ins, sign-ups and password changes per address */
     char collection[256];
     /* Arguments that are not flags (the files of `sokod import`), in argv. */
     char **args;

@@ -428,9 +428,11 @@ int games_submit(struct http_conn *c, int64_t game_id, struct games_entry *e)
     j->job.key = game_id;
     j->job.run = run_entry;
     j->job.finish = finish_entry;
-    int result = http_suspend(c, answer_entry, free_entry, j, &j->deferred);
-    if (j->deferred == NULL)
-        return result;
+    struct http_deferred *d = NULL;
+    int result = http_suspend(c, answer_entry, free_entry, j, &d);
+    if (d == NULL)
+        return result; /* j is freed */
+    j->deferred = d;
     commit_submit(&j->job);
     return result;
 }

@@ -13,10 +13,21 @@ int accounts_logout(struct http_conn *c);
 int settings_get(struct http_conn *c);
 int settings_put(struct http_conn *c);
 
+/* sessions.c */
+int sessions_logout_all(struct http_conn *c);
+int sessions_password(struct http_conn *c);
+
 /* catalog.c */
 int catalog_collections(struct http_conn *c);
 int catalog_collection(struct http_conn *c);
 int catalog_level(struct http_conn *c);
+/* The level as GET /api/v1/levels/{id} shows it to `user` (rows included),
+ * in *out (a new reference). Returns a STORAGE_* code; *out is NULL unless
+ * STORAGE_OK. */
+int catalog_level_object(int64_t id, int64_t user, json_t **out);
+
+/* daily.c */
+int daily_get(struct http_conn *c);
 
 /* games.c */
 int games_open(struct http_conn *c);

@@ -5,7 +5,9 @@
 #include "access_log.h"
 #include "auth.h"
 #include "events.h"
+#include "http_checks.h"
 #include "routes.h"
+#include "security_headers.h"
 #include "worker.h"
 
 #include <arpa/inet.h>
@@ -125,6 +127,30 @@ static void conn_free(struct http_conn *c)
     atomic_fetch_sub(&in_flight, 1);
 }
 
+void http_retry_after(struct http_conn *c, unsigned seconds)
+{
+    c->retry_after = seconds;
+}
+
+void http_client_address(struct http_conn *c, char *out, size_t cap)
+{
+    out[0] = '\0';
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(c->mhd, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL || cap == 0)
+        return;
+    const struct sockaddr *sa = info->client_addr;
+    if (sa->sa_family == AF_INET) {
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, out,
+                  (socklen_t)cap);
+    } else if (sa->sa_family == AF_INET6) {
+        /* One machine commonly holds a whole /64: limit the network. */
+        struct in6_addr net = ((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
+        memset(net.s6_addr + 8, 0, 8);
+        inet_ntop(AF_INET6, &net, out, (socklen_t)cap);
+    }
+}
+
 const char *http_header(struct http_conn *c, const char *name)
 {
     return MHD_lookup_connection_value(c->mhd, MHD_HEADER_KIND, name);
@@ -162,7 +188,7 @@ int http_queue(struct http_conn *c, unsigned status, struct MHD_Response *r, uin
 {
     if (r == NULL)
         return MHD_NO;
-    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    security_headers_add(r);
     if (c->set_cookie[0] != '\0')
         MHD_add_response_header(r, MHD_HTTP_HEADER_SET_COOKIE, c->set_cookie);
     if (c->allow[0] != '\0')
@@ -381,13 +407,19 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mhd, const c
                                   size_t *upload_data_size, void **con_cls)
 {
     (void)cls;
-    (void)version;
-    struct http_conn *c = *con_cls;
+    bool nul_target = *con_cls == &http_checks_nul_target;
+    struct http_conn *c = nul_target ? NULL : *con_cls;
     if (c == NULL) {
         c = conn_new(mhd, url, method);
         if (c == NULL)
             return MHD_NO;
         *con_cls = c;
+        int refused = MHD_NO;
+        if (!http_checks_request(c, version, nul_target, &refused)) {
+            /* Whatever body follows is not read: drop it with the connection. */
+            c->body_too_large = true;
+            return (enum MHD_Result)refused;
+        }
         if (declared_too_large(c)) {
             c->body_too_large = true;
             return (enum MHD_Result)too_large(c);
@@ -421,9 +453,9 @@ static void on_completed(void *cls, struct MHD_Connection *mhd, void **con_cls,
     (void)mhd;
     (void)toe;
     struct http_conn *c = *con_cls;
-    if (c == NULL)
-        return;
     *con_cls = NULL;
+    if (c == NULL || (void *)c == (void *)&http_checks_nul_target)
+        return;
     access_log(c);
     conn_free(c);
 }
@@ -487,7 +519,8 @@ struct MHD_Daemon *http_start(const struct config *cfg, unsigned *port)
         cfg->threads > 1 ? cfg->threads : 0u, MHD_OPTION_CONNECTION_TIMEOUT, cfg->timeout,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_CONNECTION_MEMORY,
         MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_CONNECTION_LIMIT, MHD_OPTION_NOTIFY_COMPLETED,
-        on_completed, NULL, MHD_OPTION_END);
+        on_completed, NULL, MHD_OPTION_URI_LOG_CALLBACK, http_checks_raw_target, NULL,
+        MHD_OPTION_END);
     if (d == NULL) {
         fprintf(stderr,
                 "sokod: cannot listen on %s port %u (in use, or not an address of this "

@@ -87,6 +87,13 @@ int http_queue(struct http_conn *c, unsigned status, struct MHD_Response *r, uin
 /* Adds key: value (the reference is stolen) to the next JSON answer. */
 void http_attach(struct http_conn *c, const char *key, json_t *value);
 
+/* Sends Retry-After: seconds with the answer (429, 503). */
+void http_retry_after(struct http_conn *c, unsigned seconds);
+
+/* The client's address as text ("192.0.2.7", an IPv6 address cut to its
+ * /64 network), or "" when unknown. */
+void http_client_address(struct http_conn *c, char *out, size_t cap);
+
 /* A request header, or NULL. */
 const char *http_header(struct http_conn *c, const char *name);
 /* A query-string argument, or NULL. */

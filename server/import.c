@@ -123,9 +123,14 @@ int import_files(char *const *paths, int n, const char *collection, const char *
     return sum->refused > 0 || sum->duplicates > 0 ? 1 : 0;
 }
 
+/* The tutorial first, as a new player's first collection; then by name. */
 static int by_name(const void *a, const void *b)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    const char *x = *(char *const *)a, *y = *(char *const *)b;
+    bool tx = strcmp(x, "tutorial.sok") == 0, ty = strcmp(y, "tutorial.sok") == 0;
+    if (tx != ty)
+        return tx ? -1 : 1;
+    return strcmp(x, y);
 }
 
 static bool is_level_file(const char *name)

@@ -18,6 +18,9 @@ static const struct command commands[] = {
     {"import", cli_import, "import level files into the database"},
     {"admin", cli_admin, "create admin accounts; grant and revoke the admin right"},
     {"solve", cli_solve, "solve the levels of level files and print their solutions"},
+    {"generate", cli_generate, "generate solvable levels from a seed"},
+    {"backup", cli_backup, "copy the database to a file, safely while the server runs"},
+    {"restore", cli_restore, "replace the database with a backup (the server stopped)"},
 };
 
 static void usage(FILE *out)

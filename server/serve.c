@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include "access_log.h"
+#include "account_limits.h"
 #include "commit.h"
 #include "config.h"
 #include "events.h"
@@ -16,6 +17,7 @@
 #include "uploads.h"
 #include "worker.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <sodium.h>
 #include <stdio.h>
@@ -53,6 +55,17 @@ int cli_serve(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
 
     bool fresh = false;
+    /* Held until the process ends: sokod restore refuses while it is. */
+    if (storage_init(cfg.db, cfg.synchronous) == STORAGE_OK && storage_lock(cfg.db, false) < 0) {
+        if (errno == EWOULDBLOCK) {
+            fprintf(stderr, "sokod: %s is being restored (%s.lock is held): try again once done\n",
+                    cfg.db, cfg.db);
+            return 1;
+        }
+        /* A folder sokod may not write to: serve, without the guard. */
+        fprintf(stderr, "sokod: cannot lock %s.lock (%s): sokod restore will not see this server\n",
+                cfg.db, strerror(errno));
+    }
     if (storage_init(cfg.db, cfg.synchronous) != STORAGE_OK ||
         storage_migrate(cfg.migrations, &fresh) != STORAGE_OK) {
         storage_shutdown();
@@ -68,6 +81,12 @@ int cli_serve(int argc, char **argv)
         return 1;
     }
 
+    if (account_limits_start(cfg.auth_per_minute) != 0) {
+        fprintf(stderr, "sokod: out of memory for the account limits\n");
+        uploads_stop();
+        storage_shutdown();
+        return 1;
+    }
     /* Hints have threads of their own in the pool, so that a slow search
      * never keeps a password waiting. */
     hint_setup(&cfg);
@@ -114,6 +133,7 @@ int cli_serve(int argc, char **argv)
     storage_checkpointer_stop();
     game_cache_clear();
     gzip_cache_clear();
+    account_limits_stop();
     storage_shutdown();
     fprintf(stderr, "sokod: stopped\n");
     return 0;

@@ -203,6 +203,15 @@ int storage_status(int rc, const char *what)
     case SQLITE_LOCKED:
         fprintf(stderr, "sokod: database busy: %s\n", what);
         return STORAGE_BUSY;
+    case SQLITE_FULL:
+        fprintf(stderr, "sokod: database: disk full: %s\n", what);
+        return STORAGE_FULL;
+    case SQLITE_IOERR:
+        if (storage_db() != NULL && sqlite3_system_errno(storage_db()) == ENOSPC) {
+            fprintf(stderr, "sokod: database: disk full: %s\n", what);
+            return STORAGE_FULL;
+        }
+        break;
     case SQLITE_CONSTRAINT:
         if (rc == SQLITE_CONSTRAINT_UNIQUE || rc == SQLITE_CONSTRAINT_PRIMARYKEY)
             return STORAGE_CONFLICT;

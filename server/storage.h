@@ -21,6 +21,7 @@ enum {
     STORAGE_STOP = 3,      /* a callback asked to stop early */
     STORAGE_ERROR = -1,    /* anything else: disk, corruption, a bug */
     STORAGE_BUSY = -2,     /* the database stayed locked past the busy timeout */
+    STORAGE_FULL = -3,     /* the disk (or the database's size limit) is full */
 };
 
 /* ---- Connections, transactions, schema ------------------------------------------------ */
@@ -66,6 +67,25 @@ int storage_undo_to_savepoint(void);
 /* PRAGMA integrity_check on the calling thread's connection: STORAGE_OK when "ok". */
 int storage_integrity_check(void);
 
+/* ---- Backups ----------------------------------------------------------------------------- */
+
+/* Copies the database at db_path, as it stands at one moment, to `target`
+ * (replaced whole, or left as it was on failure), safely while a server
+ * writes to it, and checks the copy. Returns STORAGE_OK, or STORAGE_ERROR /
+ * STORAGE_FULL with what went wrong in err. Needs no storage_init. */
+int storage_backup(const char *db_path, const char *target, char *err, size_t cap);
+
+/* Replaces the content of the database at db_path (created if missing)
+ * with the checked copy `backup`. The caller must hold storage_lock(db_path,
+ * true), so that no server has the database open. */
+int storage_restore(const char *backup, const char *db_path, char *err, size_t cap);
+
+/* Takes the lock file beside the database (DB.lock): shared for a server
+ * (several may share it), exclusive for a restore. Returns the descriptor
+ * that holds it until closed or the process ends, or -1 (errno
+ * EWOULDBLOCK when another process holds it in the other mode). */
+int storage_lock(const char *db_path, bool exclusive);
+
 /* ---- Users and sessions ----------------------------------------------------------------- */
 
 struct storage_user {
@@ -92,6 +112,20 @@ int storage_session_create(const uint8_t token_hash[32], int64_t user, int64_t n
 /* The user of an unexpired session; STORAGE_NOT_FOUND otherwise. */
 int storage_session_user(const uint8_t token_hash[32], int64_t now, struct storage_user *u);
 int storage_session_delete(const uint8_t token_hash[32]);
+/* Like storage_session_user, also giving the session's expiry time. */
+int storage_session_lookup(const uint8_t token_hash[32], int64_t now, struct storage_user *u,
+                           int64_t *expires_at);
+/* Moves a session's expiry to expires_at (a sliding expiry). */
+int storage_session_refresh(const uint8_t token_hash[32], int64_t expires_at);
+/* Deletes every session of a user but the one of keep_hash (NULL: all);
+ * *count, when not NULL, receives how many went. */
+int storage_sessions_revoke(int64_t user, const uint8_t *keep_hash, int64_t *count);
+/* Deletes the sessions of a user that expired before now. */
+int storage_sessions_purge(int64_t user, int64_t now);
+/* The password hash of an account (STORAGE_NOT_FOUND for a guest). */
+int storage_user_password_hash(int64_t user, char *hash, size_t cap);
+/* Replaces the password hash of an account. */
+int storage_user_set_password(int64_t user, const char *hash);
 
 /* ---- Settings ------------------------------------------------------------------------------ */
 

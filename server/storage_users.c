@@ -148,17 +148,115 @@ int storage_session_create(const uint8_t token_hash[32], int64_t user, int64_t n
 }
 
 static const char SQL_SESSION_USER[] =
-    "SELECT u.id, u.guest, u.username, u.created_at FROM sessions s "
+    "SELECT u.id, u.guest, u.username, u.created_at, s.expires_at FROM sessions s "
     "JOIN users u ON u.id = s.user_id WHERE s.token_hash = ? AND s.expires_at > ?";
 
-int storage_session_user(const uint8_t token_hash[32], int64_t now, struct storage_user *u)
+int storage_session_lookup(const uint8_t token_hash[32], int64_t now, struct storage_user *u,
+                           int64_t *expires_at)
 {
     sqlite3_stmt *st = storage_stmt(SQL_SESSION_USER);
     if (st == NULL)
         return STORAGE_ERROR;
     sqlite3_bind_blob(st, 1, token_hash, 32, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 2, now);
-    return one_user(st, u, "reading a session");
+    int rc = sqlite3_step(st);
+    int status = STORAGE_NOT_FOUND;
+    if (rc == SQLITE_ROW) {
+        read_user(st, u);
+        if (expires_at != NULL)
+            *expires_at = sqlite3_column_int64(st, 4);
+        status = STORAGE_OK;
+    } else if (rc != SQLITE_DONE) {
+        status = storage_status(rc, "reading a session");
+    }
+    sqlite3_reset(st);
+    return status;
+}
+
+int storage_session_user(const uint8_t token_hash[32], int64_t now, struct storage_user *u)
+{
+    return storage_session_lookup(token_hash, now, u, NULL);
+}
+
+static const char SQL_SESSION_REFRESH[] = "UPDATE sessions SET expires_at = ? WHERE token_hash = ?";
+
+int storage_session_refresh(const uint8_t token_hash[32], int64_t expires_at)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_SESSION_REFRESH);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, expires_at);
+    sqlite3_bind_blob(st, 2, token_hash, 32, SQLITE_TRANSIENT);
+    return storage_exec_stmt(st, "refreshing a session");
+}
+
+static const char SQL_SESSIONS_REVOKE[] =
+    "DELETE FROM sessions WHERE user_id = ?1 AND (?2 IS NULL OR token_hash <> ?2)";
+
+int storage_sessions_revoke(int64_t user, const uint8_t *keep_hash, int64_t *count)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_SESSIONS_REVOKE);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, user);
+    if (keep_hash != NULL)
+        sqlite3_bind_blob(st, 2, keep_hash, 32, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null(st, 2);
+    int status = storage_exec_stmt(st, "revoking sessions");
+    if (status == STORAGE_OK && count != NULL)
+        *count = sqlite3_changes(storage_db());
+    return status;
+}
+
+static const char SQL_SESSIONS_PURGE[] =
+    "DELETE FROM sessions WHERE user_id = ? AND expires_at <= ?";
+
+int storage_sessions_purge(int64_t user, int64_t now)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_SESSIONS_PURGE);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, user);
+    sqlite3_bind_int64(st, 2, now);
+    return storage_exec_stmt(st, "deleting expired sessions");
+}
+
+static const char SQL_USER_PASSWORD[] =
+    "SELECT password_hash FROM users WHERE id = ? AND guest = 0";
+
+int storage_user_password_hash(int64_t user, char *hash, size_t cap)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_USER_PASSWORD);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, user);
+    int rc = sqlite3_step(st);
+    int status = STORAGE_NOT_FOUND;
+    if (rc == SQLITE_ROW) {
+        snprintf(hash, cap, "%s", storage_column_text(st, 0));
+        status = STORAGE_OK;
+    } else if (rc != SQLITE_DONE) {
+        status = storage_status(rc, "reading a password hash");
+    }
+    sqlite3_reset(st);
+    return status;
+}
+
+static const char SQL_USER_SET_PASSWORD[] =
+    "UPDATE users SET password_hash = ? WHERE id = ? AND guest = 0";
+
+int storage_user_set_password(int64_t user, const char *hash)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_USER_SET_PASSWORD);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    storage_bind_text(st, 1, hash);
+    sqlite3_bind_int64(st, 2, user);
+    int status = storage_exec_stmt(st, "changing a password");
+    if (status == STORAGE_OK && sqlite3_changes(storage_db()) == 0)
+        status = STORAGE_NOT_FOUND;
+    return status;
 }
 
 static const char SQL_SESSION_DELETE[] = "DELETE FROM sessions WHERE token_hash = ?";

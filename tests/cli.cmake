@@ -16,3 +16,10 @@ add_test(NAME cli_solve_tutorial
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/solve_tutorial.sh $<TARGET_FILE:sokod>
                  ${CMAKE_SOURCE_DIR}/levels)
 set_tests_properties(cli_solve_tutorial PROPERTIES LABELS cli TIMEOUT 300)
+
+# sokod generate: valid levels whose solutions replay, that import, and the
+# same bytes from the same options.
+add_test(NAME cli_generate_import
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/generate_import.sh $<TARGET_FILE:sokod>
+                 ${CMAKE_SOURCE_DIR}/migrations)
+set_tests_properties(cli_generate_import PROPERTIES LABELS cli TIMEOUT 300)

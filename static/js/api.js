@@ -67,6 +67,8 @@ export const api = {
   collections: () => call('GET', '/collections'),
   collection: (id) => call('GET', `/collections/${id}`),
   level: (id) => call('GET', `/levels/${id}`),
+  // The day's first request makes its level: allow it time.
+  daily: (day) => call('GET', day ? `/daily?day=${encodeURIComponent(day)}` : '/daily', undefined, 60000),
   openGame: (levelId) => call('POST', `/levels/${levelId}/game`, {}),
   game: (id) => call('GET', `/games/${id}`),
   log: (id, entry) => call('POST', `/games/${id}/log`, entry),

@@ -15,6 +15,7 @@ import * as game from './screens/game.js';
 import * as options from './screens/options.js';
 import * as account from './screens/account.js';
 import * as credits from './screens/credits.js';
+import { live } from './live.js';
 import { lazyScreen } from './lazy.js';
 
 const editor = lazyScreen('screen-editor', () => import('./screens/editor.js'), '/css/editor.css');
@@ -80,7 +81,7 @@ async function boot() {
   app.refreshAccount().then(() => {
     if (!location.hash || location.hash === '#/') title.enter();
   });
-  window.sokod = { app, metrics: game.metrics, settings, position: game.position, gameId: game.gameId };
+  window.sokod = { app, metrics: game.metrics, settings, position: game.position, gameId: game.gameId, live };
 }
 
 boot();

@@ -6,7 +6,7 @@
 // SOKOD_SCREENSHOTS (where screenshots go).
 
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -28,19 +28,30 @@ export function tempDir(prefix = 'sokod-e2e-') {
   return dir;
 }
 
-function serverArgs(db, port) {
+function serverArgs(db, port, levels) {
   return ['serve', '--port', String(port), '--db', db,
-    '--static', join(SOURCE_DIR, 'static'), '--levels', join(SOURCE_DIR, 'levels'),
+    '--static', join(SOURCE_DIR, 'static'), '--levels', levels,
     '--migrations', MIGRATIONS, '--wasm', WASM];
+}
+
+/** The levels folder a server imports on its first start: one holding only
+ * the tutorial, as importing every bundled collection on each of the many
+ * servers these tests start would cost seconds under the sanitizers; with
+ * allLevels, the checkout's levels/ (one test imports it all). */
+function levelsDir(allLevels) {
+  if (allLevels) return join(SOURCE_DIR, 'levels');
+  const dir = tempDir('sokod-levels-');
+  copyFileSync(join(SOURCE_DIR, 'levels', 'tutorial.sok'), join(dir, 'tutorial.sok'));
+  return dir;
 }
 
 /** Starts sokod; resolves to {url, port, db, stop(), restart()}. With no
  * port, --port 0 lets it pick one and its log says which. */
-export async function startServer({ db = join(tempDir(), 'sokod.db'), port = 0 } = {}) {
-  const proc = spawn(SOKOD, serverArgs(db, port), { stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startServer({ db = join(tempDir(), 'sokod.db'), port = 0, allLevels = false } = {}) {
+  const proc = spawn(SOKOD, serverArgs(db, port, levelsDir(allLevels)), { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   const found = await new Promise((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`sokod did not say where it listens within 10 s; its log:\n${log}`)), 10000);
+    const timer = setTimeout(() => rej(new Error(`sokod did not say where it listens within 30 s; its log:\n${log}`)), 30000);
     const onData = (chunk) => {
       log += chunk;
       const m = log.match(/listening on (http:\/\/[^\s]+)/);
@@ -70,7 +81,7 @@ export async function startServer({ db = join(tempDir(), 'sokod.db'), port = 0 }
     /** Starts it again on the same port and database. */
     async restart() {
       await server.stop();
-      return startServer({ db, port: actualPort });
+      return startServer({ db, port: actualPort, allLevels });
     },
   };
   process.on('exit', () => { if (proc.exitCode === null) proc.kill('SIGKILL'); });
@@ -98,6 +109,10 @@ export async function openBrowser(options = {}) {
   const page = context.pages()[0] ?? await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
+  // Whatever the Content-Security-Policy blocks is a bug of the client.
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) errors.push(m.text());
+  });
   return { context, page, errors, close: () => context.close() };
 }
 

@@ -72,6 +72,20 @@ test('a hint is drawn, announced, played with H, and counted on the solved card'
   assert.equal(done.solved, true, 'the hint played through the log solves the level on the server');
   assert.equal(done.hints, 1);
   await page.screenshot({ path: screenshotPath('hint-solved.png') });
+
+  // The library marks the level as solved with hints; the next one, played alone, as solved.
+  const second = levels[1];
+  await page.goto(`${server.url}/#/play/${second.id}`);
+  await waitForGame(page, second.title);
+  await press(page, arrows(second.solution));
+  await page.waitForSelector('#solved:not([hidden])', { timeout: 10000 });
+  assert.doesNotMatch(await page.textContent('#solved-text'), /hint/, 'no hint, no mention');
+  await waitSynced(page);
+  await page.goto(`${server.url}/#/library/${level.collection_id}`);
+  const badge = (id) => page.locator(`.level-card[data-level="${id}"] .badge`);
+  await badge(second.id).waitFor({ timeout: 10000 });
+  assert.equal((await badge(level.id).textContent()).trim(), 'Solved with hints');
+  assert.equal((await badge(second.id).textContent()).trim(), 'Solved');
   assert.deepEqual(errors, []);
 });
 

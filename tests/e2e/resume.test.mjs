@@ -78,6 +78,9 @@ test('signed up on one device, logged in on another: the same position', async (
 
 test('a tab whose game moved on elsewhere adopts it on its next step', async () => {
   const phonePage = phone.page, laptopPage = laptop.page;
+  // Tabs follow their game live (tests/e2e/live.test.mjs); this one has
+  // lost its stream, and hears nothing of the laptop's steps.
+  await phonePage.evaluate(() => window.sokod.live.stop());
   await press(laptopPage, arrows('dd'));
   await waitSynced(laptopPage);
   const moved = await localPosition(laptopPage);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { SHARED, SOURCE, levelIds, show, startServer, tempDir } from './harness.mjs';
+import { SHARED, SOURCE, levelIds, runSokod, show, startServer, tempDir } from './harness.mjs';
 import { Board } from './sokoban.mjs';
 
 let server;
@@ -30,8 +30,10 @@ before(async () => {
   fs.mkdirSync(levels, { recursive: true });
   fs.copyFileSync(path.join(SOURCE, 'levels', 'tutorial.sok'), path.join(levels, 'tutorial.sok'));
   fs.writeFileSync(path.join(levels, 'hard.sok'), hardLevels());
-  // One hint at a time, half a second each: the busy answers and "unknown" show quickly.
-  server = await startServer({ dir, levels, args: ['--hint-seconds', '0.5', '--hint-jobs', '1'] });
+  // One hint at a time, so that a second one is refused. Two seconds leave
+  // room for the tutorial's proofs on a loaded machine with the sanitizers,
+  // and are still far too short for the hard levels.
+  server = await startServer({ dir, levels, args: ['--hint-seconds', '2', '--hint-jobs', '1'] });
   const c = server.client();
   tutorial = await levelIds(c, 'First Steps');
   hard = await levelIds(c, 'hard');
@@ -182,7 +184,7 @@ test('a search the time limit stops answers "unknown", uncounted; busy hints wai
   const b = await openGame(c, hard[0]);
   const unknown = await hint(c, a);
   assert.equal(unknown.status, 200, show(unknown));
-  assert.equal(unknown.json.hint.kind, 'unknown', `Sasquatch 50 in half a second: ${show(unknown)}`);
+  assert.equal(unknown.json.hint.kind, 'unknown', `Sasquatch 50 in two seconds: ${show(unknown)}`);
   assert.equal(unknown.json.hint.counted, false);
   assert.equal(unknown.json.game.hints, 0, '"unknown" is not counted');
   assert.ok(unknown.json.hint.reason.length > 0, 'it says why');
@@ -193,14 +195,14 @@ test('a search the time limit stops answers "unknown", uncounted; busy hints wai
   assert.deepEqual(sameStatus, [200, 429], same.map(show).join('\n'));
   const pending = same.find((x) => x.status === 429);
   assert.equal(pending.json.error.code, 'hint_pending');
-  assert.equal(pending.headers.get('retry-after'), '1');
+  assert.equal(pending.headers.get('retry-after'), '2', 'Retry-After: the hint time limit');
 
   // Two games at once with room for one hint: one answer, one 503.
   const both = await Promise.all([hint(c, a), hint(c, b)]);
   assert.deepEqual(both.map((x) => x.status).sort(), [200, 503], both.map(show).join('\n'));
   const busy = both.find((x) => x.status === 503);
   assert.equal(busy.json.error.code, 'unavailable');
-  assert.equal(busy.headers.get('retry-after'), '1');
+  assert.equal(busy.headers.get('retry-after'), '2');
 });
 
 test('hints refuse what is not theirs to answer', async () => {
@@ -241,4 +243,19 @@ test('hints refuse what is not theirs to answer', async () => {
   assert.equal(r.status, 200, `the right seq: ${show(r)}`);
   const again = await owner.get(`/api/v1/games/${game.id}`);
   assert.equal(again.json.game.hints, 1, 'only the answered hint is counted');
+});
+
+test('the hint flags refuse values out of their range, and --help lists them', () => {
+  for (const args of [['--hint-seconds', '0.01'], ['--hint-seconds', '2.5s'], ['--hint-seconds', '601'],
+    ['--hint-memory', '8'], ['--hint-jobs', '0'], ['--hint-jobs', '9']]) {
+    const r = runSokod(['serve', '--port', '0', '--db', path.join(tempDir(), 'x.db'), ...args]);
+    assert.equal(r.status, 2, `sokod serve ${args.join(' ')}: exit ${r.status}, ${r.stderr}`);
+    assert.match(r.stderr, new RegExp(`invalid value '${args[1]}' for ${args[0]}`), r.stderr);
+  }
+  const env = runSokod(['serve', '--port', '0', '--db', path.join(tempDir(), 'x.db')],
+    { env: { ...process.env, SOKOD_HINT_JOBS: '12' } });
+  assert.equal(env.status, 2, `SOKOD_HINT_JOBS=12: exit ${env.status}, ${env.stderr}`);
+  assert.match(env.stderr, /for SOKOD_HINT_JOBS/);
+  const help = runSokod(['serve', '--help']);
+  for (const flag of ['--hint-seconds', '--hint-memory', '--hint-jobs']) assert.match(help.stdout, new RegExp(flag));
 });

@@ -49,8 +49,10 @@ function renderCollections() {
     b.setAttribute('aria-current', String(c.id === currentId));
     const pct = c.levels ? Math.round((100 * c.solved) / c.levels) : 0;
     b.innerHTML = `<span class="name"></span><span class="muted small">${c.solved} of ${c.levels} solved</span>` +
-      `<span class="progress" aria-hidden="true"><span style="width:${pct}%"></span></span>`;
+      `<span class="progress" aria-hidden="true"><span></span></span>`;
     b.querySelector('.name').textContent = c.name;
+    // Set through the DOM: the Content-Security-Policy refuses style attributes in markup.
+    b.querySelector('.progress > span').style.width = `${pct}%`;
     b.addEventListener('click', () => {
       history.replaceState(null, '', `#/library/${c.id}`);
       show(c.id);
@@ -137,16 +139,18 @@ function card(l, withCollection) {
   const bits = [];
   if (withCollection) bits.push(l.collection_name);
   bits.push(`${l.width}×${l.height}, ${l.boxes} box${l.boxes === 1 ? '' : 'es'}`);
-  if (l.solved) bits.push(`best ${l.best_moves} moves, ${l.best_pushes} pushes`);
+  // A level solved only with hints says so: its best counts are those of helped solutions.
+  if (l.solved) bits.push(`best ${l.best_moves} moves, ${l.best_pushes} pushes${l.hinted ? ' with hints' : ''}`);
   meta.textContent = bits.join(' · ');
   a.append(canvas, t, meta);
   let label = `${l.position}. ${title}`;
   if (l.solved) {
     const badge = document.createElement('span');
     badge.className = 'badge';
-    badge.innerHTML = '<svg><use href="#i-check"/></svg>Solved';
+    badge.innerHTML = `<svg><use href="#i-check"/></svg>${l.hinted ? 'Solved with hints' : 'Solved'}`;
+    if (l.hinted) badge.classList.add('hinted');
     a.append(badge);
-    label += `, solved, best ${l.best_moves} moves and ${l.best_pushes} pushes`;
+    label += `, solved${l.hinted ? ' with hints' : ''}, best ${l.best_moves} moves and ${l.best_pushes} pushes`;
   } else if (l.game_id) {
     const badge = document.createElement('span');
     badge.className = 'badge playing';

@@ -53,6 +53,8 @@ async function build() {
     box.append(label);
   }
   const form = $('options-form');
+  // Options apply as they change: the form is never sent anywhere.
+  form.addEventListener('submit', (e) => e.preventDefault());
   form.addEventListener('change', (e) => {
     const el = e.target;
     if (el.type === 'checkbox') settings.set(el.name, el.checked);

@@ -2,6 +2,8 @@
 // sprites, and the main menu. "Play" continues the last level played.
 
 import { app } from '../app.js';
+import { api, errorMessage } from '../api.js';
+import { go } from '../router.js';
 import { drawSprite } from '../sprites.js';
 
 const SCENE = [
@@ -42,7 +44,31 @@ export function drawTitleArt(canvas, theme) {
   }
 }
 
+let dailyWired = false;
+
+// Opens today's puzzle: the server names its level (making it on the day's
+// first request), then the play screen opens it like any level.
+async function openDaily() {
+  const button = document.getElementById('title-daily');
+  const status = document.getElementById('title-daily-status');
+  button.disabled = true;
+  status.textContent = 'Fetching today’s puzzle…';
+  const r = await api.daily();
+  button.disabled = false;
+  if (!r.ok) {
+    status.textContent = errorMessage(r, 'The daily puzzle cannot be opened');
+    return;
+  }
+  status.textContent = '';
+  go(`#/play/${r.body.level.id}`);
+}
+
 export function enter() {
+  if (!dailyWired) {
+    dailyWired = true;
+    document.getElementById('title-daily').addEventListener('click', openDaily);
+  }
+  document.getElementById('title-daily-status').textContent = '';
   const art = document.getElementById('title-art');
   if (app.theme) requestAnimationFrame(() => drawTitleArt(art, app.theme));
   const play = document.getElementById('title-play');

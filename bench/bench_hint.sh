@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Hint latency through the HTTP API: the first hint of every tutorial level
+# and of a sample of Microban levels (from their start), and the "lost"
+# answer with its search back on a tutorial level. Prints per level what
+# the hint said, the solver's time in sokod (the answer's "ms") and the
+# request's wall-clock time. Microban is read from the shared collections
+# into a temporary folder.
+#
+# Usage: bench/bench_hint.sh BUILD_DIR
+set -euo pipefail
+build=$(cd "${1:-build-bench}" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+shared=${SOKOD_SHARED_DIR:-$here/../../shared}
+tmp=$(mktemp -d)
+pid=
+cleanup() {
+  [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+mkdir "$tmp/levels"
+cp "$here/../levels/tutorial.sok" "$tmp/levels/"
+cp "$shared/levels/Microban_155.xsb" "$tmp/levels/microban.xsb"
+"$build/sokod" serve --port 0 --db "$tmp/sokod.db" --levels "$tmp/levels" --solver-seconds 0 \
+  >"$tmp/serve.out" 2>"$tmp/serve.err" &
+pid=$!
+for _ in $(seq 300); do
+  grep -q "listening on" "$tmp/serve.out" 2>/dev/null && break
+  sleep 0.1
+done
+url=$(sed -n 's/^sokod: listening on //p' "$tmp/serve.out")
+jar=$tmp/cookies
+api() { # METHOD PATH [BODY]: prints the body, then the wall-clock seconds on a last line
+  curl -s -b "$jar" -c "$jar" -H 'Content-Type: application/json' -X "$1" "$url$2" \
+    ${3:+--data-binary "$3"} -w '\n%{time_total}\n'
+}
+body() { head -n -1; }
+
+collection_levels() { # NAME: the ids of its levels, in order
+  local id
+  id=$(api GET /api/v1/collections | body | jq -r --arg n "$1" '.collections[] | select(.name | test($n)) | .id')
+  api GET "/api/v1/collections/$id" | body | jq -r '.levels[].id'
+}
+
+hint_line() { # LABEL LEVEL_ID: opens the game, asks one hint from where it stands
+  local out kind ms wall
+  out=$(api POST "/api/v1/games/$2/hint" '{}')
+  wall=$(printf '%s\n' "$out" | tail -n 1)
+  kind=$(printf '%s\n' "$out" | body | jq -r '.hint.kind + (if .hint.undo then " (undo \(.hint.undo))" else "" end)')
+  ms=$(printf '%s\n' "$out" | body | jq -r '.hint.ms')
+  printf '%-28s %-18s %7s ms in the solver %9.1f ms per request\n' "$1" "$kind" "$ms" \
+    "$(awk -v w="$wall" 'BEGIN { print w * 1000 }')"
+}
+
+open_game() { # LEVEL_ID: the game's id
+  api POST "/api/v1/levels/$1/game" '{}' | body | jq -r '.game.id'
+}
+
+echo "build: $(grep -E '^CMAKE_BUILD_TYPE' "$build/CMakeCache.txt" 2>/dev/null | cut -d= -f2)," \
+  "hint limit $("$build/sokod" serve --help | grep -o 'hint-seconds[^(]*(default [0-9.]*' | grep -o '[0-9.]*$') s"
+mapfile -t tutorial < <(collection_levels 'First Steps')
+n=1
+for level in "${tutorial[@]}"; do
+  hint_line "tutorial $n" "$(open_game "$level")"
+  n=$((n + 1))
+done
+# "Corners are traps" lost after rlLrr: the search back takes three more searches.
+game=$(open_game "${tutorial[3]}")
+api POST "/api/v1/games/$game/log" '{"seq":1,"steps":"rlLrr"}' >/dev/null
+hint_line "tutorial 4, lost after rlLrr" "$game"
+
+mapfile -t microban < <(collection_levels 'icroban')
+for n in 1 2 5 10 20 40 60 80 100 120 140 155; do
+  hint_line "Microban $n" "$(open_game "${microban[$((n - 1))]}")"
+done

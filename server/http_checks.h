@@ -1,0 +1,25 @@
+/* Checks of a request's framing that libmicrohttpd lets through but HTTP
+ * forbids, made before anything else looks at the request. */
+#ifndef SOKOD_HTTP_CHECKS_H
+#define SOKOD_HTTP_CHECKS_H
+
+#include "http.h"
+
+#include <stdbool.h>
+
+/* The value libmicrohttpd's URI callback returns for a request whose raw
+ * target holds an encoded NUL (%00), which its decoding would cut short. */
+extern char http_checks_nul_target;
+
+/* For MHD_OPTION_URI_LOG_CALLBACK: sees the raw request target, before
+ * decoding. Returns &http_checks_nul_target for a target with %00, else NULL. */
+void *http_checks_raw_target(void *cls, const char *uri, struct MHD_Connection *mhd);
+
+/* Checks the request line and headers of c (HTTP version `version`): a
+ * Host header for HTTP/1.1, header names that are tokens, no transfer
+ * coding but chunked, no encoded NUL in the target
+ * (nul_target). Returns true when fine; otherwise has answered (400
+ * bad_request or bad_path, 501 not_implemented) and set *result. */
+bool http_checks_request(struct http_conn *c, const char *version, bool nul_target, int *result);
+
+#endif
