@@ -13,9 +13,11 @@
 #include "handlers.h"
 #include "storage.h"
 #include "storage_boards.h"
+#include "storage_daily.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define BOARD_DEFAULT_LIMIT 10
 #define BOARD_MAX_LIMIT 100
@@ -113,39 +115,138 @@ static bool read_by(const char *text, int *board)
     return true;
 }
 
-int leaderboard_level(struct http_conn *c)
+/* Answers a board of `level` (board is one of STORAGE_BOARD_*): the
+ * unhelped list at the top level, the helped one beside it, plus `day`
+ * for a daily board. */
+static int reply_board(struct http_conn *c, int64_t level, int board, uint32_t limit, int64_t user,
+                       const char *day)
 {
-    int board;
-    uint32_t limit;
-    if (!read_by(http_query(c, "by"), &board))
-        return reply_error(c, 400, API_E_INVALID_VALUE, "by must be moves or pushes");
-    if (!read_limit(http_query(c, "limit"), &limit))
-        return reply_error(c, 400, API_E_INVALID_VALUE, "limit must be a whole number from 1 to %d",
-                           BOARD_MAX_LIMIT);
-    int result = MHD_NO;
-    int64_t user;
-    if (!auth_user(c, AUTH_OPTIONAL, &user, &result))
-        return result;
-    int64_t level = c->param[0];
-    int status = storage_level_get(level, 0, level_seen, NULL);
-    if (status == STORAGE_NOT_FOUND)
-        return reply_error(c, 404, API_E_LEVEL_NOT_FOUND, "there is no level %lld",
-                           (long long)level);
     json_t *plain = NULL, *hinted = NULL;
-    if (status == STORAGE_OK)
-        status = board_list(level, board, false, limit, user, &plain);
+    int status = board_list(level, board, false, limit, user, &plain);
     if (status == STORAGE_OK)
         status = board_list(level, board, true, limit, user, &hinted);
     if (status != STORAGE_OK) {
         json_decref(plain);
         return auth_storage_failure(c, status);
     }
-    /* The unhelped list at the top level; the helped one beside it. */
     json_object_set_new(plain, "level_id", json_integer(level));
-    json_object_set_new(plain, "by",
-                        json_string(board == STORAGE_BOARD_MOVES ? "moves" : "pushes"));
+    json_object_set_new(plain, "by", json_string(board % 2 == 0 ? "moves" : "pushes"));
+    if (day != NULL)
+        json_object_set_new(plain, "day", json_string(day));
     json_object_set_new(plain, "hinted", hinted);
     return reply_json(c, 200, plain);
+}
+
+/* Reads ?by= and ?limit=; false after answering 400. */
+static bool read_board_query(struct http_conn *c, int *board, uint32_t *limit, int *result)
+{
+    if (!read_by(http_query(c, "by"), board)) {
+        *result = reply_error(c, 400, API_E_INVALID_VALUE, "by must be moves or pushes");
+        return false;
+    }
+    if (!read_limit(http_query(c, "limit"), limit)) {
+        *result = reply_error(c, 400, API_E_INVALID_VALUE,
+                              "limit must be a whole number from 1 to %d", BOARD_MAX_LIMIT);
+        return false;
+    }
+    return true;
+}
+
+int leaderboard_level(struct http_conn *c)
+{
+    int board;
+    uint32_t limit;
+    int result = MHD_NO;
+    int64_t user;
+    if (!read_board_query(c, &board, &limit, &result) ||
+        !auth_user(c, AUTH_OPTIONAL, &user, &result))
+        return result;
+    int64_t level = c->param[0];
+    int status = storage_level_get(level, 0, level_seen, NULL);
+    if (status == STORAGE_NOT_FOUND)
+        return reply_error(c, 404, API_E_LEVEL_NOT_FOUND, "there is no level %lld",
+                           (long long)level);
+    if (status != STORAGE_OK)
+        return auth_storage_failure(c, status);
+    return reply_board(c, level, board, limit, user, NULL);
+}
+
+/* Today (UTC, by the server's clock) as YYYY-MM-DD. */
+static void today_utc(char out[11])
+{
+    time_t now = (time_t)auth_now();
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    snprintf(out, 11, "%04d-%02d-%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
+}
+
+/* Whether s is a date written YYYY-MM-DD that the calendar has. */
+static bool valid_day(const char *s)
+{
+    static const int days_in[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (strlen(s) != 10 || s[4] != '-' || s[7] != '-')
+        return false;
+    for (int i = 0; i < 10; i++) {
+        if (i != 4 && i != 7 && (s[i] < '0' || s[i] > '9'))
+            return false;
+    }
+    int y = atoi(s), m = atoi(s + 5), d = atoi(s + 8);
+    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    if (m < 1 || m > 12 || d < 1 || d > days_in[m - 1])
+        return false;
+    return m != 2 || d < 29 || leap;
+}
+
+int leaderboard_daily(struct http_conn *c)
+{
+    int board;
+    uint32_t limit;
+    int result = MHD_NO;
+    if (!read_board_query(c, &board, &limit, &result))
+        return result;
+    char day[11];
+    const char *asked = http_query(c, "day");
+    if (asked == NULL)
+        today_utc(day);
+    else if (valid_day(asked))
+        memcpy(day, asked, sizeof day);
+    else
+        return reply_error(c, 400, API_E_INVALID_VALUE, "day must be a date written YYYY-MM-DD");
+    int64_t user;
+    if (!auth_user(c, AUTH_OPTIONAL, &user, &result))
+        return result;
+    int64_t level;
+    int status = storage_daily_get(day, &level);
+    if (status == STORAGE_NOT_FOUND)
+        return reply_error(c, 404, API_E_LEVEL_NOT_FOUND,
+                           "the daily puzzle of %s has not been made yet (GET /api/v1/daily?day=%s "
+                           "makes it)",
+                           day, day);
+    if (status != STORAGE_OK)
+        return auth_storage_failure(c, status);
+    int daily =
+        board == STORAGE_BOARD_MOVES ? STORAGE_BOARD_DAILY_MOVES : STORAGE_BOARD_DAILY_PUSHES;
+    return reply_board(c, level, daily, limit, user, day);
+}
+
+int leaderboard_streak(struct http_conn *c)
+{
+    int result = MHD_NO;
+    int64_t user;
+    if (!auth_user(c, AUTH_OPTIONAL, &user, &result))
+        return result;
+    char day[11];
+    today_utc(day);
+    uint32_t streak = 0;
+    bool solved_today = false;
+    if (user != 0) {
+        int status = storage_daily_streak(user, day, &streak, &solved_today);
+        if (status != STORAGE_OK)
+            return auth_storage_failure(c, status);
+    }
+    return reply_json(c, 200,
+                      json_pack("{s:s,s:i,s:b}", "today", day, "streak", (int)streak,
+                                "solved_today", solved_today));
 }
 
 /* A solution read for an answer, and who may see it. */

@@ -29,6 +29,8 @@ static const struct route routes[] = {
     {HTTP_GET, "/api/v1/collections/{id}", catalog_collection},
     {HTTP_GET, "/api/v1/levels/{id}", catalog_level},
     {HTTP_GET, "/api/v1/daily", daily_get},
+    {HTTP_GET, "/api/v1/daily/leaderboard", leaderboard_daily},
+    {HTTP_GET, "/api/v1/daily/streak", leaderboard_streak},
     {HTTP_POST, "/api/v1/levels/{id}/game", games_open},
     {HTTP_GET, "/api/v1/levels/{id}/leaderboard", leaderboard_level},
     {HTTP_GET, "/api/v1/solutions/{id}", leaderboard_solution},

@@ -173,6 +173,37 @@ int storage_board_count(int64_t level, int board, bool hinted, uint32_t *count)
     return status;
 }
 
+/* Days whose puzzle the user solved that day, hinted or not, walked back
+ * from today (or yesterday) while each day before is solved too. */
+static const char SQL_DAILY_STREAK[] =
+    "WITH RECURSIVE solved(day) AS (SELECT d.day FROM daily d WHERE EXISTS (SELECT 1 FROM "
+    "board_entries b WHERE b.level_id = d.level_id AND b.board = 2 AND b.hinted IN (0, 1) "
+    "AND b.user_id = ?1)), "
+    "run(day, n) AS (SELECT day, 1 FROM solved WHERE day = ?2 OR (day = date(?2, '-1 day') "
+    "AND NOT EXISTS (SELECT 1 FROM solved WHERE day = ?2)) "
+    "UNION ALL SELECT date(run.day, '-1 day'), n + 1 FROM run "
+    "WHERE date(run.day, '-1 day') IN (SELECT day FROM solved)) "
+    "SELECT coalesce(max(n), 0), EXISTS (SELECT 1 FROM solved WHERE day = ?2) FROM run";
+
+int storage_daily_streak(int64_t user, const char *today, uint32_t *streak, bool *solved_today)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_DAILY_STREAK);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, user);
+    storage_bind_text(st, 2, today);
+    int rc = sqlite3_step(st);
+    int status = STORAGE_OK;
+    if (rc == SQLITE_ROW) {
+        *streak = (uint32_t)sqlite3_column_int64(st, 0);
+        *solved_today = sqlite3_column_int(st, 1) != 0;
+    } else {
+        status = storage_status(rc, "reading a streak");
+    }
+    sqlite3_reset(st);
+    return status;
+}
+
 static const char SQL_SOLUTION_GET[] =
     "SELECT s.id, s.user_id, CASE WHEN u.guest THEN NULL ELSE u.username END, s.level_id, "
     "s.game_id, s.moves, s.pushes, s.hints, s.rule, s.lurd, s.solved_at "

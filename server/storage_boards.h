@@ -34,8 +34,14 @@ struct storage_board_entry {
     bool listed; /* false for guests: ranked for themselves only */
 };
 
-/* The orderings of a board. */
-enum { STORAGE_BOARD_MOVES = 0, STORAGE_BOARD_PUSHES = 1 };
+/* The boards of a level: its orderings, and the same for the daily puzzle
+ * on its own day only. */
+enum {
+    STORAGE_BOARD_MOVES = 0,
+    STORAGE_BOARD_PUSHES = 1,
+    STORAGE_BOARD_DAILY_MOVES = 2,
+    STORAGE_BOARD_DAILY_PUSHES = 3,
+};
 
 /* Calls fn for the first `limit` listed entries of a level's board (the
  * hinted or the unhinted one), best first: fewest of the board's count,
@@ -51,6 +57,11 @@ int storage_board_user(int64_t level, int board, bool hinted, int64_t user, uint
 
 /* The number of listed entries of a board. */
 int storage_board_count(int64_t level, int board, bool hinted, uint32_t *count);
+
+/* The user's streak of daily puzzles solved on their own day (UTC): the
+ * days in a row, ending today (`today` is YYYY-MM-DD) or, while today's is
+ * not solved yet, yesterday. Sets *solved_today too. */
+int storage_daily_streak(int64_t user, const char *today, uint32_t *streak, bool *solved_today);
 
 /* A solution as a replay needs it. */
 struct storage_solution_row {

@@ -80,4 +80,7 @@ export const api = {
   leaderboard: (levelId, by = 'moves', limit = 20) =>
     call('GET', `/levels/${levelId}/leaderboard?by=${by}&limit=${limit}`),
   solution: (id) => call('GET', `/solutions/${id}`),
+  dailyLeaderboard: (day, by = 'moves', limit = 20) =>
+    call('GET', `/daily/leaderboard?by=${by}&limit=${limit}${day ? `&day=${day}` : ''}`),
+  streak: () => call('GET', '/daily/streak'),
 };

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { levelIds, show, tempDir } from './harness.mjs';
-import { signedUpPlayer, startAdminServer } from './admin.mjs';
+import { levelIds, runSokod, show, startServer, tempDir } from './harness.mjs';
+import { ADMIN, ADMIN_PASSWORD, signedUpPlayer, startAdminServer } from './admin.mjs';
 import { Board } from './sokoban.mjs';
 
 // A room where a box goes three squares right. A player can waste moves
@@ -282,4 +282,108 @@ test('bad queries are refused with a clear error', async () => {
   assert.equal(r.json.error.code, 'solution_not_found');
   r = await admin.post(`/api/v1/levels/${room}/leaderboard`, {});
   assert.equal(r.status, 405, show(r));
+});
+
+// ---- The daily puzzle's board and streaks --------------------------------------------------
+
+// The servers' clocks (SOKOD_TEST_NOW, Unix seconds): ten minutes before
+// the end of DAY, then just after midnight, then the day after that.
+const DAY = '2026-03-10';
+const NEXT = '2026-03-11';
+const LATE_ON_DAY = Date.UTC(2026, 2, 10, 23, 50, 0) / 1000;
+const JUST_AFTER = Date.UTC(2026, 2, 11, 0, 0, 1) / 1000;
+const TWO_DAYS_ON = Date.UTC(2026, 2, 12, 0, 0, 1) / 1000;
+const THREE_DAYS_ON = Date.UTC(2026, 2, 13, 0, 0, 1) / 1000;
+
+// A server on the shared database with its clock at `now`, and clients
+// that keep their sessions from one server to the next.
+async function dailyServer(db, dir, now) {
+  return startServer({ dir, db, args: ['--solver-seconds', '0'], env: { SOKOD_TEST_NOW: String(now) } });
+}
+
+// The client's session on another server of the same database.
+function on(server, client) {
+  const c = server.client();
+  c.cookies = new Map(client.cookies);
+  return c;
+}
+
+// Opens the day's puzzle and plays its reference solution (read by the
+// admin) through the log.
+async function solveDaily(server, client, admin, day) {
+  let r = await client.get(`/api/v1/daily?day=${day}`);
+  assert.equal(r.status, 200, `the puzzle of ${day}: ${show(r)}`);
+  const level = r.json.level.id;
+  r = await admin.get(`/api/v1/admin/levels/${level}`);
+  assert.equal(r.status, 200, show(r));
+  const lurd = r.json.level.references[0]?.lurd;
+  assert.ok(lurd, `the puzzle of ${day} has a reference solution: ${show(r)}`);
+  const game = await solve(client, level, lurd);
+  return { level, moves: game.moves, pushes: game.pushes };
+}
+
+test('the daily board holds the solutions of its own day (UTC) only, and streaks count days in a row', async () => {
+  const dir = tempDir('sokod-daily-board-');
+  const db = path.join(dir, 'data', 'sokod.db');
+  const made = runSokod(['admin', 'create', ADMIN, '--db', db], { input: `${ADMIN_PASSWORD}\n` });
+  assert.equal(made.status, 0, `sokod admin create: ${made.stdout}${made.stderr}`);
+
+  // Late on DAY: alice solves DAY's puzzle, and yesterday's (not on its day).
+  let s = await dailyServer(db, dir, LATE_ON_DAY);
+  let admin = s.client();
+  let r = await admin.post('/api/v1/account/login', { username: ADMIN, password: ADMIN_PASSWORD });
+  assert.equal(r.status, 200, show(r));
+  const alice = await signedUpPlayer(s, 'alice');
+  const onDay = await solveDaily(s, alice, admin, DAY);
+  await solveDaily(s, alice, admin, '2026-03-09');
+  r = await alice.get(`/api/v1/daily/leaderboard?day=${DAY}`);
+  assert.equal(r.status, 200, show(r));
+  assert.equal(r.json.day, DAY);
+  assert.equal(r.json.level_id, onDay.level);
+  assert.deepEqual(r.json.entries.map((e) => e.user), ['alice']);
+  r = await alice.get('/api/v1/daily/leaderboard');
+  assert.equal(r.json.day, DAY, 'without ?day, today\'s board');
+  r = await alice.get('/api/v1/daily/leaderboard?day=2026-03-09');
+  assert.equal(r.status, 200, show(r));
+  assert.equal(r.json.total, 0, `a puzzle solved after its day is not on that day's board: ${show(r)}`);
+  r = await alice.get('/api/v1/daily/streak');
+  assert.deepEqual(r.json, { today: DAY, streak: 1, solved_today: true }, show(r));
+  await s.stop();
+
+  // Just after midnight: bob solves DAY's puzzle a day late, alice NEXT's.
+  s = await dailyServer(db, dir, JUST_AFTER);
+  admin = on(s, admin);
+  const bob = await signedUpPlayer(s, 'bob');
+  await solveDaily(s, bob, admin, DAY);
+  await solveDaily(s, on(s, alice), admin, NEXT);
+  r = await bob.get(`/api/v1/daily/leaderboard?day=${DAY}`);
+  assert.deepEqual(r.json.entries.map((e) => e.user), ['alice'], `solved after midnight is not on the day's board: ${show(r)}`);
+  assert.equal(r.json.you, null, 'bob has no entry on that day');
+  r = await bob.get(`/api/v1/levels/${onDay.level}/leaderboard`);
+  assert.deepEqual(r.json.entries.map((e) => e.user).sort(), ['alice', 'bob'], 'the level\'s own board has both');
+  r = await bob.get(`/api/v1/daily/leaderboard?day=${NEXT}`);
+  assert.deepEqual(r.json.entries.map((e) => e.user), ['alice']);
+  r = await on(s, alice).get('/api/v1/daily/streak');
+  assert.deepEqual(r.json, { today: NEXT, streak: 2, solved_today: true }, show(r));
+  r = await bob.get('/api/v1/daily/streak');
+  assert.deepEqual(r.json, { today: NEXT, streak: 0, solved_today: false }, show(r));
+  r = await s.client().get('/api/v1/daily/streak');
+  assert.equal(r.json.streak, 0, 'nobody has no streak');
+  r = await bob.get('/api/v1/daily/leaderboard?day=2026-02-30');
+  assert.equal(r.status, 400, show(r));
+  r = await bob.get('/api/v1/daily/leaderboard?day=2025-01-01');
+  assert.equal(r.status, 404, `a day whose puzzle was never made: ${show(r)}`);
+  await s.stop();
+
+  // The next day the streak still stands (today's is not solved yet); the
+  // day after, it is broken.
+  s = await dailyServer(db, dir, TWO_DAYS_ON);
+  r = await on(s, alice).get('/api/v1/daily/streak');
+  assert.deepEqual(r.json, { today: '2026-03-12', streak: 2, solved_today: false }, show(r));
+  await s.stop();
+  s = await dailyServer(db, dir, THREE_DAYS_ON);
+  r = await on(s, alice).get('/api/v1/daily/streak');
+  assert.deepEqual(r.json, { today: '2026-03-13', streak: 0, solved_today: false }, show(r));
+  const end = await s.stop();
+  assert.equal(end.code, 0, s.stderr());
 });
