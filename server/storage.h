@@ -88,10 +88,13 @@ int storage_lock(const char *db_path, bool exclusive);
 
 /* ---- Users and sessions ----------------------------------------------------------------- */
 
+/* Room for a stored name and its NUL (names are at most 32 characters). */
+#define STORAGE_USERNAME_CAP 64
+
 struct storage_user {
     int64_t id;
     bool guest;
-    char username[64]; /* empty for a guest */
+    char username[STORAGE_USERNAME_CAP]; /* empty for a guest */
     int64_t created_at;
 };
 
