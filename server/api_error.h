@@ -22,6 +22,7 @@ enum api_error {
     API_E_LEVEL_NOT_FOUND,        /* 404 */
     API_E_GAME_NOT_FOUND,         /* 404: no such game, or not the caller's */
     API_E_UPLOAD_NOT_FOUND,       /* 404: no such upload (or it expired) */
+    API_E_SOLUTION_NOT_FOUND,     /* 404: no such solution, or a guest's of someone else */
     API_E_METHOD_NOT_ALLOWED,     /* 405: a known path with another method */
     API_E_STALE_SEQ,              /* 409: the game moved on since the client's seq */
     API_E_USERNAME_TAKEN,         /* 409 */

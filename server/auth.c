@@ -3,7 +3,11 @@
 
 #include "storage.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
@@ -16,9 +20,33 @@
 #define SESSION_REFRESH_SECONDS (24 * 3600)
 #define TOKEN_BYTES 32
 
+/* For tests only, SOKOD_TEST_NOW (Unix seconds) sets where the server's
+ * clock starts; it then runs on. One offset for everything that reads the
+ * time (sessions, solutions, the daily puzzle), so that a test can play a
+ * day's puzzle before and after midnight. */
+static pthread_once_t clock_once = PTHREAD_ONCE_INIT;
+static int64_t clock_offset; /* seconds added to the system clock */
+
+static void clock_init(void)
+{
+    const char *v = getenv("SOKOD_TEST_NOW");
+    if (v == NULL || v[0] == '\0')
+        return;
+    char *end;
+    errno = 0;
+    long long t = strtoll(v, &end, 10);
+    if (errno != 0 || *end != '\0' || t < 0) {
+        fprintf(stderr, "sokod: SOKOD_TEST_NOW is not a number of seconds: ignored\n");
+        return;
+    }
+    clock_offset = (int64_t)t - (int64_t)time(NULL);
+    fprintf(stderr, "sokod: the clock starts at %lld (SOKOD_TEST_NOW)\n", t);
+}
+
 int64_t auth_now(void)
 {
-    return (int64_t)time(NULL);
+    pthread_once(&clock_once, clock_init);
+    return (int64_t)time(NULL) + clock_offset;
 }
 
 int auth_storage_failure(struct http_conn *c, int status)

@@ -150,7 +150,7 @@ static void print_text(const slot *s, const char *title, unsigned number)
     printf("%s", l->board);
     printf("Title: %s %u\n", title, number);
     printf("Author: sokod\n");
-    printf("Comment: Seed %" PRIu64 ", %s room, difficulty score %u.\n", s->seed,
+    printf("Comment: Seed %" PRIu64 ", %s shape, difficulty score %u.\n", s->seed,
            gen_shape_name(l->shape), l->score);
     printf("\nSolution\n%s\n\n", l->solution);
 }

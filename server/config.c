@@ -20,10 +20,15 @@ struct option {
     int (*set)(struct config *cfg, const char *value);
 };
 
+/* Copies value with its NUL into dst[cap]; -1 (dst unchanged) when it does
+ * not fit. */
 static int copy_text(char *dst, size_t cap, const char *value)
 {
-    int n = snprintf(dst, cap, "%s", value);
-    return n >= 0 && (size_t)n < cap ? 0 : -1;
+    size_t n = strlen(value);
+    if (n >= cap)
+        return -1;
+    memcpy(dst, value, n + 1);
+    return 0;
 }
 
 static int parse_unsigned(const char *value, unsigned long long max, unsigned long long *out)

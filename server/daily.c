@@ -5,8 +5,8 @@
  * come meanwhile wait for that one generation. The level lives in a hidden
  * collection, so games and progress treat it as any other level.
  *
- * For tests only, SOKOD_TEST_NOW (Unix seconds) sets the server's clock for
- * the daily puzzle at start; the clock then runs on from there. */
+ * Today is read from auth_now(), the server's one clock (which tests may
+ * set with SOKOD_TEST_NOW). */
 #include "auth.h"
 #include "generate.h"
 #include "handlers.h"
@@ -15,7 +15,6 @@
 #include "storage_daily.h"
 #include "worker.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -29,32 +28,10 @@
 /* A status of a wait that is not a storage code: the generator failed. */
 #define DAILY_GENERATION_FAILED 1000
 
-/* ---- the clock ------------------------------------------------------------ */
-
-static pthread_once_t clock_once = PTHREAD_ONCE_INIT;
-static int64_t clock_offset; /* seconds added to the system clock */
-
-static void clock_init(void)
-{
-    const char *v = getenv("SOKOD_TEST_NOW");
-    if (v == NULL || v[0] == '\0')
-        return;
-    char *end;
-    errno = 0;
-    long long t = strtoll(v, &end, 10);
-    if (errno != 0 || *end != '\0' || t < 0) {
-        fprintf(stderr, "sokod: SOKOD_TEST_NOW is not a number of seconds: ignored\n");
-        return;
-    }
-    clock_offset = (int64_t)t - (int64_t)time(NULL);
-    fprintf(stderr, "sokod: the daily puzzle's clock starts at %lld (SOKOD_TEST_NOW)\n", t);
-}
-
 /* Today (UTC) as YYYY-MM-DD. */
 static void today(char out[11])
 {
-    pthread_once(&clock_once, clock_init);
-    time_t now = (time_t)((int64_t)time(NULL) + clock_offset);
+    time_t now = (time_t)auth_now();
     struct tm tm;
     gmtime_r(&now, &tm);
     char text[32];

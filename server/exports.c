@@ -164,7 +164,7 @@ static char *write_sok(const struct export *e, size_t *len, int *status)
 static char *write_slc(const struct export *e, size_t *len)
 {
     struct slc_out_level *levels = calloc(e->n + 1, sizeof *levels);
-    char(*ids)[16] = calloc(e->n + 1, sizeof *ids);
+    char(*ids)[24] = calloc(e->n + 1, sizeof *ids);
     char *out = NULL;
     if (levels != NULL && ids != NULL) {
         for (size_t i = 0; i < e->n; i++) {

@@ -8,6 +8,7 @@
 #include "handlers.h"
 #include "live.h"
 #include "rooms.h"
+#include "solutions.h"
 #include "storage.h"
 #include "textbuf.h"
 
@@ -209,8 +210,18 @@ static int record(struct live_game *g, const struct games_entry *e, const char *
         status = storage_game_update(&row, now);
     for (unsigned i = 0; i < res->nsolutions && status == STORAGE_OK; i++) {
         const struct play_solution *s = &res->solution[i];
-        status =
-            storage_solution_add(g->user_id, g->level_id, g->id, s->moves, s->pushes, s->lurd, now);
+        struct solutions_new sn = {
+            .user_id = g->user_id,
+            .level_id = g->level_id,
+            .game_id = g->id,
+            .rule = g->game.rule,
+            .moves = s->moves,
+            .pushes = s->pushes,
+            .hints = SOLUTIONS_HINTS_OF_GAME,
+            .lurd = s->lurd,
+            .at = now,
+        };
+        status = solutions_record(&sn, NULL);
     }
     return status;
 }

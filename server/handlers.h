@@ -46,6 +46,12 @@ int hint_ask(struct http_conn *c);
 int progress_get(struct http_conn *c);
 int progress_export(struct http_conn *c);
 
+/* leaderboard.c */
+int leaderboard_level(struct http_conn *c);
+int leaderboard_solution(struct http_conn *c);
+int leaderboard_daily(struct http_conn *c);
+int leaderboard_streak(struct http_conn *c);
+
 /* admin.c: every handler under /api/v1/admin/ calls admin_require first */
 int admin_routes(struct http_conn *c);
 int admin_audit(struct http_conn *c);

@@ -42,7 +42,7 @@ int sessions_logout_all(struct http_conn *c)
 /* One password change, checked and hashed on a worker thread. */
 struct password_change {
     int64_t user;
-    char username[USERNAME_MAX + 1];
+    char username[STORAGE_USERNAME_CAP];
     char stored[crypto_pwhash_STRBYTES];
     char current[PASSWORD_MAX + 1];
     size_t current_len;

@@ -88,10 +88,13 @@ int storage_lock(const char *db_path, bool exclusive);
 
 /* ---- Users and sessions ----------------------------------------------------------------- */
 
+/* Room for a stored name and its NUL (names are at most 32 characters). */
+#define STORAGE_USERNAME_CAP 64
+
 struct storage_user {
     int64_t id;
     bool guest;
-    char username[64]; /* empty for a guest */
+    char username[STORAGE_USERNAME_CAP]; /* empty for a guest */
     int64_t created_at;
 };
 
@@ -237,9 +240,6 @@ int storage_log_append(int64_t game, const struct storage_log_entry *e, int64_t 
 int storage_game_update(const struct storage_game *g, int64_t now);
 /* Adds one to the game's hint count. */
 int storage_game_hint_add(int64_t id);
-/* Records a solution; a solution the user already has for the level is kept once. */
-int storage_solution_add(int64_t user, int64_t level, int64_t game, uint32_t moves, uint32_t pushes,
-                         const char *lurd, int64_t now);
 
 /* ---- Race rooms (storage_rooms.c) ------------------------------------------------------ */
 

@@ -190,26 +190,6 @@ int storage_game_hint_add(int64_t id)
     return storage_exec_stmt(st, "counting a hint");
 }
 
-static const char SQL_SOLUTION_ADD[] =
-    "INSERT OR IGNORE INTO solutions (user_id, level_id, game_id, moves, pushes, lurd, "
-    "solved_at) VALUES (?, ?, ?, ?, ?, ?, ?)";
-
-int storage_solution_add(int64_t user, int64_t level, int64_t game, uint32_t moves, uint32_t pushes,
-                         const char *lurd, int64_t now)
-{
-    sqlite3_stmt *st = storage_stmt(SQL_SOLUTION_ADD);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, user);
-    sqlite3_bind_int64(st, 2, level);
-    sqlite3_bind_int64(st, 3, game);
-    sqlite3_bind_int64(st, 4, moves);
-    sqlite3_bind_int64(st, 5, pushes);
-    storage_bind_text(st, 6, lurd);
-    sqlite3_bind_int64(st, 7, now);
-    return storage_exec_stmt(st, "recording a solution");
-}
-
 static int each_progress(sqlite3_stmt *st, int (*fn)(void *arg, const struct storage_progress *p),
                          void *arg)
 {

@@ -29,10 +29,10 @@ int storage_bind_text(sqlite3_stmt *st, int idx, const char *text);
 const char *storage_column_text(sqlite3_stmt *st, int col);
 
 /* The best solutions of user ?1, one row per level: level_id, best_moves,
- * best_pushes, hinted, first_at. A solution was helped when the game it was
- * played in has asked for hints. The counts are those of solutions played
- * without hints when the level has one; otherwise hinted is 1 and they are
- * those of the helped ones. */
+ * best_pushes, hinted, first_at. A solution was helped when the game it
+ * was played in had been given hints by the time it was solved. The counts
+ * are those of solutions played without hints when the level has one;
+ * otherwise hinted is 1 and they are those of the helped ones. */
 #define STORAGE_BEST_SOLUTIONS                                                                     \
     "(SELECT level_id, "                                                                           \
     "CASE WHEN min(hints) = 0 THEN min(CASE WHEN hints = 0 THEN moves END) ELSE min(moves) END "   \
@@ -40,8 +40,6 @@ const char *storage_column_text(sqlite3_stmt *st, int col);
     "CASE WHEN min(hints) = 0 THEN min(CASE WHEN hints = 0 THEN pushes END) ELSE min(pushes) END " \
     "AS best_pushes, "                                                                             \
     "min(hints) > 0 AS hinted, min(solved_at) AS first_at "                                        \
-    "FROM (SELECT s.level_id, s.moves, s.pushes, s.solved_at, coalesce(hg.hints, 0) AS hints "     \
-    "FROM solutions s LEFT JOIN games hg ON hg.id = s.game_id WHERE s.user_id = ?1) "              \
-    "GROUP BY level_id)"
+    "FROM solutions WHERE user_id = ?1 GROUP BY level_id)"
 
 #endif

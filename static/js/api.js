@@ -81,4 +81,10 @@ export const api = {
   createRoom: (body) => call('POST', '/rooms', body),
   room: (id) => call('GET', `/rooms/${id}`),
   roomAction: (id, action) => call('POST', `/rooms/${id}/${action}`, {}),
+  leaderboard: (levelId, by = 'moves', limit = 20) =>
+    call('GET', `/levels/${levelId}/leaderboard?by=${by}&limit=${limit}`),
+  solution: (id) => call('GET', `/solutions/${id}`),
+  dailyLeaderboard: (day, by = 'moves', limit = 20) =>
+    call('GET', `/daily/leaderboard?by=${by}&limit=${limit}${day ? `&day=${day}` : ''}`),
+  streak: () => call('GET', '/daily/streak'),
 };

@@ -22,6 +22,8 @@ import { lazyScreen } from './lazy.js';
 
 const editor = lazyScreen('screen-editor', () => import('./screens/editor.js'), '/css/editor.css');
 const admin = lazyScreen('screen-admin', () => import('./screens/admin.js'), '/css/editor.css');
+const board = lazyScreen('screen-board', () => import('./screens/leaderboard.js'), '/css/boards.css');
+const replay = lazyScreen('screen-replay', () => import('./screens/replay.js'), '/css/boards.css');
 
 async function useTheme(id) {
   app.theme = await loadTheme(id);
@@ -32,6 +34,7 @@ async function useTheme(id) {
   editor.redraw();
   admin.redraw();
   race.redraw();
+  replay.redraw();
 }
 
 function watchNetwork() {
@@ -74,7 +77,7 @@ async function boot() {
     if (key === 'theme') useTheme(value);
     if (key === 'sound') setSoundEnabled(value);
   });
-  startRouter({ title, library, play: game, options, account, credits, editor, admin, rooms, race });
+  startRouter({ title, library, play: game, options, account, credits, editor, admin, board, replay, rooms, race });
   // Moves an earlier visit queued and could not send: send them now (the
   // game screen does it itself, once it knows which game it shows).
   if (!/^#\/play\//.test(location.hash)) drainSavedOutboxes();

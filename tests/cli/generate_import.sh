@@ -34,7 +34,7 @@ out=$("$sokod" replay "$tmp/a.sok" 2>&1)
   fail "sokod replay of the generated file: expected \"solutions: 6, solved: 6, failed: 0\"" "$out"
 
 # The scores printed in the comments go up, as --sort asks.
-scores=$(sed -n 's/^Comment: Seed [0-9]*, [a-z]* room, difficulty score \([0-9]*\)\.$/\1/p' "$tmp/a.sok")
+scores=$(sed -n 's/^Comment: Seed [0-9]*, [a-z]* shape, difficulty score \([0-9]*\)\.$/\1/p' "$tmp/a.sok")
 if [ "$(wc -l <<<"$scores")" = 6 ] && [ "$scores" = "$(sort -n <<<"$scores")" ]; then
   ok "sorted by score: $(tr '\n' ' ' <<<"$scores")"
 else

@@ -33,6 +33,12 @@ const MATRIX = {
   'GET /api/v1/collections/{id}': { kind: 'public' },
   'GET /api/v1/levels/{id}': { kind: 'public' },
   'GET /api/v1/daily': { kind: 'public' },
+  // After GET /api/v1/daily in the route table, so today's puzzle exists.
+  'GET /api/v1/daily/leaderboard': { kind: 'public' },
+  'GET /api/v1/daily/streak': { kind: 'public' },
+  'GET /api/v1/levels/{id}/leaderboard': { kind: 'public' },
+  // An account's solutions are public, a guest's its own; none exists here.
+  'GET /api/v1/solutions/{id}': { kind: 'self' },
   'POST /api/v1/levels/{id}/game': { kind: 'self' },
   'GET /api/v1/games/{id}': { kind: 'game' },
   'POST /api/v1/games/{id}/log': { kind: 'game', body: (g) => ({ seq: g.seq + 1, steps: 'u' }) },

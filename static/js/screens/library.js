@@ -160,7 +160,12 @@ function card(l, withCollection) {
   }
   if (l.author) label += `, by ${l.author}`;
   a.setAttribute('aria-label', label);
-  li.append(a);
+  const board = document.createElement('a');
+  board.className = 'level-board small';
+  board.href = `#/board/${l.id}`;
+  board.textContent = 'Leaderboard';
+  board.setAttribute('aria-label', `Leaderboard of ${l.position}. ${title}`);
+  li.append(a, board);
   observer.observe(canvas);
   return li;
 }

@@ -1,0 +1,171 @@
+// leaderboard.js: a level's leaderboard (#/board/LEVEL or
+// #/board/LEVEL/pushes), or the daily puzzle's board of a day
+// (#/board/daily, #/board/daily/pushes/YYYY-MM-DD): the top players by
+// fewest moves or fewest pushes, the player's own rank even outside the
+// top, and the solutions found with hints in a list of their own. Every
+// entry links to its replay.
+
+import { api, errorMessage } from '../api.js';
+import { go } from '../router.js';
+
+const LIMIT = 20;
+let built = false;
+let token = 0;
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, props = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === 'class') e.className = v;
+    else if (k === 'text') e.textContent = v;
+    else e.setAttribute(k, v);
+  }
+  e.append(...children);
+  return e;
+}
+
+function build() {
+  const section = $('screen-board');
+  section.replaceChildren(
+    el('header', { class: 'bar' },
+      el('a', { class: 'button icon', id: 'board-back', href: '#/library', 'aria-label': 'Back' },
+        svgIcon('i-prev')),
+      el('h1', { id: 'board-h', tabindex: '-1', text: 'Leaderboard' })),
+    el('div', { class: 'card page-card boards' },
+      el('p', { class: 'board-level' }, el('a', { id: 'board-play', href: '#/library', text: '' })),
+      el('nav', { class: 'segmented board-by', 'aria-label': 'Order' },
+        el('a', { id: 'board-by-moves', href: '#', text: 'Fewest moves' }),
+        el('a', { id: 'board-by-pushes', href: '#', text: 'Fewest pushes' })),
+      el('p', { id: 'board-streak', class: 'board-streak', hidden: '' }),
+      el('p', { id: 'board-status', class: 'muted', role: 'status' }),
+      el('section', { id: 'board-plain', 'aria-labelledby': 'board-plain-h' },
+        el('h2', { id: 'board-plain-h', text: 'Solved without hints' }),
+        el('p', { class: 'muted small board-total' }),
+        el('table', { class: 'board-table' }),
+        el('p', { class: 'board-you' })),
+      el('section', { id: 'board-hinted', 'aria-labelledby': 'board-hinted-h' },
+        el('h2', { id: 'board-hinted-h', text: 'Solved with hints' }),
+        el('p', { class: 'muted small', text: 'Ranked apart: a hint helps, so these never rank against unaided solutions.' }),
+        el('p', { class: 'muted small board-total' }),
+        el('table', { class: 'board-table' }),
+        el('p', { class: 'board-you' }))));
+  built = true;
+}
+
+function svgIcon(id) {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  const use = document.createElementNS(ns, 'use');
+  use.setAttribute('href', `#${id}`);
+  svg.append(use);
+  return svg;
+}
+
+function when(iso) {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '' : d.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+}
+
+function row(e) {
+  const who = el('td', { class: 'who' }, e.user ?? 'you (guest)');
+  if (e.hinted) who.append(' ', el('span', { class: 'hinted-mark', title: `${e.hints} hint${e.hints === 1 ? '' : 's'}`, text: 'hinted' }));
+  const tr = el('tr', { 'data-solution': String(e.solution_id) },
+    el('td', { class: 'rank', text: String(e.rank) }),
+    who,
+    el('td', { class: 'num', text: String(e.moves) }),
+    el('td', { class: 'num', text: String(e.pushes) }),
+    el('td', { class: 'when', text: when(e.solved_at) }),
+    el('td', {}, el('a', { class: 'replay-link', href: `#/replay/${e.solution_id}`, text: 'Replay' })));
+  if (e.you) tr.classList.add('you');
+  return tr;
+}
+
+function fill(part, list, empty) {
+  const table = part.querySelector('table');
+  const head = el('tr', {}, ...[['Rank', 'rank'], ['Player', 'who'], ['Moves', 'num'], ['Pushes', 'num'],
+    ['Solved', 'when'], ['', '']].map(([t, c]) => el('th', { scope: 'col', class: c, text: t })));
+  table.replaceChildren(el('thead', {}, head), el('tbody', {}, ...list.entries.map(row)));
+  table.hidden = list.entries.length === 0;
+  part.querySelector('.board-total').textContent = list.total === 0
+    ? empty : `${list.total} player${list.total === 1 ? '' : 's'}`;
+  const you = part.querySelector('.board-you');
+  you.replaceChildren();
+  const mine = list.you;
+  if (mine && !list.entries.some((e) => e.you)) {
+    // The player's own entry, below the top.
+    you.append(el('span', { class: 'you-rank', text: `Your rank: ${mine.rank}${mine.listed ? ` of ${list.total}` : ' (sign up to be listed)'}` }),
+      ` · ${mine.moves} moves, ${mine.pushes} pushes · `,
+      el('a', { class: 'replay-link', href: `#/replay/${mine.solution_id}`, text: 'Replay' }));
+  } else if (mine && !mine.listed) {
+    you.textContent = 'Sign up to be listed.';
+  }
+  return mine;
+}
+
+export async function enter(args) {
+  if (!built) build();
+  if (args[0] === 'daily') return enterDaily(args);
+  const level = Number(args[0]);
+  if (!level) return go('#/library');
+  const by = args[1] === 'pushes' ? 'pushes' : 'moves';
+  const mine = ++token;
+  setOrder(`#/board/${level}`, by, '');
+  $('board-streak').hidden = true;
+  $('board-play').href = `#/play/${level}`;
+  $('board-back').href = `#/play/${level}`;
+  $('board-status').textContent = 'Loading…';
+  const [lr, br] = await Promise.all([api.level(level), api.leaderboard(level, by, LIMIT)]);
+  if (mine !== token) return;
+  const lv = lr.ok ? lr.body.level : null;
+  const title = lv ? (lv.title || `Level ${lv.position}`) : `Level ${level}`;
+  $('board-h').textContent = `Leaderboard: ${title}`;
+  $('board-play').textContent = lv ? `Play ${title} (${lv.collection_name})` : 'Play this level';
+  if (lv) $('board-back').href = `#/library/${lv.collection_id}`;
+  show(br, by, '');
+}
+
+function setOrder(base, by, suffix) {
+  $('board-by-moves').href = `${base}/moves${suffix}`;
+  $('board-by-pushes').href = `${base}/pushes${suffix}`;
+  $('board-by-moves').setAttribute('aria-current', String(by === 'moves'));
+  $('board-by-pushes').setAttribute('aria-current', String(by === 'pushes'));
+}
+
+function show(br, by, note) {
+  if (!br.ok) {
+    $('board-status').textContent = errorMessage(br, 'This leaderboard cannot be shown');
+    $('board-plain').hidden = $('board-hinted').hidden = true;
+    return;
+  }
+  $('board-status').textContent = `Best first by ${by === 'moves' ? 'fewest moves, then pushes' : 'fewest pushes, then moves'}; ties go to the earlier solution. Only solutions played here count.${note}`;
+  $('board-plain').hidden = false;
+  fill($('board-plain'), br.body, 'Nobody has solved it yet. Be the first!');
+  const hinted = br.body.hinted;
+  $('board-hinted').hidden = hinted.total === 0 && !hinted.you;
+  fill($('board-hinted'), hinted, 'No solution with hints yet.');
+}
+
+/** The daily puzzle's board: #/board/daily[/moves|pushes[/YYYY-MM-DD]]. */
+async function enterDaily(args) {
+  const by = args[1] === 'pushes' ? 'pushes' : 'moves';
+  const day = /^\d{4}-\d\d-\d\d$/.test(args[2] ?? '') ? args[2] : '';
+  const mine = ++token;
+  setOrder('#/board/daily', by, day ? `/${day}` : '');
+  $('board-status').textContent = 'Loading…';
+  const [br, sr] = await Promise.all([api.dailyLeaderboard(day, by, LIMIT), api.streak()]);
+  if (mine !== token) return;
+  const shownDay = br.body?.day ?? day;
+  $('board-h').textContent = `Daily puzzle${shownDay ? ` ${shownDay}` : ''}`;
+  if (br.ok) {
+    $('board-play').href = `#/play/${br.body.level_id}`;
+    $('board-play').textContent = 'Play the puzzle';
+    $('board-back').href = `#/play/${br.body.level_id}`;
+  }
+  const streak = sr.ok ? sr.body.streak : 0;
+  $('board-streak').hidden = !sr.ok;
+  $('board-streak').textContent = streak > 0
+    ? `Your streak: ${streak} day${streak === 1 ? '' : 's'} in a row${sr.body.solved_today ? '' : ' (solve today\'s to keep it)'}`
+    : 'Solve the daily puzzle on its day to start a streak.';
+  show(br, by, ' Only solutions found on the puzzle\'s own day (UTC) are on its board.');
+}
