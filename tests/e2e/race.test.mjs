@@ -83,6 +83,8 @@ test('two players race, see each other live, one drops out and comes back, and a
   // The rival joins by the link; the spectator only looks.
   await rival.page.goto(link);
   await rival.page.click('#race-join');
+  // Seated once the join is answered (it made the rival a guest).
+  await rival.page.waitForSelector('#race-leave', { state: 'visible', timeout: 15000 });
   const rivalId = await userOf(rival.page);
   await watcher.page.goto(link);
   for (const { page } of [host, rival, watcher]) {
