@@ -2,6 +2,7 @@
  * the worker pool while the request is suspended, then a group commit that
  * counts the hint and answers with the game. */
 #include "hint.h"
+#include "hint_plan.h"
 
 #include "auth.h"
 #include "body.h"
@@ -153,6 +154,33 @@ static bool read_push(struct hint_job *j, const char *lurd)
     return j->steps != NULL;
 }
 
+/* Takes the first push of `solution` (a solution from the game's position)
+ * as the hint, and remembers the rest for the position that push leads to.
+ * False when the solution holds no push. */
+static bool next_push(struct hint_job *j, const char *solution)
+{
+    size_t n = 0;
+    while (solution[n] != '\0' && !(solution[n] >= 'A' && solution[n] <= 'Z'))
+        n++;
+    if (solution[n] == '\0')
+        return false;
+    char *first = strndup(solution, n + 1);
+    if (first == NULL || !read_push(j, first)) {
+        free(first);
+        return false;
+    }
+    free(first);
+    /* The hash of the position after the walk and the push. */
+    uint64_t hash = j->game.hash;
+    soko_cell from = j->game.player;
+    soko_cell to = (soko_cell)(j->box_y * (int)j->level.width + j->box_x);
+    soko_cell box_to = (soko_cell)(j->to_y * (int)j->level.width + j->to_x);
+    hash ^= soko_zobrist(from, 1) ^ soko_zobrist(to, 1);
+    hash ^= soko_zobrist(to, 0) ^ soko_zobrist(box_to, 0);
+    hint_plan_put(j->game_id, hash, solution + n + 1);
+    return true;
+}
+
 /* Whether the solver can solve the game at history position `to` (moved
  * there from *at by undo and redo), within `seconds`. Returns a SOLVER_*. */
 static int probe(struct hint_job *j, uint32_t *at, uint32_t to, double seconds)
@@ -229,9 +257,11 @@ static void search(struct hint_job *j)
     opt.time_limit = limit_seconds;
     opt.memory_limit = limit_memory;
     opt.cancel = &cancel_all;
-    solver_result r;
-    int status = solver_hint(&j->game, &opt, &r);
-    if (status == SOLVER_SOLVED && r.lurd != NULL && read_push(j, r.lurd)) {
+    solver_result r = {0};
+    char *plan = hint_plan_take(j->game_id, j->game.hash);
+    int status = plan != NULL ? SOLVER_SOLVED : solver_solve_game(&j->game, &opt, &r);
+    const char *solution = plan != NULL ? plan : r.lurd;
+    if (status == SOLVER_SOLVED && solution != NULL && next_push(j, solution)) {
         j->kind = HINT_PUSH;
     } else if (status == SOLVER_SOLVED) {
         j->kind = HINT_UNKNOWN;
@@ -244,6 +274,7 @@ static void search(struct hint_job *j)
         copy_reason(j, r.reason);
     }
     solver_result_free(&r);
+    free(plan);
     if (j->kind == HINT_LOST)
         j->undo = rescue(j);
     j->seconds = now_seconds() - start;

@@ -9,6 +9,7 @@
 #include "game_cache.h"
 #include "gzip_cache.h"
 #include "hint.h"
+#include "hint_plan.h"
 #include "http.h"
 #include "import.h"
 #include "live.h"
@@ -132,6 +133,7 @@ int cli_serve(int argc, char **argv)
     uploads_stop();
     storage_checkpointer_stop();
     game_cache_clear();
+    hint_plan_clear();
     gzip_cache_clear();
     account_limits_stop();
     storage_shutdown();
