@@ -1,4 +1,5 @@
-// The daily puzzle opens from the title screen.
+// The daily puzzle opens from the title screen; solving it puts the player
+// on the day's board and starts a streak, both shown from the title screen.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, openBrowser, waitForGame, apiGet } from './harness.mjs';
@@ -24,5 +25,48 @@ test('the title screen opens today\'s daily puzzle', async () => {
   assert.equal(page.url().replace(/.*#/, '#'), `#/play/${daily.level.id}`, 'the play screen is on the daily level');
   const shown = await page.evaluate(() => window.sokod.position());
   assert.equal(shown.moves, 0, 'a fresh game on the daily level');
+  assert.deepEqual(errors, [], 'no page errors');
+});
+
+test('solving the daily puzzle starts a streak shown on the daily board', async () => {
+  const { page, errors } = browser;
+  const today = new Date().toISOString().slice(0, 10);
+  await page.goto(`${server.url}/#/board/daily`);
+  await page.waitForFunction((t) => document.getElementById('board-h')?.textContent === `Daily puzzle ${t}`,
+    today, { timeout: 10000 });
+  await page.waitForSelector('#board-streak:not([hidden])');
+  assert.match(await page.textContent('#board-streak'), /start a streak/, 'no streak before solving');
+
+  // Solve today's puzzle through the API by following hints from the start.
+  const daily = (await apiGet(page, '/daily')).body;
+  const solved = await page.evaluate(async (levelId) => {
+    const post = async (path, body) => {
+      const r = await fetch(`/api/v1${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body) });
+      return { status: r.status, body: await r.json() };
+    };
+    let game = (await post(`/levels/${levelId}/game`, {})).body.game;
+    const played = [];
+    for (let i = 0; i < 200 && !game.solved; i++) {
+      const h = await post(`/games/${game.id}/hint`, {});
+      if (h.status !== 200 || h.body.hint.kind !== 'push') return { played, hint: h };
+      const step = await post(`/games/${game.id}/log`, { seq: game.seq + 1, steps: h.body.hint.steps });
+      if (step.status !== 200) return { played, step };
+      played.push(h.body.hint.steps);
+      game = step.body.game;
+    }
+    return { played, solved: game.solved };
+  }, daily.level.id);
+  assert.equal(solved.solved, true, `following hints solves the daily puzzle: ${JSON.stringify(solved)}`);
+
+  await page.goto(`${server.url}/`);
+  await page.waitForSelector('#screen-title:not([hidden])');
+  await page.click('#title-daily-board');
+  await page.waitForFunction((t) => document.getElementById('board-h')?.textContent === `Daily puzzle ${t}`,
+    today, { timeout: 10000 });
+  await page.waitForFunction(() => /Your streak/.test(document.getElementById('board-streak').textContent),
+    null, { timeout: 10000 }).catch(() => {});
+  assert.equal(await page.textContent('#board-streak'), 'Your streak: 1 day in a row',
+    'the streak after solving today\'s puzzle');
   assert.deepEqual(errors, [], 'no page errors');
 });
