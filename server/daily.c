@@ -7,6 +7,8 @@
  *
  * Today is read from auth_now(), the server's one clock (which tests may
  * set with SOKOD_TEST_NOW). */
+#include "daily.h"
+
 #include "auth.h"
 #include "generate.h"
 #include "handlers.h"
@@ -28,8 +30,7 @@
 /* A status of a wait that is not a storage code: the generator failed. */
 #define DAILY_GENERATION_FAILED 1000
 
-/* Today (UTC) as YYYY-MM-DD. */
-static void today(char out[11])
+void daily_today(char out[11])
 {
     time_t now = (time_t)auth_now();
     struct tm tm;
@@ -212,7 +213,7 @@ int daily_get(struct http_conn *c)
     if (!auth_user(c, AUTH_OPTIONAL, &user, &result))
         return result;
     char now[11], day[11];
-    today(now);
+    daily_today(now);
     const char *asked = http_query(c, "day");
     int y, m, d;
     if (asked == NULL) {

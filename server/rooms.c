@@ -4,11 +4,13 @@
 
 #include "auth.h"
 #include "body.h"
+#include "daily.h"
 #include "events.h"
 #include "game_cache.h"
 #include "handlers.h"
 #include "ratelimit.h"
 #include "storage.h"
+#include "storage_daily.h"
 #include "textbuf.h"
 
 #include <arpa/inet.h>
@@ -412,10 +414,21 @@ int rooms_create(struct http_conn *c)
         row.level_id = json_integer_value(chosen);
     } else if (strcmp(how, "random") == 0 && chosen == NULL) {
         status = storage_level_random(&row.level_id);
+    } else if (strcmp(how, "daily") == 0 && chosen == NULL) {
+        /* Today's puzzle is made on its first GET /daily, not here: a room
+         * must not wait on the generator. */
+        char day[11];
+        daily_today(day);
+        status = storage_daily_get(day, &row.level_id);
+        if (status == STORAGE_NOT_FOUND) {
+            json_decref(body);
+            return reply_error(c, 404, API_E_LEVEL_NOT_FOUND,
+                               "today's puzzle (%s) is made on its first GET /api/v1/daily", day);
+        }
     } else {
         json_decref(body);
         return reply_error(c, 400, API_E_INVALID_VALUE,
-                           "'level' is \"chosen\" (with 'level_id') or \"random\"");
+                           "'level' is \"chosen\" (with 'level_id'), \"random\" or \"daily\"");
     }
     snprintf(row.source, sizeof row.source, "%s", how);
     json_decref(body);

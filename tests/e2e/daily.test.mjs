@@ -70,3 +70,16 @@ test('solving the daily puzzle starts a streak shown on the daily board', async 
     'the streak after solving today\'s puzzle');
   assert.deepEqual(errors, [], 'no page errors');
 });
+
+test('a race on today\'s puzzle opens from the races page', async () => {
+  const { page, errors } = browser;
+  await page.goto(`${server.url}/#/rooms`);
+  await page.click('#rooms-daily');
+  await page.waitForURL(/#\/race\/\d+$/, { timeout: 10000 });
+  const id = Number(page.url().replace(/.*#\/race\//, ''));
+  const room = (await apiGet(page, `/rooms/${id}`)).body.room;
+  const daily = (await apiGet(page, '/daily')).body;
+  assert.equal(room.level_id, daily.level.id, 'the room races on today\'s puzzle');
+  assert.equal(room.source, 'daily');
+  assert.deepEqual(errors, [], 'no page errors');
+});

@@ -60,6 +60,16 @@ test('a room is created on a chosen or a random level, with its host seated', as
   const random = await host.post('/api/v1/rooms', { level: 'random' });
   assert.equal(random.status, 201, show(random));
   assert.ok(ids.includes(random.json.room.level_id), `a level of the library: ${random.json.room.level_id}`);
+  // Today's puzzle: only once a GET /daily has made it.
+  let daily = await host.post('/api/v1/rooms', { level: 'daily' });
+  assert.equal(daily.status, 404, `a race on the daily puzzle before it exists: ${show(daily)}`);
+  assert.equal(daily.json.error.code, 'level_not_found', show(daily));
+  const today = await host.get('/api/v1/daily');
+  assert.equal(today.status, 200, show(today));
+  daily = await host.post('/api/v1/rooms', { level: 'daily' });
+  assert.equal(daily.status, 201, show(daily));
+  assert.equal(daily.json.room.level_id, today.json.level.id, 'the room races on today\'s puzzle');
+  assert.equal(daily.json.room.source, 'daily');
   let bad = await host.post('/api/v1/rooms', { level: 'chosen' });
   assert.equal(bad.json.error.code, 'missing_field', show(bad));
   bad = await host.post('/api/v1/rooms', { level: 'somewhere' });

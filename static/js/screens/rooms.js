@@ -1,5 +1,5 @@
 // screens/rooms.js: the races being played now, and new races: on a random
-// level or on the level played last. A new room opens its race screen,
+// level, on the level played last or on today's daily puzzle. A new room opens its race screen,
 // whose link the host shares.
 
 import { app } from '../app.js';
@@ -22,6 +22,17 @@ async function create(body) {
   go(`#/race/${r.body.room.id}`);
 }
 
+// Today's puzzle is made on its first request: ask for it, then race on it.
+async function createDaily() {
+  $('rooms-status').textContent = 'Fetching today’s puzzle…';
+  const d = await api.daily();
+  if (!d.ok) {
+    $('rooms-status').textContent = errorMessage(d, 'The daily puzzle cannot be opened');
+    return;
+  }
+  await create({ level: 'daily' });
+}
+
 /** A player's name as rooms show it. */
 export function playerName(p) {
   return p.name || `Guest ${p.user_id}`;
@@ -32,6 +43,7 @@ export async function enter() {
     wired = true;
     $('rooms-random').addEventListener('click', () => create({ level: 'random' }));
     $('rooms-last').addEventListener('click', () => create({ level: 'chosen', level_id: app.lastLevel }));
+    $('rooms-daily').addEventListener('click', createDaily);
   }
   $('rooms-last').hidden = !app.lastLevel;
   const list = $('rooms-list');
