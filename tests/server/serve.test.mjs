@@ -3,6 +3,7 @@
 // `sokod import`.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
 import { SOURCE, TEST_LEVELS, runSokod, show, sqlite, startServer, tempDir } from './harness.mjs';
@@ -86,12 +87,28 @@ test('a database newer than the binary is refused with a clear message', () => {
 
 test('SIGTERM lets a request in flight finish, then closes the database', async () => {
   const server = await startServer();
-  const c = server.client();
-  // Sign-up hashes a password on a worker thread: a slow request.
-  const pending = c.post('/api/v1/account/signup', { username: 'late', password: 'still answered' });
-  await new Promise((r) => setTimeout(r, 30));
+  // A sign-up whose body is only half sent when SIGTERM comes: the request
+  // is in flight for certain, and cannot have been answered before it.
+  const u = new URL(server.url);
+  const body = JSON.stringify({ username: 'late', password: 'still answered' });
+  const socket = net.connect(Number(u.port), u.hostname);
+  const answer = new Promise((resolve, reject) => {
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (d) => { text += d; });
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+  });
+  await new Promise((r) => socket.once('connect', r));
+  socket.write(`POST /api/v1/account/signup HTTP/1.1\r\nHost: ${u.host}\r\nOrigin: ${server.url}\r\n` +
+    `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n` +
+    body.slice(0, 10));
+  await new Promise((r) => setTimeout(r, 300));
   server.proc.kill('SIGTERM');
-  const r = await pending;
+  await new Promise((r) => setTimeout(r, 100));
+  socket.write(body.slice(10));
+  const text = await answer;
+  const r = { status: Number(text.match(/^HTTP\/1\.1 (\d+)/)?.[1]), text };
   assert.equal(r.status, 201, `the request in flight was answered: ${show(r)}`);
   const end = await server.exited;
   assert.equal(end.code, 0, server.stderr());
