@@ -38,7 +38,8 @@ const char *gen_error_name(int code)
     case GEN_E_MEMORY:
         return "out of memory";
     case GEN_E_NOT_FOUND:
-        return "no room gave a level (an area too small for the boxes, or a minimum score too high)";
+        return "no room gave a level (an area too small for the boxes, or a minimum score too "
+               "high)";
     default:
         return "the generated level did not replay (a bug)";
     }
