@@ -283,23 +283,30 @@ static int take_game(struct entry_job *j)
         games_refuse(&j->answer, 401, API_E_NO_SESSION, NULL, AUTH_NO_SESSION_MESSAGE);
         return STORAGE_OK;
     }
+    if (status != STORAGE_OK)
+        return status;
+    return games_take_for(j->game_id, u.id, &j->answer, &j->g);
+}
+
+int games_take_for(int64_t game_id, int64_t user_id, struct games_answer *a, struct live_game **g)
+{
+    *g = NULL;
     struct storage_game row;
-    if (status == STORAGE_OK)
-        status = storage_game_get(j->game_id, &row);
-    if (status == STORAGE_NOT_FOUND || (status == STORAGE_OK && row.user_id != u.id)) {
-        games_refuse(&j->answer, 404, API_E_GAME_NOT_FOUND, NULL, "you have no game %lld",
-                     (long long)j->game_id);
+    int status = storage_game_get(game_id, &row);
+    if (status == STORAGE_NOT_FOUND || (status == STORAGE_OK && row.user_id != user_id)) {
+        games_refuse(a, 404, API_E_GAME_NOT_FOUND, NULL, "you have no game %lld",
+                     (long long)game_id);
         return STORAGE_OK;
     }
     if (status == STORAGE_OK)
-        status = game_cache_acquire(j->game_id, &j->g);
+        status = game_cache_acquire(game_id, g);
     /* Another process may have written to the game since it was cached,
      * and a log-in may have moved it from a guest to an account. */
-    if (status == STORAGE_OK && j->g->seq != row.seq)
-        status = play_rebuild(j->g);
+    if (status == STORAGE_OK && (*g)->seq != row.seq)
+        status = play_rebuild(*g);
     if (status == STORAGE_OK) {
-        j->g->user_id = row.user_id;
-        j->g->hints = row.hints;
+        (*g)->user_id = row.user_id;
+        (*g)->hints = row.hints;
     }
     return status;
 }

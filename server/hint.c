@@ -306,35 +306,12 @@ static json_t *hint_json(const struct hint_job *j, bool counted)
     return o;
 }
 
-/* Takes the job's game on the committer thread, up to date with the
- * database. STORAGE_OK with j->g set, STORAGE_OK with j->g NULL after a
- * refusal (the game is gone), or a failure. */
-static int take_game(struct hint_job *j)
-{
-    struct storage_game row;
-    int status = storage_game_get(j->game_id, &row);
-    if (status == STORAGE_NOT_FOUND || (status == STORAGE_OK && row.user_id != j->user_id)) {
-        games_refuse(&j->answer, 404, API_E_GAME_NOT_FOUND, NULL, "you have no game %lld",
-                     (long long)j->game_id);
-        return STORAGE_OK;
-    }
-    if (status == STORAGE_OK)
-        status = game_cache_acquire(j->game_id, &j->g);
-    if (status == STORAGE_OK && j->g->seq != row.seq)
-        status = play_rebuild(j->g);
-    if (status == STORAGE_OK) {
-        j->g->user_id = row.user_id;
-        j->g->hints = row.hints;
-    }
-    return status;
-}
-
 /* On the committer thread, inside the batch's transaction: counts the hint
  * when it still fits the game, and writes the answer. */
 static int record_hint(struct commit_job *cj)
 {
     struct hint_job *j = (struct hint_job *)cj;
-    int status = take_game(j);
+    int status = games_take_for(j->game_id, j->user_id, &j->answer, &j->g);
     if (status != STORAGE_OK || j->g == NULL)
         return status;
     struct live_game *g = j->g;

@@ -176,6 +176,27 @@ int live_events(struct http_conn *c)
 
 static const char *const kind_names[] = {"steps", "undo", "redo", "restart"};
 
+void live_entry_fields(struct textbuf *b, const soko_game *game, int kind, uint32_t seq,
+                       const char *steps, uint32_t count)
+{
+    textbuf_puts(b, ",\"seq\":");
+    textbuf_int(b, seq);
+    textbuf_puts(b, ",\"kind\":\"");
+    textbuf_puts(b, kind_names[kind]);
+    textbuf_puts(b, "\"");
+    if (kind == STORAGE_LOG_STEPS) {
+        textbuf_puts(b, ",\"steps\":");
+        textbuf_json_string(b, steps, strlen(steps));
+    } else if (kind != STORAGE_LOG_RESTART) {
+        textbuf_puts(b, ",\"count\":");
+        textbuf_int(b, count);
+    }
+    textbuf_puts(b, ",\"moves\":");
+    textbuf_int(b, game->moves);
+    textbuf_puts(b, ",\"pushes\":");
+    textbuf_int(b, game->pushes);
+}
+
 void live_game_entry(const struct live_game *g, int kind, uint32_t seq, const char *steps,
                      uint32_t count)
 {
@@ -186,22 +207,7 @@ void live_game_entry(const struct live_game *g, int kind, uint32_t seq, const ch
     struct textbuf b = {0};
     textbuf_puts(&b, "{\"game\":");
     textbuf_int(&b, g->id);
-    textbuf_puts(&b, ",\"seq\":");
-    textbuf_int(&b, seq);
-    textbuf_puts(&b, ",\"kind\":\"");
-    textbuf_puts(&b, kind_names[kind]);
-    textbuf_puts(&b, "\"");
-    if (kind == STORAGE_LOG_STEPS) {
-        textbuf_puts(&b, ",\"steps\":");
-        textbuf_json_string(&b, steps, strlen(steps));
-    } else if (kind != STORAGE_LOG_RESTART) {
-        textbuf_puts(&b, ",\"count\":");
-        textbuf_int(&b, count);
-    }
-    textbuf_puts(&b, ",\"moves\":");
-    textbuf_int(&b, g->game.moves);
-    textbuf_puts(&b, ",\"pushes\":");
-    textbuf_int(&b, g->game.pushes);
+    live_entry_fields(&b, &g->game, kind, seq, steps, count);
     textbuf_puts(&b, soko_game_solved(&g->game) ? ",\"solved\":true}" : ",\"solved\":false}");
     size_t len = 0;
     char *text = textbuf_take(&b, &len);

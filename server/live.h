@@ -8,6 +8,15 @@
 
 #include <stdint.h>
 
+struct textbuf;
+
+/* Appends the members that describe log entry `seq` of a game (kind 0..3
+ * as STORAGE_LOG_*): ,"seq", ,"kind", ,"steps" or ,"count", then the
+ * game's ,"moves" and ,"pushes" after it. Shared by the game's and the race
+ * room's events, which the client reads alike. */
+void live_entry_fields(struct textbuf *b, const soko_game *game, int kind, uint32_t seq,
+                       const char *steps, uint32_t count);
+
 /* Publishes, to the followers of the game's topic, the entry `seq` just
  * committed: its kind, the steps as the log holds them (pushes in upper
  * case) or its count, and the game's counts after it. Call only after the

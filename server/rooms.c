@@ -8,6 +8,7 @@
 #include "events.h"
 #include "game_cache.h"
 #include "handlers.h"
+#include "live.h"
 #include "ratelimit.h"
 #include "storage.h"
 #include "storage_daily.h"
@@ -770,8 +771,6 @@ bool rooms_step_allowed(const struct live_game *g, const char *address, enum api
     return ok;
 }
 
-static const char *const kind_names[] = {"steps", "undo", "redo", "restart"};
-
 void rooms_race_entry(const struct live_game *g, int kind, uint32_t seq, const char *steps,
                       uint32_t count)
 {
@@ -807,22 +806,7 @@ void rooms_race_entry(const struct live_game *g, int kind, uint32_t seq, const c
     textbuf_int(&b, g->user_id);
     textbuf_puts(&b, ",\"game\":");
     textbuf_int(&b, g->id);
-    textbuf_puts(&b, ",\"seq\":");
-    textbuf_int(&b, seq);
-    textbuf_puts(&b, ",\"kind\":\"");
-    textbuf_puts(&b, kind_names[kind]);
-    textbuf_puts(&b, "\"");
-    if (kind == STORAGE_LOG_STEPS) {
-        textbuf_puts(&b, ",\"steps\":");
-        textbuf_json_string(&b, steps, strlen(steps));
-    } else if (kind != STORAGE_LOG_RESTART) {
-        textbuf_puts(&b, ",\"count\":");
-        textbuf_int(&b, count);
-    }
-    textbuf_puts(&b, ",\"moves\":");
-    textbuf_int(&b, s->moves);
-    textbuf_puts(&b, ",\"pushes\":");
-    textbuf_int(&b, s->pushes);
+    live_entry_fields(&b, &g->game, kind, seq, steps, count);
     textbuf_puts(&b, ",\"boxes_on_goal\":");
     textbuf_int(&b, s->boxes_on_goal);
     textbuf_puts(&b, soko_game_solved(&g->game) ? ",\"solved\":true}" : ",\"solved\":false}");
