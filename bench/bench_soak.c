@@ -407,7 +407,7 @@ static struct {
     unsigned long solved, sessions, signups, logins;
     unsigned long rooms, races_started, race_seats, race_finishes;
     unsigned long streams, stream_ready, events[6], heartbeats;
-    unsigned long watched_steps_sent, watched_steps_seen;
+    unsigned long watched_steps_sent, watched_steps_seen, watched_steps_twice;
     unsigned long long bytes_in;
 } fig;
 
@@ -639,6 +639,7 @@ struct player {
     bool live, racer, two_tabs, spectator, signer;
     uint64_t started, ends;
     unsigned actions;
+    unsigned signup_after;
     int account; /* 0 guest, 1 signed up, 2 logged out to log in again */
     uint64_t relogin_at;
     long user_id;
@@ -662,6 +663,7 @@ struct player {
     long race_game, race_seq;
     size_t race_pos;
     uint64_t race_at;
+    bool race_poll;             /* its stream broke in the lobby: it may have missed the start */
     long feed_first, feed_last; /* the seqs of the entries a second tab counts */
     long *seen;                 /* the seqs of the step events it saw */
     size_t nseen, seen_cap;
@@ -828,6 +830,8 @@ static void open_feed(struct player *p, enum feed_kind kind, const char *query, 
     p->feed_kind = kind;
     p->feed_ready = false;
     p->feed_sent = 0;
+    p->feed_first = 1; /* an empty range until it counts an entry */
+    p->feed_last = 0;
     p->nseen = 0;
     fig.streams++;
     fig.requests++;
@@ -835,6 +839,12 @@ static void open_feed(struct player *p, enum feed_kind kind, const char *query, 
         count_error(RT_EVENTS, "connection error (no socket)", strerror(errno));
         p->feed_kind = FEED_NONE;
     }
+}
+
+static int by_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
 }
 
 /* Closes the event stream. A second tab that leaves its game (`linger`)
@@ -851,11 +861,16 @@ static void close_feed(struct player *p, bool linger)
         /* The entries it committed have the seqs first..last; events of
          * others (sent before the stream was ready, or while it lingered)
          * are not counted. */
-        unsigned long seen = 0;
-        for (size_t i = 0; i < p->nseen; i++)
-            seen += p->seen[i] >= p->feed_first && p->seen[i] <= p->feed_last;
+        qsort(p->seen, p->nseen, sizeof *p->seen, by_long);
+        for (size_t i = 0; i < p->nseen; i++) {
+            if (p->seen[i] < p->feed_first || p->seen[i] > p->feed_last)
+                continue;
+            if (i > 0 && p->seen[i] == p->seen[i - 1])
+                fig.watched_steps_twice++;
+            else
+                fig.watched_steps_seen++;
+        }
         fig.watched_steps_sent += p->feed_sent;
-        fig.watched_steps_seen += seen;
     }
     p->nseen = 0;
     conn_close(&p->feed);
@@ -1048,6 +1063,7 @@ static void race_begin(struct player *p)
     if (p->feed_kind != FEED_NONE)
         close_feed(p, false);
     p->race = RACE_LOBBY;
+    p->race_poll = false;
     p->race_game = 0;
     p->race_seq = 0;
     p->race_pos = 0;
@@ -1126,6 +1142,18 @@ static void race_act(struct player *p, uint64_t now)
             send_api(p, RT_ROOM_START, "POST", path, "{}");
             return;
         }
+        /* A stream that broke is opened again, as a browser does; a joiner
+         * who may have missed the start asks for the room meanwhile. */
+        if (p->feed_kind == FEED_NONE && l->room > 0) {
+            char q[64];
+            snprintf(q, sizeof q, "room=%ld", l->room);
+            open_feed(p, FEED_RACE, q, true);
+        }
+        if (p->race_poll && !p->hosting && l->room > 0) {
+            p->race_poll = false;
+            get(p, RT_ROOM, "/api/v1/rooms/%ld", l->room);
+            return;
+        }
         if (now - p->race_at > 30000000u) {
             /* Nobody started the race: give up as a person would. */
             count_error(RT_ROOM_START, "race never started (30 s in the lobby)", "");
@@ -1202,7 +1230,7 @@ static void act(struct player *p, uint64_t now)
         open_level(p);
         return;
     }
-    if (p->signer && p->account == 0 && p->actions > 5) {
+    if (p->signer && p->account == 0 && p->actions > p->signup_after) {
         char body[160];
         snprintf(body, sizeof body,
                  "{\"username\":\"soak%lu_%u\",\"password\":\"soak-password-%lu\"}", p->serial,
@@ -1297,6 +1325,8 @@ static void start_session(struct player *p, uint64_t at)
     p->two_tabs = !p->racer && chance(p, PERCENT_TWO_TABS);
     p->spectator = !p->racer && !p->two_tabs && chance(p, PERCENT_SPECTATORS);
     p->signer = chance(p, PERCENT_SIGNERS);
+    /* People sign up after playing a while, not all at once. */
+    p->signup_after = 6 + rnd_below(p, 600);
     p->started = at;
     uint64_t mean = (uint64_t)session_seconds * 1000000u;
     p->ends = at + mean * 4 / 10 + (rnd(p) >> 11) % (mean * 12 / 10 + 1);
@@ -1361,6 +1391,20 @@ static void race_answer(struct player *p, enum route r, int status, const char *
         }
         fig.race_seats += l->claimed;
         race_go(p, game, json_long(body, "\"starts_in_ms\":", 0));
+        return;
+    }
+    if (r == RT_ROOM) {
+        const char *state = strstr(body, "\"state\":\"");
+        if (status == 200 && p->race == RACE_LOBBY && state != NULL &&
+            (strncmp(state + 9, "countdown\"", 10) == 0 ||
+             strncmp(state + 9, "racing\"", 7) == 0)) {
+            char key[64];
+            snprintf(key, sizeof key, "{\"user_id\":%ld,", p->user_id);
+            const char *me = strstr(body, key);
+            long game = me != NULL ? json_long(me, "\"game_id\":", 0) : 0;
+            if (game > 0)
+                race_go(p, game, json_long(body, "\"starts_in_ms\":", 0));
+        }
         return;
     }
     if (r == RT_ROOM_LEAVE) {
@@ -1579,6 +1623,7 @@ static void conn_broken(struct conn *c, const char *why)
     count_error(c->route, what, "");
     conn_close(c);
     if (c->feed) {
+        p->race_poll = p->feed_kind == FEED_RACE;
         p->feed_kind = FEED_NONE;
         return;
     }
@@ -1765,6 +1810,7 @@ static void check_timeouts(uint64_t now)
                                 : "stream silent for 40 s (no heartbeat)",
                         "");
             conn_close(f);
+            p->race_poll = p->feed_kind == FEED_RACE;
             p->feed_kind = FEED_NONE;
         }
     }
@@ -1943,6 +1989,21 @@ struct rss_sample {
     long kb;
 };
 
+/* The slope, in MiB per minute, of a least-squares line through n samples. */
+static double rss_slope(const struct rss_sample *s, size_t n)
+{
+    double sx = 0, sy = 0, sxx = 0, sxy = 0, k = (double)n;
+    for (size_t i = 0; i < n; i++) {
+        double x = (double)s[i].at / 60e6, y = (double)s[i].kb / 1024.0;
+        sx += x;
+        sy += y;
+        sxx += x * x;
+        sxy += x * y;
+    }
+    double d = k * sxx - sx * sx;
+    return n > 1 && d != 0 ? (k * sxy - sx * sy) / d : 0.0;
+}
+
 static void print_memory(const struct rss_sample *s, size_t n)
 {
     if (n == 0)
@@ -1969,20 +2030,11 @@ static void print_memory(const struct rss_sample *s, size_t n)
         b += (double)s[i].kb;
     a /= (double)(m / 2) * 1024.0;
     b /= (double)(m - m / 2) * 1024.0;
-    /* The slope of a least-squares line through the samples after warm-up. */
-    double sx = 0, sy = 0, sxx = 0, sxy = 0;
-    for (size_t i = first; i < n; i++) {
-        double x = (double)s[i].at / 60e6, y = (double)s[i].kb / 1024.0;
-        sx += x;
-        sy += y;
-        sxx += x * x;
-        sxy += x * y;
-    }
-    double k = (double)m, slope = (k * sxy - sx * sy) / (k * sxx - sx * sx);
+    double slope = rss_slope(s + first, m), late = rss_slope(s + first + m / 2, m - m / 2);
     double growth = b - a, limit = a * 0.05 > 2.0 ? a * 0.05 : 2.0;
     printf("  after warm-up (%.0f s; %zu samples): first half %.1f MiB on average, second half "
-           "%.1f MiB (%+.1f MiB, %+.1f%%); slope %+.2f MiB per minute\n",
-           (double)warm / 1e6, m, a, b, growth, a > 0 ? growth / a * 100.0 : 0.0, slope);
+           "%.1f MiB (%+.1f MiB, %+.1f%%); slope %+.2f MiB per minute (%+.2f in the second half)\n",
+           (double)warm / 1e6, m, a, b, growth, a > 0 ? growth / a * 100.0 : 0.0, slope, late);
     printf("  verdict: %s\n", growth > limit
                                   ? "GROWS: the second half stands above the first by more than "
                                     "max(2 MiB, 5%)"
@@ -2172,8 +2224,8 @@ int main(void)
     for (int k = 0; k <= EV_OTHER; k++)
         printf(" %s %lu,", event_name[k], fig.events[k]);
     printf(" heartbeats %lu; second tabs saw %lu of the %lu entries their games committed while "
-           "they watched\n",
-           fig.heartbeats, fig.watched_steps_seen, fig.watched_steps_sent);
+           "they watched (%lu events came twice)\n",
+           fig.heartbeats, fig.watched_steps_seen, fig.watched_steps_sent, fig.watched_steps_twice);
     print_memory(rss, nrss);
     long hz = sysconf(_SC_CLK_TCK);
     double cpu = (double)(u + s - u0 - s0) / (double)hz;
