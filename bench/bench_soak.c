@@ -184,14 +184,14 @@ static void make_levels(const char *levels)
         size_t n = strlen(e->d_name);
         if (n < 5 || strcmp(e->d_name + n - 4, ".sok") != 0)
             continue;
-        char from[PATH_MAX], to[PATH_MAX];
+        char from[PATH_MAX + 512], to[2 * PATH_MAX];
         snprintf(from, sizeof from, "%s/levels/%s", SOKOD_SOURCE_DIR, e->d_name);
         snprintf(to, sizeof to, "%s/%s", levels, e->d_name);
         if (symlink(from, to) != 0)
             fail("cannot link %s", to);
     }
     closedir(d);
-    char path[PATH_MAX];
+    char path[PATH_MAX + 64];
     snprintf(path, sizeof path, "%s/soak.sok", levels);
     FILE *f = fopen(path, "w");
     if (f == NULL || fputs(WALK_FILE, f) < 0 || fclose(f) != 0)
@@ -2280,7 +2280,7 @@ int main(void)
         while (k < nsaid && strcmp(said[k].text, line) != 0)
             k++;
         if (k == nsaid && nsaid < sizeof said / sizeof said[0])
-            snprintf(said[nsaid++].text, sizeof said[0].text, "%s", line);
+            memcpy(said[nsaid++].text, line, strlen(line) + 1);
         if (k < nsaid)
             said[k].count++;
     }
