@@ -83,7 +83,7 @@ void games_refuse(struct games_answer *a, unsigned status, enum api_error code,
 }
 
 /* Fills *a with a success: {"duplicate": ..., "steps": ..., "game": ...},
- * written as text (the answer to every step). */
+ * written as text, with the game's summary (the answer to every step). */
 static void accept_answer(struct games_answer *a, const struct live_game *g, bool duplicate,
                           const char *steps)
 {
@@ -92,7 +92,7 @@ static void accept_answer(struct games_answer *a, const struct live_game *g, boo
                  duplicate ? "{\"duplicate\":true,\"steps\":" : "{\"duplicate\":false,\"steps\":");
     textbuf_json_string(&b, steps, strlen(steps));
     textbuf_puts(&b, ",\"game\":");
-    play_state_write(g, &b);
+    play_summary_write(g, &b);
     textbuf_put(&b, "}", 1);
     json_decref(a->body);
     a->body = NULL;

@@ -177,7 +177,8 @@ static void today_utc(char out[11])
     time_t now = (time_t)auth_now();
     struct tm tm;
     gmtime_r(&now, &tm);
-    snprintf(out, 11, "%04d-%02d-%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
+    if (strftime(out, 11, "%Y-%m-%d", &tm) == 0)
+        out[0] = '\0';
 }
 
 /* Whether s is a date written YYYY-MM-DD that the calendar has. */

@@ -50,7 +50,7 @@ test('a generated room\'s level is solved by the solution its generator reported
   const game = start.json.room.players[0].game_id;
   const played = await host.post(`/api/v1/games/${game}/log`, { seq: 1, steps: lurd });
   assert.equal(played.status, 200, `the reference solution ${lurd} on ${level.rows.join('|')}: ${show(played)}`);
-  assert.equal(played.json.game.solved, true, `${lurd} leaves ${played.json.game.rows.join('|')}`);
+  assert.equal(played.json.game.solved, true, `${lurd} on ${level.rows.join('|')}: ${show(played)}`);
   const after = await host.get(`/api/v1/rooms/${room.id}`);
   assert.equal(after.json.room.players[0].finished, true, show(after));
   assert.equal(after.json.room.state, 'finished', show(after));
