@@ -41,9 +41,7 @@ struct events_stream {
     bool closed;
     struct topic *topics[EVENTS_MAX_TOPICS];
     unsigned ntopics;
-    void (*suspend)(void *arg);
-    void (*wake)(void *arg);
-    void *arg;
+    struct events_owner owner;
     struct events_stream *prev, *next;
 };
 
@@ -159,7 +157,7 @@ static void wake(struct events_stream *s)
 {
     if (s->waiting) {
         s->waiting = false;
-        s->wake(s->arg);
+        s->owner.wake(s->owner.arg);
     }
 }
 
@@ -186,6 +184,8 @@ static void stream_push(struct events_stream *s, struct frame *f)
         return;
     if (s->qcount == EVENTS_QUEUE) {
         stream_end(s);
+        if (s->owner.drop != NULL)
+            s->owner.drop(s->owner.arg);
         return;
     }
     f->refs++;
@@ -405,17 +405,14 @@ static unsigned replay(struct events_stream *s, uint64_t last, unsigned *snapsho
 }
 
 struct events_stream *events_open(const char *const *topics, unsigned n, bool has_last,
-                                  uint64_t last, void (*suspend)(void *arg),
-                                  void (*wake_fn)(void *arg), void *arg)
+                                  uint64_t last, const struct events_owner *owner)
 {
     if (n > EVENTS_MAX_TOPICS)
         return NULL;
     struct events_stream *s = calloc(1, sizeof *s);
     if (s == NULL)
         return NULL;
-    s->suspend = suspend;
-    s->wake = wake_fn;
-    s->arg = arg;
+    s->owner = *owner;
     pthread_mutex_lock(&lock);
     if (stopping)
         goto fail;
@@ -481,7 +478,7 @@ enum events_read_result events_read(struct events_stream *s, char *buf, size_t c
         return EVENTS_DATA;
     }
     s->waiting = true;
-    s->suspend(s->arg);
+    s->owner.suspend(s->owner.arg);
     pthread_mutex_unlock(&lock);
     return EVENTS_SUSPENDED;
 }

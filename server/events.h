@@ -64,15 +64,25 @@ uint64_t events_publish(const char *topic, const char *type, const char *data, s
  * topic's history stays. Does nothing when nobody follows it. */
 void events_end_topic(const char *topic);
 
+/* What a stream's owner is told, always with the bus's lock held and never
+ * after events_close: suspend (nothing to read), wake (something to read,
+ * or the end), drop (the client fell EVENTS_QUEUE events behind: its queue
+ * is freed and its connection should be cut now, since a client that does
+ * not read would otherwise hold it until a timeout). drop may be NULL. */
+struct events_owner {
+    void (*suspend)(void *arg);
+    void (*wake)(void *arg);
+    void (*drop)(void *arg);
+    void *arg;
+};
+
 /* Opens a stream on `n` topics. With `has_last`, queues the events after
  * `last_id` each topic still holds (oldest first), or a snapshot event for
  * a topic that cannot say what was missed; then a "ready" event carrying
- * the current id. suspend(arg) and wake(arg) are called with the bus's lock
- * held, never after events_close. Returns the stream, or NULL when the bus
- * is stopping or out of memory. */
+ * the current id. Returns the stream, or NULL when the bus is stopping or
+ * out of memory. */
 struct events_stream *events_open(const char *const *topics, unsigned n, bool has_last,
-                                  uint64_t last_id, void (*suspend)(void *arg),
-                                  void (*wake)(void *arg), void *arg);
+                                  uint64_t last_id, const struct events_owner *owner);
 
 /* What events_read found. */
 enum events_read_result {

@@ -16,12 +16,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 /* What a stream's reader is handed each call, at most. */
 #define LIVE_BLOCK 4096
 
 struct live_stream {
     struct MHD_Connection *mhd;
+    int fd; /* the connection's socket, owned by libmicrohttpd */
     struct events_stream *events;
     int64_t room, user; /* the room followed (0: none) and by whom, for presence */
 };
@@ -36,6 +38,19 @@ static void wake_stream(void *arg)
 {
     struct live_stream *ls = arg;
     MHD_resume_connection(ls->mhd);
+}
+
+/* The client stopped reading: libmicrohttpd is stuck writing to it and
+ * would not call the reader (to learn that the stream ended) before the
+ * client reads or the timeout. Shutting the socket makes its next write
+ * fail, so the connection ends now. The socket is still open: the bus
+ * calls this before events_close, and libmicrohttpd frees the response
+ * (events_close) before it closes the socket. */
+static void drop_stream(void *arg)
+{
+    struct live_stream *ls = arg;
+    if (ls->fd >= 0)
+        shutdown(ls->fd, SHUT_RDWR);
 }
 
 /* libmicrohttpd's content reader. Returning 0 would make the polling thread
@@ -163,9 +178,13 @@ int live_events(struct http_conn *c)
         return reply_error(c, 500, API_E_INTERNAL, "out of memory");
     }
     ls->mhd = c->mhd;
+    const union MHD_ConnectionInfo *fd =
+        MHD_get_connection_info(c->mhd, MHD_CONNECTION_INFO_CONNECTION_FD);
+    ls->fd = fd != NULL ? fd->connect_fd : -1;
     ls->room = room;
     ls->user = user;
-    ls->events = events_open(topics, n, has_last, last, suspend_stream, wake_stream, ls);
+    struct events_owner owner = {suspend_stream, wake_stream, drop_stream, ls};
+    ls->events = events_open(topics, n, has_last, last, &owner);
     if (ls->events == NULL) {
         if (room != 0)
             rooms_presence(room, user, -1);

@@ -7,6 +7,10 @@ if(NOT SOKOD_NODE)
   message(WARNING "node not found: the server integration tests are not registered")
   return()
 endif()
+# A client that stops reading its event stream, for the slow-stream test.
+add_executable(slow_reader ${CMAKE_CURRENT_SOURCE_DIR}/tools/slow_reader.c)
+target_compile_options(slow_reader PRIVATE ${SOKOD_WARNINGS})
+
 file(GLOB SOKOD_SERVER_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/server/*.test.mjs)
 foreach(script ${SOKOD_SERVER_TESTS})
   get_filename_component(file ${script} NAME)
@@ -15,5 +19,5 @@ foreach(script ${SOKOD_SERVER_TESTS})
   set_tests_properties(server_${name} PROPERTIES
     LABELS server
     TIMEOUT 600
-    ENVIRONMENT "SOKOD_BIN=$<TARGET_FILE:sokod>;SOKOD_SHARED_DIR=${SOKOD_SHARED_DIR};SOKOD_SOURCE_DIR=${CMAKE_SOURCE_DIR};NO_COLOR=1")
+    ENVIRONMENT "SOKOD_BIN=$<TARGET_FILE:sokod>;SOKOD_SHARED_DIR=${SOKOD_SHARED_DIR};SOKOD_SOURCE_DIR=${CMAKE_SOURCE_DIR};SOKOD_SLOW_READER=$<TARGET_FILE:slow_reader>;NO_COLOR=1")
 endforeach()
