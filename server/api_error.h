@@ -49,6 +49,9 @@ enum api_error {
     API_E_RACE_UNDER_WAY,         /* 409: the room is racing (or counting down) */
     API_E_RACE_NOT_STARTED,       /* 409: a race step before the countdown ended */
     API_E_RACE_OVER,              /* 409: a race step after the player finished, or left */
+    API_E_UNKNOWN_DIFFICULTY,     /* 400: a generated race level of no known difficulty */
+    API_E_USER_NOT_FOUND,         /* 404: no such player to watch */
+    API_E_NOT_WATCHABLE,          /* 403: the player does not let others watch (or is a guest) */
     API_E_RATE_LIMITED, /* 429: too many log-ins, sign-ups, rooms or race entries; see Retry-After
                          */
     API_E_HINT_PENDING, /* 429: a hint of the same game is being computed */

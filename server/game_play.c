@@ -173,10 +173,11 @@ static void write_letters(struct textbuf *b, const char *key, const struct live_
     textbuf_put(b, "\"", 1);
 }
 
-void play_state_write(const struct live_game *g, struct textbuf *b)
+/* Appends the members the summary and the whole state share, from "id" to
+ * "boxes_on_goal", after an opening brace. */
+static void write_counts(const struct live_game *g, struct textbuf *b)
 {
     const soko_game *s = &g->game;
-    unsigned w = g->level.width, h = g->level.height;
     textbuf_puts(b, "{\"id\":");
     textbuf_int(b, g->id);
     textbuf_puts(b, ",\"level_id\":");
@@ -194,8 +195,14 @@ void play_state_write(const struct live_game *g, struct textbuf *b)
     textbuf_int(b, g->hints);
     textbuf_puts(b, ",\"boxes_on_goal\":");
     textbuf_int(b, s->boxes_on_goal);
-    textbuf_puts(b, ",\"rows\":");
-    board_rows_json(s->cell, w, h, s->player, b);
+}
+
+/* Appends the player's square, the undo and redo depths, and the position's
+ * Zobrist hash. */
+static void write_player_and_depths(const struct live_game *g, struct textbuf *b)
+{
+    const soko_game *s = &g->game;
+    unsigned w = g->level.width;
     textbuf_puts(b, ",\"player\":{\"x\":");
     textbuf_int(b, s->player % w);
     textbuf_puts(b, ",\"y\":");
@@ -204,6 +211,26 @@ void play_state_write(const struct live_game *g, struct textbuf *b)
     textbuf_int(b, s->cursor);
     textbuf_puts(b, ",\"redo_available\":");
     textbuf_int(b, soko_game_redo_count(s));
+    char hash[32];
+    snprintf(hash, sizeof hash, ",\"hash\":\"%016llx\"", (unsigned long long)s->hash);
+    textbuf_puts(b, hash);
+}
+
+void play_summary_write(const struct live_game *g, struct textbuf *b)
+{
+    write_counts(g, b);
+    write_player_and_depths(g, b);
+    textbuf_put(b, "}", 1);
+}
+
+void play_state_write(const struct live_game *g, struct textbuf *b)
+{
+    const soko_game *s = &g->game;
+    unsigned w = g->level.width, h = g->level.height;
+    write_counts(g, b);
+    textbuf_puts(b, ",\"rows\":");
+    board_rows_json(s->cell, w, h, s->player, b);
+    write_player_and_depths(g, b);
     textbuf_puts(b, ",\"level\":{\"id\":");
     textbuf_int(b, g->level_id);
     textbuf_puts(b, ",\"collection_id\":");

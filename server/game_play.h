@@ -83,12 +83,20 @@ int32_t play_decode(const char *text, uint8_t *dirs, uint32_t cap, uint32_t *bad
 int32_t play_letters(const struct live_game *g, uint32_t from, uint32_t to, char *out, size_t cap);
 
 /* The game as the API shows it: ids, seq, counts, hints, rows, player,
- * history, redo stack and its level. A new object, or NULL when out of memory. */
+ * undo and redo depths, hash, its level, history and redo stack. A new
+ * object, or NULL when out of memory. */
 json_t *play_state(const struct live_game *g);
 
-/* The same object appended to b as JSON text, without building it: for
- * the answer to every step. */
+/* The same object appended to b as JSON text, without building it. */
 void play_state_write(const struct live_game *g, struct textbuf *b);
+
+/* The game's summary appended to b as JSON text: the state without "rows",
+ * "level", "lurd", "history" and "redo", so that its size does not grow
+ * with the game or the board. The answer to every accepted entry, whose
+ * sender has played it already and checks its own position against the
+ * counts and "hash" (the position's Zobrist hash in 16 hex digits, as
+ * core.wasm computes it). */
+void play_summary_write(const struct live_game *g, struct textbuf *b);
 
 /* Frees what g owns (not g). */
 void play_free(struct live_game *g);

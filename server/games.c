@@ -11,6 +11,7 @@
 #include "solutions.h"
 #include "storage.h"
 #include "textbuf.h"
+#include "watch.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -83,7 +84,7 @@ void games_refuse(struct games_answer *a, unsigned status, enum api_error code,
 }
 
 /* Fills *a with a success: {"duplicate": ..., "steps": ..., "game": ...},
- * written as text (the answer to every step). */
+ * written as text, with the game's summary (the answer to every step). */
 static void accept_answer(struct games_answer *a, const struct live_game *g, bool duplicate,
                           const char *steps)
 {
@@ -92,7 +93,7 @@ static void accept_answer(struct games_answer *a, const struct live_game *g, boo
                  duplicate ? "{\"duplicate\":true,\"steps\":" : "{\"duplicate\":false,\"steps\":");
     textbuf_json_string(&b, steps, strlen(steps));
     textbuf_puts(&b, ",\"game\":");
-    play_state_write(g, &b);
+    play_summary_write(g, &b);
     textbuf_put(&b, "}", 1);
     json_decref(a->body);
     a->body = NULL;
@@ -388,6 +389,8 @@ static void finish_entry(struct commit_job *cj, int status, bool ran)
         live_game_entry(j->g, j->e.kind, j->e.seq, applied, j->e.count);
         if (j->g->room_id != 0)
             rooms_race_entry(j->g, j->e.kind, j->e.seq, applied, j->e.count);
+        else
+            watch_entry(j->g, j->e.kind, j->e.seq, applied, j->e.count);
     }
     if (j->g != NULL)
         game_cache_release(j->g);
@@ -488,6 +491,7 @@ int games_open(struct http_conn *c)
         return result;
     result = reply_game(c, created ? 201 : 200, g, json_pack("{s:b}", "created", created));
     game_cache_release(g);
+    watch_playing(user, row.id, level);
     return result;
 }
 

@@ -41,8 +41,10 @@ static json_t *entry_json(const struct storage_board_entry *e, uint32_t rank, in
 {
     char link[64];
     snprintf(link, sizeof link, "/api/v1/solutions/%lld", (long long)e->solution_id);
-    return json_pack("{s:i,s:o,s:b,s:i,s:i,s:i,s:b,s:o,s:I,s:s,s:b}", "rank", (int)rank, "user",
-                     e->username != NULL ? http_json_text(e->username) : json_null(), "listed",
+    /* An account's id lets a page link its name to watching the player. */
+    return json_pack("{s:i,s:o,s:o,s:b,s:i,s:i,s:i,s:b,s:o,s:I,s:s,s:b}", "rank", (int)rank, "user",
+                     e->username != NULL ? http_json_text(e->username) : json_null(), "user_id",
+                     e->username != NULL ? json_integer(e->user_id) : json_null(), "listed",
                      e->listed, "moves", (int)e->moves, "pushes", (int)e->pushes, "hints",
                      (int)e->hints, "hinted", e->hints > 0, "solved_at",
                      http_json_time(e->solved_at), "solution_id", (json_int_t)e->solution_id,
@@ -177,7 +179,8 @@ static void today_utc(char out[11])
     time_t now = (time_t)auth_now();
     struct tm tm;
     gmtime_r(&now, &tm);
-    snprintf(out, 11, "%04d-%02d-%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
+    if (strftime(out, 11, "%Y-%m-%d", &tm) == 0)
+        out[0] = '\0';
 }
 
 /* Whether s is a date written YYYY-MM-DD that the calendar has. */

@@ -10,6 +10,7 @@
 #include "handlers.h"
 #include "live.h"
 #include "ratelimit.h"
+#include "room_levels.h"
 #include "storage.h"
 #include "storage_daily.h"
 #include "textbuf.h"
@@ -395,32 +396,41 @@ static void seat_init(struct seat *s, int64_t user)
 static const struct body_field create_fields[] = {
     {"level", BODY_STRING, true},
     {"level_id", BODY_INTEGER, false},
+    {"difficulty", BODY_STRING, false},
+    {"seed", BODY_INTEGER, false},
 };
 
 int rooms_create(struct http_conn *c)
 {
     int result = MHD_NO;
-    json_t *body = body_parse(c, create_fields, 2, &result);
+    json_t *body = body_parse(c, create_fields, 4, &result);
     if (body == NULL)
         return result;
     const char *how = json_string_value(json_object_get(body, "level"));
     json_t *chosen = json_object_get(body, "level_id");
-    struct storage_room row = {0};
+    if (strcmp(how, "generated") == 0 && chosen == NULL)
+        return room_levels_create(c, body);
+    if (json_object_get(body, "difficulty") != NULL || json_object_get(body, "seed") != NULL) {
+        json_decref(body);
+        return reply_error(c, 400, API_E_INVALID_VALUE,
+                           "'difficulty' and 'seed' go with {\"level\": \"generated\"}");
+    }
+    int64_t level = 0;
     int status = STORAGE_OK;
     if (strcmp(how, "chosen") == 0) {
         if (chosen == NULL) {
             json_decref(body);
             return reply_error(c, 400, API_E_MISSING_FIELD, "a chosen level needs 'level_id'");
         }
-        row.level_id = json_integer_value(chosen);
+        level = json_integer_value(chosen);
     } else if (strcmp(how, "random") == 0 && chosen == NULL) {
-        status = storage_level_random(&row.level_id);
+        status = storage_level_random(&level);
     } else if (strcmp(how, "daily") == 0 && chosen == NULL) {
         /* Today's puzzle is made on its first GET /daily, not here: a room
          * must not wait on the generator. */
         char day[11];
         daily_today(day);
-        status = storage_daily_get(day, &row.level_id);
+        status = storage_daily_get(day, &level);
         if (status == STORAGE_NOT_FOUND) {
             json_decref(body);
             return reply_error(c, 404, API_E_LEVEL_NOT_FOUND,
@@ -429,27 +439,53 @@ int rooms_create(struct http_conn *c)
     } else {
         json_decref(body);
         return reply_error(c, 400, API_E_INVALID_VALUE,
-                           "'level' is \"chosen\" (with 'level_id'), \"random\" or \"daily\"");
+                           "'level' is \"chosen\" (with 'level_id'), \"random\", \"daily\" or "
+                           "\"generated\" (with 'difficulty')");
     }
-    snprintf(row.source, sizeof row.source, "%s", how);
+    char source[16];
+    snprintf(source, sizeof source, "%s", how);
     json_decref(body);
     struct level_facts facts = {0};
     if (status == STORAGE_OK)
-        status = storage_level_get(row.level_id, 0, take_level, &facts);
+        status = storage_level_get(level, 0, take_level, &facts);
     if (status == STORAGE_NOT_FOUND)
         return reply_error(c, 404, API_E_LEVEL_NOT_FOUND, "there is no level %lld",
-                           (long long)row.level_id);
+                           (long long)level);
     if (status != STORAGE_OK)
         return auth_storage_failure(c, status);
     int64_t user;
     if (!auth_user(c, AUTH_CREATE_GUEST, &user, &result))
         return result;
+    if (!rooms_may_open(c, user, &result))
+        return result;
+    return rooms_open(c, user, level, source);
+}
+
+bool rooms_may_open(struct http_conn *c, int64_t user, int *result)
+{
     unsigned retry = 0;
     char who[32], address[ROOMS_ADDRESS_MAX];
     snprintf(who, sizeof who, "%lld", (long long)user);
     rooms_address(c, address);
-    if (!limit(LIMIT_ROOM_USER, who, &retry) || !limit(LIMIT_ROOM_ADDRESS, address, &retry))
-        return too_many(c, retry, "new rooms");
+    if (!limit(LIMIT_ROOM_USER, who, &retry) || !limit(LIMIT_ROOM_ADDRESS, address, &retry)) {
+        *result = too_many(c, retry, "new rooms");
+        return false;
+    }
+    return true;
+}
+
+int rooms_open(struct http_conn *c, int64_t user, int64_t level, const char *source)
+{
+    struct level_facts facts = {0};
+    int status = storage_level_get(level, 0, take_level, &facts);
+    if (status == STORAGE_NOT_FOUND)
+        return reply_error(c, 404, API_E_LEVEL_NOT_FOUND, "there is no level %lld",
+                           (long long)level);
+    if (status != STORAGE_OK)
+        return auth_storage_failure(c, status);
+    struct storage_room row = {0};
+    row.level_id = level;
+    snprintf(row.source, sizeof row.source, "%s", source);
     row.host_id = user;
     row.created_at = auth_now();
     status = storage_begin();

@@ -16,6 +16,17 @@
 /* Room for an address as text (IPv6 included). */
 #define ROOMS_ADDRESS_MAX 48
 
+/* Counts a new room of `user` (and of the request's address) against the
+ * fair-play limits. Returns true, or false after answering 429 and setting
+ * *result. */
+bool rooms_may_open(struct http_conn *c, int64_t user, int *result);
+
+/* Opens a room on `level` hosted (and seated) by `user`, `source` saying
+ * how the level was chosen (chosen, random, daily, generated), and answers
+ * 201 with it; 404 when the level is gone, 5xx when it cannot be stored.
+ * Returns what the handler returns. */
+int rooms_open(struct http_conn *c, int64_t user, int64_t level, const char *source);
+
 /* Whether the race game g may take an entry now, sent from `address`
  * (rooms_address). Returns true, or false with *code (rate_limited,
  * race_not_started, race_over) and a message in msg (cap bytes). */

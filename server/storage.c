@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #define STMT_SLOTS 96
 
@@ -34,14 +33,6 @@ static atomic_int open_connections;
  * which sleeps in steps of milliseconds; BEGIN IMMEDIATE then only waits
  * for other processes. */
 static pthread_mutex_t write_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* The background checkpointer: while it runs, commits never copy the WAL
- * back into the database themselves (that costs an fsync). */
-static atomic_bool background_checkpoints;
-static pthread_t checkpointer;
-static pthread_mutex_t checkpoint_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t checkpoint_wake = PTHREAD_COND_INITIALIZER;
-static bool checkpointer_stop;
 
 static void connection_close(void *p)
 {
@@ -129,8 +120,7 @@ static struct connection *connection_open(void)
         db_synchronous == 2 ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL";
     if (exec_sql(db, "PRAGMA journal_mode=WAL") != SQLITE_OK || exec_sql(db, sync) != SQLITE_OK ||
         exec_sql(db, "PRAGMA foreign_keys=ON") != SQLITE_OK ||
-        (atomic_load(&background_checkpoints) &&
-         exec_sql(db, "PRAGMA wal_autocheckpoint=0") != SQLITE_OK)) {
+        (storage_wal_background() && exec_sql(db, "PRAGMA wal_autocheckpoint=0") != SQLITE_OK)) {
         sqlite3_close(db);
         return NULL;
     }
@@ -140,6 +130,8 @@ static struct connection *connection_open(void)
         return NULL;
     }
     c->db = db;
+    if (storage_wal_background())
+        storage_wal_watch(db);
     atomic_fetch_add(&open_connections, 1);
     return c;
 }
@@ -281,6 +273,8 @@ int storage_commit(void)
     int status = storage_exec_stmt(storage_stmt(SQL_COMMIT), "COMMIT");
     if (status != STORAGE_OK)
         storage_rollback();
+    else
+        storage_wal_tend(); /* still holding the write lock */
     end_write();
     return status;
 }
@@ -336,59 +330,6 @@ int storage_integrity_check(void)
         status = storage_status(rc, "integrity check");
     sqlite3_reset(st);
     return status;
-}
-
-/* Checkpoints the WAL twice a second, and once more when asked to stop. */
-static void *checkpoint_main(void *unused)
-{
-    (void)unused;
-    sqlite3 *db = storage_db();
-    pthread_mutex_lock(&checkpoint_lock);
-    for (bool last = false; !last;) {
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += 500 * 1000 * 1000;
-        if (until.tv_nsec >= 1000 * 1000 * 1000) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000 * 1000 * 1000;
-        }
-        while (!checkpointer_stop &&
-               pthread_cond_timedwait(&checkpoint_wake, &checkpoint_lock, &until) == 0)
-            ;
-        last = checkpointer_stop;
-        pthread_mutex_unlock(&checkpoint_lock);
-        if (db != NULL) {
-            int rc = sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
-            if (rc != SQLITE_OK && rc != SQLITE_BUSY && rc != SQLITE_LOCKED)
-                storage_status(rc, "checkpoint");
-        }
-        pthread_mutex_lock(&checkpoint_lock);
-    }
-    pthread_mutex_unlock(&checkpoint_lock);
-    return NULL;
-}
-
-int storage_checkpointer_start(void)
-{
-    atomic_store(&background_checkpoints, true);
-    checkpointer_stop = false;
-    if (pthread_create(&checkpointer, NULL, checkpoint_main, NULL) != 0) {
-        atomic_store(&background_checkpoints, false);
-        return STORAGE_ERROR;
-    }
-    return STORAGE_OK;
-}
-
-void storage_checkpointer_stop(void)
-{
-    if (!atomic_load(&background_checkpoints))
-        return;
-    pthread_mutex_lock(&checkpoint_lock);
-    checkpointer_stop = true;
-    pthread_cond_signal(&checkpoint_wake);
-    pthread_mutex_unlock(&checkpoint_lock);
-    pthread_join(checkpointer, NULL);
-    atomic_store(&background_checkpoints, false);
 }
 
 void storage_shutdown(void)

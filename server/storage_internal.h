@@ -16,6 +16,16 @@ sqlite3 *storage_db(void);
  * storage: the cache is keyed by its address. NULL on failure (logged). */
 sqlite3_stmt *storage_stmt(const char *sql);
 
+/* True while the background checkpointer runs (storage_wal.c): connections
+ * opened then leave checkpoints to it. */
+bool storage_wal_background(void);
+/* Lets the checkpointer see how long the WAL is after each commit of db. */
+void storage_wal_watch(sqlite3 *db);
+/* Right after a commit, with this process's write lock still held: copies
+ * the WAL's last frames into the database when the checkpointer asked for
+ * it, so that the next transaction starts the WAL over. */
+void storage_wal_tend(void);
+
 /* Maps an SQLite result code to a STORAGE_* code, logging errors with `what`. */
 int storage_status(int rc, const char *what);
 

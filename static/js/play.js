@@ -125,6 +125,7 @@ export class Play {
     if (state.undo_available !== undefined && g.cursor !== state.undo_available) return false;
     if (state.redo_available !== undefined && g.redoCount !== state.redo_available) return false;
     if (state.player && g.player !== state.player.y * g.width + state.player.x) return false;
+    if (state.hash !== undefined && g.hash !== state.hash) return false;
     if (state.rows) {
       const cells = g.cells();
       for (let y = 0; y < g.height; y++) {
@@ -144,8 +145,8 @@ export class Play {
   }
 
   adopt(state, message) {
-    if (!state) {
-      // No game in the answer: fetch it.
+    if (!state || state.history === undefined) {
+      // No whole game in the answer (a step's answer has only its summary): fetch it.
       api.game(this.sync?.gameId ?? this.state.id).then((r) => {
         if (r.ok) this.adopt(r.body.game, message);
         else toast(message, 'warn');

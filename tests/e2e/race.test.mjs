@@ -141,3 +141,19 @@ test('two players race, see each other live, one drops out and comes back, and a
   assert.equal(await host.page.isVisible('#race-rematch'), true, 'a rematch button');
   for (const who of [host, rival, watcher]) assert.deepEqual(who.errors, [], 'no page errors');
 });
+
+test('a race on a level made for it: the races page asks for a difficulty and the room opens on the new level', async () => {
+  const host = await person();
+  await host.page.goto(`${server.url}/#/rooms`);
+  await host.page.selectOption('#rooms-difficulty', 'medium');
+  await host.page.click('#rooms-generated');
+  await host.page.waitForURL(/#\/race\/\d+$/, { timeout: 15000 });
+  const roomId = Number(host.page.url().match(/(\d+)$/)[1]);
+  const room = await host.page.evaluate(async (id) => (await (await fetch(`/api/v1/rooms/${id}`)).json()).room, roomId);
+  assert.equal(room.source, 'generated', JSON.stringify(room));
+  assert.match(room.title, /^Race level \(medium, seed \d+\)$/, JSON.stringify(room));
+  await host.page.waitForFunction((t) => document.getElementById('race-h').textContent === t, room.title,
+    { timeout: 15000 });
+  assert.deepEqual(host.errors, [], 'no page errors');
+  await host.context.close();
+});

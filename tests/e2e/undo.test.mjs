@@ -25,6 +25,8 @@ async function expectBoth(page, what, moves, pushes, redo) {
     { moves: local.moves, pushes: local.pushes, undo: local.cursor, redo: local.redo }, `${what}: server ${JSON.stringify(game.history)}|${JSON.stringify(game.redo)} against the page`);
   assert.equal(local.redo, redo, `${what}: redo stack`);
   assert.equal(game.player.y * game.level.width + game.player.x, local.player, `${what}: player square`);
+  // Computed apart, natively on the server and by core.wasm in the page.
+  assert.equal(game.hash, local.hash, `${what}: the position's hash`);
 }
 
 test('undo, redo, undo push and restart agree with the server', async () => {

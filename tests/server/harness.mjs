@@ -233,6 +233,14 @@ export function show(r) {
   return `status ${r.status}: ${r.text?.slice(0, 600)}`;
 }
 
+// The whole game (board, history, redo stack, level) as GET returns it: the
+// answer to a step carries only the game's summary.
+export async function gameOf(client, id) {
+  const r = await client.get(`/api/v1/games/${id}`);
+  if (r.status !== 200) throw new Error(`GET /api/v1/games/${id}: ${show(r)}`);
+  return r.json.game;
+}
+
 // The id of the tests collection's level at a position (1-based), via the API.
 export async function levelIds(client, collectionName = 'sokod tests') {
   const list = await client.get('/api/v1/collections');

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { levelIds, runSokod, show, startServer } from './harness.mjs';
+import { gameOf, levelIds, runSokod, show, startServer } from './harness.mjs';
 import { Board } from './sokoban.mjs';
 
 let server;
@@ -42,7 +42,7 @@ test('a level is played to solved through batches of steps', async () => {
     console.log(`sent ${batch} as entry ${seq}: ${r.status} ${r.json?.steps}`);
     assert.equal(r.status, 200, show(r));
     assert.equal(r.json.steps, expected, 'the answer names the steps with push case');
-    assert.deepEqual(r.json.game.rows, model.rows(), 'position after the batch');
+    assert.deepEqual((await gameOf(c, game.id)).rows, model.rows(), 'position after the batch');
     assert.equal(r.json.game.seq, seq);
     assert.equal(r.json.game.moves, model.moves);
     assert.equal(r.json.game.pushes, model.pushes);
@@ -76,42 +76,52 @@ test('undo, redo and restart are entries of the log, and the redo stack is kept'
     return b;
   };
   console.log(`steps ${steps} play as ${letters}`);
+  // Each answer carries the game's summary; GET shows its board and stacks.
   let r = await c.post(`/api/v1/games/${game.id}/log`, { seq: 1, steps });
   assert.equal(r.status, 200, show(r));
-  assert.equal(r.json.game.history, letters);
-  const after5 = r.json.game;
+  let g = await gameOf(c, game.id);
+  assert.equal(g.history, letters);
+  const after5 = g;
 
   r = await c.post(`/api/v1/games/${game.id}/log`, { seq: 2, undo: 2 });
   assert.equal(r.status, 200, show(r));
-  assert.deepEqual(r.json.game.rows, upTo(3).rows(), 'undo 2 takes back two steps');
-  assert.equal(r.json.game.history, letters.slice(0, 3));
-  assert.equal(r.json.game.redo, letters.slice(3));
   assert.equal(r.json.game.moves, 3);
   assert.equal(r.json.game.pushes, upTo(3).pushes);
+  assert.equal(r.json.game.undo_available, 3);
+  assert.equal(r.json.game.redo_available, 2);
+  g = await gameOf(c, game.id);
+  assert.deepEqual(g.rows, upTo(3).rows(), 'undo 2 takes back two steps');
+  assert.equal(g.history, letters.slice(0, 3));
+  assert.equal(g.redo, letters.slice(3));
 
   r = await c.post(`/api/v1/games/${game.id}/log`, { seq: 3, redo: 1 });
   assert.equal(r.status, 200, show(r));
-  assert.equal(r.json.game.history, letters.slice(0, 4));
-  assert.equal(r.json.game.redo, letters.slice(4));
+  g = await gameOf(c, game.id);
+  assert.equal(g.history, letters.slice(0, 4));
+  assert.equal(g.redo, letters.slice(4));
 
   r = await c.post(`/api/v1/games/${game.id}/log`, { seq: 4, restart: true });
   assert.equal(r.status, 200, show(r));
-  assert.deepEqual(r.json.game.rows, level.rows, 'restart puts the level back');
   assert.equal(r.json.game.moves, 0);
-  assert.equal(r.json.game.history, letters.slice(0, 4) + '*', 'a restart shows as * in the history');
-  assert.equal(r.json.game.redo, '', 'a restart drops the redo stack');
+  g = await gameOf(c, game.id);
+  assert.deepEqual(g.rows, level.rows, 'restart puts the level back');
+  assert.equal(g.history, letters.slice(0, 4) + '*', 'a restart shows as * in the history');
+  assert.equal(g.redo, '', 'a restart drops the redo stack');
 
   r = await c.post(`/api/v1/games/${game.id}/log`, { seq: 5, undo: 1 });
   assert.equal(r.status, 200, show(r));
-  assert.equal(r.json.game.history, letters.slice(0, 4), 'undo takes a restart back');
-  assert.deepEqual(r.json.game.rows, upTo(4).rows());
+  g = await gameOf(c, game.id);
+  assert.equal(g.history, letters.slice(0, 4), 'undo takes a restart back');
+  assert.deepEqual(g.rows, upTo(4).rows());
   r = await c.post(`/api/v1/games/${game.id}/log`, { seq: 6, undo: 2 });
-  assert.equal(r.json.game.history, letters.slice(0, 2), show(r));
-  assert.equal(r.json.game.redo, letters.slice(2, 4) + '*');
+  g = await gameOf(c, game.id);
+  assert.equal(g.history, letters.slice(0, 2), show(r));
+  assert.equal(g.redo, letters.slice(2, 4) + '*');
   r = await c.post(`/api/v1/games/${game.id}/log`, { seq: 7, redo: 3 });
   assert.equal(r.status, 200, show(r));
-  assert.equal(r.json.game.history, letters.slice(0, 4) + '*');
-  assert.deepEqual(r.json.game.rows, level.rows);
+  g = await gameOf(c, game.id);
+  assert.equal(g.history, letters.slice(0, 4) + '*');
+  assert.deepEqual(g.rows, level.rows);
 
   r = await c.post(`/api/v1/games/${game.id}/log`, { seq: 8, undo: 100 });
   assert.equal(r.status, 422, show(r));
@@ -152,7 +162,7 @@ test('point mode walks, pushes a box to a square, and tells where a box can go',
   assert.equal(r.status, 200, show(r));
   for (const l of r.json.steps) assert.equal(model.step(l), l, `step ${l} of ${r.json.steps} has the right case`);
   assert.ok(model.boxes.has('5,3'), 'the box reached (5,3)');
-  assert.deepEqual(r.json.game.rows, model.rows());
+  assert.deepEqual((await gameOf(c, game.id)).rows, model.rows());
   assert.equal((r.json.steps.match(/[LURD]/g) ?? []).length, 2, 'two pushes: fewest');
 
   r = await c.post(`/api/v1/games/${game.id}/push`, { seq: 3, box: { x: 2, y: 2 }, to: { x: 5, y: 2 } });

@@ -1,5 +1,6 @@
 // screens/rooms.js: the races being played now, and new races: on a random
-// level, on the level played last or on today's daily puzzle. A new room opens its race screen,
+// level, on the level played last, on today's daily puzzle or on a level
+// generated for the race at a chosen difficulty. A new room opens its race screen,
 // whose link the host shares.
 
 import { app } from '../app.js';
@@ -33,6 +34,18 @@ async function createDaily() {
   await create({ level: 'daily' });
 }
 
+// A generated level takes the server a moment to make.
+async function createGenerated() {
+  const difficulty = $('rooms-difficulty').value;
+  $('rooms-generated').disabled = true;
+  $('rooms-status').textContent = 'Making a new level…';
+  try {
+    await create({ level: 'generated', difficulty });
+  } finally {
+    $('rooms-generated').disabled = false;
+  }
+}
+
 /** A player's name as rooms show it. */
 export function playerName(p) {
   return p.name || `Guest ${p.user_id}`;
@@ -44,6 +57,7 @@ export async function enter() {
     $('rooms-random').addEventListener('click', () => create({ level: 'random' }));
     $('rooms-last').addEventListener('click', () => create({ level: 'chosen', level_id: app.lastLevel }));
     $('rooms-daily').addEventListener('click', createDaily);
+    $('rooms-generated').addEventListener('click', createGenerated);
   }
   $('rooms-last').hidden = !app.lastLevel;
   const list = $('rooms-list');
