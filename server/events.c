@@ -348,6 +348,15 @@ uint64_t events_publish(const char *topic, const char *type, const char *data, s
     return id;
 }
 
+void events_end_topic(const char *topic)
+{
+    pthread_mutex_lock(&lock);
+    struct topic *t = topic_find(topic);
+    for (unsigned i = 0; t != NULL && i < t->nsubs; i++)
+        stream_end(t->subs[i]);
+    pthread_mutex_unlock(&lock);
+}
+
 /* Queues the events of s's topics after `last`, in id order, and a snapshot
  * for each topic whose history cannot say what came after it. Returns how
  * many events were queued; *snapshots counts the others. */

@@ -59,6 +59,11 @@ bool events_wanted(const char *topic);
 uint64_t events_publish(const char *topic, const char *type, const char *data, size_t len,
                         bool create);
 
+/* Ends every stream following `topic` (each ends at its next read; the
+ * sleeping ones are woken): what it showed may no longer be shown. The
+ * topic's history stays. Does nothing when nobody follows it. */
+void events_end_topic(const char *topic);
+
 /* Opens a stream on `n` topics. With `has_last`, queues the events after
  * `last_id` each topic still holds (oldest first), or a snapshot event for
  * a topic that cannot say what was missed; then a "ready" event carrying

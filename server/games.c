@@ -11,6 +11,7 @@
 #include "solutions.h"
 #include "storage.h"
 #include "textbuf.h"
+#include "watch.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -388,6 +389,8 @@ static void finish_entry(struct commit_job *cj, int status, bool ran)
         live_game_entry(j->g, j->e.kind, j->e.seq, applied, j->e.count);
         if (j->g->room_id != 0)
             rooms_race_entry(j->g, j->e.kind, j->e.seq, applied, j->e.count);
+        else
+            watch_entry(j->g, j->e.kind, j->e.seq, applied, j->e.count);
     }
     if (j->g != NULL)
         game_cache_release(j->g);
@@ -488,6 +491,7 @@ int games_open(struct http_conn *c)
         return result;
     result = reply_game(c, created ? 201 : 200, g, json_pack("{s:b}", "created", created));
     game_cache_release(g);
+    watch_playing(user, row.id, level);
     return result;
 }
 

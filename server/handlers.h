@@ -92,6 +92,9 @@ int rooms_leave(struct http_conn *c);
 int rooms_start(struct http_conn *c);
 int rooms_rematch(struct http_conn *c);
 
+/* watch.c */
+int watch_get(struct http_conn *c);
+
 /* static_files.c */
 int static_wasm(struct http_conn *c);
 int static_get(struct http_conn *c);

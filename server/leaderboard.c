@@ -41,8 +41,10 @@ static json_t *entry_json(const struct storage_board_entry *e, uint32_t rank, in
 {
     char link[64];
     snprintf(link, sizeof link, "/api/v1/solutions/%lld", (long long)e->solution_id);
-    return json_pack("{s:i,s:o,s:b,s:i,s:i,s:i,s:b,s:o,s:I,s:s,s:b}", "rank", (int)rank, "user",
-                     e->username != NULL ? http_json_text(e->username) : json_null(), "listed",
+    /* An account's id lets a page link its name to watching the player. */
+    return json_pack("{s:i,s:o,s:o,s:b,s:i,s:i,s:i,s:b,s:o,s:I,s:s,s:b}", "rank", (int)rank, "user",
+                     e->username != NULL ? http_json_text(e->username) : json_null(), "user_id",
+                     e->username != NULL ? json_integer(e->user_id) : json_null(), "listed",
                      e->listed, "moves", (int)e->moves, "pushes", (int)e->pushes, "hints",
                      (int)e->hints, "hinted", e->hints > 0, "solved_at",
                      http_json_time(e->solved_at), "solution_id", (json_int_t)e->solution_id,

@@ -10,6 +10,7 @@
 #include "rooms.h"
 #include "storage.h"
 #include "textbuf.h"
+#include "watch.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -104,13 +105,16 @@ int live_events(struct http_conn *c)
     int result = MHD_NO;
     int64_t game = query_id(c, "game");
     int64_t room = query_id(c, "room");
-    if (game < 0 || room < 0)
+    int64_t watch = query_id(c, "watch");
+    if (game < 0 || room < 0 || watch < 0)
         return reply_error(c, 400, API_E_INVALID_VALUE, "'%s' must be an id",
-                           game < 0 ? "game" : "room");
-    if (game == 0 && room == 0)
-        return reply_error(
-            c, 400, API_E_MISSING_FIELD,
-            "say what to follow: events?game=ID (a game of yours), room=ID, or both");
+                           game < 0   ? "game"
+                           : room < 0 ? "room"
+                                      : "watch");
+    if (game == 0 && room == 0 && watch == 0)
+        return reply_error(c, 400, API_E_MISSING_FIELD,
+                           "say what to follow: events?game=ID (a game of yours), room=ID, "
+                           "watch=USER_ID, or several");
     bool has_last;
     uint64_t last = 0;
     if (!last_event_id(c, &has_last, &last))
@@ -129,11 +133,13 @@ int live_events(struct http_conn *c)
         if (status != STORAGE_OK)
             return auth_storage_failure(c, status);
     }
+    if (watch != 0 && !watch_allowed(c, watch, &result))
+        return result;
     if (room != 0 && !rooms_presence(room, user, 1))
         return reply_error(c, 404, API_E_ROOM_NOT_FOUND, "there is no room %lld", (long long)room);
 
-    char names[2][EVENTS_TOPIC_MAX];
-    const char *topics[2];
+    char names[3][EVENTS_TOPIC_MAX];
+    const char *topics[3];
     unsigned n = 0;
     if (game != 0) {
         snprintf(names[n], sizeof names[n], "game:%lld", (long long)game);
@@ -142,6 +148,11 @@ int live_events(struct http_conn *c)
     }
     if (room != 0) {
         snprintf(names[n], sizeof names[n], "room:%lld", (long long)room);
+        topics[n] = names[n];
+        n++;
+    }
+    if (watch != 0) {
+        watch_topic(watch, names[n]);
         topics[n] = names[n];
         n++;
     }

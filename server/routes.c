@@ -49,6 +49,7 @@ static const struct route routes[] = {
     {HTTP_POST, "/api/v1/rooms/{id}/leave", rooms_leave},
     {HTTP_POST, "/api/v1/rooms/{id}/start", rooms_start},
     {HTTP_POST, "/api/v1/rooms/{id}/rematch", rooms_rematch},
+    {HTTP_GET, "/api/v1/watch/{id}", watch_get},
     {HTTP_GET, "/api/v1/progress/export", progress_export},
     {HTTP_GET, "/api/v1/admin/routes", admin_routes},
     {HTTP_GET, "/api/v1/admin/audit", admin_audit},

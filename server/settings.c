@@ -5,6 +5,7 @@
 #include "body.h"
 #include "handlers.h"
 #include "storage.h"
+#include "watch.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +71,12 @@ static bool settings_ok(struct http_conn *c, json_t *settings, int *result)
                                   SETTINGS_MAX_KEY);
             return false;
         }
+        if (strcmp(key, "watchable") == 0 && !json_is_boolean(value)) {
+            *result = reply_error(c, 400, API_E_WRONG_TYPE,
+                                  "setting 'watchable' is true (others may watch you play) or "
+                                  "false");
+            return false;
+        }
         bool scalar = json_is_number(value) || json_is_boolean(value) || json_is_null(value) ||
                       (json_is_string(value) && json_string_length(value) <= SETTINGS_MAX_STRING);
         if (!scalar) {
@@ -114,5 +121,6 @@ int settings_put(struct http_conn *c)
         json_decref(settings);
         return auth_storage_failure(c, status);
     }
+    watch_settings_changed(user, !json_is_false(json_object_get(settings, "watchable")));
     return reply_json(c, 200, json_pack("{s:o}", "settings", settings));
 }

@@ -81,6 +81,7 @@ export const api = {
   createRoom: (body) => call('POST', '/rooms', body),
   room: (id) => call('GET', `/rooms/${id}`),
   roomAction: (id, action) => call('POST', `/rooms/${id}/${action}`, {}),
+  watch: (userId) => call('GET', `/watch/${userId}`),
   leaderboard: (levelId, by = 'moves', limit = 20) =>
     call('GET', `/levels/${levelId}/leaderboard?by=${by}&limit=${limit}`),
   solution: (id) => call('GET', `/solutions/${id}`),

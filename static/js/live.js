@@ -17,10 +17,10 @@ class LiveStream {
     this.connected = false;
   }
 
-  /** Follows what `what` names ({game: id}, {room: id}); {} stops. */
+  /** Follows what `what` names ({game: id}, {room: id}, {watch: user id}); {} stops. */
   follow(what) {
     const params = new URLSearchParams();
-    for (const key of ['game', 'room']) if (what?.[key]) params.set(key, String(what[key]));
+    for (const key of ['game', 'room', 'watch']) if (what?.[key]) params.set(key, String(what[key]));
     const query = params.toString();
     if (query === this.query && this.source) return;
     this.query = query;
@@ -68,6 +68,8 @@ class LiveStream {
       // CLOSED: the server refused (an error status); EventSource gives up,
       // so try again later. Otherwise it is reconnecting by itself.
       if (source.readyState === EventSource.CLOSED) {
+        // Screens may ask why ("down": the stream was refused or lost).
+        for (const fn of this.handlers.get('down') ?? []) fn(null, null);
         const wait = RETRY_MS[Math.min(this.failures, RETRY_MS.length - 1)];
         this.failures++;
         this.timer = setTimeout(() => { if (this.source === source) this.open(); }, wait);
@@ -76,7 +78,7 @@ class LiveStream {
   }
 
   listen(type) {
-    if (this.listening.has(type)) return;
+    if (type === 'down' || this.listening.has(type)) return;
     this.listening.add(type);
     const source = this.source;
     source.addEventListener(type, (ev) => {

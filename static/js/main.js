@@ -18,6 +18,7 @@ import * as credits from './screens/credits.js';
 import * as rooms from './screens/rooms.js';
 import { live } from './live.js';
 import * as race from './screens/race.js';
+import * as watch from './screens/watch.js';
 import { lazyScreen } from './lazy.js';
 
 const editor = lazyScreen('screen-editor', () => import('./screens/editor.js'), '/css/editor.css');
@@ -34,6 +35,7 @@ async function useTheme(id) {
   editor.redraw();
   admin.redraw();
   race.redraw();
+  watch.redraw();
   replay.redraw();
 }
 
@@ -77,7 +79,7 @@ async function boot() {
     if (key === 'theme') useTheme(value);
     if (key === 'sound') setSoundEnabled(value);
   });
-  startRouter({ title, library, play: game, options, account, credits, editor, admin, board, replay, rooms, race });
+  startRouter({ title, library, play: game, options, account, credits, editor, admin, board, replay, rooms, race, watch });
   // Moves an earlier visit queued and could not send: send them now (the
   // game screen does it itself, once it knows which game it shows).
   if (!/^#\/play\//.test(location.hash)) drainSavedOutboxes();

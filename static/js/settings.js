@@ -14,6 +14,9 @@ const defaults = {
   pointMode: true,
   showDead: false,
   warnFrozen: true,
+  // Others may watch this player live (#/watch/ID); the server refuses
+  // watchers when false.
+  watchable: true,
 };
 
 let values = { ...defaults };

@@ -19,6 +19,9 @@ import { startAdminServer, signedUpPlayer } from './admin.mjs';
 //  room    {id} is a race room: anyone with its link reads and follows it; a
 //          seat is the caller's own, the host alone starts the race, and race
 //          games are games like any other (tests/server/rooms.test.mjs)
+//  watch   {id} is a player: anyone watches an account that lets others watch
+//          (its game now, its entries live); nobody watches one that opted out
+//          nor a guest (tests/server/watch.test.mjs)
 // A body (for writes) and a query are given where the route needs them.
 const MATRIX = {
   'GET /api/v1/account': { kind: 'self' },
@@ -56,6 +59,7 @@ const MATRIX = {
   'POST /api/v1/rooms/{id}/leave': { kind: 'room' },
   'POST /api/v1/rooms/{id}/start': { kind: 'room' },
   'POST /api/v1/rooms/{id}/rematch': { kind: 'room' },
+  'GET /api/v1/watch/{id}': { kind: 'watch' },
   'GET /core.wasm': { kind: 'public' },
   'GET /...': { kind: 'public', path: '/' },
 };
@@ -219,4 +223,33 @@ test('public and own-account routes answer every caller without reaching other u
   // The owner's game is still the owner's and as it was.
   const r = await owner.get(`/api/v1/games/${game.id}`);
   assert.equal(r.status, 200, show(r));
+});
+
+test('a player is watched by anyone while they allow it, by nobody once they opt out; a guest never', async () => {
+  const routes = routesInSource().filter((r) => MATRIX[r]?.kind === 'watch');
+  assert.ok(routes.length >= 1, routes.join(', '));
+  const ownerId = (await owner.get('/api/v1/account')).json.user.id;
+  const guest = await freshGuest();
+  const guestId = (await guest.get('/api/v1/account')).json.user.id;
+  const callers = [['nobody', server.client()], ['a guest', guest], ['another player', other], ['an admin', admin]];
+  const settings = (watchable) => owner.req('PUT', '/api/v1/account/settings', { settings: { watchable } });
+  for (const route of routes) {
+    const [method, pattern] = route.split(' ');
+    for (const [who, caller] of callers) {
+      const before = digest();
+      let r = await caller.req(method, pattern.replaceAll('{id}', String(ownerId)));
+      assert.equal(r.status, 200, `${route} of a watchable player as ${who}: ${show(r)}`);
+      r = await caller.req(method, pattern.replaceAll('{id}', String(guestId)));
+      assert.equal(r.status, 403, `${route} of a guest as ${who}: ${show(r)}`);
+      assert.equal(r.json?.error?.code, 'not_watchable', `${route} of a guest as ${who}: ${show(r)}`);
+      assert.equal(digest(), before, `${route} as ${who} changed the database`);
+    }
+    assert.equal((await settings(false)).status, 200);
+    for (const [who, caller] of [...callers, ['the player', owner]]) {
+      const r = await caller.req(method, pattern.replaceAll('{id}', String(ownerId)));
+      assert.equal(r.status, 403, `${route} of a player who opted out as ${who}: ${show(r)}`);
+      assert.ok(!/"rows"|"history"/.test(r.text), `${route} as ${who} shows nothing of the game: ${show(r)}`);
+    }
+    assert.equal((await settings(true)).status, 200);
+  }
 });

@@ -68,7 +68,10 @@ function when(iso) {
 }
 
 function row(e) {
-  const who = el('td', { class: 'who' }, e.user ?? 'you (guest)');
+  // A named player's name opens watching them live.
+  const who = el('td', { class: 'who' }, e.user_id != null
+    ? el('a', { class: 'watch-link', href: `#/watch/${e.user_id}`, text: e.user, title: `Watch ${e.user} play` })
+    : e.user ?? 'you (guest)');
   if (e.hinted) who.append(' ', el('span', { class: 'hinted-mark', title: `${e.hints} hint${e.hints === 1 ? '' : 's'}`, text: 'hinted' }));
   const tr = el('tr', { 'data-solution': String(e.solution_id) },
     el('td', { class: 'rank', text: String(e.rank) }),

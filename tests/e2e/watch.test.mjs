@@ -1,0 +1,101 @@
+// Watching a player in the browser, with two people in one browser (a
+// context each): the watcher finds the player on a level's leaderboard,
+// follows the name's link, and the watching board follows every move the
+// player makes, then the next level the player opens; once the player
+// turns watching off in the options, the watcher is told so.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+import { startServer, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition } from './harness.mjs';
+
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+let server, browser;
+before(async () => {
+  server = await startServer();
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Waits until the watching board shows the position `want` (the player's own). */
+async function waitWatched(page, want, what) {
+  try {
+    await page.waitForFunction((w) => {
+      const d = document.getElementById('screen-watch').dataset;
+      return d.player === String(w.player) && d.moves === String(w.moves) && d.pushes === String(w.pushes);
+    }, want, { timeout: 10000 });
+  } catch {
+    const seen = await page.evaluate(() => ({ ...document.getElementById('screen-watch').dataset }));
+    assert.fail(`${what}: the watcher shows ${JSON.stringify(seen)}, the player ${JSON.stringify(
+      { player: want.player, moves: want.moves, pushes: want.pushes })}`);
+  }
+}
+
+test('a watcher\'s board follows a player\'s moves live, from the leaderboard\'s link', async () => {
+  const errors = [];
+  const playerContext = await browser.newContext({ viewport: { width: 900, height: 700 } });
+  const watcherContext = await browser.newContext({ viewport: { width: 900, height: 700 } });
+  const player = await playerContext.newPage();
+  const watcher = await watcherContext.newPage();
+  for (const p of [player, watcher]) p.on('pageerror', (e) => errors.push(e.message));
+
+  // The player signs up and solves a level, so that their name is on its board.
+  await player.goto(`${server.url}/`);
+  const signed = await player.evaluate(async () => (await fetch('/api/v1/account/signup', {
+    method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: 'watched', password: 'a watched password' }),
+  })).status);
+  assert.equal(signed, 201, 'sign-up');
+  const [first, second] = (await tutorialLevels(player)).slice(1, 3);
+  await player.goto(`${server.url}/#/play/${first.id}`);
+  await waitForGame(player, first.title);
+  await press(player, arrows(first.solution));
+  await waitSynced(player);
+
+  // The watcher opens the level's leaderboard and follows the name.
+  await watcher.goto(`${server.url}/#/board/${first.id}`);
+  await watcher.click('a.watch-link:text("watched")', { timeout: 15000 });
+  await watcher.waitForURL(/#\/watch\/\d+$/);
+  await watcher.waitForFunction(() => document.body.dataset.watch === 'live', null, { timeout: 15000 });
+  assert.match(await watcher.textContent('#watch-h'), /Watching watched/);
+
+  // The player restarts and plays on: the watching board follows each step.
+  await player.bringToFront();
+  await player.locator('#board').focus();
+  await press(player, ['r']);
+  await waitSynced(player);
+  await waitWatched(watcher, await localPosition(player), 'after a restart');
+  for (const key of arrows(first.solution.slice(0, 4))) {
+    await press(player, [key]);
+    await waitSynced(player);
+    await waitWatched(watcher, await localPosition(player), `after ${key}`);
+  }
+  await press(player, ['z']);
+  await waitSynced(player);
+  await waitWatched(watcher, await localPosition(player), 'after an undo');
+
+  // Another level: the watcher loads its board and follows it.
+  await player.goto(`${server.url}/#/play/${second.id}`);
+  await waitForGame(player, second.title);
+  const game = await player.evaluate(() => window.sokod.gameId());
+  await watcher.waitForFunction((g) => document.getElementById('screen-watch').dataset.game === String(g), game,
+    { timeout: 10000 });
+  await player.locator('#board').focus();
+  await press(player, arrows(second.solution.slice(0, 2)));
+  await waitSynced(player);
+  await waitWatched(watcher, await localPosition(player), 'on the second level');
+  assert.equal(await watcher.textContent('#watch-sub'), second.title);
+
+  // The player turns watching off: the watcher is told, and sees no more.
+  await player.goto(`${server.url}/#/options`);
+  await player.uncheck('input[name="watchable"]');
+  await watcher.waitForFunction(() => document.body.dataset.watch === 'refused', null, { timeout: 15000 });
+  assert.match(await watcher.textContent('#watch-state'), /does not let others watch/);
+  assert.deepEqual(errors, [], 'no page errors');
+  await playerContext.close();
+  await watcherContext.close();
+});
