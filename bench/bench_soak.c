@@ -916,7 +916,10 @@ static void error_code(const char *body, char *out, size_t cap)
 }
 
 /* Adopts the game of an answer (`"game":{...}`, as the log, the game and
- * the opening answer it). False when the answer holds none. */
+ * the opening answer it). False when the answer holds none. A step's answer
+ * holds the game's summary, without `lurd`: the player only ever plays the
+ * solution's letters, so its LURD since the last restart is then the
+ * solution's first `moves` letters. */
 static bool adopt_game(struct player *p, const char *body)
 {
     const char *g = strstr(body, "\"game\":{");
@@ -930,8 +933,11 @@ static bool adopt_game(struct player *p, const char *body)
     p->y = (int)json_long(g, ",\"y\":", p->y);
     p->undo_avail = json_long(g, "\"undo_available\":", 0);
     p->redo_avail = json_long(g, "\"redo_available\":", 0);
+    long moves = json_long(g, "\"moves\":", 0);
     const char *lurd = strstr(g, "\"lurd\":\"");
-    if (lurd != NULL) {
+    if (lurd == NULL) {
+        p->lurd_len = (size_t)moves;
+    } else {
         lurd += 8;
         p->lurd_len = strcspn(lurd, "\"");
         if (p->kind == LV_TUTORIAL) {
