@@ -126,6 +126,7 @@ static bool wait_for_work(void)
 static void *checkpoint_main(void *unused)
 {
     (void)unused;
+    pthread_setname_np(pthread_self(), "sokod-wal"); /* as top -H shows it */
     sqlite3 *db = storage_db();
     bool more = false;
     pthread_mutex_lock(&lock);
