@@ -35,9 +35,12 @@ function sanitizerReport(text) {
   return text.slice(start, start + 6000);
 }
 
-/** The environment of every sokod started here: UBSan stops the process at
- * its first report, with the stack. */
-const SOKOD_ENV = { UBSAN_OPTIONS: 'print_stacktrace=1:halt_on_error=1', ...process.env };
+/** The environment of a sokod started now (a test may set variables such
+ * as SOKOD_HEARTBEAT before): UBSan stops the process at its first report,
+ * with the stack. */
+function sokodEnv() {
+  return { UBSAN_OPTIONS: 'print_stacktrace=1:halt_on_error=1', ...process.env };
+}
 
 /** A temporary folder removed when the process exits. */
 export function tempDir(prefix = 'sokod-e2e-') {
@@ -67,7 +70,7 @@ function levelsDir(allLevels) {
  * port, --port 0 lets it pick one and its log says which. */
 export async function startServer({ db = join(tempDir(), 'sokod.db'), port = 0, allLevels = false } = {}) {
   const proc = spawn(SOKOD, serverArgs(db, port, levelsDir(allLevels)),
-    { stdio: ['ignore', 'pipe', 'pipe'], env: SOKOD_ENV });
+    { stdio: ['ignore', 'pipe', 'pipe'], env: sokodEnv() });
   let log = '';
   const closed = new Promise((r) => proc.once('close', r));
   const found = await new Promise((res, rej) => {
