@@ -13,7 +13,8 @@
 # ("64 1000"), BENCH_SERVER_PAUSE_MS (100: the pause of each connection
 # between steps in the last run, at the largest count, as players pause;
 # 0: no such run), BENCH_SERVER_WRK_THREADS (2), BENCH_SERVER_SOKOD_ARGS
-# (more flags for sokod serve).
+# (more flags for sokod serve), BENCH_SERVER_LOG (a file to keep sokod's
+# log in).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-build-bench}" && pwd)
@@ -55,6 +56,9 @@ stop_all() {
   if [ -n "$nginx_pid" ] && kill -0 "$nginx_pid" 2>/dev/null; then
     kill -QUIT "$nginx_pid" 2>/dev/null || true
     wait "$nginx_pid" 2>/dev/null || true
+  fi
+  if [ -n "${BENCH_SERVER_LOG:-}" ] && [ -f "$tmp/sokod/log" ]; then
+    cp "$tmp/sokod/log" "$BENCH_SERVER_LOG" || true
   fi
   rm -rf "$tmp"
 }

@@ -348,10 +348,10 @@ struct samples {
     size_t n, cap;
 };
 static struct samples latency[RT_COUNT];
+static struct samples window; /* every route since the last progress line */
 
-static void record_latency(enum route r, uint64_t us)
+static void add_sample(struct samples *s, uint64_t us)
 {
-    struct samples *s = &latency[r];
     if (s->n == s->cap) {
         size_t cap = s->cap > 0 ? s->cap * 2 : 1024;
         uint32_t *v = realloc(s->v, cap * sizeof *v);
@@ -361,6 +361,12 @@ static void record_latency(enum route r, uint64_t us)
         s->cap = cap;
     }
     s->v[s->n++] = us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
+}
+
+static void record_latency(enum route r, uint64_t us)
+{
+    add_sample(&latency[r], us);
+    add_sample(&window, us);
 }
 
 /* An error kind: what went wrong on which route, counted, with its first
@@ -910,7 +916,10 @@ static void error_code(const char *body, char *out, size_t cap)
 }
 
 /* Adopts the game of an answer (`"game":{...}`, as the log, the game and
- * the opening answer it). False when the answer holds none. */
+ * the opening answer it). False when the answer holds none. A step's answer
+ * holds the game's summary, without `lurd`: the player only ever plays the
+ * solution's letters, so its LURD since the last restart is then the
+ * solution's first `moves` letters. */
 static bool adopt_game(struct player *p, const char *body)
 {
     const char *g = strstr(body, "\"game\":{");
@@ -924,8 +933,11 @@ static bool adopt_game(struct player *p, const char *body)
     p->y = (int)json_long(g, ",\"y\":", p->y);
     p->undo_avail = json_long(g, "\"undo_available\":", 0);
     p->redo_avail = json_long(g, "\"redo_available\":", 0);
+    long moves = json_long(g, "\"moves\":", 0);
     const char *lurd = strstr(g, "\"lurd\":\"");
-    if (lurd != NULL) {
+    if (lurd == NULL) {
+        p->lurd_len = (size_t)moves;
+    } else {
         lurd += 8;
         p->lurd_len = strcspn(lurd, "\"");
         if (p->kind == LV_TUTORIAL) {
@@ -2069,9 +2081,12 @@ int main(void)
     if (interrupted)
         fail("interrupted while starting");
 
+    errno = 0;
+    int niceness = getpriority(PRIO_PROCESS, (id_t)server);
     printf("sokod soak: %u players for %u s (sessions of %u s on average, seed %u), %ld CPUs, "
-           "sokod on 127.0.0.1:%u with a fresh database\n",
-           nplayers, run_seconds, session_seconds, seed, sysconf(_SC_NPROCESSORS_ONLN), port);
+           "sokod on 127.0.0.1:%u (nice %d) with a fresh database\n",
+           nplayers, run_seconds, session_seconds, seed, sysconf(_SC_NPROCESSORS_ONLN), port,
+           errno == 0 ? niceness : 0);
     printf("library: %u levels to browse, %u tutorial levels with solutions, the open floor "
            "(level %ld)\n",
            nbrowse + ntutorial + 1, ntutorial, walk_level);
@@ -2153,11 +2168,19 @@ int main(void)
             for (unsigned i = 0; i < nplayers; i++)
                 open += players[i].feed_ready;
             double dt = (double)(now - last_progress) / 1e6;
-            printf("[%4.0f s] requests %lu (%.0f/s), errors %lu, entries %lu, streams open %lu, "
-                   "sokod RSS %.1f MiB, CPU %.1f s, WAL %.1f MiB\n",
+            /* Latency of these 30 s alone: does the server slow down as it runs? */
+            double p50 = 0, p99 = 0;
+            if (window.n > 0) {
+                qsort(window.v, window.n, sizeof *window.v, by_value);
+                p50 = window.v[window.n / 2] / 1000.0;
+                p99 = window.v[(size_t)((double)window.n * 0.99)] / 1000.0;
+            }
+            window.n = 0;
+            printf("[%4.0f s] requests %lu (%.0f/s; p50 %.1f ms, p99 %.1f ms), errors %lu, entries "
+                   "%lu, streams open %lu, sokod RSS %.1f MiB, CPU %.1f s, WAL %.1f MiB\n",
                    (double)(now - t0) / 1e6, fig.requests,
-                   (double)(fig.requests - last_requests) / dt, errors_total, fig.entries, open,
-                   rss_kb / 1024.0, (double)(u + s - u0 - s0) / (double)sysconf(_SC_CLK_TCK),
+                   (double)(fig.requests - last_requests) / dt, p50, p99, errors_total, fig.entries,
+                   open, rss_kb / 1024.0, (double)(u + s - u0 - s0) / (double)sysconf(_SC_CLK_TCK),
                    mib(file_size("sokod.db-wal")));
             last_requests = fig.requests;
             last_progress = now;

@@ -40,6 +40,7 @@ static void flush_locked(void)
 static void *writer_main(void *unused)
 {
     (void)unused;
+    pthread_setname_np(pthread_self(), "sokod-log"); /* as top -H shows it */
     pthread_mutex_lock(&lock);
     while (!stopping) {
         struct timespec until;

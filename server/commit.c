@@ -111,6 +111,7 @@ static void run_batch(struct commit_job **batch, unsigned n)
 static void *committer_main(void *unused)
 {
     (void)unused;
+    pthread_setname_np(pthread_self(), "sokod-commit"); /* as top -H shows it */
     static struct commit_job *batch[COMMIT_MAX_BATCH];
     pthread_mutex_lock(&lock);
     for (;;) {

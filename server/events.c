@@ -240,6 +240,7 @@ static void sweep(uint64_t now)
 static void *beat_main(void *unused)
 {
     (void)unused;
+    pthread_setname_np(pthread_self(), "sokod-beat"); /* as top -H shows it */
     pthread_mutex_lock(&lock);
     while (!stopping) {
         struct timespec until;

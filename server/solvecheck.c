@@ -42,6 +42,7 @@ static void solve(struct staging_job *job, soko_level *lvl, unsigned seconds)
 static void *main_loop(void *unused)
 {
     (void)unused;
+    pthread_setname_np(pthread_self(), "sokod-solve"); /* as top -H shows it */
     soko_level *lvl = malloc(sizeof *lvl);
     struct staging_job job;
     memset(&job, 0, sizeof job);

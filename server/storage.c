@@ -106,8 +106,9 @@ static int exec_sql(sqlite3 *db, const char *sql)
 static struct connection *connection_open(void)
 {
     sqlite3 *db = NULL;
-    int rc = sqlite3_open_v2(
-        db_path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
+    int rc = sqlite3_open_v2(db_path, &db,
+                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                             storage_vfs());
     if (rc != SQLITE_OK) {
         fprintf(stderr, "sokod: cannot open database %s: %s\n", db_path,
                 db != NULL ? sqlite3_errmsg(db) : sqlite3_errstr(rc));

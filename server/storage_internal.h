@@ -16,6 +16,11 @@ sqlite3 *storage_db(void);
  * storage: the cache is keyed by its address. NULL on failure (logged). */
 sqlite3_stmt *storage_stmt(const char *sql);
 
+/* The name of the VFS to open the database with (storage_vfs.c: the
+ * system's, with the WAL's writes gathered per transaction), registered on
+ * first use; NULL when it could not be registered (the system's then). */
+const char *storage_vfs(void);
+
 /* True while the background checkpointer runs (storage_wal.c): connections
  * opened then leave checkpoints to it. */
 bool storage_wal_background(void);

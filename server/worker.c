@@ -22,6 +22,7 @@ static unsigned nthreads;
 static void *worker_main(void *unused)
 {
     (void)unused;
+    pthread_setname_np(pthread_self(), "sokod-work"); /* as top -H shows it */
     pthread_mutex_lock(&lock);
     for (;;) {
         while (head == NULL && running)

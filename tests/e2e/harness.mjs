@@ -21,6 +21,27 @@ const MIGRATIONS = process.env.SOKOD_MIGRATIONS || join(SOURCE_DIR, 'migrations'
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
+/** What AddressSanitizer, LeakSanitizer and UndefinedBehaviorSanitizer
+ * print when they find a bug (the test build has them): a sokod that prints
+ * one fails the test that started it. */
+const SANITIZER_REPORT =
+  /==\d+==ERROR: (AddressSanitizer|LeakSanitizer)|: runtime error: |SUMMARY: (AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer)/;
+
+/** The report in a process's output, from its first line, or null. */
+function sanitizerReport(text) {
+  const m = SANITIZER_REPORT.exec(text);
+  if (!m) return null;
+  const start = text.lastIndexOf('\n', m.index) + 1;
+  return text.slice(start, start + 6000);
+}
+
+/** The environment of a sokod started now (a test may set variables such
+ * as SOKOD_HEARTBEAT before): UBSan stops the process at its first report,
+ * with the stack. */
+function sokodEnv() {
+  return { UBSAN_OPTIONS: 'print_stacktrace=1:halt_on_error=1', ...process.env };
+}
+
 /** A temporary folder removed when the process exits. */
 export function tempDir(prefix = 'sokod-e2e-') {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -48,8 +69,10 @@ function levelsDir(allLevels) {
 /** Starts sokod; resolves to {url, port, db, stop(), restart()}. With no
  * port, --port 0 lets it pick one and its log says which. */
 export async function startServer({ db = join(tempDir(), 'sokod.db'), port = 0, allLevels = false } = {}) {
-  const proc = spawn(SOKOD, serverArgs(db, port, levelsDir(allLevels)), { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(SOKOD, serverArgs(db, port, levelsDir(allLevels)),
+    { stdio: ['ignore', 'pipe', 'pipe'], env: sokodEnv() });
   let log = '';
+  const closed = new Promise((r) => proc.once('close', r));
   const found = await new Promise((res, rej) => {
     const timer = setTimeout(() => rej(new Error(`sokod did not say where it listens within 30 s; its log:\n${log}`)), 30000);
     const onData = (chunk) => {
@@ -72,11 +95,14 @@ export async function startServer({ db = join(tempDir(), 'sokod.db'), port = 0, 
   const server = {
     url, port: actualPort, db, proc,
     log: () => log,
+    /** SIGTERM, then waits until sokod has ended and its output is read.
+     * Throws when it printed a sanitizer report (LeakSanitizer's comes at
+     * the exit). */
     async stop() {
-      if (proc.exitCode !== null) return;
-      const done = new Promise((r) => proc.once('exit', r));
-      proc.kill('SIGTERM');
-      await done;
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
+      await closed;
+      const report = sanitizerReport(log);
+      if (report !== null) throw new Error(`sokod (pid ${proc.pid}) printed a sanitizer report:\n${report}`);
     },
     /** Starts it again on the same port and database. */
     async restart() {
@@ -84,7 +110,16 @@ export async function startServer({ db = join(tempDir(), 'sokod.db'), port = 0, 
       return startServer({ db, port: actualPort, allLevels });
     },
   };
-  process.on('exit', () => { if (proc.exitCode === null) proc.kill('SIGKILL'); });
+  // A server its test never stopped is killed here, and its report (if
+  // any) still fails the test file.
+  process.on('exit', () => {
+    if (proc.exitCode === null) proc.kill('SIGKILL');
+    const report = sanitizerReport(log);
+    if (report !== null) {
+      process.stderr.write(`sokod (pid ${proc.pid}) printed a sanitizer report:\n${report}\n`);
+      process.exitCode = 1;
+    }
+  });
   return server;
 }
 

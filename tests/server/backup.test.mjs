@@ -7,16 +7,25 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { Client, levelIds, runSokod, show, sqlite, startServer } from './harness.mjs';
+import {
+  Client, assertNoSanitizerReport, levelIds, runSokod, show, sokodEnv, sqlite, startServer,
+} from './harness.mjs';
 
 // Runs `sokod ARGS` without blocking the event loop; resolves to its end.
 function sokodAsync(args) {
-  return new Promise((resolve) => {
-    const p = spawn(process.env.SOKOD_BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.env.SOKOD_BIN, args, { stdio: ['ignore', 'pipe', 'pipe'], env: sokodEnv() });
     let out = '';
     p.stdout.on('data', (d) => { out += d; });
     p.stderr.on('data', (d) => { out += d; });
-    p.on('exit', (code) => resolve({ code, out }));
+    p.on('close', (code) => {
+      try {
+        assertNoSanitizerReport(`sokod ${args.join(' ')}`, out);
+        resolve({ code, out });
+      } catch (e) {
+        reject(e);
+      }
+    });
   });
 }
 

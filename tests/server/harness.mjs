@@ -37,13 +37,40 @@ export const TEST_LEVELS = `Collection: sokod tests
 ######
 `;
 
+// What AddressSanitizer, LeakSanitizer and UndefinedBehaviorSanitizer print
+// when they find a bug (the test build has them). A sokod that prints one
+// fails the test that started it, even when every answer looked right.
+export const SANITIZER_REPORT =
+  /==\d+==ERROR: (AddressSanitizer|LeakSanitizer)|: runtime error: |SUMMARY: (AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer)/;
+
+// The report in a process's output, from its first line, or null.
+export function sanitizerReport(text) {
+  const m = SANITIZER_REPORT.exec(text ?? '');
+  if (!m) return null;
+  const start = text.lastIndexOf('\n', m.index) + 1;
+  return text.slice(start, start + 6000);
+}
+
+// Throws when `text`, the output of `what`, holds a sanitizer report.
+export function assertNoSanitizerReport(what, text) {
+  const report = sanitizerReport(text);
+  if (report !== null) throw new Error(`${what} printed a sanitizer report:\n${report}`);
+}
+
+// The environment of every sokod a test starts: UBSan stops the process
+// at its first report, with the stack, rather than going on.
+export function sokodEnv(extra = {}) {
+  return { UBSAN_OPTIONS: 'print_stacktrace=1:halt_on_error=1', ...process.env, ...extra };
+}
+
 export function tempDir(prefix = 'sokod-test-') {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
 // Runs `sokod ARGS...` to its end; returns {status, stdout, stderr}.
 export function runSokod(args, options = {}) {
-  const r = spawnSync(SOKOD, args, { encoding: 'utf8', timeout: 120000, ...options });
+  const r = spawnSync(SOKOD, args, { encoding: 'utf8', timeout: 120000, env: sokodEnv(), ...options });
+  assertNoSanitizerReport(`sokod ${args.join(' ')}`, r.stderr);
   return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -68,7 +95,7 @@ export async function startServer(options = {}) {
   }
   const args = ['serve', '--port', '0', '--db', db, '--levels', levels, ...(options.args ?? [])];
   const proc = spawn(SOKOD, args, {
-    env: { ...process.env, ...(options.env ?? {}) },
+    env: sokodEnv(options.env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -77,6 +104,9 @@ export async function startServer(options = {}) {
   proc.stderr.on('data', (d) => { stderr += d; });
   proc.stdout.setEncoding('utf8');
   const exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  // Once the process is gone and its output read to the end.
+  const closed = new Promise((resolve) => proc.on('close', resolve));
+  watchForReports(proc, () => stderr);
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`sokod did not print its port in 30 s; stderr:\n${stderr}`)), 30000);
     proc.stdout.on('data', (d) => {
@@ -89,23 +119,47 @@ export async function startServer(options = {}) {
       reject(new Error(`sokod exited (${code ?? signal}) before listening; stderr:\n${stderr}`));
     });
   });
+  const checkedEnd = async () => {
+    const end = await exited;
+    await closed;
+    assertNoSanitizerReport(`sokod ${args.join(' ')} (pid ${proc.pid})`, stderr);
+    return end;
+  };
   const server = {
     url, dir, db, levels, proc, exited,
     port: Number(new URL(url).port),
     stderr: () => stderr,
     client: () => new Client(url),
-    // SIGTERM, then waits; resolves to {code, signal}.
+    // SIGTERM, then waits; resolves to {code, signal}. Throws when sokod
+    // printed a sanitizer report (LeakSanitizer's comes at the exit).
     async stop() {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
-      return exited;
+      return checkedEnd();
     },
     async kill9() {
       proc.kill('SIGKILL');
-      return exited;
+      return checkedEnd();
     },
   };
   return server;
 }
+
+// Every sokod started here is looked at once more when the test process
+// ends: a report from a server whose test never called stop() (or did not
+// look at its answer) still fails the test file.
+const watched = [];
+function watchForReports(proc, output) {
+  watched.push({ proc, output });
+}
+process.on('exit', () => {
+  for (const { proc, output } of watched) {
+    const report = sanitizerReport(output());
+    if (report !== null) {
+      process.stderr.write(`sokod (pid ${proc.pid}) printed a sanitizer report:\n${report}\n`);
+      process.exitCode = 1;
+    }
+  }
+});
 
 // A browser-like client: keeps its cookies, sends JSON.
 export class Client {

@@ -1,0 +1,145 @@
+/* The server's start-up and shutdown, in their order. */
+#include "server.h"
+
+#include "access_log.h"
+#include "account_limits.h"
+#include "commit.h"
+#include "events.h"
+#include "game_cache.h"
+#include "gzip_cache.h"
+#include "hint.h"
+#include "hint_plan.h"
+#include "http.h"
+#include "import.h"
+#include "live.h"
+#include "static_files.h"
+#include "storage.h"
+#include "uploads.h"
+#include "worker.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Password hashing threads: each hash takes ~64 MiB, so keep them few. */
+#define SLOW_WORKERS 2
+
+/* How long requests in flight get at a stop. */
+#define STOP_GRACE_MS 10000
+
+/* What is running, so that a failed start stops exactly that. */
+static struct {
+    bool storage, uploads, limits, threads, access_log;
+    struct MHD_Daemon *daemon;
+} running;
+
+/* Stops whatever `running` says is up, in the reverse order of the start. */
+static void stop_running(void)
+{
+    if (running.daemon != NULL) {
+        hint_cancel_all();
+        http_stop(running.daemon, STOP_GRACE_MS);
+        running.daemon = NULL;
+    }
+    if (running.threads) {
+        events_stop();
+        commit_stop();
+    }
+    if (running.access_log)
+        access_log_stop();
+    if (running.threads)
+        worker_stop();
+    if (running.uploads)
+        uploads_stop();
+    if (running.threads)
+        storage_checkpointer_stop();
+    game_cache_clear();
+    hint_plan_clear();
+    gzip_cache_clear();
+    if (running.limits)
+        account_limits_stop();
+    if (running.storage)
+        storage_shutdown();
+    memset(&running, 0, sizeof running);
+}
+
+/* Opens the database: locked, migrated, with the bundled levels. */
+static int open_database(const struct config *cfg)
+{
+    bool fresh = false;
+    /* Held until the process ends: sokod restore refuses while it is. */
+    if (storage_init(cfg->db, cfg->synchronous) == STORAGE_OK && storage_lock(cfg->db, false) < 0) {
+        if (errno == EWOULDBLOCK) {
+            fprintf(stderr, "sokod: %s is being restored (%s.lock is held): try again once done\n",
+                    cfg->db, cfg->db);
+            return -1;
+        }
+        /* A folder sokod may not write to: serve, without the guard. */
+        fprintf(stderr, "sokod: cannot lock %s.lock (%s): sokod restore will not see this server\n",
+                cfg->db, strerror(errno));
+    }
+    running.storage = true;
+    if (storage_init(cfg->db, cfg->synchronous) != STORAGE_OK ||
+        storage_migrate(cfg->migrations, &fresh) != STORAGE_OK)
+        return -1;
+    if (fresh)
+        fprintf(stderr, "sokod: created the database %s\n", cfg->db);
+    import_bundled(cfg->levels_dir);
+    return 0;
+}
+
+int server_start(const struct config *cfg, unsigned *port)
+{
+    if (sodium_init() < 0) {
+        fprintf(stderr, "sokod: libsodium failed to start\n");
+        return -1;
+    }
+    /* A client that goes away mid-answer must not end the process. */
+    signal(SIGPIPE, SIG_IGN);
+    memset(&running, 0, sizeof running);
+    if (open_database(cfg) != 0) {
+        stop_running();
+        return -1;
+    }
+    static_files_init(cfg->static_dir, cfg->wasm);
+    if (uploads_start(cfg) != 0) {
+        fprintf(stderr, "sokod: cannot start the solvability check's thread\n");
+        stop_running();
+        return -1;
+    }
+    running.uploads = true;
+    if (account_limits_start(cfg->auth_per_minute) != 0) {
+        fprintf(stderr, "sokod: out of memory for the account limits\n");
+        stop_running();
+        return -1;
+    }
+    running.limits = true;
+    /* Hints have threads of their own in the pool, so that a slow search
+     * never keeps a password waiting. */
+    hint_setup(cfg);
+    /* Each of these stops cleanly when it did not start. */
+    running.threads = true;
+    if (worker_start(SLOW_WORKERS + cfg->hint_jobs) != 0 ||
+        storage_checkpointer_start() != STORAGE_OK || commit_start() != 0 ||
+        events_start(live_heartbeat_ms(cfg->heartbeat, cfg->timeout)) != 0) {
+        fprintf(stderr, "sokod: cannot start worker threads\n");
+        stop_running();
+        return -1;
+    }
+    /* Without its thread, lines are written at once: nothing is lost. */
+    access_log_start();
+    running.access_log = true;
+    running.daemon = http_start(cfg, port);
+    if (running.daemon == NULL) {
+        stop_running();
+        return -1;
+    }
+    return 0;
+}
+
+void server_stop(void)
+{
+    stop_running();
+}
