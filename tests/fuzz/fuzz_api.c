@@ -2,8 +2,9 @@
  * LLVMFuzzerInitialize starts sokod in this process (server_start) on a
  * free loopback port, with a fresh database in a temporary folder and a
  * small collection written here, signs up a player and an admin (made one
- * in the database), and opens a game for each. Each input is then one request over a real socket,
- * through libmicrohttpd, the router, the same-origin check and the handler:
+ * in the database), and opens a game for each. Each input is then one
+ * request over a real socket, through libmicrohttpd, the router, the
+ * same-origin check and the handler:
  *
  *   byte 0      the route: an index into the table (routes_each), modulo
  *   byte 1      who asks: 0 the player, 1 the admin, 2 nobody (modulo 3)
@@ -121,12 +122,13 @@ static void fail(const char *request, size_t request_len, const struct answer *a
     abort();
 }
 
-/* Requests left unanswered for READ_TIMEOUT_MS: counted, not failed. The
- * server has been seen to leave a request it has read unanswered, with its
- * threads idle (libmicrohttpd in epoll_wait without a timeout, the worker
- * pool empty), until something interrupts the process (attaching gdb does).
- * Until that is understood a stall is reported in the final count rather
- * than aborting, so that the other checks keep running. */
+/* Requests left unanswered for READ_TIMEOUT_MS: counted and printed, not
+ * failed. Now and then a request whose connection is suspended for work on
+ * another thread (a log-in or sign-up hashing a password, a daily puzzle)
+ * stays unanswered while every thread is idle (libmicrohttpd in epoll_wait
+ * without a timeout, the worker pool's queue empty), as if the resumption
+ * were lost; attaching gdb has woken it. Until that is understood a stall
+ * is counted rather than aborting, so that the other checks keep running. */
 static unsigned stalls;
 
 static const char *find_header(const struct answer *a, const char *name)
