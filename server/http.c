@@ -427,8 +427,15 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mhd, const c
         return MHD_YES;
     }
     if (c->deferred != NULL) {
-        if (!atomic_load(&c->deferred->finished))
+        if (!atomic_load(&c->deferred->finished)) {
+            /* Called again before the work is done: suspend again rather
+             * than leave the connection active with nothing to do, where
+             * the work's resume would find it not suspended and be lost.
+             * A resume that came first makes this suspension a no-op, and
+             * the handler is called again. */
+            MHD_suspend_connection(c->mhd);
             return MHD_YES;
+        }
         struct http_deferred *d = c->deferred;
         c->deferred = NULL;
         int result = d->done(c, d->arg);
