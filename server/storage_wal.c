@@ -23,9 +23,11 @@
 #include <stdatomic.h>
 #include <time.h>
 
-/* Wake the checkpointer early once a commit leaves this many frames (4 MiB
- * of 4 KiB pages); otherwise it runs twice a second. */
-#define WAL_WAKE_FRAMES 1024
+/* Wake the checkpointer early once a commit leaves this many frames (16
+ * MiB of 4 KiB pages) it has not copied; otherwise it runs twice a second.
+ * Each pass costs two fsyncs and copies a page once however many frames
+ * hold it, so passes are kept few and large. */
+#define WAL_WAKE_FRAMES 4096
 /* Start the WAL over once it holds this many frames (256 MiB)... */
 #define WAL_RESTART_FRAMES 65536
 /* ...and the checkpointer has copied all but this many of them. The
@@ -47,8 +49,10 @@ static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
 static bool stopping; /* under lock */
 static bool woken;    /* under lock */
 static atomic_bool sleeping;
-/* Frames in the WAL after the newest commit of this process. */
+/* Frames in the WAL after the newest commit of this process, and those the
+ * checkpointer had copied at its last pass. */
 static atomic_int wal_frames;
+static atomic_int wal_copied;
 /* Set by the checkpointer when a writer should copy the tail. */
 static atomic_bool restart_wanted;
 
@@ -65,7 +69,8 @@ static int on_commit(void *unused, sqlite3 *db, const char *name, int frames)
     (void)db;
     (void)name;
     atomic_store(&wal_frames, frames);
-    if (frames >= WAL_WAKE_FRAMES && atomic_load(&sleeping)) {
+    /* Negative once the WAL has started over: then the periodic pass. */
+    if (frames - atomic_load(&wal_copied) >= WAL_WAKE_FRAMES && atomic_load(&sleeping)) {
         pthread_mutex_lock(&lock);
         woken = true;
         pthread_cond_signal(&wake);
@@ -104,6 +109,7 @@ static bool checkpoint_pass(sqlite3 *db)
             storage_status(rc, "checkpoint");
         return false;
     }
+    atomic_store(&wal_copied, copied);
     if (log >= WAL_RESTART_FRAMES && log - copied <= WAL_TAIL_FRAMES)
         atomic_store(&restart_wanted, true);
     return log - copied > WAL_TAIL_FRAMES && copied > 0;
