@@ -468,18 +468,23 @@ static void on_completed(void *cls, struct MHD_Connection *mhd, void **con_cls,
 }
 
 /* What libmicrohttpd says each time an event stream's next write (a
- * heartbeat, most often) finds that its client has gone: the normal end of
- * a stream, which the heartbeat is there to find, so not worth a line. */
-static const char STREAM_GONE[] =
-    "Failed to send the chunked response body for the request for `/api/v1/events";
+ * heartbeat, most often, or the end of the stream) finds that its client has
+ * gone: the normal end of a stream, which the heartbeat is there to find, so
+ * not worth a line. */
+static const char *const STREAM_GONE[] = {
+    "Failed to send the chunked response body for the request for `/api/v1/events",
+    "Failed to send the footers for the request for `/api/v1/events",
+};
 
 static void on_mhd_log(void *cls, const char *fmt, va_list ap)
 {
     (void)cls;
     char message[512];
     vsnprintf(message, sizeof message, fmt, ap);
-    if (strncmp(message, STREAM_GONE, sizeof STREAM_GONE - 1) == 0)
-        return;
+    for (size_t i = 0; i < sizeof STREAM_GONE / sizeof STREAM_GONE[0]; i++) {
+        if (strncmp(message, STREAM_GONE[i], strlen(STREAM_GONE[i])) == 0)
+            return;
+    }
     size_t len = strlen(message);
     while (len > 0 && message[len - 1] == '\n')
         message[--len] = '\0';
