@@ -127,8 +127,13 @@ static void fail(const char *request, size_t request_len, const struct answer *a
  * another thread (a log-in or sign-up hashing a password, a daily puzzle)
  * stays unanswered while every thread is idle (libmicrohttpd in epoll_wait
  * without a timeout, the worker pool's queue empty), as if the resumption
- * were lost; attaching gdb has woken it. Until that is understood a stall
- * is counted rather than aborting, so that the other checks keep running. */
+ * were lost; attaching gdb has woken it. Two causes are gone: libFuzzer's
+ * timer signal, which interrupted the wait below and was counted as a stall
+ * (each wait now resumes after a signal), and a handler called again before
+ * its work was done, which left the connection where its resume was lost
+ * (it now suspends again, in server/http.c). Until long runs show no stall,
+ * a stall is counted rather than aborting, so that the other checks keep
+ * running. */
 static unsigned stalls;
 
 static const char *find_header(const struct answer *a, const char *name)
@@ -142,6 +147,29 @@ static const char *find_header(const struct answer *a, const char *name)
     return NULL;
 }
 
+/* Connects fd to the server. A signal (libFuzzer's timers) may interrupt a
+ * blocking connect, which then goes on by itself: wait for it to end. */
+static bool connect_server(int fd)
+{
+    struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, (struct sockaddr *)&addr, sizeof addr) == 0)
+        return true;
+    if (errno != EINTR)
+        return false;
+    struct pollfd p = {.fd = fd, .events = POLLOUT};
+    int ready;
+    do
+        ready = poll(&p, 1, READ_TIMEOUT_MS);
+    while (ready < 0 && errno == EINTR);
+    int error = 0;
+    socklen_t len = sizeof error;
+    if (ready != 1 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &len) != 0)
+        return false;
+    errno = error;
+    return error == 0;
+}
+
 /* Sends the request and reads the answer to the connection's end (the
  * request says Connection: close); a stream of events is read to the end of
  * its headers only. Returns false, after counting a stall, when no answer
@@ -150,12 +178,12 @@ static bool exchange(const char *request, size_t request_len, struct answer *a)
 {
     memset(a, 0, sizeof *a);
     int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0)
+    if (fd < 0 || !connect_server(fd))
         fail(request, request_len, NULL, "cannot connect to the server: %s", strerror(errno));
     for (size_t sent = 0; sent < request_len;) {
         ssize_t n = send(fd, request + sent, request_len - sent, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR)
+            continue;
         if (n <= 0)
             break; /* the server may answer (413) and close before all is sent */
         sent += (size_t)n;
@@ -169,7 +197,11 @@ static bool exchange(const char *request, size_t request_len, struct answer *a)
             a->text = realloc(a->text, a->cap + 1);
         }
         struct pollfd p = {.fd = fd, .events = POLLIN};
-        if (poll(&p, 1, READ_TIMEOUT_MS) != 1) {
+        int ready;
+        do
+            ready = poll(&p, 1, READ_TIMEOUT_MS);
+        while (ready < 0 && errno == EINTR);
+        if (ready != 1) {
             stalls++;
             a->text[a->len] = '\0';
             fprintf(msg, "fuzz_api: stall %u: no answer within %d ms to:\n%.*s\n", stalls,
@@ -179,6 +211,8 @@ static bool exchange(const char *request, size_t request_len, struct answer *a)
             return false;
         }
         ssize_t n = recv(fd, a->text + a->len, a->cap - a->len, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
         if (n <= 0)
             break;
         a->len += (size_t)n;
