@@ -12,6 +12,7 @@
 #include "auth.h"
 #include "generate.h"
 #include "handlers.h"
+#include "ratelimit.h"
 #include "soko.h"
 #include "storage.h"
 #include "storage_daily.h"
@@ -26,6 +27,42 @@
 
 /* The first day that has a puzzle. */
 #define FIRST_DAY "2000-01-01"
+
+/* Past days made on request, per client address: a burst, then one more
+ * every few minutes. Each costs the generator up to a second and stays in
+ * the database, and any day since FIRST_DAY may be asked for; days made
+ * already, and today, are never limited. */
+#define PAST_DAYS_BURST 10
+#define PAST_DAYS_INTERVAL_MS (6u * 60u * 1000u)
+
+static struct ratelimit *past_days;
+static pthread_once_t past_days_once = PTHREAD_ONCE_INIT;
+
+static void make_past_days_limit(void)
+{
+    past_days = ratelimit_new(PAST_DAYS_BURST, PAST_DAYS_INTERVAL_MS);
+}
+
+/* Counts the making of a past day for c's address. False, after answering
+ * 429, when the address has made too many lately. */
+static bool may_make_past_day(struct http_conn *c, int *result)
+{
+    pthread_once(&past_days_once, make_past_days_limit);
+    if (past_days == NULL)
+        return true;
+    char address[64], key[80];
+    http_client_address(c, address, sizeof address);
+    snprintf(key, sizeof key, "past day %s", address);
+    unsigned retry = 0;
+    if (ratelimit_take(past_days, key, http_now_us() / 1000u, &retry))
+        return true;
+    http_retry_after(c, retry);
+    *result = reply_error(c, 429, API_E_RATE_LIMITED,
+                          "too many past puzzles made for your address; try again in %u "
+                          "second%s (days already made can always be read)",
+                          retry, retry == 1 ? "" : "s");
+    return false;
+}
 
 /* A status of a wait that is not a storage code: the generator failed. */
 #define DAILY_GENERATION_FAILED 1000
@@ -249,6 +286,10 @@ int daily_get(struct http_conn *c)
             pthread_mutex_unlock(&pending_lock);
             return status == STORAGE_OK ? answer(c, day, level, user)
                                         : auth_storage_failure(c, status);
+        }
+        if (strcmp(day, now) != 0 && !may_make_past_day(c, &result)) {
+            pthread_mutex_unlock(&pending_lock);
+            return result;
         }
         p = calloc(1, sizeof *p);
         if (p == NULL) {

@@ -130,3 +130,27 @@ test('the daily level plays like any level, from a hidden collection', async () 
   assert.equal(again.json.level.solved, true, 'the daily answer shows the player solved it');
   assert.equal(again.json.level.game_id, open.json.game.id);
 });
+
+test('past days are made on request ten at a time per address; days made already and today are always answered', async () => {
+  const s = await startServer({ env: { SOKOD_TEST_NOW: String(NOON) } });
+  try {
+    const c = s.client();
+    const days = Array.from({ length: 10 }, (_, i) => `2026-02-${String(i + 1).padStart(2, '0')}`);
+    for (const day of days) {
+      const r = await c.get(`/api/v1/daily?day=${day}`);
+      assert.equal(r.status, 200, `${day} is made: ${show(r)}`);
+    }
+    const over = await c.get('/api/v1/daily?day=2026-02-11');
+    assert.equal(over.status, 429, `an eleventh past day at once: ${show(over)}`);
+    assert.equal(over.json.error.code, 'rate_limited');
+    assert.ok(Number(over.headers.get('retry-after')) >= 1, `Retry-After: ${over.headers.get('retry-after')}`);
+    const made = await c.get(`/api/v1/daily?day=${days[3]}`);
+    assert.equal(made.status, 200, `a day made already is still answered: ${show(made)}`);
+    const today = await c.get('/api/v1/daily');
+    assert.equal(today.status, 200, `today is made whatever the limit: ${show(today)}`);
+    assert.equal(today.json.day, '2026-03-14');
+  } finally {
+    const end = await s.stop();
+    assert.equal(end.code, 0, `stderr:\n${s.stderr().slice(-2000)}`);
+  }
+});
