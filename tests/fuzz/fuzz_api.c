@@ -218,7 +218,10 @@ static bool exchange(const char *request, size_t request_len, struct answer *a)
         a->len += (size_t)n;
         a->text[a->len] = '\0';
         char *end = strstr(a->text, "\r\n\r\n");
-        if (end != NULL && strstr(a->text, "text/event-stream") != NULL && end < a->text + a->len) {
+        /* A stream, by its headers only: a body may hold the words too. */
+        if (end != NULL &&
+            memmem(a->text, (size_t)(end - a->text), "text/event-stream", 17) != NULL &&
+            end < a->text + a->len) {
             stream = true;
             break;
         }
