@@ -148,8 +148,6 @@ int live_events(struct http_conn *c)
         if (status != STORAGE_OK)
             return auth_storage_failure(c, status);
     }
-    if (watch != 0 && !watch_allowed(c, watch, &result))
-        return result;
     if (room != 0 && !rooms_presence(room, user, 1))
         return reply_error(c, 404, API_E_ROOM_NOT_FOUND, "there is no room %lld", (long long)room);
 
@@ -190,6 +188,14 @@ int live_events(struct http_conn *c)
             rooms_presence(room, user, -1);
         free(ls);
         return reply_error(c, 503, API_E_UNAVAILABLE, "the server is stopping: try again");
+    }
+    /* Watching is checked once the stream follows its topics: a player who
+     * opts out commits the setting and then ends the topic's streams, so a
+     * check made before the opening could pass just before the commit and
+     * the stream open just after the ending, and see entries it must not. */
+    if (watch != 0 && !watch_allowed(c, watch, &result)) {
+        free_stream(ls);
+        return result;
     }
     struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, LIVE_BLOCK,
                                                                read_stream, ls, free_stream);

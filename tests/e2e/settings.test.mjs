@@ -52,3 +52,39 @@ test('a theme chosen on one device is used on another after logging in', async (
     { timeout: 10000 });
   assert.deepEqual(phone.errors.concat(laptop.errors), [], 'no page errors');
 });
+
+test('an option changed while the options screen still fetches its themes is kept', async () => {
+  const slow = await openBrowser();
+  try {
+    const { page } = slow;
+    await page.goto(`${server.url}/`);
+    await page.waitForFunction(() => window.sokod?.app);
+    // The theme previews arrive late, as on a slow network: the boxes are
+    // on the screen, and can be used, before the screen has all it shows.
+    let held = 0;
+    await page.route('**/themes/**', async (route) => {
+      held++;
+      await new Promise((r) => setTimeout(r, 2000));
+      await route.continue();
+    });
+    await page.goto(`${server.url}/#/options`);
+    // Sound is off by default, and its box unticked in the page as sent.
+    await page.check('input[name="sound"]');
+    assert.equal(await page.evaluate(() => document.getElementById('options-form').dataset.ready), undefined,
+      'the change was made while the themes were still on their way');
+    await page.waitForFunction(() => document.getElementById('options-form').dataset.ready === '1',
+      null, { timeout: 15000 });
+    assert.ok(held > 0, 'the theme requests were held back');
+    assert.equal(await page.isChecked('input[name="sound"]'), true,
+      'the box still shows the change once the screen is ready');
+    let saved;
+    for (let i = 0; i < 50 && saved !== true; i++) {
+      saved = (await apiGet(page, '/account/settings')).body?.settings?.sound;
+      if (saved !== true) await page.waitForTimeout(100);
+    }
+    assert.equal(saved, true, 'the server keeps the change');
+    assert.deepEqual(slow.errors, [], 'no page errors');
+  } finally {
+    await slow.close();
+  }
+});

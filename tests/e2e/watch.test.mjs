@@ -93,7 +93,17 @@ test('a watcher\'s board follows a player\'s moves live, from the leaderboard\'s
   // The player turns watching off: the watcher is told, and sees no more.
   await player.goto(`${server.url}/#/options`);
   await player.uncheck('input[name="watchable"]');
-  await watcher.waitForFunction(() => document.body.dataset.watch === 'refused', null, { timeout: 15000 });
+  try {
+    await watcher.waitForFunction(() => document.body.dataset.watch === 'refused', null, { timeout: 15000 });
+  } catch {
+    const seen = await watcher.evaluate(() => ({
+      watch: document.body.dataset.watch, live: document.body.dataset.live,
+      state: document.getElementById('watch-state').textContent,
+    }));
+    const requests = server.log().split('\n').filter((l) => /\/api\/v1\/(events|watch|settings)/.test(l));
+    assert.fail(`after the player turned watching off, the watcher shows ${JSON.stringify(seen)}; ` +
+      `the server's log of streams, watching and settings:\n${requests.slice(-30).join('\n')}`);
+  }
   assert.match(await watcher.textContent('#watch-state'), /does not let others watch/);
   assert.deepEqual(errors, [], 'no page errors');
   await playerContext.close();

@@ -35,8 +35,22 @@ function preview(canvas, theme) {
   drawSprite(ctx, theme.sprites.box, t, 0, t);
 }
 
+// Options apply as they change: the form is never sent anywhere. Wired
+// before the themes are fetched, so that a box ticked meanwhile counts.
+function wire() {
+  const form = $('options-form');
+  form.addEventListener('submit', (e) => e.preventDefault());
+  form.addEventListener('change', (e) => {
+    const el = e.target;
+    if (el.type === 'checkbox') settings.set(el.name, el.checked);
+    else if (el.type === 'radio') settings.set(el.name, el.value);
+  });
+}
+
 async function build() {
   built = true;
+  wire();
+  fill();
   const { themes } = await themeIndex();
   const loaded = await Promise.all(themes.map((id) => loadTheme(id)));
   const box = $('opt-themes');
@@ -52,14 +66,6 @@ async function build() {
     preview(label.querySelector('canvas'), theme);
     box.append(label);
   }
-  const form = $('options-form');
-  // Options apply as they change: the form is never sent anywhere.
-  form.addEventListener('submit', (e) => e.preventDefault());
-  form.addEventListener('change', (e) => {
-    const el = e.target;
-    if (el.type === 'checkbox') settings.set(el.name, el.checked);
-    else if (el.type === 'radio') settings.set(el.name, el.value);
-  });
 }
 
 function fill() {
