@@ -177,16 +177,19 @@ static int make_day(const char *day)
                  l.score);
         struct storage_daily_new row = {
             .day = day,
-            .title = title,
-            .comment = comment,
-            .board = l.board,
-            .width = l.width,
-            .height = l.height,
-            .boxes = l.boxes,
-            .canonical_hash = hash,
-            .solution = l.solution,
-            .moves = l.moves,
-            .pushes = l.pushes,
+            .level =
+                {
+                    .title = title,
+                    .comment = comment,
+                    .board = l.board,
+                    .width = l.width,
+                    .height = l.height,
+                    .boxes = l.boxes,
+                    .canonical_hash = hash,
+                    .solution = l.solution,
+                    .moves = l.moves,
+                    .pushes = l.pushes,
+                },
         };
         int64_t level;
         status = storage_daily_add(&row, auth_now(), &level);

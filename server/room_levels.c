@@ -119,16 +119,19 @@ static void make_level(struct job *j)
         struct storage_race_level_new row = {
             .difficulty = j->d->name,
             .seed = j->seed,
-            .title = title,
-            .comment = comment,
-            .board = l.board,
-            .width = l.width,
-            .height = l.height,
-            .boxes = l.boxes,
-            .canonical_hash = hash,
-            .solution = l.solution,
-            .moves = l.moves,
-            .pushes = l.pushes,
+            .level =
+                {
+                    .title = title,
+                    .comment = comment,
+                    .board = l.board,
+                    .width = l.width,
+                    .height = l.height,
+                    .boxes = l.boxes,
+                    .canonical_hash = hash,
+                    .solution = l.solution,
+                    .moves = l.moves,
+                    .pushes = l.pushes,
+                },
         };
         j->status = storage_race_level_add(&row, auth_now(), &j->level);
     }

@@ -362,6 +362,18 @@ static int reply_room(struct http_conn *c, unsigned status, struct room *r, int6
     return reply_json_text(c, status, text, len);
 }
 
+/* Answers 200 with the room as reply_room does (releasing the lock), then
+ * tells the room's streams, when `changed`, what it is now. */
+static int reply_changed_room(struct http_conn *c, struct room *r, int64_t user, bool changed)
+{
+    size_t len = 0;
+    char *event = changed ? room_event(r, &len) : NULL;
+    int64_t id = r->id;
+    int result = reply_room(c, 200, r, user);
+    publish_room(id, event, len);
+    return result;
+}
+
 void rooms_address(struct http_conn *c, char text[ROOMS_ADDRESS_MAX])
 {
     const union MHD_ConnectionInfo *info =
@@ -614,12 +626,7 @@ int rooms_join(struct http_conn *c)
         changed = true;
     }
     r->touched = wall_ms();
-    size_t len = 0;
-    char *event = changed ? room_event(r, &len) : NULL;
-    int64_t id = r->id;
-    result = reply_room(c, 200, r, user);
-    publish_room(id, event, len);
-    return result;
+    return reply_changed_room(c, r, user, changed);
 }
 
 /* After a player left or finished: the race ends once everyone still in it
@@ -654,12 +661,7 @@ int rooms_leave(struct http_conn *c)
         }
         r->touched = wall_ms();
     }
-    size_t len = 0;
-    char *event = s != NULL ? room_event(r, &len) : NULL;
-    int64_t id = r->id;
-    result = reply_room(c, 200, r, user);
-    publish_room(id, event, len);
-    return result;
+    return reply_changed_room(c, r, user, s != NULL);
 }
 
 int rooms_start(struct http_conn *c)
@@ -712,11 +714,7 @@ int rooms_start(struct http_conn *c)
     r->phase = PHASE_STARTED;
     r->starts_at = wall_ms() + ROOM_COUNTDOWN_MS;
     r->touched = wall_ms();
-    size_t len = 0;
-    char *event = room_event(r, &len);
-    result = reply_room(c, 200, r, user);
-    publish_room(id, event, len);
-    return result;
+    return reply_changed_room(c, r, user, true);
 }
 
 int rooms_rematch(struct http_conn *c)
@@ -766,11 +764,7 @@ int rooms_rematch(struct http_conn *c)
         r->phase = PHASE_LOBBY;
         r->touched = wall_ms();
     }
-    size_t len = 0;
-    char *event = room_event(r, &len);
-    result = reply_room(c, 200, r, user);
-    publish_room(id, event, len);
-    return result;
+    return reply_changed_room(c, r, user, true);
 }
 
 bool rooms_step_allowed(const struct live_game *g, const char *address, enum api_error *code,

@@ -3,6 +3,8 @@
 #ifndef SOKOD_STORAGE_DAILY_H
 #define SOKOD_STORAGE_DAILY_H
 
+#include "storage_race_levels.h"
+
 #include <stdint.h>
 
 /* The level of `day` (YYYY-MM-DD): STORAGE_OK with *level set, or
@@ -12,11 +14,7 @@ int storage_daily_get(const char *day, int64_t *level);
 /* A generated day's puzzle, to store once. */
 struct storage_daily_new {
     const char *day;
-    const char *title, *comment, *board;
-    uint32_t width, height, boxes;
-    const char *canonical_hash;
-    const char *solution; /* the reference solution, LURD */
-    uint32_t moves, pushes;
+    struct storage_generated_level level;
 };
 
 /* Stores the day's level, its reference solution and the day's row in one

@@ -10,14 +10,19 @@
 int storage_race_level_get(const char *difficulty, int64_t seed, int64_t *level);
 
 /* A generated race level, to store once. */
-struct storage_race_level_new {
-    const char *difficulty;
-    int64_t seed;
+/* A level the generator made, as sokod stores it. */
+struct storage_generated_level {
     const char *title, *comment, *board;
     uint32_t width, height, boxes;
     const char *canonical_hash;
     const char *solution; /* the reference solution, LURD */
     uint32_t moves, pushes;
+};
+
+struct storage_race_level_new {
+    const char *difficulty;
+    int64_t seed;
+    struct storage_generated_level level;
 };
 
 /* Stores the level, its reference solution and its row in one
@@ -34,5 +39,13 @@ int storage_race_level_add(const struct storage_race_level_new *r, int64_t now, 
  * itself (daily puzzles, race levels). */
 int storage_hidden_collection(const char *source, const char *name, const char *notes, int64_t now,
                               int64_t *id);
+
+/* Adds g at the end of the hidden collection of `source` (created as
+ * storage_hidden_collection does), by the author sokod, with its solution
+ * as the reference. Call inside a write transaction. Sets *level; returns
+ * STORAGE_OK or an error code. */
+int storage_generated_level_insert(const char *source, const char *name, const char *notes,
+                                   const struct storage_generated_level *g, int64_t now,
+                                   int64_t *level);
 
 #endif
