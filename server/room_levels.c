@@ -205,24 +205,34 @@ int room_levels_create(struct http_conn *c, json_t *body)
     int64_t user;
     if (!auth_user(c, AUTH_CREATE_GUEST, &user, &result))
         return result;
-    if (!rooms_may_open(c, user, &result))
-        return result;
     int64_t level;
     int status = storage_race_level_get(d->name, seed, &level);
-    if (status == STORAGE_OK)
-        return rooms_open(c, user, level, "generated");
-    if (status != STORAGE_NOT_FOUND)
+    if (status != STORAGE_OK && status != STORAGE_NOT_FOUND)
         return auth_storage_failure(c, status);
-    pthread_mutex_lock(&busy_lock);
-    bool free_slot = busy < ROOM_LEVELS_JOBS;
-    if (free_slot)
-        busy++;
-    pthread_mutex_unlock(&busy_lock);
-    if (!free_slot) {
-        c->retry_after = 1;
-        return reply_error(c, 503, API_E_UNAVAILABLE,
-                           "the server is making as many race levels as it can; try again soon");
+    bool stored = status == STORAGE_OK;
+    /* A level still to make takes a place at the generator before the
+     * caller's allowance of new rooms is counted, so that a 503 costs
+     * none of it. */
+    if (!stored) {
+        pthread_mutex_lock(&busy_lock);
+        bool free_slot = busy < ROOM_LEVELS_JOBS;
+        if (free_slot)
+            busy++;
+        pthread_mutex_unlock(&busy_lock);
+        if (!free_slot) {
+            c->retry_after = 1;
+            return reply_error(
+                c, 503, API_E_UNAVAILABLE,
+                "the server is making as many race levels as it can; try again soon");
+        }
     }
+    if (!rooms_may_open(c, user, &result)) {
+        if (!stored)
+            unreserve();
+        return result;
+    }
+    if (stored)
+        return rooms_open(c, user, level, "generated");
     struct job *j = calloc(1, sizeof *j);
     if (j == NULL) {
         unreserve();

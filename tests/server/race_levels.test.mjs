@@ -130,3 +130,34 @@ test('generated levels stay out of the public library', async () => {
     assert.notEqual(random.json.room.level_id, level, show(random));
   }
 });
+
+test('a request the busy generator turns away (503) costs none of the caller\'s new rooms', async () => {
+  const host = server.client();
+  // Opening a game makes the guest, so that every request below is its.
+  const opened = await host.post('/api/v1/levels/1/game', {});
+  assert.ok(opened.status === 200 || opened.status === 201, show(opened));
+  // A hard level keeps the generator (one level at a time) busy for a while.
+  const making = host.post('/api/v1/rooms', { level: 'generated', difficulty: 'hard', seed: 9001 });
+  let turnedAway = 0;
+  let next = null;
+  for (let seed = 9002; turnedAway < 6; seed++) {
+    const r = await host.post('/api/v1/rooms', { level: 'generated', difficulty: 'hard', seed });
+    if (r.status !== 503) {
+      next = r;
+      break;
+    }
+    assert.ok(Number(r.headers.get('retry-after')) >= 1, `a 503 says when to come back: ${show(r)}`);
+    turnedAway++;
+  }
+  const made = await making;
+  assert.equal(made.status, 201, show(made));
+  assert.ok(turnedAway > 0, 'the generator was busy with the first level when the next was asked for');
+  // The next answer is a room (the generator was free again), never 429.
+  if (next !== null) assert.equal(next.status, 201, `after ${turnedAway} turned away: ${show(next)}`);
+  // Six rooms in ten seconds per player: the rest of them are still there.
+  const left = 6 - 1 - (next !== null ? 1 : 0);
+  for (let i = 0; i < left; i++) {
+    const r = await host.post('/api/v1/rooms', { level: 'generated', difficulty: 'hard', seed: 9001 });
+    assert.equal(r.status, 201, `room ${6 - left + i + 1} of 6, after ${turnedAway} turned away: ${show(r)}`);
+  }
+});

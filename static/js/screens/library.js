@@ -18,6 +18,12 @@ let loading = 0;
 const $ = (id) => document.getElementById(id);
 
 export async function enter(args) {
+  // Wired before anything is awaited: what is typed while the list loads
+  // filters it as soon as it is drawn (renderLevels reads the box).
+  if (!$('lib-search').dataset.wired) {
+    $('lib-search').dataset.wired = '1';
+    $('lib-search').addEventListener('input', () => renderLevels());
+  }
   const wanted = Number(args[0]) || app.lastCollection;
   app.invalidate();
   const list = await app.collections();
@@ -29,10 +35,6 @@ export async function enter(args) {
   renderCollections();
   const chosen = collections.find((c) => c.id === wanted) ?? collections[0];
   if (chosen) await show(chosen.id);
-  if (!$('lib-search').dataset.wired) {
-    $('lib-search').dataset.wired = '1';
-    $('lib-search').addEventListener('input', () => renderLevels());
-  }
 }
 
 export function leave() {
