@@ -2,7 +2,9 @@
  * one by account name. The address limiter counts every attempt, so one
  * client cannot try many names; the name limiter counts only wrong
  * passwords, so many clients together cannot guess one account's password
- * quickly, while its owner's right password resets it.
+ * quickly, while its owner's right password resets it. The owner's own
+ * browsers (device.h) have keys of their own in the name limiter, so that
+ * strangers locking the name do not lock them out.
  *
  * Behind a reverse proxy every client has the proxy's address: the address
  * limit then applies to everyone at once, and should be raised with
@@ -38,11 +40,13 @@ void account_limits_stop(void)
     by_name = NULL;
 }
 
-/* "name " and the name folded to lower case, as names are unique
+/* The key that counts failures: "device ID" for a trusted device, else
+ * "name " and the name folded to lower case, as names are unique
  * regardless of case. */
-static void name_key(char *key, size_t cap, const char *name)
+static void failure_key(char *key, size_t cap, const char *name, const char *device)
 {
-    int n = snprintf(key, cap, "name %s", name);
+    int n = device != NULL ? snprintf(key, cap, "device %s", device)
+                           : snprintf(key, cap, "name %s", name);
     if (n < 0)
         key[0] = '\0';
     for (char *p = key; *p != '\0'; p++)
@@ -56,7 +60,7 @@ static int refuse(struct http_conn *c, unsigned retry_s, const char *why)
                        retry_s == 1 ? "" : "s");
 }
 
-bool account_limits_attempt(struct http_conn *c, const char *name, int *result)
+bool account_limits_attempt(struct http_conn *c, const char *name, const char *device, int *result)
 {
     if (by_address == NULL)
         return true;
@@ -64,9 +68,11 @@ bool account_limits_attempt(struct http_conn *c, const char *name, int *result)
     unsigned retry = 0;
     char key[96];
     if (name != NULL) {
-        name_key(key, sizeof key, name);
+        failure_key(key, sizeof key, name, device);
         if (!ratelimit_check(by_name, key, now, &retry)) {
-            *result = refuse(c, retry, "too many wrong passwords for this account");
+            *result = refuse(c, retry,
+                             device != NULL ? "too many wrong passwords from this browser"
+                                            : "too many wrong passwords for this account");
             return false;
         }
     }
@@ -80,20 +86,20 @@ bool account_limits_attempt(struct http_conn *c, const char *name, int *result)
     return true;
 }
 
-void account_limits_failed(const char *name)
+void account_limits_failed(const char *name, const char *device)
 {
     if (by_name == NULL || name == NULL)
         return;
     char key[96];
-    name_key(key, sizeof key, name);
+    failure_key(key, sizeof key, name, device);
     ratelimit_take(by_name, key, http_now_us() / 1000u, NULL);
 }
 
-void account_limits_succeeded(const char *name)
+void account_limits_succeeded(const char *name, const char *device)
 {
     if (by_name == NULL || name == NULL)
         return;
     char key[96];
-    name_key(key, sizeof key, name);
+    failure_key(key, sizeof key, name, device);
     ratelimit_reset(by_name, key);
 }

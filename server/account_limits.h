@@ -9,7 +9,8 @@
 #include <stdbool.h>
 
 /* Failed log-ins (or password checks) allowed at once for one account
- * name; then one more per ACCOUNT_LIMITS_NAME_INTERVAL_S. */
+ * name, or from one trusted device; then one more per
+ * ACCOUNT_LIMITS_NAME_INTERVAL_S. */
 #define ACCOUNT_LIMITS_NAME_BURST 10u
 #define ACCOUNT_LIMITS_NAME_INTERVAL_S 60u
 
@@ -20,14 +21,19 @@ int account_limits_start(unsigned per_minute);
 void account_limits_stop(void);
 
 /* Counts an attempt from the request's address for the account `name`
- * (NULL: no name is involved, as in a sign-up). Returns true to go on;
- * otherwise has answered 429 rate_limited with Retry-After and set *result. */
-bool account_limits_attempt(struct http_conn *c, const char *name, int *result);
+ * (NULL: no name is involved, as in a sign-up). `device` is the id of the
+ * request's device cookie when device_trusted holds for `name` (else NULL):
+ * then the name's failures do not stop it, only the device's own. Returns
+ * true to go on; otherwise has answered 429 rate_limited with Retry-After
+ * and set *result. */
+bool account_limits_attempt(struct http_conn *c, const char *name, const char *device, int *result);
 
-/* Records a wrong password for `name`. */
-void account_limits_failed(const char *name);
+/* Records a wrong password for `name`, counted against `device` instead
+ * when it is not NULL. */
+void account_limits_failed(const char *name, const char *device);
 
-/* Forgets the failures of `name` after a right password. */
-void account_limits_succeeded(const char *name);
+/* Forgets the failures that a right password for `name` answers: the
+ * device's, or else the name's. */
+void account_limits_succeeded(const char *name, const char *device);
 
 #endif

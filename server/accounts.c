@@ -7,6 +7,7 @@
  * whatever is left of the guest is deleted. */
 #include "accounts.h"
 #include "account_limits.h"
+#include "device.h"
 #include "auth.h"
 #include "body.h"
 #include "handlers.h"
@@ -24,10 +25,17 @@ struct password_job {
     char password[PASSWORD_MAX + 1];
     size_t password_len;
     char hash[crypto_pwhash_STRBYTES];
-    int64_t account; /* log-in: the account found, 0 if none */
-    int64_t current; /* the user of the request's session, or 0 */
+    int64_t account;             /* log-in: the account found, 0 if none */
+    int64_t current;             /* the user of the request's session, or 0 */
+    char device[DEVICE_ID_SIZE]; /* log-in: a device trusted for the name, or "" */
     bool ok;
 };
+
+/* The device id to count failures against, or NULL. */
+static const char *device_of(const struct password_job *job)
+{
+    return job->device[0] != '\0' ? job->device : NULL;
+}
 
 static json_t *user_json(const struct storage_user *u)
 {
@@ -160,13 +168,14 @@ static int finish_signup(struct http_conn *c, void *arg)
         c->set_cookie[0] = '\0';
         return auth_storage_failure(c, status);
     }
+    device_remember(c, job->username);
     return reply_user(c, 201, user);
 }
 
 int accounts_signup(struct http_conn *c)
 {
     int result = MHD_NO;
-    if (!account_limits_attempt(c, NULL, &result))
+    if (!account_limits_attempt(c, NULL, NULL, &result))
         return result;
     struct password_job *job = read_credentials(c, true, &result);
     if (job == NULL)
@@ -232,10 +241,10 @@ static int finish_login(struct http_conn *c, void *arg)
 {
     struct password_job *job = arg;
     if (!job->ok) {
-        account_limits_failed(job->username);
+        account_limits_failed(job->username, device_of(job));
         return reply_error(c, 401, API_E_BAD_CREDENTIALS, "wrong username or password");
     }
-    account_limits_succeeded(job->username);
+    account_limits_succeeded(job->username, device_of(job));
     struct storage_user current;
     int status = storage_begin();
     bool merge = false;
@@ -262,6 +271,7 @@ static int finish_login(struct http_conn *c, void *arg)
         c->set_cookie[0] = '\0';
         return auth_storage_failure(c, status);
     }
+    device_remember(c, job->username);
     return reply_user(c, 200, job->account);
 }
 
@@ -271,7 +281,8 @@ int accounts_login(struct http_conn *c)
     struct password_job *job = read_credentials(c, false, &result);
     if (job == NULL)
         return result;
-    if (!account_limits_attempt(c, job->username, &result)) {
+    device_trusted(c, job->username, job->device);
+    if (!account_limits_attempt(c, job->username, device_of(job), &result)) {
         sodium_memzero(job->password, sizeof job->password);
         free(job);
         return result;

@@ -191,6 +191,8 @@ int http_queue(struct http_conn *c, unsigned status, struct MHD_Response *r, uin
     security_headers_add(r);
     if (c->set_cookie[0] != '\0')
         MHD_add_response_header(r, MHD_HTTP_HEADER_SET_COOKIE, c->set_cookie);
+    if (c->device_cookie[0] != '\0')
+        MHD_add_response_header(r, MHD_HTTP_HEADER_SET_COOKIE, c->device_cookie);
     if (c->allow[0] != '\0')
         MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, c->allow);
     if (c->retry_after != 0) {

@@ -45,6 +45,7 @@ struct http_conn {
     unsigned status; /* the status answered, 0 before */
     uint64_t bytes;  /* the answer's body size */
     char set_cookie[256];
+    char device_cookie[192]; /* a second Set-Cookie (device.h), when not empty */
     char allow[64];
     unsigned retry_after; /* seconds for a Retry-After header; 0: none */
     json_t *attach;       /* members added to the next JSON answer */

@@ -3,6 +3,7 @@
 
 #include "access_log.h"
 #include "account_limits.h"
+#include "device.h"
 #include "commit.h"
 #include "events.h"
 #include "game_cache.h"
@@ -116,6 +117,10 @@ int server_start(const struct config *cfg, unsigned *port)
         return -1;
     }
     running.limits = true;
+    if (device_start() != 0) {
+        stop_running();
+        return -1;
+    }
     /* Hints have threads of their own in the pool, so that a slow search
      * never keeps a password waiting. */
     hint_setup(cfg);

@@ -2,6 +2,7 @@
  * the password (which ends every other session, so that whoever knew the
  * old password, or held a session opened with it, is out). */
 #include "account_limits.h"
+#include "device.h"
 #include "accounts.h"
 #include "auth.h"
 #include "body.h"
@@ -49,9 +50,16 @@ struct password_change {
     char fresh[PASSWORD_MAX + 1];
     size_t fresh_len;
     char hash[crypto_pwhash_STRBYTES];
+    char device[DEVICE_ID_SIZE]; /* a device trusted for the name, or "" */
     bool verified;
     bool hashed;
 };
+
+/* The device id to count failures against, or NULL. */
+static const char *device_of(const char *device)
+{
+    return device[0] != '\0' ? device : NULL;
+}
 
 static void check_and_hash(void *arg)
 {
@@ -69,10 +77,10 @@ static int finish_change(struct http_conn *c, void *arg)
 {
     struct password_change *j = arg;
     if (!j->verified) {
-        account_limits_failed(j->username);
+        account_limits_failed(j->username, device_of(j->device));
         return reply_error(c, 401, API_E_BAD_CREDENTIALS, "the current password is wrong");
     }
-    account_limits_succeeded(j->username);
+    account_limits_succeeded(j->username, device_of(j->device));
     if (!j->hashed)
         return reply_error(c, 500, API_E_INTERNAL, "cannot hash the password (out of memory?)");
     int64_t ended = 0;
@@ -122,10 +130,12 @@ static struct password_change *read_change(struct http_conn *c, json_t *body, in
                               PASSWORD_MIN, PASSWORD_MAX);
         return NULL;
     }
-    if (!account_limits_attempt(c, u.username, result))
+    char device[DEVICE_ID_SIZE];
+    device_trusted(c, u.username, device);
+    if (!account_limits_attempt(c, u.username, device_of(device), result))
         return NULL;
     if (current_len > PASSWORD_MAX) {
-        account_limits_failed(u.username);
+        account_limits_failed(u.username, device_of(device));
         *result = reply_error(c, 401, API_E_BAD_CREDENTIALS, "the current password is wrong");
         return NULL;
     }
@@ -142,6 +152,7 @@ static struct password_change *read_change(struct http_conn *c, json_t *body, in
     }
     j->user = user;
     snprintf(j->username, sizeof j->username, "%s", u.username);
+    memcpy(j->device, device, sizeof j->device);
     j->current_len = current_len;
     memcpy(j->current, json_string_value(current), current_len);
     j->fresh_len = fresh_len;

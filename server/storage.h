@@ -138,6 +138,12 @@ int storage_settings_get(int64_t user, char **json);
 /* Replaces a user's settings with the JSON object text `json`. */
 int storage_settings_put(int64_t user, const char *json, int64_t now);
 
+/* ---- The server's keys ------------------------------------------------------------------- */
+
+/* The secret key `name` of len bytes into key: the one stored, or else
+ * `fresh` (random bytes of the same length), stored from now on. */
+int storage_server_key(const char *name, const uint8_t *fresh, uint8_t *key, size_t len);
+
 /* ---- Collections and levels -------------------------------------------------------------- */
 
 struct storage_collection {

@@ -53,6 +53,45 @@ test('wrong passwords for one name are limited, even with the right one after; o
   assert.equal(r.status, 200, show(r));
 });
 
+test('an account\'s own browser logs in while strangers keep its name locked; its own failures count apart', async () => {
+  const owner = await signup(server, 'homeowner', 'the owner password');
+  const device = owner.cookies.get('sokod_device');
+  assert.ok(device, `sign-up gives the browser a device cookie: ${[...owner.cookies.keys()]}`);
+  assert.equal((await owner.post('/api/v1/account/logout')).status, 200);
+  const strangers = server.client();
+  for (let i = 1; i <= 10; i++) {
+    const r = await strangers.post('/api/v1/account/login', { username: 'homeowner', password: `guess ${i}` });
+    assert.equal(r.status, 401, `a stranger's wrong password ${i}: ${show(r)}`);
+  }
+  const right = { username: 'HomeOwner', password: 'the owner password' };
+  expect429(await server.client().post('/api/v1/account/login', right), 'a browser new to the account, with the right password');
+  // A cookie altered, or one given for another account, is a stranger's.
+  const forged = server.client();
+  forged.cookies.set('sokod_device', (device[0] === 'A' ? 'B' : 'A') + device.slice(1));
+  expect429(await forged.post('/api/v1/account/login', right), 'a forged device cookie');
+  const neighbour = await signup(server, 'nextdoor', 'the next door password');
+  const borrowed = server.client();
+  borrowed.cookies.set('sokod_device', neighbour.cookies.get('sokod_device'));
+  expect429(await borrowed.post('/api/v1/account/login', right), 'another account\'s device cookie');
+  // The owner's browser logs in, in any case of the name, and is given a new cookie.
+  const r = await owner.post('/api/v1/account/login', right);
+  assert.equal(r.status, 200, `the owner's browser: ${show(r)}`);
+  const set = r.headers.getSetCookie().find((c) => c.startsWith('sokod_device='));
+  assert.ok(set, `a log-in renews the device cookie: ${r.headers.getSetCookie()}`);
+  assert.match(set, /; Path=\/api\/v1\/account;/, set);
+  assert.match(set, /; HttpOnly/, set);
+  assert.match(set, /; SameSite=Strict/, set);
+  assert.notEqual(owner.cookies.get('sokod_device'), device, 'a new device cookie each time');
+  // Wrong passwords from the owner's browser are limited for that browser.
+  for (let i = 1; i <= 10; i++) {
+    const w = await owner.post('/api/v1/account/login', { username: 'homeowner', password: `slip ${i}` });
+    assert.equal(w.status, 401, `the owner's wrong password ${i}: ${show(w)}`);
+  }
+  const limited = await owner.post('/api/v1/account/login', right);
+  expect429(limited, 'the owner\'s browser after ten wrong passwords of its own');
+  assert.match(limited.json.error.message, /this browser/, show(limited));
+});
+
 test('one address may try only so many log-ins and sign-ups a minute', async () => {
   const c = strict.client();
   const seen = [];
