@@ -11,6 +11,7 @@
 
 #include "auth.h"
 #include "generate.h"
+#include "generated_level.h"
 #include "handlers.h"
 #include "ratelimit.h"
 #include "soko.h"
@@ -165,36 +166,15 @@ static int make_day(const char *day)
         fprintf(stderr, "sokod: the daily puzzle of %s: %s\n", day, gen_error_name(rc));
         return DAILY_GENERATION_FAILED;
     }
-    soko_level *lvl = malloc(sizeof *lvl);
-    soko_error err;
+    char hash[GENERATED_LEVEL_HASH_SIZE], title[64], comment[128];
+    snprintf(title, sizeof title, "Daily puzzle %s", day);
+    snprintf(comment, sizeof comment, "The puzzle of %s (UTC); difficulty score %u.", day, l.score);
+    struct storage_daily_new row = {.day = day};
     int status = DAILY_GENERATION_FAILED;
-    if (lvl != NULL &&
-        soko_level_parse(lvl, l.board, (uint32_t)strlen(l.board), 1, &err) == SOKO_OK) {
-        char hash[17], title[64], comment[128];
-        snprintf(hash, sizeof hash, "%016llx", (unsigned long long)soko_level_canonical_hash(lvl));
-        snprintf(title, sizeof title, "Daily puzzle %s", day);
-        snprintf(comment, sizeof comment, "The puzzle of %s (UTC); difficulty score %u.", day,
-                 l.score);
-        struct storage_daily_new row = {
-            .day = day,
-            .level =
-                {
-                    .title = title,
-                    .comment = comment,
-                    .board = l.board,
-                    .width = l.width,
-                    .height = l.height,
-                    .boxes = l.boxes,
-                    .canonical_hash = hash,
-                    .solution = l.solution,
-                    .moves = l.moves,
-                    .pushes = l.pushes,
-                },
-        };
+    if (generated_level_row(&l, title, comment, hash, &row.level)) {
         int64_t level;
         status = storage_daily_add(&row, auth_now(), &level);
     }
-    free(lvl);
     gen_level_free(&l);
     return status;
 }

@@ -9,7 +9,6 @@
  * or STORAGE_NOT_FOUND before it is made. */
 int storage_race_level_get(const char *difficulty, int64_t seed, int64_t *level);
 
-/* A generated race level, to store once. */
 /* A level the generator made, as sokod stores it. */
 struct storage_generated_level {
     const char *title, *comment, *board;
