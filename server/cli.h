@@ -20,6 +20,12 @@ int cli_restore(int argc, char **argv);
  * caller frees. Returns NULL with errno set when it cannot. */
 char *cli_read_file(const char *path, uint32_t *len);
 
+/* cli_read_file for a command that reports per file. With `files` (a JSON
+ * array; NULL for text output) it appends {"path": path} and sets *entry to
+ * it (else *entry is NULL). When the file cannot be read, says why (in the
+ * entry, or on standard output) and returns NULL. */
+char *cli_read_reported(const char *path, json_t *files, json_t **entry, uint32_t *len);
+
 /* A JSON string of len bytes of text that may not be UTF-8: invalid bytes
  * become '?'. */
 json_t *cli_json_text(const char *s, size_t len);

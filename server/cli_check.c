@@ -67,6 +67,24 @@ char *cli_read_file(const char *path, uint32_t *len)
     return buf;
 }
 
+char *cli_read_reported(const char *path, json_t *files, json_t **entry, uint32_t *len)
+{
+    char *text = cli_read_file(path, len);
+    int error = errno;
+    *entry = files != NULL ? json_object() : NULL;
+    if (*entry != NULL) {
+        json_object_set_new(*entry, "path", cli_json_text(path, strlen(path)));
+        json_array_append_new(files, *entry);
+    }
+    if (text == NULL) {
+        if (*entry != NULL)
+            json_object_set_new(*entry, "error", json_string(strerror(error)));
+        else
+            printf("%s: cannot read: %s\n", path, strerror(error));
+    }
+    return text;
+}
+
 json_t *cli_json_text(const char *s, size_t len)
 {
     json_t *j = json_stringn(s, len);
@@ -90,18 +108,10 @@ typedef struct totals {
 static void check_file(const char *path, bool json, json_t *files, totals *t)
 {
     uint32_t len;
-    char *text = cli_read_file(path, &len);
-    json_t *jf = json ? json_object() : NULL;
-    if (json) {
-        json_object_set_new(jf, "path", cli_json_text(path, strlen(path)));
-        json_array_append_new(files, jf);
-    }
+    json_t *jf;
+    char *text = cli_read_reported(path, files, &jf, &len);
     if (text == NULL) {
         t->file_failed = true;
-        if (json)
-            json_object_set_new(jf, "error", json_string(strerror(errno)));
-        else
-            printf("%s: cannot read: %s\n", path, strerror(errno));
         return;
     }
     static soko_reader reader;

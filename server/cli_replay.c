@@ -141,18 +141,10 @@ static void replay_one(replay_state *st, const char *path, const char *text, con
 static void replay_file(replay_state *st, const char *path, json_t *files)
 {
     uint32_t len;
-    char *text = cli_read_file(path, &len);
-    json_t *jf = st->json ? json_object() : NULL;
-    if (jf != NULL) {
-        json_object_set_new(jf, "path", cli_json_text(path, strlen(path)));
-        json_array_append_new(files, jf);
-    }
+    json_t *jf;
+    char *text = cli_read_reported(path, files, &jf, &len);
     if (text == NULL) {
         st->file_failed = true;
-        if (jf != NULL)
-            json_object_set_new(jf, "error", json_string(strerror(errno)));
-        else
-            printf("%s: cannot read: %s\n", path, strerror(errno));
         return;
     }
     static soko_reader reader;

@@ -106,18 +106,10 @@ static void solve_one(solve_state *st, const char *text, const soko_entry *e, co
 static void solve_file(solve_state *st, const char *path, json_t *files)
 {
     uint32_t len;
-    char *text = cli_read_file(path, &len);
-    json_t *jf = st->json ? json_object() : NULL;
-    if (jf != NULL) {
-        json_object_set_new(jf, "path", cli_json_text(path, strlen(path)));
-        json_array_append_new(files, jf);
-    }
+    json_t *jf;
+    char *text = cli_read_reported(path, files, &jf, &len);
     if (text == NULL) {
         st->failed = true;
-        if (jf != NULL)
-            json_object_set_new(jf, "error", json_string(strerror(errno)));
-        else
-            printf("%s: cannot read: %s\n", path, strerror(errno));
         return;
     }
     json_t *jlevels = NULL;

@@ -134,6 +134,15 @@ run check_unreadable_file_fails 1 check "$tmp/missing.xsb" "$levels/Microban_155
 has_re "^$tmp/missing.xsb: cannot read: "
 has 'levels: 155, valid: 155, invalid: 0'
 done_test
+run check_json_names_an_unreadable_file 1 check --json "$tmp/missing.xsb"
+has_re '"error": "No such file or directory"'
+done_test
+run replay_unreadable_file_fails 1 replay "$tmp/missing.xsb"
+has_re "^$tmp/missing.xsb: cannot read: No such file or directory$"
+done_test
+run replay_json_names_an_unreadable_file 1 replay --json "$tmp/missing.xsb"
+has_re '"error": "No such file or directory"'
+done_test
 printf 'no levels here\n' >"$tmp/empty.txt"
 run check_file_without_levels_fails 1 check "$tmp/empty.txt"
 has "$tmp/empty.txt: no level found"
