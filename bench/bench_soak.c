@@ -34,6 +34,7 @@
  * Settings: BENCH_SOAK_PLAYERS (1000), BENCH_SOAK_SECONDS (600),
  * BENCH_SOAK_SESSION_SECONDS (300: a session lasts 0.4 to 1.6 times this),
  * BENCH_SOAK_SEED (1: the same seed plays the same choices). */
+#include "bench_sokod.h"
 #include "reader.h"
 
 #include <arpa/inet.h>
@@ -121,35 +122,18 @@ static void grow(char **buf, size_t *cap, size_t need)
  * The server: started here, stopped and its folder removed on every exit
  * ------------------------------------------------------------------------- */
 
-static pid_t server = -1;
-static char dir[PATH_MAX];
+static struct bench_sokod sokod = {.pid = -1};
 static unsigned port;
 static volatile sig_atomic_t interrupted;
 
 static void stop_server(void)
 {
-    if (server > 0) {
-        kill(server, SIGTERM);
-        waitpid(server, NULL, 0);
-        server = -1;
-    }
-}
-
-static void remove_dir(void)
-{
-    if (dir[0] == '\0')
-        return;
-    char cmd[PATH_MAX + 16];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "bench_soak: could not remove %s\n", dir);
-    dir[0] = '\0';
+    bench_sokod_stop(&sokod);
 }
 
 static void cleanup(void)
 {
-    stop_server();
-    remove_dir();
+    bench_sokod_remove(&sokod);
 }
 
 static void fail(const char *fmt, ...)
@@ -174,8 +158,6 @@ static void on_signal(int sig)
  * the open floor of this benchmark. */
 static void make_levels(const char *levels)
 {
-    if (mkdir(levels, 0700) != 0)
-        fail("cannot make %s", levels);
     DIR *d = opendir(SOKOD_SOURCE_DIR "/levels");
     if (d == NULL)
         fail("cannot read %s/levels", SOKOD_SOURCE_DIR);
@@ -200,69 +182,20 @@ static void make_levels(const char *levels)
 
 static void start_server(void)
 {
-    char self[PATH_MAX], sokod[PATH_MAX + 16];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0)
-        fail("cannot find this program's folder");
-    self[n] = '\0';
-    *strrchr(self, '/') = '\0';
-    snprintf(sokod, sizeof sokod, "%s/../sokod", self);
-    snprintf(dir, sizeof dir, "/tmp/sokod-bench-soak-XXXXXX");
-    if (mkdtemp(dir) == NULL) {
-        dir[0] = '\0';
-        fail("cannot make a temporary folder");
-    }
-    char levels[PATH_MAX + 16];
-    snprintf(levels, sizeof levels, "%s/levels", dir);
-    make_levels(levels);
-    int out[2];
-    if (pipe(out) != 0)
-        fail("pipe");
-    server = fork();
-    if (server < 0)
-        fail("fork");
-    if (server == 0) {
-        /* sokod goes when this program goes, whatever way it ends. */
-        prctl(PR_SET_PDEATHSIG, SIGTERM);
-        /* A group of its own: Ctrl-C reaches this program, which stops sokod
-         * once the figures are taken. */
-        setpgid(0, 0);
-        char db[PATH_MAX + 16], log[PATH_MAX + 16];
-        snprintf(db, sizeof db, "%s/sokod.db", dir);
-        snprintf(log, sizeof log, "%s/stderr.log", dir);
-        dup2(out[1], 1);
-        int err = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (err >= 0)
-            dup2(err, 2);
-        close(out[0]);
-        execl(sokod, sokod, "serve", "--port", "0", "--db", db, "--levels", levels, (char *)NULL);
-        _exit(127);
-    }
-    close(out[1]);
-    char buf[512];
-    size_t len = 0;
-    while (len < sizeof buf - 1) {
-        ssize_t r = read(out[0], buf + len, sizeof buf - 1 - len);
-        if (r <= 0)
-            fail("sokod did not start (%s; its log: %s/stderr.log is removed)", sokod, dir);
-        len += (size_t)r;
-        buf[len] = '\0';
-        char *at = strstr(buf, "listening on http://127.0.0.1:");
-        if (at != NULL && strchr(at, '\n') != NULL) {
-            port = (unsigned)atoi(at + strlen("listening on http://127.0.0.1:"));
-            break;
-        }
-    }
-    close(out[0]);
-    if (port == 0)
-        fail("sokod did not say its port");
+    char why[PATH_MAX + 128];
+    if (!bench_sokod_prepare(&sokod, "soak", why, sizeof why))
+        fail("%s", why);
+    make_levels(sokod.levels);
+    if (!bench_sokod_run(&sokod, why, sizeof why))
+        fail("%s (the folder is removed)", why);
+    port = sokod.port;
 }
 
 /* Resident memory (KiB) and CPU time (clock ticks) of the server. */
 static void server_usage(long *rss_kb, unsigned long long *utime, unsigned long long *stime)
 {
     char path[64], line[512];
-    snprintf(path, sizeof path, "/proc/%d/status", (int)server);
+    snprintf(path, sizeof path, "/proc/%d/status", (int)sokod.pid);
     FILE *f = fopen(path, "r");
     *rss_kb = -1;
     while (f != NULL && fgets(line, sizeof line, f) != NULL) {
@@ -271,7 +204,7 @@ static void server_usage(long *rss_kb, unsigned long long *utime, unsigned long 
     }
     if (f != NULL)
         fclose(f);
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)server);
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)sokod.pid);
     f = fopen(path, "r");
     *utime = *stime = 0;
     if (f != NULL && fgets(line, sizeof line, f) != NULL) {
@@ -288,7 +221,7 @@ static long long file_size(const char *name)
 {
     char path[PATH_MAX + 32];
     struct stat st;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(path, sizeof path, "%s/%s", sokod.dir, name);
     return stat(path, &st) == 0 ? (long long)st.st_size : 0;
 }
 
@@ -2082,7 +2015,7 @@ int main(void)
         fail("interrupted while starting");
 
     errno = 0;
-    int niceness = getpriority(PRIO_PROCESS, (id_t)server);
+    int niceness = getpriority(PRIO_PROCESS, (id_t)sokod.pid);
     printf("sokod soak: %u players for %u s (sessions of %u s on average, seed %u), %ld CPUs, "
            "sokod on 127.0.0.1:%u (nice %d) with a fresh database\n",
            nplayers, run_seconds, session_seconds, seed, sysconf(_SC_NPROCESSORS_ONLN), port,
@@ -2250,6 +2183,7 @@ int main(void)
            "they watched (%lu events came twice)\n",
            fig.heartbeats, fig.watched_steps_seen, fig.watched_steps_sent, fig.watched_steps_twice);
     print_memory(rss, nrss);
+    free(rss);
     long hz = sysconf(_SC_CLK_TCK);
     double cpu = (double)(u + s - u0 - s0) / (double)hz;
     printf("sokod CPU: %.1f s user + %.1f s system = %.1f s over %.0f s (%.0f%% of one core); "
@@ -2272,7 +2206,7 @@ int main(void)
 
     /* Anything the server said besides its access log. */
     char path[PATH_MAX + 16];
-    snprintf(path, sizeof path, "%s/stderr.log", dir);
+    snprintf(path, sizeof path, "%s/stderr.log", sokod.dir);
     FILE *log = fopen(path, "r");
     unsigned long access = 0, other = 0;
     static struct {

@@ -15,6 +15,8 @@
  *
  * Settings: BENCH_SPECTATORS (1000), BENCH_SPECTATORS_SECONDS (20),
  * BENCH_SPECTATORS_RATE (10 steps a second). */
+#include "bench_sokod.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -39,9 +41,8 @@
 /* A level where stepping right and left never ends the race. */
 static const char LEVEL[] = "Collection: bench\n\n; Open\n#######\n#@    #\n#  $. #\n#######\n";
 
+static struct bench_sokod sokod = {.pid = -1};
 static unsigned port;
-static pid_t server = -1;
-static char dir[PATH_MAX];
 
 static uint64_t now_us(void)
 {
@@ -58,17 +59,7 @@ static unsigned env_unsigned(const char *name, unsigned fallback)
 
 static void stop_server(void)
 {
-    if (server > 0) {
-        kill(server, SIGTERM);
-        waitpid(server, NULL, 0);
-        server = -1;
-    }
-    if (dir[0] != '\0') {
-        char cmd[PATH_MAX + 16];
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-        if (system(cmd) != 0)
-            fprintf(stderr, "bench_spectators: could not remove %s\n", dir);
-    }
+    bench_sokod_remove(&sokod);
 }
 
 static void fail(const char *what)
@@ -78,61 +69,19 @@ static void fail(const char *what)
     exit(1);
 }
 
-/* Starts ../sokod on a free port; sets port. */
+/* Starts sokod with the benchmark's level; sets port. */
 static void start_server(void)
 {
-    char self[PATH_MAX], sokod[PATH_MAX + 16], path[PATH_MAX + 32];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0)
-        fail("cannot find this program's folder");
-    self[n] = '\0';
-    char *slash = strrchr(self, '/');
-    *slash = '\0';
-    snprintf(sokod, sizeof sokod, "%s/../sokod", self);
-    snprintf(dir, sizeof dir, "/tmp/sokod-bench-spectators-XXXXXX");
-    if (mkdtemp(dir) == NULL)
-        fail("cannot make a temporary folder");
-    snprintf(path, sizeof path, "%s/levels", dir);
-    mkdir(path, 0700);
-    snprintf(path, sizeof path, "%s/levels/bench.sok", dir);
+    char why[PATH_MAX + 128], path[PATH_MAX + 32];
+    if (!bench_sokod_prepare(&sokod, "spectators", why, sizeof why))
+        fail(why);
+    snprintf(path, sizeof path, "%s/bench.sok", sokod.levels);
     FILE *f = fopen(path, "w");
     if (f == NULL || fputs(LEVEL, f) < 0 || fclose(f) != 0)
         fail("cannot write the level");
-    int out[2];
-    if (pipe(out) != 0)
-        fail("pipe");
-    server = fork();
-    if (server == 0) {
-        char db[PATH_MAX + 16], levels[PATH_MAX + 16], log[PATH_MAX + 16];
-        snprintf(db, sizeof db, "%s/sokod.db", dir);
-        snprintf(levels, sizeof levels, "%s/levels", dir);
-        snprintf(log, sizeof log, "%s/stderr.log", dir);
-        dup2(out[1], 1);
-        int err = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (err >= 0)
-            dup2(err, 2);
-        close(out[0]);
-        execl(sokod, sokod, "serve", "--port", "0", "--db", db, "--levels", levels, (char *)NULL);
-        _exit(127);
-    }
-    close(out[1]);
-    char buf[512];
-    size_t len = 0;
-    while (len < sizeof buf - 1) {
-        ssize_t r = read(out[0], buf + len, sizeof buf - 1 - len);
-        if (r <= 0)
-            fail("sokod did not start (see its stderr.log)");
-        len += (size_t)r;
-        buf[len] = '\0';
-        char *at = strstr(buf, "listening on http://127.0.0.1:");
-        if (at != NULL && strchr(at, '\n') != NULL) {
-            port = (unsigned)atoi(at + strlen("listening on http://127.0.0.1:"));
-            break;
-        }
-    }
-    close(out[0]);
-    if (port == 0)
-        fail("sokod did not say its port");
+    if (!bench_sokod_run(&sokod, why, sizeof why))
+        fail(why);
+    port = sokod.port;
 }
 
 static int connect_server(void)
@@ -271,7 +220,7 @@ static int by_value(const void *a, const void *b)
 static void server_usage(long *rss_kb, unsigned long long *ticks)
 {
     char path[64], line[512];
-    snprintf(path, sizeof path, "/proc/%d/status", (int)server);
+    snprintf(path, sizeof path, "/proc/%d/status", (int)sokod.pid);
     FILE *f = fopen(path, "r");
     *rss_kb = -1;
     while (f != NULL && fgets(line, sizeof line, f) != NULL) {
@@ -280,7 +229,7 @@ static void server_usage(long *rss_kb, unsigned long long *ticks)
     }
     if (f != NULL)
         fclose(f);
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)server);
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)sokod.pid);
     f = fopen(path, "r");
     *ticks = 0;
     if (f != NULL && fgets(line, sizeof line, f) != NULL) {
