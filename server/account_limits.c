@@ -40,13 +40,19 @@ void account_limits_stop(void)
     by_name = NULL;
 }
 
+/* Whether failures count against a device (its id given) rather than the name. */
+static bool trusted(const char *device)
+{
+    return device != NULL && device[0] != '\0';
+}
+
 /* The key that counts failures: "device ID" for a trusted device, else
  * "name " and the name folded to lower case, as names are unique
  * regardless of case. */
 static void failure_key(char *key, size_t cap, const char *name, const char *device)
 {
-    int n = device != NULL ? snprintf(key, cap, "device %s", device)
-                           : snprintf(key, cap, "name %s", name);
+    int n = trusted(device) ? snprintf(key, cap, "device %s", device)
+                            : snprintf(key, cap, "name %s", name);
     if (n < 0)
         key[0] = '\0';
     for (char *p = key; *p != '\0'; p++)
@@ -71,8 +77,8 @@ bool account_limits_attempt(struct http_conn *c, const char *name, const char *d
         failure_key(key, sizeof key, name, device);
         if (!ratelimit_check(by_name, key, now, &retry)) {
             *result = refuse(c, retry,
-                             device != NULL ? "too many wrong passwords from this browser"
-                                            : "too many wrong passwords for this account");
+                             trusted(device) ? "too many wrong passwords from this browser"
+                                             : "too many wrong passwords for this account");
             return false;
         }
     }

@@ -21,15 +21,15 @@ int account_limits_start(unsigned per_minute);
 void account_limits_stop(void);
 
 /* Counts an attempt from the request's address for the account `name`
- * (NULL: no name is involved, as in a sign-up). `device` is the id of the
- * request's device cookie when device_trusted holds for `name` (else NULL):
- * then the name's failures do not stop it, only the device's own. Returns
- * true to go on; otherwise has answered 429 rate_limited with Retry-After
- * and set *result. */
+ * (NULL: no name is involved, as in a sign-up). `device` is the id that
+ * device_trusted gave for `name` (NULL or "": none): then the name's
+ * failures do not stop the attempt, only the device's own. Returns true to
+ * go on; otherwise has answered 429 rate_limited with Retry-After and set
+ * *result. */
 bool account_limits_attempt(struct http_conn *c, const char *name, const char *device, int *result);
 
 /* Records a wrong password for `name`, counted against `device` instead
- * when it is not NULL. */
+ * when there is one. */
 void account_limits_failed(const char *name, const char *device);
 
 /* Forgets the failures that a right password for `name` answers: the

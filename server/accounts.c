@@ -7,9 +7,9 @@
  * whatever is left of the guest is deleted. */
 #include "accounts.h"
 #include "account_limits.h"
-#include "device.h"
 #include "auth.h"
 #include "body.h"
+#include "device.h"
 #include "handlers.h"
 #include "storage.h"
 #include "storage_admin.h"
@@ -30,12 +30,6 @@ struct password_job {
     char device[DEVICE_ID_SIZE]; /* log-in: a device trusted for the name, or "" */
     bool ok;
 };
-
-/* The device id to count failures against, or NULL. */
-static const char *device_of(const struct password_job *job)
-{
-    return job->device[0] != '\0' ? job->device : NULL;
-}
 
 static json_t *user_json(const struct storage_user *u)
 {
@@ -241,10 +235,10 @@ static int finish_login(struct http_conn *c, void *arg)
 {
     struct password_job *job = arg;
     if (!job->ok) {
-        account_limits_failed(job->username, device_of(job));
+        account_limits_failed(job->username, job->device);
         return reply_error(c, 401, API_E_BAD_CREDENTIALS, "wrong username or password");
     }
-    account_limits_succeeded(job->username, device_of(job));
+    account_limits_succeeded(job->username, job->device);
     struct storage_user current;
     int status = storage_begin();
     bool merge = false;
@@ -282,7 +276,7 @@ int accounts_login(struct http_conn *c)
     if (job == NULL)
         return result;
     device_trusted(c, job->username, job->device);
-    if (!account_limits_attempt(c, job->username, device_of(job), &result)) {
+    if (!account_limits_attempt(c, job->username, job->device, &result)) {
         sodium_memzero(job->password, sizeof job->password);
         free(job);
         return result;

@@ -19,7 +19,8 @@
 int device_start(void);
 
 /* True, with the device's id in `id`, when the request carries a device
- * cookie this server gave for the account name `name` (in any case). */
+ * cookie this server gave for the account name `name` (in any case);
+ * false with `id` empty otherwise. */
 bool device_trusted(struct http_conn *c, const char *name, char id[DEVICE_ID_SIZE]);
 
 /* Makes the answer to c give its browser a new device cookie for `name`. */

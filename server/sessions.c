@@ -2,10 +2,10 @@
  * the password (which ends every other session, so that whoever knew the
  * old password, or held a session opened with it, is out). */
 #include "account_limits.h"
-#include "device.h"
 #include "accounts.h"
 #include "auth.h"
 #include "body.h"
+#include "device.h"
 #include "handlers.h"
 #include "storage.h"
 
@@ -55,12 +55,6 @@ struct password_change {
     bool hashed;
 };
 
-/* The device id to count failures against, or NULL. */
-static const char *device_of(const char *device)
-{
-    return device[0] != '\0' ? device : NULL;
-}
-
 static void check_and_hash(void *arg)
 {
     struct password_change *j = arg;
@@ -77,10 +71,10 @@ static int finish_change(struct http_conn *c, void *arg)
 {
     struct password_change *j = arg;
     if (!j->verified) {
-        account_limits_failed(j->username, device_of(j->device));
+        account_limits_failed(j->username, j->device);
         return reply_error(c, 401, API_E_BAD_CREDENTIALS, "the current password is wrong");
     }
-    account_limits_succeeded(j->username, device_of(j->device));
+    account_limits_succeeded(j->username, j->device);
     if (!j->hashed)
         return reply_error(c, 500, API_E_INTERNAL, "cannot hash the password (out of memory?)");
     int64_t ended = 0;
@@ -132,10 +126,10 @@ static struct password_change *read_change(struct http_conn *c, json_t *body, in
     }
     char device[DEVICE_ID_SIZE];
     device_trusted(c, u.username, device);
-    if (!account_limits_attempt(c, u.username, device_of(device), result))
+    if (!account_limits_attempt(c, u.username, device, result))
         return NULL;
     if (current_len > PASSWORD_MAX) {
-        account_limits_failed(u.username, device_of(device));
+        account_limits_failed(u.username, device);
         *result = reply_error(c, 401, API_E_BAD_CREDENTIALS, "the current password is wrong");
         return NULL;
     }

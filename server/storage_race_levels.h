@@ -18,6 +18,7 @@ struct storage_generated_level {
     uint32_t moves, pushes;
 };
 
+/* A generated race level, to store once. */
 struct storage_race_level_new {
     const char *difficulty;
     int64_t seed;
