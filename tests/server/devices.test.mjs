@@ -128,7 +128,8 @@ test('a guest plays, signs up and keeps its progress; logs out and in on a secon
 
   r = await home.post('/api/v1/account/logout');
   assert.equal(r.status, 200, show(r));
-  assert.equal(home.cookies.size, 0, 'log-out clears the cookie');
+  assert.equal(home.cookies.has('sokod_session'), false, 'log-out clears the session cookie');
+  assert.ok(home.cookies.has('sokod_device'), 'the device cookie stays: this browser is the account\'s');
   assert.equal((await home.get('/api/v1/account')).json.user, null);
 
   // The second device played as a guest before logging in.
