@@ -94,13 +94,18 @@ test('a solved level\'s board lists the player, and its replay plays, steps and 
   st = await replayState(page);
   assert.equal(st.step, 0, 'step back');
 
-  // Play at the fastest speed until at least two steps have gone by, then pause.
-  await page.selectOption('#replay-speed', '8');
+  // Play at 2× (150 ms a step) until two steps have gone by, then pause: a
+  // faster replay could reach the end before a slow machine takes the click,
+  // and Play at the end starts again from the beginning.
+  assert.ok(lurd.length >= 6, `a solution long enough to pause midway: ${lurd}`);
+  await page.selectOption('#replay-speed', '2');
   await page.click('#replay-play');
   await page.waitForFunction(() => Number(document.getElementById('screen-replay').dataset.step) >= 2, null, { timeout: 5000 });
   await page.click('#replay-play');
   const paused = (await replayState(page)).step;
-  await page.waitForTimeout(300); // the pace at 8× is under 40 ms a step: a running replay would move on
+  assert.ok(paused >= 2 && paused < lurd.length, `paused midway, at step ${paused} of ${lurd.length}`);
+  assert.equal(await page.textContent('#replay-play'), 'Play', 'the button offers to play again');
+  await page.waitForTimeout(400); // a running replay would have moved on by two steps
   assert.equal((await replayState(page)).step, paused, 'pause stops the replay');
 
   // Scrub to the end.

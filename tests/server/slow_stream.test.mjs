@@ -121,6 +121,12 @@ test('a spectator that stops reading is dropped past the queue limit; the others
   assert.equal(back.of('snapshot')[0].json.topic, `game:${game}`);
   back.close();
   watcher.close();
+  // The server logs a stream when it has ended it, which for a client gone
+  // quiet is at the next heartbeat: wait for the three of this test (the
+  // slow client's, these two), so that the next test counts only its own.
+  const lines = () => (server.stderr().match(/^GET \/api\/v1\/events 200 /gm) ?? []).length;
+  for (let i = 0; i < 200 && lines() < 3; i++) await new Promise((r) => setTimeout(r, 50));
+  assert.equal(lines(), 3, `the three streams of this test ended; stderr:\n${server.stderr().slice(-1500)}`);
 });
 
 test('a stream whose client vanished ends at the next heartbeat without a line in the log', async () => {
