@@ -204,13 +204,34 @@ test('an admin uploads shared collections, reads the reports and imports one', a
 test('an admin manages the library and reads the audit log', async () => {
   const { page, errors } = admin;
   const id = (await apiGet(page, '/collections')).body.collections.find((c) => c.name === 'Microban (upload)').id;
+  // The library tab opens the collection just imported, and the admin
+  // clicks it too. The tab's own request is answered last, after the admin
+  // has begun to type: that late answer must not overwrite the form.
+  const url = new RegExp(`/api/v1/admin/collections/${id}$`);
+  let release, held = null;
+  const hold = new Promise((r) => { release = r; });
+  await page.route(url, async (route) => {
+    if (held) return route.continue();
+    held = route.request();
+    const response = await route.fetch();
+    await hold;
+    await route.fulfill({ response });
+  });
   await page.goto(`${server.url}/#/admin/library`);
   await page.click(`.adm-coll[data-id="${id}"]`);
   await page.waitForFunction((n) => document.getElementById('adm-coll-h').textContent === n, 'Microban (upload)');
   await page.waitForSelector('.adm-row');
+  assert.ok(held, 'the library tab asked for the collection before the click did');
 
   // Rename, credit and describe.
   await page.fill('#adm-coll-form input[name="name"]', 'Microban');
+  const late = page.waitForEvent('requestfinished', (req) => req === held);
+  release();
+  await late;
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 250)));
+  await page.unroute(url);
+  assert.equal(await page.inputValue('#adm-coll-form input[name="name"]'), 'Microban',
+    'the late answer to the earlier request left the name the admin typed');
   await page.fill('#adm-coll-form input[name="author"]', 'David W. Skinner');
   await page.fill('#adm-coll-form textarea[name="description"]', 'Small puzzles, each with one idea.');
   await page.click('#adm-coll-form button[type="submit"]');

@@ -64,6 +64,10 @@ export class Library {
     this.current = 0;
     this.data = null; // {collection, levels}
     this.dragged = null;
+    // Counts the collections asked for, so that only the answer to the
+    // latest is shown: an earlier one arriving late would overwrite the
+    // form the admin is already typing in.
+    this.asked = 0;
     $('adm-coll-form').addEventListener('submit', (e) => {
       e.preventDefault();
       this.saveCollection();
@@ -78,13 +82,16 @@ export class Library {
     return r.ok ? this.collections : null;
   }
 
+  /** Lists the collections and opens one (the current one by default),
+   * unless the admin has chosen another while the list was on its way. */
   async show(id = this.current) {
+    const asked = this.asked;
     const list = await this.list();
     if (!list) return;
-    if (!list.some((c) => c.id === id)) id = list[0]?.id ?? 0;
-    this.current = id;
+    const chosen = asked !== this.asked;
+    if (!chosen) this.current = list.some((c) => c.id === id) ? id : list[0]?.id ?? 0;
     this.renderCollections();
-    await this.open(id);
+    if (!chosen) await this.open(this.current);
   }
 
   renderCollections() {
@@ -140,7 +147,9 @@ export class Library {
       return;
     }
     $('adm-coll').hidden = false;
+    const asked = ++this.asked;
     const r = await adminApi.collection(id);
+    if (asked !== this.asked) return;
     if (!r.ok) {
       $('adm-coll-msg').textContent = errorMessage(r, 'This collection cannot be opened');
       return;
@@ -148,7 +157,9 @@ export class Library {
     this.fill(r.body);
   }
 
+  /** Shows a collection's answer, unless the admin has moved on to another. */
   fill(data) {
+    if (data.collection.id !== this.current) return;
     this.data = data;
     const c = data.collection, f = $('adm-coll-form').elements;
     $('adm-coll-h').textContent = c.name;
