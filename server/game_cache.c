@@ -1,6 +1,8 @@
 /* The live game cache: a hash table of games, least recently used first out. */
 #include "game_cache.h"
 
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #define BUCKETS 1024
@@ -14,6 +16,7 @@ static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct live_game *bucket[BUCKETS];
 static struct live_game lru = {.prev = &lru, .next = &lru}; /* most recent after the head */
 static unsigned count;
+static bool filled; /* said once: memory stops growing with new games here */
 
 static unsigned slot(int64_t id)
 {
@@ -83,6 +86,13 @@ int game_cache_acquire(int64_t id, struct live_game **out)
         bucket[slot(id)] = g;
         lru_push_front(g);
         count++;
+        if (count > KEEP && !filled) {
+            filled = true;
+            fprintf(stderr,
+                    "sokod: the game cache is full (%d games); from now on the least recently "
+                    "played leave memory\n",
+                    KEEP);
+        }
         evict();
     } else {
         lru_unlink(g);
