@@ -52,6 +52,33 @@ async function apiSend(page, method, path, body) {
   }, [method, path, body]);
 }
 
+/** Holds back the answer to the first GET of url: arrived resolves with that
+ *  request once it is sent; release() lets the answer through, waits for
+ *  it, and gives the page's own code a moment to act on it. */
+async function holdFirst(page, url) {
+  let free, arrive, held = null;
+  const hold = new Promise((r) => { free = r; });
+  const arrived = new Promise((r) => { arrive = r; });
+  await page.route(url, async (route) => {
+    if (held || route.request().method() !== 'GET') return route.continue();
+    held = route.request();
+    arrive(held);
+    const response = await route.fetch();
+    await hold;
+    await route.fulfill({ response });
+  });
+  return {
+    arrived,
+    async release() {
+      const done = page.waitForEvent('requestfinished', (r) => r === held);
+      free();
+      await done;
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 250)));
+      await page.unroute(url);
+    },
+  };
+}
+
 const upload = (page, name) => page.locator('.adm-upload', { has: page.locator('h3', { hasText: name }) });
 
 async function waitUploadState(page, name, state) {
@@ -252,6 +279,23 @@ test('an admin manages the library and reads the audit log', async () => {
   c = (await apiGet(page, `/collections/${id}`)).body;
   assert.deepEqual(c.levels.slice(0, 4).map((l) => l.id), [before[5], before[1], before[0], before[2]], 'the dragged level is first');
 
+  // Another collection clicked, and while it is on its way a level of the
+  // one still on screen moves up: the move is made in that one.
+  const other = (await apiGet(page, '/collections')).body.collections.find((x) => x.id !== id);
+  let slow = await holdFirst(page, new RegExp(`/api/v1/admin/collections/${other.id}$`));
+  await page.click(`.adm-coll[data-id="${other.id}"]`);
+  await slow.arrived;
+  const ordered = page.waitForResponse((r) => /\/order$/.test(r.url()));
+  await page.click(`.adm-row[data-id="${before[1]}"] button[aria-label$="up"]`);
+  await ordered;
+  c = (await apiGet(page, `/collections/${id}`)).body;
+  assert.deepEqual(c.levels.slice(0, 3).map((l) => l.id), [before[1], before[5], before[0]],
+    'the level moved up in the collection it was shown in');
+  await slow.release();
+  assert.equal(await page.textContent('#adm-coll-h'), other.name, 'the collection clicked is shown');
+  await page.click(`.adm-coll[data-id="${id}"]`);
+  await page.waitForFunction((x) => document.querySelector('.adm-row')?.dataset.id === String(x), before[1]);
+
   // Retitle level 3 and give it an author.
   const third = page.locator(`.adm-row[data-id="${before[2]}"]`);
   await third.locator('button', { hasText: 'Edit' }).click();
@@ -318,5 +362,6 @@ test('an admin manages the library and reads the audit log', async () => {
   }
   assert.equal(actions[0], 'collections.order', 'newest first');
   await page.screenshot({ path: screenshotPath('admin-audit.png') });
+
   assert.deepEqual(errors, [], 'no script errors');
 });
