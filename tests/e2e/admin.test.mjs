@@ -347,10 +347,20 @@ test('an admin manages the library and reads the audit log', async () => {
   const now = await order();
   assert.equal(now.indexOf(id), was.length - 2, `Microban moved up one place: ${JSON.stringify(now)}`);
 
-  // The tabs answer the arrow keys.
-  await page.focus('#adm-tab-library');
+  // The tabs answer the arrow keys, faster than the server answers: from
+  // Upload, two presses go through Library to the audit log, and the visit
+  // to Library, answered last, does not take its tab back.
+  await page.click('#adm-tab-upload');
+  await page.waitForSelector('#adm-panel-upload:not([hidden])');
+  slow = await holdFirst(page, /\/api\/v1\/account\/settings$/);
+  await page.focus('#adm-tab-upload');
+  await page.keyboard.press('ArrowRight');
+  await slow.arrived;
   await page.keyboard.press('ArrowRight');
   await page.waitForSelector('#adm-panel-audit:not([hidden])');
+  await slow.release();
+  assert.equal(await page.isVisible('#adm-panel-library'), false, 'the Library tab answered late stays hidden');
+  assert.equal(await page.isVisible('#adm-panel-audit'), true, 'the audit log stays shown');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'adm-tab-audit', 'ArrowRight moves to the audit log tab');
   assert.equal(await page.getAttribute('#adm-tab-audit', 'aria-selected'), 'true');
 
