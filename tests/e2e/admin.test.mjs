@@ -373,5 +373,39 @@ test('an admin manages the library and reads the audit log', async () => {
   assert.equal(actions[0], 'collections.order', 'newest first');
   await page.screenshot({ path: screenshotPath('admin-audit.png') });
 
+  // A hundred more changes: the log takes two pages now.
+  await page.evaluate(async (level) => {
+    for (let i = 0; i < 100; i++) {
+      await fetch(`/api/v1/admin/levels/${level}`, { method: 'PATCH', headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ comment: `Note ${i}` }) });
+    }
+  }, before[0]);
+  const total = (await apiGet(page, '/admin/audit?limit=1000')).body.entries.length;
+  assert.ok(total > 100 && total <= 200, `the log takes two pages: ${total} entries`);
+  const rows = () => page.locator('#adm-audit-rows tr').count();
+  const firstPage = () => page.waitForFunction(() => document.querySelectorAll('#adm-audit-rows tr').length === 100 &&
+    !document.getElementById('adm-audit-more').hidden && !document.getElementById('adm-audit-more').disabled);
+  await page.click('#adm-tab-library');
+  await page.waitForSelector('#adm-panel-library:not([hidden])');
+  await page.click('#adm-tab-audit');
+  await firstPage();
+  // Older entries asked for, then the tab left and opened again before
+  // they arrive: the log is read from the top, and the older page is dropped.
+  slow = await holdFirst(page, /\/api\/v1\/admin\/audit\?before=/);
+  await page.click('#adm-audit-more');
+  await slow.arrived;
+  await page.click('#adm-tab-library');
+  await page.waitForSelector('#adm-panel-library:not([hidden])');
+  await page.click('#adm-tab-audit');
+  await firstPage();
+  await slow.release();
+  assert.equal(await rows(), 100, 'the older page asked for before the tab was opened again is not added');
+  // A double click on Older entries adds the page once.
+  slow = await holdFirst(page, /\/api\/v1\/admin\/audit\?before=/);
+  await page.dblclick('#adm-audit-more');
+  await slow.arrived;
+  await slow.release();
+  assert.equal(await rows(), total, 'every entry once after a double click on Older entries');
+  assert.equal(await page.isVisible('#adm-audit-more'), false, 'no older entries left');
   assert.deepEqual(errors, [], 'no script errors');
 });
