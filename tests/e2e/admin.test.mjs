@@ -52,6 +52,33 @@ async function apiSend(page, method, path, body) {
   }, [method, path, body]);
 }
 
+/** Holds back the answer to the first GET of url: arrived resolves with that
+ *  request once it is sent; release() lets the answer through, waits for
+ *  it, and gives the page's own code a moment to act on it. */
+async function holdFirst(page, url) {
+  let free, arrive, held = null;
+  const hold = new Promise((r) => { free = r; });
+  const arrived = new Promise((r) => { arrive = r; });
+  await page.route(url, async (route) => {
+    if (held || route.request().method() !== 'GET') return route.continue();
+    held = route.request();
+    arrive(held);
+    const response = await route.fetch();
+    await hold;
+    await route.fulfill({ response });
+  });
+  return {
+    arrived,
+    async release() {
+      const done = page.waitForEvent('requestfinished', (r) => r === held);
+      free();
+      await done;
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 250)));
+      await page.unroute(url);
+    },
+  };
+}
+
 const upload = (page, name) => page.locator('.adm-upload', { has: page.locator('h3', { hasText: name }) });
 
 async function waitUploadState(page, name, state) {
@@ -252,6 +279,23 @@ test('an admin manages the library and reads the audit log', async () => {
   c = (await apiGet(page, `/collections/${id}`)).body;
   assert.deepEqual(c.levels.slice(0, 4).map((l) => l.id), [before[5], before[1], before[0], before[2]], 'the dragged level is first');
 
+  // Another collection clicked, and while it is on its way a level of the
+  // one still on screen moves up: the move is made in that one.
+  const other = (await apiGet(page, '/collections')).body.collections.find((x) => x.id !== id);
+  let slow = await holdFirst(page, new RegExp(`/api/v1/admin/collections/${other.id}$`));
+  await page.click(`.adm-coll[data-id="${other.id}"]`);
+  await slow.arrived;
+  const ordered = page.waitForResponse((r) => /\/order$/.test(r.url()));
+  await page.click(`.adm-row[data-id="${before[1]}"] button[aria-label$="up"]`);
+  await ordered;
+  c = (await apiGet(page, `/collections/${id}`)).body;
+  assert.deepEqual(c.levels.slice(0, 3).map((l) => l.id), [before[1], before[5], before[0]],
+    'the level moved up in the collection it was shown in');
+  await slow.release();
+  assert.equal(await page.textContent('#adm-coll-h'), other.name, 'the collection clicked is shown');
+  await page.click(`.adm-coll[data-id="${id}"]`);
+  await page.waitForFunction((x) => document.querySelector('.adm-row')?.dataset.id === String(x), before[1]);
+
   // Retitle level 3 and give it an author.
   const third = page.locator(`.adm-row[data-id="${before[2]}"]`);
   await third.locator('button', { hasText: 'Edit' }).click();
@@ -303,11 +347,19 @@ test('an admin manages the library and reads the audit log', async () => {
   const now = await order();
   assert.equal(now.indexOf(id), was.length - 2, `Microban moved up one place: ${JSON.stringify(now)}`);
 
-  // The tabs answer the arrow keys.
+  // The tabs answer the arrow keys, faster than the server answers: from
+  // Library, two presses go back through Upload round to the audit log, and
+  // the visit to Upload, answered last, does not take its tab back.
+  slow = await holdFirst(page, /\/api\/v1\/account\/settings$/);
   await page.focus('#adm-tab-library');
-  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowLeft');
+  await slow.arrived;
+  await page.keyboard.press('ArrowLeft');
   await page.waitForSelector('#adm-panel-audit:not([hidden])');
-  assert.equal(await page.evaluate(() => document.activeElement.id), 'adm-tab-audit', 'ArrowRight moves to the audit log tab');
+  await slow.release();
+  assert.equal(await page.isVisible('#adm-panel-upload'), false, 'the Upload tab answered late stays hidden');
+  assert.equal(await page.isVisible('#adm-panel-audit'), true, 'the audit log stays shown');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'adm-tab-audit', 'ArrowLeft goes round to the audit log tab');
   assert.equal(await page.getAttribute('#adm-tab-audit', 'aria-selected'), 'true');
 
   // The audit log lists it all, newest first.
@@ -318,5 +370,39 @@ test('an admin manages the library and reads the audit log', async () => {
   }
   assert.equal(actions[0], 'collections.order', 'newest first');
   await page.screenshot({ path: screenshotPath('admin-audit.png') });
+
+  // A hundred more changes: the log takes two pages now.
+  await page.evaluate(async (level) => {
+    for (let i = 0; i < 100; i++) {
+      await fetch(`/api/v1/admin/levels/${level}`, { method: 'PATCH', headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ comment: `Note ${i}` }) });
+    }
+  }, before[0]);
+  const total = (await apiGet(page, '/admin/audit?limit=1000')).body.entries.length;
+  assert.ok(total > 100 && total <= 200, `the log takes two pages: ${total} entries`);
+  const rows = () => page.locator('#adm-audit-rows tr').count();
+  const firstPage = () => page.waitForFunction(() => document.querySelectorAll('#adm-audit-rows tr').length === 100 &&
+    !document.getElementById('adm-audit-more').hidden && !document.getElementById('adm-audit-more').disabled);
+  // Each visit to the tab (a click on it too) reads the log from the top.
+  await page.click('#adm-tab-audit');
+  await firstPage();
+  // Older entries asked for, then the tab opened again before they arrive:
+  // the log is read from the top, and the older page is dropped.
+  slow = await holdFirst(page, /\/api\/v1\/admin\/audit\?before=/);
+  await page.click('#adm-audit-more');
+  await slow.arrived;
+  const top = page.waitForResponse((r) => /\/api\/v1\/admin\/audit$/.test(r.url()));
+  await page.click('#adm-tab-audit');
+  await top;
+  await firstPage();
+  await slow.release();
+  assert.equal(await rows(), 100, 'the older page asked for before the tab was opened again is not added');
+  // A double click on Older entries adds the page once.
+  slow = await holdFirst(page, /\/api\/v1\/admin\/audit\?before=/);
+  await page.dblclick('#adm-audit-more');
+  await slow.arrived;
+  await slow.release();
+  assert.equal(await rows(), total, 'every entry once after a double click on Older entries');
+  assert.equal(await page.isVisible('#adm-audit-more'), false, 'no older entries left');
   assert.deepEqual(errors, [], 'no script errors');
 });

@@ -1,7 +1,8 @@
 // A server that imports every bundled collection (the one browser test that
 // does: the others start with the tutorial only) lists them all in the
 // library, the tutorial first, and a collection of hundreds of levels draws
-// thumbnails only for the levels in view.
+// thumbnails only for the levels in view. The library shows what was asked
+// for last, whatever order the server's answers arrive in.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
@@ -19,6 +20,35 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
+
+/** Holds back the answer to the first request to url: arrived resolves with
+ *  that request once it is sent; release() lets the answer through, waits
+ *  for it, and gives the page's own code a moment to act on it. */
+async function holdFirst(page, url) {
+  let free, arrive, held = null;
+  const hold = new Promise((r) => { free = r; });
+  const arrived = new Promise((r) => { arrive = r; });
+  await page.route(url, async (route) => {
+    if (held) return route.continue();
+    held = route.request();
+    arrive(held);
+    const response = await route.fetch();
+    await hold;
+    await route.fulfill({ response });
+  });
+  return {
+    arrived,
+    async release() {
+      const done = page.waitForEvent('requestfinished', (r) => r === held);
+      free();
+      await done;
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 250)));
+      await page.unroute(url);
+    },
+  };
+}
+
+const heading = (page) => page.textContent('#lib-heading');
 
 test('every bundled collection is listed, and a long one draws only the thumbnails in view', async () => {
   const { page, errors } = browser;
@@ -51,5 +81,59 @@ test('every bundled collection is listed, and a long one draws only the thumbnai
   assert.ok(asked.length <= inView + 8,
     `boards fetched only for levels in view: ${asked.length} fetched, ${inView} near the view, of ${biggest.levels}`);
   assert.ok(asked.length < biggest.levels / 4, `${asked.length} of ${biggest.levels} boards fetched`);
+  assert.deepEqual(errors, [], 'no page errors');
+});
+
+test('the library shows the collection asked for last, whatever order the answers come in', async () => {
+  const { page, errors } = browser;
+  await page.goto(`${server.url}/`);
+  const listed = (await apiGet(page, '/collections')).body.collections;
+  const [first, second] = listed, last = listed[listed.length - 1];
+  await page.goto(`${server.url}/#/library/${first.id}`);
+  await page.waitForFunction((n) => document.getElementById('lib-heading').textContent === n, first.name);
+
+  // A search reads every collection in turn; the last one is answered only
+  // after the box has been cleared again and the collection is back.
+  let late = await holdFirst(page, new RegExp(`/api/v1/collections/${last.id}$`));
+  await page.fill('#lib-search', 'a');
+  await late.arrived;
+  await page.fill('#lib-search', '');
+  await page.waitForFunction(([n, count]) => document.getElementById('lib-heading').textContent === n &&
+    document.querySelectorAll('#lib-levels .level-card').length === count, [first.name, first.levels]);
+  await late.release();
+  assert.equal(await heading(page), first.name, 'the search answered late did not retitle the collection on screen');
+  assert.equal(await page.locator('#lib-levels .level-card').count(), first.levels);
+
+  // A second visit: while its list is on its way the buttons of the first
+  // are still there, and the collection clicked meanwhile is the one shown.
+  await page.goto(`${server.url}/#/`);
+  await page.waitForSelector('#screen-title:not([hidden])');
+  late = await holdFirst(page, /\/api\/v1\/collections$/);
+  await page.goto(`${server.url}/#/library`);
+  await late.arrived;
+  await page.click(`#lib-collections .collection[data-id="${second.id}"]`);
+  await page.waitForFunction((n) => document.getElementById('lib-heading').textContent === n, second.name);
+  await late.release();
+  assert.equal(await heading(page), second.name, 'the list of the visit, answered late, did not open its own choice');
+  assert.equal(await page.evaluate(() => location.hash), `#/library/${second.id}`);
+  assert.equal(await page.getAttribute(`#lib-collections .collection[data-id="${second.id}"]`, 'aria-current'), 'true',
+    'the collection clicked stays the current one');
+
+  // Two clicks in a row, the first answered last: its heading never shows.
+  await page.evaluate(() => {
+    window.headings = [];
+    new MutationObserver((list) => {
+      for (const m of list) for (const n of m.addedNodes) window.headings.push(n.textContent);
+    }).observe(document.getElementById('lib-heading'), { childList: true });
+  });
+  late = await holdFirst(page, new RegExp(`/api/v1/collections/${first.id}$`));
+  await page.click(`#lib-collections .collection[data-id="${first.id}"]`);
+  await late.arrived;
+  await page.click(`#lib-collections .collection[data-id="${last.id}"]`);
+  await page.waitForFunction((n) => document.getElementById('lib-heading').textContent === n, last.name);
+  await late.release();
+  const seen = await page.evaluate(() => window.headings);
+  assert.ok(!seen.includes(first.name), `the first click's late answer wrote no heading: ${JSON.stringify(seen)}`);
+  assert.equal(await heading(page), last.name);
   assert.deepEqual(errors, [], 'no page errors');
 });

@@ -37,11 +37,20 @@ const when = (iso) => {
 export class Audit {
   constructor() {
     this.next = 0;
+    // Counts the reads from the top (each visit to the tab): a page of older
+    // entries asked for before one of them belongs to the list it replaced.
+    this.asked = 0;
     $('adm-audit-more').addEventListener('click', () => this.load(this.next));
   }
 
   async load(before = 0) {
+    if (!before) this.asked++;
+    const asked = this.asked;
+    // Off while a page is on its way: a second click would append it twice.
+    $('adm-audit-more').disabled = true;
     const r = await adminApi.audit(before);
+    if (asked !== this.asked) return;
+    $('adm-audit-more').disabled = false;
     const body = $('adm-audit-rows');
     if (!r.ok) {
       $('adm-audit-msg').textContent = errorMessage(r, 'The audit log cannot be read');

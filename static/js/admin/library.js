@@ -320,8 +320,10 @@ export class Library {
     announce(`Moved to place ${j + 1}`);
   }
 
+  /** Puts the levels of the collection on screen in the order of ids
+   * (taken from it: another collection clicked may still be on its way). */
   async orderLevels(ids) {
-    const r = await adminApi.orderLevels(this.current, ids);
+    const r = await adminApi.orderLevels(this.data.collection.id, ids);
     if (!r.ok) return toast(errorMessage(r, 'The order could not be changed'), 'warn');
     app.invalidate();
     if (r.body?.levels) this.fill(r.body);

@@ -14,6 +14,10 @@ export const section = 'screen-admin';
 const $ = (id) => document.getElementById(id);
 const TABS = [['upload', 'Upload'], ['library', 'Library'], ['audit', 'Audit log']];
 let built = false, uploads = null, library = null, audit = null, core = null;
+// Counts the visits: the account is asked for on each, and a visit answered
+// after a later one (arrow keys go through tabs faster than the server
+// answers) must not show its tab over the one in the address.
+let entering = 0;
 
 function markup() {
   const tabs = TABS.map(([id, name]) =>
@@ -86,8 +90,10 @@ function showTab(id) {
 
 export async function enter(args, fresh) {
   if (!built) build();
+  const entry = ++entering;
   core = await app.core();
   await app.refreshAccount();
+  if (entry !== entering) return;
   const a = app.account;
   const admin = !!a?.admin;
   $('adm-denied').hidden = admin;

@@ -14,6 +14,10 @@ let currentId = 0;
 let observer = null;
 let loadQueue = [];
 let loading = 0;
+// Counts the collections chosen (a visit, a click): a visit whose list
+// arrives after a click on the buttons still on screen from the last visit
+// must not open its own choice over the one clicked.
+let picks = 0;
 
 const $ = (id) => document.getElementById(id);
 
@@ -25,6 +29,7 @@ export async function enter(args) {
     $('lib-search').addEventListener('input', () => renderLevels());
   }
   const wanted = Number(args[0]) || app.lastCollection;
+  const pick = ++picks;
   app.invalidate();
   const list = await app.collections();
   if (!list) {
@@ -33,6 +38,7 @@ export async function enter(args) {
   }
   collections = list;
   renderCollections();
+  if (pick !== picks) return;
   const chosen = collections.find((c) => c.id === wanted) ?? collections[0];
   if (chosen) await show(chosen.id);
 }
@@ -56,6 +62,7 @@ function renderCollections() {
     // Set through the DOM: the Content-Security-Policy refuses style attributes in markup.
     b.querySelector('.progress > span').style.width = `${pct}%`;
     b.addEventListener('click', () => {
+      picks++;
       history.replaceState(null, '', `#/library/${c.id}`);
       show(c.id);
     });
@@ -68,7 +75,8 @@ async function show(id) {
   app.lastCollection = id;
   for (const b of $('lib-collections').children) b.setAttribute('aria-current', String(Number(b.dataset.id) === id));
   const data = await app.collection(id);
-  if (!data) return;
+  // Another collection chosen meanwhile has the heading now.
+  if (!data || id !== currentId) return;
   $('lib-heading').textContent = data.collection.name;
   $('lib-notes').textContent = notesOf(data.collection);
   renderLevels();
@@ -98,22 +106,25 @@ let renderToken = 0;
 async function renderLevels() {
   const token = ++renderToken;
   const q = $('lib-search').value.trim().toLowerCase();
-  let levels;
+  let levels, data = null;
   if (q) {
     levels = (await allLevels()).filter((l) =>
       (l.title || '').toLowerCase().includes(q) || (l.author || '').toLowerCase().includes(q) ||
       String(l.position) === q || (l.collection_name || '').toLowerCase().includes(q));
+  } else {
+    data = await app.collection(currentId);
+    levels = data ? data.levels : [];
+  }
+  // Only the latest render writes the heading: an earlier search answered
+  // late would otherwise title the collection shown after it.
+  if (token !== renderToken) return;
+  if (q) {
     $('lib-heading').textContent = `Search: ${levels.length} level${levels.length === 1 ? '' : 's'}`;
     $('lib-notes').textContent = '';
-  } else {
-    const data = await app.collection(currentId);
-    levels = data ? data.levels : [];
-    if (data) {
-      $('lib-heading').textContent = data.collection.name;
-      $('lib-notes').textContent = notesOf(data.collection);
-    }
+  } else if (data) {
+    $('lib-heading').textContent = data.collection.name;
+    $('lib-notes').textContent = notesOf(data.collection);
   }
-  if (token !== renderToken) return;
   observer?.disconnect();
   observer = new IntersectionObserver(onVisible, { rootMargin: '200px' });
   loadQueue = [];
