@@ -166,15 +166,15 @@ const apiSend = (page, method, path, body) => page.evaluate(async ([m, p, b]) =>
 }, [method, path, body]);
 
 /** Holds back the page's answers to requests matching `url` (and `method`)
- * from now on, `limit` of them at most; release() lets them through. */
-async function hold(page, url, method = 'GET', limit = Infinity) {
+ * from now on; `any` resolves once one is held, release() lets them through. */
+async function hold(page, url, method = 'GET') {
   let open;
   const gate = new Promise((r) => { open = r; });
   const held = [];
   let first;
   const any = new Promise((r) => { first = r; });
   await page.route(url, async (route) => {
-    if (route.request().method() !== method || held.length >= limit) return route.continue();
+    if (route.request().method() !== method) return route.continue();
     held.push(route.request());
     first();
     const response = await route.fetch();
@@ -229,6 +229,7 @@ test('a spectator\'s race screen: one board a player while steps arrive, and lat
   const step = await apiSend(host.page, 'POST', `/games/${game.id}/log`, { seq: 1, steps: racing.solution[0] });
   assert.equal(step.status, 200, `the host's step: ${JSON.stringify(step.body)}`);
   await heard;
+  // Time for a second load of the room, had the step started one, to reach the boards.
   await page.evaluate(() => new Promise((r) => setTimeout(r, 250)));
   await cores.release();
   await waitCard(page, hostId, { seq: '1', moves: '1' }, 'the host\'s board after the step heard while it was built');
