@@ -26,8 +26,15 @@ const admin = lazyScreen('screen-admin', () => import('./screens/admin.js'), '/c
 const board = lazyScreen('screen-board', () => import('./screens/leaderboard.js'), '/css/boards.css');
 const replay = lazyScreen('screen-replay', () => import('./screens/replay.js'), '/css/boards.css');
 
+// Counts the themes asked for: a theme that loads after a later choice
+// (the player's own, or the account's from another device) is dropped.
+let themesAsked = 0;
+
 async function useTheme(id) {
-  app.theme = await loadTheme(id);
+  const asked = ++themesAsked;
+  const theme = await loadTheme(id);
+  if (asked !== themesAsked) return;
+  app.theme = theme;
   applyTheme(app.theme);
   title.redraw();
   library.redraw();

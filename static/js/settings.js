@@ -60,11 +60,22 @@ export function set(key, value) {
  *  that a slider dragged across its range is one request. */
 function saveSoon() {
   clearTimeout(saveTimer);
-  saveTimer = setTimeout(async () => {
-    const upTo = changes;
-    const r = await api.saveSettings({ ...values });
-    if (r.ok) savedChanges = Math.max(savedChanges, upTo);
-  }, 300);
+  saveTimer = setTimeout(save, 300);
+}
+
+// One PUT at a time: two at once may reach the server out of order, leaving
+// it the older copy, which the next sync would bring back. Changes made
+// while one is out are sent when it answers.
+let saving = false;
+
+async function save() {
+  if (saving) return;
+  saving = true;
+  const upTo = changes;
+  const r = await api.saveSettings({ ...values });
+  saving = false;
+  if (r.ok) savedChanges = Math.max(savedChanges, upTo);
+  if (changes > upTo) save();
 }
 
 /** Adopts the options the server keeps for this user (after start-up and

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
-import { startServer, waitForGame, tutorialLevels, arrows } from './harness.mjs';
+import { startServer, waitForGame, tutorialLevels, arrows, apiGet } from './harness.mjs';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -156,4 +156,120 @@ test('a race on a level made for it: the races page asks for a difficulty and th
     { timeout: 15000 });
   assert.deepEqual(host.errors, [], 'no page errors');
   await host.context.close();
+});
+
+/** Calls the API from inside the page with a method and a body: {status, body}. */
+const apiSend = (page, method, path, body) => page.evaluate(async ([m, p, b]) => {
+  const r = await fetch(`/api/v1${p}`, { method: m, headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(b) });
+  return { status: r.status, body: await r.json() };
+}, [method, path, body]);
+
+/** Holds back the page's answers to requests matching `url` (and `method`)
+ * from now on; `any` resolves once one is held, release() lets them through. */
+async function hold(page, url, method = 'GET') {
+  let open;
+  const gate = new Promise((r) => { open = r; });
+  const held = [];
+  let first;
+  const any = new Promise((r) => { first = r; });
+  await page.route(url, async (route) => {
+    if (route.request().method() !== method) return route.continue();
+    held.push(route.request());
+    first();
+    const response = await route.fetch();
+    await gate;
+    await route.fulfill({ response });
+  });
+  return {
+    held,
+    any,
+    // Lets the answers through and waits until the page has them, then gives
+    // the page's own code a moment to act on them.
+    release: async () => {
+      const done = held.map((req) => page.waitForEvent('requestfinished', (r) => r === req));
+      open();
+      await Promise.all(done);
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 250)));
+      await page.unroute(url);
+    },
+  };
+}
+
+test('a spectator\'s race screen: one board a player while steps arrive, and late answers about a room left meanwhile change nothing', async () => {
+  const host = await person(), spectator = await person();
+  await host.page.goto(`${server.url}/`);
+  const [racing, waiting] = (await tutorialLevels(host.page)).slice(4, 6);
+  const a = (await apiSend(host.page, 'POST', '/rooms', { level: 'chosen', level_id: racing.id })).body.room;
+  const b = (await apiSend(host.page, 'POST', '/rooms', { level: 'chosen', level_id: waiting.id })).body.room;
+  assert.notEqual(a.title, b.title, 'two rooms told apart by their titles');
+  assert.equal((await apiSend(host.page, 'POST', `/rooms/${a.id}/start`, {})).status, 200, 'the host starts alone');
+  let game = null;
+  for (let i = 0; i < 100 && !game; i++) {
+    const r = (await apiGet(host.page, `/rooms/${a.id}`)).body;
+    if (r.room.state === 'racing') game = r.games[0];
+    else await host.page.waitForTimeout(100);
+  }
+  assert.ok(game, 'the race in room A is under way');
+  const hostId = a.host_id;
+  const titleIs = (t) => spectator.page.waitForFunction((x) => document.getElementById('race-h').textContent === x,
+    t, { timeout: 10000 });
+
+  // The spectator opens room A while the race is on. The cores of its small
+  // boards are slow to come, and the host steps meanwhile: that step loads
+  // the room again, which must not build the host's board a second time.
+  const { page } = spectator;
+  await page.goto(`${server.url}/`);
+  await page.waitForFunction(() => window.sokod?.app);
+  const cores = await hold(page, '**/core.wasm');
+  const heard = page.evaluate(() => new Promise((r) => window.sokod.live.on('race_step', r)));
+  await page.goto(`${server.url}/#/race/${a.id}`);
+  await cores.any;
+  await page.waitForFunction(() => document.body.dataset.live === 'on');
+  const step = await apiSend(host.page, 'POST', `/games/${game.id}/log`, { seq: 1, steps: racing.solution[0] });
+  assert.equal(step.status, 200, `the host's step: ${JSON.stringify(step.body)}`);
+  await heard;
+  // Time for a second load of the room, had the step started one, to reach the boards.
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 250)));
+  await cores.release();
+  await waitCard(page, hostId, { seq: '1', moves: '1' }, 'the host\'s board after the step heard while it was built');
+  assert.equal(await page.locator(`#race-players [data-user="${hostId}"] canvas`).count(), 1,
+    'one board in the host\'s card');
+
+  // Room A is fetched again and answers late: by then the spectator has
+  // opened room B, which loads on its own, and A's answer leaves it be.
+  await page.goto(`${server.url}/#/rooms`);
+  let late = await hold(page, new RegExp(`/api/v1/rooms/${a.id}$`));
+  await page.goto(`${server.url}/#/race/${a.id}`);
+  await late.any;
+  await page.goto(`${server.url}/#/race/${b.id}`);
+  await titleIs(b.title);
+  await late.release();
+  assert.equal(await page.textContent('#race-h'), b.title, 'room A\'s late answer left room B on the screen');
+  assert.equal(await page.locator('#race-players canvas').count(), 0, 'no board in room B\'s lobby');
+
+  // The spectator joins room B, but the answer comes after they went back to room A.
+  late = await hold(page, new RegExp(`/api/v1/rooms/${b.id}/join$`), 'POST');
+  await page.click('#race-join');
+  await late.any;
+  await page.goto(`${server.url}/#/race/${a.id}`);
+  await titleIs(a.title);
+  await waitCard(page, hostId, { seq: '1' }, 'the host\'s board in room A again');
+  // Every title shown from now on, however briefly.
+  await page.evaluate(() => {
+    const h = document.getElementById('race-h');
+    window.titlesShown = [];
+    new MutationObserver(() => window.titlesShown.push(h.textContent))
+      .observe(h, { childList: true, characterData: true, subtree: true });
+  });
+  await late.release();
+  const shown = await page.evaluate(() => window.titlesShown);
+  assert.ok(!shown.includes(b.title), `the late answer to joining room B never showed it: ${JSON.stringify(shown)}`);
+  assert.equal(await page.textContent('#race-h'), a.title, 'room A is on the screen');
+  assert.equal(await page.evaluate(() => document.body.dataset.race), 'racing', 'room A is still shown racing');
+  assert.equal(await page.locator(`#race-players [data-user="${hostId}"] canvas`).count(), 1,
+    'one board in the host\'s card');
+  assert.deepEqual(host.errors.concat(spectator.errors), [], 'no page errors');
+  await host.context.close();
+  await spectator.context.close();
 });

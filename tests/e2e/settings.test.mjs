@@ -88,3 +88,70 @@ test('an option changed while the options screen still fetches its themes is kep
     await slow.close();
   }
 });
+
+test('options changed quickly reach the server in order, and the theme chosen last is the one shown', async () => {
+  const { page, errors } = phone;
+  await page.goto(`${server.url}/`);
+  await page.waitForFunction(() => window.sokod?.app?.theme);
+  const current = await themeOf(page);
+  const themes = await page.evaluate(async () => (await (await fetch('/themes/index.json')).json()).themes);
+  const [first, last] = themes.filter((t) => t !== current);
+  assert.ok(first && last, `two themes besides ${current}: ${themes}`);
+
+  // The first save is held before it reaches the server, as when it takes
+  // the slower way there; the second choice is made meanwhile.
+  let open, sent;
+  const gate = new Promise((r) => { open = r; });
+  const firstSent = new Promise((r) => { sent = r; });
+  const puts = [];
+  await page.route('**/api/v1/account/settings', async (route) => {
+    if (route.request().method() !== 'PUT') return route.continue();
+    puts.push(route.request());
+    if (puts.length === 1) {
+      sent();
+      await gate;
+    }
+    await route.continue();
+  });
+  // The first theme's file is held back too: it loads after the second's.
+  let openTheme;
+  const themeGate = new Promise((r) => { openTheme = r; });
+  let themeHeld = null;
+  await page.route(`**/themes/${first}.json`, async (route) => {
+    themeHeld = route.request();
+    const response = await route.fetch();
+    await themeGate;
+    await route.fulfill({ response });
+  });
+
+  await page.evaluate((t) => window.sokod.settings.set('theme', t), first);
+  await firstSent;
+  await page.evaluate((t) => window.sokod.settings.set('theme', t), last);
+  await page.waitForFunction((t) => document.documentElement.dataset.theme === t, last);
+  // Longer than the page waits before saving a change: the second choice
+  // waits for the first save's answer.
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 600)));
+  assert.equal(puts.length, 1, 'one save at a time');
+
+  // The first theme's file arrives late: the theme chosen last stays.
+  assert.ok(themeHeld, 'the first theme was asked for');
+  const lateTheme = page.waitForEvent('requestfinished', (r) => r === themeHeld);
+  openTheme();
+  await lateTheme;
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 250)));
+  assert.equal(await themeOf(page), last, 'the theme chosen last is shown, not the one that loaded last');
+
+  // The first save goes through; the server ends with the choice made last.
+  const firstDone = page.waitForEvent('requestfinished', (r) => r === puts[0]);
+  open();
+  await firstDone;
+  let saved;
+  for (let i = 0; i < 50 && saved !== last; i++) {
+    saved = (await apiGet(page, '/account/settings')).body?.settings?.theme;
+    if (saved !== last) await page.waitForTimeout(100);
+  }
+  await page.unroute('**/api/v1/account/settings');
+  await page.unroute(`**/themes/${first}.json`);
+  assert.equal(saved, last, `the server keeps the theme chosen last (saves sent: ${puts.length})`);
+  assert.deepEqual(errors, [], 'no page errors');
+});

@@ -109,3 +109,68 @@ test('a watcher\'s board follows a player\'s moves live, from the leaderboard\'s
   await playerContext.close();
   await watcherContext.close();
 });
+
+test('watching another player while the first one\'s game is still on its way shows the other', async () => {
+  const contexts = [];
+  const errors = [];
+  const players = [];
+  const stamp = Date.now() % 100000;
+  let level = null;
+  for (const name of [`first${stamp}`, `second${stamp}`]) {
+    const context = await browser.newContext();
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/`);
+    level ??= (await tutorialLevels(page))[1];
+    // A player with an account (guests are watched by no one) and a game.
+    const made = await page.evaluate(async ([n, l]) => {
+      const post = (path, body) => fetch(`/api/v1${path}`, { method: 'POST',
+        headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      const signup = (await post('/account/signup', { username: n, password: 'a watched password' })).status;
+      const game = (await post(`/levels/${l}/game`, {})).status;
+      return { signup, game, id: (await (await fetch('/api/v1/account')).json()).user.id };
+    }, [name, level.id]);
+    assert.ok(made.signup === 201 && made.game === 201, `${name} signs up and opens a level: ${JSON.stringify(made)}`);
+    players.push({ name, id: made.id });
+  }
+  const [first, second] = players;
+
+  const watcherContext = await browser.newContext({ viewport: { width: 900, height: 700 } });
+  contexts.push(watcherContext);
+  const watcher = await watcherContext.newPage();
+  watcher.on('pageerror', (e) => errors.push(e.message));
+  await watcher.goto(`${server.url}/`);
+  await watcher.waitForFunction(() => window.sokod?.app);
+  // The first player's game is held back until the watcher has moved on.
+  const url = new RegExp(`/api/v1/watch/${first.id}$`);
+  let release, held = null, asked;
+  const gate = new Promise((r) => { release = r; });
+  const heldNow = new Promise((r) => { asked = r; });
+  await watcher.route(url, async (route) => {
+    if (held) return route.continue();
+    held = route.request();
+    asked();
+    const response = await route.fetch();
+    await gate;
+    await route.fulfill({ response });
+  });
+  await watcher.goto(`${server.url}/#/watch/${first.id}`);
+  await heldNow;
+  await watcher.goto(`${server.url}/#/watch/${second.id}`);
+  try {
+    await watcher.waitForFunction((n) => document.getElementById('watch-h').textContent === `Watching ${n}` &&
+      document.body.dataset.watch === 'live', second.name, { timeout: 10000 });
+  } catch {
+    assert.fail(`the watcher moved on to ${second.name} shows "${await watcher.textContent('#watch-h')}", ` +
+      `"${await watcher.textContent('#watch-state')}"`);
+  }
+  const late = watcher.waitForEvent('requestfinished', (r) => r === held);
+  release();
+  await late;
+  await watcher.evaluate(() => new Promise((r) => setTimeout(r, 250)));
+  await watcher.unroute(url);
+  assert.equal(await watcher.textContent('#watch-h'), `Watching ${second.name}`,
+    'the late answer about the first player left the second on the screen');
+  assert.deepEqual(errors, [], 'no page errors');
+  for (const c of contexts) await c.close();
+});

@@ -74,7 +74,10 @@ export function redraw() {
 }
 
 async function act(action) {
-  const r = await api.roomAction(roomId, action);
+  const id = roomId;
+  const r = await api.roomAction(id, action);
+  // The player opened another room meanwhile: this answer is not about it.
+  if (id !== roomId) return;
   if (!r.ok) {
     toast(errorMessage(r, 'That did not work'), 'warn');
     return;
@@ -84,30 +87,44 @@ async function act(action) {
   apply(r.body);
 }
 
-/** Fetches the room with every board; calls made meanwhile share it. */
+/** Fetches the room with every board and applies it, one load at a time: a
+ * call made meanwhile for the same room shares the load under way, which
+ * then runs once more, for what was heard during it. */
 function load() {
   if (!roomId) return null;
-  if (loading) return loading;
-  const id = roomId;
-  loading = api.room(id).then(async (r) => {
-    loading = null;
-    if (id !== roomId) return;
-    if (!r.ok) {
-      $('race-state').textContent = errorMessage(r, 'This room cannot be opened');
-      return;
+  // A load of another room (left meanwhile) is no answer for this one.
+  if (loading?.id === roomId) {
+    loading.again = true;
+    return loading.done;
+  }
+  const mine = { id: roomId, again: false, done: null };
+  loading = mine;
+  mine.done = (async () => {
+    const r = await api.room(mine.id);
+    if (mine.id === roomId) {
+      if (r.ok) await apply(r.body);
+      else $('race-state').textContent = errorMessage(r, 'This room cannot be opened');
     }
-    await apply(r.body);
-  });
-  return loading;
+    // Cleared only once applied: a second load during the first apply would
+    // build the boards twice.
+    if (loading === mine) loading = null;
+    if (mine.again && mine.id === roomId) await load();
+  })();
+  return mine.done;
 }
 
 /** Takes a full answer ({room, games, you}): boards are rebuilt where their game changed. */
 async function apply(full) {
+  const id = full.room.id;
+  if (id !== roomId) return;
   room = full.room;
   you = full.you ?? you;
   const games = full.games ?? [];
-  for (let i = 0; i < room.players.length; i++) {
-    const p = room.players[i], game = games[i];
+  const players = room.players;
+  for (let i = 0; i < players.length; i++) {
+    // Boards are made one after another: the player may have left for another room meanwhile.
+    if (id !== roomId) return;
+    const p = players[i], game = games[i];
     if (p.user_id === you.user_id) {
       // A core of its own: the game screen's play keeps the shared one.
       if (game && (!own || own.gameId !== game.id)) await ownBoard(ownCore ??= await loadCore('/core.wasm'), game);
@@ -155,17 +172,11 @@ function updateOwnCounts() {
 async function miniBoard(p, game) {
   let b = boards.get(p.user_id);
   if (!b) {
-    const card = cardOf(p);
-    const frame = card.querySelector('.race-mini');
-    const canvas = document.createElement('canvas');
-    canvas.setAttribute('role', 'img');
-    canvas.setAttribute('aria-label', `${playerName(p)}'s board`);
-    frame.append(canvas);
-    const view = new BoardView(canvas, frame);
-    view.setTheme(app.theme);
-    view.stepMs = 0;
-    b = { card, view, core: corePool.pop() ?? await loadCore('/core.wasm'), game: null, gameId: 0, seq: 0 };
-    boards.set(p.user_id, b);
+    const core = corePool.pop() ?? await loadCore('/core.wasm');
+    // Another answer may have made the board while the core loaded: one board a player.
+    b = boards.get(p.user_id);
+    if (b) corePool.push(core);
+    else b = addMiniBoard(p, core);
   }
   const g = b.core.startGame(game.level.rows.join('\n'), game.rule ?? 0);
   replayLetters(g, game.history);
@@ -176,6 +187,21 @@ async function miniBoard(p, game) {
   b.seq = game.seq;
   b.view.setLevel({ width: g.width, height: g.height, cells: g.start }, { player: g.player, boxes: g.boxes() });
   markBoard(b);
+}
+
+function addMiniBoard(p, core) {
+  const card = cardOf(p);
+  const frame = card.querySelector('.race-mini');
+  const canvas = document.createElement('canvas');
+  canvas.setAttribute('role', 'img');
+  canvas.setAttribute('aria-label', `${playerName(p)}'s board`);
+  frame.append(canvas);
+  const view = new BoardView(canvas, frame);
+  view.setTheme(app.theme);
+  view.stepMs = 0;
+  const b = { card, view, core, game: null, gameId: 0, seq: 0 };
+  boards.set(p.user_id, b);
+  return b;
 }
 
 function replayLetters(g, letters) {

@@ -12,9 +12,31 @@ export const section = 'screen-rooms';
 const $ = (id) => document.getElementById(id);
 let wired = false;
 
-async function create(body) {
+// Counts the times the page was left: a room asked for before then no longer
+// moves the player, who has gone elsewhere meanwhile.
+let left = 0;
+
+// One new room at a time: the buttons wait while a request is out, so that
+// a double click opens one room, not two.
+function busy(on) {
+  for (const id of ['rooms-random', 'rooms-last', 'rooms-daily', 'rooms-generated']) $(id).disabled = on;
+}
+
+/** Runs ask(asked) with the buttons off; `asked` tells it whether the page was left since. */
+async function oneAtATime(ask) {
+  const asked = left;
+  busy(true);
+  try {
+    await ask(asked);
+  } finally {
+    if (asked === left) busy(false);
+  }
+}
+
+async function create(body, asked) {
   $('rooms-status').textContent = 'Opening a room…';
   const r = await api.createRoom(body);
+  if (asked !== left) return;
   if (!r.ok) {
     $('rooms-status').textContent = errorMessage(r, 'The room could not be opened');
     return;
@@ -24,26 +46,29 @@ async function create(body) {
 }
 
 // Today's puzzle is made on its first request: ask for it, then race on it.
-async function createDaily() {
+async function createDaily(asked) {
   $('rooms-status').textContent = 'Fetching today’s puzzle…';
   const d = await api.daily();
+  if (asked !== left) return;
   if (!d.ok) {
     $('rooms-status').textContent = errorMessage(d, 'The daily puzzle cannot be opened');
     return;
   }
-  await create({ level: 'daily' });
+  await create({ level: 'daily' }, asked);
 }
 
 // A generated level takes the server a moment to make.
-async function createGenerated() {
+async function createGenerated(asked) {
   const difficulty = $('rooms-difficulty').value;
-  $('rooms-generated').disabled = true;
   $('rooms-status').textContent = 'Making a new level…';
-  try {
-    await create({ level: 'generated', difficulty });
-  } finally {
-    $('rooms-generated').disabled = false;
-  }
+  await create({ level: 'generated', difficulty }, asked);
+}
+
+export function leave() {
+  left++;
+  // The request still out is given up: the buttons are free again on return.
+  busy(false);
+  $('rooms-status').textContent = '';
 }
 
 /** A player's name as rooms show it. */
@@ -54,10 +79,11 @@ export function playerName(p) {
 export async function enter() {
   if (!wired) {
     wired = true;
-    $('rooms-random').addEventListener('click', () => create({ level: 'random' }));
-    $('rooms-last').addEventListener('click', () => create({ level: 'chosen', level_id: app.lastLevel }));
-    $('rooms-daily').addEventListener('click', createDaily);
-    $('rooms-generated').addEventListener('click', createGenerated);
+    $('rooms-random').addEventListener('click', () => oneAtATime((asked) => create({ level: 'random' }, asked)));
+    $('rooms-last').addEventListener('click',
+      () => oneAtATime((asked) => create({ level: 'chosen', level_id: app.lastLevel }, asked)));
+    $('rooms-daily').addEventListener('click', () => oneAtATime(createDaily));
+    $('rooms-generated').addEventListener('click', () => oneAtATime(createGenerated));
   }
   $('rooms-last').hidden = !app.lastLevel;
   const list = $('rooms-list');

@@ -45,15 +45,20 @@ export function drawTitleArt(canvas, theme) {
 }
 
 let dailyWired = false;
+// Counts the times the title screen was left: a daily puzzle asked for
+// before then no longer moves the player, who has gone elsewhere meanwhile.
+let left = 0;
 
 // Opens today's puzzle: the server names its level (making it on the day's
 // first request), then the play screen opens it like any level.
 async function openDaily() {
   const button = document.getElementById('title-daily');
   const status = document.getElementById('title-daily-status');
+  const asked = left;
   button.disabled = true;
   status.textContent = 'Fetching today’s puzzle…';
   const r = await api.daily();
+  if (asked !== left) return;
   button.disabled = false;
   if (!r.ok) {
     status.textContent = errorMessage(r, 'The daily puzzle cannot be opened');
@@ -79,6 +84,12 @@ export function enter() {
   const a = app.account;
   document.getElementById('title-admin').hidden = !a?.admin;
   who.textContent = a && a.username ? `Signed in as ${a.username}` : 'Playing as a guest: sign up to keep your progress on every device';
+}
+
+export function leave() {
+  left++;
+  // The request still out is given up: the button is free again on return.
+  document.getElementById('title-daily').disabled = false;
 }
 
 export function redraw() {

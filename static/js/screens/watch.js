@@ -60,14 +60,17 @@ export function redraw() {
   view?.setTheme(app.theme);
 }
 
-/** Fetches the player's game; calls made meanwhile share it. */
+/** Fetches the player's game; calls made meanwhile for the same player share it. */
 function load() {
   if (!userId) return null;
-  if (loading) return loading;
+  // A load of the player watched before is no answer for this one.
+  if (loading?.id === userId) return loading.done;
   const id = userId;
-  loading = api.watch(id).then(async (r) => {
+  const mine = { id, done: null };
+  loading = mine;
+  mine.done = api.watch(id).then(async (r) => {
     if (id !== userId) {
-      loading = null;
+      if (loading === mine) loading = null;
       return;
     }
     if (!r.ok) {
@@ -87,15 +90,20 @@ function load() {
       $('watch-state').textContent = `${name} has not played yet: their board shows here when they do.`;
     } else {
       await show(r.body.game);
+      // The first board waits for its core: another player may be watched by then.
+      if (id !== userId) {
+        if (loading === mine) loading = null;
+        return;
+      }
       $('watch-state').textContent = `${name} is playing ${r.body.game.level?.title ?? 'a level'}.`;
     }
-    loading = null;
+    if (loading === mine) loading = null;
     const heard = early;
     early = [];
     for (const e of heard) onStep(e);
     document.body.dataset.watch = 'live';
   });
-  return loading;
+  return mine.done;
 }
 
 async function show(game) {
