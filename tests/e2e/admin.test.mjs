@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
-import { startServer, openBrowser, screenshotPath, apiGet, SOKOD, SOURCE_DIR } from './harness.mjs';
+import { startServer, openBrowser, screenshotPath, apiGet, holdAnswers, SOKOD, SOURCE_DIR } from './harness.mjs';
 
 const SHARED = process.env.SOKOD_SHARED_DIR || join(SOURCE_DIR, '..', 'shared');
 const MIGRATIONS = process.env.SOKOD_MIGRATIONS || join(SOURCE_DIR, 'migrations');
@@ -50,33 +50,6 @@ async function apiSend(page, method, path, body) {
     const r = await fetch(`/api/v1${p}`, { method: m, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(b) });
     return { status: r.status, body: await r.json() };
   }, [method, path, body]);
-}
-
-/** Holds back the answer to the first GET of url: arrived resolves with that
- *  request once it is sent; release() lets the answer through, waits for
- *  it, and gives the page's own code a moment to act on it. */
-async function holdFirst(page, url) {
-  let free, arrive, held = null;
-  const hold = new Promise((r) => { free = r; });
-  const arrived = new Promise((r) => { arrive = r; });
-  await page.route(url, async (route) => {
-    if (held || route.request().method() !== 'GET') return route.continue();
-    held = route.request();
-    arrive(held);
-    const response = await route.fetch();
-    await hold;
-    await route.fulfill({ response });
-  });
-  return {
-    arrived,
-    async release() {
-      const done = page.waitForEvent('requestfinished', (r) => r === held);
-      free();
-      await done;
-      await page.evaluate(() => new Promise((r) => setTimeout(r, 250)));
-      await page.unroute(url);
-    },
-  };
 }
 
 const upload = (page, name) => page.locator('.adm-upload', { has: page.locator('h3', { hasText: name }) });
@@ -234,29 +207,16 @@ test('an admin manages the library and reads the audit log', async () => {
   // The library tab opens the collection just imported, and the admin
   // clicks it too. The tab's own request is answered last, after the admin
   // has begun to type: that late answer must not overwrite the form.
-  const url = new RegExp(`/api/v1/admin/collections/${id}$`);
-  let release, held = null;
-  const hold = new Promise((r) => { release = r; });
-  await page.route(url, async (route) => {
-    if (held) return route.continue();
-    held = route.request();
-    const response = await route.fetch();
-    await hold;
-    await route.fulfill({ response });
-  });
+  const early = await holdAnswers(page, new RegExp(`/api/v1/admin/collections/${id}$`));
   await page.goto(`${server.url}/#/admin/library`);
   await page.click(`.adm-coll[data-id="${id}"]`);
   await page.waitForFunction((n) => document.getElementById('adm-coll-h').textContent === n, 'Microban (upload)');
   await page.waitForSelector('.adm-row');
-  assert.ok(held, 'the library tab asked for the collection before the click did');
+  assert.ok(early.count() >= 2, `the library tab asked for the collection, then the click did: ${early.count()} requests`);
 
   // Rename, credit and describe.
   await page.fill('#adm-coll-form input[name="name"]', 'Microban');
-  const late = page.waitForEvent('requestfinished', (req) => req === held);
-  release();
-  await late;
-  await page.evaluate(() => new Promise((r) => setTimeout(r, 250)));
-  await page.unroute(url);
+  await early.release();
   assert.equal(await page.inputValue('#adm-coll-form input[name="name"]'), 'Microban',
     'the late answer to the earlier request left the name the admin typed');
   await page.fill('#adm-coll-form input[name="author"]', 'David W. Skinner');
@@ -282,7 +242,7 @@ test('an admin manages the library and reads the audit log', async () => {
   // Another collection clicked, and while it is on its way a level of the
   // one still on screen moves up: the move is made in that one.
   const other = (await apiGet(page, '/collections')).body.collections.find((x) => x.id !== id);
-  let slow = await holdFirst(page, new RegExp(`/api/v1/admin/collections/${other.id}$`));
+  let slow = await holdAnswers(page, new RegExp(`/api/v1/admin/collections/${other.id}$`), { method: 'GET' });
   await page.click(`.adm-coll[data-id="${other.id}"]`);
   await slow.arrived;
   const ordered = page.waitForResponse((r) => /\/order$/.test(r.url()));
@@ -350,7 +310,7 @@ test('an admin manages the library and reads the audit log', async () => {
   // The tabs answer the arrow keys, faster than the server answers: from
   // Library, two presses go back through Upload round to the audit log, and
   // the visit to Upload, answered last, does not take its tab back.
-  slow = await holdFirst(page, /\/api\/v1\/account\/settings$/);
+  slow = await holdAnswers(page, /\/api\/v1\/account\/settings$/, { method: 'GET' });
   await page.focus('#adm-tab-library');
   await page.keyboard.press('ArrowLeft');
   await slow.arrived;
@@ -388,7 +348,7 @@ test('an admin manages the library and reads the audit log', async () => {
   await firstPage();
   // Older entries asked for, then the tab opened again before they arrive:
   // the log is read from the top, and the older page is dropped.
-  slow = await holdFirst(page, /\/api\/v1\/admin\/audit\?before=/);
+  slow = await holdAnswers(page, /\/api\/v1\/admin\/audit\?before=/, { method: 'GET' });
   await page.click('#adm-audit-more');
   await slow.arrived;
   const top = page.waitForResponse((r) => /\/api\/v1\/admin\/audit$/.test(r.url()));
@@ -398,7 +358,7 @@ test('an admin manages the library and reads the audit log', async () => {
   await slow.release();
   assert.equal(await rows(), 100, 'the older page asked for before the tab was opened again is not added');
   // A double click on Older entries adds the page once.
-  slow = await holdFirst(page, /\/api\/v1\/admin\/audit\?before=/);
+  slow = await holdAnswers(page, /\/api\/v1\/admin\/audit\?before=/, { method: 'GET' });
   await page.dblclick('#adm-audit-more');
   await slow.arrived;
   await slow.release();

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { SOURCE_DIR, startServer, openBrowser, apiGet } from './harness.mjs';
+import { SOURCE_DIR, startServer, openBrowser, apiGet, holdAnswers } from './harness.mjs';
 
 let server, browser;
 before(async () => {
@@ -20,33 +20,6 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-/** Holds back the answer to the first request to url: arrived resolves with
- *  that request once it is sent; release() lets the answer through, waits
- *  for it, and gives the page's own code a moment to act on it. */
-async function holdFirst(page, url) {
-  let free, arrive, held = null;
-  const hold = new Promise((r) => { free = r; });
-  const arrived = new Promise((r) => { arrive = r; });
-  await page.route(url, async (route) => {
-    if (held) return route.continue();
-    held = route.request();
-    arrive(held);
-    const response = await route.fetch();
-    await hold;
-    await route.fulfill({ response });
-  });
-  return {
-    arrived,
-    async release() {
-      const done = page.waitForEvent('requestfinished', (r) => r === held);
-      free();
-      await done;
-      await page.evaluate(() => new Promise((r) => setTimeout(r, 250)));
-      await page.unroute(url);
-    },
-  };
-}
 
 const heading = (page) => page.textContent('#lib-heading');
 
@@ -94,7 +67,7 @@ test('the library shows the collection asked for last, whatever order the answer
 
   // A search reads every collection in turn; the last one is answered only
   // after the box has been cleared again and the collection is back.
-  let late = await holdFirst(page, new RegExp(`/api/v1/collections/${last.id}$`));
+  let late = await holdAnswers(page, new RegExp(`/api/v1/collections/${last.id}$`));
   await page.fill('#lib-search', 'a');
   await late.arrived;
   await page.fill('#lib-search', '');
@@ -108,7 +81,7 @@ test('the library shows the collection asked for last, whatever order the answer
   // are still there, and the collection clicked meanwhile is the one shown.
   await page.goto(`${server.url}/#/`);
   await page.waitForSelector('#screen-title:not([hidden])');
-  late = await holdFirst(page, /\/api\/v1\/collections$/);
+  late = await holdAnswers(page, /\/api\/v1\/collections$/);
   await page.goto(`${server.url}/#/library`);
   await late.arrived;
   await page.click(`#lib-collections .collection[data-id="${second.id}"]`);
@@ -126,7 +99,7 @@ test('the library shows the collection asked for last, whatever order the answer
       for (const m of list) for (const n of m.addedNodes) window.headings.push(n.textContent);
     }).observe(document.getElementById('lib-heading'), { childList: true });
   });
-  late = await holdFirst(page, new RegExp(`/api/v1/collections/${first.id}$`));
+  late = await holdAnswers(page, new RegExp(`/api/v1/collections/${first.id}$`));
   await page.click(`#lib-collections .collection[data-id="${first.id}"]`);
   await late.arrived;
   await page.click(`#lib-collections .collection[data-id="${last.id}"]`);

@@ -2,7 +2,7 @@
 // on the day's board and starts a streak, both shown from the title screen.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, openBrowser, waitForGame, apiGet } from './harness.mjs';
+import { startServer, openBrowser, waitForGame, apiGet, holdAnswers } from './harness.mjs';
 
 let server, browser;
 before(async () => {
@@ -28,54 +28,25 @@ test('the title screen opens today\'s daily puzzle', async () => {
   assert.deepEqual(errors, [], 'no page errors');
 });
 
-/** Holds back the page's first request matching `url` until release() is
- * called; `count()` says how many requests matched. */
-async function holdFirst(page, url, method = 'GET') {
-  let release, held = null, n = 0;
-  const hold = new Promise((r) => { release = r; });
-  await page.route(url, async (route) => {
-    if (route.request().method() !== method) return route.continue();
-    n++;
-    if (held) return route.continue();
-    held = route.request();
-    const response = await route.fetch();
-    await hold;
-    await route.fulfill({ response });
-  });
-  return {
-    held: () => held,
-    count: () => n,
-    // Lets the answer through and waits until the page has it, then gives
-    // the page's own code a moment to act on it.
-    release: async () => {
-      const late = page.waitForEvent('requestfinished', (req) => req === held);
-      release();
-      await late;
-      await page.evaluate(() => new Promise((r) => setTimeout(r, 250)));
-      await page.unroute(url);
-    },
-  };
-}
-
 test('a daily puzzle or a room asked for, then given up on, does not pull the player away when it arrives', async () => {
   const { page, errors } = browser;
   // The title screen's daily puzzle, still on its way when the player opens the library.
   await page.goto(`${server.url}/`);
   await page.waitForSelector('#screen-title:not([hidden])');
-  let held = await holdFirst(page, /\/api\/v1\/daily$/);
+  let late = await holdAnswers(page, /\/api\/v1\/daily$/, { method: 'GET' });
   await page.click('#title-daily');
   await page.waitForFunction(() => /Fetching/.test(document.getElementById('title-daily-status').textContent));
   await page.goto(`${server.url}/#/library`);
   await page.waitForSelector('#screen-library:not([hidden])');
-  assert.ok(held.held(), 'the daily puzzle was asked for');
-  await held.release();
+  assert.equal(late.held.length, 1, 'the daily puzzle was asked for');
+  await late.release();
   assert.equal(page.url().replace(/.*#/, '#'), '#/library', 'the late daily puzzle left the player in the library');
 
   // A room on a random level: a double click asks once, every button waits
   // meanwhile, and the answer, once the player has gone, leaves them be.
   await page.goto(`${server.url}/#/rooms`);
   await page.waitForSelector('#screen-rooms:not([hidden])');
-  held = await holdFirst(page, /\/api\/v1\/rooms$/, 'POST');
+  late = await holdAnswers(page, /\/api\/v1\/rooms$/, { method: 'POST' });
   await page.dblclick('#rooms-random');
   await page.waitForFunction(() => /Opening/.test(document.getElementById('rooms-status').textContent));
   for (const id of ['rooms-random', 'rooms-daily', 'rooms-generated']) {
@@ -83,8 +54,8 @@ test('a daily puzzle or a room asked for, then given up on, does not pull the pl
   }
   await page.goto(`${server.url}/#/credits`);
   await page.waitForSelector('#screen-credits:not([hidden])');
-  await held.release();
-  assert.equal(held.count(), 1, 'a double click asked for one room');
+  await late.release();
+  assert.equal(late.count(), 1, 'a double click asked for one room');
   assert.equal(page.url().replace(/.*#/, '#'), '#/credits', 'the late room left the player on the credits page');
   await page.goto(`${server.url}/#/rooms`);
   assert.equal(await page.isDisabled('#rooms-random'), false, 'back on the races page, a new room may be asked for');

@@ -233,3 +233,40 @@ export async function clickSquare(page, x, y, tap = false) {
   if (tap) await page.touchscreen.tap(px, py);
   else await page.mouse.click(px, py);
 }
+
+/** Holds back the page's answers to requests matching url (with `method`,
+ * or any), to build a race on purpose: the first such request only, or
+ * every one with `all`. Each held request reaches the server at once; only
+ * its answer waits. Returns {held: the requests held, arrived: resolves with
+ * the first once it is held, count(): requests matched so far, release()}:
+ * release() lets the answers through, waits until the page has them, gives
+ * the page's own code a moment to act on them, and stops holding. */
+export async function holdAnswers(page, url, { method = null, all = false } = {}) {
+  const held = [];
+  let open, first, n = 0;
+  const gate = new Promise((r) => { open = r; });
+  const arrived = new Promise((r) => { first = r; });
+  await page.route(url, async (route) => {
+    const req = route.request();
+    if (method && req.method() !== method) return route.continue();
+    n++;
+    if (held.length > 0 && !all) return route.continue();
+    held.push(req);
+    first(req);
+    const response = await route.fetch();
+    await gate;
+    await route.fulfill({ response });
+  });
+  return {
+    held,
+    arrived,
+    count: () => n,
+    async release() {
+      const done = held.map((req) => page.waitForEvent('requestfinished', (r) => r === req));
+      open();
+      await Promise.all(done);
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 250)));
+      await page.unroute(url);
+    },
+  };
+}

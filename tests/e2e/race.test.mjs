@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
-import { startServer, waitForGame, tutorialLevels, arrows, apiGet } from './harness.mjs';
+import { startServer, waitForGame, tutorialLevels, arrows, apiGet, holdAnswers } from './harness.mjs';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -165,37 +165,6 @@ const apiSend = (page, method, path, body) => page.evaluate(async ([m, p, b]) =>
   return { status: r.status, body: await r.json() };
 }, [method, path, body]);
 
-/** Holds back the page's answers to requests matching `url` (and `method`)
- * from now on; `any` resolves once one is held, release() lets them through. */
-async function hold(page, url, method = 'GET') {
-  let open;
-  const gate = new Promise((r) => { open = r; });
-  const held = [];
-  let first;
-  const any = new Promise((r) => { first = r; });
-  await page.route(url, async (route) => {
-    if (route.request().method() !== method) return route.continue();
-    held.push(route.request());
-    first();
-    const response = await route.fetch();
-    await gate;
-    await route.fulfill({ response });
-  });
-  return {
-    held,
-    any,
-    // Lets the answers through and waits until the page has them, then gives
-    // the page's own code a moment to act on them.
-    release: async () => {
-      const done = held.map((req) => page.waitForEvent('requestfinished', (r) => r === req));
-      open();
-      await Promise.all(done);
-      await page.evaluate(() => new Promise((r) => setTimeout(r, 250)));
-      await page.unroute(url);
-    },
-  };
-}
-
 test('a spectator\'s race screen: one board a player while steps arrive, and late answers about a room left meanwhile change nothing', async () => {
   const host = await person(), spectator = await person();
   await host.page.goto(`${server.url}/`);
@@ -221,10 +190,10 @@ test('a spectator\'s race screen: one board a player while steps arrive, and lat
   const { page } = spectator;
   await page.goto(`${server.url}/`);
   await page.waitForFunction(() => window.sokod?.app);
-  const cores = await hold(page, '**/core.wasm');
+  const cores = await holdAnswers(page, '**/core.wasm', { method: 'GET', all: true });
   const heard = page.evaluate(() => new Promise((r) => window.sokod.live.on('race_step', r)));
   await page.goto(`${server.url}/#/race/${a.id}`);
-  await cores.any;
+  await cores.arrived;
   await page.waitForFunction(() => document.body.dataset.live === 'on');
   const step = await apiSend(host.page, 'POST', `/games/${game.id}/log`, { seq: 1, steps: racing.solution[0] });
   assert.equal(step.status, 200, `the host's step: ${JSON.stringify(step.body)}`);
@@ -239,9 +208,9 @@ test('a spectator\'s race screen: one board a player while steps arrive, and lat
   // Room A is fetched again and answers late: by then the spectator has
   // opened room B, which loads on its own, and A's answer leaves it be.
   await page.goto(`${server.url}/#/rooms`);
-  let late = await hold(page, new RegExp(`/api/v1/rooms/${a.id}$`));
+  let late = await holdAnswers(page, new RegExp(`/api/v1/rooms/${a.id}$`), { method: 'GET', all: true });
   await page.goto(`${server.url}/#/race/${a.id}`);
-  await late.any;
+  await late.arrived;
   await page.goto(`${server.url}/#/race/${b.id}`);
   await titleIs(b.title);
   await late.release();
@@ -249,9 +218,9 @@ test('a spectator\'s race screen: one board a player while steps arrive, and lat
   assert.equal(await page.locator('#race-players canvas').count(), 0, 'no board in room B\'s lobby');
 
   // The spectator joins room B, but the answer comes after they went back to room A.
-  late = await hold(page, new RegExp(`/api/v1/rooms/${b.id}/join$`), 'POST');
+  late = await holdAnswers(page, new RegExp(`/api/v1/rooms/${b.id}/join$`), { method: 'POST', all: true });
   await page.click('#race-join');
-  await late.any;
+  await late.arrived;
   await page.goto(`${server.url}/#/race/${a.id}`);
   await titleIs(a.title);
   await waitCard(page, hostId, { seq: '1' }, 'the host\'s board in room A again');
