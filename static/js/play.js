@@ -37,15 +37,8 @@ export class Play {
     this.sync = null;
   }
 
-  /** Opens the player's game on a level; resolves to the server's answer. */
-  async open(levelId) {
-    const r = await api.openGame(levelId);
-    if (!r.ok) return r;
-    await this.attach(r.body.game);
-    return r;
-  }
-
-  /** Plays a game the server gave (a race game): builds it and sends its entries. */
+  /** Plays a game the server gave (the player's game on a level, a race
+   * game): builds it and sends the entries an earlier page left unsent. */
   async attach(state) {
     this.close();
     this.build(state);
