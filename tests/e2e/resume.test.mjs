@@ -17,6 +17,33 @@ after(async () => {
   await server?.stop();
 });
 
+/** Holds back the answer to the next request whose address matches `url`:
+ * `held` resolves to the request once the page has made it, and the page
+ * gets the server's answer only when `answer()` is called, which resolves
+ * once the page has it and its own code has had a moment to use it. */
+async function holdNext(page, url) {
+  let release, made;
+  const gate = new Promise((r) => { release = r; });
+  const held = new Promise((r, fail) => {
+    made = r;
+    setTimeout(() => fail(new Error(`the page did not ask for ${url}`)), 10000);
+  });
+  await page.route(url, async (route) => {
+    made(route.request());
+    const response = await route.fetch();
+    await gate;
+    await route.fulfill({ response });
+  }, { times: 1 });
+  const answer = async () => {
+    const request = await held;
+    const finished = page.waitForEvent('requestfinished', (r) => r === request);
+    release();
+    await finished;
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 100)));
+  };
+  return { held, answer };
+}
+
 const same = (p) => ({ player: p.player, boxes: p.boxes, moves: p.moves, pushes: p.pushes, cursor: p.cursor, redo: p.redo, hash: p.hash });
 
 test('a reload mid-level resumes exactly, redo stack included', async () => {
@@ -92,4 +119,25 @@ test('a tab whose game moved on elsewhere adopts it on its next step', async () 
   const game = await serverGame(phonePage);
   assert.deepEqual(same(caughtUp), same(moved), 'the phone shows the laptop\'s position');
   assert.equal(game.seq, moved.seq, 'the stale step was not applied');
+});
+
+test('an undo played while the tab asks whether its game moved on is kept', async () => {
+  const { page } = phone;
+  await waitSynced(page);
+  const id = await page.evaluate(() => window.sokod.gameId());
+  // Back in the tab, it asks for its game; that answer comes late.
+  const hold = await holdNext(page, new RegExp(`/api/v1/games/${id}$`));
+  await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+  await hold.held;
+  await press(page, ['z']);
+  await waitSynced(page);
+  const played = await localPosition(page);
+  await hold.answer();
+  assert.deepEqual(same(await localPosition(page)), same(played), 'the answer from before the undo did not take it back');
+  await press(page, ['y']);
+  await waitSynced(page);
+  const local = await localPosition(page);
+  const game = await serverGame(page);
+  assert.deepEqual([local.moves, local.seq], [played.moves + 1, played.seq + 1], 'the redo after it was played');
+  assert.deepEqual([game.moves, game.seq], [local.moves, local.seq], 'and the server took it');
 });

@@ -319,11 +319,13 @@ function nextLevel() {
 
 /** Back in this tab: when the game moved on elsewhere, follow it. */
 async function catchUp() {
-  if (currentScreen() !== 'play' || !play?.sync || play.sync.pending > 0 || view.animating) return;
-  const id = play.sync.gameId;
-  const r = await api.game(id);
-  if (!r.ok || !play.sync || play.sync.gameId !== id || play.sync.pending > 0) return;
-  if (r.body.game.seq !== play.sync.seq) {
+  if (currentScreen() !== 'play' || loading || !play?.sync || play.sync.pending > 0 || view.animating) return;
+  const sync = play.sync, seq = sync.seq;
+  const r = await api.game(sync.gameId);
+  // A step played and confirmed while the answer was on its way makes it
+  // older than the page: adopting it would undo that step.
+  if (!r.ok || play.sync !== sync || sync.seq !== seq || sync.pending > 0) return;
+  if (r.body.game.seq !== seq) {
     play.adopt(r.body.game, '');
     toast('Continued from another device');
   }
