@@ -140,7 +140,10 @@ export class Play {
   adopt(state, message) {
     if (!state || state.history === undefined) {
       // No whole game in the answer (a step's answer has only its summary): fetch it.
-      api.game(this.sync?.gameId ?? this.state.id).then((r) => {
+      const sync = this.sync;
+      api.game(sync?.gameId ?? this.state.id).then((r) => {
+        // The player has moved on to another game (or opened this one again).
+        if (this.sync !== sync) return;
         if (r.ok) this.adopt(r.body.game, message);
         else toast(message, 'warn');
       });

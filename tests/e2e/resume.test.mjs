@@ -141,3 +141,31 @@ test('an undo played while the tab asks whether its game moved on is kept', asyn
   assert.deepEqual([local.moves, local.seq], [played.moves + 1, played.seq + 1], 'the redo after it was played');
   assert.deepEqual([game.moves, game.seq], [local.moves, local.seq], 'and the server took it');
 });
+
+test('the game fetched after an answer that differs is not adopted once the player is on the next level', async () => {
+  const { page } = phone;
+  const next = (await tutorialLevels(page))[5];
+  await waitSynced(page);
+  const id = await page.evaluate(() => window.sokod.gameId());
+  // The network turns an undo into two: the answer differs from the page,
+  // which fetches the whole game to follow the server; that comes late.
+  await page.route('**/api/v1/games/*/log', async (route) => {
+    const body = JSON.parse(route.request().postData());
+    await route.continue({ postData: JSON.stringify({ ...body, undo: body.undo + 1 }) });
+  }, { times: 1 });
+  const hold = await holdNext(page, new RegExp(`/api/v1/games/${id}$`));
+  await press(page, ['z']);
+  await hold.held;
+  await page.keyboard.press('n');
+  await waitForGame(page, next.title);
+  const opened = await localPosition(page);
+  await hold.answer();
+  assert.equal(await page.textContent('#game-h'), next.title, 'the next level is still shown');
+  assert.deepEqual(same(await localPosition(page)), same(opened), 'the last level\'s game did not replace the board');
+  await press(page, arrows('lurd'));
+  await waitSynced(page);
+  const local = await localPosition(page);
+  const game = await serverGame(page);
+  assert.equal(game.level.id, next.id, 'moves go to the next level\'s game');
+  assert.deepEqual([game.moves, game.seq], [local.moves, local.seq], 'the server took them');
+});
