@@ -61,7 +61,10 @@ export class Play {
       // played on and what is left here is stale.
       const first = saved.find((e) => e.seq === state.seq);
       if (!first) return this.sync.reset(state.seq);
-      const r = await this.sync.send({ ...first });
+      const sync = this.sync;
+      const r = await sync.send({ ...first });
+      // Another game was attached meanwhile (the player opened another level).
+      if (this.sync !== sync) return;
       if (!r.ok || !r.body.duplicate) return this.sync.reset(state.seq);
     }
     if (mine.length === 0 || mine[0].seq !== state.seq + 1) return this.sync.reset(state.seq);

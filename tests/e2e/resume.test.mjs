@@ -169,3 +169,49 @@ test('the game fetched after an answer that differs is not adopted once the play
   assert.equal(game.level.id, next.id, 'moves go to the next level\'s game');
   assert.deepEqual([game.moves, game.seq], [local.moves, local.seq], 'the server took them');
 });
+
+test('keys wait while a reloaded page resends what the server already holds', async () => {
+  const { page } = phone;
+  const levels = await tutorialLevels(page);
+  /** Opens `level`, plays its solution's next step and reloads before the
+   * server's answer (which it has applied) reaches the page: the reloaded
+   * page resends that step, and the resend is held back. */
+  const reloadMidStep = async (level, step) => {
+    await page.goto(`${server.url}/#/play/${level.id}`);
+    await waitForGame(page, level.title);
+    await waitSynced(page);
+    const lost = await holdNext(page, '**/api/v1/games/*/log');
+    await press(page, arrows(level.solution[step]));
+    await lost.held;
+    const resend = await holdNext(page, '**/api/v1/games/*/log');
+    await page.reload();
+    await resend.held;
+    return resend;
+  };
+
+  // Keys pressed while the resend is on its way are not played: the queue
+  // the page rebuilds after it would leave them out.
+  const first = levels[6];
+  let resend = await reloadMidStep(first, 0);
+  await press(page, arrows(first.solution.slice(1, 3)));
+  await resend.answer();
+  await waitForGame(page, first.title);
+  await waitSynced(page);
+  let local = await localPosition(page);
+  let game = await serverGame(page);
+  assert.deepEqual([local.moves, local.seq], [1, 1], 'the step resent, and nothing else');
+  assert.deepEqual([game.moves, game.seq, game.hash], [local.moves, local.seq, local.hash], 'the server and the page agree');
+
+  // Another level opened while the resend is on its way plays on from its own seq.
+  resend = await reloadMidStep(first, 1);
+  const other = levels[7];
+  await page.evaluate((id) => { location.hash = `#/play/${id}`; }, other.id);
+  await waitForGame(page, other.title);
+  await resend.answer();
+  await press(page, arrows(other.solution.slice(0, 2)));
+  await waitSynced(page);
+  local = await localPosition(page);
+  game = await serverGame(page);
+  assert.equal(game.level.id, other.id);
+  assert.deepEqual([local.moves, game.moves, game.seq], [2, 2, 2], 'both steps played on the level opened');
+});
