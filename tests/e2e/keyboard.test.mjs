@@ -1,5 +1,6 @@
 // Every screen by keyboard alone: the menus, the options (theme, sound),
-// the credits and the in-game menu, with a visible focus throughout.
+// the credits and the in-game menu, with a visible focus throughout; Next,
+// Back and Prev while a level loads keep the board and the address together.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, openBrowser, waitForGame, tutorialLevels, press, arrows, localPosition, apiGet } from './harness.mjs';

@@ -1,6 +1,8 @@
 // Resuming: a reload mid-level comes back exactly where it was, undo and
 // redo stacks included; an account's second device opens the same position;
-// a tab whose game moved on elsewhere catches up on its next step.
+// a tab whose game moved on elsewhere catches up on its next step. Answers
+// held back until the player has moved on (a catch-up, a game fetched to
+// follow the server, a resend after a reload) undo nothing played since.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, openBrowser, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition, serverGame } from './harness.mjs';
