@@ -37,15 +37,8 @@ export class Play {
     this.sync = null;
   }
 
-  /** Opens the player's game on a level; resolves to the server's answer. */
-  async open(levelId) {
-    const r = await api.openGame(levelId);
-    if (!r.ok) return r;
-    await this.attach(r.body.game);
-    return r;
-  }
-
-  /** Plays a game the server gave (a race game): builds it and sends its entries. */
+  /** Plays a game the server gave (the player's game on a level, a race
+   * game): builds it and sends the entries an earlier page left unsent. */
   async attach(state) {
     this.close();
     this.build(state);
@@ -68,7 +61,10 @@ export class Play {
       // played on and what is left here is stale.
       const first = saved.find((e) => e.seq === state.seq);
       if (!first) return this.sync.reset(state.seq);
-      const r = await this.sync.send({ ...first });
+      const sync = this.sync;
+      const r = await sync.send({ ...first });
+      // Another game was attached meanwhile (the player opened another level).
+      if (this.sync !== sync) return;
       if (!r.ok || !r.body.duplicate) return this.sync.reset(state.seq);
     }
     if (mine.length === 0 || mine[0].seq !== state.seq + 1) return this.sync.reset(state.seq);
@@ -147,7 +143,10 @@ export class Play {
   adopt(state, message) {
     if (!state || state.history === undefined) {
       // No whole game in the answer (a step's answer has only its summary): fetch it.
-      api.game(this.sync?.gameId ?? this.state.id).then((r) => {
+      const sync = this.sync;
+      api.game(sync?.gameId ?? this.state.id).then((r) => {
+        // The player has moved on to another game (or opened this one again).
+        if (this.sync !== sync) return;
         if (r.ok) this.adopt(r.body.game, message);
         else toast(message, 'warn');
       });

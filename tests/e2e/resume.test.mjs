@@ -1,6 +1,8 @@
 // Resuming: a reload mid-level comes back exactly where it was, undo and
 // redo stacks included; an account's second device opens the same position;
-// a tab whose game moved on elsewhere catches up on its next step.
+// a tab whose game moved on elsewhere catches up on its next step. Answers
+// held back until the player has moved on (a catch-up, a game fetched to
+// follow the server, a resend after a reload) undo nothing played since.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, openBrowser, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition, serverGame } from './harness.mjs';
@@ -16,6 +18,33 @@ after(async () => {
   await laptop?.close();
   await server?.stop();
 });
+
+/** Holds back the answer to the next request whose address matches `url`:
+ * `held` resolves to the request once the page has made it, and the page
+ * gets the server's answer only when `answer()` is called, which resolves
+ * once the page has it and its own code has had a moment to use it. */
+async function holdNext(page, url) {
+  let release, made;
+  const gate = new Promise((r) => { release = r; });
+  const held = new Promise((r, fail) => {
+    made = r;
+    setTimeout(() => fail(new Error(`the page did not ask for ${url}`)), 10000);
+  });
+  await page.route(url, async (route) => {
+    made(route.request());
+    const response = await route.fetch();
+    await gate;
+    await route.fulfill({ response });
+  }, { times: 1 });
+  const answer = async () => {
+    const request = await held;
+    const finished = page.waitForEvent('requestfinished', (r) => r === request);
+    release();
+    await finished;
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 100)));
+  };
+  return { held, answer };
+}
 
 const same = (p) => ({ player: p.player, boxes: p.boxes, moves: p.moves, pushes: p.pushes, cursor: p.cursor, redo: p.redo, hash: p.hash });
 
@@ -92,4 +121,99 @@ test('a tab whose game moved on elsewhere adopts it on its next step', async () 
   const game = await serverGame(phonePage);
   assert.deepEqual(same(caughtUp), same(moved), 'the phone shows the laptop\'s position');
   assert.equal(game.seq, moved.seq, 'the stale step was not applied');
+});
+
+test('an undo played while the tab asks whether its game moved on is kept', async () => {
+  const { page } = phone;
+  await waitSynced(page);
+  const id = await page.evaluate(() => window.sokod.gameId());
+  // Back in the tab, it asks for its game; that answer comes late.
+  const hold = await holdNext(page, new RegExp(`/api/v1/games/${id}$`));
+  await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+  await hold.held;
+  await press(page, ['z']);
+  await waitSynced(page);
+  const played = await localPosition(page);
+  await hold.answer();
+  assert.deepEqual(same(await localPosition(page)), same(played), 'the answer from before the undo did not take it back');
+  await press(page, ['y']);
+  await waitSynced(page);
+  const local = await localPosition(page);
+  const game = await serverGame(page);
+  assert.deepEqual([local.moves, local.seq], [played.moves + 1, played.seq + 1], 'the redo after it was played');
+  assert.deepEqual([game.moves, game.seq], [local.moves, local.seq], 'and the server took it');
+});
+
+test('the game fetched after an answer that differs is not adopted once the player is on the next level', async () => {
+  const { page } = phone;
+  const next = (await tutorialLevels(page))[5];
+  await waitSynced(page);
+  const id = await page.evaluate(() => window.sokod.gameId());
+  // The network turns an undo into two: the answer differs from the page,
+  // which fetches the whole game to follow the server; that comes late.
+  await page.route('**/api/v1/games/*/log', async (route) => {
+    const body = JSON.parse(route.request().postData());
+    await route.continue({ postData: JSON.stringify({ ...body, undo: body.undo + 1 }) });
+  }, { times: 1 });
+  const hold = await holdNext(page, new RegExp(`/api/v1/games/${id}$`));
+  await press(page, ['z']);
+  await hold.held;
+  await page.keyboard.press('n');
+  await waitForGame(page, next.title);
+  const opened = await localPosition(page);
+  await hold.answer();
+  assert.equal(await page.textContent('#game-h'), next.title, 'the next level is still shown');
+  assert.deepEqual(same(await localPosition(page)), same(opened), 'the last level\'s game did not replace the board');
+  await press(page, arrows('lurd'));
+  await waitSynced(page);
+  const local = await localPosition(page);
+  const game = await serverGame(page);
+  assert.equal(game.level.id, next.id, 'moves go to the next level\'s game');
+  assert.deepEqual([game.moves, game.seq], [local.moves, local.seq], 'the server took them');
+});
+
+test('keys wait while a reloaded page resends what the server already holds', async () => {
+  const { page } = phone;
+  const levels = await tutorialLevels(page);
+  /** Opens `level`, plays its solution's next step and reloads before the
+   * server's answer (which it has applied) reaches the page: the reloaded
+   * page resends that step, and the resend is held back. */
+  const reloadMidStep = async (level, step) => {
+    await page.goto(`${server.url}/#/play/${level.id}`);
+    await waitForGame(page, level.title);
+    await waitSynced(page);
+    const lost = await holdNext(page, '**/api/v1/games/*/log');
+    await press(page, arrows(level.solution[step]));
+    await lost.held;
+    const resend = await holdNext(page, '**/api/v1/games/*/log');
+    await page.reload();
+    await resend.held;
+    return resend;
+  };
+
+  // Keys pressed while the resend is on its way are not played: the queue
+  // the page rebuilds after it would leave them out.
+  const first = levels[6];
+  let resend = await reloadMidStep(first, 0);
+  await press(page, arrows(first.solution.slice(1, 3)));
+  await resend.answer();
+  await waitForGame(page, first.title);
+  await waitSynced(page);
+  let local = await localPosition(page);
+  let game = await serverGame(page);
+  assert.deepEqual([local.moves, local.seq], [1, 1], 'the step resent, and nothing else');
+  assert.deepEqual([game.moves, game.seq, game.hash], [local.moves, local.seq, local.hash], 'the server and the page agree');
+
+  // Another level opened while the resend is on its way plays on from its own seq.
+  resend = await reloadMidStep(first, 1);
+  const other = levels[7];
+  await page.evaluate((id) => { location.hash = `#/play/${id}`; }, other.id);
+  await waitForGame(page, other.title);
+  await resend.answer();
+  await press(page, arrows(other.solution.slice(0, 2)));
+  await waitSynced(page);
+  local = await localPosition(page);
+  game = await serverGame(page);
+  assert.equal(game.level.id, other.id);
+  assert.deepEqual([local.moves, game.moves, game.seq], [2, 2, 2], 'both steps played on the level opened');
 });

@@ -21,7 +21,13 @@ let play = null;
 let levelId = 0;
 let neighbours = { prev: 0, next: 0, count: 0, position: 0, name: '' };
 let solvedShown = false;
+// Bumped by each level opened, by going back to the level still shown and by
+// leaving the screen: an answer that comes after it moved on is dropped.
 let opening = 0;
+// The level being opened, until its game is playable (0: none): keys and
+// taps wait, for the game and the neighbours in hand are still the last
+// level's.
+let loading = 0;
 let drained = false;
 let hovered = -1;
 
@@ -113,27 +119,36 @@ function applySettings() {
 }
 
 function ready() {
-  return play && play.game && currentScreen() === 'play' && $('solved').hidden && !$('game-menu').open;
+  return play && play.game && !loading && currentScreen() === 'play' && $('solved').hidden && !$('game-menu').open;
 }
 
 export async function enter(args) {
   if (!view) setup();
   const id = Number(args[0]);
   if (!id) return go('#/library');
-  if (id === levelId && play.game) {
+  if (id === levelId && play.game && loading !== id) {
+    if (loading) {
+      // Back on the level shown while another was opening (Back after Next):
+      // that one's answer must not replace this game.
+      ++opening;
+      loading = 0;
+      $('g-status').hidden = true;
+      updateHud();
+    }
     live.follow({ game: play.sync.gameId });
     view.resize();
     $('board').focus();
     return;
   }
   const token = ++opening;
+  loading = id;
   closeSolved();
   $('game-h').textContent = 'Loading…';
   $('g-status').hidden = true;
   play.core = await app.core();
   view.setTheme(app.theme);
   applySettings();
-  const r = await play.open(id);
+  const r = await api.openGame(id);
   if (token !== opening) return;
   if (!r.ok) {
     $('game-h').textContent = r.offline ? 'Offline' : 'Level not found';
@@ -143,6 +158,11 @@ export async function enter(args) {
     return;
   }
   levelId = id;
+  neighbours = { prev: 0, next: 0, count: 0, position: 0, name: '' };
+  await play.attach(r.body.game);
+  if (token !== opening) return;
+  loading = 0;
+  updateHud();
   app.lastLevel = id;
   resetHints(play.state);
   live.follow({ game: play.sync.gameId });
@@ -153,13 +173,14 @@ export async function enter(args) {
   }
   solvedShown = play.game.solved;
   $('board').focus();
-  await loadNeighbours(play.state.level);
-  updateHud();
   loadHint(id);
+  await loadNeighbours(play.state.level);
+  if (token !== opening) return;
   announce(`${$('game-h').textContent}. ${play.counts()}.`);
 }
 
 export function leave() {
+  ++opening;
   live.stop();
   $('game-menu').open && $('game-menu').close();
 }
@@ -170,6 +191,8 @@ export function redraw() {
 
 async function loadNeighbours(level) {
   const data = await app.collection(level.collection_id);
+  // Another level's, when the player moved on while it was on its way.
+  if (play.state?.level.id !== level.id) return;
   const levels = data?.levels ?? [];
   const i = levels.findIndex((l) => l.id === level.id);
   neighbours = {
@@ -179,6 +202,7 @@ async function loadNeighbours(level) {
     position: level.position,
     name: data?.collection.name ?? '',
   };
+  updateHud();
 }
 
 async function loadHint(id) {
@@ -195,7 +219,7 @@ function updateHud() {
   if (!play.game) return;
   hovered = -1;
   const g = play.game, lvl = play.state.level;
-  $('game-h').textContent = lvl.title || `Level ${lvl.position}`;
+  $('game-h').textContent = loading ? 'Loading…' : lvl.title || `Level ${lvl.position}`;
   $('g-sub').textContent = neighbours.name
     ? `${neighbours.name} · ${lvl.position} of ${neighbours.count}` : `Level ${lvl.position}`;
   $('g-moves').textContent = g.moves;
@@ -243,7 +267,7 @@ function onKey(e) {
   }
   if ($('game-menu').open) return; // the dialog handles its own keys
   if (name === 'confirm') return; // Enter activates focused buttons
-  if (!play.game) return;
+  if (!ready()) return;
   e.preventDefault();
   const timed = DIR_OF[name] !== undefined;
   if (timed) {
@@ -295,11 +319,13 @@ function nextLevel() {
 
 /** Back in this tab: when the game moved on elsewhere, follow it. */
 async function catchUp() {
-  if (currentScreen() !== 'play' || !play?.sync || play.sync.pending > 0 || view.animating) return;
-  const id = play.sync.gameId;
-  const r = await api.game(id);
-  if (!r.ok || !play.sync || play.sync.gameId !== id || play.sync.pending > 0) return;
-  if (r.body.game.seq !== play.sync.seq) {
+  if (currentScreen() !== 'play' || loading || !play?.sync || play.sync.pending > 0 || view.animating) return;
+  const sync = play.sync, seq = sync.seq;
+  const r = await api.game(sync.gameId);
+  // A step played and confirmed while the answer was on its way makes it
+  // older than the page: adopting it would undo that step.
+  if (!r.ok || play.sync !== sync || sync.seq !== seq || sync.pending > 0) return;
+  if (r.body.game.seq !== seq) {
     play.adopt(r.body.game, '');
     toast('Continued from another device');
   }
