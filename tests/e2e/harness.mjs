@@ -238,14 +238,19 @@ export async function clickSquare(page, x, y, tap = false) {
  * or any), to build a race on purpose: the first such request only, or
  * every one with `all`. Each held request reaches the server at once; only
  * its answer waits. Returns {held: the requests held, arrived: resolves with
- * the first once it is held, count(): requests matched so far, release()}:
- * release() lets the answers through, waits until the page has them, gives
- * the page's own code a moment to act on them, and stops holding. */
+ * the first once it is held (fails after 10 s without one), count(): requests
+ * matched so far, release()}: release() lets the answers through, waits
+ * until the page has them, gives the page's own code a moment to act on
+ * them, and stops holding. */
 export async function holdAnswers(page, url, { method = null, all = false } = {}) {
   const held = [];
   let open, first, n = 0;
   const gate = new Promise((r) => { open = r; });
-  const arrived = new Promise((r) => { first = r; });
+  const arrived = new Promise((r, fail) => {
+    first = r;
+    setTimeout(() => fail(new Error(`the page did not ask for ${url}`)), 10000).unref();
+  });
+  arrived.catch(() => {}); // a failure reaches those who wait for it, and only them
   await page.route(url, async (route) => {
     const req = route.request();
     if (method && req.method() !== method) return route.continue();
@@ -262,6 +267,7 @@ export async function holdAnswers(page, url, { method = null, all = false } = {}
     arrived,
     count: () => n,
     async release() {
+      if (held.length === 0) await arrived;
       const done = held.map((req) => page.waitForEvent('requestfinished', (r) => r === req));
       open();
       await Promise.all(done);

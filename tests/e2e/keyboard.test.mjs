@@ -3,7 +3,7 @@
 // Back and Prev while a level loads keep the board and the address together.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, openBrowser, waitForGame, tutorialLevels, press, arrows, localPosition, apiGet } from './harness.mjs';
+import { startServer, openBrowser, waitForGame, tutorialLevels, press, arrows, localPosition, apiGet, holdAnswers } from './harness.mjs';
 
 let server, browser;
 before(async () => {
@@ -100,33 +100,6 @@ test('the game by keyboard: steps with sound on, Escape opens and closes the men
   assert.deepEqual(errors, []);
 });
 
-/** Holds back the answer to the next request whose address matches `url`:
- * `held` resolves to the request once the page has made it, and the page
- * gets the server's answer only when `answer()` is called, which resolves
- * once the page has it and its own code has had a moment to use it. */
-async function holdNext(page, url) {
-  let release, made;
-  const gate = new Promise((r) => { release = r; });
-  const held = new Promise((r, fail) => {
-    made = r;
-    setTimeout(() => fail(new Error(`the page did not ask for ${url}`)), 10000);
-  });
-  await page.route(url, async (route) => {
-    made(route.request());
-    const response = await route.fetch();
-    await gate;
-    await route.fulfill({ response });
-  }, { times: 1 });
-  const answer = async () => {
-    const request = await held;
-    const finished = page.waitForEvent('requestfinished', (r) => r === request);
-    release();
-    await finished;
-    await page.evaluate(() => new Promise((r) => setTimeout(r, 100)));
-  };
-  return { held, answer };
-}
-
 test('Next, then Back, Prev or away while the next level loads: the board, the address and the game stay together', async () => {
   const { page, errors } = browser;
   await page.goto(`${server.url}/`);
@@ -144,35 +117,35 @@ test('Next, then Back, Prev or away while the next level loads: the board, the a
 
   // Back before the next level's game arrives, with arrow keys pressed
   // during "Loading…": the level shown stays, and its game moves not.
-  let hold = await holdNext(page, gameOf(three));
+  let hold = await holdAnswers(page, gameOf(three));
   await page.keyboard.press('n');
-  await hold.held;
+  await hold.arrived;
   await press(page, arrows('lrud'));
   await page.goBack();
   await page.waitForFunction((h) => location.hash === h, shown.hash);
-  await hold.answer();
+  await hold.release();
   assert.deepEqual(await state(), shown, 'the late answer for the next level did not replace the level shown');
   assert.equal(await movesOf(shown.game), moves, 'keys pressed while the next level loaded did not play');
 
   // Prev pressed while the next level loads waits for it: it is not the
   // previous level of the one shown before.
-  hold = await holdNext(page, gameOf(three));
+  hold = await holdAnswers(page, gameOf(three));
   await page.keyboard.press('n');
-  await hold.held;
+  await hold.arrived;
   await page.keyboard.press('p');
-  await hold.answer();
+  await hold.release();
   await waitForGame(page);
   const next = await state();
   assert.deepEqual([next.hash, next.title], [`#/play/${three.id}`, three.title], 'Next went to the next level, and only there');
   assert.notEqual(next.game, shown.game, 'the next level plays its own game');
 
   // Away to the title screen before the level arrives: nothing of it follows there.
-  hold = await holdNext(page, gameOf(levels[8]));
+  hold = await holdAnswers(page, gameOf(levels[8]));
   await page.keyboard.press('n');
-  await hold.held;
+  await hold.arrived;
   await page.evaluate(() => { location.hash = '#/'; });
   await page.waitForSelector('#screen-title:not([hidden])');
-  await hold.answer();
+  await hold.release();
   assert.equal(await page.evaluate(() => window.sokod.live.query), '', 'the event stream stays closed');
   assert.equal(await page.evaluate(() => localStorage.getItem('sokod.last')), String(three.id), 'the last level played');
 
@@ -181,14 +154,14 @@ test('Next, then Back, Prev or away while the next level loads: the board, the a
   await page.goto(`${server.url}/#/play/${levels[0].id}`);
   await waitForGame(page, levels[0].title);
   await page.evaluate(() => window.sokod.app.invalidate());
-  hold = await holdNext(page, new RegExp(`/api/v1/collections/${levels[0].collection_id}$`));
+  hold = await holdAnswers(page, new RegExp(`/api/v1/collections/${levels[0].collection_id}$`));
   await page.keyboard.press('n');
   await waitForGame(page, levels[1].title);
-  await hold.held;
+  await hold.arrived;
   await page.goBack();
   await waitForGame(page, levels[0].title);
   await page.waitForFunction(() => !document.getElementById('g-next').disabled);
-  await hold.answer();
+  await hold.release();
   assert.equal(await page.isDisabled('#g-prev'), true, 'the first level has no previous level');
   assert.deepEqual(errors, []);
 });

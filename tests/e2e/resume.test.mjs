@@ -5,7 +5,7 @@
 // follow the server, a resend after a reload) undo nothing played since.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, openBrowser, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition, serverGame } from './harness.mjs';
+import { startServer, openBrowser, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition, serverGame, holdAnswers } from './harness.mjs';
 
 let server, phone, laptop, level;
 before(async () => {
@@ -18,33 +18,6 @@ after(async () => {
   await laptop?.close();
   await server?.stop();
 });
-
-/** Holds back the answer to the next request whose address matches `url`:
- * `held` resolves to the request once the page has made it, and the page
- * gets the server's answer only when `answer()` is called, which resolves
- * once the page has it and its own code has had a moment to use it. */
-async function holdNext(page, url) {
-  let release, made;
-  const gate = new Promise((r) => { release = r; });
-  const held = new Promise((r, fail) => {
-    made = r;
-    setTimeout(() => fail(new Error(`the page did not ask for ${url}`)), 10000);
-  });
-  await page.route(url, async (route) => {
-    made(route.request());
-    const response = await route.fetch();
-    await gate;
-    await route.fulfill({ response });
-  }, { times: 1 });
-  const answer = async () => {
-    const request = await held;
-    const finished = page.waitForEvent('requestfinished', (r) => r === request);
-    release();
-    await finished;
-    await page.evaluate(() => new Promise((r) => setTimeout(r, 100)));
-  };
-  return { held, answer };
-}
 
 const same = (p) => ({ player: p.player, boxes: p.boxes, moves: p.moves, pushes: p.pushes, cursor: p.cursor, redo: p.redo, hash: p.hash });
 
@@ -128,13 +101,13 @@ test('an undo played while the tab asks whether its game moved on is kept', asyn
   await waitSynced(page);
   const id = await page.evaluate(() => window.sokod.gameId());
   // Back in the tab, it asks for its game; that answer comes late.
-  const hold = await holdNext(page, new RegExp(`/api/v1/games/${id}$`));
+  const hold = await holdAnswers(page, new RegExp(`/api/v1/games/${id}$`));
   await page.evaluate(() => window.dispatchEvent(new Event('focus')));
-  await hold.held;
+  await hold.arrived;
   await press(page, ['z']);
   await waitSynced(page);
   const played = await localPosition(page);
-  await hold.answer();
+  await hold.release();
   assert.deepEqual(same(await localPosition(page)), same(played), 'the answer from before the undo did not take it back');
   await press(page, ['y']);
   await waitSynced(page);
@@ -155,13 +128,13 @@ test('the game fetched after an answer that differs is not adopted once the play
     const body = JSON.parse(route.request().postData());
     await route.continue({ postData: JSON.stringify({ ...body, undo: body.undo + 1 }) });
   }, { times: 1 });
-  const hold = await holdNext(page, new RegExp(`/api/v1/games/${id}$`));
+  const hold = await holdAnswers(page, new RegExp(`/api/v1/games/${id}$`));
   await press(page, ['z']);
-  await hold.held;
+  await hold.arrived;
   await page.keyboard.press('n');
   await waitForGame(page, next.title);
   const opened = await localPosition(page);
-  await hold.answer();
+  await hold.release();
   assert.equal(await page.textContent('#game-h'), next.title, 'the next level is still shown');
   assert.deepEqual(same(await localPosition(page)), same(opened), 'the last level\'s game did not replace the board');
   await press(page, arrows('lurd'));
@@ -182,12 +155,12 @@ test('keys wait while a reloaded page resends what the server already holds', as
     await page.goto(`${server.url}/#/play/${level.id}`);
     await waitForGame(page, level.title);
     await waitSynced(page);
-    const lost = await holdNext(page, '**/api/v1/games/*/log');
+    const lost = await holdAnswers(page, '**/api/v1/games/*/log');
     await press(page, arrows(level.solution[step]));
-    await lost.held;
-    const resend = await holdNext(page, '**/api/v1/games/*/log');
+    await lost.arrived;
+    const resend = await holdAnswers(page, '**/api/v1/games/*/log');
     await page.reload();
-    await resend.held;
+    await resend.arrived;
     return resend;
   };
 
@@ -196,7 +169,7 @@ test('keys wait while a reloaded page resends what the server already holds', as
   const first = levels[6];
   let resend = await reloadMidStep(first, 0);
   await press(page, arrows(first.solution.slice(1, 3)));
-  await resend.answer();
+  await resend.release();
   await waitForGame(page, first.title);
   await waitSynced(page);
   let local = await localPosition(page);
@@ -209,7 +182,7 @@ test('keys wait while a reloaded page resends what the server already holds', as
   const other = levels[7];
   await page.evaluate((id) => { location.hash = `#/play/${id}`; }, other.id);
   await waitForGame(page, other.title);
-  await resend.answer();
+  await resend.release();
   await press(page, arrows(other.solution.slice(0, 2)));
   await waitSynced(page);
   local = await localPosition(page);
