@@ -160,6 +160,8 @@ test('a level drawn with the mouse: a problem named on its square, fixed, test-p
   await clickSquare(page, 1, 1);
   await chooseTool(page, 'box');
   await clickSquare(page, 3, 3);
+  // The board was invalid before the box too: wait for the check that counts it.
+  await page.waitForFunction(() => / 1 box · 0 goals$/.test(document.getElementById('ed-counts').textContent));
   await waitValid(page, false);
   assert.deepEqual(await problems(page), ['The whole board: 1 box but 0 goals: they must be as many'],
     'one box and no goal: the check says so');

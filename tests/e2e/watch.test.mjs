@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
-import { startServer, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition } from './harness.mjs';
+import { startServer, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition, holdAnswers } from './harness.mjs';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -142,20 +142,9 @@ test('watching another player while the first one\'s game is still on its way sh
   await watcher.goto(`${server.url}/`);
   await watcher.waitForFunction(() => window.sokod?.app);
   // The first player's game is held back until the watcher has moved on.
-  const url = new RegExp(`/api/v1/watch/${first.id}$`);
-  let release, held = null, asked;
-  const gate = new Promise((r) => { release = r; });
-  const heldNow = new Promise((r) => { asked = r; });
-  await watcher.route(url, async (route) => {
-    if (held) return route.continue();
-    held = route.request();
-    asked();
-    const response = await route.fetch();
-    await gate;
-    await route.fulfill({ response });
-  });
+  const late = await holdAnswers(watcher, new RegExp(`/api/v1/watch/${first.id}$`));
   await watcher.goto(`${server.url}/#/watch/${first.id}`);
-  await heldNow;
+  await late.arrived;
   await watcher.goto(`${server.url}/#/watch/${second.id}`);
   try {
     await watcher.waitForFunction((n) => document.getElementById('watch-h').textContent === `Watching ${n}` &&
@@ -164,11 +153,7 @@ test('watching another player while the first one\'s game is still on its way sh
     assert.fail(`the watcher moved on to ${second.name} shows "${await watcher.textContent('#watch-h')}", ` +
       `"${await watcher.textContent('#watch-state')}"`);
   }
-  const late = watcher.waitForEvent('requestfinished', (r) => r === held);
-  release();
-  await late;
-  await watcher.evaluate(() => new Promise((r) => setTimeout(r, 250)));
-  await watcher.unroute(url);
+  await late.release();
   assert.equal(await watcher.textContent('#watch-h'), `Watching ${second.name}`,
     'the late answer about the first player left the second on the screen');
   assert.deepEqual(errors, [], 'no page errors');
