@@ -1937,19 +1937,24 @@ struct rss_sample {
     long kb;
 };
 
-/* The slope, in MiB per minute, of a least-squares line through n samples. */
-static double rss_slope(const struct rss_sample *s, size_t n)
+static int by_kb(const void *a, const void *b)
 {
-    double sx = 0, sy = 0, sxx = 0, sxy = 0, k = (double)n;
-    for (size_t i = 0; i < n; i++) {
-        double x = (double)s[i].at / 60e6, y = (double)s[i].kb / 1024.0;
-        sx += x;
-        sy += y;
-        sxx += x * x;
-        sxy += x * y;
-    }
-    double d = k * sxx - sx * sx;
-    return n > 1 && d != 0 ? (k * sxy - sx * sy) / d : 0.0;
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of n > 0 samples, in MiB. */
+static double median_mib(const struct rss_sample *s, size_t n)
+{
+    long *v = malloc(n * sizeof *v);
+    if (v == NULL)
+        fail("out of memory");
+    for (size_t i = 0; i < n; i++)
+        v[i] = s[i].kb;
+    qsort(v, n, sizeof *v, by_kb);
+    double mid = n % 2 ? (double)v[n / 2] : ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2.0;
+    free(v);
+    return mid / 1024.0;
 }
 
 /* When sokod said its game cache is full, in us since the run started (at
@@ -2004,29 +2009,32 @@ static void print_memory(const struct rss_sample *s, size_t n)
     while (first < n && s[first].at < warm)
         first++;
     size_t m = n - first;
-    if (m < 4) {
+    if (m < 8) {
         printf("  growth: too few samples after warm-up to judge (%zu)\n", m);
         return;
     }
-    double a = 0, b = 0;
-    for (size_t i = first; i < first + m / 2; i++)
-        a += (double)s[i].kb;
-    for (size_t i = first + m / 2; i < n; i++)
-        b += (double)s[i].kb;
-    a /= (double)(m / 2) * 1024.0;
-    b /= (double)(m - m / 2) * 1024.0;
-    double slope = rss_slope(s + first, m), late = rss_slope(s + first + m / 2, m - m / 2);
-    double growth = b - a, limit = a * 0.05 > 2.0 ? a * 0.05 : 2.0;
-    printf("  after warm-up (%.0f s; %zu samples): first half %.1f MiB on average, second half "
-           "%.1f MiB (%+.1f MiB, %+.1f%%); slope %+.2f MiB per minute (%+.2f in the second half)\n",
-           (double)warm / 1e6, m, a, b, growth, a > 0 ? growth / a * 100.0 : 0.0, slope, late);
+    /* Judged on the last half alone, quarter against quarter, by medians:
+     * memory that rose and then levelled off (caches filling up to their
+     * bounds) is flat there, and memory that still grows is not; a median
+     * is not moved by a passing spike. */
+    double q[4];
+    for (int k = 0; k < 4; k++)
+        q[k] =
+            median_mib(s + first + m * (size_t)k / 4, m * (size_t)(k + 1) / 4 - m * (size_t)k / 4);
+    double growth = q[3] - q[2], limit = q[2] * 0.025 > 2.0 ? q[2] * 0.025 : 2.0;
+    double quarter_min = (double)(s[n - 1].at - s[first].at) / 4.0 / 60e6;
+    printf("  after warm-up (%.0f s; %zu samples): medians by quarter %.1f, %.1f, %.1f, %.1f MiB; "
+           "last quarter against the third %+.1f MiB (%+.1f%%, %+.2f MiB per minute)\n",
+           (double)warm / 1e6, m, q[0], q[1], q[2], q[3], growth,
+           q[2] > 0 ? growth / q[2] * 100.0 : 0.0, quarter_min > 0 ? growth / quarter_min : 0.0);
     printf("  verdict: %s\n",
-           growth <= limit     ? "flat: no growth beyond max(2 MiB, 5%) between the halves"
-           : cache_full_at > 0 ? "GROWS: the second half stands above the first by more than "
-                                 "max(2 MiB, 5%), with the game cache full"
-                               : "not judged: the second half stands above the first by more than "
-                                 "max(2 MiB, 5%), but the game cache was still filling (a longer "
-                                 "run, or more players, fills it)");
+           growth <= limit ? "flat: the last quarter stands within max(2 MiB, 2.5%) of the third"
+           : cache_full_at > 0
+               ? "GROWS: the last quarter stands above the third by more than max(2 MiB, 2.5%), "
+                 "with the game cache full (a longer run tells whether it levels off)"
+               : "not judged: the last quarter stands above the third by more than max(2 MiB, "
+                 "2.5%), but the game cache was still filling (a longer run, or more players, "
+                 "fills it)");
 }
 
 int main(void)
