@@ -180,14 +180,26 @@ test('a gamepad plays: the d-pad steps, B undoes', async () => {
   await waitForGame(page, level.title);
   await page.evaluate(() => window.dispatchEvent(new Event('gamepadconnected')));
   const before = (await localPosition(page)).moves;
-  const hold = async (button, moves) => {
-    await page.evaluate((b) => { window.testPad.buttons[b].pressed = true; }, button);
-    await page.waitForFunction((m) => window.sokod.position().moves === m, moves);
-    await page.evaluate((b) => { window.testPad.buttons[b].pressed = false; }, button);
+  // A press lasts one animation frame: the page polls the pad once per frame,
+  // and a callback asked for now runs after the poll already waiting for
+  // that frame, so the poll sees the button down exactly once however slow
+  // the machine is (held longer than 260 ms, a button repeats, as it should).
+  const tap = (button) =>
+    page.evaluate((b) => new Promise((resolve) => {
+      window.testPad.buttons[b].pressed = true;
+      requestAnimationFrame(() => {
+        window.testPad.buttons[b].pressed = false;
+        requestAnimationFrame(() => resolve());
+      });
+    }), button);
+  const press = async (button, moves, what) => {
+    await tap(button);
+    await page.waitForFunction((m) => window.sokod.position().moves === m, moves, { timeout: 5000 })
+      .catch(async () => assert.fail(`${what}: expected ${moves} moves, the board has ${(await localPosition(page)).moves}`));
   };
-  await hold(14, before + 1); // d-pad left
-  await hold(14, before + 2);
-  await hold(1, before + 1); // B: undo
+  await press(14, before + 1, 'd-pad left'); // d-pad left
+  await press(14, before + 2, 'd-pad left again');
+  await press(1, before + 1, 'B (undo)');
   await page.waitForTimeout(100);
   assert.equal((await localPosition(page)).moves, before + 1, 'one press, one action');
   await page.close();
