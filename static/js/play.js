@@ -28,6 +28,14 @@ export class Play {
     this.warnFrozen = true;
     this.wasSolved = false;
     this.wasStuck = false;
+    // True while attach resends what an earlier page left unsent: the
+    // queue is rebuilt from the answer, so actions must wait for it.
+    this.resuming = false;
+  }
+
+  /** True when the player's actions can be taken. */
+  get playable() {
+    return !!this.game && !!this.sync && !this.resuming;
   }
 
   /** Leaves the level; entries still queued for it go on to the server. */
@@ -35,6 +43,7 @@ export class Play {
     if (this.sync?.pending > 0) this.sync.drain();
     else this.sync?.close();
     this.sync = null;
+    this.resuming = false;
   }
 
   /** Plays a game the server gave (the player's game on a level, a race
@@ -47,7 +56,14 @@ export class Play {
       confirmed: (game, entry, steps, idle) => this.confirmed(game, entry, steps, idle),
       pending: (n, waiting) => this.hooks.pending?.(n, waiting),
     });
-    await this.resumeOutbox(state);
+    const sync = this.sync;
+    this.resuming = true;
+    try {
+      await this.resumeOutbox(state);
+    } finally {
+      // Unless another game was attached meanwhile, which has its own turn.
+      if (this.sync === sync) this.resuming = false;
+    }
   }
 
   /** Replays entries an earlier page queued but could not send: those the

@@ -1,5 +1,6 @@
 // Every screen by keyboard alone: the menus, the options (theme, sound),
-// the credits and the in-game menu, with a visible focus throughout; Next,
+// the credits and the in-game menu (which Escape opens while a level loads
+// and after one cannot be opened), with a visible focus throughout; Next,
 // Back and Prev while a level loads keep the board and the address together.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -97,6 +98,36 @@ test('the game by keyboard: steps with sound on, Escape opens and closes the men
   assert.equal((await localPosition(page)).moves, 5, 'play goes on after the menu');
   await page.keyboard.press('n');
   await page.waitForFunction((t) => document.getElementById('game-h').textContent !== t, level.title);
+  assert.deepEqual(errors, []);
+});
+
+test('Escape opens the menu while a level loads, and after a level cannot be opened', async () => {
+  const { page, errors } = browser;
+  // A level this page has not opened yet: the screen keeps the last one's game.
+  await page.goto(`${server.url}/#/`);
+  await page.waitForSelector('#screen-title:not([hidden])');
+  const level = (await tutorialLevels(page))[0];
+  const hold = await holdAnswers(page, new RegExp(`/api/v1/levels/${level.id}/game$`));
+  await page.evaluate((id) => { location.hash = `#/play/${id}`; }, level.id);
+  await hold.arrived;
+  assert.equal(await page.textContent('#game-h'), 'Loading…', 'the level is still loading');
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => document.getElementById('game-menu').open, null, { timeout: 5000 })
+    .catch(() => assert.fail('Escape pressed during "Loading…" did not open the menu'));
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => !document.getElementById('game-menu').open);
+  await hold.release();
+  await waitForGame(page, level.title);
+
+  // A level that does not exist: the heading says so, and Escape still
+  // opens the menu, whose Levels item leads out.
+  await page.evaluate(() => { location.hash = '#/play/987654'; });
+  await page.waitForFunction(() => document.getElementById('game-h').textContent === 'Level not found');
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => document.getElementById('game-menu').open, null, { timeout: 5000 })
+    .catch(() => assert.fail('Escape pressed after "Level not found" did not open the menu'));
+  await page.click('#game-menu [data-menu="levels"]');
+  await page.waitForSelector('#screen-library:not([hidden])');
   assert.deepEqual(errors, []);
 });
 

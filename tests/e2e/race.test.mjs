@@ -242,3 +242,42 @@ test('a spectator\'s race screen: one board a player while steps arrive, and lat
   await host.context.close();
   await spectator.context.close();
 });
+
+test('keys pressed while the race board resends what an earlier tab left wait for it: nothing is dropped or doubled', async () => {
+  const host = await person();
+  const { page } = host;
+  await page.goto(`${server.url}/`);
+  const level = (await tutorialLevels(page))[4];
+  const room = (await apiSend(page, 'POST', '/rooms', { level: 'chosen', level_id: level.id })).body.room;
+  assert.equal((await apiSend(page, 'POST', `/rooms/${room.id}/start`, {})).status, 200, 'the host starts alone');
+  let game = null;
+  for (let i = 0; i < 100 && !game; i++) {
+    const r = (await apiGet(page, `/rooms/${room.id}`)).body;
+    if (r.room.state === 'racing') game = r.games[0];
+    else await page.waitForTimeout(100);
+  }
+  assert.ok(game, 'the race is under way');
+  // An earlier tab sent the first step and closed before the answer: the
+  // server holds it, and this browser's saved queue still has it.
+  const first = level.solution[0];
+  const step = await apiSend(page, 'POST', `/games/${game.id}/log`, { seq: 1, steps: first });
+  assert.equal(step.status, 200, `the first step: ${JSON.stringify(step.body)}`);
+  await page.evaluate(([id, steps]) => localStorage.setItem(`sokod.outbox.${id}`,
+    JSON.stringify([{ kind: 'steps', steps, seq: 1, sealed: true }])), [game.id, first]);
+
+  const resend = await holdAnswers(page, new RegExp(`/api/v1/games/${game.id}/log$`), { method: 'POST', all: true });
+  await page.goto(`${server.url}/#/race/${room.id}`);
+  await resend.arrived;
+  await page.locator('#race-board').focus();
+  for (const key of arrows(level.solution.slice(1, 3))) await page.keyboard.press(key);
+  await resend.release();
+  await page.waitForFunction(() => (document.body.dataset.pending ?? '0') === '0', null, { timeout: 15000 });
+  const hostId = room.host_id;
+  await waitCard(page, hostId, { moves: '1' }, 'the keys pressed during the resend waited; the resent step counts once');
+  await play(page, level.solution.slice(1, 3));
+  const r = (await apiGet(page, `/rooms/${room.id}`)).body;
+  assert.equal(r.games[0].history, level.solution.slice(0, 3), 'the server holds the first three steps, once each');
+  await waitCard(page, hostId, { moves: '3' }, 'the board after the keys pressed once the resend was answered');
+  assert.deepEqual(host.errors, [], 'no page errors');
+  await host.context.close();
+});

@@ -267,6 +267,9 @@ function onKey(e) {
   }
   if ($('game-menu').open) return; // the dialog handles its own keys
   if (name === 'confirm') return; // Enter activates focused buttons
+  // The menu is the way out, so it opens while a level loads and after one
+  // could not be opened too, when the other keys wait.
+  if (name === 'menu') { e.preventDefault(); openMenu(); return; }
   if (!ready()) return;
   e.preventDefault();
   const timed = DIR_OF[name] !== undefined;

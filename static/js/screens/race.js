@@ -389,7 +389,8 @@ function renderResults() {
 // ---- Playing -----------------------------------------------------------------------
 
 function onKey(e) {
-  if (currentScreen() !== 'race' || e.defaultPrevented || !own?.play.game) return;
+  // Not while the board resends what an earlier tab left: keys wait.
+  if (currentScreen() !== 'race' || e.defaultPrevented || !own?.play.playable) return;
   if (e.target.closest?.('input, textarea, select')) return;
   const me = room?.players.find((p) => p.user_id === you.user_id);
   if (room?.state !== 'racing' || !me || me.finished || me.left) return;
