@@ -94,15 +94,27 @@ test('a solved level\'s board lists the player, and its replay plays, steps and 
   st = await replayState(page);
   assert.equal(st.step, 0, 'step back');
 
-  // Play at 2× (150 ms a step) until two steps have gone by, then pause: a
-  // faster replay could reach the end before a slow machine takes the click,
-  // and Play at the end starts again from the beginning.
+  // Play at 2× (150 ms a step) until two steps have gone by, then pause.
+  // The page itself clicks Pause the moment the second step shows: a click
+  // from the test could come after a slow machine played on to the end, and
+  // Play at the end starts again from the beginning.
   assert.ok(lurd.length >= 6, `a solution long enough to pause midway: ${lurd}`);
   await page.selectOption('#replay-speed', '2');
-  await page.click('#replay-play');
-  await page.waitForFunction(() => Number(document.getElementById('screen-replay').dataset.step) >= 2, null, { timeout: 5000 });
-  await page.click('#replay-play');
+  const clickedAt = await page.evaluate(() => new Promise((resolve) => {
+    const screen = document.getElementById('screen-replay');
+    const button = document.getElementById('replay-play');
+    const seen = new MutationObserver(() => {
+      const step = Number(screen.dataset.step);
+      if (step < 2) return;
+      seen.disconnect();
+      button.click();
+      resolve(step);
+    });
+    seen.observe(screen, { attributes: true, attributeFilter: ['data-step'] });
+    button.click();
+  }));
   const paused = (await replayState(page)).step;
+  assert.equal(paused, clickedAt, `paused where Pause was clicked, at step ${clickedAt}`);
   assert.ok(paused >= 2 && paused < lurd.length, `paused midway, at step ${paused} of ${lurd.length}`);
   assert.equal(await page.textContent('#replay-play'), 'Play', 'the button offers to play again');
   await page.waitForTimeout(400); // a running replay would have moved on by two steps
