@@ -256,6 +256,23 @@ test('an admin manages the library and reads the audit log', async () => {
   await page.click(`.adm-coll[data-id="${id}"]`);
   await page.waitForFunction((x) => document.querySelector('.adm-row')?.dataset.id === String(x), before[1]);
 
+  // ↑ pressed twice before the first move is answered: two places up.
+  slow = await holdAnswers(page, new RegExp(`/collections/${id}/order$`), { method: 'PUT' });
+  const up = page.locator(`.adm-row[data-id="${before[2]}"] button[aria-label$="up"]`);
+  await up.click();
+  await slow.arrived;
+  await up.click();
+  await slow.release();
+  const firstTwo = [before[1], before[2]].join();
+  await page.waitForFunction((want) => [...document.querySelectorAll('.adm-row')].slice(0, 2)
+    .map((r) => r.dataset.id).join() === want, firstTwo, { timeout: 5000 }).catch(async () => {
+    const shown = await page.evaluate(() => [...document.querySelectorAll('.adm-row')].slice(0, 4).map((r) => r.dataset.id));
+    assert.fail(`level ${before[2]}, fourth, after ↑ twice: the first rows show ${shown}`);
+  });
+  c = (await apiGet(page, `/collections/${id}`)).body;
+  assert.deepEqual(c.levels.slice(0, 4).map((l) => l.id), [before[1], before[2], before[5], before[0]],
+    'two presses of ↑, two places up');
+
   // Retitle level 3 and give it an author.
   const third = page.locator(`.adm-row[data-id="${before[2]}"]`);
   await third.locator('button', { hasText: 'Edit' }).click();

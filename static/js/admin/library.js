@@ -309,25 +309,37 @@ export class Library {
     });
   }
 
-  async moveLevel(id, by) {
+  /** Moves a level one place. Moves are made one after another, each from
+   * the order the last one left: ↑ pressed twice moves a level two places. */
+  moveLevel(id, by) {
+    this.moves = (this.moves ?? Promise.resolve()).then(() => this.moveLevelNow(id, by));
+    return this.moves;
+  }
+
+  async moveLevelNow(id, by) {
     const ids = this.data.levels.filter((l) => !l.deleted).map((l) => l.id);
     const i = ids.indexOf(id), j = i + by;
     if (i < 0 || j < 0 || j >= ids.length) return;
     [ids[i], ids[j]] = [ids[j], ids[i]];
-    await this.orderLevels(ids);
+    if (!(await this.orderLevels(ids))) return;
     const row = $('adm-rows').querySelector(`[data-id="${id}"]`);
     row?.querySelector(`button[aria-label$="${by < 0 ? 'up' : 'down'}"]:not(:disabled)`)?.focus();
     announce(`Moved to place ${j + 1}`);
   }
 
   /** Puts the levels of the collection on screen in the order of ids
-   * (taken from it: another collection clicked may still be on its way). */
+   * (taken from it: another collection clicked may still be on its way).
+   * True when the server took the order. */
   async orderLevels(ids) {
     const r = await adminApi.orderLevels(this.data.collection.id, ids);
-    if (!r.ok) return toast(errorMessage(r, 'The order could not be changed'), 'warn');
+    if (!r.ok) {
+      toast(errorMessage(r, 'The order could not be changed'), 'warn');
+      return false;
+    }
     app.invalidate();
     if (r.body?.levels) this.fill(r.body);
     else await this.open(this.current);
+    return true;
   }
 
   async patchLevel(id, fields) {
