@@ -117,6 +117,7 @@ function load() {
 async function apply(full) {
   const id = full.room.id;
   if (id !== roomId) return;
+  keepLaterCounts(full.room.players);
   room = full.room;
   you = full.you ?? you;
   const games = full.games ?? [];
@@ -128,12 +129,16 @@ async function apply(full) {
     if (p.user_id === you.user_id) {
       // A core of its own: the game screen's play keeps the shared one.
       if (game && (!own || own.gameId !== game.id)) await ownBoard(ownCore ??= await loadCore('/core.wasm'), game);
-      else if (game && own && own.play.sync?.pending === 0 && game.seq !== own.play.sync.seq) own.play.adopt(game, '');
+      // Only a newer game: an answer that left the server before steps
+      // heard or confirmed since would take them back.
+      else if (game && own && own.play.sync?.pending === 0 && game.seq > own.play.sync.seq) own.play.adopt(game, '');
       continue;
     }
     const b = boards.get(p.user_id);
-    if (game && (!b || b.gameId !== game.id || b.seq !== game.seq)) await miniBoard(p, game);
+    if (game && (!b || b.gameId !== game.id || game.seq > b.seq)) await miniBoard(p, game);
   }
+  // This player's counts are those of the board, which may be ahead of the answer.
+  updateOwnCounts();
   render();
 }
 
@@ -249,16 +254,21 @@ function onStep(e) {
   renderCard(p);
 }
 
-function onRoom(state) {
+/** Counts in a room's state may be older than the steps heard since it
+ * left the server: keeps the later ones, from the room shown. */
+function keepLaterCounts(players) {
   const known = new Map((room?.players ?? []).map((p) => [p.user_id, p]));
-  const needBoards = !room || state.round !== room.round ||
-    state.players.some((p) => p.game_id && (p.user_id === you.user_id ? own?.gameId !== p.game_id
-      : boards.get(p.user_id)?.gameId !== p.game_id));
-  // Counts in the state may be older than the steps heard since: keep the later ones.
-  for (const p of state.players) {
+  for (const p of players) {
     const k = known.get(p.user_id);
     if (k && k.game_id === p.game_id && k.seq > p.seq) Object.assign(p, { seq: k.seq, moves: k.moves, pushes: k.pushes, boxes_on_goal: k.boxes_on_goal });
   }
+}
+
+function onRoom(state) {
+  const needBoards = !room || state.round !== room.round ||
+    state.players.some((p) => p.game_id && (p.user_id === you.user_id ? own?.gameId !== p.game_id
+      : boards.get(p.user_id)?.gameId !== p.game_id));
+  keepLaterCounts(state.players);
   room = state;
   if (needBoards) load();
   else render();
