@@ -243,7 +243,7 @@ test('a spectator\'s race screen: one board a player while steps arrive, and lat
   await spectator.context.close();
 });
 
-test('keys pressed while the race board resends what an earlier tab left wait for it, and the room's older answers take no step back', async () => {
+test('keys pressed while the race board resends what an earlier tab left wait for it, and the room\'s older answers take no step back', async () => {
   const host = await person();
   const { page } = host;
   await page.goto(`${server.url}/`);
