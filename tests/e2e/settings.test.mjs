@@ -2,7 +2,7 @@
 // every device the player logs in on, and survives a reload there.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, openBrowser, apiGet } from './harness.mjs';
+import { startServer, openBrowser, apiGet, holdAnswers } from './harness.mjs';
 
 let server, phone, laptop;
 before(async () => {
@@ -61,20 +61,16 @@ test('an option changed while the options screen still fetches its themes is kep
     await page.waitForFunction(() => window.sokod?.app);
     // The theme previews arrive late, as on a slow network: the boxes are
     // on the screen, and can be used, before the screen has all it shows.
-    let held = 0;
-    await page.route('**/themes/**', async (route) => {
-      held++;
-      await new Promise((r) => setTimeout(r, 2000));
-      await route.continue();
-    });
+    const themes = await holdAnswers(page, '**/themes/**', { method: 'GET', all: true });
     await page.goto(`${server.url}/#/options`);
+    await themes.arrived;
     // Sound is off by default, and its box unticked in the page as sent.
     await page.check('input[name="sound"]');
     assert.equal(await page.evaluate(() => document.getElementById('options-form').dataset.ready), undefined,
       'the change was made while the themes were still on their way');
+    await themes.release();
     await page.waitForFunction(() => document.getElementById('options-form').dataset.ready === '1',
       null, { timeout: 15000 });
-    assert.ok(held > 0, 'the theme requests were held back');
     assert.equal(await page.isChecked('input[name="sound"]'), true,
       'the box still shows the change once the screen is ready');
     let saved;
