@@ -1,7 +1,9 @@
 /* Device cookies: the nonce and an HMAC (libsodium's crypto_auth) of the
- * nonce and the account name in lower case, in URL-safe base64. Nothing is
- * stored per device: the key proves the cookie, and the nonce names the
- * device for the failure limit. */
+ * nonce, the account name in lower case and the account's devices epoch
+ * (left out while it is 0, as cookies were first made), in URL-safe
+ * base64. Nothing is stored per device: the key proves the cookie, the
+ * nonce names the device for the failure limit, and raising the epoch
+ * makes every earlier cookie of the account fail its check. */
 #include "device.h"
 
 #include "storage.h"
@@ -31,15 +33,32 @@ int device_start(void)
     return have_key ? 0 : -1;
 }
 
-/* The tag of nonce and name (folded to lower case). */
-static void sign(const uint8_t nonce[NONCE_BYTES], const char *name, uint8_t tag[crypto_auth_BYTES])
+/* The tag of nonce, name (folded to lower case) and epoch. */
+static void sign(const uint8_t nonce[NONCE_BYTES], const char *name, int64_t epoch,
+                 uint8_t tag[crypto_auth_BYTES])
 {
-    uint8_t message[NONCE_BYTES + STORAGE_USERNAME_CAP];
+    uint8_t message[NONCE_BYTES + STORAGE_USERNAME_CAP + 9];
     size_t len = strnlen(name, STORAGE_USERNAME_CAP);
     memcpy(message, nonce, NONCE_BYTES);
     for (size_t i = 0; i < len; i++)
         message[NONCE_BYTES + i] = (uint8_t)tolower((unsigned char)name[i]);
-    crypto_auth(tag, message, NONCE_BYTES + len, key);
+    len += NONCE_BYTES;
+    if (epoch != 0) {
+        /* A NUL no name holds ends the name, then the epoch, big-endian. */
+        message[len++] = 0;
+        for (int shift = 56; shift >= 0; shift -= 8)
+            message[len++] = (uint8_t)((uint64_t)epoch >> shift);
+    }
+    crypto_auth(tag, message, len, key);
+}
+
+/* The devices epoch of the account `name`; false when it cannot be read. */
+static bool epoch_of(const char *name, int64_t *epoch)
+{
+    if (storage_user_devices_epoch(name, epoch) == STORAGE_OK)
+        return true;
+    fprintf(stderr, "sokod: cannot read the devices epoch of an account\n");
+    return false;
 }
 
 bool device_trusted(struct http_conn *c, const char *name, char id[DEVICE_ID_SIZE])
@@ -54,8 +73,11 @@ bool device_trusted(struct http_conn *c, const char *name, char id[DEVICE_ID_SIZ
                           sodium_base64_VARIANT_URLSAFE_NO_PADDING) != 0 ||
         len != COOKIE_BYTES)
         return false;
+    int64_t epoch;
+    if (!epoch_of(name, &epoch))
+        return false;
     uint8_t want[crypto_auth_BYTES];
-    sign(raw, name, want);
+    sign(raw, name, epoch, want);
     if (sodium_memcmp(want, raw + NONCE_BYTES, crypto_auth_BYTES) != 0)
         return false;
     sodium_bin2hex(id, DEVICE_ID_SIZE, raw, NONCE_BYTES);
@@ -64,11 +86,12 @@ bool device_trusted(struct http_conn *c, const char *name, char id[DEVICE_ID_SIZ
 
 void device_remember(struct http_conn *c, const char *name)
 {
-    if (!have_key)
+    int64_t epoch;
+    if (!have_key || !epoch_of(name, &epoch))
         return;
     uint8_t raw[COOKIE_BYTES];
     randombytes_buf(raw, NONCE_BYTES);
-    sign(raw, name, raw + NONCE_BYTES);
+    sign(raw, name, epoch, raw + NONCE_BYTES);
     char text[sodium_base64_ENCODED_LEN(COOKIE_BYTES, sodium_base64_VARIANT_URLSAFE_NO_PADDING)];
     sodium_bin2base64(text, sizeof text, raw, sizeof raw, sodium_base64_VARIANT_URLSAFE_NO_PADDING);
     /* Sent only to the account routes, where log-in and the password are. */

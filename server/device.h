@@ -2,7 +2,9 @@
  * keeps a cookie that says so, signed with a key of the server's. When an
  * account's name is locked by wrong passwords from elsewhere, its own
  * browsers still log in: their failures are counted per device instead.
- * Anyone can lock a name; nobody can lock its owner out. */
+ * Anyone can lock a name; nobody can lock its owner out. A password change
+ * and "log out everywhere" end the trust of every browser given a cookie
+ * before (the cookies are signed with the account's devices epoch). */
 #ifndef SOKOD_DEVICE_H
 #define SOKOD_DEVICE_H
 
@@ -19,8 +21,8 @@
 int device_start(void);
 
 /* True, with the device's id in `id`, when the request carries a device
- * cookie this server gave for the account name `name` (in any case);
- * false with `id` empty otherwise. */
+ * cookie this server gave for the account name `name` (in any case) since
+ * the account last forgot its devices; false with `id` empty otherwise. */
 bool device_trusted(struct http_conn *c, const char *name, char id[DEVICE_ID_SIZE]);
 
 /* Makes the answer to c give its browser a new device cookie for `name`. */

@@ -1,6 +1,8 @@
 /* Account endpoints that guard an account: log out everywhere, and change
  * the password (which ends every other session, so that whoever knew the
- * old password, or held a session opened with it, is out). */
+ * old password, or held a session opened with it, is out). Both make the
+ * account forget its trusted browsers (device.h); the browser that changed
+ * the password is trusted again at once. */
 #include "account_limits.h"
 #include "accounts.h"
 #include "auth.h"
@@ -27,6 +29,8 @@ int sessions_logout_all(struct http_conn *c)
     int status = storage_begin();
     if (status == STORAGE_OK)
         status = auth_sessions_revoke(c, user, false, &ended);
+    if (status == STORAGE_OK)
+        status = storage_user_forget_devices(user);
     if (status == STORAGE_OK)
         status = auth_session_end(c);
     if (status == STORAGE_OK)
@@ -84,11 +88,14 @@ static int finish_change(struct http_conn *c, void *arg)
     if (status == STORAGE_OK)
         status = auth_sessions_revoke(c, j->user, true, &ended);
     if (status == STORAGE_OK)
+        status = storage_user_forget_devices(j->user);
+    if (status == STORAGE_OK)
         status = storage_commit();
     else
         storage_rollback();
     if (status != STORAGE_OK)
         return auth_storage_failure(c, status);
+    device_remember(c, j->username);
     return reply_json(c, 200,
                       json_pack("{s:b,s:I}", "changed", 1, "sessions_ended", (json_int_t)ended));
 }

@@ -129,6 +129,12 @@ int storage_sessions_purge(int64_t user, int64_t now);
 int storage_user_password_hash(int64_t user, char *hash, size_t cap);
 /* Replaces the password hash of an account. */
 int storage_user_set_password(int64_t user, const char *hash);
+/* The devices epoch of the account named (case-insensitive) in *epoch;
+ * 0 when there is no such account. Device cookies are signed with it. */
+int storage_user_devices_epoch(const char *username, int64_t *epoch);
+/* Raises an account's devices epoch: every device cookie given before is
+ * no longer trusted. */
+int storage_user_forget_devices(int64_t user);
 
 /* ---- Settings ------------------------------------------------------------------------------ */
 

@@ -259,6 +259,38 @@ int storage_user_set_password(int64_t user, const char *hash)
     return status;
 }
 
+static const char SQL_USER_DEVICES_EPOCH[] =
+    "SELECT devices_epoch FROM users WHERE username = ? AND guest = 0";
+
+int storage_user_devices_epoch(const char *username, int64_t *epoch)
+{
+    *epoch = 0;
+    sqlite3_stmt *st = storage_stmt(SQL_USER_DEVICES_EPOCH);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    storage_bind_text(st, 1, username);
+    int rc = sqlite3_step(st);
+    int status = STORAGE_OK;
+    if (rc == SQLITE_ROW)
+        *epoch = sqlite3_column_int64(st, 0);
+    else if (rc != SQLITE_DONE)
+        status = storage_status(rc, "reading a devices epoch");
+    sqlite3_reset(st);
+    return status;
+}
+
+static const char SQL_USER_FORGET_DEVICES[] =
+    "UPDATE users SET devices_epoch = devices_epoch + 1 WHERE id = ? AND guest = 0";
+
+int storage_user_forget_devices(int64_t user)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_USER_FORGET_DEVICES);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, user);
+    return storage_exec_stmt(st, "forgetting an account's devices");
+}
+
 static const char SQL_SESSION_DELETE[] = "DELETE FROM sessions WHERE token_hash = ?";
 
 int storage_session_delete(const uint8_t token_hash[32])

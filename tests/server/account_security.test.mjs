@@ -1,6 +1,8 @@
 // Account protections: rate limits on log-ins and sign-ups (429 with
-// Retry-After), sessions that expire and slide, log out everywhere, and a
-// password change that ends every other session.
+// Retry-After), a browser's own trust while its name is locked (which a
+// password change and log out everywhere end), sessions that expire and
+// slide, log out everywhere, and a password change that ends every other
+// session.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { show, sqlite, startServer } from './harness.mjs';
@@ -90,6 +92,47 @@ test('an account\'s own browser logs in while strangers keep its name locked; it
   const limited = await owner.post('/api/v1/account/login', right);
   expect429(limited, 'the owner\'s browser after ten wrong passwords of its own');
   assert.match(limited.json.error.message, /this browser/, show(limited));
+});
+
+test('a password change and log out everywhere end the trust of the account\'s browsers', async () => {
+  const phone = await signup(server, 'keeper', 'first password 1');
+  const laptop = server.client();
+  let r = await laptop.post('/api/v1/account/login', { username: 'keeper', password: 'first password 1' });
+  assert.equal(r.status, 200, show(r));
+  assert.ok(laptop.cookies.get('sokod_device'), 'the laptop is given a device cookie');
+  const strangers = server.client();
+  for (let i = 1; i <= 10; i++) {
+    r = await strangers.post('/api/v1/account/login', { username: 'keeper', password: `guess ${i}` });
+    assert.equal(r.status, 401, `a stranger's wrong password ${i}: ${show(r)}`);
+  }
+  r = await laptop.post('/api/v1/account/login', { username: 'keeper', password: 'first password 1' });
+  assert.equal(r.status, 200, `the laptop is trusted while the name is locked: ${show(r)}`);
+
+  // The phone changes the password: the laptop's cookie is a stranger's
+  // now, and the phone is given a new one.
+  const before = phone.cookies.get('sokod_device');
+  r = await phone.post('/api/v1/account/password', { current_password: 'first password 1', new_password: 'second password 2' });
+  assert.equal(r.status, 200, show(r));
+  assert.notEqual(phone.cookies.get('sokod_device'), before, 'the browser that changed the password gets a new device cookie');
+  const second = { username: 'keeper', password: 'second password 2' };
+  expect429(await laptop.post('/api/v1/account/login', second), 'the laptop, trusted before the password changed');
+  assert.equal((await phone.post('/api/v1/account/logout')).status, 200);
+  r = await phone.post('/api/v1/account/login', second);
+  assert.equal(r.status, 200, `the phone, trusted again when it changed the password: ${show(r)}`);
+
+  // Log out everywhere: the phone too is a stranger to the locked name.
+  r = await phone.post('/api/v1/account/logout-all', {});
+  assert.equal(r.status, 200, show(r));
+  expect429(await phone.post('/api/v1/account/login', second), 'the phone after log out everywhere');
+  // Another account's browsers are still trusted.
+  const other = await signup(server, 'unmoved', 'unmoved password');
+  assert.equal((await other.post('/api/v1/account/logout')).status, 200);
+  for (let i = 1; i <= 10; i++) {
+    r = await strangers.post('/api/v1/account/login', { username: 'unmoved', password: `guess ${i}` });
+    assert.equal(r.status, 401, `a stranger's wrong password ${i} for another name: ${show(r)}`);
+  }
+  r = await other.post('/api/v1/account/login', { username: 'unmoved', password: 'unmoved password' });
+  assert.equal(r.status, 200, `another account's browser: ${show(r)}`);
 });
 
 test('one address may try only so many log-ins and sign-ups a minute', async () => {
