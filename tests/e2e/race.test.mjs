@@ -2,7 +2,8 @@
 // each): a host opens a room from the races page, a rival joins by its
 // link, a spectator watches. Both players see each other's board live and
 // the spectator sees both; the rival's connection drops and comes back mid
-// race; both finish and every page shows the same results.
+// race; both finish, every page shows the same results, and a rematch's
+// lobby starts everyone from nothing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
@@ -139,6 +140,15 @@ test('two players race, see each other live, one drops out and comes back, and a
   const first = results[0].split('\n')[0];
   assert.match(first, new RegExp(`^Guest ${rivalId}:`), `the rival came first: ${results[0]}`);
   assert.equal(await host.page.isVisible('#race-rematch'), true, 'a rematch button');
+
+  // A rematch: the next round's lobby counts nobody's moves of the last
+  // round, though the host's board still shows where it ended.
+  await host.page.click('#race-rematch');
+  for (const { page } of [host, rival]) {
+    await page.waitForFunction(() => document.body.dataset.race === 'lobby', null, { timeout: 15000 });
+    await waitCard(page, hostId, { moves: '0', finished: '0' }, 'the host in the rematch\'s lobby');
+    await waitCard(page, rivalId, { moves: '0', finished: '0' }, 'the rival in the rematch\'s lobby');
+  }
   for (const who of [host, rival, watcher]) assert.deepEqual(who.errors, [], 'no page errors');
 });
 

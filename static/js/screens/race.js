@@ -122,6 +122,7 @@ async function apply(full) {
   you = full.you ?? you;
   const games = full.games ?? [];
   const players = room.players;
+  let ownGame = false;
   for (let i = 0; i < players.length; i++) {
     // Boards are made one after another: the player may have left for another room meanwhile.
     if (id !== roomId) return;
@@ -132,13 +133,15 @@ async function apply(full) {
       // Only a newer game: an answer that left the server before steps
       // heard or confirmed since would take them back.
       else if (game && own && own.play.sync?.pending === 0 && game.seq > own.play.sync.seq) own.play.adopt(game, '');
+      ownGame = !!game && own?.gameId === game.id;
       continue;
     }
     const b = boards.get(p.user_id);
     if (game && (!b || b.gameId !== game.id || game.seq > b.seq)) await miniBoard(p, game);
   }
-  // This player's counts are those of the board, which may be ahead of the answer.
-  updateOwnCounts();
+  // This player's counts are those of the board, which may be ahead of the
+  // answer (not in a new round's lobby: the board is the last round's).
+  if (ownGame) updateOwnCounts();
   render();
 }
 
