@@ -68,6 +68,7 @@ test('an option changed while the options screen still fetches its themes is kep
     await page.check('input[name="sound"]');
     assert.equal(await page.evaluate(() => document.getElementById('options-form').dataset.ready), undefined,
       'the change was made while the themes were still on their way');
+    assert.ok(themes.count() > 0, 'the theme requests were held back');
     await themes.release();
     await page.waitForFunction(() => document.getElementById('options-form').dataset.ready === '1',
       null, { timeout: 15000 });

@@ -312,7 +312,9 @@ export class Library {
   /** Moves a level one place. Moves are made one after another, each from
    * the order the last one left: ↑ pressed twice moves a level two places. */
   moveLevel(id, by) {
-    this.moves = (this.moves ?? Promise.resolve()).then(() => this.moveLevelNow(id, by));
+    // After the last move, whether it worked or not: one failure must not stop the rest.
+    const next = () => this.moveLevelNow(id, by);
+    this.moves = (this.moves ?? Promise.resolve()).then(next, next);
     return this.moves;
   }
 
