@@ -63,17 +63,34 @@ static const char *content_type(const char *path)
     return "application/octet-stream";
 }
 
+/* Opens the regular file at path for reading and fills *st; -1 for anything
+ * else. Opening a FIFO for reading waits for a writer, and a device can do
+ * anything when opened: neither is ever opened. The open does not block
+ * (O_NONBLOCK), in case the file was swapped for a FIFO after the stat, and
+ * the descriptor is checked again. */
+static int open_regular(const char *path, struct stat *st)
+{
+    if (stat(path, st) != 0 || !S_ISREG(st->st_mode))
+        return -1;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return -1;
+    if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
 /* Sends the regular file at `path` (already checked), with validators so
- * that browsers can revalidate cheaply. */
+ * that browsers can revalidate cheaply. Anything but a regular file is
+ * answered 404 without being opened. */
 static int send_file(struct http_conn *c, const char *path)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        if (fd >= 0)
-            close(fd);
+    int fd = open_regular(path, &st);
+    if (fd < 0)
         return reply_error(c, 404, API_E_NOT_FOUND, "no file at %s", c->path);
-    }
     /* The gzip copy is another representation of the same version, so it
      * has an etag of its own; either one revalidates that version. */
     const char *type = content_type(path);
