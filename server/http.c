@@ -195,6 +195,8 @@ int http_queue(struct http_conn *c, unsigned status, struct MHD_Response *r, uin
         MHD_add_response_header(r, MHD_HTTP_HEADER_SET_COOKIE, c->device_cookie);
     if (c->allow[0] != '\0')
         MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, c->allow);
+    if (c->close)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
     if (c->retry_after != 0) {
         char seconds[16];
         snprintf(seconds, sizeof seconds, "%u", c->retry_after);

@@ -48,6 +48,7 @@ struct http_conn {
     char device_cookie[192]; /* a second Set-Cookie (device.h), when not empty */
     char allow[64];
     unsigned retry_after; /* seconds for a Retry-After header; 0: none */
+    bool close;           /* the connection is closed after the answer */
     json_t *attach;       /* members added to the next JSON answer */
     /* The session, once auth has looked at it. */
     bool auth_done;

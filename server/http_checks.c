@@ -6,7 +6,9 @@
  * target is looked at before decoding. Header values holding a control
  * character (a tab aside) are refused, as RFC 9110 allows none. A NUL byte
  * inside a header value still cannot be seen: libmicrohttpd 0.9 hands over
- * the value up to it, with that length. */
+ * the value up to it, with that length. A request carrying both
+ * Content-Length and Transfer-Encoding is refused and its connection
+ * closed. */
 #include "http_checks.h"
 
 #include <string.h>
@@ -81,6 +83,15 @@ bool http_checks_request(struct http_conn *c, const char *version, bool nul_targ
         return false;
     }
     const char *coding = http_header(c, MHD_HTTP_HEADER_TRANSFER_ENCODING);
+    if (coding != NULL && http_header(c, MHD_HTTP_HEADER_CONTENT_LENGTH) != NULL) {
+        /* Which of the two frames the body is what request smuggling
+         * plays on: a proxy and this server may disagree (RFC 9112 6.3). */
+        c->close = true;
+        *result = reply_error(c, 400, API_E_BAD_REQUEST,
+                              "a request may not carry both Transfer-Encoding and "
+                              "Content-Length");
+        return false;
+    }
     if (coding != NULL && strcasecmp(coding, "chunked") != 0) {
         *result = reply_error(c, 501, API_E_NOT_IMPLEMENTED,
                               "the transfer coding '%.40s' is not supported: send chunked or "
