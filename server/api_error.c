@@ -22,6 +22,7 @@ static const char *const names[API_E_COUNT] = {
     [API_E_UPLOAD_NOT_FOUND] = "upload_not_found",
     [API_E_SOLUTION_NOT_FOUND] = "solution_not_found",
     [API_E_METHOD_NOT_ALLOWED] = "method_not_allowed",
+    [API_E_MISDIRECTED] = "misdirected",
     [API_E_STALE_SEQ] = "stale_seq",
     [API_E_USERNAME_TAKEN] = "username_taken",
     [API_E_ALREADY_SIGNED_UP] = "already_signed_up",

@@ -24,6 +24,7 @@ enum api_error {
     API_E_UPLOAD_NOT_FOUND,       /* 404: no such upload (or it expired) */
     API_E_SOLUTION_NOT_FOUND,     /* 404: no such solution, or a guest's of someone else */
     API_E_METHOD_NOT_ALLOWED,     /* 405: a known path with another method */
+    API_E_MISDIRECTED,            /* 421: a Host this server does not answer for */
     API_E_STALE_SEQ,              /* 409: the game moved on since the client's seq */
     API_E_USERNAME_TAKEN,         /* 409 */
     API_E_ALREADY_SIGNED_UP,      /* 409: sign-up while signed in to an account */

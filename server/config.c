@@ -202,6 +202,11 @@ static int set_heartbeat(struct config *cfg, const char *v)
     return 0;
 }
 
+static int set_origins(struct config *cfg, const char *v)
+{
+    return copy_text(cfg->origins, sizeof cfg->origins, v);
+}
+
 static int set_collection(struct config *cfg, const char *v)
 {
     if (v[0] == '\0')
@@ -254,6 +259,10 @@ static const struct option options[] = {
     {"heartbeat", "SOKOD_HEARTBEAT", CONFIG_SERVE, "SECONDS",
      "seconds between heartbeats of an idle live stream (default 15; at most half the timeout)",
      set_heartbeat},
+    {"origin", "SOKOD_ORIGIN", CONFIG_SERVE, "URL[,URL]",
+     "the address players use, as https://sokoban.example.org: other Host headers get 421 "
+     "(default: none; on a loopback address, the loopback names)",
+     set_origins},
     {"collection", NULL, CONFIG_IMPORT, "NAME",
      "collection the levels go into (default: the file's Collection: line or its name)",
      set_collection},

@@ -8,13 +8,138 @@
  * inside a header value still cannot be seen: libmicrohttpd 0.9 hands over
  * the value up to it, with that length. A request carrying both
  * Content-Length and Transfer-Encoding is refused and its connection
- * closed. */
+ * closed. A Host that names another server is refused (421), which keeps
+ * pages of other sites whose names resolve here (DNS rebinding) away. */
 #include "http_checks.h"
 
+#include <arpa/inet.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 char http_checks_nul_target;
+
+/* Host names this server answers to: from --origin, lower case, without
+ * scheme or port. */
+#define MAX_ORIGINS 8
+static char origin_host[MAX_ORIGINS][256];
+static unsigned norigins;
+static bool loopback_names; /* "localhost" and "*.localhost" answer too */
+static bool any_host;       /* no name is known: every Host is taken */
+
+/* Copies the host of an origin ("https://Example.org:8443/") into out, lower
+ * case; false when it is not scheme://host[:port]. */
+static bool origin_host_of(const char *origin, size_t len, char *out, size_t cap)
+{
+    const char *sep = NULL;
+    for (size_t i = 0; i + 2 < len; i++) {
+        if (origin[i] == ':' && origin[i + 1] == '/' && origin[i + 2] == '/') {
+            sep = origin + i + 3;
+            break;
+        }
+    }
+    if (sep == NULL)
+        return false;
+    const char *end = origin + len;
+    const char *host_end = sep;
+    if (*sep == '[') {
+        host_end = memchr(sep, ']', (size_t)(end - sep));
+        if (host_end == NULL)
+            return false;
+        host_end++;
+    } else {
+        while (host_end < end && *host_end != ':' && *host_end != '/')
+            host_end++;
+    }
+    size_t n = (size_t)(host_end - sep);
+    if (n == 0 || n >= cap)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        out[i] = (char)((sep[i] >= 'A' && sep[i] <= 'Z') ? sep[i] + 32 : sep[i]);
+    out[n] = '\0';
+    return true;
+}
+
+static bool is_loopback_address(const char *address)
+{
+    struct in_addr v4;
+    struct in6_addr v6;
+    if (inet_pton(AF_INET, address, &v4) == 1)
+        return (ntohl(v4.s_addr) >> 24) == 127;
+    return inet_pton(AF_INET6, address, &v6) == 1 && IN6_IS_ADDR_LOOPBACK(&v6);
+}
+
+int http_checks_init(const struct config *cfg)
+{
+    norigins = 0;
+    const char *p = cfg->origins;
+    while (*p != '\0') {
+        const char *comma = strchr(p, ',');
+        size_t len = comma != NULL ? (size_t)(comma - p) : strlen(p);
+        if (len > 0) {
+            if (norigins == MAX_ORIGINS ||
+                !origin_host_of(p, len, origin_host[norigins], sizeof origin_host[0])) {
+                fprintf(stderr,
+                        "sokod: --origin takes up to %d origins such as "
+                        "https://sokoban.example.org, comma-separated\n",
+                        MAX_ORIGINS);
+                return -1;
+            }
+            norigins++;
+        }
+        p += len + (comma != NULL ? 1 : 0);
+    }
+    loopback_names = is_loopback_address(cfg->address);
+    any_host = norigins == 0 && !loopback_names;
+    if (any_host)
+        fprintf(stderr,
+                "sokod: listening on %s with no --origin: every Host is answered, so a page "
+                "of another site that a visitor's DNS points here (DNS rebinding) can drive "
+                "sokod; give --origin the address players use\n",
+                cfg->address);
+    return 0;
+}
+
+/* True when host (a Host header's value, with or without a port) names this
+ * server. An address in place of a name is always taken: DNS rebinding
+ * needs a name, and load balancers check health by address. */
+static bool host_allowed(const char *host)
+{
+    if (any_host)
+        return true;
+    char name[256];
+    size_t n = 0;
+    if (host[0] == '[') {
+        const char *close = strchr(host, ']');
+        if (close == NULL || (size_t)(close - host - 1) >= sizeof name)
+            return false;
+        n = (size_t)(close - host - 1);
+        memcpy(name, host + 1, n);
+        name[n] = '\0';
+        struct in6_addr v6;
+        return inet_pton(AF_INET6, name, &v6) == 1 && (close[1] == '\0' || close[1] == ':');
+    }
+    while (host[n] != '\0' && host[n] != ':') {
+        if (n + 1 >= sizeof name)
+            return false;
+        char ch = host[n];
+        name[n++] = (char)((ch >= 'A' && ch <= 'Z') ? ch + 32 : ch);
+    }
+    name[n] = '\0';
+    if (n > 0 && name[n - 1] == '.')
+        name[--n] = '\0'; /* "localhost." is "localhost" */
+    struct in_addr v4;
+    if (inet_pton(AF_INET, name, &v4) == 1)
+        return true;
+    for (unsigned i = 0; i < norigins; i++) {
+        if (strcmp(name, origin_host[i]) == 0)
+            return true;
+    }
+    static const char local[] = ".localhost";
+    return loopback_names &&
+           (strcmp(name, "localhost") == 0 ||
+            (n > sizeof local - 1 && strcmp(name + n - (sizeof local - 1), local) == 0));
+}
 
 void *http_checks_raw_target(void *cls, const char *uri, struct MHD_Connection *mhd)
 {
@@ -80,6 +205,12 @@ bool http_checks_request(struct http_conn *c, const char *version, bool nul_targ
     if (strcmp(version, MHD_HTTP_VERSION_1_1) == 0 &&
         http_header(c, MHD_HTTP_HEADER_HOST) == NULL) {
         *result = reply_error(c, 400, API_E_BAD_REQUEST, "HTTP/1.1 requests need a Host header");
+        return false;
+    }
+    const char *host = http_header(c, MHD_HTTP_HEADER_HOST);
+    if (host != NULL && !host_allowed(host)) {
+        *result = reply_error(c, 421, API_E_MISDIRECTED,
+                              "this server does not answer for the host '%.80s'", host);
         return false;
     }
     const char *coding = http_header(c, MHD_HTTP_HEADER_TRANSFER_ENCODING);

@@ -3,6 +3,7 @@
 #ifndef SOKOD_HTTP_CHECKS_H
 #define SOKOD_HTTP_CHECKS_H
 
+#include "config.h"
 #include "http.h"
 
 #include <stdbool.h>
@@ -15,11 +16,18 @@ extern char http_checks_nul_target;
  * decoding. Returns &http_checks_nul_target for a target with %00, else NULL. */
 void *http_checks_raw_target(void *cls, const char *uri, struct MHD_Connection *mhd);
 
+/* Learns the names this server answers to: the hosts of cfg->origins, and
+ * the loopback names when cfg->address is a loopback address. Warns on
+ * stderr when it knows none (every Host is then taken). Returns 0, or -1
+ * after a message when cfg->origins is malformed. */
+int http_checks_init(const struct config *cfg);
+
 /* Checks the request line and headers of c (HTTP version `version`): a
- * Host header for HTTP/1.1, header names that are tokens, no transfer
- * coding but chunked, no encoded NUL in the target
- * (nul_target). Returns true when fine; otherwise has answered (400
- * bad_request or bad_path, 501 not_implemented) and set *result. */
+ * Host header for HTTP/1.1 that names this server, header names that are
+ * tokens, no transfer coding but chunked and never one beside a
+ * Content-Length, no encoded NUL in the target (nul_target). Returns true
+ * when fine; otherwise has answered (400 bad_request or bad_path, 421
+ * misdirected, 501 not_implemented) and set *result. */
 bool http_checks_request(struct http_conn *c, const char *version, bool nul_target, int *result);
 
 #endif

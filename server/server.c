@@ -11,6 +11,7 @@
 #include "hint.h"
 #include "hint_plan.h"
 #include "http.h"
+#include "http_checks.h"
 #include "import.h"
 #include "live.h"
 #include "static_files.h"
@@ -105,6 +106,10 @@ int server_start(const struct config *cfg, unsigned *port)
         return -1;
     }
     static_files_init(cfg->static_dir, cfg->wasm);
+    if (http_checks_init(cfg) != 0) {
+        stop_running();
+        return -1;
+    }
     if (uploads_start(cfg) != 0) {
         fprintf(stderr, "sokod: cannot start the solvability check's thread\n");
         stop_running();
