@@ -207,6 +207,15 @@ static int set_origins(struct config *cfg, const char *v)
     return copy_text(cfg->origins, sizeof cfg->origins, v);
 }
 
+static int set_max_rooms(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 1000000, &n) != 0 || n == 0)
+        return -1;
+    cfg->max_rooms = (unsigned)n;
+    return 0;
+}
+
 static int set_collection(struct config *cfg, const char *v)
 {
     if (v[0] == '\0')
@@ -263,6 +272,10 @@ static const struct option options[] = {
      "the address players use, as https://sokoban.example.org: other Host headers get 421 "
      "(default: none; on a loopback address, the loopback names)",
      set_origins},
+    {"max-rooms", "SOKOD_MAX_ROOMS", CONFIG_SERVE, "N",
+     "race rooms held in memory at once; past it, rooms not in use are forgotten, and when all "
+     "are in use others get 503 (default 10000)",
+     set_max_rooms},
     {"collection", NULL, CONFIG_IMPORT, "NAME",
      "collection the levels go into (default: the file's Collection: line or its name)",
      set_collection},
@@ -357,6 +370,7 @@ int config_load(struct config *cfg, unsigned command, int argc, char **argv)
     cfg->timeout = 30;
     cfg->auth_per_minute = 30;
     cfg->heartbeat = 15;
+    cfg->max_rooms = 10000;
 
     for (size_t i = 0; i < NOPTIONS; i++) {
         const struct option *o = &options[i];

@@ -32,6 +32,7 @@ struct config {
     unsigned heartbeat;       /* seconds between heartbeats of an idle live stream */
     unsigned auth_per_minute; /* log-ins, sign-ups and password changes per address */
     char origins[1024];       /* public origins, comma-separated (--origin); "" for none */
+    unsigned max_rooms;       /* race rooms held in memory at once */
     char collection[256];
     /* Arguments that are not flags (the files of `sokod import`), in argv. */
     char **args;

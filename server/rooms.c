@@ -27,6 +27,8 @@
 /* Rooms listed as being played: touched within this long (milliseconds). */
 #define ROOM_LISTED_MS (60ll * 60 * 1000)
 #define ROOM_LIST_MAX 100
+/* Retry-After when every room in memory is in use. */
+#define ROOMS_RETRY_S 30u
 /* Signed-in followers told apart (for "connected"); beyond, they count as
  * anonymous spectators. */
 #define ROOM_FOLLOWERS 64
@@ -91,13 +93,27 @@ struct room {
         unsigned streams;
     } followers[ROOM_FOLLOWERS]; /* users with live streams on the room */
     unsigned nfollowers;
-    unsigned anonymous; /* streams of nobody, or past ROOM_FOLLOWERS */
-    int64_t touched;    /* wall clock, milliseconds */
-    struct room *next;
+    unsigned anonymous;       /* streams of nobody, or past ROOM_FOLLOWERS */
+    int64_t touched;          /* wall clock, milliseconds */
+    struct room *next, *prev; /* the rooms in memory, newest first */
+    struct room *chain;       /* the next room of its bucket */
 };
+
+/* The rooms in memory: a list, newest first (the order of the rooms
+ * list), and buckets by id. A room comes into memory when it is opened or
+ * first asked for, so any client can bring the rooms of the database into
+ * memory: there are at most max_rooms at once, which room_space keeps. */
+#define ROOM_BUCKETS 4096u
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct room *rooms;
+static struct room *buckets[ROOM_BUCKETS];
+static unsigned nrooms;
+static unsigned max_rooms = 10000; /* --max-rooms, through rooms_set_limit */
+
+/* A status of lock_room beside the STORAGE_* ones: every room in memory is
+ * in use, so no other can come in. */
+#define ROOMS_NO_SPACE 100
 
 static int64_t wall_ms(void)
 {
@@ -106,13 +122,49 @@ static int64_t wall_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+static struct room **bucket_of(int64_t id)
+{
+    return &buckets[(uint64_t)id * 0x9E3779B97F4A7C15ull >> 52];
+}
+
 static struct room *find(int64_t id)
 {
-    for (struct room *r = rooms; r != NULL; r = r->next) {
+    for (struct room *r = *bucket_of(id); r != NULL; r = r->chain) {
         if (r->id == id)
             return r;
     }
     return NULL;
+}
+
+/* Puts r in memory, first in the list. Lock held. */
+static void insert(struct room *r)
+{
+    r->prev = NULL;
+    r->next = rooms;
+    if (rooms != NULL)
+        rooms->prev = r;
+    rooms = r;
+    struct room **b = bucket_of(r->id);
+    r->chain = *b;
+    *b = r;
+    nrooms++;
+}
+
+/* Takes r out of memory and frees it. Lock held. */
+static void forget(struct room *r)
+{
+    if (r->prev != NULL)
+        r->prev->next = r->next;
+    else
+        rooms = r->next;
+    if (r->next != NULL)
+        r->next->prev = r->prev;
+    struct room **p = bucket_of(r->id);
+    while (*p != r)
+        p = &(*p)->chain;
+    *p = r->chain;
+    nrooms--;
+    free(r);
 }
 
 static struct seat *seat_of(struct room *r, int64_t user)
@@ -160,27 +212,46 @@ static int take_level(void *arg, const struct storage_level *l)
     return 0;
 }
 
-/* Forgets rooms nobody touched or follows for an hour (they come back from
- * the database, in the lobby, when someone opens them), so that memory
- * holds the rooms in use only. Lock held. */
-static void forget_idle(int64_t now)
+/* Whether r may leave memory: nobody follows it and no race of it is under
+ * way (it comes back from the database in the lobby, so its seats go). */
+static bool forgettable(const struct room *r)
 {
-    struct room **p = &rooms;
-    while (*p != NULL) {
-        struct room *r = *p;
-        if (now - r->touched > ROOM_LISTED_MS && r->nfollowers == 0 && r->anonymous == 0 &&
-            !r->starting) {
-            *p = r->next;
-            free(r);
-        } else {
-            p = &r->next;
-        }
+    return r->nfollowers == 0 && r->anonymous == 0 && !r->starting && r->phase != PHASE_STARTED;
+}
+
+/* Makes room in memory for one more room: forgets the rooms nobody touched
+ * for an hour, then, at max_rooms, the one touched longest ago of those
+ * that may go. False when every room in memory is in use. Lock held. */
+static bool room_space(int64_t now)
+{
+    struct room *oldest = NULL;
+    for (struct room *r = rooms, *next; r != NULL; r = next) {
+        next = r->next;
+        if (!forgettable(r))
+            continue;
+        if (now - r->touched > ROOM_LISTED_MS)
+            forget(r);
+        else if (oldest == NULL || r->touched < oldest->touched)
+            oldest = r;
     }
+    if (nrooms < max_rooms)
+        return true;
+    if (oldest == NULL)
+        return false;
+    forget(oldest);
+    return true;
+}
+
+void rooms_set_limit(unsigned n)
+{
+    pthread_mutex_lock(&lock);
+    max_rooms = n > 0 ? n : 1;
+    pthread_mutex_unlock(&lock);
 }
 
 /* Finds a room, loading it from the database into the lobby when this
  * process has not seen it. Returns it with the lock held, or NULL (lock not
- * held) with *status STORAGE_NOT_FOUND or a failure. */
+ * held) with *status STORAGE_NOT_FOUND, ROOMS_NO_SPACE or a failure. */
 static struct room *lock_room(int64_t id, int *status)
 {
     pthread_mutex_lock(&lock);
@@ -217,8 +288,13 @@ static struct room *lock_room(int64_t id, int *status)
         free(fresh);
         return r;
     }
-    fresh->next = rooms;
-    rooms = fresh;
+    if (!room_space(fresh->touched)) {
+        pthread_mutex_unlock(&lock);
+        free(fresh);
+        *status = ROOMS_NO_SPACE;
+        return NULL;
+    }
+    insert(fresh);
     return fresh;
 }
 
@@ -390,6 +466,15 @@ void rooms_address(struct http_conn *c, char text[ROOMS_ADDRESS_MAX])
     }
 }
 
+/* The answer when every room in memory is in use. */
+static int no_space(struct http_conn *c)
+{
+    http_retry_after(c, ROOMS_RETRY_S);
+    return reply_error(c, 503, API_E_UNAVAILABLE,
+                       "every race room the server can hold is in use: try again in %u s",
+                       ROOMS_RETRY_S);
+}
+
 static int too_many(struct http_conn *c, unsigned retry, const char *what)
 {
     http_attach(c, "retry_after", json_integer(retry));
@@ -524,9 +609,13 @@ int rooms_open(struct http_conn *c, int64_t user, int64_t level, const char *sou
     r->nseats = 1;
     seat_init(&r->seats[0], user);
     pthread_mutex_lock(&lock);
-    forget_idle(r->touched);
-    r->next = rooms;
-    rooms = r;
+    if (!room_space(r->touched)) {
+        /* The room is stored: it opens once memory has space again. */
+        pthread_mutex_unlock(&lock);
+        free(r);
+        return no_space(c);
+    }
+    insert(r);
     return reply_room(c, 201, r, user);
 }
 
@@ -566,6 +655,8 @@ static struct room *route_room(struct http_conn *c, int *result)
     if (status == STORAGE_NOT_FOUND)
         *result = reply_error(c, 404, API_E_ROOM_NOT_FOUND, "there is no room %lld",
                               (long long)c->param[0]);
+    else if (status == ROOMS_NO_SPACE)
+        *result = no_space(c);
     else
         *result = auth_storage_failure(c, status);
     return NULL;

@@ -13,6 +13,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* Sets how many rooms memory holds at once (at least 1). Past it, rooms
+ * nobody follows and that race no longer are forgotten, oldest touched
+ * first (they come back from the database); when all are in use, opening
+ * or loading another answers 503. */
+void rooms_set_limit(unsigned n);
+
 /* Room for an address as text (IPv6 included). */
 #define ROOMS_ADDRESS_MAX 48
 

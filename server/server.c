@@ -14,6 +14,7 @@
 #include "http_checks.h"
 #include "import.h"
 #include "live.h"
+#include "rooms.h"
 #include "static_files.h"
 #include "storage.h"
 #include "uploads.h"
@@ -110,6 +111,7 @@ int server_start(const struct config *cfg, unsigned *port)
         stop_running();
         return -1;
     }
+    rooms_set_limit(cfg->max_rooms);
     if (uploads_start(cfg) != 0) {
         fprintf(stderr, "sokod: cannot start the solvability check's thread\n");
         stop_running();

@@ -1,0 +1,80 @@
+// Race rooms in memory are bounded (--max-rooms): any client can bring a
+// room of the database into memory by asking for it, so the rooms held at
+// once are capped. Past the cap, rooms nobody follows are forgotten (they
+// come back from the database when asked for again); when every room held
+// is followed, another is refused with 503 and Retry-After.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { levelIds, show, startServer } from './harness.mjs';
+import { openStream } from './sse.mjs';
+
+const MAX_ROOMS = 3;
+let server;
+let ids;
+
+before(async () => {
+  // Short heartbeats: the server hears of a closed stream within a second.
+  server = await startServer({ args: ['--max-rooms', String(MAX_ROOMS), '--heartbeat', '1'] });
+  ids = await levelIds(server.client());
+});
+
+after(async () => {
+  const end = await server.stop();
+  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
+});
+
+// A room opened by a new guest of its own (the per-player limits stay out of the way).
+async function newRoom() {
+  const host = server.client();
+  const r = await host.post('/api/v1/rooms', { level: 'chosen', level_id: ids[0] });
+  return { host, r };
+}
+
+test('rooms beyond --max-rooms push out rooms nobody follows, which come back when asked for', async () => {
+  const made = [];
+  for (let i = 0; i < MAX_ROOMS * 2; i++) {
+    const { host, r } = await newRoom();
+    assert.equal(r.status, 201, `room ${i + 1} of ${MAX_ROOMS * 2} with --max-rooms ${MAX_ROOMS}: ${show(r)}`);
+    made.push({ host, id: r.json.room.id });
+  }
+  for (const { host, id } of made) {
+    const got = await host.get(`/api/v1/rooms/${id}`);
+    assert.equal(got.status, 200, `GET room ${id}: ${show(got)}`);
+    assert.equal(got.json.room.id, id);
+  }
+});
+
+test('when every room held is followed, another room gets 503 until one is let go', async () => {
+  const streams = [];
+  const followed = [];
+  try {
+    for (let i = 0; i < MAX_ROOMS; i++) {
+      const { host, r } = await newRoom();
+      assert.equal(r.status, 201, show(r));
+      followed.push(r.json.room.id);
+      streams.push(await openStream(host, `?room=${r.json.room.id}`));
+    }
+    const { r: refused } = await newRoom();
+    assert.equal(refused.status, 503, `a room past ${MAX_ROOMS} followed ones: ${show(refused)}`);
+    assert.equal(refused.json.error.code, 'unavailable');
+    assert.ok(Number(refused.headers.get('retry-after')) > 0, 'no Retry-After');
+    // Asking for a room of the database that is not in memory is refused too.
+    const stranger = server.client();
+    const older = await stranger.get('/api/v1/rooms/1');
+    assert.ok(!followed.includes(1), 'room 1 is one of the followed rooms');
+    assert.equal(older.status, 503, `GET an unheld room: ${show(older)}`);
+    // Once a stream ends, its room may go, and a new one comes in.
+    streams.pop().close();
+    let again;
+    // The server hears of the stream's end a moment later.
+    for (let i = 0; i < 50; i++) {
+      ({ r: again } = await newRoom());
+      if (again.status === 201) break;
+      const wait = again.status === 429 ? Number(again.headers.get('retry-after')) * 1000 : 200;
+      await new Promise((res) => setTimeout(res, wait));
+    }
+    assert.equal(again.status, 201, `after a stream ended: ${show(again)}`);
+  } finally {
+    for (const s of streams) s.close();
+  }
+});
