@@ -209,6 +209,15 @@ static int set_collection(struct config *cfg, const char *v)
     return copy_text(cfg->collection, sizeof cfg->collection, v);
 }
 
+static int set_guests_per_minute(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 60000, &n) != 0 || n == 0)
+        return -1;
+    cfg->guests_per_minute = (unsigned)n;
+    return 0;
+}
+
 static const struct option options[] = {
     {"address", "SOKOD_ADDRESS", CONFIG_SERVE, "ADDR", "address to listen on (default 127.0.0.1)",
      set_address},
@@ -257,6 +266,10 @@ static const struct option options[] = {
     {"collection", NULL, CONFIG_IMPORT, "NAME",
      "collection the levels go into (default: the file's Collection: line or its name)",
      set_collection},
+    {"guests-per-minute", "SOKOD_GUESTS_PER_MINUTE", CONFIG_SERVE, "N",
+     "new guests one address may make per minute, as a burst and then steadily (default 60; "
+     "more get 429)",
+     set_guests_per_minute},
 };
 
 #define NOPTIONS (sizeof options / sizeof options[0])
@@ -348,6 +361,7 @@ int config_load(struct config *cfg, unsigned command, int argc, char **argv)
     cfg->timeout = 30;
     cfg->auth_per_minute = 30;
     cfg->heartbeat = 15;
+    cfg->guests_per_minute = 60;
 
     for (size_t i = 0; i < NOPTIONS; i++) {
         const struct option *o = &options[i];

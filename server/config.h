@@ -32,6 +32,8 @@ struct config {
     unsigned heartbeat;       /* seconds between heartbeats of an idle live stream */
     unsigned auth_per_minute; /* log-ins, sign-ups and password changes per address */
     char collection[256];
+    /* Guests and the disk: how fast one address may make guests. */
+    unsigned guests_per_minute; /* new guests per client address */
     /* Arguments that are not flags (the files of `sokod import`), in argv. */
     char **args;
     int nargs;

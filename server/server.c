@@ -3,6 +3,7 @@
 
 #include "access_log.h"
 #include "account_limits.h"
+#include "auth.h"
 #include "device.h"
 #include "commit.h"
 #include "events.h"
@@ -59,8 +60,10 @@ static void stop_running(void)
     game_cache_clear();
     hint_plan_clear();
     gzip_cache_clear();
-    if (running.limits)
+    if (running.limits) {
         account_limits_stop();
+        auth_stop();
+    }
     if (running.storage)
         storage_shutdown();
     memset(&running, 0, sizeof running);
@@ -111,7 +114,8 @@ int server_start(const struct config *cfg, unsigned *port)
         return -1;
     }
     running.uploads = true;
-    if (account_limits_start(cfg->auth_per_minute) != 0) {
+    if (account_limits_start(cfg->auth_per_minute) != 0 ||
+        auth_start(cfg->guests_per_minute) != 0) {
         fprintf(stderr, "sokod: out of memory for the account limits\n");
         stop_running();
         return -1;
