@@ -32,8 +32,12 @@ struct config {
     unsigned heartbeat;       /* seconds between heartbeats of an idle live stream */
     unsigned auth_per_minute; /* log-ins, sign-ups and password changes per address */
     char collection[256];
-    /* Guests and the disk: how fast one address may make guests. */
-    unsigned guests_per_minute; /* new guests per client address */
+    /* Guests and the disk: how fast one address may make guests, and when
+     * the sweeper deletes them (sweeper.h). */
+    unsigned guests_per_minute;  /* new guests per client address */
+    unsigned guest_unplayed_ttl; /* seconds before a guest who never played is deleted */
+    unsigned guest_idle_ttl;     /* seconds unseen before any guest is deleted */
+    unsigned sweep_interval;     /* seconds between sweeps */
     /* Arguments that are not flags (the files of `sokod import`), in argv. */
     char **args;
     int nargs;

@@ -16,6 +16,7 @@
 #include "live.h"
 #include "static_files.h"
 #include "storage.h"
+#include "sweeper.h"
 #include "uploads.h"
 #include "worker.h"
 
@@ -33,7 +34,7 @@
 
 /* What is running, so that a failed start stops exactly that. */
 static struct {
-    bool storage, uploads, limits, threads, access_log;
+    bool storage, uploads, limits, threads, access_log, sweeper;
     struct MHD_Daemon *daemon;
 } running;
 
@@ -45,6 +46,8 @@ static void stop_running(void)
         http_stop(running.daemon, STOP_GRACE_MS);
         running.daemon = NULL;
     }
+    if (running.sweeper)
+        sweeper_stop();
     if (running.threads) {
         events_stop();
         commit_stop();
@@ -137,6 +140,14 @@ int server_start(const struct config *cfg, unsigned *port)
         stop_running();
         return -1;
     }
+    struct sweeper_config sweep = {cfg->sweep_interval, cfg->guest_unplayed_ttl,
+                                   cfg->guest_idle_ttl};
+    if (sweeper_start(&sweep) != 0) {
+        fprintf(stderr, "sokod: cannot start the sweeper's thread\n");
+        stop_running();
+        return -1;
+    }
+    running.sweeper = true;
     /* Without its thread, lines are written at once: nothing is lost. */
     access_log_start();
     running.access_log = true;
