@@ -133,7 +133,8 @@ test('guests who never played are swept; players, accounts and their games stay'
     assert.equal(count(server.db, 'SELECT count(*) FROM users WHERE guest = 1'), 1,
       'one guest left: the one who played');
   } finally {
-    await server.stop();
+    const end = await server.stop();
+    assert.equal(end.code, 0, `sokod stops cleanly with its sweeper; stderr:\n${server.stderr()}`);
   }
 });
 
