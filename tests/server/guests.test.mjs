@@ -3,8 +3,10 @@
 // nobody can use any more are swept away without their ids ever being
 // given again.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
-import { levelIds, show, sqlite, startServer } from './harness.mjs';
+import { SOURCE, levelIds, show, sqlite, startServer, tempDir } from './harness.mjs';
 
 const DAY = 86400;
 
@@ -227,5 +229,69 @@ test('ids of deleted users, games and rooms are never given again', async () => 
     assert.ok(now.room > last.room, `room id ${now.room} after deleted ${last.room}`);
   } finally {
     await again.stop();
+  }
+});
+
+test('the migration to ids never given twice keeps every row of a played database', async () => {
+  // The schema as it stood before: every migration up to 0011.
+  const old = tempDir('sokod-migrations-');
+  for (const f of fs.readdirSync(path.join(SOURCE, 'migrations'))) {
+    if (/^\d{4}_.*\.sql$/.test(f) && Number(f.slice(0, 4)) <= 11) {
+      fs.copyFileSync(path.join(SOURCE, 'migrations', f), path.join(old, f));
+    }
+  }
+  const first = await startServer({ args: ['--migrations', old] });
+  const { db, dir } = first;
+  const tables = ['users', 'sessions', 'games', 'game_log', 'solutions', 'board_entries',
+    'board_buckets', 'rooms', 'user_settings'];
+  let before, board, level;
+  try {
+    assert.equal(sqlite(db, 'PRAGMA user_version'), '11');
+    [level] = await levelIds(first.client());
+    // An account and a guest each solve the Corridor (#@ $ .#: rRR); the
+    // guest also makes a room; the account saves settings.
+    const players = [first.client(), first.client()];
+    let r = await players[0].post('/api/v1/account/signup', { username: 'migrant', password: 'a long password 1' });
+    assert.equal(r.status, 201, show(r));
+    for (const c of players) {
+      const game = (await c.post(`/api/v1/levels/${level}/game`)).json.game.id;
+      r = await c.post(`/api/v1/games/${game}/log`, { seq: 1, steps: 'rRR' });
+      assert.equal(r.status, 200, show(r));
+    }
+    r = await players[1].post('/api/v1/rooms', { level: 'chosen', level_id: level });
+    assert.equal(r.status, 201, show(r));
+    r = await players[0].req('PUT', '/api/v1/account/settings', { settings: { theme: 'garden' } });
+    assert.equal(r.status, 200, show(r));
+    before = Object.fromEntries(tables.map((t) => [t, sqlite(db, `SELECT count(*) FROM ${t}`)]));
+    board = (await first.client().get(`/api/v1/levels/${level}/leaderboard`)).json;
+  } finally {
+    await first.stop();
+  }
+  const after = await startServer({ dir, db });
+  try {
+    assert.match(after.stderr(), /applied migration 0012_/);
+    const now = Object.fromEntries(tables.map((t) => [t, sqlite(db, `SELECT count(*) FROM ${t}`)]));
+    assert.deepEqual(now, before, 'the same rows in every table');
+    assert.equal(sqlite(db, 'PRAGMA foreign_key_check'), '', 'no row refers to a missing one');
+    assert.equal(sqlite(db, 'PRAGMA integrity_check'), 'ok');
+    assert.deepEqual((await after.client().get(`/api/v1/levels/${level}/leaderboard`)).json, board,
+      'the leaderboard reads the same');
+    const c = after.client();
+    let r = await c.post('/api/v1/account/login', { username: 'migrant', password: 'a long password 1' });
+    assert.equal(r.status, 200, show(r));
+    r = await c.get('/api/v1/account/settings');
+    assert.deepEqual(r.json.settings, { theme: 'garden' });
+    // The triggers that name users still work: a guest who signs up is
+    // listed on the board it solved.
+    const guest = after.client();
+    const game = (await guest.post(`/api/v1/levels/${level}/game`)).json.game.id;
+    r = await guest.post(`/api/v1/games/${game}/log`, { seq: 1, steps: 'rRR' });
+    assert.equal(r.status, 200, show(r));
+    r = await guest.post('/api/v1/account/signup', { username: 'latecomer', password: 'a long password 1' });
+    assert.equal(r.status, 201, show(r));
+    const listed = sqlite(db, "SELECT group_concat(DISTINCT b.listed) FROM board_entries b JOIN users u ON u.id = b.user_id WHERE u.username = 'latecomer'");
+    assert.equal(listed, '1', 'the new account is listed on the boards');
+  } finally {
+    await after.stop();
   }
 });
