@@ -163,6 +163,13 @@ int storage_guests_idle(int64_t seen_before, int64_t session_span,
 int storage_guest_delete_unplayed(int64_t id, int64_t made_before, int64_t *deleted);
 int storage_guest_delete_idle(int64_t id, int64_t seen_before, int64_t session_span,
                               int64_t *deleted);
+/* Inside the caller's transaction, when guest id is still last seen at or
+ * before seen_before (*idle): ends its sessions, so that nobody reaches it
+ * again, and deletes at most max entries of its games' logs (*trimmed
+ * receives how many), so that deleting a guest with long histories takes
+ * several short transactions rather than one long one. */
+int storage_guest_trim_idle(int64_t id, int64_t seen_before, int64_t session_span, int max,
+                            bool *idle, int64_t *trimmed);
 /* Deletes at most max sessions expired at now; *deleted receives how many. */
 int storage_sessions_expired(int64_t now, int max, int64_t *deleted);
 

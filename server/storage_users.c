@@ -456,6 +456,42 @@ int storage_guest_delete_idle(int64_t id, int64_t seen_before, int64_t session_s
     return delete_guest(st, deleted);
 }
 
+static const char SQL_GUEST_SESSIONS_END[] = "DELETE FROM sessions WHERE user_id = ?1";
+
+static const char SQL_GUEST_LOGS_TRIM[] =
+    "DELETE FROM game_log WHERE (game_id, seq) IN (SELECT l.game_id, l.seq FROM games g "
+    "JOIN game_log l ON l.game_id = g.id WHERE g.user_id = ?1 LIMIT ?2)";
+
+int storage_guest_trim_idle(int64_t id, int64_t seen_before, int64_t session_span, int max,
+                            bool *idle, int64_t *trimmed)
+{
+    *idle = false;
+    *trimmed = 0;
+    int64_t seen = 0;
+    int status = guest_value(SQL_GUEST_SEEN, id, session_span, &seen);
+    if (status == STORAGE_NOT_FOUND || (status == STORAGE_OK && seen > seen_before))
+        return STORAGE_OK;
+    if (status != STORAGE_OK)
+        return status;
+    *idle = true;
+    sqlite3_stmt *st = storage_stmt(SQL_GUEST_SESSIONS_END);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, id);
+    status = storage_exec_stmt(st, "ending an idle guest's sessions");
+    if (status != STORAGE_OK)
+        return status;
+    st = storage_stmt(SQL_GUEST_LOGS_TRIM);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_int(st, 2, max);
+    status = storage_exec_stmt(st, "deleting an idle guest's game logs");
+    if (status == STORAGE_OK)
+        *trimmed = sqlite3_changes(storage_db());
+    return status;
+}
+
 static const char SQL_SESSIONS_EXPIRED[] =
     "DELETE FROM sessions WHERE token_hash IN (SELECT token_hash FROM sessions "
     "INDEXED BY sessions_expiry WHERE expires_at <= ?1 LIMIT ?2)";

@@ -1,5 +1,6 @@
 /* The sweeper's thread and its passes. A sweep has three passes, each a
- * series of short write transactions (SWEEP_BATCH rows at most):
+ * series of short write transactions (SWEEP_BATCH guests or sessions, or
+ * SWEEP_LOG_ROWS entries of an idle guest's game logs, at most):
  *   1. guests who never played, made more than unplayed_ttl ago, by age;
  *      a cursor remembers the last guest looked at, so that each guest is
  *      looked at once (one that played stays until it is idle);
@@ -22,8 +23,10 @@
 #include <string.h>
 #include <time.h>
 
-/* Rows deleted per write transaction. */
+/* Guests, or sessions, deleted per write transaction. */
 #define SWEEP_BATCH 64
+/* Game log entries of an idle guest deleted per write transaction. */
+#define SWEEP_LOG_ROWS 4096
 /* Guests the idle pass looks at per sweep. */
 #define SWEEP_IDLE_ROWS 4096
 
@@ -49,21 +52,52 @@ static bool stopping(void)
     return s;
 }
 
-/* Deletes the guests of ids in one transaction, each only when it still
- * qualifies as idle (or, when not idle, as never played) at the cut-off
- * time `limit`. */
-static int delete_batch(const int64_t *ids, int n, int64_t limit, bool idle, int64_t *deleted)
+/* Deletes the guests of ids who never played in one transaction, each
+ * only when it still qualifies at the cut-off time made_before. They have
+ * no game log, so the transaction stays short. */
+static int delete_unplayed(const int64_t *ids, int n, int64_t made_before, int64_t *deleted)
 {
     if (n == 0)
         return STORAGE_OK;
     int status = storage_begin();
     for (int i = 0; i < n && status == STORAGE_OK; i++)
-        status = idle ? storage_guest_delete_idle(ids[i], limit, AUTH_SESSION_SECONDS, deleted)
-                      : storage_guest_delete_unplayed(ids[i], limit, deleted);
+        status = storage_guest_delete_unplayed(ids[i], made_before, deleted);
     if (status == STORAGE_OK)
         return storage_commit();
     storage_rollback();
     return status;
+}
+
+/* Runs one step of deleting an idle guest in a transaction of its own. */
+static int idle_step(int64_t id, int64_t seen_before, bool trim, bool *idle, int64_t *n)
+{
+    int status = storage_begin();
+    if (status != STORAGE_OK)
+        return status;
+    if (trim)
+        status =
+            storage_guest_trim_idle(id, seen_before, AUTH_SESSION_SECONDS, SWEEP_LOG_ROWS, idle, n);
+    else
+        status = storage_guest_delete_idle(id, seen_before, AUTH_SESSION_SECONDS, n);
+    if (status == STORAGE_OK)
+        return storage_commit();
+    storage_rollback();
+    return status;
+}
+
+/* Deletes an idle guest, when it still is one: first its sessions and its
+ * games' logs, SWEEP_LOG_ROWS entries at a time (a player's histories may
+ * hold millions), then the guest and what is left of it. */
+static int delete_idle(int64_t id, int64_t seen_before, int64_t *deleted)
+{
+    bool idle = true;
+    int64_t trimmed = SWEEP_LOG_ROWS;
+    int status = STORAGE_OK;
+    while (status == STORAGE_OK && idle && trimmed == SWEEP_LOG_ROWS && !stopping())
+        status = idle_step(id, seen_before, true, &idle, &trimmed);
+    if (status != STORAGE_OK || !idle || trimmed == SWEEP_LOG_ROWS)
+        return status;
+    return idle_step(id, seen_before, false, &idle, deleted);
 }
 
 static int sweep_unplayed(int64_t now, int64_t *deleted)
@@ -75,7 +109,7 @@ static int sweep_unplayed(int64_t now, int64_t *deleted)
         int n = 0;
         status = storage_guests_unplayed(made_before, &sw.unplayed, SWEEP_BATCH, ids, &n);
         if (status == STORAGE_OK)
-            status = delete_batch(ids, n, made_before, false, deleted);
+            status = delete_unplayed(ids, n, made_before, deleted);
     } while (status == STORAGE_OK && !sw.unplayed.done && !stopping());
     /* The cursor stays where it ended: guests made later are looked at by
      * the next sweeps. */
@@ -93,8 +127,8 @@ static int sweep_idle(int64_t now, int64_t *deleted)
         int n = 0;
         status =
             storage_guests_idle(seen_before, AUTH_SESSION_SECONDS, &sw.idle, SWEEP_BATCH, ids, &n);
-        if (status == STORAGE_OK)
-            status = delete_batch(ids, n, seen_before, true, deleted);
+        for (int i = 0; i < n && status == STORAGE_OK && !stopping(); i++)
+            status = delete_idle(ids[i], seen_before, deleted);
         if (sw.idle.done) {
             /* Round the table once more at the next sweep. */
             memset(&sw.idle, 0, sizeof sw.idle);

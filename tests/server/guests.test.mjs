@@ -164,6 +164,10 @@ test('expired sessions and guests unseen for 90 days are swept, accounts stay', 
   } finally {
     await first.stop();
   }
+  // A long history (10,000 more entries), deleted in several transactions.
+  sqlite(db, `WITH RECURSIVE n(i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM n WHERE i < 10001)
+    INSERT INTO game_log (game_id, seq, kind, steps, created_at)
+    SELECT ${guestGame}, i, 'steps', 'l', ${start} FROM n`);
   const later = await startServer({
     dir, db,
     env: { SOKOD_TEST_NOW: String(start + 91 * DAY) },
@@ -178,6 +182,8 @@ test('expired sessions and guests unseen for 90 days are swept, accounts stay', 
     assert.match(later.stderr(), /sweep deleted \d+ guests who never played, [1-9]\d* idle guests and [1-9]\d* expired sessions/);
     assert.equal(count(db, "SELECT count(*) FROM users WHERE username = 'returns'"), 1, 'the account stays');
     assert.equal(count(db, `SELECT count(*) FROM games WHERE id = ${guestGame}`), 0, "the idle guest's game went");
+    assert.equal(count(db, `SELECT count(*) FROM game_log WHERE game_id = ${guestGame}`), 0,
+      "and its 10,001 log entries");
     assert.equal(count(db, `SELECT count(*) FROM rooms WHERE id = ${roomId}`), 0, "the idle host's room went");
     const c = later.client();
     let r = await c.post('/api/v1/account/login', { username: 'returns', password: 'a long password 1' });
