@@ -107,9 +107,13 @@ static int sweep_unplayed(int64_t now, int64_t *deleted)
     do {
         int64_t ids[SWEEP_BATCH];
         int n = 0;
+        /* A batch that fails is looked at again by the next sweep. */
+        struct storage_sweep_cursor from = sw.unplayed;
         status = storage_guests_unplayed(made_before, &sw.unplayed, SWEEP_BATCH, ids, &n);
         if (status == STORAGE_OK)
             status = delete_unplayed(ids, n, made_before, deleted);
+        if (status != STORAGE_OK)
+            sw.unplayed = from;
     } while (status == STORAGE_OK && !sw.unplayed.done && !stopping());
     /* The cursor stays where it ended: guests made later are looked at by
      * the next sweeps. */

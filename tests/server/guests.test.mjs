@@ -3,6 +3,7 @@
 // nobody can use any more are swept away without their ids ever being
 // given again.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -299,5 +300,29 @@ test('the migration to ids never given twice keeps every row of a played databas
     assert.equal(listed, '1', 'the new account is listed on the boards');
   } finally {
     await after.stop();
+  }
+});
+
+test('a sweep that finds the database locked stops, and the next one deletes', async () => {
+  const server = await startServer({ args: ['--sweep-interval', '1', '--guest-unplayed-ttl', '1'] });
+  let holder;
+  try {
+    const [level] = await levelIds(server.client());
+    assert.equal((await openGame(server.client(), level)).status, 201);
+    // Another process holds the write lock past the server's busy wait.
+    holder = spawn('sqlite3', [server.db], { stdio: ['pipe', 'ignore', 'inherit'] });
+    holder.stdin.write('PRAGMA busy_timeout = 10000;\nBEGIN IMMEDIATE;\nSELECT 1;\n');
+    const stopped = await eventually(() => /sweep stopped early/.test(server.stderr()), 60);
+    assert.ok(stopped, `the sweep gave up on the locked database; stderr:\n${server.stderr()}`);
+    assert.equal(count(server.db, 'SELECT count(*) FROM users WHERE guest = 1'), 1,
+      'nothing was deleted while the database was locked');
+    holder.stdin.end('COMMIT;\n');
+    await new Promise((r) => holder.on('exit', r));
+    const swept = await eventually(() => /sweep deleted 1 guests who never played/.test(server.stderr()));
+    assert.ok(swept, `a later sweep deleted the guest; stderr:\n${server.stderr()}`);
+    assert.equal(count(server.db, 'SELECT count(*) FROM users WHERE guest = 1'), 0);
+  } finally {
+    if (holder && holder.exitCode === null) holder.kill();
+    await server.stop();
   }
 });
