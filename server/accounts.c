@@ -70,16 +70,22 @@ static const struct body_field credential_fields[] = {
     {"password", BODY_STRING, true},
 };
 
+static bool letter_or_digit(char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+}
+
 bool accounts_username_ok(const char *name)
 {
     size_t len = strlen(name);
     if (len < USERNAME_MIN || len > USERNAME_MAX)
         return false;
+    /* Letters or digits at both ends: "root." and "---" read as mistakes,
+     * or as someone else's name in a list. */
+    if (!letter_or_digit(name[0]) || !letter_or_digit(name[len - 1]))
+        return false;
     for (const char *p = name; *p != '\0'; p++) {
-        char ch = *p;
-        bool fine = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-                    (ch >= '0' && ch <= '9') || ch == '_' || ch == '-' || ch == '.';
-        if (!fine)
+        if (!letter_or_digit(*p) && *p != '_' && *p != '-' && *p != '.')
             return false;
     }
     return true;
@@ -97,9 +103,7 @@ static struct password_job *read_credentials(struct http_conn *c, bool strict, i
     size_t len = json_string_length(pw);
     struct password_job *job = NULL;
     if (strict && !accounts_username_ok(name)) {
-        *result = reply_error(c, 400, API_E_INVALID_VALUE,
-                              "a username has %d to %d letters, digits, '_', '-' or '.'",
-                              USERNAME_MIN, USERNAME_MAX);
+        *result = reply_error(c, 400, API_E_INVALID_VALUE, "%s", ACCOUNTS_USERNAME_RULE);
     } else if (strict && (len < PASSWORD_MIN || len > PASSWORD_MAX)) {
         *result = reply_error(c, 400, API_E_INVALID_VALUE, "a password has %d to %d bytes",
                               PASSWORD_MIN, PASSWORD_MAX);

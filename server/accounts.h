@@ -9,8 +9,18 @@
 #define PASSWORD_MIN 8
 #define PASSWORD_MAX 1024
 
-/* True when name has USERNAME_MIN to USERNAME_MAX letters, digits, '_', '-'
- * or '.'. */
+/* True when name is one a new account may take: USERNAME_MIN to
+ * USERNAME_MAX letters, digits, '_', '-' or '.', with a letter or a digit
+ * at both ends. Accounts named under an older, looser rule keep their
+ * names: log-ins do not check this. */
 bool accounts_username_ok(const char *name);
+
+#define ACCOUNTS_TEXT_(x) #x
+#define ACCOUNTS_TEXT(x) ACCOUNTS_TEXT_(x)
+/* The rule of accounts_username_ok in words, for refusals. */
+#define ACCOUNTS_USERNAME_RULE                                                                     \
+    "a username has " ACCOUNTS_TEXT(USERNAME_MIN) " to " ACCOUNTS_TEXT(                            \
+        USERNAME_MAX) " letters, digits, '_', '-' or '.', and starts and ends with a letter or "   \
+                      "a digit"
 
 #endif

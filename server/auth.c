@@ -1,6 +1,7 @@
 /* Sessions and guests, and the same-origin JSON rule for writes. */
 #include "auth.h"
 
+#include "ratelimit.h"
 #include "storage.h"
 
 #include <errno.h>
@@ -16,7 +17,7 @@
  * (at most once every SESSION_REFRESH_SECONDS, to keep reads free of
  * writes) moves its end SESSION_SECONDS ahead again. A guest lives as long
  * as its session, so the span is long enough for a player's pauses. */
-#define SESSION_SECONDS (90 * 24 * 3600)
+#define SESSION_SECONDS AUTH_SESSION_SECONDS
 #define SESSION_REFRESH_SECONDS (24 * 3600)
 #define TOKEN_BYTES 32
 
@@ -170,6 +171,44 @@ int auth_session_end(struct http_conn *c)
     return status;
 }
 
+/* New guests per client address: a burst of `per_minute`, then one every
+ * 60/per_minute seconds. Each guest is a user row and a session on disk,
+ * so this bounds how fast one address can fill the database. */
+static struct ratelimit *guest_limit;
+
+int auth_start(unsigned guests_per_minute)
+{
+    unsigned n = guests_per_minute > 0 ? guests_per_minute : 1;
+    uint64_t interval = 60000u / n > 0 ? 60000u / n : 1;
+    guest_limit = ratelimit_new(n, interval);
+    return guest_limit != NULL ? 0 : -1;
+}
+
+void auth_stop(void)
+{
+    ratelimit_free(guest_limit);
+    guest_limit = NULL;
+}
+
+/* Counts a new guest against the request's address. True to go on;
+ * otherwise has answered 429 with Retry-After and set *result. */
+static bool guest_allowed(struct http_conn *c, int *result)
+{
+    if (guest_limit == NULL)
+        return true;
+    char address[64], key[80];
+    http_client_address(c, address, sizeof address);
+    snprintf(key, sizeof key, "guest %s", address);
+    unsigned retry = 0;
+    if (ratelimit_take(guest_limit, key, http_now_us() / 1000u, &retry))
+        return true;
+    http_retry_after(c, retry);
+    *result = reply_error(c, 429, API_E_RATE_LIMITED,
+                          "too many new players from your address; try again in %u second%s", retry,
+                          retry == 1 ? "" : "s");
+    return false;
+}
+
 /* Creates a guest with a session, in a transaction of its own. */
 static int create_guest(struct http_conn *c, int64_t *user)
 {
@@ -214,6 +253,8 @@ bool auth_user(struct http_conn *c, enum auth_need need, int64_t *user, int *res
         c->auth_done = true;
     }
     if (c->user_id == 0 && need == AUTH_CREATE_GUEST) {
+        if (!guest_allowed(c, result))
+            return false;
         int status = create_guest(c, &c->user_id);
         if (status != STORAGE_OK) {
             *result = auth_storage_failure(c, status);

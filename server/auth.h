@@ -10,11 +10,20 @@
 
 #define AUTH_COOKIE "sokod_session"
 
+/* How long a session lasts unused (it slides with use): 90 days. */
+#define AUTH_SESSION_SECONDS (90 * 24 * 3600)
+
 enum auth_need {
     AUTH_OPTIONAL,     /* no user is fine: *user is 0 */
     AUTH_EXISTING,     /* 401 no_session without a valid session */
     AUTH_CREATE_GUEST, /* without a valid session, a guest and its session are created */
 };
+
+/* Sets up the limit on new guests: `guests_per_minute` from one client
+ * address, as a burst and then as a steady rate. Returns 0, or -1 when out
+ * of memory. Without it, guests are not limited. */
+int auth_start(unsigned guests_per_minute);
+void auth_stop(void);
 
 /* Checks a state-changing request: Content-Type must be application/json
  * (415 otherwise) and an Origin header, when sent, must be this server's own
@@ -24,7 +33,8 @@ bool auth_write_allowed(struct http_conn *c, int *result);
 
 /* Finds the user of the request's session cookie, per `need`. Returns true
  * with *user set (0 for nobody under AUTH_OPTIONAL); otherwise has answered
- * (401, or 500/503 when the database fails) and set *result. A guest
+ * (401; 429 rate_limited with Retry-After when the address made too many
+ * guests lately; 500/503 when the database fails) and set *result. A guest
  * created here commits before this returns; its cookie goes out with the
  * answer. */
 bool auth_user(struct http_conn *c, enum auth_need need, int64_t *user, int *result);

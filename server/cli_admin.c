@@ -180,9 +180,10 @@ int cli_admin(int argc, char **argv)
         return 2;
     }
     const char *name = cfg.args[1];
-    if (!accounts_username_ok(name)) {
-        fprintf(stderr, "sokod admin: a username has %d to %d letters, digits, '_', '-' or '.'\n",
-                USERNAME_MIN, USERNAME_MAX);
+    /* Only a new account's name must follow today's rule: an older
+     * account keeps its name, and may still be granted or refused the right. */
+    if (action == 0 && !accounts_username_ok(name)) {
+        fprintf(stderr, "sokod admin: %s\n", ACCOUNTS_USERNAME_RULE);
         return 2;
     }
     if (sodium_init() < 0) {

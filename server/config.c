@@ -223,6 +223,40 @@ static int set_collection(struct config *cfg, const char *v)
     return copy_text(cfg->collection, sizeof cfg->collection, v);
 }
 
+static int set_guests_per_minute(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 60000, &n) != 0 || n == 0)
+        return -1;
+    cfg->guests_per_minute = (unsigned)n;
+    return 0;
+}
+
+/* A span of seconds for the sweeper: 1 second to 10 years. */
+static int parse_span(const char *v, unsigned *out)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 10ull * 366 * 86400, &n) != 0 || n == 0)
+        return -1;
+    *out = (unsigned)n;
+    return 0;
+}
+
+static int set_guest_unplayed_ttl(struct config *cfg, const char *v)
+{
+    return parse_span(v, &cfg->guest_unplayed_ttl);
+}
+
+static int set_guest_idle_ttl(struct config *cfg, const char *v)
+{
+    return parse_span(v, &cfg->guest_idle_ttl);
+}
+
+static int set_sweep_interval(struct config *cfg, const char *v)
+{
+    return parse_span(v, &cfg->sweep_interval);
+}
+
 static const struct option options[] = {
     {"address", "SOKOD_ADDRESS", CONFIG_SERVE, "ADDR", "address to listen on (default 127.0.0.1)",
      set_address},
@@ -279,6 +313,18 @@ static const struct option options[] = {
     {"collection", NULL, CONFIG_IMPORT, "NAME",
      "collection the levels go into (default: the file's Collection: line or its name)",
      set_collection},
+    {"guests-per-minute", "SOKOD_GUESTS_PER_MINUTE", CONFIG_SERVE, "N",
+     "new guests one address may make per minute, as a burst and then steadily (default 60; "
+     "more get 429)",
+     set_guests_per_minute},
+    {"guest-unplayed-ttl", "SOKOD_GUEST_UNPLAYED_TTL", CONFIG_SERVE, "SECONDS",
+     "a guest who never played is deleted this long after it was made (default 3600)",
+     set_guest_unplayed_ttl},
+    {"guest-idle-ttl", "SOKOD_GUEST_IDLE_TTL", CONFIG_SERVE, "SECONDS",
+     "a guest unseen this long is deleted with its games (default 7776000: 90 days)",
+     set_guest_idle_ttl},
+    {"sweep-interval", "SOKOD_SWEEP_INTERVAL", CONFIG_SERVE, "SECONDS",
+     "seconds between sweeps of old guests and expired sessions (default 300)", set_sweep_interval},
 };
 
 #define NOPTIONS (sizeof options / sizeof options[0])
@@ -371,6 +417,10 @@ int config_load(struct config *cfg, unsigned command, int argc, char **argv)
     cfg->auth_per_minute = 30;
     cfg->heartbeat = 15;
     cfg->max_rooms = 10000;
+    cfg->guests_per_minute = 60;
+    cfg->guest_unplayed_ttl = 3600;
+    cfg->guest_idle_ttl = 90u * 86400u;
+    cfg->sweep_interval = 300;
 
     for (size_t i = 0; i < NOPTIONS; i++) {
         const struct option *o = &options[i];

@@ -34,6 +34,12 @@ struct config {
     char origins[1024];       /* public origins, comma-separated (--origin); "" for none */
     unsigned max_rooms;       /* race rooms held in memory at once */
     char collection[256];
+    /* Guests and the disk: how fast one address may make guests, and when
+     * the sweeper deletes them (sweeper.h). */
+    unsigned guests_per_minute;  /* new guests per client address */
+    unsigned guest_unplayed_ttl; /* seconds before a guest who never played is deleted */
+    unsigned guest_idle_ttl;     /* seconds unseen before any guest is deleted */
+    unsigned sweep_interval;     /* seconds between sweeps */
     /* Arguments that are not flags (the files of `sokod import`), in argv. */
     char **args;
     int nargs;

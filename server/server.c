@@ -3,6 +3,7 @@
 
 #include "access_log.h"
 #include "account_limits.h"
+#include "auth.h"
 #include "device.h"
 #include "commit.h"
 #include "events.h"
@@ -17,6 +18,7 @@
 #include "rooms.h"
 #include "static_files.h"
 #include "storage.h"
+#include "sweeper.h"
 #include "uploads.h"
 #include "worker.h"
 
@@ -34,7 +36,7 @@
 
 /* What is running, so that a failed start stops exactly that. */
 static struct {
-    bool storage, uploads, limits, threads, access_log;
+    bool storage, uploads, limits, threads, access_log, sweeper;
     struct MHD_Daemon *daemon;
 } running;
 
@@ -46,6 +48,8 @@ static void stop_running(void)
         http_stop(running.daemon, STOP_GRACE_MS);
         running.daemon = NULL;
     }
+    if (running.sweeper)
+        sweeper_stop();
     if (running.threads) {
         events_stop();
         commit_stop();
@@ -61,8 +65,10 @@ static void stop_running(void)
     game_cache_clear();
     hint_plan_clear();
     gzip_cache_clear();
-    if (running.limits)
+    if (running.limits) {
         account_limits_stop();
+        auth_stop();
+    }
     if (running.storage)
         storage_shutdown();
     memset(&running, 0, sizeof running);
@@ -118,7 +124,8 @@ int server_start(const struct config *cfg, unsigned *port)
         return -1;
     }
     running.uploads = true;
-    if (account_limits_start(cfg->auth_per_minute) != 0) {
+    if (account_limits_start(cfg->auth_per_minute) != 0 ||
+        auth_start(cfg->guests_per_minute) != 0) {
         fprintf(stderr, "sokod: out of memory for the account limits\n");
         stop_running();
         return -1;
@@ -140,6 +147,14 @@ int server_start(const struct config *cfg, unsigned *port)
         stop_running();
         return -1;
     }
+    struct sweeper_config sweep = {cfg->sweep_interval, cfg->guest_unplayed_ttl,
+                                   cfg->guest_idle_ttl};
+    if (sweeper_start(&sweep) != 0) {
+        fprintf(stderr, "sokod: cannot start the sweeper's thread\n");
+        stop_running();
+        return -1;
+    }
+    running.sweeper = true;
     /* Without its thread, lines are written at once: nothing is lost. */
     access_log_start();
     running.access_log = true;

@@ -14,6 +14,9 @@
 #define SETTINGS_MAX_KEYS 64
 #define SETTINGS_MAX_KEY 64
 #define SETTINGS_MAX_STRING 256
+/* The stored JSON text, whole: the browser's options take about 150 bytes,
+ * and every guest may keep this much on disk. */
+#define SETTINGS_MAX_BYTES 2048
 
 int settings_get(struct http_conn *c)
 {
@@ -103,11 +106,20 @@ int settings_put(struct http_conn *c)
     json_t *settings = json_incref(json_object_get(body, "settings"));
     json_decref(body);
     int64_t user;
-    if (!settings_ok(c, settings, &result) || !auth_user(c, AUTH_CREATE_GUEST, &user, &result)) {
+    /* Without a session there is nothing to keep the settings for: the
+     * browser keeps them until the player has one (a game opened, a room
+     * joined, a log-in), rather than each visit making a guest. */
+    if (!settings_ok(c, settings, &result) || !auth_user(c, AUTH_EXISTING, &user, &result)) {
         json_decref(settings);
         return result;
     }
     char *text = json_dumps(settings, JSON_COMPACT | JSON_SORT_KEYS);
+    if (text != NULL && strlen(text) > SETTINGS_MAX_BYTES) {
+        free(text);
+        json_decref(settings);
+        return reply_error(c, 413, API_E_BODY_TOO_LARGE, "settings hold at most %d bytes of JSON",
+                           SETTINGS_MAX_BYTES);
+    }
     int status = text != NULL ? storage_begin() : STORAGE_ERROR;
     if (status == STORAGE_OK) {
         status = storage_settings_put(user, text, (int64_t)time(NULL));

@@ -136,6 +136,43 @@ int storage_user_devices_epoch(const char *username, int64_t *epoch);
  * no longer trusted. */
 int storage_user_forget_devices(int64_t user);
 
+/* The sweep of old guests (sweeper.c). A listing reads its rows in order
+ * from a cursor that it moves past each row read; done is set when the
+ * listing ran out (start over from a zeroed cursor). Listings read only;
+ * the deletes run inside the caller's transaction and check again that
+ * the guest is still one to delete, so a guest who played in between
+ * stays. A deleted guest takes its sessions, settings, games and their
+ * logs with it. */
+#define STORAGE_SWEEP_MAX 256
+struct storage_sweep_cursor {
+    int64_t at, id; /* the last row read: its time (for the listing by age) and id */
+    bool done;
+};
+/* Puts in ids (at most max) the guests made at or before made_before that
+ * never played (no game with a log entry, no race game, no solution, no
+ * room hosted), of the next max guests by age; *n receives their number. */
+int storage_guests_unplayed(int64_t made_before, struct storage_sweep_cursor *cursor, int max,
+                            int64_t *ids, int *n);
+/* Puts in ids the guests last seen at or before seen_before, of the next
+ * max guests by id. A guest was last seen when its newest session's expiry
+ * was last moved (that expiry less session_span) or, with no session left,
+ * when it was made. */
+int storage_guests_idle(int64_t seen_before, int64_t session_span,
+                        struct storage_sweep_cursor *cursor, int max, int64_t *ids, int *n);
+/* Delete one guest when it still qualifies, adding 1 to *deleted if so. */
+int storage_guest_delete_unplayed(int64_t id, int64_t made_before, int64_t *deleted);
+int storage_guest_delete_idle(int64_t id, int64_t seen_before, int64_t session_span,
+                              int64_t *deleted);
+/* Inside the caller's transaction, when guest id is still last seen at or
+ * before seen_before (*idle): ends its sessions, so that nobody reaches it
+ * again, and deletes at most max entries of its games' logs (*trimmed
+ * receives how many), so that deleting a guest with long histories takes
+ * several short transactions rather than one long one. */
+int storage_guest_trim_idle(int64_t id, int64_t seen_before, int64_t session_span, int max,
+                            bool *idle, int64_t *trimmed);
+/* Deletes at most max sessions expired at now; *deleted receives how many. */
+int storage_sessions_expired(int64_t now, int max, int64_t *deleted);
+
 /* ---- Settings ------------------------------------------------------------------------------ */
 
 /* A user's settings as JSON text in *json (the caller frees), or

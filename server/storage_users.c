@@ -301,3 +301,211 @@ int storage_session_delete(const uint8_t token_hash[32])
     sqlite3_bind_blob(st, 1, token_hash, 32, SQLITE_TRANSIENT);
     return storage_exec_stmt(st, "deleting a session");
 }
+
+/* ---- The sweep of old guests and expired sessions ----------------------------------------- */
+
+/* A guest has played when one of its games has an entry in its log (seq is
+ * the last entry's number), when it raced (a race game, even empty), when
+ * it has a solution, or when it hosts a room: each is something the guest,
+ * or another player, may come back to. ?1 is the guest's id. */
+#define SQL_PLAYED                                                                                 \
+    "(EXISTS (SELECT 1 FROM games g WHERE g.user_id = ?1 AND (g.seq > 0 OR g.room_id IS NOT "      \
+    "NULL)) OR EXISTS (SELECT 1 FROM solutions s WHERE s.user_id = ?1) "                           \
+    "OR EXISTS (SELECT 1 FROM rooms r WHERE r.host_id = ?1))"
+
+/* When guest ?1 (row u) was last seen: when a session's sliding expiry was
+ * last moved (the expiry less ?2, a session's span) or, without a session,
+ * when it was made. */
+#define SQL_SEEN                                                                                   \
+    "max(u.created_at, coalesce((SELECT max(s.expires_at) FROM sessions s WHERE s.user_id = ?1) "  \
+    "- ?2, 0))"
+
+static const char SQL_GUESTS_BY_AGE[] =
+    "SELECT id, created_at FROM users INDEXED BY users_guests "
+    "WHERE guest = 1 AND created_at <= ?1 AND (created_at > ?2 OR (created_at = ?2 AND id > ?3)) "
+    "ORDER BY created_at, id LIMIT ?4";
+
+static const char SQL_GUESTS_BY_ID[] =
+    "SELECT id, created_at FROM users WHERE guest = 1 AND id > ?1 ORDER BY id LIMIT ?2";
+
+static const char SQL_GUEST_PLAYED[] = "SELECT " SQL_PLAYED;
+
+static const char SQL_GUEST_SEEN[] = "SELECT " SQL_SEEN " FROM users u WHERE u.id = ?1";
+
+/* Reads the next rows (id, created_at) of a listing into ids, moving the
+ * cursor past each. Sets cursor->done when the listing ran out. */
+static int list_guests(sqlite3_stmt *st, struct storage_sweep_cursor *cursor, int max, int64_t *ids,
+                       int *n)
+{
+    int rc = SQLITE_DONE;
+    *n = 0;
+    while (*n < max && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        ids[(*n)++] = sqlite3_column_int64(st, 0);
+        cursor->id = sqlite3_column_int64(st, 0);
+        cursor->at = sqlite3_column_int64(st, 1);
+    }
+    int status =
+        rc == SQLITE_ROW || rc == SQLITE_DONE ? STORAGE_OK : storage_status(rc, "listing guests");
+    cursor->done = *n < max;
+    sqlite3_reset(st);
+    return status;
+}
+
+/* Runs a one-column query about guest id (bound as ?1, and span as ?2 when
+ * not negative) into *value. */
+static int guest_value(const char *sql, int64_t id, int64_t span, int64_t *value)
+{
+    sqlite3_stmt *st = storage_stmt(sql);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, id);
+    if (span >= 0)
+        sqlite3_bind_int64(st, 2, span);
+    int rc = sqlite3_step(st);
+    int status = STORAGE_NOT_FOUND;
+    if (rc == SQLITE_ROW) {
+        *value = sqlite3_column_int64(st, 0);
+        status = STORAGE_OK;
+    } else if (rc != SQLITE_DONE) {
+        status = storage_status(rc, "reading about a guest");
+    }
+    sqlite3_reset(st);
+    return status;
+}
+
+int storage_guests_unplayed(int64_t made_before, struct storage_sweep_cursor *cursor, int max,
+                            int64_t *ids, int *n)
+{
+    *n = 0;
+    sqlite3_stmt *st = storage_stmt(SQL_GUESTS_BY_AGE);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, made_before);
+    sqlite3_bind_int64(st, 2, cursor->at);
+    sqlite3_bind_int64(st, 3, cursor->id);
+    sqlite3_bind_int(st, 4, max);
+    int listed = 0;
+    int status = list_guests(st, cursor, max, ids, &listed);
+    for (int i = 0; i < listed && status == STORAGE_OK; i++) {
+        int64_t played = 1;
+        status = guest_value(SQL_GUEST_PLAYED, ids[i], -1, &played);
+        if (status == STORAGE_OK && played == 0)
+            ids[(*n)++] = ids[i];
+    }
+    return status;
+}
+
+int storage_guests_idle(int64_t seen_before, int64_t session_span,
+                        struct storage_sweep_cursor *cursor, int max, int64_t *ids, int *n)
+{
+    *n = 0;
+    sqlite3_stmt *st = storage_stmt(SQL_GUESTS_BY_ID);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, cursor->id);
+    sqlite3_bind_int(st, 2, max);
+    int listed = 0;
+    int status = list_guests(st, cursor, max, ids, &listed);
+    for (int i = 0; i < listed && status == STORAGE_OK; i++) {
+        int64_t seen = 0;
+        status = guest_value(SQL_GUEST_SEEN, ids[i], session_span, &seen);
+        if (status == STORAGE_NOT_FOUND) {
+            status = STORAGE_OK;
+            continue;
+        }
+        if (status == STORAGE_OK && seen <= seen_before)
+            ids[(*n)++] = ids[i];
+    }
+    return status;
+}
+
+static const char SQL_DELETE_UNPLAYED[] =
+    "DELETE FROM users WHERE id = ?1 AND guest = 1 AND created_at <= ?2 AND NOT " SQL_PLAYED;
+
+static const char SQL_DELETE_IDLE[] =
+    "DELETE FROM users AS u WHERE u.id = ?1 AND u.guest = 1 AND " SQL_SEEN " <= ?3";
+
+/* Runs a delete of one guest and adds 1 to *deleted when it went. */
+static int delete_guest(sqlite3_stmt *st, int64_t *deleted)
+{
+    int status = storage_exec_stmt(st, "deleting an old guest");
+    if (status == STORAGE_OK)
+        *deleted += sqlite3_changes(storage_db());
+    return status;
+}
+
+int storage_guest_delete_unplayed(int64_t id, int64_t made_before, int64_t *deleted)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_DELETE_UNPLAYED);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_int64(st, 2, made_before);
+    return delete_guest(st, deleted);
+}
+
+int storage_guest_delete_idle(int64_t id, int64_t seen_before, int64_t session_span,
+                              int64_t *deleted)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_DELETE_IDLE);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_int64(st, 2, session_span);
+    sqlite3_bind_int64(st, 3, seen_before);
+    return delete_guest(st, deleted);
+}
+
+static const char SQL_GUEST_SESSIONS_END[] = "DELETE FROM sessions WHERE user_id = ?1";
+
+static const char SQL_GUEST_LOGS_TRIM[] =
+    "DELETE FROM game_log WHERE (game_id, seq) IN (SELECT l.game_id, l.seq FROM games g "
+    "JOIN game_log l ON l.game_id = g.id WHERE g.user_id = ?1 LIMIT ?2)";
+
+int storage_guest_trim_idle(int64_t id, int64_t seen_before, int64_t session_span, int max,
+                            bool *idle, int64_t *trimmed)
+{
+    *idle = false;
+    *trimmed = 0;
+    int64_t seen = 0;
+    int status = guest_value(SQL_GUEST_SEEN, id, session_span, &seen);
+    if (status == STORAGE_NOT_FOUND || (status == STORAGE_OK && seen > seen_before))
+        return STORAGE_OK;
+    if (status != STORAGE_OK)
+        return status;
+    *idle = true;
+    sqlite3_stmt *st = storage_stmt(SQL_GUEST_SESSIONS_END);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, id);
+    status = storage_exec_stmt(st, "ending an idle guest's sessions");
+    if (status != STORAGE_OK)
+        return status;
+    st = storage_stmt(SQL_GUEST_LOGS_TRIM);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_int(st, 2, max);
+    status = storage_exec_stmt(st, "deleting an idle guest's game logs");
+    if (status == STORAGE_OK)
+        *trimmed = sqlite3_changes(storage_db());
+    return status;
+}
+
+static const char SQL_SESSIONS_EXPIRED[] =
+    "DELETE FROM sessions WHERE token_hash IN (SELECT token_hash FROM sessions "
+    "INDEXED BY sessions_expiry WHERE expires_at <= ?1 LIMIT ?2)";
+
+int storage_sessions_expired(int64_t now, int max, int64_t *deleted)
+{
+    *deleted = 0;
+    sqlite3_stmt *st = storage_stmt(SQL_SESSIONS_EXPIRED);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, now);
+    sqlite3_bind_int(st, 2, max);
+    int status = storage_exec_stmt(st, "deleting expired sessions");
+    if (status == STORAGE_OK)
+        *deleted = sqlite3_changes(storage_db());
+    return status;
+}

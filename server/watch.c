@@ -19,6 +19,9 @@
 #include <string.h>
 #include <time.h>
 
+/* What watching a player who cannot be watched is told, whatever the reason. */
+#define WATCH_REFUSED "this player cannot be watched"
+
 #define WATCH_BUCKETS 1024
 /* Players remembered at most; beyond, those idle longest are forgotten
  * (their last game then comes from the database). */
@@ -186,9 +189,10 @@ bool watch_allowed(struct http_conn *c, int64_t user, int *result)
         *result = auth_storage_failure(c, status);
         return false;
     }
+    /* One refusal for every reason (a guest, an opt-out): it must tell a
+     * stranger neither which ids are guests nor whose name an id has. */
     if (u.guest) {
-        *result = reply_error(c, 403, API_E_NOT_WATCHABLE,
-                              "player %lld is a guest: guests play unwatched", (long long)user);
+        *result = reply_error(c, 403, API_E_NOT_WATCHABLE, WATCH_REFUSED);
         return false;
     }
     char *settings = NULL;
@@ -200,8 +204,7 @@ bool watch_allowed(struct http_conn *c, int64_t user, int *result)
     bool allow = watch_settings_allow(settings);
     free(settings);
     if (!allow) {
-        *result =
-            reply_error(c, 403, API_E_NOT_WATCHABLE, "%s does not let others watch", u.username);
+        *result = reply_error(c, 403, API_E_NOT_WATCHABLE, WATCH_REFUSED);
         return false;
     }
     return true;

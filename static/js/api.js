@@ -5,12 +5,20 @@
 
 const BASE = '/api/v1';
 const listeners = new Set();
+const writeListeners = new Set();
 let reachable = true;
 
 /** Calls fn(reachable) whenever the server's reachability changes. */
 export function onReachability(fn) {
   listeners.add(fn);
   return () => listeners.delete(fn);
+}
+
+/** Calls fn() after each change the server accepted (a request other than
+ *  GET answered 2xx): the browser has a session from then on. */
+export function onAcceptedWrite(fn) {
+  writeListeners.add(fn);
+  return () => writeListeners.delete(fn);
 }
 
 export function isReachable() {
@@ -42,6 +50,7 @@ async function call(method, path, body, timeoutMs = 10000) {
     // 502-504 come from a proxy in front of a server that is down.
     const down = res.status === 502 || res.status === 504;
     setReachable(!down);
+    if (res.ok && method !== 'GET') for (const fn of writeListeners) fn();
     return { ok: res.ok, status: res.status, body: json, offline: down };
   } catch (e) {
     setReachable(false);

@@ -1,8 +1,11 @@
 // settings.js: the player's options. They apply at once from this
 // browser's localStorage, and the server keeps them for the user, so that an
-// account's options follow it to every device (sync() adopts them).
+// account's options follow it to every device (sync() adopts them). The
+// server keeps nothing for a visitor without a session (it answers 401):
+// the options then wait here, and go to the server with the first change it
+// accepts from this browser (a game opened, a room joined, a log-in).
 
-import { api } from './api.js';
+import { api, onAcceptedWrite } from './api.js';
 
 const KEY = 'sokod.settings';
 export const SPEEDS = { off: 0, fast: 70, normal: 120, slow: 200 };
@@ -26,6 +29,8 @@ let saveTimer = null;
 // it has them all, this browser's options win over the server's copy.
 let changes = 0;
 let savedChanges = 0;
+// The server refused the last save for want of a session.
+let waitingForSession = false;
 
 function load() {
   try {
@@ -74,9 +79,17 @@ async function save() {
   const upTo = changes;
   const r = await api.saveSettings({ ...values });
   saving = false;
+  waitingForSession = r.status === 401;
   if (r.ok) savedChanges = Math.max(savedChanges, upTo);
-  if (changes > upTo) save();
+  if (changes > upTo && !waitingForSession) save();
 }
+
+onAcceptedWrite(() => {
+  if (waitingForSession && !saving) {
+    waitingForSession = false;
+    saveSoon();
+  }
+});
 
 /** Adopts the options the server keeps for this user (after start-up and
  *  after logging in or out); when it keeps none yet, gives it this

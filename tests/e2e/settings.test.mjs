@@ -74,12 +74,20 @@ test('an option changed while the options screen still fetches its themes is kep
       null, { timeout: 15000 });
     assert.equal(await page.isChecked('input[name="sound"]'), true,
       'the box still shows the change once the screen is ready');
+    // A visitor without a session keeps options in the browser: the server
+    // makes no guest for them. They reach it once the visitor plays.
+    await page.waitForTimeout(600);
+    assert.equal(await page.evaluate(() => JSON.parse(localStorage.getItem('sokod.settings')).sound), true,
+      'the browser keeps the change');
+    assert.deepEqual((await apiGet(page, '/account/settings')).body?.settings, {},
+      'the server keeps nothing for a visitor without a session');
+    await page.goto(`${server.url}/#/play/1`);
     let saved;
     for (let i = 0; i < 50 && saved !== true; i++) {
       saved = (await apiGet(page, '/account/settings')).body?.settings?.sound;
       if (saved !== true) await page.waitForTimeout(100);
     }
-    assert.equal(saved, true, 'the server keeps the change');
+    assert.equal(saved, true, 'the server keeps the change once the visitor has a session');
     assert.deepEqual(slow.errors, [], 'no page errors');
   } finally {
     await slow.close();

@@ -104,7 +104,7 @@ test('a watcher\'s board follows a player\'s moves live, from the leaderboard\'s
     assert.fail(`after the player turned watching off, the watcher shows ${JSON.stringify(seen)}; ` +
       `the server's log of streams, watching and settings:\n${requests.slice(-30).join('\n')}`);
   }
-  assert.match(await watcher.textContent('#watch-state'), /does not let others watch/);
+  assert.match(await watcher.textContent('#watch-state'), /cannot be watched/);
   assert.deepEqual(errors, [], 'no page errors');
   await playerContext.close();
   await watcherContext.close();

@@ -2,7 +2,7 @@
 // every device; their shape is checked and bad ones are refused whole.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { show, startServer } from './harness.mjs';
+import { levelIds, show, startServer } from './harness.mjs';
 
 let server;
 
@@ -17,6 +17,14 @@ after(async () => {
 
 const put = (c, settings) => c.req('PUT', '/api/v1/account/settings', { settings });
 
+// Gives a client a guest session, as opening a game does in the browser.
+async function guest(c) {
+  const [level] = await levelIds(c);
+  const r = await c.post(`/api/v1/levels/${level}/game`);
+  assert.equal(r.status, 201, show(r));
+  return c;
+}
+
 test('a visitor without a session has empty settings', async () => {
   const r = await server.client().get('/api/v1/account/settings');
   assert.equal(r.status, 200, show(r));
@@ -24,19 +32,18 @@ test('a visitor without a session has empty settings', async () => {
 });
 
 test('settings saved on one device are read on another after logging in', async () => {
-  const phone = server.client();
+  const phone = await guest(server.client());
   const mine = { theme: 'midnight', speed: 2, sound: true, pointMode: false, note: null };
   let r = await put(phone, mine);
   assert.equal(r.status, 200, show(r));
   assert.deepEqual(r.json.settings, mine);
-  assert.ok(phone.cookies.size > 0, 'saving settings gives a visitor a guest session');
 
   r = await phone.post('/api/v1/account/signup', { username: 'settler', password: 'a long password 1' });
   assert.ok(r.status === 200 || r.status === 201, show(r));
   r = await phone.get('/api/v1/account/settings');
   assert.deepEqual(r.json.settings, mine, 'signing up keeps the guest settings');
 
-  const laptop = server.client();
+  const laptop = await guest(server.client());
   r = await put(laptop, { theme: 'classic' });
   assert.equal(r.status, 200, show(r));
   r = await laptop.post('/api/v1/account/login', { username: 'settler', password: 'a long password 1' });
@@ -52,7 +59,7 @@ test('settings saved on one device are read on another after logging in', async 
 });
 
 test('settings of the wrong shape are refused and change nothing', async () => {
-  const c = server.client();
+  const c = await guest(server.client());
   const kept = { theme: 'garden' };
   assert.equal((await put(c, kept)).status, 200);
   const bad = [
@@ -75,7 +82,7 @@ test('settings of the wrong shape are refused and change nothing', async () => {
 });
 
 test('settings are not changed by GET, nor from another origin, nor without JSON', async () => {
-  const c = server.client();
+  const c = await guest(server.client());
   assert.equal((await put(c, { theme: 'retro' })).status, 200);
   let r = await c.req('PUT', '/api/v1/account/settings', { settings: { theme: 'x' } },
     { Origin: 'http://evil.example' });
