@@ -12,8 +12,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* The longest history a game may reach, in steps and restarts. */
-#define PLAY_MAX_HISTORY (1u << 22)
+/* The longest history a game may reach, in steps and restarts: the core's,
+ * which the browser reads from core.wasm. */
+#define PLAY_MAX_HISTORY SOKO_MAX_HISTORY
 /* The most solutions one entry can record (a batch that solves, steps off and solves again). */
 #define PLAY_MAX_SOLUTIONS 8
 
