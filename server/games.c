@@ -170,11 +170,11 @@ static void refuse_entry(struct games_answer *a, struct live_game *g, const stru
     switch (e->kind) {
     case STORAGE_LOG_UNDO:
         games_refuse(a, 422, API_E_NOTHING_TO_UNDO, g, "only %u entries can be undone",
-                     g->game.cursor);
+                     play_cursor(g));
         return;
     case STORAGE_LOG_REDO:
         games_refuse(a, 422, API_E_NOTHING_TO_REDO, g, "only %u entries can be redone",
-                     soko_game_redo_count(&g->game));
+                     play_redo_count(g));
         return;
     default:
         break;
@@ -337,7 +337,7 @@ static int run_entry(struct commit_job *cj)
         return STORAGE_OK;
     }
     struct play_entry pe = {.kind = e->kind, .dirs = e->dirs, .ndirs = e->ndirs, .count = e->count};
-    uint32_t from = g->game.cursor;
+    uint32_t from = play_cursor(g);
     struct play_result res;
     if (play_apply(g, &pe, true, &res) != SOKO_OK) {
         if (res.changed)
@@ -348,9 +348,9 @@ static int run_entry(struct commit_job *cj)
     }
     char *steps = NULL;
     if (e->kind == STORAGE_LOG_STEPS) {
-        size_t cap = (size_t)(g->game.cursor - from) + 1;
+        size_t cap = (size_t)(play_cursor(g) - from) + 1;
         steps = malloc(cap);
-        if (steps == NULL || play_letters(g, from, g->game.cursor, steps, cap) < 0)
+        if (steps == NULL || play_letters(g, from, play_cursor(g), steps, cap) < 0)
             status = STORAGE_ERROR;
     }
     if (status == STORAGE_OK)
