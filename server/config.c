@@ -209,6 +209,15 @@ static int set_collection(struct config *cfg, const char *v)
     return copy_text(cfg->collection, sizeof cfg->collection, v);
 }
 
+static int set_game_cache_mb(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 1u << 20, &n) != 0 || n == 0)
+        return -1;
+    cfg->game_cache_mb = (unsigned)n;
+    return 0;
+}
+
 static const struct option options[] = {
     {"address", "SOKOD_ADDRESS", CONFIG_SERVE, "ADDR", "address to listen on (default 127.0.0.1)",
      set_address},
@@ -257,6 +266,10 @@ static const struct option options[] = {
     {"collection", NULL, CONFIG_IMPORT, "NAME",
      "collection the levels go into (default: the file's Collection: line or its name)",
      set_collection},
+    {"game-cache-mb", "SOKOD_GAME_CACHE_MB", CONFIG_SERVE, "MIB",
+     "memory the games kept between requests may use, in MiB (default 128); the least "
+     "recently played leave first",
+     set_game_cache_mb},
 };
 
 #define NOPTIONS (sizeof options / sizeof options[0])
@@ -348,6 +361,7 @@ int config_load(struct config *cfg, unsigned command, int argc, char **argv)
     cfg->timeout = 30;
     cfg->auth_per_minute = 30;
     cfg->heartbeat = 15;
+    cfg->game_cache_mb = 128;
 
     for (size_t i = 0; i < NOPTIONS; i++) {
         const struct option *o = &options[i];

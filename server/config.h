@@ -32,6 +32,8 @@ struct config {
     unsigned heartbeat;       /* seconds between heartbeats of an idle live stream */
     unsigned auth_per_minute; /* log-ins, sign-ups and password changes per address */
     char collection[256];
+    /* Memory limits against abuse. */
+    unsigned game_cache_mb; /* MiB of games kept in memory between requests */
     /* Arguments that are not flags (the files of `sokod import`), in argv. */
     char **args;
     int nargs;

@@ -43,6 +43,7 @@ struct live_game {
     /* The cache's own fields. */
     pthread_mutex_t lock;
     unsigned refs;
+    size_t bytes; /* what the game held when last released */
     struct live_game *prev, *next, *chain;
 };
 

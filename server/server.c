@@ -105,6 +105,7 @@ int server_start(const struct config *cfg, unsigned *port)
         return -1;
     }
     static_files_init(cfg->static_dir, cfg->wasm);
+    game_cache_setup((size_t)cfg->game_cache_mb << 20);
     if (uploads_start(cfg) != 0) {
         fprintf(stderr, "sokod: cannot start the solvability check's thread\n");
         stop_running();
