@@ -6,6 +6,7 @@
 #include "device.h"
 #include "commit.h"
 #include "events.h"
+#include "game_answers.h"
 #include "game_cache.h"
 #include "gzip_cache.h"
 #include "hint.h"
@@ -57,6 +58,7 @@ static void stop_running(void)
     if (running.threads)
         storage_checkpointer_stop();
     game_cache_clear();
+    game_answers_clear();
     hint_plan_clear();
     gzip_cache_clear();
     if (running.limits)
