@@ -6,6 +6,8 @@
 // what the games kept between requests hold.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import http from 'node:http';
+import zlib from 'node:zlib';
 import { after, test } from 'node:test';
 import { Client, levelIds, show, startServer } from './harness.mjs';
 import { Board } from './sokoban.mjs';
@@ -58,6 +60,18 @@ function randomWalk(n, seed) {
     at = to;
   }
   return out.join('');
+}
+
+// GET with the given Accept-Encoding, the body left as sent.
+function rawGet(server, client, p, acceptEncoding) {
+  return new Promise((resolve, reject) => {
+    const headers = { Cookie: client.cookieHeader(), 'Accept-Encoding': acceptEncoding };
+    http.get({ host: '127.0.0.1', port: server.port, path: p, headers }, (res) => {
+      const chunks = [];
+      res.on('data', (d) => chunks.push(d));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+    }).on('error', reject);
+  });
 }
 
 function rssKiB(pid) {
@@ -153,7 +167,7 @@ async function newGame(server, levelId) {
   return { c, id: r.json.game.id };
 }
 
-test('games filled to the history cap add about 1 MiB each to sokod\'s memory', async () => {
+test('games filled to the history cap add about 1 MiB each to sokod\'s memory, and GET sends them compressed', async () => {
   // The first games warm up what does not grow with games (SQLite's page
   // caches, each thread's buffers); the others are measured.
   const WARM = 2, GAMES = 4;
@@ -183,6 +197,19 @@ test('games filled to the history cap add about 1 MiB each to sokod\'s memory', 
   const game = (await first.c.get(`/api/v1/games/${first.id}`)).json.game;
   assert.equal(game.undo_available, CAP);
   assert.ok(game.history === letters, 'the history at the cap is the letters sent');
+
+  // The answer, 8 MB of JSON, goes out compressed to a client that takes
+  // gzip, and is the same once inflated.
+  const url = `/api/v1/games/${first.id}`;
+  const plain = await rawGet(server, first.c, url, 'identity');
+  const packed = await rawGet(server, first.c, url, 'gzip');
+  assert.equal(plain.status, 200);
+  assert.equal(plain.headers['content-encoding'], undefined);
+  assert.equal(packed.headers['content-encoding'], 'gzip', JSON.stringify(packed.headers));
+  assert.match(packed.headers.vary ?? '', /Accept-Encoding/);
+  console.log(`GET of a game at the cap: ${plain.body.length} bytes, ${packed.body.length} with gzip`);
+  assert.ok(packed.body.length * 2 < plain.body.length, `gzip sent ${packed.body.length} bytes`);
+  assert.ok(zlib.gunzipSync(packed.body).equals(plain.body), 'the gzip answer inflates to the plain one');
 });
 
 test('undo over the whole history, redo, a restart of sokod and GET agree with a replay', async () => {
