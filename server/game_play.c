@@ -549,7 +549,29 @@ struct replay {
     int status;
     uint8_t *dirs;
     uint32_t cap;
+    int64_t moved; /* the cursor's move by the undos and redos not applied yet */
 };
+
+/* Undo and redo only move the cursor over a history they leave as it is,
+ * so a run of them is applied as its net move: a log of many long undos
+ * and redos, each paid for once when it was sent, is not paid for again
+ * at every rebuild. False (logged) when the core refuses the move. */
+static bool apply_moves(struct replay *r)
+{
+    if (r->moved == 0)
+        return true;
+    struct play_entry pe = {.kind = r->moved < 0 ? STORAGE_LOG_UNDO : STORAGE_LOG_REDO,
+                            .count = (uint32_t)(r->moved < 0 ? -r->moved : r->moved)};
+    r->moved = 0;
+    struct play_result res;
+    if (play_apply(r->g, &pe, false, &res) == SOKO_OK)
+        return true;
+    fprintf(stderr,
+            "sokod: game %lld: the core refuses the undos and redos before log entry %u (%s)\n",
+            (long long)r->g->id, r->g->seq + 1, soko_error_name(res.code));
+    r->status = STORAGE_ERROR;
+    return false;
+}
 
 static int replay_entry(void *arg, const struct storage_log_entry *e)
 {
@@ -561,6 +583,13 @@ static int replay_entry(void *arg, const struct storage_log_entry *e)
         r->status = STORAGE_ERROR;
         return 1;
     }
+    if (e->kind == STORAGE_LOG_UNDO || e->kind == STORAGE_LOG_REDO) {
+        r->moved += e->kind == STORAGE_LOG_REDO ? (int64_t)e->count : -(int64_t)e->count;
+        g->seq = e->seq;
+        return 0;
+    }
+    if (!apply_moves(r))
+        return 1;
     struct play_entry pe = {.kind = e->kind, .count = e->count};
     if (e->kind == STORAGE_LOG_STEPS) {
         size_t len = strlen(e->steps);
@@ -655,6 +684,8 @@ int play_rebuild(struct live_game *g)
     g->seq = 0;
     status = storage_log_each(g->id, replay_entry, &r);
     free(r.dirs);
+    if (status == STORAGE_OK && !apply_moves(&r))
+        return STORAGE_ERROR;
     if (status == STORAGE_STOP || r.status != STORAGE_OK)
         return STORAGE_ERROR;
     if (status != STORAGE_OK)
