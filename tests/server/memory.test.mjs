@@ -292,3 +292,41 @@ test('--game-cache-mb bounds the games kept, and a game that left memory comes b
   ref.steps(letters);
   await checkGame(first[0].c, first[0].id, ref, 'the first game, rebuilt from its log');
 });
+
+// CPU time sokod has used, in ms (utime and stime of /proc/PID/stat).
+function cpuMs(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 1000 / 100;
+}
+
+test('a log of long undos and redos costs a rebuild its net move, not each entry again', async () => {
+  const ENTRIES = 1 << 19, PAIRS = 40;
+  let server = await start();
+  const ids = await levelIds(server.client());
+  const { c, id } = await newGame(server, ids[1]);
+  const letters = randomWalk(ENTRIES, 5);
+  let seq = await sendSteps(c, id, 1, letters);
+  const ref = new Reference();
+  ref.steps(letters);
+  const sent = cpuMs(server.proc.pid);
+  for (let i = 0; i < PAIRS; i++) {
+    for (const kind of ['undo', 'redo']) {
+      const r = await c.post(`/api/v1/games/${id}/log`, { seq: seq++, [kind]: ENTRIES - 1 });
+      assert.equal(r.status, 200, show(r));
+    }
+  }
+  const sending = cpuMs(server.proc.pid) - sent;
+  await server.stop();
+  servers.splice(servers.indexOf(server), 1);
+  server = await start({ dir: server.dir, db: server.db, levels: server.levels });
+  const again = new Client(server.url);
+  again.cookies = new Map(c.cookies);
+  await again.get('/api/v1/collections');
+  const started = cpuMs(server.proc.pid);
+  await checkGame(again, id, ref, 'after the undos and redos, rebuilt');
+  const rebuilding = cpuMs(server.proc.pid) - started;
+  console.log(`${PAIRS} pairs of undo and redo of ${ENTRIES - 1} entries: ${sending} ms of CPU to send, ` +
+    `${rebuilding} ms to rebuild the game and answer GET`);
+  // Entry by entry, the rebuild would cost about what sending cost.
+  assert.ok(rebuilding * 4 < sending, `the rebuild took ${rebuilding} ms of CPU, sending ${sending} ms`);
+});
