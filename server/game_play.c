@@ -70,8 +70,10 @@ static bool slide_up(struct live_game *g)
     g->base += C;
     if (g->length > g->base + s->history_len) {
         int32_t n = history_load(&g->store, g->base / C + 1, win + C);
-        if (n < 0)
+        if (n < 0) {
+            g->valid = false; /* half moved: rebuilt before its next use */
             return false;
+        }
         s->history_len = C + (uint32_t)n;
     }
     return true;
@@ -180,15 +182,25 @@ static int undo_far_restart(struct live_game *g)
 {
     uint32_t at = play_cursor(g) - 1;
     int64_t from = line_start(g, at);
-    if (from < 0 || !window_at_start(g, (uint32_t)from))
+    if (from < 0)
         return SOKO_E_FULL;
+    /* Out of memory from here on, the game is half moved: rebuilt before
+     * its next use. */
+    if (!window_at_start(g, (uint32_t)from)) {
+        g->valid = false;
+        return SOKO_E_FULL;
+    }
     for (uint32_t i = (uint32_t)from; i < at; i++) {
         soko_game *s = &g->game;
-        if (s->cursor == s->history_len && !slide_up(g))
+        if (s->cursor == s->history_len && !slide_up(g)) {
+            g->valid = false;
             return SOKO_E_FULL;
+        }
         int rc = soko_game_redo(s);
-        if (rc < 0)
+        if (rc < 0) {
+            g->valid = false;
             return rc;
+        }
     }
     return SOKO_OK;
 }
