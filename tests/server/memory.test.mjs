@@ -121,6 +121,24 @@ class Reference {
     this.board = new Board(ROOM);
   }
 
+  // Plays n legal steps of a pseudo-random walk from the position; returns
+  // their letters.
+  walk(n, seed) {
+    this.entries.length = this.cursor;
+    let out = '';
+    while (out.length < n) {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      try {
+        out += this.board.step('urdl'[(seed >>> 16) & 3]);
+      } catch {
+        // a wall or a blocked box: another direction
+      }
+    }
+    for (const l of out) this.entries.push(l);
+    this.cursor = this.entries.length;
+    return out;
+  }
+
   move(n) {
     this.cursor += n;
     this.replay();
@@ -265,6 +283,47 @@ test('undo over the whole history, redo, a restart of sokod and GET agree with a
   const again = new Client(server.url);
   again.cookies = new Map(c.cookies);
   await checkGame(again, id, ref, 'after a restart of sokod');
+});
+
+test('random undos, redos, steps and restarts across the window agree with a replay', async () => {
+  const server = await start();
+  const ids = await levelIds(server.client());
+  const { c, id } = await newGame(server, ids[1]);
+  const ref = new Reference();
+  let seq = 1, seed = 2024;
+  const rand = (n) => {
+    seed = (Math.imul(seed, 22695477) + 1) >>> 0;
+    return (seed >>> 8) % n;
+  };
+  const ops = [];
+  for (let i = 0; i < 40; i++) {
+    const kind = ref.cursor < 20000 ? 3 : rand(4);
+    let body, what;
+    if (kind === 0 && ref.cursor > 0) {
+      const n = 1 + rand(Math.min(ref.cursor, 40000));
+      body = { undo: n };
+      ref.move(-n);
+      what = `undo ${n}`;
+    } else if (kind === 1 && ref.entries.length > ref.cursor) {
+      const n = 1 + rand(Math.min(ref.entries.length - ref.cursor, 40000));
+      body = { redo: n };
+      ref.move(n);
+      what = `redo ${n}`;
+    } else if (kind === 2) {
+      body = { restart: true };
+      ref.restart();
+      what = 'restart';
+    } else {
+      const steps = ref.walk(1 + rand(BATCH), seed);
+      body = { steps };
+      what = `${steps.length} steps`;
+    }
+    ops.push(what);
+    const r = await c.post(`/api/v1/games/${id}/log`, { seq, ...body });
+    if (r.status === 200 && seq === r.json.game.seq) seq++;
+    assert.equal(r.status, 200, `${ops.join(', ')}: ${show(r)}`);
+    await checkGame(c, id, ref, ops.join(', '));
+  }
 });
 
 test('--game-cache-mb bounds the games kept, and a game that left memory comes back whole', async () => {
