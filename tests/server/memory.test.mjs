@@ -1,9 +1,11 @@
 // Long histories must not exhaust memory. Games filled to the history cap
 // (a random walk of legal steps, the least compressible play) each add
 // about 1 MiB to sokod's resident memory, not the 8 MiB of their raw
-// entries; undo over the whole history, redo, a restart of sokod and GET
-// still give exactly the game a replay gives; and --game-cache-mb bounds
-// what the games kept between requests hold.
+// entries, and GET sends them compressed; undo over the whole history,
+// redo, random entries, a restart of sokod and GET still give exactly the
+// game a replay gives; --game-cache-mb bounds what the games kept between
+// requests hold; and a rebuild does not pay again for long undos and
+// redos.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
