@@ -84,14 +84,6 @@ void game_cache_setup(size_t bytes)
     pthread_mutex_unlock(&cache_lock);
 }
 
-size_t game_cache_bytes(void)
-{
-    pthread_mutex_lock(&cache_lock);
-    size_t n = total;
-    pthread_mutex_unlock(&cache_lock);
-    return n;
-}
-
 int game_cache_acquire(int64_t id, struct live_game **out)
 {
     pthread_mutex_lock(&cache_lock);

@@ -23,9 +23,6 @@ int game_cache_acquire(int64_t id, struct live_game **out);
 /* Unlocks a game taken with game_cache_acquire. */
 void game_cache_release(struct live_game *g);
 
-/* The bytes the cache's games hold now, as last counted. */
-size_t game_cache_bytes(void);
-
 /* Frees every game; call when no request can run any more. */
 void game_cache_clear(void);
 
