@@ -265,6 +265,12 @@ uint32_t soko_game_redo_count(const soko_game *g)
     return g->history_len - g->cursor;
 }
 
+SOKO_EXPORT("soko_game_max_history")
+uint32_t soko_game_max_history(void)
+{
+    return SOKO_MAX_HISTORY;
+}
+
 SOKO_EXPORT("soko_zobrist")
 uint64_t soko_zobrist(soko_cell c, int kind)
 {

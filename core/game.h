@@ -17,6 +17,12 @@ typedef uint16_t soko_entry_t;
 #define SOKO_ENTRY_DIR(e) ((int)((e)&3u))
 #define SOKO_ENTRY_PUSHED(e) ((unsigned)((e) >> 2))
 
+/* The longest history a game may hold, in steps and restarts: one value
+ * for the server and the browser, which reads it through
+ * soko_game_max_history. A history at this length is 8 MiB of entries;
+ * sokod keeps only a window of it raw (server/game_play.c). */
+#define SOKO_MAX_HISTORY (1u << 22)
+
 typedef struct soko_game {
     const soko_level *level; /* must outlive the game */
     uint8_t rule;            /* SOKO_RULE_STANDARD or SOKO_RULE_MULTIPUSH */
@@ -70,6 +76,9 @@ bool soko_game_solved(const soko_game *g);
 
 /* Number of entries that redo can apply. */
 uint32_t soko_game_redo_count(const soko_game *g);
+
+/* SOKO_MAX_HISTORY, for core.wasm's callers. Cannot fail. */
+uint32_t soko_game_max_history(void);
 
 /* The Zobrist key of a box (kind 0) or of the player (kind 1) on cell c: the
  * hash of a position is the XOR of the keys of its boxes and its player. */

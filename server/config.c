@@ -257,6 +257,15 @@ static int set_sweep_interval(struct config *cfg, const char *v)
     return parse_span(v, &cfg->sweep_interval);
 }
 
+static int set_game_cache_mb(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 1u << 20, &n) != 0 || n == 0)
+        return -1;
+    cfg->game_cache_mb = (unsigned)n;
+    return 0;
+}
+
 static const struct option options[] = {
     {"address", "SOKOD_ADDRESS", CONFIG_SERVE, "ADDR", "address to listen on (default 127.0.0.1)",
      set_address},
@@ -325,6 +334,10 @@ static const struct option options[] = {
      set_guest_idle_ttl},
     {"sweep-interval", "SOKOD_SWEEP_INTERVAL", CONFIG_SERVE, "SECONDS",
      "seconds between sweeps of old guests and expired sessions (default 300)", set_sweep_interval},
+    {"game-cache-mb", "SOKOD_GAME_CACHE_MB", CONFIG_SERVE, "MIB",
+     "memory the games kept between requests may use, in MiB (default 128); the least "
+     "recently played leave first",
+     set_game_cache_mb},
 };
 
 #define NOPTIONS (sizeof options / sizeof options[0])
@@ -421,6 +434,7 @@ int config_load(struct config *cfg, unsigned command, int argc, char **argv)
     cfg->guest_unplayed_ttl = 3600;
     cfg->guest_idle_ttl = 90u * 86400u;
     cfg->sweep_interval = 300;
+    cfg->game_cache_mb = 128;
 
     for (size_t i = 0; i < NOPTIONS; i++) {
         const struct option *o = &options[i];

@@ -40,6 +40,8 @@ struct config {
     unsigned guest_unplayed_ttl; /* seconds before a guest who never played is deleted */
     unsigned guest_idle_ttl;     /* seconds unseen before any guest is deleted */
     unsigned sweep_interval;     /* seconds between sweeps */
+    /* Memory limits against abuse. */
+    unsigned game_cache_mb; /* MiB of games kept in memory between requests */
     /* Arguments that are not flags (the files of `sokod import`), in argv. */
     char **args;
     int nargs;

@@ -6,16 +6,18 @@
 #include <stdlib.h>
 
 #define BUCKETS 1024
-/* Games kept in memory when unused; each takes about 33 KiB and its
- * history. Every game played right now must fit, or each of its entries
- * pays for a replay of its whole log: 4,096 players at once is well past
- * what one sokod process serves. */
-#define KEEP 4096
+
+/* The cache is bounded in bytes, not in games: a game costs about 33 KiB
+ * and its history, which play_bytes counts and game_play keeps compact
+ * (at most about 1 MiB at the longest history). Every game played right
+ * now should fit, or each of its entries pays for a replay of its log:
+ * the default holds some 3,800 ordinary games, or over 100 at the cap. */
+static size_t limit = (size_t)GAME_CACHE_DEFAULT_MB << 20;
 
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct live_game *bucket[BUCKETS];
 static struct live_game lru = {.prev = &lru, .next = &lru}; /* most recent after the head */
-static unsigned count;
+static size_t total;                                        /* the sum of the games' `bytes` */
 static bool filled; /* said once: memory stops growing with new games here */
 
 static unsigned slot(int64_t id)
@@ -52,20 +54,34 @@ static void destroy(struct live_game *g)
     free(g);
 }
 
-/* Drops unused games from the cold end until at most KEEP remain. */
+/* Drops unused games from the cold end until the cache fits its bound. */
 static void evict(void)
 {
+    if (total > limit && !filled) {
+        filled = true;
+        fprintf(stderr,
+                "sokod: the game cache is full (%zu MiB); from now on the least recently "
+                "played leave memory\n",
+                limit >> 20);
+    }
     struct live_game *g = lru.prev;
-    while (count > KEEP && g != &lru) {
+    while (total > limit && g != &lru) {
         struct live_game *colder = g->prev;
         if (g->refs == 0) {
             lru_unlink(g);
             unchain(g);
-            count--;
+            total -= g->bytes;
             destroy(g);
         }
         g = colder;
     }
+}
+
+void game_cache_setup(size_t bytes)
+{
+    pthread_mutex_lock(&cache_lock);
+    limit = bytes;
+    pthread_mutex_unlock(&cache_lock);
 }
 
 int game_cache_acquire(int64_t id, struct live_game **out)
@@ -81,24 +97,20 @@ int game_cache_acquire(int64_t id, struct live_game **out)
             return STORAGE_ERROR;
         }
         g->id = id;
+        g->bytes = sizeof *g;
         pthread_mutex_init(&g->lock, NULL);
         g->chain = bucket[slot(id)];
         bucket[slot(id)] = g;
         lru_push_front(g);
-        count++;
-        if (count > KEEP && !filled) {
-            filled = true;
-            fprintf(stderr,
-                    "sokod: the game cache is full (%d games); from now on the least recently "
-                    "played leave memory\n",
-                    KEEP);
-        }
+        total += g->bytes;
+        /* Held first, so that making room never frees the game itself. */
+        g->refs++;
         evict();
     } else {
         lru_unlink(g);
         lru_push_front(g);
+        g->refs++;
     }
-    g->refs++;
     pthread_mutex_unlock(&cache_lock);
 
     pthread_mutex_lock(&g->lock);
@@ -115,11 +127,14 @@ int game_cache_acquire(int64_t id, struct live_game **out)
 
 void game_cache_release(struct live_game *g)
 {
+    /* Counted under the game's lock: its history may have grown or shrunk. */
+    size_t bytes = sizeof *g + play_bytes(g);
     pthread_mutex_unlock(&g->lock);
     pthread_mutex_lock(&cache_lock);
+    total = total - g->bytes + bytes;
+    g->bytes = bytes;
     g->refs--;
-    if (count > KEEP)
-        evict();
+    evict();
     pthread_mutex_unlock(&cache_lock);
 }
 
@@ -135,6 +150,6 @@ void game_cache_clear(void)
     lru.next = lru.prev = &lru;
     for (unsigned i = 0; i < BUCKETS; i++)
         bucket[i] = NULL;
-    count = 0;
+    total = 0;
     pthread_mutex_unlock(&cache_lock);
 }

@@ -5,6 +5,16 @@
 
 #include "game_play.h"
 
+#include <stddef.h>
+
+/* The default bound of the cache, in MiB (--game-cache-mb). */
+#define GAME_CACHE_DEFAULT_MB 128
+
+/* Sets the bytes that games nobody uses may keep in memory; games in use
+ * are never freed, so the cache can exceed it by what requests hold. Call
+ * before the first request. */
+void game_cache_setup(size_t bytes);
+
 /* Takes game `id`, locked for the caller alone, rebuilt from the database
  * when it was not in memory (or was invalidated). Returns STORAGE_OK with
  * *out set, or the STORAGE_* code of a failed rebuild (then nothing is held). */

@@ -3,6 +3,7 @@
 #ifndef SOKOD_GAME_PLAY_H
 #define SOKOD_GAME_PLAY_H
 
+#include "history.h"
 #include "soko.h"
 #include "storage.h"
 #include "textbuf.h"
@@ -12,8 +13,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* The longest history a game may reach, in steps and restarts. */
-#define PLAY_MAX_HISTORY (1u << 22)
+/* The longest history a game may reach, in steps and restarts: the core's,
+ * which the browser reads from core.wasm. */
+#define PLAY_MAX_HISTORY SOKO_MAX_HISTORY
 /* The most solutions one entry can record (a batch that solves, steps off and solves again). */
 #define PLAY_MAX_SOLUTIONS 8
 
@@ -30,10 +32,18 @@ struct live_game {
     uint32_t hints; /* hints answered in the game */
     bool valid;     /* false: to be rebuilt from the log before use */
     soko_level level;
-    soko_game game; /* game.history is malloc'd and grows */
+    /* The core plays on a window of the history: game.history (malloc'd)
+     * holds entries [base, base + game.history_len) and game.cursor counts
+     * from base. `store` holds the chunks outside the window, and copies
+     * of those in it that nothing was written to since they came in. */
+    soko_game game;
+    uint32_t base;        /* a multiple of HISTORY_CHUNK */
+    uint32_t length;      /* entries in the whole history */
+    struct history store; /* deflated chunks */
     /* The cache's own fields. */
     pthread_mutex_t lock;
     unsigned refs;
+    size_t bytes; /* what the game held when last released */
     struct live_game *prev, *next, *chain;
 };
 
@@ -73,6 +83,17 @@ int play_apply(struct live_game *g, const struct play_entry *e, bool record,
 /* Frees the solutions of a result. */
 void play_result_clear(struct play_result *res);
 
+/* The entries that undo can take back (the history's cursor). */
+uint32_t play_cursor(const struct live_game *g);
+
+/* The entries that redo can apply. */
+uint32_t play_redo_count(const struct live_game *g);
+
+/* The entries since the last applied restart (or the start) up to the
+ * cursor, in a new buffer with room for one more; *n set to their number.
+ * NULL when out of memory. */
+soko_entry_t *play_line(const struct live_game *g, uint32_t *n);
+
 /* Decodes step letters (l u r d, either case) into directions; returns
  * their number, or -1 with *bad set to the index of the first other byte. */
 int32_t play_decode(const char *text, uint8_t *dirs, uint32_t cap, uint32_t *bad);
@@ -97,6 +118,9 @@ void play_state_write(const struct live_game *g, struct textbuf *b);
  * counts and "hash" (the position's Zobrist hash in 16 hex digits, as
  * core.wasm computes it). */
 void play_summary_write(const struct live_game *g, struct textbuf *b);
+
+/* The bytes g owns beyond its struct (its history). */
+size_t play_bytes(const struct live_game *g);
 
 /* Frees what g owns (not g). */
 void play_free(struct live_game *g);

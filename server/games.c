@@ -4,7 +4,9 @@
 #include "auth.h"
 #include "body.h"
 #include "commit.h"
+#include "game_answers.h"
 #include "game_cache.h"
+#include "gzip_cache.h"
 #include "handlers.h"
 #include "live.h"
 #include "rooms.h"
@@ -170,11 +172,11 @@ static void refuse_entry(struct games_answer *a, struct live_game *g, const stru
     switch (e->kind) {
     case STORAGE_LOG_UNDO:
         games_refuse(a, 422, API_E_NOTHING_TO_UNDO, g, "only %u entries can be undone",
-                     g->game.cursor);
+                     play_cursor(g));
         return;
     case STORAGE_LOG_REDO:
         games_refuse(a, 422, API_E_NOTHING_TO_REDO, g, "only %u entries can be redone",
-                     soko_game_redo_count(&g->game));
+                     play_redo_count(g));
         return;
     default:
         break;
@@ -337,7 +339,7 @@ static int run_entry(struct commit_job *cj)
         return STORAGE_OK;
     }
     struct play_entry pe = {.kind = e->kind, .dirs = e->dirs, .ndirs = e->ndirs, .count = e->count};
-    uint32_t from = g->game.cursor;
+    uint32_t from = play_cursor(g);
     struct play_result res;
     if (play_apply(g, &pe, true, &res) != SOKO_OK) {
         if (res.changed)
@@ -348,9 +350,9 @@ static int run_entry(struct commit_job *cj)
     }
     char *steps = NULL;
     if (e->kind == STORAGE_LOG_STEPS) {
-        size_t cap = (size_t)(g->game.cursor - from) + 1;
+        size_t cap = (size_t)(play_cursor(g) - from) + 1;
         steps = malloc(cap);
-        if (steps == NULL || play_letters(g, from, g->game.cursor, steps, cap) < 0)
+        if (steps == NULL || play_letters(g, from, play_cursor(g), steps, cap) < 0)
             status = STORAGE_ERROR;
     }
     if (status == STORAGE_OK)
@@ -495,6 +497,24 @@ int games_open(struct http_conn *c)
     return result;
 }
 
+/* Sends a gzip-compressed JSON answer (z from malloc, freed here). */
+static int send_gzip(struct http_conn *c, uint8_t *z, size_t len)
+{
+    struct MHD_Response *r = MHD_create_response_from_buffer(len, z, MHD_RESPMEM_MUST_FREE);
+    if (r == NULL) {
+        free(z);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json; charset=utf-8");
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
+    MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept-Encoding");
+    return http_queue(c, 200, r, len);
+}
+
+/* The game is written as text, never as a jansson tree: at the history cap
+ * it is megabytes of letters. Long answers are kept compressed while the
+ * game does not change, and go out so to clients that accept gzip. */
 int games_get(struct http_conn *c)
 {
     int result = MHD_NO;
@@ -504,9 +524,42 @@ int games_get(struct http_conn *c)
     struct live_game *g = games_take(c, user, c->param[0], &result);
     if (g == NULL)
         return result;
-    result = reply_game(c, 200, g, NULL);
+    bool gzip = gzip_cache_accepted(http_header(c, MHD_HTTP_HEADER_ACCEPT_ENCODING));
+    struct game_answers_key key = {
+        .id = g->id, .user_id = g->user_id, .seq = g->seq, .hints = g->hints};
+    size_t zlen = 0;
+    uint8_t *z = gzip ? game_answers_find(&key, &zlen) : NULL;
+    if (z != NULL) {
+        game_cache_release(g);
+        return send_gzip(c, z, zlen);
+    }
+    char *kept = gzip ? NULL : game_answers_find_text(&key, &zlen);
+    if (kept != NULL) {
+        game_cache_release(g);
+        return reply_json_text(c, 200, kept, zlen);
+    }
+    struct textbuf b = {0};
+    textbuf_puts(&b, "{\"game\":");
+    play_state_write(g, &b);
+    textbuf_put(&b, "}", 1);
     game_cache_release(g);
-    return result;
+    if (b.failed) {
+        textbuf_free(&b);
+        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+    }
+    if (b.len >= GAME_ANSWERS_MIN) {
+        z = game_answers_put(&key, b.data, b.len, &zlen);
+        if (z != NULL && gzip) {
+            textbuf_free(&b);
+            return send_gzip(c, z, zlen);
+        }
+        free(z);
+    }
+    size_t len = 0;
+    char *text = textbuf_take(&b, &len);
+    if (text == NULL)
+        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+    return reply_json_text(c, 200, text, len);
 }
 
 static const struct body_field log_fields[] = {

@@ -394,20 +394,21 @@ static void free_hint(void *arg)
     free(j);
 }
 
-/* Copies g's position and its history (without the redo stack) into j. */
+/* Copies g's position and its line of play (the history since the last
+ * restart, without the redo stack) into j: what rescue undoes along. */
 static bool copy_game(struct hint_job *j, const struct live_game *g)
 {
-    uint32_t cursor = g->game.cursor;
-    soko_entry_t *history = malloc(((size_t)cursor + 1) * sizeof *history);
+    uint32_t cursor = 0;
+    soko_entry_t *history = play_line(g, &cursor);
     if (history == NULL)
         return false;
-    memcpy(history, g->game.history, (size_t)cursor * sizeof *history);
     j->level = g->level;
     j->game = g->game;
     j->game.level = &j->level;
     j->game.history = history;
     j->game.history_cap = cursor + 1;
     j->game.history_len = cursor;
+    j->game.cursor = cursor;
     j->seq = g->seq;
     j->game_id = g->id;
     j->user_id = g->user_id;

@@ -7,6 +7,7 @@
 #include "device.h"
 #include "commit.h"
 #include "events.h"
+#include "game_answers.h"
 #include "game_cache.h"
 #include "gzip_cache.h"
 #include "hint.h"
@@ -63,6 +64,7 @@ static void stop_running(void)
     if (running.threads)
         storage_checkpointer_stop();
     game_cache_clear();
+    game_answers_clear();
     hint_plan_clear();
     gzip_cache_clear();
     if (running.limits) {
@@ -118,6 +120,7 @@ int server_start(const struct config *cfg, unsigned *port)
         return -1;
     }
     rooms_set_limit(cfg->max_rooms);
+    game_cache_setup((size_t)cfg->game_cache_mb << 20);
     if (uploads_start(cfg) != 0) {
         fprintf(stderr, "sokod: cannot start the solvability check's thread\n");
         stop_running();

@@ -11,7 +11,6 @@ export const E_WALL = -9, E_BLOCKED = -10, E_FULL = -11, E_NOTHING = -12, E_NO_P
 export const RESTART_ENTRY = 0xffff;
 export const LETTERS = 'urdl';
 
-const HISTORY_CAP = 1 << 20;
 const DIRS_CAP = 1 << 16;
 const MAX_CELLS = 128 * 128;
 const DX = [0, 1, 0, -1], DY = [-1, 0, 1, 0];
@@ -52,7 +51,9 @@ export class Core {
     this.level = this.alloc(x.soko_sizeof_level());
     this.game = this.alloc(x.soko_sizeof_game());
     this.pathScratch = this.alloc(x.soko_sizeof_path_scratch());
-    this.history = this.alloc(HISTORY_CAP * 2);
+    // The longest history, the server's too: a game the server holds fits.
+    this.historyCap = x.soko_game_max_history() >>> 0;
+    this.history = this.alloc(this.historyCap * 2);
     this.dirs = this.alloc(DIRS_CAP);
     this.marks = this.alloc(MAX_CELLS);
     this.dead = this.alloc(MAX_CELLS);
@@ -122,7 +123,7 @@ export class Core {
    * multi-push); returns it. A previous Game object must not be used again. */
   startGame(text, rule = 0) {
     const info = this.parseInto(this.level, text);
-    this.x.soko_game_init(this.game, this.level, rule, this.history, HISTORY_CAP);
+    this.x.soko_game_init(this.game, this.level, rule, this.history, this.historyCap);
     const dead = this.x.soko_deadlock_dead_squares(this.level, this.dead);
     return new Game(this, info, rule, dead);
   }
