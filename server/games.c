@@ -497,24 +497,71 @@ int games_open(struct http_conn *c)
     return result;
 }
 
-/* Sends a gzip-compressed JSON answer (z from malloc, freed here). */
-static int send_gzip(struct http_conn *c, uint8_t *z, size_t len)
+static void release_answer(void *cls)
 {
-    struct MHD_Response *r = MHD_create_response_from_buffer(len, z, MHD_RESPMEM_MUST_FREE);
-    if (r == NULL) {
-        free(z);
-        return MHD_NO;
+    game_answers_release(cls);
+}
+
+/* A kept answer as it is sent to a client without gzip: inflated as the
+ * connection takes it, so that a slow reader holds one z_stream, not the
+ * whole text. */
+struct plain_answer {
+    const struct game_answer *a;
+    void *stream;
+};
+
+static ssize_t read_plain(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    struct plain_answer *p = cls;
+    long n = game_answers_inflate(p->a, &p->stream, pos, buf, max);
+    return n > 0 ? (ssize_t)n : MHD_CONTENT_READER_END_WITH_ERROR;
+}
+
+static void free_plain(void *cls)
+{
+    struct plain_answer *p = cls;
+    game_answers_inflate_end(&p->stream);
+    game_answers_release(p->a);
+    free(p);
+}
+
+/* Sends kept answer a (a reference, given back when the answer is sent or
+ * dropped): as it is to a client that accepts gzip, else inflated. */
+static int send_kept(struct http_conn *c, const struct game_answer *a, bool gzip)
+{
+    struct MHD_Response *r = NULL;
+    uint64_t bytes = gzip ? a->zlen : a->text_len;
+    if (gzip) {
+        r = MHD_create_response_from_buffer_with_free_callback_cls(
+            a->zlen, (void *)(uintptr_t)a->z, release_answer, (void *)(uintptr_t)a);
+        if (r == NULL)
+            game_answers_release(a);
+    } else {
+        struct plain_answer *p = calloc(1, sizeof *p);
+        if (p != NULL) {
+            p->a = a;
+            r = MHD_create_response_from_callback(a->text_len, 32 * 1024, read_plain, p,
+                                                  free_plain);
+        }
+        if (r == NULL) {
+            free(p);
+            game_answers_release(a);
+        }
     }
+    if (r == NULL)
+        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json; charset=utf-8");
     MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
+    if (gzip)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
     MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept-Encoding");
-    return http_queue(c, 200, r, len);
+    return http_queue(c, 200, r, bytes);
 }
 
 /* The game is written as text, never as a jansson tree: at the history cap
  * it is megabytes of letters. Long answers are kept compressed while the
- * game does not change, and go out so to clients that accept gzip. */
+ * game does not change, and every request for that version sends the kept
+ * bytes (send_kept). */
 int games_get(struct http_conn *c)
 {
     int result = MHD_NO;
@@ -527,16 +574,10 @@ int games_get(struct http_conn *c)
     bool gzip = gzip_cache_accepted(http_header(c, MHD_HTTP_HEADER_ACCEPT_ENCODING));
     struct game_answers_key key = {
         .id = g->id, .user_id = g->user_id, .seq = g->seq, .hints = g->hints};
-    size_t zlen = 0;
-    uint8_t *z = gzip ? game_answers_find(&key, &zlen) : NULL;
-    if (z != NULL) {
-        game_cache_release(g);
-        return send_gzip(c, z, zlen);
-    }
-    char *kept = gzip ? NULL : game_answers_find_text(&key, &zlen);
+    const struct game_answer *kept = game_answers_find(&key);
     if (kept != NULL) {
         game_cache_release(g);
-        return reply_json_text(c, 200, kept, zlen);
+        return send_kept(c, kept, gzip);
     }
     struct textbuf b = {0};
     textbuf_puts(&b, "{\"game\":");
@@ -548,12 +589,11 @@ int games_get(struct http_conn *c)
         return reply_error(c, 500, API_E_INTERNAL, "out of memory");
     }
     if (b.len >= GAME_ANSWERS_MIN) {
-        z = game_answers_put(&key, b.data, b.len, &zlen);
-        if (z != NULL && gzip) {
+        kept = game_answers_put(&key, b.data, b.len);
+        if (kept != NULL) {
             textbuf_free(&b);
-            return send_gzip(c, z, zlen);
+            return send_kept(c, kept, gzip);
         }
-        free(z);
     }
     size_t len = 0;
     char *text = textbuf_take(&b, &len);

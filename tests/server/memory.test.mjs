@@ -7,6 +7,7 @@
 // requests hold; and a rebuild does not pay again for long undos and
 // redos.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import zlib from 'node:zlib';
@@ -73,6 +74,22 @@ function rawGet(server, client, p, acceptEncoding) {
       res.on('data', (d) => chunks.push(d));
       res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
     }).on('error', reject);
+  });
+}
+
+// A client with a 4 KiB receive buffer (tests/tools/slow_reader) that
+// reads an answer's headers and then stops reading; resolves once it has.
+function slowReader(server, p, cookie) {
+  const reader = process.env.SOKOD_SLOW_READER;
+  assert.ok(reader && fs.existsSync(reader), `SOKOD_SLOW_READER names the helper (got ${reader})`);
+  const proc = spawn(reader, [String(server.port), p, cookie], { env: { ...process.env, SLOW_READER_UNTIL: '\r\n\r\n' } });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    proc.stdout.on('data', (d) => {
+      out += d;
+      if (out.includes('\nready\n')) resolve(proc);
+    });
+    proc.on('exit', (code) => reject(new Error(`slow_reader ended (${code}) before the headers: ${out.slice(0, 300)}`)));
   });
 }
 
@@ -230,6 +247,20 @@ test('games filled to the history cap add about 1 MiB each to sokod\'s memory, a
   console.log(`GET of a game at the cap: ${plain.body.length} bytes, ${packed.body.length} with gzip`);
   assert.ok(packed.body.length * 2 < plain.body.length, `gzip sent ${packed.body.length} bytes`);
   assert.ok(zlib.gunzipSync(packed.body).equals(plain.body), 'the gzip answer inflates to the plain one');
+
+  // Clients without gzip that stop reading: each holds a z_stream of the
+  // one kept answer, not a copy of its 8 MB of text.
+  const READERS = 12;
+  const idle = rssKiB(server.proc.pid);
+  const readers = [];
+  try {
+    for (let k = 0; k < READERS; k++) readers.push(await slowReader(server, url, first.c.cookieHeader()));
+    const held = rssKiB(server.proc.pid) - idle;
+    console.log(`${READERS} stalled readers of the plain answer: resident memory grew by ${held} KiB`);
+    assert.ok(held < 24 * 1024, `${READERS} clients reading ${plain.body.length} bytes slowly hold ${held} KiB of sokod's memory`);
+  } finally {
+    for (const p of readers) p.kill();
+  }
 });
 
 test('undo over the whole history, redo, a restart of sokod and GET agree with a replay', async () => {

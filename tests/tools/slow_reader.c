@@ -11,7 +11,9 @@
  * and stops reading. When a line arrives on standard input it reads the
  * socket again, copying every byte it gets to standard output, until the
  * server closes the connection (exit 0) or nothing comes for 3 seconds
- * (exit 3: the server kept the connection open). Exit 2 on errors. */
+ * (exit 3: the server kept the connection open). Exit 2 on errors.
+ * SLOW_READER_UNTIL, when set, is read for in place of the ready event
+ * ("\r\n\r\n": the end of any answer's headers). */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -58,12 +60,15 @@ int main(int argc, char **argv)
         return fail("write");
 
     /* Up to the ready event: the server then follows the topic. */
+    const char *until = getenv("SLOW_READER_UNTIL");
+    if (until == NULL || until[0] == '\0')
+        until = "event: ready";
     char seen[8192];
     size_t have = 0;
-    while (memmem(seen, have, "event: ready", 12) == NULL) {
+    while (memmem(seen, have, until, strlen(until)) == NULL) {
         struct pollfd p = {.fd = fd, .events = POLLIN};
         if (have == sizeof seen || poll(&p, 1, 10000) != 1)
-            return fail("waiting for the ready event");
+            return fail("waiting for the ready event (or SLOW_READER_UNTIL)");
         ssize_t got = read(fd, seen + have, sizeof seen - have);
         if (got <= 0)
             return fail("reading the answer");
