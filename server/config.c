@@ -209,6 +209,11 @@ static int set_collection(struct config *cfg, const char *v)
     return copy_text(cfg->collection, sizeof cfg->collection, v);
 }
 
+static int set_trusted_proxies(struct config *cfg, const char *v)
+{
+    return client_ip_nets_parse(&cfg->trusted_proxies, v);
+}
+
 static const struct option options[] = {
     {"address", "SOKOD_ADDRESS", CONFIG_SERVE, "ADDR", "address to listen on (default 127.0.0.1)",
      set_address},
@@ -257,6 +262,10 @@ static const struct option options[] = {
     {"collection", NULL, CONFIG_IMPORT, "NAME",
      "collection the levels go into (default: the file's Collection: line or its name)",
      set_collection},
+    {"trusted-proxies", "SOKOD_TRUSTED_PROXIES", CONFIG_SERVE, "LIST",
+     "addresses and networks of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto "
+     "are believed, such as 10.0.0.0/8,::1 (default: none)",
+     set_trusted_proxies},
 };
 
 #define NOPTIONS (sizeof options / sizeof options[0])

@@ -3,6 +3,8 @@
 #ifndef SOKOD_CONFIG_H
 #define SOKOD_CONFIG_H
 
+#include "client_ip.h"
+
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -32,6 +34,8 @@ struct config {
     unsigned heartbeat;       /* seconds between heartbeats of an idle live stream */
     unsigned auth_per_minute; /* log-ins, sign-ups and password changes per address */
     char collection[256];
+    /* Connections, live streams and proxies (http.c). */
+    struct client_ip_nets trusted_proxies; /* may set X-Forwarded-For and -Proto */
     /* Arguments that are not flags (the files of `sokod import`), in argv. */
     char **args;
     int nargs;

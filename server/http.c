@@ -40,6 +40,9 @@ struct http_deferred {
 /* Connections open at once; beyond, new ones are refused. */
 #define HTTP_CONNECTION_LIMIT 4096u
 
+/* X-Forwarded-For headers read from one request, the right-most ones. */
+#define HTTP_FORWARDED_MAX 16
+
 static const struct config *settings;
 static atomic_int in_flight;
 
@@ -132,23 +135,56 @@ void http_retry_after(struct http_conn *c, unsigned seconds)
     c->retry_after = seconds;
 }
 
-void http_client_address(struct http_conn *c, char *out, size_t cap)
+/* The values of a request's X-Forwarded-For headers, in order: the
+ * right-most HTTP_FORWARDED_MAX, as the walk starts from the right. */
+struct forwarded {
+    const char *value[HTTP_FORWARDED_MAX];
+    unsigned n;
+};
+
+static enum MHD_Result collect_forwarded(void *cls, enum MHD_ValueKind kind, const char *key,
+                                         const char *value)
 {
-    out[0] = '\0';
+    (void)kind;
+    struct forwarded *f = cls;
+    if (value == NULL || strcasecmp(key, "X-Forwarded-For") != 0)
+        return MHD_YES;
+    if (f->n == HTTP_FORWARDED_MAX) {
+        memmove(f->value, f->value + 1, (HTTP_FORWARDED_MAX - 1) * sizeof f->value[0]);
+        f->n--;
+    }
+    f->value[f->n++] = value;
+    return MHD_YES;
+}
+
+/* Reads the client's address once per request: the peer, or behind a
+ * trusted proxy the client that X-Forwarded-For names. */
+static void find_client(struct http_conn *c)
+{
+    c->client_known = true;
+    c->client[0] = '\0';
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(c->mhd, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    if (info == NULL || info->client_addr == NULL || cap == 0)
+    unsigned char peer[16], client[16];
+    if (info == NULL || !client_ip_from_sockaddr(info->client_addr, peer))
         return;
-    const struct sockaddr *sa = info->client_addr;
-    if (sa->sa_family == AF_INET) {
-        inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, out,
-                  (socklen_t)cap);
-    } else if (sa->sa_family == AF_INET6) {
-        /* One machine commonly holds a whole /64: limit the network. */
-        struct in6_addr net = ((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
-        memset(net.s6_addr + 8, 0, 8);
-        inet_ntop(AF_INET6, &net, out, (socklen_t)cap);
+    memcpy(client, peer, sizeof client);
+    c->from_proxy = client_ip_nets_match(&settings->trusted_proxies, peer);
+    if (c->from_proxy) {
+        struct forwarded f = {0};
+        MHD_get_connection_values(c->mhd, MHD_HEADER_KIND, collect_forwarded, &f);
+        client_ip_forwarded(&settings->trusted_proxies, peer, f.value, f.n, client);
     }
+    client_ip_key(client, c->client, sizeof c->client);
+}
+
+void http_client_address(struct http_conn *c, char *out, size_t cap)
+{
+    if (cap == 0)
+        return;
+    if (!c->client_known)
+        find_client(c);
+    snprintf(out, cap, "%s", c->client);
 }
 
 const char *http_header(struct http_conn *c, const char *name)
@@ -168,6 +204,12 @@ const char *http_cookie(struct http_conn *c, const char *name)
 
 bool http_is_https(struct http_conn *c)
 {
+    if (!c->client_known)
+        find_client(c);
+    /* Anyone else could claim HTTPS to have cookies sent to them unsecured
+     * be marked Secure, or to pass the origin check with https://. */
+    if (!c->from_proxy)
+        return false;
     const char *proto = http_header(c, "X-Forwarded-Proto");
     return proto != NULL && strcasecmp(proto, "https") == 0;
 }
