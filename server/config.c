@@ -209,6 +209,42 @@ static int set_collection(struct config *cfg, const char *v)
     return copy_text(cfg->collection, sizeof cfg->collection, v);
 }
 
+static int set_max_connections(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 1000000, &n) != 0 || n < 16)
+        return -1;
+    cfg->max_connections = (unsigned)n;
+    return 0;
+}
+
+static int set_connections_per_address(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 1000000, &n) != 0 || n == 0)
+        return -1;
+    cfg->connections_per_address = (unsigned)n;
+    return 0;
+}
+
+static int set_max_streams(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 1000000, &n) != 0 || n == 0)
+        return -1;
+    cfg->max_streams = (unsigned)n;
+    return 0;
+}
+
+static int set_streams_per_address(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 1000000, &n) != 0 || n == 0)
+        return -1;
+    cfg->streams_per_address = (unsigned)n;
+    return 0;
+}
+
 static int set_trusted_proxies(struct config *cfg, const char *v)
 {
     return client_ip_nets_parse(&cfg->trusted_proxies, v);
@@ -262,6 +298,19 @@ static const struct option options[] = {
     {"collection", NULL, CONFIG_IMPORT, "NAME",
      "collection the levels go into (default: the file's Collection: line or its name)",
      set_collection},
+    {"max-connections", "SOKOD_MAX_CONNECTIONS", CONFIG_SERVE, "N",
+     "connections open at once; more are closed unanswered (default 4096)", set_max_connections},
+    {"connections-per-address", "SOKOD_CONNECTIONS_PER_ADDRESS", CONFIG_SERVE, "N",
+     "connections open at once from one address (an IPv6 /64), trusted proxies excepted; more "
+     "are closed unanswered (default 256)",
+     set_connections_per_address},
+    {"max-streams", "SOKOD_MAX_STREAMS", CONFIG_SERVE, "N",
+     "live event streams open at once, below --max-connections; more get 503 (default: half "
+     "of --max-connections)",
+     set_max_streams},
+    {"streams-per-address", "SOKOD_STREAMS_PER_ADDRESS", CONFIG_SERVE, "N",
+     "live event streams open at once for one client address; more get 429 (default 128)",
+     set_streams_per_address},
     {"trusted-proxies", "SOKOD_TRUSTED_PROXIES", CONFIG_SERVE, "LIST",
      "addresses and networks of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto "
      "are believed, such as 10.0.0.0/8,::1 (default: none)",
@@ -357,6 +406,9 @@ int config_load(struct config *cfg, unsigned command, int argc, char **argv)
     cfg->timeout = 30;
     cfg->auth_per_minute = 30;
     cfg->heartbeat = 15;
+    cfg->max_connections = 4096;
+    cfg->connections_per_address = 256;
+    cfg->streams_per_address = 128;
 
     for (size_t i = 0; i < NOPTIONS; i++) {
         const struct option *o = &options[i];
@@ -421,6 +473,13 @@ int config_load(struct config *cfg, unsigned command, int argc, char **argv)
         else
             snprintf(path, sizeof path, "core.wasm");
         copy_text(cfg->wasm, sizeof cfg->wasm, path);
+    }
+    if (cfg->max_streams == 0)
+        cfg->max_streams = cfg->max_connections / 2;
+    if (cfg->max_streams >= cfg->max_connections) {
+        fprintf(stderr, "sokod: --max-streams (%u) must be below --max-connections (%u)\n",
+                cfg->max_streams, cfg->max_connections);
+        return -1;
     }
     if (cfg->threads == 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);

@@ -35,6 +35,10 @@ struct config {
     unsigned auth_per_minute; /* log-ins, sign-ups and password changes per address */
     char collection[256];
     /* Connections, live streams and proxies (http.c). */
+    unsigned max_connections;         /* connections open at once */
+    unsigned connections_per_address; /* of them from one address (not a trusted proxy) */
+    unsigned max_streams;             /* live streams open at once; 0: half of max_connections */
+    unsigned streams_per_address;     /* of them for one client */
     struct client_ip_nets trusted_proxies; /* may set X-Forwarded-For and -Proto */
     /* Arguments that are not flags (the files of `sokod import`), in argv. */
     char **args;

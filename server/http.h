@@ -102,6 +102,20 @@ void http_retry_after(struct http_conn *c, unsigned seconds);
  * X-Forwarded-For that is not one; otherwise the socket's peer. */
 void http_client_address(struct http_conn *c, char *out, size_t cap);
 
+/* One live stream held open, counted against its client's and the
+ * server's caps until released. */
+struct http_stream_slot;
+
+/* Reserves a stream for c's client. Returns the slot; or NULL after
+ * answering 429 (the client holds --streams-per-address streams) or 503
+ * (the server holds --max-streams), with Retry-After, *result set. The
+ * caller gives the slot back with http_stream_release when the stream
+ * ends. */
+struct http_stream_slot *http_stream_take(struct http_conn *c, int *result);
+
+/* Gives a stream's slot back; NULL is allowed. */
+void http_stream_release(struct http_stream_slot *slot);
+
 /* A request header, or NULL. */
 const char *http_header(struct http_conn *c, const char *name);
 /* A query-string argument, or NULL. */
