@@ -245,6 +245,15 @@ static int set_streams_per_address(struct config *cfg, const char *v)
     return 0;
 }
 
+static int set_events_memory(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 65536, &n) != 0 || n == 0)
+        return -1;
+    cfg->events_memory = (unsigned)n;
+    return 0;
+}
+
 static int set_trusted_proxies(struct config *cfg, const char *v)
 {
     return client_ip_nets_parse(&cfg->trusted_proxies, v);
@@ -311,6 +320,10 @@ static const struct option options[] = {
     {"streams-per-address", "SOKOD_STREAMS_PER_ADDRESS", CONFIG_SERVE, "N",
      "live event streams open at once for one client address; more get 429 (default 128)",
      set_streams_per_address},
+    {"events-memory", "SOKOD_EVENTS_MEMORY", CONFIG_SERVE, "MIB",
+     "memory for the live events kept for streams that reconnect, over all games, rooms and "
+     "watched players, in MiB (default 64)",
+     set_events_memory},
     {"trusted-proxies", "SOKOD_TRUSTED_PROXIES", CONFIG_SERVE, "LIST",
      "addresses and networks of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto "
      "are believed, such as 10.0.0.0/8,::1 (default: none)",
@@ -409,6 +422,7 @@ int config_load(struct config *cfg, unsigned command, int argc, char **argv)
     cfg->max_connections = 4096;
     cfg->connections_per_address = 256;
     cfg->streams_per_address = 128;
+    cfg->events_memory = 64;
 
     for (size_t i = 0; i < NOPTIONS; i++) {
         const struct option *o = &options[i];

@@ -39,6 +39,7 @@ struct config {
     unsigned connections_per_address; /* of them from one address (not a trusted proxy) */
     unsigned max_streams;             /* live streams open at once; 0: half of max_connections */
     unsigned streams_per_address;     /* of them for one client */
+    unsigned events_memory;           /* MiB of live events kept for replay, over all topics */
     struct client_ip_nets trusted_proxies; /* may set X-Forwarded-For and -Proto */
     /* Arguments that are not flags (the files of `sokod import`), in argv. */
     char **args;
