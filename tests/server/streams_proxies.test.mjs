@@ -14,12 +14,19 @@ import { after, before, test } from 'node:test';
 import { startServer } from './harness.mjs';
 
 const PER_MINUTE = 3; // log-ins per address (--auth-per-minute)
+const STREAMS = 2; // live streams per address (--streams-per-address)
+const CONNECTIONS = 8; // connections per address (--connections-per-address)
 
 let server;
 
 before(async () => {
   server = await startServer({
-    env: { SOKOD_TRUSTED_PROXIES: '127.0.0.1, 10.9.0.0/16', SOKOD_AUTH_PER_MINUTE: String(PER_MINUTE) },
+    env: {
+      SOKOD_TRUSTED_PROXIES: '127.0.0.1, 10.9.0.0/16',
+      SOKOD_AUTH_PER_MINUTE: String(PER_MINUTE),
+      SOKOD_STREAMS_PER_ADDRESS: String(STREAMS),
+      SOKOD_CONNECTIONS_PER_ADDRESS: String(CONNECTIONS),
+    },
   });
 });
 
@@ -104,4 +111,57 @@ test('only a listed proxy makes cookies Secure with X-Forwarded-Proto', async ()
   const proxied = await signup('127.0.0.1', { 'X-Forwarded-For': '198.51.100.50' });
   assert.equal(proxied.status, 201, proxied.text);
   for (const c of proxied.headers['set-cookie'] ?? []) assert.match(c, /;\s*Secure/i, `from the proxy: ${c}`);
+});
+
+// Opens a live stream watching `user` from `from` with `headers`; resolves
+// to {status, close} once its first bytes came.
+function stream(from, user, headers) {
+  const u = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const req = http.get({
+      host: u.hostname, port: u.port, localAddress: from, agent: false,
+      path: `/api/v1/events?watch=${user}`, headers,
+    }, (res) => {
+      res.on('error', () => {});
+      res.once('data', () => resolve({ status: res.statusCode, close: () => req.destroy() }));
+    });
+    req.on('error', reject);
+  });
+}
+
+test('live streams are capped per client behind a listed proxy, and the proxy\'s connections are not', async () => {
+  const name = `p${crypto.randomBytes(4).toString('hex')}`;
+  const made = await request('127.0.0.1', 'POST', '/api/v1/account/signup', { username: name, password: 'a watched password' },
+    { 'X-Forwarded-For': '198.51.100.200' });
+  assert.equal(made.status, 201, made.text);
+  const me = await request('127.0.0.1', 'GET', '/api/v1/account', undefined, { Cookie: made.headers['set-cookie'][0].split(';')[0] });
+  const user = me.json.user.id;
+  // Six clients behind the proxy, each up to its cap and one more: more
+  // connections from the proxy than one address may hold.
+  const held = [];
+  const answers = [];
+  for (let i = 0; i < 6; i++) {
+    const statuses = [];
+    for (let j = 0; j <= STREAMS; j++) {
+      const s = await stream('127.0.0.1', user, { 'X-Forwarded-For': `198.51.100.${10 + i}` });
+      statuses.push(s.status);
+      if (s.status === 200) held.push(s);
+      else s.close();
+    }
+    answers.push(statuses.join(','));
+  }
+  const expected = [...Array(STREAMS).fill(200), 429].join(',');
+  assert.deepEqual(answers, Array(6).fill(expected), 'each client behind the proxy: its streams, then 429');
+  assert.ok(held.length > CONNECTIONS, `${held.length} streams held through the proxy, more than ${CONNECTIONS} connections`);
+  // A client that names others in X-Forwarded-For, from an address that is
+  // not listed, is one client.
+  const spoofed = [];
+  for (let j = 0; j <= STREAMS; j++) {
+    const s = await stream('127.0.0.2', user, { 'X-Forwarded-For': `198.51.100.${100 + j}` });
+    spoofed.push(s.status);
+    if (s.status === 200) held.push(s);
+    else s.close();
+  }
+  assert.deepEqual(spoofed, [...Array(STREAMS).fill(200), 429], 'streams from an address that is not listed');
+  for (const s of held) s.close();
 });
