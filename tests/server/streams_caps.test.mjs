@@ -10,7 +10,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import { after, before, test } from 'node:test';
-import { show, startServer } from './harness.mjs';
+import { runSokod, show, startServer, tempDir } from './harness.mjs';
 
 const PER_ADDRESS = 20;
 const MAX_STREAMS = 50;
@@ -167,4 +167,11 @@ test('connections from one address past its cap are closed; other addresses stil
   assert.equal(later.closed(), false, 'a connection once places were given back');
   later.socket.destroy();
   for (const s of open) s.socket.destroy();
+});
+
+test('a stream cap that leaves no connection for other requests is refused at start', () => {
+  const dir = tempDir();
+  const r = runSokod(['serve', '--port', '0', '--db', `${dir}/sokod.db`, '--max-connections', '100', '--max-streams', '100']);
+  assert.notEqual(r.status, 0, 'sokod did not start');
+  assert.match(r.stderr, /--max-streams \(100\) must be below --max-connections \(100\)/);
 });

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import http from 'node:http';
 import { after, before, test } from 'node:test';
-import { startServer } from './harness.mjs';
+import { runSokod, startServer, tempDir } from './harness.mjs';
 
 const PER_MINUTE = 3; // log-ins per address (--auth-per-minute)
 const STREAMS = 2; // live streams per address (--streams-per-address)
@@ -164,4 +164,12 @@ test('live streams are capped per client behind a listed proxy, and the proxy\'s
   }
   assert.deepEqual(spoofed, [...Array(STREAMS).fill(200), 429], 'streams from an address that is not listed');
   for (const s of held) s.close();
+});
+
+test('a --trusted-proxies entry that is no address or network is refused at start', () => {
+  for (const list of ['10.0.0.0/33', 'proxy.example', '10.0.0.1,', '::1/129']) {
+    const r = runSokod(['serve', '--port', '0', '--db', `${tempDir()}/sokod.db`, '--trusted-proxies', list]);
+    assert.notEqual(r.status, 0, `sokod did not start with --trusted-proxies ${list}`);
+    assert.match(r.stderr, /invalid value .* for --trusted-proxies/, r.stderr);
+  }
 });
