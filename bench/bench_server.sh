@@ -136,9 +136,11 @@ fi
 mkdir -p "$tmp/sokod/levels"
 # "r" then "l" from the start walks back and forth without touching the box.
 printf 'Collection: bench\n\n; Hall\n#######\n#@  $.#\n#######\n' >"$tmp/sokod/levels/bench.sok"
-# Every game is a guest of its own, all from 127.0.0.1: lift the limit on
-# new guests per address, which a bench of one address would meet at once.
-"$build/sokod" serve --port 0 --db "$tmp/sokod/data/sokod.db" --levels "$tmp/sokod/levels" \
+# Every game is a guest of its own, and wrk's connections all come from
+# 127.0.0.1: lift the limits per address (new guests, connections), which
+# a bench of one address would meet at once.
+SOKOD_CONNECTIONS_PER_ADDRESS=${SOKOD_CONNECTIONS_PER_ADDRESS:-1000000} \
+  "$build/sokod" serve --port 0 --db "$tmp/sokod/data/sokod.db" --levels "$tmp/sokod/levels" \
   --guests-per-minute 60000 "${sokod_args[@]}" >"$tmp/sokod/stdout" 2>"$tmp/sokod/log" &
 sokod_pid=$!
 sokod_port=

@@ -6,9 +6,8 @@
  * browsers (device.h) have keys of their own in the name limiter, so that
  * strangers locking the name do not lock them out.
  *
- * Behind a reverse proxy every client has the proxy's address: the address
- * limit then applies to everyone at once, and should be raised with
- * --auth-per-minute (see docs/operations.md). */
+ * The address is the client's as http_client_address reads it, from
+ * X-Forwarded-For behind a proxy listed in --trusted-proxies. */
 #include "account_limits.h"
 
 #include "ratelimit.h"

@@ -266,6 +266,56 @@ static int set_game_cache_mb(struct config *cfg, const char *v)
     return 0;
 }
 
+static int set_max_connections(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 1000000, &n) != 0 || n < 16)
+        return -1;
+    cfg->max_connections = (unsigned)n;
+    return 0;
+}
+
+static int set_connections_per_address(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 1000000, &n) != 0 || n == 0)
+        return -1;
+    cfg->connections_per_address = (unsigned)n;
+    return 0;
+}
+
+static int set_max_streams(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 1000000, &n) != 0 || n == 0)
+        return -1;
+    cfg->max_streams = (unsigned)n;
+    return 0;
+}
+
+static int set_streams_per_address(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 1000000, &n) != 0 || n == 0)
+        return -1;
+    cfg->streams_per_address = (unsigned)n;
+    return 0;
+}
+
+static int set_events_memory(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 65536, &n) != 0 || n == 0)
+        return -1;
+    cfg->events_memory = (unsigned)n;
+    return 0;
+}
+
+static int set_trusted_proxies(struct config *cfg, const char *v)
+{
+    return client_ip_nets_parse(&cfg->trusted_proxies, v);
+}
+
 static const struct option options[] = {
     {"address", "SOKOD_ADDRESS", CONFIG_SERVE, "ADDR", "address to listen on (default 127.0.0.1)",
      set_address},
@@ -338,6 +388,27 @@ static const struct option options[] = {
      "memory the games kept between requests may use, in MiB (default 128); the least "
      "recently played leave first",
      set_game_cache_mb},
+    {"max-connections", "SOKOD_MAX_CONNECTIONS", CONFIG_SERVE, "N",
+     "connections open at once; more are closed unanswered (default 4096)", set_max_connections},
+    {"connections-per-address", "SOKOD_CONNECTIONS_PER_ADDRESS", CONFIG_SERVE, "N",
+     "connections open at once from one address (an IPv6 /64), trusted proxies excepted; more "
+     "are closed unanswered (default 256)",
+     set_connections_per_address},
+    {"max-streams", "SOKOD_MAX_STREAMS", CONFIG_SERVE, "N",
+     "live event streams open at once, below --max-connections; more get 503 (default: half "
+     "of --max-connections)",
+     set_max_streams},
+    {"streams-per-address", "SOKOD_STREAMS_PER_ADDRESS", CONFIG_SERVE, "N",
+     "live event streams open at once for one client address; more get 429 (default 128)",
+     set_streams_per_address},
+    {"events-memory", "SOKOD_EVENTS_MEMORY", CONFIG_SERVE, "MIB",
+     "memory for the live events kept for streams that reconnect, over all games, rooms and "
+     "watched players, in MiB (default 64)",
+     set_events_memory},
+    {"trusted-proxies", "SOKOD_TRUSTED_PROXIES", CONFIG_SERVE, "LIST",
+     "addresses and networks of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto "
+     "are believed, such as 10.0.0.0/8,::1 (default: none)",
+     set_trusted_proxies},
 };
 
 #define NOPTIONS (sizeof options / sizeof options[0])
@@ -435,6 +506,10 @@ int config_load(struct config *cfg, unsigned command, int argc, char **argv)
     cfg->guest_idle_ttl = 90u * 86400u;
     cfg->sweep_interval = 300;
     cfg->game_cache_mb = 128;
+    cfg->max_connections = 4096;
+    cfg->connections_per_address = 256;
+    cfg->streams_per_address = 128;
+    cfg->events_memory = 64;
 
     for (size_t i = 0; i < NOPTIONS; i++) {
         const struct option *o = &options[i];
@@ -499,6 +574,13 @@ int config_load(struct config *cfg, unsigned command, int argc, char **argv)
         else
             snprintf(path, sizeof path, "core.wasm");
         copy_text(cfg->wasm, sizeof cfg->wasm, path);
+    }
+    if (cfg->max_streams == 0)
+        cfg->max_streams = cfg->max_connections / 2;
+    if (cfg->max_streams >= cfg->max_connections) {
+        fprintf(stderr, "sokod: --max-streams (%u) must be below --max-connections (%u)\n",
+                cfg->max_streams, cfg->max_connections);
+        return -1;
     }
     if (cfg->threads == 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);

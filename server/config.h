@@ -3,6 +3,8 @@
 #ifndef SOKOD_CONFIG_H
 #define SOKOD_CONFIG_H
 
+#include "client_ip.h"
+
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -42,6 +44,13 @@ struct config {
     unsigned sweep_interval;     /* seconds between sweeps */
     /* Memory limits against abuse. */
     unsigned game_cache_mb; /* MiB of games kept in memory between requests */
+    /* Connections, live streams and proxies (http.c). */
+    unsigned max_connections;         /* connections open at once */
+    unsigned connections_per_address; /* of them from one address (not a trusted proxy) */
+    unsigned max_streams;             /* live streams open at once; 0: half of max_connections */
+    unsigned streams_per_address;     /* of them for one client */
+    unsigned events_memory;           /* MiB of live events kept for replay, over all topics */
+    struct client_ip_nets trusted_proxies; /* may set X-Forwarded-For and -Proto */
     /* Arguments that are not flags (the files of `sokod import`), in argv. */
     char **args;
     int nargs;

@@ -1,5 +1,8 @@
-/* The event bus: topics with a ring of recent events, streams with a
- * bounded queue of shared frames, one lock, and a heartbeat thread. */
+/* The event bus: topics with a history of recent events, streams with a
+ * bounded queue of shared frames, one lock, and a heartbeat thread. Every
+ * kept event is also on one list of all of them in id order, so that the
+ * oldest over all topics leaves first when together they keep too much:
+ * the oldest overall is always the oldest of its own topic. */
 #include "events.h"
 
 #include <pthread.h>
@@ -20,13 +23,22 @@ struct frame {
     char text[];
 };
 
+/* One event a topic keeps. */
+struct kept {
+    struct frame *frame; /* holds a reference */
+    uint64_t id;
+    struct topic *topic;
+    struct kept *next;          /* the topic's next event */
+    struct kept *older, *newer; /* on the list of every kept event */
+};
+
 struct topic {
     char name[EVENTS_TOPIC_MAX];
     /* The history holds every event of the topic with an id above this. */
     uint64_t since;
-    struct frame *ring[EVENTS_HISTORY];
-    uint64_t ring_id[EVENTS_HISTORY];
-    unsigned head, count; /* the oldest event's slot; how many are kept */
+    struct kept *first, *last; /* oldest, newest */
+    unsigned count;            /* events kept */
+    size_t bytes;              /* their cost (kept_cost) */
     struct events_stream **subs;
     unsigned nsubs, subcap;
     uint64_t unfollowed_us; /* when the last stream stopped following it */
@@ -36,6 +48,7 @@ struct topic {
 struct events_stream {
     struct frame *queue[EVENTS_QUEUE];
     unsigned qhead, qcount;
+    size_t qbytes; /* the text of the frames queued */
     size_t offset; /* bytes of the first frame already read */
     bool waiting;  /* suspended, to be woken by the next frame */
     bool closed;
@@ -55,6 +68,9 @@ static bool stopping, beating;
 static unsigned beat_ms;
 static pthread_t beater;
 static struct frame *heartbeat;
+/* Every kept event, oldest first, and their cost against the cap. */
+static struct kept *oldest, *newest;
+static size_t kept_bytes, kept_cap;
 
 static uint64_t now_us(void)
 {
@@ -145,10 +161,79 @@ static struct topic *topic_get(const char *name)
     return t;
 }
 
+/* What keeping f costs: its text and the bookkeeping around it. */
+static size_t kept_cost(const struct frame *f)
+{
+    return sizeof(struct kept) + sizeof *f + f->len + 1;
+}
+
+/* Lets t's oldest event go: the history now starts after it. */
+static void forget_oldest(struct topic *t)
+{
+    struct kept *k = t->first;
+    t->since = k->id;
+    t->first = k->next;
+    if (t->first == NULL)
+        t->last = NULL;
+    t->count--;
+    size_t cost = kept_cost(k->frame);
+    t->bytes -= cost;
+    kept_bytes -= cost;
+    if (k->older != NULL)
+        k->older->newer = k->newer;
+    else
+        oldest = k->newer;
+    if (k->newer != NULL)
+        k->newer->older = k->older;
+    else
+        newest = k->older;
+    frame_drop(k->frame);
+    free(k);
+}
+
+/* Keeps f (event `id`, taking the reference the caller holds) in t's
+ * history, letting older events go to stay within the caps; an event
+ * larger than a cap is not kept, and the history then starts after it. */
+static void keep(struct topic *t, struct frame *f, uint64_t id)
+{
+    size_t cost = kept_cost(f);
+    size_t cap = kept_cap > 0 && kept_cap < EVENTS_HISTORY_BYTES ? kept_cap : EVENTS_HISTORY_BYTES;
+    struct kept *k = cost <= cap ? calloc(1, sizeof *k) : NULL;
+    if (k == NULL) {
+        while (t->first != NULL)
+            forget_oldest(t);
+        t->since = id;
+        frame_drop(f);
+        return;
+    }
+    while (t->first != NULL &&
+           (t->count == EVENTS_HISTORY || t->bytes + cost > EVENTS_HISTORY_BYTES))
+        forget_oldest(t);
+    while (kept_cap > 0 && oldest != NULL && kept_bytes + cost > kept_cap)
+        forget_oldest(oldest->topic);
+    k->frame = f;
+    k->id = id;
+    k->topic = t;
+    if (t->last != NULL)
+        t->last->next = k;
+    else
+        t->first = k;
+    t->last = k;
+    t->count++;
+    t->bytes += cost;
+    kept_bytes += cost;
+    k->older = newest;
+    if (newest != NULL)
+        newest->newer = k;
+    else
+        oldest = k;
+    newest = k;
+}
+
 static void topic_free(struct topic *t)
 {
-    for (unsigned i = 0; i < t->count; i++)
-        frame_drop(t->ring[(t->head + i) % EVENTS_HISTORY]);
+    while (t->first != NULL)
+        forget_oldest(t);
     free(t->subs);
     free(t);
 }
@@ -166,6 +251,7 @@ static void stream_clear(struct events_stream *s)
     for (unsigned i = 0; i < s->qcount; i++)
         frame_drop(s->queue[(s->qhead + i) % EVENTS_QUEUE]);
     s->qcount = 0;
+    s->qbytes = 0;
     s->offset = 0;
 }
 
@@ -177,12 +263,15 @@ static void stream_end(struct events_stream *s)
     wake(s);
 }
 
-/* Queues f for s (taking a reference); a full queue ends the stream. */
-static void stream_push(struct events_stream *s, struct frame *f)
+/* Queues f for s (taking a reference); a full queue ends the stream.
+ * `replay` lets the queue's bytes pass their cap, for an opening stream's
+ * history. */
+static void stream_push(struct events_stream *s, struct frame *f, bool replay)
 {
     if (s->closed)
         return;
-    if (s->qcount == EVENTS_QUEUE) {
+    if (s->qcount == EVENTS_QUEUE ||
+        (!replay && s->qcount > 0 && s->qbytes + f->len > EVENTS_QUEUE_BYTES)) {
         stream_end(s);
         if (s->owner.drop != NULL)
             s->owner.drop(s->owner.arg);
@@ -191,6 +280,7 @@ static void stream_push(struct events_stream *s, struct frame *f)
     f->refs++;
     s->queue[(s->qhead + s->qcount) % EVENTS_QUEUE] = f;
     s->qcount++;
+    s->qbytes += f->len;
 }
 
 static bool follow(struct topic *t, struct events_stream *s)
@@ -255,7 +345,7 @@ static void *beat_main(void *unused)
          * being written to already. */
         for (struct events_stream *s = streams; s != NULL; s = s->next) {
             if (s->qcount == 0 && !s->closed) {
-                stream_push(s, heartbeat);
+                stream_push(s, heartbeat, false);
                 wake(s);
             }
         }
@@ -265,11 +355,12 @@ static void *beat_main(void *unused)
     return NULL;
 }
 
-int events_start(unsigned heartbeat_ms)
+int events_start(unsigned heartbeat_ms, size_t history_bytes)
 {
     static const char comment[] = ":\n\n";
     pthread_mutex_lock(&lock);
     init_ids();
+    kept_cap = history_bytes;
     stopping = false;
     beat_ms = heartbeat_ms > 0 ? heartbeat_ms : 15000;
     if (heartbeat == NULL) {
@@ -330,21 +421,11 @@ uint64_t events_publish(const char *topic, const char *type, const char *data, s
         return 0;
     }
     last_id = id;
-    if (t->count == EVENTS_HISTORY) {
-        /* The oldest event leaves: the history now starts after it. */
-        t->since = t->ring_id[t->head];
-        frame_drop(t->ring[t->head]);
-        t->head = (t->head + 1) % EVENTS_HISTORY;
-        t->count--;
-    }
-    unsigned slot = (t->head + t->count) % EVENTS_HISTORY;
-    t->ring[slot] = f; /* the history keeps frame_event's reference */
-    t->ring_id[slot] = id;
-    t->count++;
     for (unsigned i = 0; i < t->nsubs; i++) {
-        stream_push(t->subs[i], f);
+        stream_push(t->subs[i], f, false);
         wake(t->subs[i]);
     }
+    keep(t, f, id); /* takes frame_event's reference */
     pthread_mutex_unlock(&lock);
     return id;
 }
@@ -363,7 +444,8 @@ void events_end_topic(const char *topic)
  * many events were queued; *snapshots counts the others. */
 static unsigned replay(struct events_stream *s, uint64_t last, unsigned *snapshots)
 {
-    unsigned next[EVENTS_MAX_TOPICS] = {0}, queued = 0;
+    struct kept *next[EVENTS_MAX_TOPICS] = {0};
+    unsigned queued = 0;
     *snapshots = 0;
     for (unsigned i = 0; i < s->ntopics; i++) {
         struct topic *t = s->topics[i];
@@ -372,34 +454,26 @@ static unsigned replay(struct events_stream *s, uint64_t last, unsigned *snapsho
             int n = snprintf(data, sizeof data, "{\"topic\":\"%s\"}", t->name);
             struct frame *f = frame_event(0, "snapshot", data, (size_t)n);
             if (f != NULL) {
-                stream_push(s, f);
+                stream_push(s, f, true);
                 frame_drop(f);
             }
             (*snapshots)++;
-            next[i] = t->count; /* nothing to replay */
-            continue;
+            continue; /* nothing to replay */
         }
-        while (next[i] < t->count && t->ring_id[(t->head + next[i]) % EVENTS_HISTORY] <= last)
-            next[i]++;
+        next[i] = t->first;
+        while (next[i] != NULL && next[i]->id <= last)
+            next[i] = next[i]->next;
     }
     for (;;) {
         int best = -1;
-        uint64_t best_id = 0;
         for (unsigned i = 0; i < s->ntopics; i++) {
-            struct topic *t = s->topics[i];
-            if (next[i] == t->count)
-                continue;
-            uint64_t id = t->ring_id[(t->head + next[i]) % EVENTS_HISTORY];
-            if (best < 0 || id < best_id) {
+            if (next[i] != NULL && (best < 0 || next[i]->id < next[best]->id))
                 best = (int)i;
-                best_id = id;
-            }
         }
         if (best < 0)
             break;
-        struct topic *t = s->topics[best];
-        stream_push(s, t->ring[(t->head + next[best]) % EVENTS_HISTORY]);
-        next[best]++;
+        stream_push(s, next[best]->frame, true);
+        next[best] = next[best]->next;
         queued++;
     }
     return queued;
@@ -433,7 +507,7 @@ struct events_stream *events_open(const char *const *topics, unsigned n, bool ha
     struct frame *ready = frame_event(last_id, "ready", data, (size_t)len);
     if (ready == NULL)
         goto fail;
-    stream_push(s, ready);
+    stream_push(s, ready, true);
     frame_drop(ready);
     s->next = streams;
     if (streams != NULL)
@@ -468,6 +542,7 @@ enum events_read_result events_read(struct events_stream *s, char *buf, size_t c
         *len += n;
         s->offset += n;
         if (s->offset == f->len) {
+            s->qbytes -= f->len;
             frame_drop(f);
             s->qhead = (s->qhead + 1) % EVENTS_QUEUE;
             s->qcount--;

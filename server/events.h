@@ -21,12 +21,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Events kept per topic for replay to clients that reconnect. */
+/* Events kept per topic for replay to clients that reconnect, at most,
+ * and their bytes at most: an event can be a batch of 64 KiB, and a topic
+ * must not keep 256 of them. Past either, the oldest leave; an event
+ * larger than the bytes allowed is sent but not kept. All topics together
+ * keep at most the bytes given to events_start, the oldest leaving first. */
 #define EVENTS_HISTORY 256
-/* Events waiting for one stream; a stream that falls further behind is a
- * client that does not read, and is closed (it reconnects and catches up
- * from the history, or gets a snapshot). */
+#define EVENTS_HISTORY_BYTES (256u * 1024)
+/* Events waiting for one stream, and their bytes; a stream that falls
+ * further behind is a client that does not read, and is closed (it
+ * reconnects and catches up from the history, or gets a snapshot). The
+ * replay of an opening stream may exceed the bytes: it is what the
+ * client asked for. */
 #define EVENTS_QUEUE 512
+#define EVENTS_QUEUE_BYTES (256u * 1024)
 /* The most topics one stream follows. */
 #define EVENTS_MAX_TOPICS 4
 /* Topic names: "game:ID", "room:ID". */
@@ -36,8 +44,10 @@ struct events_stream;
 
 /* Starts the heartbeat thread: every `heartbeat_ms`, each idle stream gets
  * a comment line (which finds clients that went away), and topics nobody
- * followed for a while are forgotten. Returns 0, or -1 (not started). */
-int events_start(unsigned heartbeat_ms);
+ * followed for a while are forgotten. The histories of all topics keep at
+ * most `history_bytes` together (0: no cap but each topic's). Returns 0,
+ * or -1 (not started). */
+int events_start(unsigned heartbeat_ms, size_t history_bytes);
 
 /* Closes every stream (each ends once its reader is called; suspended ones
  * are woken), refuses new ones, and stops the heartbeat thread. Call before

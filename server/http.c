@@ -3,6 +3,7 @@
 #include "http.h"
 
 #include "access_log.h"
+#include "address_count.h"
 #include "auth.h"
 #include "events.h"
 #include "http_checks.h"
@@ -19,6 +20,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -37,11 +39,23 @@ struct http_deferred {
  * at a time (bodies are taken in parts). libmicrohttpd zeroes all of it
  * before each request of a kept-alive connection, so it is kept small. */
 #define HTTP_CONNECTION_MEMORY (16 * 1024)
-/* Connections open at once; beyond, new ones are refused. */
-#define HTTP_CONNECTION_LIMIT 4096u
+/* X-Forwarded-For headers read from one request, the right-most ones. */
+#define HTTP_FORWARDED_MAX 16
+/* Seconds a client refused a live stream is told to wait: streams end when
+ * their tabs close, which takes a while. */
+#define HTTP_STREAM_RETRY_S 10
 
 static const struct config *settings;
 static atomic_int in_flight;
+/* Connections per socket peer (--connections-per-address; trusted proxies
+ * are not counted) and live streams per client (--streams-per-address,
+ * --max-streams). */
+static struct address_count *peer_connections;
+static struct address_count *open_streams;
+
+struct http_stream_slot {
+    char key[CLIENT_IP_KEY_MAX];
+};
 
 uint64_t http_now_us(void)
 {
@@ -132,23 +146,97 @@ void http_retry_after(struct http_conn *c, unsigned seconds)
     c->retry_after = seconds;
 }
 
-void http_client_address(struct http_conn *c, char *out, size_t cap)
+/* The values of a request's X-Forwarded-For headers, in order: the
+ * right-most HTTP_FORWARDED_MAX, as the walk starts from the right. */
+struct forwarded {
+    const char *value[HTTP_FORWARDED_MAX];
+    unsigned n;
+};
+
+static enum MHD_Result collect_forwarded(void *cls, enum MHD_ValueKind kind, const char *key,
+                                         const char *value)
 {
-    out[0] = '\0';
+    (void)kind;
+    struct forwarded *f = cls;
+    if (value == NULL || strcasecmp(key, "X-Forwarded-For") != 0)
+        return MHD_YES;
+    if (f->n == HTTP_FORWARDED_MAX) {
+        memmove(f->value, f->value + 1, (HTTP_FORWARDED_MAX - 1) * sizeof f->value[0]);
+        f->n--;
+    }
+    f->value[f->n++] = value;
+    return MHD_YES;
+}
+
+/* Reads the client's address once per request: the peer, or behind a
+ * trusted proxy the client that X-Forwarded-For names. */
+static void find_client(struct http_conn *c)
+{
+    c->client_known = true;
+    c->client[0] = '\0';
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(c->mhd, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    if (info == NULL || info->client_addr == NULL || cap == 0)
+    unsigned char peer[16], client[16];
+    if (info == NULL || !client_ip_from_sockaddr(info->client_addr, peer))
         return;
-    const struct sockaddr *sa = info->client_addr;
-    if (sa->sa_family == AF_INET) {
-        inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, out,
-                  (socklen_t)cap);
-    } else if (sa->sa_family == AF_INET6) {
-        /* One machine commonly holds a whole /64: limit the network. */
-        struct in6_addr net = ((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
-        memset(net.s6_addr + 8, 0, 8);
-        inet_ntop(AF_INET6, &net, out, (socklen_t)cap);
+    memcpy(client, peer, sizeof client);
+    c->from_proxy = client_ip_nets_match(&settings->trusted_proxies, peer);
+    if (c->from_proxy) {
+        struct forwarded f = {0};
+        MHD_get_connection_values(c->mhd, MHD_HEADER_KIND, collect_forwarded, &f);
+        client_ip_forwarded(&settings->trusted_proxies, peer, f.value, f.n, client);
     }
+    client_ip_key(client, c->client, sizeof c->client);
+}
+
+void http_client_address(struct http_conn *c, char *out, size_t cap)
+{
+    if (cap == 0)
+        return;
+    if (!c->client_known)
+        find_client(c);
+    snprintf(out, cap, "%s", c->client);
+}
+
+struct http_stream_slot *http_stream_take(struct http_conn *c, int *result)
+{
+    struct http_stream_slot *slot = calloc(1, sizeof *slot);
+    if (slot == NULL) {
+        *result = reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return NULL;
+    }
+    http_client_address(c, slot->key, sizeof slot->key);
+    switch (address_count_take(open_streams, slot->key)) {
+    case ADDRESS_COUNT_OK:
+        return slot;
+    case ADDRESS_COUNT_KEY_FULL:
+        http_retry_after(c, HTTP_STREAM_RETRY_S);
+        http_attach(c, "retry_after", json_integer(HTTP_STREAM_RETRY_S));
+        *result = reply_error(c, 429, API_E_RATE_LIMITED,
+                              "your address has %u live streams open, as many as one may: "
+                              "close one and try again in %u s",
+                              settings->streams_per_address, HTTP_STREAM_RETRY_S);
+        break;
+    case ADDRESS_COUNT_TOTAL_FULL:
+        http_retry_after(c, HTTP_STREAM_RETRY_S);
+        http_attach(c, "retry_after", json_integer(HTTP_STREAM_RETRY_S));
+        *result = reply_error(c, 503, API_E_UNAVAILABLE,
+                              "the server has as many live streams open as it allows: try "
+                              "again in %u s",
+                              HTTP_STREAM_RETRY_S);
+        break;
+    }
+    free(slot);
+    return NULL;
+}
+
+void http_stream_release(struct http_stream_slot *slot)
+{
+    if (slot == NULL)
+        return;
+    if (open_streams != NULL)
+        address_count_release(open_streams, slot->key);
+    free(slot);
 }
 
 const char *http_header(struct http_conn *c, const char *name)
@@ -168,6 +256,12 @@ const char *http_cookie(struct http_conn *c, const char *name)
 
 bool http_is_https(struct http_conn *c)
 {
+    if (!c->client_known)
+        find_client(c);
+    /* Anyone else could claim HTTPS to have cookies sent to them unsecured
+     * be marked Secure, or to pass the origin check with https://. */
+    if (!c->from_proxy)
+        return false;
     const char *proto = http_header(c, "X-Forwarded-Proto");
     return proto != NULL && strcasecmp(proto, "https") == 0;
 }
@@ -471,6 +565,64 @@ static void on_completed(void *cls, struct MHD_Connection *mhd, void **con_cls,
     conn_free(c);
 }
 
+/* The key a connection's peer is counted by; false for a trusted proxy,
+ * which carries many clients and is never capped, or an unknown family. */
+static bool peer_key(const struct sockaddr *sa, char key[CLIENT_IP_KEY_MAX])
+{
+    unsigned char addr[16];
+    if (!client_ip_from_sockaddr(sa, addr) ||
+        client_ip_nets_match(&settings->trusted_proxies, addr))
+        return false;
+    client_ip_key(addr, key, CLIENT_IP_KEY_MAX);
+    return true;
+}
+
+/* Closes a new connection from a peer that holds --connections-per-address
+ * already, before libmicrohttpd gives it any memory. There is no request
+ * yet to answer, so the refusal is the closing. */
+static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr, socklen_t addrlen)
+{
+    (void)cls;
+    (void)addrlen;
+    char key[CLIENT_IP_KEY_MAX];
+    if (!peer_key(addr, key))
+        return MHD_YES;
+    return address_count_check(peer_connections, key) == ADDRESS_COUNT_OK ? MHD_YES : MHD_NO;
+}
+
+/* Counts each connection against its peer from its start to its close; the
+ * key is kept as the connection's context. Polling threads accept at once,
+ * so two may pass on_accept for the last place: the one that finds no
+ * place here is shut down, so the cap is never exceeded. */
+static void on_connection(void *cls, struct MHD_Connection *mhd, void **socket_context,
+                          enum MHD_ConnectionNotificationCode code)
+{
+    (void)cls;
+    if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+        char *key = *socket_context;
+        *socket_context = NULL;
+        if (key != NULL)
+            address_count_release(peer_connections, key);
+        free(key);
+        return;
+    }
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(mhd, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    char key[CLIENT_IP_KEY_MAX];
+    if (info == NULL || !peer_key(info->client_addr, key))
+        return;
+    char *kept = strdup(key);
+    if (kept != NULL && address_count_take(peer_connections, key) == ADDRESS_COUNT_OK) {
+        *socket_context = kept;
+        return;
+    }
+    free(kept);
+    const union MHD_ConnectionInfo *fd =
+        MHD_get_connection_info(mhd, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (fd != NULL)
+        shutdown(fd->connect_fd, SHUT_RDWR);
+}
+
 /* What libmicrohttpd says each time an event stream's next write (a
  * heartbeat, most often, or the end of the stream) finds that its client has
  * gone: the normal end of a stream, which the heartbeat is there to find, so
@@ -497,13 +649,13 @@ static void on_mhd_log(void *cls, const char *fmt, va_list ap)
 
 /* Each connection is a file descriptor, and Debian starts programs with a
  * soft limit of 1,024: raise it to the hard limit, enough for
- * HTTP_CONNECTION_LIMIT connections and the database's files. */
-static void raise_fd_limit(void)
+ * --max-connections connections and the database's files. */
+static void raise_fd_limit(unsigned connections)
 {
     struct rlimit lim;
     if (getrlimit(RLIMIT_NOFILE, &lim) != 0)
         return;
-    rlim_t want = HTTP_CONNECTION_LIMIT + 256;
+    rlim_t want = (rlim_t)connections + 256;
     if (lim.rlim_cur != RLIM_INFINITY && lim.rlim_cur < want) {
         lim.rlim_cur = lim.rlim_max == RLIM_INFINITY || lim.rlim_max > want ? want : lim.rlim_max;
         setrlimit(RLIMIT_NOFILE, &lim);
@@ -511,13 +663,13 @@ static void raise_fd_limit(void)
     if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY && lim.rlim_cur < want)
         fprintf(stderr,
                 "sokod: at most %llu open files (ulimit -n): fewer than %u connections at once\n",
-                (unsigned long long)lim.rlim_cur, HTTP_CONNECTION_LIMIT);
+                (unsigned long long)lim.rlim_cur, connections);
 }
 
 struct MHD_Daemon *http_start(const struct config *cfg, unsigned *port)
 {
     settings = cfg;
-    raise_fd_limit();
+    raise_fd_limit(cfg->max_connections);
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
                      MHD_USE_ERROR_LOG | MHD_USE_ITC | MHD_USE_TURBO;
     struct sockaddr_in v4 = {0};
@@ -537,15 +689,27 @@ struct MHD_Daemon *http_start(const struct config *cfg, unsigned *port)
                 cfg->address);
         return NULL;
     }
+    peer_connections = address_count_new(cfg->connections_per_address, UINT32_MAX);
+    open_streams = address_count_new(cfg->streams_per_address, cfg->max_streams);
+    if (peer_connections == NULL || open_streams == NULL) {
+        fprintf(stderr, "sokod: out of memory\n");
+        address_count_free(peer_connections);
+        address_count_free(open_streams);
+        peer_connections = open_streams = NULL;
+        return NULL;
+    }
     struct MHD_Daemon *d = MHD_start_daemon(
-        flags, (uint16_t)cfg->port, NULL, NULL, on_request, NULL, MHD_OPTION_EXTERNAL_LOGGER,
+        flags, (uint16_t)cfg->port, on_accept, NULL, on_request, NULL, MHD_OPTION_EXTERNAL_LOGGER,
         on_mhd_log, NULL, MHD_OPTION_SOCK_ADDR, addr, MHD_OPTION_THREAD_POOL_SIZE,
         cfg->threads > 1 ? cfg->threads : 0u, MHD_OPTION_CONNECTION_TIMEOUT, cfg->timeout,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_CONNECTION_MEMORY,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_CONNECTION_LIMIT, MHD_OPTION_NOTIFY_COMPLETED,
-        on_completed, NULL, MHD_OPTION_URI_LOG_CALLBACK, http_checks_raw_target, NULL,
-        MHD_OPTION_END);
+        MHD_OPTION_CONNECTION_LIMIT, cfg->max_connections, MHD_OPTION_NOTIFY_COMPLETED,
+        on_completed, NULL, MHD_OPTION_NOTIFY_CONNECTION, on_connection, NULL,
+        MHD_OPTION_URI_LOG_CALLBACK, http_checks_raw_target, NULL, MHD_OPTION_END);
     if (d == NULL) {
+        address_count_free(peer_connections);
+        address_count_free(open_streams);
+        peer_connections = open_streams = NULL;
         fprintf(stderr,
                 "sokod: cannot listen on %s port %u (in use, or not an address of this "
                 "machine?)\n",
@@ -574,4 +738,8 @@ void http_stop(struct MHD_Daemon *d, unsigned grace_ms)
     MHD_stop_daemon(d);
     if (listener != MHD_INVALID_SOCKET)
         close(listener);
+    /* Every connection and stream has ended with the daemon. */
+    address_count_free(peer_connections);
+    address_count_free(open_streams);
+    peer_connections = open_streams = NULL;
 }

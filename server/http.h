@@ -5,6 +5,7 @@
 #define SOKOD_HTTP_H
 
 #include "api_error.h"
+#include "client_ip.h"
 #include "config.h"
 
 #include <jansson.h>
@@ -54,6 +55,10 @@ struct http_conn {
     bool auth_done;
     int64_t user_id; /* 0: no user */
     struct http_deferred *deferred;
+    /* The client, read once per request (http_client_address). */
+    bool client_known;
+    bool from_proxy; /* the socket's peer is a trusted proxy */
+    char client[CLIENT_IP_KEY_MAX];
 };
 
 typedef int (*http_handler)(struct http_conn *c);
@@ -93,8 +98,24 @@ void http_attach(struct http_conn *c, const char *key, json_t *value);
 void http_retry_after(struct http_conn *c, unsigned seconds);
 
 /* The client's address as text ("192.0.2.7", an IPv6 address cut to its
- * /64 network), or "" when unknown. */
+ * /64 network), or "" when unknown: the key of every per-client limit.
+ * Behind a trusted proxy (--trusted-proxies) it is the right-most hop of
+ * X-Forwarded-For that is not one; otherwise the socket's peer. */
 void http_client_address(struct http_conn *c, char *out, size_t cap);
+
+/* One live stream held open, counted against its client's and the
+ * server's caps until released. */
+struct http_stream_slot;
+
+/* Reserves a stream for c's client. Returns the slot; or NULL after
+ * answering 429 (the client holds --streams-per-address streams) or 503
+ * (the server holds --max-streams), with Retry-After, *result set. The
+ * caller gives the slot back with http_stream_release when the stream
+ * ends. */
+struct http_stream_slot *http_stream_take(struct http_conn *c, int *result);
+
+/* Gives a stream's slot back; NULL is allowed. */
+void http_stream_release(struct http_stream_slot *slot);
 
 /* A request header, or NULL. */
 const char *http_header(struct http_conn *c, const char *name);
@@ -102,7 +123,8 @@ const char *http_header(struct http_conn *c, const char *name);
 const char *http_query(struct http_conn *c, const char *name);
 /* A cookie, or NULL. */
 const char *http_cookie(struct http_conn *c, const char *name);
-/* True when the client reached sokod over HTTPS (X-Forwarded-Proto: https). */
+/* True when the client reached sokod over HTTPS: X-Forwarded-Proto: https
+ * from a trusted proxy. */
 bool http_is_https(struct http_conn *c);
 
 /* Runs work(arg) on a worker thread with the connection suspended, then

@@ -25,7 +25,8 @@ struct live_stream {
     struct MHD_Connection *mhd;
     int fd; /* the connection's socket, owned by libmicrohttpd */
     struct events_stream *events;
-    int64_t room, user; /* the room followed (0: none) and by whom, for presence */
+    int64_t room, user;            /* the room followed (0: none) and by whom, for presence */
+    struct http_stream_slot *slot; /* counted against the client's and the server's caps */
 };
 
 static void suspend_stream(void *arg)
@@ -78,6 +79,7 @@ static void free_stream(void *cls)
     events_close(ls->events);
     if (ls->room != 0)
         rooms_presence(ls->room, ls->user, -1);
+    http_stream_release(ls->slot);
     free(ls);
 }
 
@@ -169,12 +171,22 @@ int live_events(struct http_conn *c)
         topics[n] = names[n];
         n++;
     }
+    /* Each stream holds a connection for as long as its tab is open: the
+     * caps keep connections for everything else. */
+    struct http_stream_slot *slot = http_stream_take(c, &result);
+    if (slot == NULL) {
+        if (room != 0)
+            rooms_presence(room, user, -1);
+        return result;
+    }
     struct live_stream *ls = calloc(1, sizeof *ls);
     if (ls == NULL) {
         if (room != 0)
             rooms_presence(room, user, -1);
+        http_stream_release(slot);
         return reply_error(c, 500, API_E_INTERNAL, "out of memory");
     }
+    ls->slot = slot;
     ls->mhd = c->mhd;
     const union MHD_ConnectionInfo *fd =
         MHD_get_connection_info(c->mhd, MHD_CONNECTION_INFO_CONNECTION_FD);
@@ -186,6 +198,7 @@ int live_events(struct http_conn *c)
     if (ls->events == NULL) {
         if (room != 0)
             rooms_presence(room, user, -1);
+        http_stream_release(ls->slot);
         free(ls);
         return reply_error(c, 503, API_E_UNAVAILABLE, "the server is stopping: try again");
     }

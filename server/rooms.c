@@ -15,7 +15,6 @@
 #include "storage_daily.h"
 #include "textbuf.h"
 
-#include <arpa/inet.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -452,18 +451,7 @@ static int reply_changed_room(struct http_conn *c, struct room *r, int64_t user,
 
 void rooms_address(struct http_conn *c, char text[ROOMS_ADDRESS_MAX])
 {
-    const union MHD_ConnectionInfo *info =
-        MHD_get_connection_info(c->mhd, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    text[0] = '\0';
-    if (info != NULL && info->client_addr != NULL) {
-        const struct sockaddr *sa = info->client_addr;
-        if (sa->sa_family == AF_INET)
-            inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, text,
-                      ROOMS_ADDRESS_MAX);
-        else if (sa->sa_family == AF_INET6)
-            inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, text,
-                      ROOMS_ADDRESS_MAX);
-    }
+    http_client_address(c, text, ROOMS_ADDRESS_MAX);
 }
 
 /* The answer when every room in memory is in use. */

@@ -39,8 +39,8 @@ int rooms_open(struct http_conn *c, int64_t user, int64_t level, const char *sou
 bool rooms_step_allowed(const struct live_game *g, const char *address, enum api_error *code,
                         char *msg, size_t cap);
 
-/* The request's client address as text, for rate limits by address ("" when
- * unknown). */
+/* The request's client address as http_client_address gives it (one key
+ * for every limit by address), "" when unknown. */
 void rooms_address(struct http_conn *c, char text[ROOMS_ADDRESS_MAX]);
 
 /* Tells the room of race game g that entry `seq` was committed: the seat's

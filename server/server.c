@@ -145,7 +145,8 @@ int server_start(const struct config *cfg, unsigned *port)
     running.threads = true;
     if (worker_start(SLOW_WORKERS + cfg->hint_jobs) != 0 ||
         storage_checkpointer_start() != STORAGE_OK || commit_start() != 0 ||
-        events_start(live_heartbeat_ms(cfg->heartbeat, cfg->timeout)) != 0) {
+        events_start(live_heartbeat_ms(cfg->heartbeat, cfg->timeout),
+                     (size_t)cfg->events_memory << 20) != 0) {
         fprintf(stderr, "sokod: cannot start worker threads\n");
         stop_running();
         return -1;

@@ -8,7 +8,9 @@ let server;
 let ids;
 
 before(async () => {
-  server = await startServer();
+  // The tests' own address is the HTTPS proxy the cookie test speaks for:
+  // X-Forwarded-Proto is believed only from a listed proxy.
+  server = await startServer({ args: ['--trusted-proxies', '127.0.0.1'] });
   ids = await levelIds(server.client());
 });
 

@@ -1,5 +1,6 @@
 // A spectator that stops reading its event stream while events pour in:
-// the server drops it once it is EVENTS_QUEUE (512) events behind and cuts
+// the server drops it once it is EVENTS_QUEUE (512) events or
+// EVENTS_QUEUE_BYTES (256 KiB) behind, whichever comes first, and cuts
 // its connection at once, the other spectators get every event, and the
 // server's memory does not grow with what the slow one does not read. The
 // slow client is tests/tools/slow_reader (a small receive buffer and
@@ -15,6 +16,7 @@ import { openStream } from './sse.mjs';
 
 const SLOW_READER = process.env.SOKOD_SLOW_READER;
 const QUEUE = 512; // EVENTS_QUEUE in server/events.h
+const QUEUE_BYTES = 256 * 1024; // EVENTS_QUEUE_BYTES
 
 let server;
 let ids;
@@ -63,6 +65,9 @@ async function slowReader(path, cookie) {
 // history stays short and only the streams hold memory.
 const WALK = 'ud'.repeat(4000);
 const entry = (seq) => (seq % 2 === 1 ? { seq, steps: WALK } : { seq, undo: WALK.length });
+// Events a queue takes before it is full: the steps' events take most of
+// its bytes, the undos' few.
+const QUEUED = Math.min(QUEUE, Math.floor(QUEUE_BYTES / WALK.length) * 2);
 const droppedLine = /^GET \/api\/v1\/events 200 /m;
 
 test('a spectator that stops reading is dropped past the queue limit; the others get everything', async () => {
@@ -93,9 +98,12 @@ test('a spectator that stops reading is dropped past the queue limit; the others
   assert.ok(grown < 2048, `the server grew by ${grown} KiB while the last ${total / 2} events passed ` +
     `a client that read none of them`);
   assert.ok(droppedAt > 0, `the server still holds a stream that read nothing after ${total} events ` +
-    `(its queue takes ${QUEUE}); stderr:\n${server.stderr().slice(-1500)}`);
-  assert.ok(droppedAt > QUEUE && droppedAt <= total / 2,
-    `dropped after ${droppedAt} events: once its queue of ${QUEUE} was full, plus what the kernel holds`);
+    `(its queue takes ${QUEUED}); stderr:\n${server.stderr().slice(-1500)}`);
+  assert.ok(droppedAt > QUEUED && droppedAt <= total / 2,
+    `dropped after ${droppedAt} events: once its queue of ${QUEUED} was full, plus what the kernel holds`);
+  // Its queue's bytes, not its count, filled first: 512 events of 8 KiB
+  // would be 4 MiB held for a client that reads nothing.
+  assert.ok(droppedAt < QUEUE, `dropped after ${droppedAt} events, not once ${QUEUE_BYTES} bytes waited`);
   const seq = total;
 
   // The reading spectator got every event, in order.
