@@ -300,7 +300,7 @@ int daily_get(struct http_conn *c)
         result = reply_error(c, 500, API_E_INTERNAL, "out of memory");
     }
     pthread_mutex_unlock(&pending_lock);
-    if (start && !worker_submit(generate_day, p))
+    if (start && !worker_submit(WORKER_BULK, generate_day, p))
         generate_day(p); /* no pool (stopping): make it here rather than never */
     return result;
 }

@@ -25,7 +25,10 @@
 #include <string.h>
 
 /* Password hashing threads: each hash takes ~64 MiB, so keep them few. */
-#define SLOW_WORKERS 2
+#define AUTH_WORKERS 2
+/* Threads of upload checks and generated levels: each job may hold a core
+ * for a while, and they wait at a lower priority. */
+#define BULK_WORKERS 2
 
 /* How long requests in flight get at a stop. */
 #define STOP_GRACE_MS 10000
@@ -121,14 +124,18 @@ int server_start(const struct config *cfg, unsigned *port)
         stop_running();
         return -1;
     }
-    /* Hints have threads of their own in the pool, so that a slow search
-     * never keeps a password waiting. */
+    /* Passwords, hints and bulk work each have a pool of their own, so
+     * that a slow search or a large upload never keeps a log-in waiting. */
     hint_setup(cfg);
+    const unsigned pools[WORKER_POOLS] = {
+        [WORKER_AUTH] = AUTH_WORKERS,
+        [WORKER_HINTS] = cfg->hint_jobs,
+        [WORKER_BULK] = BULK_WORKERS,
+    };
     /* Each of these stops cleanly when it did not start. */
     running.threads = true;
-    if (worker_start(SLOW_WORKERS + cfg->hint_jobs) != 0 ||
-        storage_checkpointer_start() != STORAGE_OK || commit_start() != 0 ||
-        events_start(live_heartbeat_ms(cfg->heartbeat, cfg->timeout)) != 0) {
+    if (worker_start(pools) != 0 || storage_checkpointer_start() != STORAGE_OK ||
+        commit_start() != 0 || events_start(live_heartbeat_ms(cfg->heartbeat, cfg->timeout)) != 0) {
         fprintf(stderr, "sokod: cannot start worker threads\n");
         stop_running();
         return -1;

@@ -2,6 +2,7 @@
 #include "solvecheck.h"
 
 #include "staging.h"
+#include "worker.h"
 
 #include "soko.h"
 #include "solver.h"
@@ -43,6 +44,7 @@ static void *main_loop(void *unused)
 {
     (void)unused;
     pthread_setname_np(pthread_self(), "sokod-solve"); /* as top -H shows it */
+    worker_lower_priority(); /* a search may use a core for long: requests come first */
     soko_level *lvl = malloc(sizeof *lvl);
     struct staging_job job;
     memset(&job, 0, sizeof job);
