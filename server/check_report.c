@@ -42,6 +42,8 @@ static const char *solution_result(enum check_solution_result r)
         return "failed";
     case CHECK_SOLUTION_UNREADABLE:
         return "unreadable";
+    case CHECK_SOLUTION_OVER_BUDGET:
+        return "over_budget";
     case CHECK_SOLUTION_NOT_PLAYED:
         break;
     }

@@ -209,6 +209,33 @@ static int set_collection(struct config *cfg, const char *v)
     return copy_text(cfg->collection, sizeof cfg->collection, v);
 }
 
+static int set_upload_steps(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 1ull << 40, &n) != 0 || n < 1024)
+        return -1;
+    cfg->upload_steps = n;
+    return 0;
+}
+
+static int set_upload_solver_seconds(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 86400, &n) != 0 || n == 0)
+        return -1;
+    cfg->upload_solver_seconds = (unsigned)n;
+    return 0;
+}
+
+static int set_daily_past_jobs(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 8, &n) != 0 || n == 0)
+        return -1;
+    cfg->daily_past_jobs = (unsigned)n;
+    return 0;
+}
+
 static const struct option options[] = {
     {"address", "SOKOD_ADDRESS", CONFIG_SERVE, "ADDR", "address to listen on (default 127.0.0.1)",
      set_address},
@@ -257,6 +284,17 @@ static const struct option options[] = {
     {"collection", NULL, CONFIG_IMPORT, "NAME",
      "collection the levels go into (default: the file's Collection: line or its name)",
      set_collection},
+    {"upload-steps", "SOKOD_UPLOAD_STEPS", CONFIG_SERVE, "N",
+     "solution steps the check of one upload replays in all; solutions past it are reported "
+     "\"not checked: over budget\" (default 16777216)",
+     set_upload_steps},
+    {"upload-solver-seconds", "SOKOD_UPLOAD_SOLVER_SECONDS", CONFIG_SERVE, "SECONDS",
+     "solvability-check time the levels of one upload get in all; levels past it are not "
+     "checked (default 300)",
+     set_upload_solver_seconds},
+    {"daily-past-jobs", "SOKOD_DAILY_PAST_JOBS", CONFIG_SERVE, "N",
+     "past days' daily puzzles made at once, from 1 to 8; more get 503 (default 1)",
+     set_daily_past_jobs},
 };
 
 #define NOPTIONS (sizeof options / sizeof options[0])
@@ -348,6 +386,9 @@ int config_load(struct config *cfg, unsigned command, int argc, char **argv)
     cfg->timeout = 30;
     cfg->auth_per_minute = 30;
     cfg->heartbeat = 15;
+    cfg->upload_steps = 1ull << 24;
+    cfg->upload_solver_seconds = 300;
+    cfg->daily_past_jobs = 1;
 
     for (size_t i = 0; i < NOPTIONS; i++) {
         const struct option *o = &options[i];

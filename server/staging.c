@@ -50,6 +50,7 @@ static int64_t last_id;
 static size_t max_upload = (size_t)32 << 20;
 static size_t part_bytes = 48 * 1024;
 static unsigned solver_seconds;
+static uint64_t check_steps; /* the replay budget of one upload's check */
 static bool stopping;
 static struct staging_job *current_job; /* the solver's, while it runs */
 
@@ -58,7 +59,7 @@ static int64_t now_seconds(void)
     return (int64_t)time(NULL);
 }
 
-void staging_start(size_t max_file, size_t max_body, unsigned seconds)
+void staging_start(size_t max_file, size_t max_body, unsigned seconds, uint64_t steps)
 {
     pthread_mutex_lock(&lock);
     max_upload = max_file;
@@ -66,6 +67,7 @@ void staging_start(size_t max_file, size_t max_body, unsigned seconds)
     size_t room = max_body > 1024 ? max_body - 512 : 512;
     part_bytes = room / 4 * 3;
     solver_seconds = seconds;
+    check_steps = steps;
     stopping = false;
     pthread_mutex_unlock(&lock);
 }
@@ -225,6 +227,7 @@ enum staging_status staging_check(int64_t id)
     char *data = NULL;
     size_t size = 0;
     enum check_format format = CHECK_FORMAT_AUTO;
+    uint64_t steps = check_steps;
     if (status == STAGING_OK) {
         u->state = CHECKING;
         data = u->data;
@@ -236,7 +239,8 @@ enum staging_status staging_check(int64_t id)
     if (status != STAGING_OK)
         return status;
     /* Outside the lock: the upload stays, as CHECKING, and its data with it. */
-    struct check_report *r = check_run(data != NULL ? data : "", size, filename, format, true);
+    struct check_report *r =
+        check_run_within(data != NULL ? data : "", size, filename, format, true, steps);
     pthread_mutex_lock(&lock);
     i = find(id);
     u = i >= 0 ? uploads[i] : NULL;

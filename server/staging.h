@@ -27,8 +27,10 @@ enum staging_status {
 /* Sets the caps: the largest file (max_upload) and the largest request
  * body (which bounds the part size it advertises). With solver_seconds > 0,
  * each checked upload's valid levels wait for the background solvability
- * check (see solvecheck.h), that long each. */
-void staging_start(size_t max_upload, size_t max_body, unsigned solver_seconds);
+ * check (see solvecheck.h), that long each. The check of one upload
+ * replays its solutions up to check_steps steps in all (check_run_within). */
+void staging_start(size_t max_upload, size_t max_body, unsigned solver_seconds,
+                   uint64_t check_steps);
 
 /* The upload cap, in bytes. */
 size_t staging_max_upload(void);

@@ -19,7 +19,7 @@
 
 int uploads_start(const struct config *cfg)
 {
-    staging_start(cfg->max_upload, cfg->max_body, cfg->solver_seconds);
+    staging_start(cfg->max_upload, cfg->max_body, cfg->solver_seconds, cfg->upload_steps);
     return solvecheck_start();
 }
 

@@ -1,0 +1,122 @@
+// CPU work that clients can ask for is bounded and kept off the log-in
+// path: the check of an upload replays its solutions within a budget of
+// steps (a run-length bomb is reported "not checked: over budget" instead
+// of being replayed for seconds), and log-ins have threads of their own, so
+// that four uploads being checked never keep one waiting.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { show } from './harness.mjs';
+import { ADMIN, ADMIN_PASSWORD, startAdminServer, upload } from './admin.mjs';
+
+// The default of --upload-steps, and the longest solution the check reads.
+const UPLOAD_STEPS = 16777216;
+const MAX_STEPS = 1048576;
+
+// A level file of `levels` corridors, each followed by the same solutions:
+// `moves` (LURD, run-length allowed) `count` times.
+function bombFile(levels, count, moves) {
+  let text = 'Collection: bombs\n\n';
+  for (let i = 1; i <= levels; i++) {
+    text += `; Bomb ${i}\n#######\n#@ $ .#\n#######\n`;
+    for (let s = 1; s <= count; s++) text += `Solution ${s}\n${moves}\n`;
+    text += '\n';
+  }
+  return Buffer.from(text);
+}
+
+// Counts a report's solutions by result.
+function results(report) {
+  const counts = {};
+  for (const l of report.levels) for (const s of l.solutions) counts[s.result] = (counts[s.result] ?? 0) + 1;
+  return counts;
+}
+
+let server;
+let admin;
+
+before(async () => {
+  ({ server, admin } = await startAdminServer());
+});
+
+after(async () => {
+  const end = await server.stop();
+  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
+});
+
+test('a run-length bomb is replayed up to the budget, the rest "not checked: over budget"', async () => {
+  // 32 solutions of 1,000,000 steps (500000 times "rl"): 16 fit the
+  // default budget of 16,777,216 steps, the 17th does not.
+  const r = await upload(admin, 'bomb.sok', bombFile(2, 16, '500000(rl)'));
+  const report = r.json.upload.report;
+  assert.deepEqual(report.levels.map((l) => l.solutions.length), [16, 16], 'the solutions are read as such');
+  assert.deepEqual(results(report), { unsolved: 16, over_budget: 16 }, show(r));
+  for (const s of report.levels[0].solutions) {
+    assert.equal(s.result, 'unsolved', `level 1 is replayed in full: ${JSON.stringify(s)}`);
+    assert.equal(s.moves, 1000000);
+  }
+  for (const s of report.levels[1].solutions) {
+    assert.equal(s.result, 'over_budget', `level 2 is past the budget: ${JSON.stringify(s)}`);
+    assert.match(s.message, /^not checked: over budget/);
+    assert.equal(s.moves, undefined, 'a solution over budget has no moves: it was not replayed');
+  }
+});
+
+test('a solution that fails after expanding is charged what it may have expanded', async () => {
+  // Each of level 1's solutions expands 900,000 steps, then stops at a
+  // count that repeats nothing:
+  // unreadable, and charged all it was allowed (1,048,576 steps), so that
+  // 16 of them spend the budget and nothing after them is replayed.
+  assert.equal(16 * MAX_STEPS, UPLOAD_STEPS, 'the test spends the default budget exactly');
+  const bytes = Buffer.concat([
+    bombFile(2, 16, '450000(rl)7'),
+    Buffer.from('; Short\n#######\n#@ $ .#\n#######\nSolution\nrRR\n'),
+  ]);
+  const r = await upload(admin, 'late-errors.sok', bytes);
+  const report = r.json.upload.report;
+  assert.equal(report.levels.length, 3, show(r));
+  assert.deepEqual(report.levels.map((l) => l.solutions.length), [16, 16, 1], 'the solutions are read as such');
+  for (const s of report.levels[0].solutions) assert.equal(s.result, 'unreadable', JSON.stringify(s));
+  for (const s of report.levels[1].solutions) assert.equal(s.result, 'over_budget', JSON.stringify(s));
+  assert.deepEqual(report.levels[2].solutions.map((s) => s.result), ['over_budget'],
+    `a short solution after the budget is spent is not replayed: ${JSON.stringify(report.levels[2].solutions)}`);
+});
+
+test('a log-in during four upload checks is answered before any of them', async () => {
+  // A server whose budget lets each check replay 48 solutions of 1,000,000
+  // steps: several seconds each, on a debug build.
+  const slow = await startAdminServer({ args: ['--upload-steps', String(1 << 30)] });
+  try {
+    const bytes = bombFile(3, 16, '500000(rl)');
+    const answered = [];
+    const uploads = [];
+    for (let i = 1; i <= 4; i++) {
+      uploads.push(upload(slow.admin, `bomb-${i}.sok`, bytes).then((r) => {
+        answered.push(`upload ${i}`);
+        return r;
+      }));
+    }
+    // Once every file is in (all four checks queued or running), log in.
+    for (;;) {
+      const list = await slow.admin.get('/api/v1/admin/uploads');
+      assert.equal(list.status, 200, show(list));
+      const states = list.json.uploads.map((u) => u.state);
+      if (states.length === 4 && !states.includes('receiving')) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const player = slow.server.client();
+    const started = Date.now();
+    const login = await player.post('/api/v1/account/login', { username: ADMIN, password: ADMIN_PASSWORD });
+    const took = Date.now() - started;
+    answered.push('log-in');
+    assert.equal(login.status, 200, show(login));
+    const reports = await Promise.all(uploads);
+    console.log(`log-in answered in ${took} ms; order: ${answered.join(', ')}`);
+    assert.equal(answered[0], 'log-in', `the log-in waited for upload checks: ${answered.join(', ')}`);
+    for (const r of reports) {
+      assert.deepEqual(results(r.json.upload.report), { unsolved: 48 }, 'each check replayed everything (the budget allows it)');
+    }
+  } finally {
+    const end = await slow.server.stop();
+    assert.equal(end.code, 0, `stderr:\n${slow.server.stderr().slice(-3000)}`);
+  }
+});
