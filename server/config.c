@@ -230,7 +230,7 @@ static int set_upload_solver_seconds(struct config *cfg, const char *v)
 static int set_daily_past_jobs(struct config *cfg, const char *v)
 {
     unsigned long long n;
-    if (parse_unsigned(v, 8, &n) != 0 || n == 0)
+    if (parse_unsigned(v, 16, &n) != 0 || n == 0)
         return -1;
     cfg->daily_past_jobs = (unsigned)n;
     return 0;
@@ -293,7 +293,8 @@ static const struct option options[] = {
      "checked (default 300)",
      set_upload_solver_seconds},
     {"daily-past-jobs", "SOKOD_DAILY_PAST_JOBS", CONFIG_SERVE, "N",
-     "past days' daily puzzles made at once, from 1 to 8; more get 503 (default 1)",
+     "past days' daily puzzles being made or waiting at once, from 1 to 16; more get 503 "
+     "(default 4)",
      set_daily_past_jobs},
 };
 
@@ -388,7 +389,7 @@ int config_load(struct config *cfg, unsigned command, int argc, char **argv)
     cfg->heartbeat = 15;
     cfg->upload_steps = 1ull << 24;
     cfg->upload_solver_seconds = 300;
-    cfg->daily_past_jobs = 1;
+    cfg->daily_past_jobs = 4;
 
     for (size_t i = 0; i < NOPTIONS; i++) {
         const struct option *o = &options[i];

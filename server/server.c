@@ -5,6 +5,7 @@
 #include "account_limits.h"
 #include "device.h"
 #include "commit.h"
+#include "daily.h"
 #include "events.h"
 #include "game_cache.h"
 #include "gzip_cache.h"
@@ -127,6 +128,7 @@ int server_start(const struct config *cfg, unsigned *port)
     /* Passwords, hints and bulk work each have a pool of their own, so
      * that a slow search or a large upload never keeps a log-in waiting. */
     hint_setup(cfg);
+    daily_setup(cfg);
     const unsigned pools[WORKER_POOLS] = {
         [WORKER_AUTH] = AUTH_WORKERS,
         [WORKER_HINTS] = cfg->hint_jobs,

@@ -2,7 +2,8 @@
 // path: the check of an upload replays its solutions within a budget of
 // steps (a run-length bomb is reported "not checked: over budget" instead
 // of being replayed for seconds), and log-ins have threads of their own, so
-// that four uploads being checked never keep one waiting.
+// that four uploads being checked never keep one waiting. Past days' daily
+// puzzles are made a few at a time, the rest refused with 503.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { show } from './harness.mjs';
@@ -79,6 +80,33 @@ test('a solution that fails after expanding is charged what it may have expanded
   for (const s of report.levels[1].solutions) assert.equal(s.result, 'over_budget', JSON.stringify(s));
   assert.deepEqual(report.levels[2].solutions.map((s) => s.result), ['over_budget'],
     `a short solution after the budget is spent is not replayed: ${JSON.stringify(report.levels[2].solutions)}`);
+});
+
+test('past days\' puzzles are made four at a time: the others get 503 with Retry-After', async () => {
+  // Eight different past days asked at once (within one address's
+  // allowance of ten): four are made (--daily-past-jobs), the ones that
+  // come meanwhile are refused rather than queued, and are made when asked
+  // again.
+  const days = Array.from({ length: 8 }, (_, i) => `2001-02-${String(i + 10)}`);
+  const client = server.client();
+  const answers = await Promise.all(days.map((d) => client.get(`/api/v1/daily?day=${d}`)));
+  const statuses = answers.map((r) => r.status);
+  console.log(`statuses: ${statuses.join(' ')}`);
+  assert.ok(statuses.includes(200), `some of them are made: ${statuses.join(' ')}`);
+  assert.ok(statuses.includes(503), `not all of them are made at once: ${statuses.join(' ')}`);
+  for (const r of answers) {
+    assert.ok(r.status === 200 || r.status === 503, show(r));
+    if (r.status !== 503) continue;
+    assert.equal(r.json.error.code, 'unavailable', show(r));
+    assert.equal(r.headers.get('retry-after'), '1', show(r));
+  }
+  // One at a time, each refused day is made after all.
+  const refused = days.filter((_, i) => statuses[i] === 503).slice(0, 2);
+  for (const d of refused) {
+    const r = await client.get(`/api/v1/daily?day=${d}`);
+    assert.equal(r.status, 200, `${d} asked again: ${show(r)}`);
+    assert.equal(r.json.day, d);
+  }
 });
 
 test('a log-in during four upload checks is answered before any of them', async () => {
