@@ -82,6 +82,8 @@ const char *check_solver_name(enum check_solver s)
         return "unsolvable";
     case CHECK_SOLVER_UNKNOWN:
         return "unknown";
+    case CHECK_SOLVER_OVER_BUDGET:
+        return "over_budget";
     case CHECK_SOLVER_NONE:
         break;
     }

@@ -52,7 +52,8 @@ enum check_solver {
     CHECK_SOLVER_RUNNING,
     CHECK_SOLVER_SOLVABLE,
     CHECK_SOLVER_UNSOLVABLE,
-    CHECK_SOLVER_UNKNOWN, /* the time limit ran out first */
+    CHECK_SOLVER_UNKNOWN,     /* the time limit ran out first */
+    CHECK_SOLVER_OVER_BUDGET, /* not checked: the upload's solver time was spent */
 };
 
 struct check_level {

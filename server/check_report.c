@@ -97,7 +97,7 @@ static json_t *solver_json(const struct check_level *l)
         json_object_set_new(o, "moves", json_integer(l->solver_moves));
         json_object_set_new(o, "pushes", json_integer(l->solver_pushes));
     }
-    if (o != NULL && l->solver >= CHECK_SOLVER_SOLVABLE)
+    if (o != NULL && l->solver >= CHECK_SOLVER_SOLVABLE && l->solver <= CHECK_SOLVER_UNKNOWN)
         json_object_set_new(o, "seconds", json_real(l->solver_seconds));
     return o;
 }

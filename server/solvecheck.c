@@ -49,7 +49,7 @@ static void *main_loop(void *unused)
     struct staging_job job;
     memset(&job, 0, sizeof job);
     while (lvl != NULL && staging_next_job(&job))
-        solve(&job, lvl, staging_solver_seconds());
+        solve(&job, lvl, job.seconds);
     free(lvl);
     return NULL;
 }

@@ -19,7 +19,8 @@
 
 int uploads_start(const struct config *cfg)
 {
-    staging_start(cfg->max_upload, cfg->max_body, cfg->solver_seconds, cfg->upload_steps);
+    staging_start(cfg->max_upload, cfg->max_body, cfg->solver_seconds, cfg->upload_steps,
+                  cfg->upload_solver_seconds);
     return solvecheck_start();
 }
 

@@ -5,8 +5,10 @@
 // that four uploads being checked never keep one waiting. Past days' daily
 // puzzles are made a few at a time, the rest refused with 503.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { show } from './harness.mjs';
+import { SHARED, show } from './harness.mjs';
 import { ADMIN, ADMIN_PASSWORD, startAdminServer, upload } from './admin.mjs';
 
 // The default of --upload-steps, and the longest solution the check reads.
@@ -80,6 +82,38 @@ test('a solution that fails after expanding is charged what it may have expanded
   for (const s of report.levels[1].solutions) assert.equal(s.result, 'over_budget', JSON.stringify(s));
   assert.deepEqual(report.levels[2].solutions.map((s) => s.result), ['over_budget'],
     `a short solution after the budget is spent is not replayed: ${JSON.stringify(report.levels[2].solutions)}`);
+});
+
+test('the solvability check gives one upload\'s levels a budget of time, the rest "over_budget"', async () => {
+  // XSokoban's 90 levels, many beyond one second of search each: with 2
+  // seconds for the whole file, most of them are not searched at all.
+  const budget = await startAdminServer({ args: ['--solver-seconds', '1', '--upload-solver-seconds', '2'] });
+  try {
+    const bytes = fs.readFileSync(path.join(SHARED, 'levels', 'XSokoban_90.xsb'));
+    const r = await upload(budget.admin, 'XSokoban_90.xsb', bytes);
+    let u = r.json.upload;
+    const until = Date.now() + 60000;
+    while (u.solver.done < u.solver.total && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      u = (await budget.admin.get(`/api/v1/admin/uploads/${r.id}`)).json.upload;
+    }
+    const states = {};
+    let searched = 0;
+    for (const l of u.report.levels) {
+      states[l.solver.status] = (states[l.solver.status] ?? 0) + 1;
+      searched += l.solver.seconds ?? 0;
+    }
+    console.log(`solver: ${JSON.stringify(states)}, ${searched.toFixed(1)} s of search in all`);
+    assert.equal(u.solver.done, u.solver.total, `the solver went through every level: ${JSON.stringify(u.solver)}`);
+    assert.ok(states.over_budget > 0, `levels past the budget are not searched: ${JSON.stringify(states)}`);
+    assert.ok(searched < 4, `the searches took ${searched} s for a budget of 2 s (each at most 1 s)`);
+    for (const l of u.report.levels.filter((x) => x.solver.status === 'over_budget')) {
+      assert.equal(l.solver.seconds, undefined, `level ${l.number} was not searched`);
+    }
+  } finally {
+    const end = await budget.server.stop();
+    assert.equal(end.code, 0, `stderr:\n${budget.server.stderr().slice(-3000)}`);
+  }
 });
 
 test('past days\' puzzles are made four at a time: the others get 503 with Retry-After', async () => {

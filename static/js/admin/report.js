@@ -52,6 +52,7 @@ export function solverText(s) {
     case 'solvable': return `Solver: solvable, ${s.pushes} pushes, ${s.moves} moves (${s.seconds?.toFixed?.(1) ?? '?'} s).`;
     case 'unsolvable': return 'Solver: this level cannot be solved.';
     case 'unknown': return 'Solver: no answer within its time limit.';
+    case 'over_budget': return 'Solver: not checked: over budget (this file\'s levels used the solver time one upload gets).';
     default: return '';
   }
 }
