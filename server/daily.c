@@ -66,7 +66,7 @@ static bool may_make_past_day(struct http_conn *c, int *result)
 }
 
 /* Past days being made or waiting for a thread, and how many may be
- * (daily_setup): each holds a thread of the bulk pool for up to a second,
+ * (daily_setup): each holds a thread of the levels pool for up to a second,
  * and a crowd asking for many different days must not queue work without
  * end. Today's puzzle is not counted: every request for it waits for one
  * making. */
@@ -341,7 +341,7 @@ int daily_get(struct http_conn *c)
         result = reply_error(c, 500, API_E_INTERNAL, "out of memory");
     }
     pthread_mutex_unlock(&pending_lock);
-    if (start && !worker_submit(WORKER_BULK, generate_day, p))
+    if (start && !worker_submit(WORKER_LEVELS, generate_day, p))
         generate_day(p); /* no pool (stopping): make it here rather than never */
     return result;
 }

@@ -27,9 +27,10 @@
 
 /* Password hashing threads: each hash takes ~64 MiB, so keep them few. */
 #define AUTH_WORKERS 2
-/* Threads of upload checks and generated levels: each job may hold a core
- * for a while, and they wait at a lower priority. */
-#define BULK_WORKERS 2
+/* Threads of generated levels (each job up to a second), and of upload
+ * checks and imports (within their budgets, at a lower priority). */
+#define LEVELS_WORKERS 2
+#define UPLOADS_WORKERS 2
 
 /* How long requests in flight get at a stop. */
 #define STOP_GRACE_MS 10000
@@ -125,14 +126,16 @@ int server_start(const struct config *cfg, unsigned *port)
         stop_running();
         return -1;
     }
-    /* Passwords, hints and bulk work each have a pool of their own, so
-     * that a slow search or a large upload never keeps a log-in waiting. */
+    /* Passwords, hints, generated levels and uploads each have a pool of
+     * their own, so that a slow search or a large upload never keeps a
+     * log-in waiting. */
     hint_setup(cfg);
     daily_setup(cfg);
     const unsigned pools[WORKER_POOLS] = {
         [WORKER_AUTH] = AUTH_WORKERS,
         [WORKER_HINTS] = cfg->hint_jobs,
-        [WORKER_BULK] = BULK_WORKERS,
+        [WORKER_LEVELS] = LEVELS_WORKERS,
+        [WORKER_UPLOADS] = UPLOADS_WORKERS,
     };
     /* Each of these stops cleanly when it did not start. */
     running.threads = true;

@@ -9,8 +9,9 @@
 
 #define MAX_WORKERS 16
 
-/* The nice value of bulk work: the scheduler then gives a thread of
- * normal priority about nine tenths of a contended core. */
+/* The nice value of upload work: the scheduler then gives a thread of
+ * normal priority about nine tenths of a contended core. Players' work
+ * (generated levels) keeps the normal priority: it is capped instead. */
 #define LOW_PRIORITY 10
 
 struct job {
@@ -34,9 +35,10 @@ static bool running;
 static struct pool pools[WORKER_POOLS] = {
     [WORKER_AUTH] = {.thread_name = "sokod-auth", .wake = PTHREAD_COND_INITIALIZER},
     [WORKER_HINTS] = {.thread_name = "sokod-hint", .wake = PTHREAD_COND_INITIALIZER},
-    [WORKER_BULK] = {.thread_name = "sokod-work",
-                     .low_priority = true,
-                     .wake = PTHREAD_COND_INITIALIZER},
+    [WORKER_LEVELS] = {.thread_name = "sokod-levels", .wake = PTHREAD_COND_INITIALIZER},
+    [WORKER_UPLOADS] = {.thread_name = "sokod-upload",
+                        .low_priority = true,
+                        .wake = PTHREAD_COND_INITIALIZER},
 };
 
 void worker_lower_priority(void)

@@ -7,10 +7,11 @@
 #include <stdbool.h>
 
 enum worker_pool {
-    WORKER_AUTH,  /* password hashing: log-ins, sign-ups, password changes */
-    WORKER_HINTS, /* hint searches (hint.c admits at most one per thread) */
-    WORKER_BULK,  /* upload checks and imports, generated levels; runs at a
-                   * lower CPU priority than the HTTP threads and the others */
+    WORKER_AUTH,    /* password hashing: log-ins, sign-ups, password changes */
+    WORKER_HINTS,   /* hint searches (hint.c admits at most one per thread) */
+    WORKER_LEVELS,  /* generated levels: the daily puzzle, race levels */
+    WORKER_UPLOADS, /* upload checks and imports; runs at a lower CPU
+                     * priority than the HTTP threads and the other pools */
     WORKER_POOLS
 };
 
