@@ -39,7 +39,6 @@ function solutionText(s) {
   const name = s.title ? `“${s.title}”` : 'A solution';
   if (s.result === 'solved') return `${name} solves it: ${s.moves} moves, ${s.pushes} pushes.`;
   if (s.result === 'not_played') return `${name} was not replayed: the level is invalid.`;
-  if (s.result === 'over_budget') return `${name} (line ${s.line}) was not checked: over budget (this file's replays reached the server's limit).`;
   const where = s.result === 'failed' ? ` at step ${s.step}` : '';
   return `${name} (line ${s.line}) does not solve it${where}: ${s.message}`;
 }
@@ -88,7 +87,11 @@ function levelCard(l, format, ctx) {
   }
   if (l.duplicate) li.append(el('p', 'note', duplicateText(l.duplicate)));
   if (l.restores) li.append(el('p', 'note', `Brings back deleted level ${l.restores}, with its players' games.`));
-  for (const s of l.solutions || []) li.append(el('p', s.result === 'solved' || s.result === 'over_budget' ? 'note' : 'err', solutionText(s)));
+  const replayed = (l.solutions || []).filter((s) => s.result !== 'over_budget');
+  for (const s of replayed) li.append(el('p', s.result === 'solved' ? 'note' : 'err', solutionText(s)));
+  // One line for them all: past the budget, every level's solutions are.
+  const unchecked = (l.solutions || []).length - replayed.length;
+  if (unchecked) li.append(el('p', 'note', `${plural(unchecked, 'solution')} not checked: over budget (the replays of one file are limited on the server).`));
   if (l.solutions_not_replayed) li.append(el('p', 'note', `${plural(l.solutions_not_replayed, 'more solution')} not replayed.`));
   const solver = solverText(l.solver);
   if (solver) li.append(el('p', `note solver ${l.solver.status === 'unsolvable' ? 'err' : ''}`, solver));
