@@ -206,7 +206,7 @@ int accounts_signup(struct http_conn *c)
         return auth_storage_failure(c, status);
     }
     job->current = user;
-    return http_defer(c, hash_password, finish_signup, job);
+    return http_defer(c, WORKER_AUTH, hash_password, finish_signup, job);
 }
 
 /* A hash to check unknown usernames against, so that they take as long as known ones. */
@@ -298,7 +298,7 @@ int accounts_login(struct http_conn *c)
     }
     job->account = status == STORAGE_OK ? account.id : 0;
     job->current = user;
-    return http_defer(c, verify_password, finish_login, job);
+    return http_defer(c, WORKER_AUTH, verify_password, finish_login, job);
 }
 
 int accounts_logout(struct http_conn *c)

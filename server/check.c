@@ -31,6 +31,10 @@ struct checker {
     soko_entry_t *history;
     char *lurd;
     bool oom;
+    /* Steps the solutions may still take, decoded and replayed; UINT64_MAX
+     * when the check has no budget. */
+    uint64_t steps_left;
+    uint64_t step_budget;
 };
 
 const char *check_format_name(enum check_format f)
@@ -78,6 +82,8 @@ const char *check_solver_name(enum check_solver s)
         return "unsolvable";
     case CHECK_SOLVER_UNKNOWN:
         return "unknown";
+    case CHECK_SOLVER_OVER_BUDGET:
+        return "over_budget";
     case CHECK_SOLVER_NONE:
         break;
     }
@@ -205,6 +211,44 @@ static const char *step_words(int code)
     }
 }
 
+static void over_budget(const struct checker *k, struct check_solution *s)
+{
+    s->result = CHECK_SOLUTION_OVER_BUDGET;
+    snprintf(s->message, sizeof s->message,
+             "not checked: over budget (the solutions of one file are replayed up to %llu "
+             "steps in all)",
+             (unsigned long long)k->step_budget);
+}
+
+/* Decodes a solution into k->steps within what is left of the budget, and
+ * charges it: the steps decoded, or all that was left when the decoding
+ * failed (it may have expanded that much before it did). Returns the
+ * steps, or -1 after setting the solution's result. */
+static int32_t decode_within_budget(struct checker *k, struct check_solution *s, const char *moves,
+                                    size_t len)
+{
+    if (k->steps_left == 0) {
+        over_budget(k, s);
+        return -1;
+    }
+    uint32_t cap = k->steps_left < MAX_STEPS ? (uint32_t)k->steps_left : MAX_STEPS;
+    soko_error err = {0};
+    int32_t n = soko_lurd_decode(moves, (uint32_t)len, s->line, k->steps, cap, &err);
+    if (k->steps_left != UINT64_MAX)
+        k->steps_left -= n >= 0 ? (uint64_t)n : cap;
+    if (n >= 0)
+        return n;
+    if (err.code == SOKO_E_FULL && cap < MAX_STEPS) {
+        over_budget(k, s);
+        return -1;
+    }
+    s->result = CHECK_SOLUTION_UNREADABLE;
+    s->line = err.line;
+    s->col = err.col;
+    snprintf(s->message, sizeof s->message, "%s", err.message);
+    return -1;
+}
+
 /* Replays one solution on the level just parsed (k->lvl), when valid. */
 static void replay(struct checker *k, const struct check_level *l, struct check_solution *s,
                    const char *moves, size_t len)
@@ -216,15 +260,9 @@ static void replay(struct checker *k, const struct check_level *l, struct check_
     }
     if (!replay_buffers(k))
         return;
-    soko_error err = {0};
-    int32_t n = soko_lurd_decode(moves, (uint32_t)len, s->line, k->steps, MAX_STEPS, &err);
-    if (n < 0) {
-        s->result = CHECK_SOLUTION_UNREADABLE;
-        s->line = err.line;
-        s->col = err.col;
-        snprintf(s->message, sizeof s->message, "%s", err.message);
+    int32_t n = decode_within_budget(k, s, moves, len);
+    if (n < 0)
         return;
-    }
     soko_game_init(k->game, k->lvl, SOKO_RULE_STANDARD, k->history, MAX_STEPS);
     uint32_t failed = 0;
     int rc = soko_lurd_play(k->game, k->steps, (uint32_t)n, &failed);
@@ -540,8 +578,18 @@ static char *stem(const char *filename)
 struct check_report *check_run(const char *data, size_t len, const char *filename,
                                enum check_format format, bool library)
 {
+    return check_run_within(data, len, filename, format, library, 0);
+}
+
+struct check_report *check_run_within(const char *data, size_t len, const char *filename,
+                                      enum check_format format, bool library, uint64_t max_steps)
+{
     struct check_report *r = calloc(1, sizeof *r);
-    struct checker k = {.r = r};
+    struct checker k = {
+        .r = r,
+        .steps_left = max_steps != 0 ? max_steps : UINT64_MAX,
+        .step_budget = max_steps,
+    };
     if (r == NULL)
         return NULL;
     k.lvl = malloc(sizeof *k.lvl);

@@ -26,10 +26,11 @@ struct check_problem {
 
 enum check_solution_result {
     CHECK_SOLUTION_SOLVED,
-    CHECK_SOLUTION_UNSOLVED,   /* it plays to its end and leaves boxes off goals */
-    CHECK_SOLUTION_FAILED,     /* a step walks into a wall or pushes a box that cannot move */
-    CHECK_SOLUTION_UNREADABLE, /* not LURD */
-    CHECK_SOLUTION_NOT_PLAYED, /* the level is invalid */
+    CHECK_SOLUTION_UNSOLVED,    /* it plays to its end and leaves boxes off goals */
+    CHECK_SOLUTION_FAILED,      /* a step walks into a wall or pushes a box that cannot move */
+    CHECK_SOLUTION_UNREADABLE,  /* not LURD */
+    CHECK_SOLUTION_NOT_PLAYED,  /* the level is invalid */
+    CHECK_SOLUTION_OVER_BUDGET, /* not replayed: the file's steps budget was spent */
 };
 
 struct check_solution {
@@ -51,7 +52,8 @@ enum check_solver {
     CHECK_SOLVER_RUNNING,
     CHECK_SOLVER_SOLVABLE,
     CHECK_SOLVER_UNSOLVABLE,
-    CHECK_SOLVER_UNKNOWN, /* the time limit ran out first */
+    CHECK_SOLVER_UNKNOWN,     /* the time limit ran out first */
+    CHECK_SOLVER_OVER_BUDGET, /* not checked: the upload's solver time was spent */
 };
 
 struct check_level {
@@ -100,6 +102,14 @@ struct check_report {
  * read as a whole still gives a report, with `failed` set. */
 struct check_report *check_run(const char *data, size_t len, const char *filename,
                                enum check_format format, bool library);
+
+/* check_run with a budget: the file's solutions are decoded and replayed up
+ * to max_steps steps in all (0: no budget), so that the check's time is
+ * bounded whatever the file holds. A solution past the budget is reported
+ * CHECK_SOLUTION_OVER_BUDGET; one that fails to decode is charged all that
+ * was left. */
+struct check_report *check_run_within(const char *data, size_t len, const char *filename,
+                                      enum check_format format, bool library, uint64_t max_steps);
 
 /* Looks up the report's valid levels in the library again (it may have
  * changed since the check), clearing what no longer holds. Returns 0, or

@@ -42,6 +42,8 @@ static const char *solution_result(enum check_solution_result r)
         return "failed";
     case CHECK_SOLUTION_UNREADABLE:
         return "unreadable";
+    case CHECK_SOLUTION_OVER_BUDGET:
+        return "over_budget";
     case CHECK_SOLUTION_NOT_PLAYED:
         break;
     }
@@ -95,7 +97,7 @@ static json_t *solver_json(const struct check_level *l)
         json_object_set_new(o, "moves", json_integer(l->solver_moves));
         json_object_set_new(o, "pushes", json_integer(l->solver_pushes));
     }
-    if (o != NULL && l->solver >= CHECK_SOLVER_SOLVABLE)
+    if (o != NULL && l->solver >= CHECK_SOLVER_SOLVABLE && l->solver <= CHECK_SOLVER_UNKNOWN)
         json_object_set_new(o, "seconds", json_real(l->solver_seconds));
     return o;
 }

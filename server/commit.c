@@ -69,14 +69,54 @@ static unsigned take_batch(struct commit_job **batch)
     return n;
 }
 
+/* Puts jobs back at the head of the queue, in their order: they were the
+ * oldest of their keys, so each key's order holds. */
+static void requeue(struct commit_job **jobs, unsigned n)
+{
+    if (n == 0)
+        return;
+    pthread_mutex_lock(&lock);
+    for (unsigned i = n; i-- > 0;) {
+        jobs[i]->next = head;
+        head = jobs[i];
+        if (tail == NULL)
+            tail = jobs[i];
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+/* The transaction could not start. A busy database was waited for until
+ * the earliest deadline of the batch (`until`): the jobs at their deadline
+ * get STORAGE_BUSY, the others wait again, each up to its own deadline,
+ * unless SQLite gave up before `until` (it would again). */
+static void refuse_batch(struct commit_job **batch, unsigned n, int status, int64_t until)
+{
+    struct commit_job *later[COMMIT_MAX_BATCH];
+    unsigned nlater = 0;
+    int64_t now = storage_clock_ms();
+    bool waited = status == STORAGE_BUSY && now >= until;
+    for (unsigned i = 0; i < n; i++) {
+        if (waited && batch[i]->deadline_ms > now)
+            later[nlater++] = batch[i];
+        else
+            batch[i]->finish(batch[i], status, false);
+    }
+    requeue(later, nlater);
+}
+
 /* Runs n jobs in one transaction, each under its own savepoint, then
- * finishes every one of them. */
+ * finishes every one of them. The transaction waits for a locked database
+ * no later than the earliest deadline of its jobs. */
 static void run_batch(struct commit_job **batch, unsigned n)
 {
-    int status = storage_begin();
+    int64_t until = INT64_MAX;
+    for (unsigned i = 0; i < n; i++) {
+        if (batch[i]->deadline_ms < until)
+            until = batch[i]->deadline_ms;
+    }
+    int status = storage_begin_until(until);
     if (status != STORAGE_OK) {
-        for (unsigned i = 0; i < n; i++)
-            batch[i]->finish(batch[i], status, false);
+        refuse_batch(batch, n, status, until);
         return;
     }
     int outcome[COMMIT_MAX_BATCH];
@@ -140,6 +180,7 @@ int commit_start(void)
 void commit_submit(struct commit_job *j)
 {
     j->next = NULL;
+    j->deadline_ms = storage_clock_ms() + STORAGE_BUSY_MS;
     pthread_mutex_lock(&lock);
     if (running && !stopping) {
         if (tail != NULL)

@@ -26,7 +26,10 @@ struct commit_job {
      * is false when the transaction could not start and run was never
      * called. The job may be freed from here on. */
     void (*finish)(struct commit_job *j, int status, bool ran);
-    struct commit_job *next; /* the committer's own */
+    /* The committer's own: when the job's wait for a locked database ends
+     * (STORAGE_BUSY_MS after its submission), and the queue's link. */
+    int64_t deadline_ms;
+    struct commit_job *next;
 };
 
 /* Starts the committer thread. Returns 0, or -1 (not started). */
@@ -34,7 +37,9 @@ int commit_start(void);
 
 /* Queues j for the next batch. When the committer is not running (never
  * started, or stopping), runs j in a transaction of its own on the calling
- * thread before returning. */
+ * thread before returning. A database locked by another process is waited
+ * for up to STORAGE_BUSY_MS from this call, however many batches go
+ * before j; past that, finish gets STORAGE_BUSY. */
 void commit_submit(struct commit_job *j);
 
 /* Runs every queued job, then stops the thread (its connection closes). */

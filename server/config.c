@@ -316,6 +316,33 @@ static int set_trusted_proxies(struct config *cfg, const char *v)
     return client_ip_nets_parse(&cfg->trusted_proxies, v);
 }
 
+static int set_upload_steps(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 1ull << 40, &n) != 0 || n < 1024)
+        return -1;
+    cfg->upload_steps = n;
+    return 0;
+}
+
+static int set_upload_solver_seconds(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 86400, &n) != 0 || n == 0)
+        return -1;
+    cfg->upload_solver_seconds = (unsigned)n;
+    return 0;
+}
+
+static int set_daily_past_jobs(struct config *cfg, const char *v)
+{
+    unsigned long long n;
+    if (parse_unsigned(v, 16, &n) != 0 || n == 0)
+        return -1;
+    cfg->daily_past_jobs = (unsigned)n;
+    return 0;
+}
+
 static const struct option options[] = {
     {"address", "SOKOD_ADDRESS", CONFIG_SERVE, "ADDR", "address to listen on (default 127.0.0.1)",
      set_address},
@@ -409,6 +436,18 @@ static const struct option options[] = {
      "addresses and networks of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto "
      "are believed, such as 10.0.0.0/8,::1 (default: none)",
      set_trusted_proxies},
+    {"upload-steps", "SOKOD_UPLOAD_STEPS", CONFIG_SERVE, "N",
+     "solution steps the check of one upload replays in all; solutions past it are reported "
+     "\"not checked: over budget\" (default 16777216)",
+     set_upload_steps},
+    {"upload-solver-seconds", "SOKOD_UPLOAD_SOLVER_SECONDS", CONFIG_SERVE, "SECONDS",
+     "solvability-check time the levels of one upload get in all; levels past it are not "
+     "checked (default 300)",
+     set_upload_solver_seconds},
+    {"daily-past-jobs", "SOKOD_DAILY_PAST_JOBS", CONFIG_SERVE, "N",
+     "past days' daily puzzles being made or waiting at once, from 1 to 16; more get 503 "
+     "(default 4)",
+     set_daily_past_jobs},
 };
 
 #define NOPTIONS (sizeof options / sizeof options[0])
@@ -510,6 +549,9 @@ int config_load(struct config *cfg, unsigned command, int argc, char **argv)
     cfg->connections_per_address = 256;
     cfg->streams_per_address = 128;
     cfg->events_memory = 64;
+    cfg->upload_steps = 1ull << 24;
+    cfg->upload_solver_seconds = 300;
+    cfg->daily_past_jobs = 4;
 
     for (size_t i = 0; i < NOPTIONS; i++) {
         const struct option *o = &options[i];

@@ -54,6 +54,10 @@ struct config {
     /* Arguments that are not flags (the files of `sokod import`), in argv. */
     char **args;
     int nargs;
+    /* Bounds on CPU work: uploads' checks and past days' puzzles. */
+    unsigned long long upload_steps; /* solution steps one upload's check replays at most */
+    unsigned upload_solver_seconds;  /* solver time one upload's levels get in all */
+    unsigned daily_past_jobs;        /* past days' puzzles being made or waiting at once */
 };
 
 /* Fills *cfg for `command` (CONFIG_SERVE, CONFIG_IMPORT or CONFIG_ADMIN): defaults, then

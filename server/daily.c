@@ -65,6 +65,34 @@ static bool may_make_past_day(struct http_conn *c, int *result)
     return false;
 }
 
+/* Past days being made or waiting for a thread, and how many may be
+ * (daily_setup): each holds a thread of the levels pool for up to a second,
+ * and a crowd asking for many different days must not queue work without
+ * end. Today's puzzle is not counted: every request for it waits for one
+ * making. */
+static unsigned past_making;
+static unsigned past_jobs = 4;
+
+void daily_setup(const struct config *cfg)
+{
+    past_jobs = cfg->daily_past_jobs > 0 ? cfg->daily_past_jobs : 4;
+}
+
+/* Takes a place for making a past day. False, after answering 503, when
+ * as many are being made as allowed. Called with pending_lock held. */
+static bool take_past_place(struct http_conn *c, int *result)
+{
+    if (past_making < past_jobs) {
+        past_making++;
+        return true;
+    }
+    http_retry_after(c, 1);
+    *result = reply_error(c, 503, API_E_UNAVAILABLE,
+                          "the server is making as many past puzzles as it can; try again in "
+                          "a second (days already made can always be read)");
+    return false;
+}
+
 /* A status of a wait that is not a storage code: the generator failed. */
 #define DAILY_GENERATION_FAILED 1000
 
@@ -145,6 +173,7 @@ struct daily_wait {
 
 struct pending {
     char day[11];
+    bool past; /* holds a place in past_making */
     struct daily_wait *waiters;
     struct pending *next;
 };
@@ -185,6 +214,8 @@ static void generate_day(void *arg)
     struct pending *p = arg;
     int status = make_day(p->day);
     pthread_mutex_lock(&pending_lock);
+    if (p->past)
+        past_making--;
     for (struct pending **at = &pendings; *at != NULL; at = &(*at)->next) {
         if (*at == p) {
             *at = p->next;
@@ -270,16 +301,26 @@ int daily_get(struct http_conn *c)
             return status == STORAGE_OK ? answer(c, day, level, user)
                                         : auth_storage_failure(c, status);
         }
-        if (strcmp(day, now) != 0 && !may_make_past_day(c, &result)) {
+        bool past = strcmp(day, now) != 0;
+        /* The place first: a 503 costs the address none of its allowance. */
+        if (past && !take_past_place(c, &result)) {
+            pthread_mutex_unlock(&pending_lock);
+            return result;
+        }
+        if (past && !may_make_past_day(c, &result)) {
+            past_making--;
             pthread_mutex_unlock(&pending_lock);
             return result;
         }
         p = calloc(1, sizeof *p);
         if (p == NULL) {
+            if (past)
+                past_making--;
             pthread_mutex_unlock(&pending_lock);
             return reply_error(c, 500, API_E_INTERNAL, "out of memory");
         }
         memcpy(p->day, day, sizeof p->day);
+        p->past = past;
         p->next = pendings;
         pendings = p;
         start = true;
@@ -300,7 +341,7 @@ int daily_get(struct http_conn *c)
         result = reply_error(c, 500, API_E_INTERNAL, "out of memory");
     }
     pthread_mutex_unlock(&pending_lock);
-    if (start && !worker_submit(generate_day, p))
+    if (start && !worker_submit(WORKER_LEVELS, generate_day, p))
         generate_day(p); /* no pool (stopping): make it here rather than never */
     return result;
 }

@@ -482,7 +482,7 @@ int hint_ask(struct http_conn *c)
     if (d == NULL)
         return result; /* j is freed */
     j->deferred = d;
-    if (!worker_submit(run_hint, j))
+    if (!worker_submit(WORKER_HINTS, run_hint, j))
         run_hint(j); /* no pool (stopping): answer rather than lose the request */
     return result;
 }

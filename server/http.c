@@ -418,7 +418,7 @@ static void run_deferred(void *arg)
     http_wake(d);
 }
 
-int http_defer(struct http_conn *c, void (*work)(void *arg),
+int http_defer(struct http_conn *c, enum worker_pool pool, void (*work)(void *arg),
                int (*done)(struct http_conn *c, void *arg), void *arg)
 {
     struct http_deferred *d;
@@ -426,7 +426,7 @@ int http_defer(struct http_conn *c, void (*work)(void *arg),
     if (d == NULL)
         return result;
     d->work = work;
-    if (!worker_submit(run_deferred, d)) {
+    if (!worker_submit(pool, run_deferred, d)) {
         /* No pool (stopping): do the work here rather than lose the request. */
         run_deferred(d);
     }

@@ -7,6 +7,7 @@
 #include "api_error.h"
 #include "client_ip.h"
 #include "config.h"
+#include "worker.h"
 
 #include <jansson.h>
 #include <microhttpd.h>
@@ -127,12 +128,12 @@ const char *http_cookie(struct http_conn *c, const char *name);
  * from a trusted proxy. */
 bool http_is_https(struct http_conn *c);
 
-/* Runs work(arg) on a worker thread with the connection suspended, then
- * calls done(c, arg) back on an HTTP thread to answer. For slow work such as
- * password hashing. arg must come from malloc and hold no other allocation:
- * it is freed here after done, or when the connection ends first. Returns
- * what the handler should return. */
-int http_defer(struct http_conn *c, void (*work)(void *arg),
+/* Runs work(arg) on a thread of the worker pool `pool` with the connection
+ * suspended, then calls done(c, arg) back on an HTTP thread to answer. For
+ * slow work such as password hashing. arg must come from malloc and hold no
+ * other allocation: it is freed here after done, or when the connection
+ * ends first. Returns what the handler should return. */
+int http_defer(struct http_conn *c, enum worker_pool pool, void (*work)(void *arg),
                int (*done)(struct http_conn *c, void *arg), void *arg);
 
 /* Suspends the connection until http_wake(*out) is called, from any

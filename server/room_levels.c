@@ -225,7 +225,7 @@ int room_levels_create(struct http_conn *c, json_t *body)
     if (deferred == NULL)
         return result; /* answered 500; j is released */
     j->deferred = deferred;
-    if (!worker_submit(run_job, j))
+    if (!worker_submit(WORKER_LEVELS, run_job, j))
         run_job(j); /* no pool (stopping): make it here rather than never */
     return result;
 }

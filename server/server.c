@@ -6,6 +6,7 @@
 #include "auth.h"
 #include "device.h"
 #include "commit.h"
+#include "daily.h"
 #include "events.h"
 #include "game_answers.h"
 #include "game_cache.h"
@@ -30,7 +31,11 @@
 #include <string.h>
 
 /* Password hashing threads: each hash takes ~64 MiB, so keep them few. */
-#define SLOW_WORKERS 2
+#define AUTH_WORKERS 2
+/* Threads of generated levels (each job up to a second), and of upload
+ * checks and imports (within their budgets, at a lower priority). */
+#define LEVELS_WORKERS 2
+#define UPLOADS_WORKERS 2
 
 /* How long requests in flight get at a stop. */
 #define STOP_GRACE_MS 10000
@@ -138,13 +143,21 @@ int server_start(const struct config *cfg, unsigned *port)
         stop_running();
         return -1;
     }
-    /* Hints have threads of their own in the pool, so that a slow search
-     * never keeps a password waiting. */
+    /* Passwords, hints, generated levels and uploads each have a pool of
+     * their own, so that a slow search or a large upload never keeps a
+     * log-in waiting. */
     hint_setup(cfg);
+    daily_setup(cfg);
+    const unsigned pools[WORKER_POOLS] = {
+        [WORKER_AUTH] = AUTH_WORKERS,
+        [WORKER_HINTS] = cfg->hint_jobs,
+        [WORKER_LEVELS] = LEVELS_WORKERS,
+        [WORKER_UPLOADS] = UPLOADS_WORKERS,
+    };
     /* Each of these stops cleanly when it did not start. */
     running.threads = true;
-    if (worker_start(SLOW_WORKERS + cfg->hint_jobs) != 0 ||
-        storage_checkpointer_start() != STORAGE_OK || commit_start() != 0 ||
+    if (worker_start(pools) != 0 || storage_checkpointer_start() != STORAGE_OK ||
+        commit_start() != 0 ||
         events_start(live_heartbeat_ms(cfg->heartbeat, cfg->timeout),
                      (size_t)cfg->events_memory << 20) != 0) {
         fprintf(stderr, "sokod: cannot start worker threads\n");

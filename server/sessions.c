@@ -171,5 +171,5 @@ int sessions_password(struct http_conn *c)
     json_decref(body);
     if (j == NULL)
         return result;
-    return http_defer(c, check_and_hash, finish_change, j);
+    return http_defer(c, WORKER_AUTH, check_and_hash, finish_change, j);
 }

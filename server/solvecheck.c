@@ -2,6 +2,7 @@
 #include "solvecheck.h"
 
 #include "staging.h"
+#include "worker.h"
 
 #include "soko.h"
 #include "solver.h"
@@ -43,11 +44,12 @@ static void *main_loop(void *unused)
 {
     (void)unused;
     pthread_setname_np(pthread_self(), "sokod-solve"); /* as top -H shows it */
+    worker_lower_priority(); /* a search may use a core for long: requests come first */
     soko_level *lvl = malloc(sizeof *lvl);
     struct staging_job job;
     memset(&job, 0, sizeof job);
     while (lvl != NULL && staging_next_job(&job))
-        solve(&job, lvl, staging_solver_seconds());
+        solve(&job, lvl, job.seconds);
     free(lvl);
     return NULL;
 }

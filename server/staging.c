@@ -34,6 +34,7 @@ struct upload {
     int64_t collection_id; /* once imported */
     int64_t created_at, used_at;
     size_t solver_total, solver_done;
+    double solver_spent; /* seconds the solver has taken on its levels */
     /* A solver result that arrived while the report was being imported:
      * the import owns the report then, so the result waits here. */
     bool late;
@@ -50,6 +51,8 @@ static int64_t last_id;
 static size_t max_upload = (size_t)32 << 20;
 static size_t part_bytes = 48 * 1024;
 static unsigned solver_seconds;
+static uint64_t check_steps;   /* the replay budget of one upload's check */
+static unsigned solver_budget; /* the solver's seconds for one upload's levels */
 static bool stopping;
 static struct staging_job *current_job; /* the solver's, while it runs */
 
@@ -58,7 +61,8 @@ static int64_t now_seconds(void)
     return (int64_t)time(NULL);
 }
 
-void staging_start(size_t max_file, size_t max_body, unsigned seconds)
+void staging_start(size_t max_file, size_t max_body, unsigned seconds, uint64_t steps,
+                   unsigned solver_seconds_per_upload)
 {
     pthread_mutex_lock(&lock);
     max_upload = max_file;
@@ -66,6 +70,8 @@ void staging_start(size_t max_file, size_t max_body, unsigned seconds)
     size_t room = max_body > 1024 ? max_body - 512 : 512;
     part_bytes = room / 4 * 3;
     solver_seconds = seconds;
+    check_steps = steps;
+    solver_budget = solver_seconds_per_upload;
     stopping = false;
     pthread_mutex_unlock(&lock);
 }
@@ -225,6 +231,7 @@ enum staging_status staging_check(int64_t id)
     char *data = NULL;
     size_t size = 0;
     enum check_format format = CHECK_FORMAT_AUTO;
+    uint64_t steps = check_steps;
     if (status == STAGING_OK) {
         u->state = CHECKING;
         data = u->data;
@@ -236,7 +243,8 @@ enum staging_status staging_check(int64_t id)
     if (status != STAGING_OK)
         return status;
     /* Outside the lock: the upload stays, as CHECKING, and its data with it. */
-    struct check_report *r = check_run(data != NULL ? data : "", size, filename, format, true);
+    struct check_report *r =
+        check_run_within(data != NULL ? data : "", size, filename, format, true, steps);
     pthread_mutex_lock(&lock);
     i = find(id);
     u = i >= 0 ? uploads[i] : NULL;
@@ -441,6 +449,18 @@ static bool find_pending(struct upload **up, size_t *index)
     return best != NULL;
 }
 
+/* Marks the levels of u still waiting for the solver as over budget. The
+ * lock is held. */
+static void skip_pending(struct upload *u)
+{
+    for (size_t k = 0; k < u->report->nlevels; k++) {
+        if (u->report->levels[k].solver == CHECK_SOLVER_PENDING) {
+            u->report->levels[k].solver = CHECK_SOLVER_OVER_BUDGET;
+            u->solver_done++;
+        }
+    }
+}
+
 bool staging_next_job(struct staging_job *job)
 {
     pthread_mutex_lock(&lock);
@@ -450,6 +470,13 @@ bool staging_next_job(struct staging_job *job)
         if (stopping)
             break;
         if (find_pending(&u, &index)) {
+            /* An upload's levels share one budget of solver time, so that a
+             * file of many hard levels cannot keep the solver for hours. */
+            double left = solver_budget > 0 ? solver_budget - u->solver_spent : solver_seconds;
+            if (left < 1) {
+                skip_pending(u);
+                continue;
+            }
             char *board = strdup(u->report->levels[index].board);
             if (board == NULL) {
                 u = NULL;
@@ -458,6 +485,7 @@ bool staging_next_job(struct staging_job *job)
             job->upload = u->id;
             job->index = index;
             job->board = board;
+            job->seconds = left < solver_seconds ? (unsigned)left : solver_seconds;
             job->cancel = 0;
             u->report->levels[index].solver = CHECK_SOLVER_RUNNING;
             current_job = job;
@@ -486,7 +514,9 @@ void staging_job_done(struct staging_job *job, enum check_solver status, uint32_
             u->late_moves = moves;
             u->late_pushes = pushes;
             u->late_seconds = seconds;
+            u->solver_spent += seconds;
         } else {
+            u->solver_spent += seconds;
             record_result(u, job->index, status, moves, pushes, seconds);
             imported = u->report->levels[job->index].imported_id;
         }

@@ -27,8 +27,13 @@ enum staging_status {
 /* Sets the caps: the largest file (max_upload) and the largest request
  * body (which bounds the part size it advertises). With solver_seconds > 0,
  * each checked upload's valid levels wait for the background solvability
- * check (see solvecheck.h), that long each. */
-void staging_start(size_t max_upload, size_t max_body, unsigned solver_seconds);
+ * check (see solvecheck.h), up to that long each and solver_budget seconds
+ * for all the levels of one upload (0: no budget); the levels whose turn
+ * comes once it is spent are CHECK_SOLVER_OVER_BUDGET. The check of one
+ * upload replays its solutions up to check_steps steps in all
+ * (check_run_within). */
+void staging_start(size_t max_upload, size_t max_body, unsigned solver_seconds,
+                   uint64_t check_steps, unsigned solver_budget);
 
 /* The upload cap, in bytes. */
 size_t staging_max_upload(void);
@@ -75,6 +80,7 @@ struct staging_job {
     int64_t upload;
     size_t index;
     char *board;         /* malloc'd copy of its normalised rows */
+    unsigned seconds;    /* the solver's time limit on it */
     volatile int cancel; /* set when the upload goes away or sokod stops */
 };
 

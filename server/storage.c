@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #define STMT_SLOTS 96
 
@@ -115,7 +116,7 @@ static struct connection *connection_open(void)
         sqlite3_close(db);
         return NULL;
     }
-    sqlite3_busy_timeout(db, 5000);
+    sqlite3_busy_timeout(db, STORAGE_BUSY_MS);
     sqlite3_extended_result_codes(db, 1);
     const char *sync =
         db_synchronous == 2 ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL";
@@ -243,21 +244,52 @@ static const char SQL_BEGIN[] = "BEGIN IMMEDIATE";
 static const char SQL_COMMIT[] = "COMMIT";
 static const char SQL_ROLLBACK[] = "ROLLBACK";
 
-int storage_begin(void)
+int64_t storage_clock_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Takes write_lock, waiting no later than deadline_ms. */
+static bool lock_writers_until(int64_t deadline_ms)
+{
+    struct timespec until = {
+        .tv_sec = (time_t)(deadline_ms / 1000),
+        .tv_nsec = (long)(deadline_ms % 1000) * 1000000,
+    };
+    return pthread_mutex_clocklock(&write_lock, CLOCK_MONOTONIC, &until) == 0;
+}
+
+int storage_begin_until(int64_t deadline_ms)
 {
     struct connection *c = current();
     if (c == NULL)
         return STORAGE_ERROR;
     if (!c->writing) {
-        pthread_mutex_lock(&write_lock);
+        /* Another writer of this process may be waiting out a lock held by
+         * another process: that wait counts against this one's deadline. */
+        if (!lock_writers_until(deadline_ms)) {
+            fprintf(stderr, "sokod: database busy: waiting for another writer\n");
+            return STORAGE_BUSY;
+        }
         c->writing = true;
     }
+    int64_t left = deadline_ms - storage_clock_ms();
+    /* 0 turns SQLite's busy handler off: a lock held elsewhere answers at once. */
+    sqlite3_busy_timeout(c->db, left <= 0 ? 0 : left > INT_MAX ? INT_MAX : (int)left);
     int status = storage_exec_stmt(storage_stmt(SQL_BEGIN), "BEGIN IMMEDIATE");
+    sqlite3_busy_timeout(c->db, STORAGE_BUSY_MS);
     if (status != STORAGE_OK) {
         c->writing = false;
         pthread_mutex_unlock(&write_lock);
     }
     return status;
+}
+
+int storage_begin(void)
+{
+    return storage_begin_until(storage_clock_ms() + STORAGE_BUSY_MS);
 }
 
 static void end_write(void)

@@ -48,9 +48,20 @@ void storage_checkpointer_stop(void);
  * of other threads still open. */
 void storage_shutdown(void);
 
+/* How long a write waits for a database locked by another process (or by
+ * this one's other writers) before STORAGE_BUSY. */
+#define STORAGE_BUSY_MS 5000
+
 /* BEGIN IMMEDIATE: a write transaction that holds the write lock from the
- * start. Transactions do not nest. */
+ * start. Transactions do not nest. Waits for the lock up to STORAGE_BUSY_MS
+ * from the call, then gives STORAGE_BUSY. */
 int storage_begin(void);
+/* storage_begin, waiting for the lock no later than deadline_ms (on the
+ * clock of storage_clock_ms); a deadline already past still takes a free
+ * lock, without waiting. */
+int storage_begin_until(int64_t deadline_ms);
+/* Milliseconds on a monotonic clock, for deadlines. */
+int64_t storage_clock_ms(void);
 /* COMMIT; on failure the transaction is rolled back. */
 int storage_commit(void);
 /* ROLLBACK, when a transaction is open. Cannot fail. */

@@ -19,7 +19,8 @@
 
 int uploads_start(const struct config *cfg)
 {
-    staging_start(cfg->max_upload, cfg->max_body, cfg->solver_seconds);
+    staging_start(cfg->max_upload, cfg->max_body, cfg->solver_seconds, cfg->upload_steps,
+                  cfg->upload_solver_seconds);
     return solvecheck_start();
 }
 
@@ -135,7 +136,7 @@ static int take_part(struct http_conn *c, int64_t id, size_t offset, const unsig
         return reply_error(c, 500, API_E_INTERNAL, "out of memory");
     job->id = id;
     job->code = code;
-    return http_defer(c, run_check, check_done, job);
+    return http_defer(c, WORKER_UPLOADS, run_check, check_done, job);
 }
 
 static const struct body_field create_fields[] = {
@@ -412,5 +413,5 @@ int uploads_import(struct http_conn *c)
     if (author != NULL)
         memcpy(job->text + job->author_at, json_string_value(author), author_len);
     json_decref(body);
-    return http_defer(c, run_import, import_done, job);
+    return http_defer(c, WORKER_UPLOADS, run_import, import_done, job);
 }

@@ -1,10 +1,18 @@
-/* The worker pool: a mutex-protected FIFO of jobs and a few threads. */
+/* The worker pools: each a mutex-protected FIFO of jobs and a few threads. */
 #include "worker.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #define MAX_WORKERS 16
+
+/* The nice value of upload work: the scheduler then gives a thread of
+ * normal priority about nine tenths of a contended core. Players' work
+ * (generated levels) keeps the normal priority: it is capped instead. */
+#define LOW_PRIORITY 10
 
 struct job {
     void (*fn)(void *arg);
@@ -12,27 +20,50 @@ struct job {
     struct job *next;
 };
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
-static struct job *head, *tail;
-static bool running;
-static pthread_t threads[MAX_WORKERS];
-static unsigned nthreads;
+struct pool {
+    const char *thread_name; /* as top -H shows it */
+    bool low_priority;
+    struct job *head, *tail;
+    pthread_cond_t wake;
+    pthread_t threads[MAX_WORKERS];
+    unsigned nthreads;
+};
 
-static void *worker_main(void *unused)
+/* One lock for every queue: taking a job is a few pointer moves. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static bool running;
+static struct pool pools[WORKER_POOLS] = {
+    [WORKER_AUTH] = {.thread_name = "sokod-auth", .wake = PTHREAD_COND_INITIALIZER},
+    [WORKER_HINTS] = {.thread_name = "sokod-hint", .wake = PTHREAD_COND_INITIALIZER},
+    [WORKER_LEVELS] = {.thread_name = "sokod-levels", .wake = PTHREAD_COND_INITIALIZER},
+    [WORKER_UPLOADS] = {.thread_name = "sokod-upload",
+                        .low_priority = true,
+                        .wake = PTHREAD_COND_INITIALIZER},
+};
+
+void worker_lower_priority(void)
 {
-    (void)unused;
-    pthread_setname_np(pthread_self(), "sokod-work"); /* as top -H shows it */
+    /* On Linux a thread id names one thread: only this one is lowered. */
+    if (setpriority(PRIO_PROCESS, (id_t)gettid(), LOW_PRIORITY) != 0)
+        perror("sokod: lowering a worker's priority");
+}
+
+static void *worker_main(void *arg)
+{
+    struct pool *p = arg;
+    pthread_setname_np(pthread_self(), p->thread_name);
+    if (p->low_priority)
+        worker_lower_priority();
     pthread_mutex_lock(&lock);
     for (;;) {
-        while (head == NULL && running)
-            pthread_cond_wait(&wake, &lock);
-        if (head == NULL)
+        while (p->head == NULL && running)
+            pthread_cond_wait(&p->wake, &lock);
+        if (p->head == NULL)
             break;
-        struct job *j = head;
-        head = j->next;
-        if (head == NULL)
-            tail = NULL;
+        struct job *j = p->head;
+        p->head = j->next;
+        if (p->head == NULL)
+            p->tail = NULL;
         pthread_mutex_unlock(&lock);
         j->fn(j->arg);
         free(j);
@@ -42,23 +73,25 @@ static void *worker_main(void *unused)
     return NULL;
 }
 
-int worker_start(unsigned n)
+int worker_start(const unsigned threads[WORKER_POOLS])
 {
-    if (n == 0 || n > MAX_WORKERS)
-        n = n == 0 ? 1 : MAX_WORKERS;
     pthread_mutex_lock(&lock);
     running = true;
     pthread_mutex_unlock(&lock);
-    for (nthreads = 0; nthreads < n; nthreads++) {
-        if (pthread_create(&threads[nthreads], NULL, worker_main, NULL) != 0) {
-            worker_stop();
-            return -1;
+    for (int i = 0; i < WORKER_POOLS; i++) {
+        struct pool *p = &pools[i];
+        unsigned n = threads[i] == 0 ? 1 : threads[i] > MAX_WORKERS ? MAX_WORKERS : threads[i];
+        for (p->nthreads = 0; p->nthreads < n; p->nthreads++) {
+            if (pthread_create(&p->threads[p->nthreads], NULL, worker_main, p) != 0) {
+                worker_stop();
+                return -1;
+            }
         }
     }
     return 0;
 }
 
-bool worker_submit(void (*fn)(void *arg), void *arg)
+bool worker_submit(enum worker_pool pool, void (*fn)(void *arg), void *arg)
 {
     struct job *j = malloc(sizeof *j);
     if (j == NULL)
@@ -66,18 +99,19 @@ bool worker_submit(void (*fn)(void *arg), void *arg)
     j->fn = fn;
     j->arg = arg;
     j->next = NULL;
+    struct pool *p = &pools[pool];
     pthread_mutex_lock(&lock);
     if (!running) {
         pthread_mutex_unlock(&lock);
         free(j);
         return false;
     }
-    if (tail != NULL)
-        tail->next = j;
+    if (p->tail != NULL)
+        p->tail->next = j;
     else
-        head = j;
-    tail = j;
-    pthread_cond_signal(&wake);
+        p->head = j;
+    p->tail = j;
+    pthread_cond_signal(&p->wake);
     pthread_mutex_unlock(&lock);
     return true;
 }
@@ -86,9 +120,12 @@ void worker_stop(void)
 {
     pthread_mutex_lock(&lock);
     running = false;
-    pthread_cond_broadcast(&wake);
+    for (int i = 0; i < WORKER_POOLS; i++)
+        pthread_cond_broadcast(&pools[i].wake);
     pthread_mutex_unlock(&lock);
-    for (unsigned i = 0; i < nthreads; i++)
-        pthread_join(threads[i], NULL);
-    nthreads = 0;
+    for (int i = 0; i < WORKER_POOLS; i++) {
+        for (unsigned t = 0; t < pools[i].nthreads; t++)
+            pthread_join(pools[i].threads[t], NULL);
+        pools[i].nthreads = 0;
+    }
 }

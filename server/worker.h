@@ -1,19 +1,34 @@
-/* A small pool of threads for slow work (password hashing) that must not
- * run on the HTTP threads. */
+/* Pools of threads for slow work that must not run on the HTTP threads.
+ * Each pool has its own queue and threads, so that work of one kind never
+ * waits behind another's: a log-in never queues behind an upload's check. */
 #ifndef SOKOD_WORKER_H
 #define SOKOD_WORKER_H
 
 #include <stdbool.h>
 
-/* Starts n threads. Returns 0, or -1 (nothing started). */
-int worker_start(unsigned n);
+enum worker_pool {
+    WORKER_AUTH,    /* password hashing: log-ins, sign-ups, password changes */
+    WORKER_HINTS,   /* hint searches (hint.c admits at most one per thread) */
+    WORKER_LEVELS,  /* generated levels: the daily puzzle, race levels */
+    WORKER_UPLOADS, /* upload checks and imports; runs at a lower CPU
+                     * priority than the HTTP threads and the other pools */
+    WORKER_POOLS
+};
 
-/* Queues fn(arg) to run on a worker thread. Returns false when the pool is
- * not running (never started, or stopping): the caller must then run the
- * work itself. */
-bool worker_submit(void (*fn)(void *arg), void *arg);
+/* Starts threads[p] threads for each pool p (0 counts as 1). Returns 0, or
+ * -1 (nothing left running). */
+int worker_start(const unsigned threads[WORKER_POOLS]);
+
+/* Queues fn(arg) to run on a thread of `pool`. Returns false when the pools
+ * are not running (never started, or stopping): the caller must then run
+ * the work itself. */
+bool worker_submit(enum worker_pool pool, void (*fn)(void *arg), void *arg);
 
 /* Runs every queued job to its end, then joins the threads. */
 void worker_stop(void);
+
+/* Lowers the calling thread's CPU priority (nice 10), for threads of work
+ * that may wait while the server answers requests. Best effort. */
+void worker_lower_priority(void);
 
 #endif

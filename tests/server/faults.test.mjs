@@ -191,27 +191,51 @@ test('a full disk: 507 storage_full, no corruption, and writes again once space 
   }
 });
 
-test('a database locked by another process: 503 unavailable with Retry-After, then recovery', async () => {
+test('a database locked by another process: 503 unavailable with Retry-After, each write within 5 s of its arrival, then recovery', async () => {
   const server = await startServer();
+  let holder = null;
   try {
     const ids = await levelIds(server.client());
     const player = server.client();
     const g = (await player.post(`/api/v1/levels/${ids[1]}/game`)).json.game;
     assert.equal((await player.post(`/api/v1/games/${g.id}/log`, { seq: 1, steps: 'u' })).status, 200);
+    // Two more games, whose writes come while the first one's waits.
+    const others = [];
+    for (const k of [0, 2]) {
+      const c = server.client();
+      const game = (await c.post(`/api/v1/levels/${ids[k]}/game`)).json.game;
+      others.push({ c, game });
+    }
     // Another process takes the write lock and keeps it.
-    const holder = spawn('sqlite3', [server.db], { stdio: ['pipe', 'pipe', 'pipe'] });
+    holder = spawn('sqlite3', [server.db], { stdio: ['pipe', 'pipe', 'pipe'] });
     let said = '';
     holder.stdout.on('data', (d) => { said += d; });
     holder.stdin.write("BEGIN EXCLUSIVE; INSERT INTO users (guest, created_at) VALUES (1, 0); SELECT 'locked';\n");
     while (!said.includes('locked')) await new Promise((r) => setTimeout(r, 20));
     const started = Date.now();
-    // (Writers of one process queue for the lock one after another, each
-    // waiting the busy timeout: one write shows it.)
-    const step = await player.post(`/api/v1/games/${g.id}/log`, { seq: 2, steps: 'd' });
-    for (const [what, r] of [['a step', step]]) {
+    // A write, then more sent 1 to 2 s later, while the first still
+    // waits: each waits for the lock up to 5 s from its own arrival, not
+    // behind the wait of the writes queued before it (which made the
+    // second one wait 9 s).
+    const timed = (what, delay, send) => new Promise((resolve) => setTimeout(resolve, delay)).then(async () => {
+      const sent = Date.now();
+      const r = await send();
+      return { what, r, ms: Date.now() - sent };
+    });
+    const writes = await Promise.all([
+      timed('a step', 0, () => player.post(`/api/v1/games/${g.id}/log`, { seq: 2, steps: 'd' })),
+      timed('a step sent 1 s later', 1000, () => others[0].c.post(`/api/v1/games/${others[0].game.id}/log`, { seq: 1, steps: 'r' })),
+      timed('a step sent 2 s later', 2000, () => others[1].c.post(`/api/v1/games/${others[1].game.id}/log`, { seq: 1, steps: 'r' })),
+      // A write of its own transaction, outside the group commit: its wait
+      // for the process's other writers counts in its 5 s too.
+      timed('a sign-up sent 1.5 s later', 1500, () => server.client().post('/api/v1/account/signup', { username: 'locked-out', password: 'a password while locked' })),
+    ]);
+    console.log(writes.map(({ what, r, ms }) => `${what}: ${r.status} after ${ms} ms`).join('; '));
+    for (const { what, r, ms } of writes) {
       assert.equal(r.status, 503, `${what} while locked: ${show(r)}`);
       assert.equal(r.json?.error?.code, 'unavailable', show(r));
       assert.ok(Number(r.headers.get('retry-after')) >= 1, `${what}: Retry-After ${r.headers.get('retry-after')}`);
+      assert.ok(ms < 8000, `${what} was answered ${ms} ms after it was sent, not within about 5 s`);
     }
     console.log(`refused after ${Date.now() - started} ms`);
     // Reads go on meanwhile.
@@ -220,10 +244,12 @@ test('a database locked by another process: 503 unavailable with Retry-After, th
     assert.equal(read.json.game.seq, 1);
     holder.stdin.end('ROLLBACK;\n');
     await new Promise((r) => holder.on('exit', r));
+    holder = null;
     const r = await player.post(`/api/v1/games/${g.id}/log`, { seq: 2, steps: 'd' });
     assert.equal(r.status, 200, `once the lock is gone: ${show(r)}`);
     assert.equal(sqlite(server.db, 'PRAGMA integrity_check'), 'ok');
   } finally {
+    holder?.kill(); // a failed assertion must not leave the lock held
     assert.equal((await server.stop()).code, 0);
   }
 });

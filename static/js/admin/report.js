@@ -51,6 +51,7 @@ export function solverText(s) {
     case 'solvable': return `Solver: solvable, ${s.pushes} pushes, ${s.moves} moves (${s.seconds?.toFixed?.(1) ?? '?'} s).`;
     case 'unsolvable': return 'Solver: this level cannot be solved.';
     case 'unknown': return 'Solver: no answer within its time limit.';
+    case 'over_budget': return 'Solver: not checked: over budget (this file\'s levels used the solver time one upload gets).';
     default: return '';
   }
 }
@@ -86,7 +87,11 @@ function levelCard(l, format, ctx) {
   }
   if (l.duplicate) li.append(el('p', 'note', duplicateText(l.duplicate)));
   if (l.restores) li.append(el('p', 'note', `Brings back deleted level ${l.restores}, with its players' games.`));
-  for (const s of l.solutions || []) li.append(el('p', s.result === 'solved' ? 'note' : 'err', solutionText(s)));
+  const replayed = (l.solutions || []).filter((s) => s.result !== 'over_budget');
+  for (const s of replayed) li.append(el('p', s.result === 'solved' ? 'note' : 'err', solutionText(s)));
+  // One line for them all: past the budget, every level's solutions are.
+  const unchecked = (l.solutions || []).length - replayed.length;
+  if (unchecked) li.append(el('p', 'note', `${plural(unchecked, 'solution')} not checked: over budget (the replays of one file are limited on the server).`));
   if (l.solutions_not_replayed) li.append(el('p', 'note', `${plural(l.solutions_not_replayed, 'more solution')} not replayed.`));
   const solver = solverText(l.solver);
   if (solver) li.append(el('p', `note solver ${l.solver.status === 'unsolvable' ? 'err' : ''}`, solver));
