@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +11,9 @@
 #include <unistd.h>
 
 /* One setting: its flag (--name), its variable, the commands that take it,
- * and how its text is stored into a struct config. */
+ * and how its text is stored into a struct config: by `set`, or, when set
+ * is NULL, as a whole number from min to max into the unsigned field at
+ * offset `number`. */
 struct option {
     const char *name;
     const char *env;
@@ -18,7 +21,18 @@ struct option {
     const char *value_name;
     const char *help;
     int (*set)(struct config *cfg, const char *value);
+    size_t number;
+    unsigned long long min, max;
 };
+
+/* The end of an option whose value `fn` stores. */
+#define BY(fn) (fn), 0, 0, 0
+
+/* The end of an option whose value is a whole number kept in field. */
+#define NUMBER(field, lo, hi) NULL, offsetof(struct config, field), (lo), (hi)
+
+/* A span of seconds for the sweeper: 1 second to 10 years. */
+#define SPAN_MAX (10ull * 366 * 86400)
 
 /* Copies value with its NUL into dst[cap]; -1 (dst unchanged) when it does
  * not fit. */
@@ -47,15 +61,6 @@ static int parse_unsigned(const char *value, unsigned long long max, unsigned lo
 static int set_address(struct config *cfg, const char *v)
 {
     return copy_text(cfg->address, sizeof cfg->address, v);
-}
-
-static int set_port(struct config *cfg, const char *v)
-{
-    unsigned long long n;
-    if (parse_unsigned(v, 65535, &n) != 0)
-        return -1;
-    cfg->port = (unsigned)n;
-    return 0;
 }
 
 static int set_db(struct config *cfg, const char *v)
@@ -112,15 +117,6 @@ static int set_max_upload(struct config *cfg, const char *v)
     return 0;
 }
 
-static int set_solver_seconds(struct config *cfg, const char *v)
-{
-    unsigned long long n;
-    if (parse_unsigned(v, 3600, &n) != 0)
-        return -1;
-    cfg->solver_seconds = (unsigned)n;
-    return 0;
-}
-
 /* Seconds with up to three decimals ("2.5"), from 0.05 to 600. */
 static int set_hint_seconds(struct config *cfg, const char *v)
 {
@@ -148,72 +144,9 @@ static int set_hint_seconds(struct config *cfg, const char *v)
     return 0;
 }
 
-static int set_hint_memory(struct config *cfg, const char *v)
-{
-    unsigned long long n;
-    if (parse_unsigned(v, 65536, &n) != 0 || n < 16)
-        return -1;
-    cfg->hint_memory = (unsigned)n;
-    return 0;
-}
-
-static int set_hint_jobs(struct config *cfg, const char *v)
-{
-    unsigned long long n;
-    if (parse_unsigned(v, 8, &n) != 0 || n == 0)
-        return -1;
-    cfg->hint_jobs = (unsigned)n;
-    return 0;
-}
-
-static int set_threads(struct config *cfg, const char *v)
-{
-    unsigned long long n;
-    if (parse_unsigned(v, 1024, &n) != 0)
-        return -1;
-    cfg->threads = (unsigned)n;
-    return 0;
-}
-
-static int set_timeout(struct config *cfg, const char *v)
-{
-    unsigned long long n;
-    if (parse_unsigned(v, 86400, &n) != 0 || n == 0)
-        return -1;
-    cfg->timeout = (unsigned)n;
-    return 0;
-}
-
-static int set_auth_per_minute(struct config *cfg, const char *v)
-{
-    unsigned long long n;
-    if (parse_unsigned(v, 60000, &n) != 0 || n == 0)
-        return -1;
-    cfg->auth_per_minute = (unsigned)n;
-    return 0;
-}
-
-static int set_heartbeat(struct config *cfg, const char *v)
-{
-    unsigned long long n;
-    if (parse_unsigned(v, 3600, &n) != 0 || n == 0)
-        return -1;
-    cfg->heartbeat = (unsigned)n;
-    return 0;
-}
-
 static int set_origins(struct config *cfg, const char *v)
 {
     return copy_text(cfg->origins, sizeof cfg->origins, v);
-}
-
-static int set_max_rooms(struct config *cfg, const char *v)
-{
-    unsigned long long n;
-    if (parse_unsigned(v, 1000000, &n) != 0 || n == 0)
-        return -1;
-    cfg->max_rooms = (unsigned)n;
-    return 0;
 }
 
 static int set_collection(struct config *cfg, const char *v)
@@ -221,94 +154,6 @@ static int set_collection(struct config *cfg, const char *v)
     if (v[0] == '\0')
         return -1;
     return copy_text(cfg->collection, sizeof cfg->collection, v);
-}
-
-static int set_guests_per_minute(struct config *cfg, const char *v)
-{
-    unsigned long long n;
-    if (parse_unsigned(v, 60000, &n) != 0 || n == 0)
-        return -1;
-    cfg->guests_per_minute = (unsigned)n;
-    return 0;
-}
-
-/* A span of seconds for the sweeper: 1 second to 10 years. */
-static int parse_span(const char *v, unsigned *out)
-{
-    unsigned long long n;
-    if (parse_unsigned(v, 10ull * 366 * 86400, &n) != 0 || n == 0)
-        return -1;
-    *out = (unsigned)n;
-    return 0;
-}
-
-static int set_guest_unplayed_ttl(struct config *cfg, const char *v)
-{
-    return parse_span(v, &cfg->guest_unplayed_ttl);
-}
-
-static int set_guest_idle_ttl(struct config *cfg, const char *v)
-{
-    return parse_span(v, &cfg->guest_idle_ttl);
-}
-
-static int set_sweep_interval(struct config *cfg, const char *v)
-{
-    return parse_span(v, &cfg->sweep_interval);
-}
-
-static int set_game_cache_mb(struct config *cfg, const char *v)
-{
-    unsigned long long n;
-    if (parse_unsigned(v, 1u << 20, &n) != 0 || n == 0)
-        return -1;
-    cfg->game_cache_mb = (unsigned)n;
-    return 0;
-}
-
-static int set_max_connections(struct config *cfg, const char *v)
-{
-    unsigned long long n;
-    if (parse_unsigned(v, 1000000, &n) != 0 || n < 16)
-        return -1;
-    cfg->max_connections = (unsigned)n;
-    return 0;
-}
-
-static int set_connections_per_address(struct config *cfg, const char *v)
-{
-    unsigned long long n;
-    if (parse_unsigned(v, 1000000, &n) != 0 || n == 0)
-        return -1;
-    cfg->connections_per_address = (unsigned)n;
-    return 0;
-}
-
-static int set_max_streams(struct config *cfg, const char *v)
-{
-    unsigned long long n;
-    if (parse_unsigned(v, 1000000, &n) != 0 || n == 0)
-        return -1;
-    cfg->max_streams = (unsigned)n;
-    return 0;
-}
-
-static int set_streams_per_address(struct config *cfg, const char *v)
-{
-    unsigned long long n;
-    if (parse_unsigned(v, 1000000, &n) != 0 || n == 0)
-        return -1;
-    cfg->streams_per_address = (unsigned)n;
-    return 0;
-}
-
-static int set_events_memory(struct config *cfg, const char *v)
-{
-    unsigned long long n;
-    if (parse_unsigned(v, 65536, &n) != 0 || n == 0)
-        return -1;
-    cfg->events_memory = (unsigned)n;
-    return 0;
 }
 
 static int set_trusted_proxies(struct config *cfg, const char *v)
@@ -325,129 +170,114 @@ static int set_upload_steps(struct config *cfg, const char *v)
     return 0;
 }
 
-static int set_upload_solver_seconds(struct config *cfg, const char *v)
-{
-    unsigned long long n;
-    if (parse_unsigned(v, 86400, &n) != 0 || n == 0)
-        return -1;
-    cfg->upload_solver_seconds = (unsigned)n;
-    return 0;
-}
-
-static int set_daily_past_jobs(struct config *cfg, const char *v)
-{
-    unsigned long long n;
-    if (parse_unsigned(v, 16, &n) != 0 || n == 0)
-        return -1;
-    cfg->daily_past_jobs = (unsigned)n;
-    return 0;
-}
-
 static const struct option options[] = {
     {"address", "SOKOD_ADDRESS", CONFIG_SERVE, "ADDR", "address to listen on (default 127.0.0.1)",
-     set_address},
+     BY(set_address)},
     {"port", "SOKOD_PORT", CONFIG_SERVE, "PORT",
-     "port to listen on (default 8080; 0 picks a free port)", set_port},
+     "port to listen on (default 8080; 0 picks a free port)", NUMBER(port, 0, 65535)},
     {"db", "SOKOD_DB", CONFIG_SERVE | CONFIG_IMPORT | CONFIG_ADMIN, "PATH",
-     "SQLite database file (default data/sokod.db)", set_db},
+     "SQLite database file (default data/sokod.db)", BY(set_db)},
     {"static", "SOKOD_STATIC", CONFIG_SERVE, "DIR",
-     "folder of the browser client (default: static/ beside the binary or its parent)", set_static},
+     "folder of the browser client (default: static/ beside the binary or its parent)",
+     BY(set_static)},
     {"levels", "SOKOD_LEVELS", CONFIG_SERVE, "DIR",
      "bundled levels imported on first start (default: levels/ beside the binary or its parent)",
-     set_levels},
+     BY(set_levels)},
     {"wasm", "SOKOD_WASM", CONFIG_SERVE, "PATH",
-     "core.wasm served at /core.wasm (default: core.wasm beside the binary)", set_wasm},
+     "core.wasm served at /core.wasm (default: core.wasm beside the binary)", BY(set_wasm)},
     {"migrations", "SOKOD_MIGRATIONS", CONFIG_SERVE | CONFIG_IMPORT | CONFIG_ADMIN, "DIR",
      "folder of NNNN_name.sql schema migrations (default: migrations/ beside the binary or "
      "its parent)",
-     set_migrations},
+     BY(set_migrations)},
     {"synchronous", "SOKOD_SYNCHRONOUS", CONFIG_SERVE | CONFIG_IMPORT | CONFIG_ADMIN, "MODE",
-     "SQLite synchronous setting: NORMAL (default) or FULL", set_synchronous},
+     "SQLite synchronous setting: NORMAL (default) or FULL", BY(set_synchronous)},
     {"max-body", "SOKOD_MAX_BODY", CONFIG_SERVE, "BYTES",
-     "largest request body accepted (default 65536; larger ones get 413)", set_max_body},
+     "largest request body accepted (default 65536; larger ones get 413)", BY(set_max_body)},
     {"max-upload", "SOKOD_MAX_UPLOAD", CONFIG_SERVE, "BYTES",
      "largest level file an admin may upload (default 33554432; larger ones get 413)",
-     set_max_upload},
+     BY(set_max_upload)},
     {"solver-seconds", "SOKOD_SOLVER_SECONDS", CONFIG_SERVE, "SECONDS",
      "time the background solvability check gives each uploaded level (default 10; 0: off)",
-     set_solver_seconds},
+     NUMBER(solver_seconds, 0, 3600)},
     {"hint-seconds", "SOKOD_HINT_SECONDS", CONFIG_SERVE, "SECONDS",
-     "time one hint may search, decimals allowed (default 3)", set_hint_seconds},
+     "time one hint may search, decimals allowed (default 3)", BY(set_hint_seconds)},
     {"hint-memory", "SOKOD_HINT_MEMORY", CONFIG_SERVE, "MIB",
-     "memory one hint's search may use, in MiB (default 256)", set_hint_memory},
+     "memory one hint's search may use, in MiB (default 256)", NUMBER(hint_memory, 16, 65536)},
     {"hint-jobs", "SOKOD_HINT_JOBS", CONFIG_SERVE, "N",
-     "hints computed at once, from 1 to 8; more get 503 (default 2)", set_hint_jobs},
+     "hints computed at once, from 1 to 8; more get 503 (default 2)", NUMBER(hint_jobs, 1, 8)},
     {"threads", "SOKOD_THREADS", CONFIG_SERVE, "N", "HTTP worker threads (default 0: one per core)",
-     set_threads},
+     NUMBER(threads, 0, 1024)},
     {"timeout", "SOKOD_TIMEOUT", CONFIG_SERVE, "SECONDS", "idle connection timeout (default 30)",
-     set_timeout},
+     NUMBER(timeout, 1, 86400)},
     {"auth-per-minute", "SOKOD_AUTH_PER_MINUTE", CONFIG_SERVE, "N",
      "log-ins, sign-ups and password changes one address may try per minute (default 30; "
      "more get 429)",
-     set_auth_per_minute},
+     NUMBER(auth_per_minute, 1, 60000)},
     {"heartbeat", "SOKOD_HEARTBEAT", CONFIG_SERVE, "SECONDS",
      "seconds between heartbeats of an idle live stream (default 15; at most half the timeout)",
-     set_heartbeat},
+     NUMBER(heartbeat, 1, 3600)},
     {"origin", "SOKOD_ORIGIN", CONFIG_SERVE, "URL[,URL]",
      "the address players use, as https://sokoban.example.org: other Host headers get 421 "
      "(default: none; on a loopback address, the loopback names)",
-     set_origins},
+     BY(set_origins)},
     {"max-rooms", "SOKOD_MAX_ROOMS", CONFIG_SERVE, "N",
      "race rooms held in memory at once; past it, rooms not in use are forgotten, and when all "
      "are in use others get 503 (default 10000)",
-     set_max_rooms},
+     NUMBER(max_rooms, 1, 1000000)},
     {"collection", NULL, CONFIG_IMPORT, "NAME",
      "collection the levels go into (default: the file's Collection: line or its name)",
-     set_collection},
+     BY(set_collection)},
     {"guests-per-minute", "SOKOD_GUESTS_PER_MINUTE", CONFIG_SERVE, "N",
      "new guests one address may make per minute, as a burst and then steadily (default 60; "
      "more get 429)",
-     set_guests_per_minute},
+     NUMBER(guests_per_minute, 1, 60000)},
     {"guest-unplayed-ttl", "SOKOD_GUEST_UNPLAYED_TTL", CONFIG_SERVE, "SECONDS",
      "a guest who never played is deleted this long after it was made (default 3600)",
-     set_guest_unplayed_ttl},
+     NUMBER(guest_unplayed_ttl, 1, SPAN_MAX)},
     {"guest-idle-ttl", "SOKOD_GUEST_IDLE_TTL", CONFIG_SERVE, "SECONDS",
      "a guest unseen this long is deleted with its games (default 7776000: 90 days)",
-     set_guest_idle_ttl},
+     NUMBER(guest_idle_ttl, 1, SPAN_MAX)},
     {"sweep-interval", "SOKOD_SWEEP_INTERVAL", CONFIG_SERVE, "SECONDS",
-     "seconds between sweeps of old guests and expired sessions (default 300)", set_sweep_interval},
+     "seconds between sweeps of old guests and expired sessions (default 300)",
+     NUMBER(sweep_interval, 1, SPAN_MAX)},
     {"game-cache-mb", "SOKOD_GAME_CACHE_MB", CONFIG_SERVE, "MIB",
      "memory the games kept between requests may use, in MiB (default 128); the least "
      "recently played leave first",
-     set_game_cache_mb},
+     NUMBER(game_cache_mb, 1, 1u << 20)},
     {"max-connections", "SOKOD_MAX_CONNECTIONS", CONFIG_SERVE, "N",
-     "connections open at once; more are closed unanswered (default 4096)", set_max_connections},
+     "connections open at once; more are closed unanswered (default 4096)",
+     NUMBER(max_connections, 16, 1000000)},
     {"connections-per-address", "SOKOD_CONNECTIONS_PER_ADDRESS", CONFIG_SERVE, "N",
      "connections open at once from one address (an IPv6 /64), trusted proxies excepted; more "
      "are closed unanswered (default 256)",
-     set_connections_per_address},
+     NUMBER(connections_per_address, 1, 1000000)},
     {"max-streams", "SOKOD_MAX_STREAMS", CONFIG_SERVE, "N",
      "live event streams open at once, below --max-connections; more get 503 (default: half "
      "of --max-connections)",
-     set_max_streams},
+     NUMBER(max_streams, 1, 1000000)},
     {"streams-per-address", "SOKOD_STREAMS_PER_ADDRESS", CONFIG_SERVE, "N",
      "live event streams open at once for one client address; more get 429 (default 128)",
-     set_streams_per_address},
+     NUMBER(streams_per_address, 1, 1000000)},
     {"events-memory", "SOKOD_EVENTS_MEMORY", CONFIG_SERVE, "MIB",
      "memory for the live events kept for streams that reconnect, over all games, rooms and "
      "watched players, in MiB (default 64)",
-     set_events_memory},
+     NUMBER(events_memory, 1, 65536)},
     {"trusted-proxies", "SOKOD_TRUSTED_PROXIES", CONFIG_SERVE, "LIST",
      "addresses and networks of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto "
      "are believed, such as 10.0.0.0/8,::1 (default: none)",
-     set_trusted_proxies},
+     BY(set_trusted_proxies)},
     {"upload-steps", "SOKOD_UPLOAD_STEPS", CONFIG_SERVE, "N",
      "solution steps the check of one upload replays in all; solutions past it are reported "
      "\"not checked: over budget\" (default 16777216)",
-     set_upload_steps},
+     BY(set_upload_steps)},
     {"upload-solver-seconds", "SOKOD_UPLOAD_SOLVER_SECONDS", CONFIG_SERVE, "SECONDS",
      "solvability-check time the levels of one upload get in all; levels past it are not "
      "checked (default 300)",
-     set_upload_solver_seconds},
+     NUMBER(upload_solver_seconds, 1, 86400)},
     {"daily-past-jobs", "SOKOD_DAILY_PAST_JOBS", CONFIG_SERVE, "N",
      "past days' daily puzzles being made or waiting at once, from 1 to 16; more get 503 "
      "(default 4)",
-     set_daily_past_jobs},
+     NUMBER(daily_past_jobs, 1, 16)},
 };
 
 #define NOPTIONS (sizeof options / sizeof options[0])
@@ -515,9 +345,21 @@ static const struct option *find_option(const char *name, size_t len, unsigned c
     return NULL;
 }
 
+/* Stores value as o says; 0, or -1 when it is not a value o takes. */
+static int set_option(struct config *cfg, const struct option *o, const char *value)
+{
+    if (o->set != NULL)
+        return o->set(cfg, value);
+    unsigned long long n;
+    if (parse_unsigned(value, o->max, &n) != 0 || n < o->min)
+        return -1;
+    *(unsigned *)(void *)((char *)cfg + o->number) = (unsigned)n;
+    return 0;
+}
+
 static int apply(struct config *cfg, const struct option *o, const char *value, const char *from)
 {
-    if (o->set(cfg, value) == 0)
+    if (set_option(cfg, o, value) == 0)
         return 0;
     fprintf(stderr, "sokod: invalid value '%s' for %s (%s)\n", value, from, o->help);
     return -1;
