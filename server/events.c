@@ -62,7 +62,6 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t tick = PTHREAD_COND_INITIALIZER;
 static struct topic *buckets[TOPIC_BUCKETS];
 static struct events_stream *streams;
-static unsigned nstreams, ntopics;
 static uint64_t last_id;
 static bool stopping, beating;
 static unsigned beat_ms;
@@ -157,7 +156,6 @@ static struct topic *topic_get(const char *name)
     unsigned b = bucket_of(name);
     t->next = buckets[b];
     buckets[b] = t;
-    ntopics++;
     return t;
 }
 
@@ -319,7 +317,6 @@ static void sweep(uint64_t now)
             if (t->nsubs == 0 && now - t->unfollowed_us > TOPIC_LINGER_US) {
                 *p = t->next;
                 topic_free(t);
-                ntopics--;
             } else {
                 p = &t->next;
             }
@@ -385,15 +382,6 @@ void events_stop(void)
     pthread_mutex_unlock(&lock);
     if (joining)
         pthread_join(beater, NULL);
-}
-
-uint64_t events_last_id(void)
-{
-    pthread_mutex_lock(&lock);
-    init_ids();
-    uint64_t id = last_id;
-    pthread_mutex_unlock(&lock);
-    return id;
 }
 
 bool events_wanted(const char *topic)
@@ -513,7 +501,6 @@ struct events_stream *events_open(const char *const *topics, unsigned n, bool ha
     if (streams != NULL)
         streams->prev = s;
     streams = s;
-    nstreams++;
     pthread_mutex_unlock(&lock);
     return s;
 fail:
@@ -573,15 +560,6 @@ void events_close(struct events_stream *s)
         streams = s->next;
     if (s->next != NULL)
         s->next->prev = s->prev;
-    nstreams--;
     pthread_mutex_unlock(&lock);
     free(s);
-}
-
-void events_counts(unsigned *open, unsigned *known)
-{
-    pthread_mutex_lock(&lock);
-    *open = nstreams;
-    *known = ntopics;
-    pthread_mutex_unlock(&lock);
 }

@@ -54,9 +54,6 @@ int events_start(unsigned heartbeat_ms, size_t history_bytes);
  * the HTTP daemon stops: it must not stop with suspended connections. */
 void events_stop(void);
 
-/* The id of the last event published (or the first id minus one). */
-uint64_t events_last_id(void);
-
 /* True when some stream follows `topic` or did lately: only then is an
  * event worth building. A hint (it may change at once). */
 bool events_wanted(const char *topic);
@@ -107,8 +104,5 @@ enum events_read_result events_read(struct events_stream *s, char *buf, size_t c
 
 /* Stops following and frees the stream. */
 void events_close(struct events_stream *s);
-
-/* Counts, for tests and benchmarks: streams open and topics known. */
-void events_counts(unsigned *streams, unsigned *topics);
 
 #endif

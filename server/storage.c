@@ -342,29 +342,6 @@ int storage_undo_to_savepoint(void)
     return status;
 }
 
-static const char SQL_INTEGRITY[] = "PRAGMA integrity_check";
-
-int storage_integrity_check(void)
-{
-    sqlite3_stmt *st = storage_stmt(SQL_INTEGRITY);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    int status = STORAGE_OK;
-    int rc = sqlite3_step(st);
-    while (rc == SQLITE_ROW) {
-        const char *line = storage_column_text(st, 0);
-        if (strcmp(line, "ok") != 0) {
-            fprintf(stderr, "sokod: integrity check: %s\n", line);
-            status = STORAGE_ERROR;
-        }
-        rc = sqlite3_step(st);
-    }
-    if (rc != SQLITE_DONE)
-        status = storage_status(rc, "integrity check");
-    sqlite3_reset(st);
-    return status;
-}
-
 void storage_shutdown(void)
 {
     pthread_once(&key_once, make_key);

@@ -75,9 +75,6 @@ int storage_release_savepoint(void);
 /* Undoes what was written since the last savepoint, and forgets it. */
 int storage_undo_to_savepoint(void);
 
-/* PRAGMA integrity_check on the calling thread's connection: STORAGE_OK when "ok". */
-int storage_integrity_check(void);
-
 /* ---- Backups ----------------------------------------------------------------------------- */
 
 /* Copies the database at db_path, as it stands at one moment, to `target`
@@ -238,9 +235,6 @@ struct storage_new_level {
     const char *canonical_hash;
 };
 
-/* Creates a collection. STORAGE_CONFLICT when one has that name. */
-int storage_collection_create(const char *name, const char *source, const char *notes, int64_t now,
-                              int64_t *id);
 /* STORAGE_OK when a collection was imported from `source`, else STORAGE_NOT_FOUND. */
 int storage_collection_from_source(const char *source);
 int storage_level_insert(const struct storage_new_level *l, int64_t now, int64_t *id);
