@@ -5,7 +5,6 @@
 #include "access_log.h"
 #include "address_count.h"
 #include "auth.h"
-#include "events.h"
 #include "http_checks.h"
 #include "routes.h"
 #include "security_headers.h"
@@ -52,6 +51,10 @@ static atomic_int in_flight;
  * --max-streams). */
 static struct address_count *peer_connections;
 static struct address_count *open_streams;
+/* The listening socket, once http_quiesce has taken it from the daemon:
+ * closed only after the daemon stops. */
+static MHD_socket listener = MHD_INVALID_SOCKET;
+static bool quiesced;
 
 struct http_stream_slot {
     char key[CLIENT_IP_KEY_MAX];
@@ -721,12 +724,17 @@ struct MHD_Daemon *http_start(const struct config *cfg, unsigned *port)
     return d;
 }
 
+void http_quiesce(struct MHD_Daemon *d)
+{
+    if (!quiesced) {
+        listener = MHD_quiesce_daemon(d);
+        quiesced = true;
+    }
+}
+
 void http_stop(struct MHD_Daemon *d, unsigned grace_ms)
 {
-    MHD_socket listener = MHD_quiesce_daemon(d);
-    /* Live streams never end by themselves, and the daemon must not stop
-     * with suspended connections: end them all (each is woken to finish). */
-    events_stop();
+    http_quiesce(d);
     uint64_t deadline = http_now_us() + (uint64_t)grace_ms * 1000u;
     while (atomic_load(&in_flight) > 0 && http_now_us() < deadline) {
         struct timespec pause = {0, 5 * 1000 * 1000};
@@ -738,6 +746,8 @@ void http_stop(struct MHD_Daemon *d, unsigned grace_ms)
     MHD_stop_daemon(d);
     if (listener != MHD_INVALID_SOCKET)
         close(listener);
+    listener = MHD_INVALID_SOCKET;
+    quiesced = false;
     /* Every connection and stream has ended with the daemon. */
     address_count_free(peer_connections);
     address_count_free(open_streams);

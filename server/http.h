@@ -69,8 +69,13 @@ typedef int (*http_handler)(struct http_conn *c);
  * failure, after a message on stderr. cfg must outlive the daemon. */
 struct MHD_Daemon *http_start(const struct config *cfg, unsigned *port);
 
-/* Stops accepting connections, waits (at most `grace_ms`) for requests in
- * flight to be answered, then stops the daemon. */
+/* Stops accepting connections; requests in flight go on. Live streams
+ * never end by themselves and the daemon must not stop with suspended
+ * connections: end them (events_stop) between this call and http_stop. */
+void http_quiesce(struct MHD_Daemon *d);
+
+/* Stops accepting connections (if http_quiesce has not), waits (at most
+ * `grace_ms`) for requests in flight to be answered, then stops the daemon. */
 void http_stop(struct MHD_Daemon *d, unsigned grace_ms);
 
 /* Answers with `body` as JSON (the reference is stolen), plus any attached

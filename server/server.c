@@ -51,12 +51,18 @@ static void stop_running(void)
 {
     if (running.daemon != NULL) {
         hint_cancel_all();
+        /* No new connection, then every live stream ended (each is woken
+         * to finish), so that the requests in flight can all be answered
+         * and the daemon stops with no connection suspended. */
+        http_quiesce(running.daemon);
+        events_stop();
         http_stop(running.daemon, STOP_GRACE_MS);
         running.daemon = NULL;
     }
     if (running.sweeper)
         sweeper_stop();
     if (running.threads) {
+        /* Stops the heartbeats when the daemon never started (else done). */
         events_stop();
         commit_stop();
     }
