@@ -9,6 +9,7 @@
 #include "account_limits.h"
 #include "auth.h"
 #include "body.h"
+#include "clock.h"
 #include "device.h"
 #include "handlers.h"
 #include "storage.h"
@@ -143,7 +144,7 @@ static int finish_signup(struct http_conn *c, void *arg)
     if (status == STORAGE_OK && user != 0)
         status = storage_user_register(user, job->username, job->hash);
     else if (status == STORAGE_OK)
-        status = storage_user_create(job->username, job->hash, auth_now(), &user);
+        status = storage_user_create(job->username, job->hash, clock_now(), &user);
     /* A new session token, so that one known before sign-up is worth nothing. */
     if (status == STORAGE_OK)
         status = auth_session_end(c);
@@ -256,7 +257,7 @@ static int finish_login(struct http_conn *c, void *arg)
     if (status == STORAGE_OK)
         status = auth_session_end(c);
     if (status == STORAGE_OK)
-        status = storage_sessions_purge(job->account, auth_now());
+        status = storage_sessions_purge(job->account, clock_now());
     if (status == STORAGE_OK && merge)
         status = storage_user_merge_guest(job->current, job->account);
     if (status == STORAGE_OK)

@@ -60,9 +60,6 @@ int auth_session_end(struct http_conn *c);
  * ended. Returns a STORAGE_* code. */
 int auth_sessions_revoke(struct http_conn *c, int64_t user, bool keep_current, int64_t *count);
 
-/* The current time in Unix seconds. */
-int64_t auth_now(void);
-
 /* Answers a failed storage call: 503 when busy, 500 otherwise. */
 int auth_storage_failure(struct http_conn *c, int status);
 

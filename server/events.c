@@ -5,6 +5,8 @@
  * the oldest overall is always the oldest of its own topic. */
 #include "events.h"
 
+#include "clock.h"
+
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,21 +73,12 @@ static struct frame *heartbeat;
 static struct kept *oldest, *newest;
 static size_t kept_bytes, kept_cap;
 
-static uint64_t now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
 /* Ids start at the wall clock in microseconds, once, under the lock. */
 static void init_ids(void)
 {
     if (last_id != 0)
         return;
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    last_id = (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+    last_id = (uint64_t)clock_now_us();
 }
 
 static struct frame *frame_new(size_t len)
@@ -152,7 +145,7 @@ static struct topic *topic_get(const char *name)
     snprintf(t->name, sizeof t->name, "%s", name);
     init_ids();
     t->since = last_id;
-    t->unfollowed_us = now_us();
+    t->unfollowed_us = clock_mono_us();
     unsigned b = bucket_of(name);
     t->next = buckets[b];
     buckets[b] = t;
@@ -304,7 +297,7 @@ static void unfollow(struct topic *t, struct events_stream *s)
         }
     }
     if (t->nsubs == 0)
-        t->unfollowed_us = now_us();
+        t->unfollowed_us = clock_mono_us();
 }
 
 /* Forgets topics nobody followed for TOPIC_LINGER_US. */
@@ -346,7 +339,7 @@ static void *beat_main(void *unused)
                 wake(s);
             }
         }
-        sweep(now_us());
+        sweep(clock_mono_us());
     }
     pthread_mutex_unlock(&lock);
     return NULL;

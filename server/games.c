@@ -3,6 +3,7 @@
 
 #include "auth.h"
 #include "body.h"
+#include "clock.h"
 #include "commit.h"
 #include "game_answers.h"
 #include "game_cache.h"
@@ -193,7 +194,7 @@ static void refuse_entry(struct games_answer *a, struct live_game *g, const stru
 static int record(struct live_game *g, const struct games_entry *e, const char *steps,
                   const struct play_result *res)
 {
-    int64_t now = auth_now();
+    int64_t now = clock_now();
     struct storage_log_entry le = {
         .seq = e->seq,
         .kind = e->kind,
@@ -281,7 +282,7 @@ static bool check_seq(struct entry_job *j, int *status)
 static int take_game(struct entry_job *j)
 {
     struct storage_user u;
-    int status = storage_session_user(j->session, auth_now(), &u);
+    int status = storage_session_user(j->session, clock_now(), &u);
     if (status == STORAGE_NOT_FOUND) {
         games_refuse(&j->answer, 401, API_E_NO_SESSION, NULL, AUTH_NO_SESSION_MESSAGE);
         return STORAGE_OK;
@@ -481,7 +482,7 @@ int games_open(struct http_conn *c)
     bool created = false;
     status = storage_begin();
     if (status == STORAGE_OK)
-        status = storage_game_open(user, level, auth_now(), &row, &created);
+        status = storage_game_open(user, level, clock_now(), &row, &created);
     if (status == STORAGE_OK)
         status = storage_commit();
     else

@@ -5,6 +5,7 @@
 #include "access_log.h"
 #include "address_count.h"
 #include "auth.h"
+#include "clock.h"
 #include "http_checks.h"
 #include "routes.h"
 #include "security_headers.h"
@@ -60,13 +61,6 @@ struct http_stream_slot {
     char key[CLIENT_IP_KEY_MAX];
 };
 
-uint64_t http_now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
 static unsigned method_bit(const char *m)
 {
     static const struct {
@@ -102,7 +96,7 @@ static void access_log(const struct http_conn *c)
     char method[40], path[600], line[800];
     log_safe(method, sizeof method, c->method_name);
     log_safe(path, sizeof path, c->path != NULL ? c->path : "");
-    uint64_t us = http_now_us() - c->start_us;
+    uint64_t us = clock_mono_us() - c->start_us;
     int n;
     if (c->status != 0)
         n = snprintf(line, sizeof line, "%s %s %u %llu %lluus\n", method, path, c->status,
@@ -120,7 +114,7 @@ static struct http_conn *conn_new(struct MHD_Connection *mhd, const char *url, c
     if (c == NULL)
         return NULL;
     c->mhd = mhd;
-    c->start_us = http_now_us();
+    c->start_us = clock_mono_us();
     c->method = method_bit(method);
     snprintf(c->method_name, sizeof c->method_name, "%s", method);
     c->path = strdup(url);
@@ -735,8 +729,8 @@ void http_quiesce(struct MHD_Daemon *d)
 void http_stop(struct MHD_Daemon *d, unsigned grace_ms)
 {
     http_quiesce(d);
-    uint64_t deadline = http_now_us() + (uint64_t)grace_ms * 1000u;
-    while (atomic_load(&in_flight) > 0 && http_now_us() < deadline) {
+    uint64_t deadline = clock_mono_us() + (uint64_t)grace_ms * 1000u;
+    while (atomic_load(&in_flight) > 0 && clock_mono_us() < deadline) {
         struct timespec pause = {0, 5 * 1000 * 1000};
         nanosleep(&pause, NULL);
     }

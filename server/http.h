@@ -160,7 +160,4 @@ json_t *http_json_text(const char *text);
 /* A JSON string of a Unix time in UTC: "2024-05-01T12:00:00Z". */
 json_t *http_json_time(int64_t unix_seconds);
 
-/* Microseconds from a monotonic clock. */
-uint64_t http_now_us(void);
-
 #endif

@@ -10,6 +10,7 @@
  * and a board anyone can fill with throw-away guests would be worth little.
  * Signing up puts a guest's solutions on the boards. */
 #include "auth.h"
+#include "clock.h"
 #include "handlers.h"
 #include "storage.h"
 #include "storage_boards.h"
@@ -176,7 +177,7 @@ int leaderboard_level(struct http_conn *c)
 /* Today (UTC, by the server's clock) as YYYY-MM-DD. */
 static void today_utc(char out[11])
 {
-    time_t now = (time_t)auth_now();
+    time_t now = (time_t)clock_now();
     struct tm tm;
     gmtime_r(&now, &tm);
     if (strftime(out, 11, "%Y-%m-%d", &tm) == 0)

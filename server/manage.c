@@ -7,6 +7,7 @@
 #include "auth.h"
 #include "body.h"
 #include "check_report.h"
+#include "clock.h"
 #include "handlers.h"
 #include "storage_admin.h"
 
@@ -348,7 +349,7 @@ static int set_deleted(struct http_conn *c, bool collection, bool deleted)
     json_decref(body);
     char target[48];
     admin_target(target, sizeof target, collection ? "collection" : "level", c->param[0]);
-    int64_t at = deleted ? auth_now() : 0;
+    int64_t at = deleted ? clock_now() : 0;
     int status = storage_begin();
     if (status == STORAGE_OK)
         status = collection ? storage_collection_set_deleted(c->param[0], at)

@@ -7,6 +7,7 @@
 #include "room_levels.h"
 
 #include "auth.h"
+#include "clock.h"
 #include "generate.h"
 #include "generated_level.h"
 #include "rooms.h"
@@ -114,7 +115,7 @@ static void make_level(struct job *j)
              j->d->name, (long long)j->seed, l.score);
     struct storage_race_level_new row = {.difficulty = j->d->name, .seed = j->seed};
     if (generated_level_row(&l, title, comment, hash, &row.level))
-        j->status = storage_race_level_add(&row, auth_now(), &j->level);
+        j->status = storage_race_level_add(&row, clock_now(), &j->level);
     gen_level_free(&l);
 }
 

@@ -4,6 +4,7 @@
 
 #include "auth.h"
 #include "body.h"
+#include "clock.h"
 #include "daily.h"
 #include "events.h"
 #include "game_cache.h"
@@ -19,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define ROOM_SEATS 8
 #define ROOM_COUNTDOWN_MS 3000
@@ -61,7 +61,7 @@ static bool limit(int which, const char *key, unsigned *retry)
 {
     pthread_once(&limits_once, make_limits);
     return limits[which] == NULL ||
-           ratelimit_take(limits[which], key, http_now_us() / 1000u, retry);
+           ratelimit_take(limits[which], key, clock_mono_us() / 1000u, retry);
 }
 
 enum phase { PHASE_LOBBY, PHASE_STARTED, PHASE_FINISHED };
@@ -113,13 +113,6 @@ static unsigned max_rooms = 10000; /* --max-rooms, through rooms_set_limit */
 /* A status of lock_room beside the STORAGE_* ones: every room in memory is
  * in use, so no other can come in. */
 #define ROOMS_NO_SPACE 100
-
-static int64_t wall_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static struct room **bucket_of(int64_t id)
 {
@@ -280,7 +273,7 @@ static struct room *lock_room(int64_t id, int *status)
      * games stay in the database, the room starts a new round. */
     fresh->round = row.round;
     fresh->phase = PHASE_LOBBY;
-    fresh->touched = wall_ms();
+    fresh->touched = clock_now_ms();
     pthread_mutex_lock(&lock);
     r = find(id);
     if (r != NULL) {
@@ -313,7 +306,7 @@ static const char *phase_name(const struct room *r, int64_t now)
 /* Writes the room's public state (no boards) as a JSON object. Lock held. */
 static void write_room(struct textbuf *b, const struct room *r)
 {
-    int64_t now = wall_ms();
+    int64_t now = clock_now_ms();
     textbuf_puts(b, "{\"id\":");
     textbuf_int(b, r->id);
     textbuf_puts(b, ",\"host_id\":");
@@ -572,7 +565,7 @@ int rooms_open(struct http_conn *c, int64_t user, int64_t level, const char *sou
     row.level_id = level;
     snprintf(row.source, sizeof row.source, "%s", source);
     row.host_id = user;
-    row.created_at = auth_now();
+    row.created_at = clock_now();
     status = storage_begin();
     if (status == STORAGE_OK)
         status = storage_room_create(&row);
@@ -593,7 +586,7 @@ int rooms_open(struct http_conn *c, int64_t user, int64_t level, const char *sou
     r->boxes = facts.boxes;
     r->round = 1;
     r->phase = PHASE_LOBBY;
-    r->touched = wall_ms();
+    r->touched = clock_now_ms();
     r->nseats = 1;
     seat_init(&r->seats[0], user);
     pthread_mutex_lock(&lock);
@@ -609,7 +602,7 @@ int rooms_open(struct http_conn *c, int64_t user, int64_t level, const char *sou
 
 int rooms_list(struct http_conn *c)
 {
-    int64_t now = wall_ms();
+    int64_t now = clock_now_ms();
     struct textbuf b = {0};
     textbuf_puts(&b, "{\"rooms\":[");
     unsigned n = 0;
@@ -704,7 +697,7 @@ int rooms_join(struct http_conn *c)
         s->left = false; /* back in the race */
         changed = true;
     }
-    r->touched = wall_ms();
+    r->touched = clock_now_ms();
     return reply_changed_room(c, r, user, changed);
 }
 
@@ -738,7 +731,7 @@ int rooms_leave(struct http_conn *c)
             if (user == r->host_id && r->nseats > 0)
                 r->host_id = r->seats[0].user_id;
         }
-        r->touched = wall_ms();
+        r->touched = clock_now_ms();
     }
     return reply_changed_room(c, r, user, s != NULL);
 }
@@ -770,7 +763,7 @@ int rooms_start(struct http_conn *c)
     /* A fresh game for every seat, committed before anyone can step. */
     int status = storage_begin();
     for (unsigned i = 0; i < n && status == STORAGE_OK; i++)
-        status = storage_race_game(id, round, users[i], level, auth_now(), &games[i]);
+        status = storage_race_game(id, round, users[i], level, clock_now(), &games[i]);
     if (status == STORAGE_OK)
         status = storage_commit();
     else
@@ -791,8 +784,8 @@ int rooms_start(struct http_conn *c)
         }
     }
     r->phase = PHASE_STARTED;
-    r->starts_at = wall_ms() + ROOM_COUNTDOWN_MS;
-    r->touched = wall_ms();
+    r->starts_at = clock_now_ms() + ROOM_COUNTDOWN_MS;
+    r->touched = clock_now_ms();
     return reply_changed_room(c, r, user, true);
 }
 
@@ -841,7 +834,7 @@ int rooms_rematch(struct http_conn *c)
         r->round = round;
         r->finished = 0;
         r->phase = PHASE_LOBBY;
-        r->touched = wall_ms();
+        r->touched = clock_now_ms();
     }
     return reply_changed_room(c, r, user, true);
 }
@@ -864,9 +857,10 @@ bool rooms_step_allowed(const struct live_game *g, const char *address, enum api
     if (r == NULL || r->round != g->round || s == NULL || s->game_id != g->id) {
         *code = API_E_RACE_OVER;
         snprintf(msg, cap, "this race is over");
-    } else if (r->phase == PHASE_STARTED && wall_ms() < r->starts_at) {
+    } else if (r->phase == PHASE_STARTED && clock_now_ms() < r->starts_at) {
         *code = API_E_RACE_NOT_STARTED;
-        snprintf(msg, cap, "the race starts in %lld ms", (long long)(r->starts_at - wall_ms()));
+        snprintf(msg, cap, "the race starts in %lld ms",
+                 (long long)(r->starts_at - clock_now_ms()));
     } else if (r->phase != PHASE_STARTED || s->finished) {
         *code = API_E_RACE_OVER;
         snprintf(msg, cap, s->finished ? "you have finished this race" : "this race is over");
@@ -885,7 +879,7 @@ void rooms_race_entry(const struct live_game *g, int kind, uint32_t seq, const c
 {
     if (kind < 0 || kind > STORAGE_LOG_RESTART)
         return;
-    int64_t now = wall_ms();
+    int64_t now = clock_now_ms();
     pthread_mutex_lock(&lock);
     struct room *r = find(g->room_id);
     struct seat *s = r != NULL && r->round == g->round ? seat_of(r, g->user_id) : NULL;

@@ -3,13 +3,13 @@
  * device. The client owns the keys; the server keeps them small and flat. */
 #include "auth.h"
 #include "body.h"
+#include "clock.h"
 #include "handlers.h"
 #include "storage.h"
 #include "watch.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define SETTINGS_MAX_KEYS 64
 #define SETTINGS_MAX_KEY 64
@@ -122,7 +122,7 @@ int settings_put(struct http_conn *c)
     }
     int status = text != NULL ? storage_begin() : STORAGE_ERROR;
     if (status == STORAGE_OK) {
-        status = storage_settings_put(user, text, (int64_t)time(NULL));
+        status = storage_settings_put(user, text, clock_now());
         if (status == STORAGE_OK)
             status = storage_commit();
         else

@@ -57,11 +57,9 @@ void storage_shutdown(void);
  * from the call, then gives STORAGE_BUSY. */
 int storage_begin(void);
 /* storage_begin, waiting for the lock no later than deadline_ms (on the
- * clock of storage_clock_ms); a deadline already past still takes a free
+ * clock of clock_mono_ms); a deadline already past still takes a free
  * lock, without waiting. */
 int storage_begin_until(int64_t deadline_ms);
-/* Milliseconds on a monotonic clock, for deadlines. */
-int64_t storage_clock_ms(void);
 /* COMMIT; on failure the transaction is rolled back. */
 int storage_commit(void);
 /* ROLLBACK, when a transaction is open. Cannot fail. */

@@ -6,6 +6,7 @@
 #include "watch.h"
 
 #include "auth.h"
+#include "clock.h"
 #include "game_cache.h"
 #include "handlers.h"
 #include "live.h"
@@ -17,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* What watching a player who cannot be watched is told, whatever the reason. */
 #define WATCH_REFUSED "this player cannot be watched"
@@ -37,13 +37,6 @@ struct playing {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct playing *buckets[WATCH_BUCKETS];
 static unsigned remembered;
-
-static int64_t now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec;
-}
 
 void watch_topic(int64_t user, char out[EVENTS_TOPIC_MAX])
 {
@@ -72,7 +65,7 @@ static void forget_idle(int64_t now)
  * one known (or none was known). */
 static bool set_playing(int64_t user, int64_t game, int64_t level)
 {
-    int64_t now = now_s();
+    int64_t now = (int64_t)(clock_mono_us() / 1000000u);
     unsigned b = (unsigned)((uint64_t)user % WATCH_BUCKETS);
     pthread_mutex_lock(&lock);
     struct playing *p = buckets[b];
