@@ -1,4 +1,4 @@
-/* Sessions and guests, and the same-origin JSON rule for writes. */
+/* Sessions and guests. */
 #include "auth.h"
 
 #include "clock.h"
@@ -8,7 +8,6 @@
 #include <sodium.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 /* Sessions slide: one ends after SESSION_SECONDS without use, and each use
  * (at most once every SESSION_REFRESH_SECONDS, to keep reads free of
@@ -17,58 +16,6 @@
 #define SESSION_SECONDS AUTH_SESSION_SECONDS
 #define SESSION_REFRESH_SECONDS (24 * 3600)
 #define TOKEN_BYTES 32
-
-int auth_storage_failure(struct http_conn *c, int status)
-{
-    if (status == STORAGE_BUSY) {
-        /* Another process holds the database: a short wait usually does. */
-        http_retry_after(c, 1);
-        return reply_error(c, 503, API_E_UNAVAILABLE, "the database is busy; try again");
-    }
-    if (status == STORAGE_FULL)
-        return reply_error(c, 507, API_E_STORAGE_FULL,
-                           "the server's disk is full: nothing was saved; try again later");
-    return reply_error(c, 500, API_E_INTERNAL, "the database failed; see the server's log");
-}
-
-/* True when the media type of a Content-Type value is application/json,
- * whatever parameters follow it. */
-static bool is_json_type(const char *value)
-{
-    while (*value == ' ' || *value == '\t')
-        value++;
-    static const char json[] = "application/json";
-    size_t n = sizeof json - 1;
-    if (strncasecmp(value, json, n) != 0)
-        return false;
-    const char *rest = value + n;
-    while (*rest == ' ' || *rest == '\t')
-        rest++;
-    return *rest == '\0' || *rest == ';';
-}
-
-bool auth_write_allowed(struct http_conn *c, int *result)
-{
-    const char *type = http_header(c, MHD_HTTP_HEADER_CONTENT_TYPE);
-    if (type == NULL || !is_json_type(type)) {
-        *result =
-            reply_error(c, 415, API_E_UNSUPPORTED_MEDIA_TYPE,
-                        "%s requests must send Content-Type: application/json", c->method_name);
-        return false;
-    }
-    const char *origin = http_header(c, "Origin");
-    if (origin == NULL)
-        return true;
-    const char *host = http_header(c, MHD_HTTP_HEADER_HOST);
-    char expected[300];
-    snprintf(expected, sizeof expected, "%s://%s", http_is_https(c) ? "https" : "http",
-             host != NULL ? host : "");
-    if (host != NULL && strcasecmp(origin, expected) == 0)
-        return true;
-    *result = reply_error(c, 403, API_E_FORBIDDEN_ORIGIN,
-                          "requests from %s may not change anything here", origin);
-    return false;
-}
 
 /* Reads the session token of the cookie into token; false when absent or malformed. */
 static bool cookie_token(struct http_conn *c, uint8_t token[TOKEN_BYTES])
@@ -214,7 +161,7 @@ bool auth_user(struct http_conn *c, enum auth_need need, int64_t *user, int *res
                     storage_session_refresh(hash, now + SESSION_SECONDS) == STORAGE_OK)
                     set_cookie(c, http_cookie(c, AUTH_COOKIE), SESSION_SECONDS);
             } else if (status != STORAGE_NOT_FOUND) {
-                *result = auth_storage_failure(c, status);
+                *result = reply_storage_failure(c, status);
                 return false;
             }
         }
@@ -225,7 +172,7 @@ bool auth_user(struct http_conn *c, enum auth_need need, int64_t *user, int *res
             return false;
         int status = create_guest(c, &c->user_id);
         if (status != STORAGE_OK) {
-            *result = auth_storage_failure(c, status);
+            *result = reply_storage_failure(c, status);
             return false;
         }
     }

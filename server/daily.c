@@ -241,7 +241,7 @@ static int answer(struct http_conn *c, const char *day, int64_t level, int64_t u
     json_t *obj;
     int status = catalog_level_object(level, user, &obj);
     if (status != STORAGE_OK)
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     return reply_json(c, 200, json_pack("{s:s,s:o}", "day", day, "level", obj));
 }
 
@@ -254,7 +254,7 @@ static int answer_wait(struct http_conn *c, void *arg)
     int64_t level;
     int status = w->status == STORAGE_OK ? storage_daily_get(w->day, &level) : w->status;
     if (status != STORAGE_OK)
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     return answer(c, w->day, level, w->user);
 }
 
@@ -287,7 +287,7 @@ int daily_get(struct http_conn *c)
     if (status == STORAGE_OK)
         return answer(c, day, level, user);
     if (status != STORAGE_NOT_FOUND)
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
 
     pthread_mutex_lock(&pending_lock);
     struct pending *p = pendings;
@@ -300,7 +300,7 @@ int daily_get(struct http_conn *c)
         if (status != STORAGE_NOT_FOUND) {
             pthread_mutex_unlock(&pending_lock);
             return status == STORAGE_OK ? answer(c, day, level, user)
-                                        : auth_storage_failure(c, status);
+                                        : reply_storage_failure(c, status);
         }
         bool past = strcmp(day, now) != 0;
         /* The place first: a 503 costs the address none of its allowance. */

@@ -51,7 +51,7 @@ struct live_game *games_take(struct http_conn *c, int64_t user, int64_t id, int 
     if (status != STORAGE_OK) {
         if (g != NULL)
             game_cache_release(g);
-        *result = auth_storage_failure(c, status);
+        *result = reply_storage_failure(c, status);
         return NULL;
     }
     return g;
@@ -119,7 +119,7 @@ int games_reply(struct http_conn *c, struct games_answer *a)
     if (a->failure != STORAGE_OK) {
         json_decref(body);
         free(text);
-        return auth_storage_failure(c, a->failure);
+        return reply_storage_failure(c, a->failure);
     }
     if (text != NULL) {
         json_decref(body);
@@ -475,7 +475,7 @@ int games_open(struct http_conn *c)
         return reply_error(c, 404, API_E_LEVEL_NOT_FOUND, "there is no level %lld",
                            (long long)level);
     if (status != STORAGE_OK)
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     if (!auth_user(c, AUTH_CREATE_GUEST, &user, &result))
         return result;
     struct storage_game row;
@@ -488,7 +488,7 @@ int games_open(struct http_conn *c)
     else
         storage_rollback();
     if (status != STORAGE_OK)
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     struct live_game *g = games_take(c, user, row.id, &result);
     if (g == NULL)
         return result;

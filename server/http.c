@@ -4,11 +4,11 @@
 
 #include "access_log.h"
 #include "address_count.h"
-#include "auth.h"
 #include "clock.h"
 #include "http_checks.h"
 #include "routes.h"
 #include "security_headers.h"
+#include "storage.h"
 #include "worker.h"
 
 #include <arpa/inet.h>
@@ -380,6 +380,19 @@ int reply_error(struct http_conn *c, unsigned status, enum api_error code, const
     return reply_json(c, status, body);
 }
 
+int reply_storage_failure(struct http_conn *c, int status)
+{
+    if (status == STORAGE_BUSY) {
+        /* Another process holds the database: a short wait usually does. */
+        http_retry_after(c, 1);
+        return reply_error(c, 503, API_E_UNAVAILABLE, "the database is busy; try again");
+    }
+    if (status == STORAGE_FULL)
+        return reply_error(c, 507, API_E_STORAGE_FULL,
+                           "the server's disk is full: nothing was saved; try again later");
+    return reply_error(c, 500, API_E_INTERNAL, "the database failed; see the server's log");
+}
+
 int http_suspend(struct http_conn *c, int (*done)(struct http_conn *c, void *arg),
                  void (*release)(void *arg), void *arg, struct http_deferred **out)
 {
@@ -491,7 +504,7 @@ static int dispatch(struct http_conn *c)
         break;
     }
     int result = MHD_NO;
-    if ((c->method & HTTP_WRITES) != 0 && !auth_write_allowed(c, &result))
+    if ((c->method & HTTP_WRITES) != 0 && !http_checks_write(c, &result))
         return result;
     memcpy(c->param, m.param, sizeof c->param);
     return m.handler(c);

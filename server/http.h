@@ -93,6 +93,11 @@ int reply_json_text(struct http_conn *c, unsigned status, char *text, size_t len
 int reply_error(struct http_conn *c, unsigned status, enum api_error code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* Answers a failed storage call (a STORAGE_* code): 503 unavailable with
+ * Retry-After when the database is busy, 507 when the disk is full, 500
+ * otherwise. */
+int reply_storage_failure(struct http_conn *c, int status);
+
 /* Answers with a prepared response (destroyed here), adding the common
  * headers; `bytes` is its body size, for the access log. */
 int http_queue(struct http_conn *c, unsigned status, struct MHD_Response *r, uint64_t bytes);

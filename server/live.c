@@ -148,7 +148,7 @@ int live_events(struct http_conn *c)
             return reply_error(c, 404, API_E_GAME_NOT_FOUND, "you have no game %lld",
                                (long long)game);
         if (status != STORAGE_OK)
-            return auth_storage_failure(c, status);
+            return reply_storage_failure(c, status);
     }
     if (room != 0 && !rooms_presence(room, user, 1))
         return reply_error(c, 404, API_E_ROOM_NOT_FOUND, "there is no room %lld", (long long)room);

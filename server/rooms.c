@@ -530,7 +530,7 @@ int rooms_create(struct http_conn *c)
         return reply_error(c, 404, API_E_LEVEL_NOT_FOUND, "there is no level %lld",
                            (long long)level);
     if (status != STORAGE_OK)
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     int64_t user;
     if (!auth_user(c, AUTH_CREATE_GUEST, &user, &result))
         return result;
@@ -560,7 +560,7 @@ int rooms_open(struct http_conn *c, int64_t user, int64_t level, const char *sou
         return reply_error(c, 404, API_E_LEVEL_NOT_FOUND, "there is no level %lld",
                            (long long)level);
     if (status != STORAGE_OK)
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     struct storage_room row = {0};
     row.level_id = level;
     snprintf(row.source, sizeof row.source, "%s", source);
@@ -574,7 +574,7 @@ int rooms_open(struct http_conn *c, int64_t user, int64_t level, const char *sou
     else
         storage_rollback();
     if (status != STORAGE_OK)
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     struct room *r = calloc(1, sizeof *r);
     if (r == NULL)
         return reply_error(c, 500, API_E_INTERNAL, "out of memory");
@@ -639,7 +639,7 @@ static struct room *route_room(struct http_conn *c, int *result)
     else if (status == ROOMS_NO_SPACE)
         *result = no_space(c);
     else
-        *result = auth_storage_failure(c, status);
+        *result = reply_storage_failure(c, status);
     return NULL;
 }
 
@@ -772,7 +772,7 @@ int rooms_start(struct http_conn *c)
     r->starting = false;
     if (status != STORAGE_OK) {
         pthread_mutex_unlock(&lock);
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     }
     /* Seats that left the lobby meanwhile have a game they never play;
      * seats that came meanwhile wait for the next round. */
@@ -812,7 +812,7 @@ int rooms_rematch(struct http_conn *c)
     pthread_mutex_unlock(&lock);
     int status = storage_room_set_round(id, round);
     if (status != STORAGE_OK)
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     pthread_mutex_lock(&lock);
     if (r->phase == PHASE_FINISHED && r->round + 1 == round) {
         unsigned kept = 0;

@@ -29,7 +29,7 @@ int settings_get(struct http_conn *c)
         char *text = NULL;
         int status = storage_settings_get(user, &text);
         if (status != STORAGE_OK && status != STORAGE_NOT_FOUND)
-            return auth_storage_failure(c, status);
+            return reply_storage_failure(c, status);
         if (text != NULL)
             settings = json_loads(text, 0, NULL);
         free(text);
@@ -131,7 +131,7 @@ int settings_put(struct http_conn *c)
     free(text);
     if (status != STORAGE_OK) {
         json_decref(settings);
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     }
     watch_settings_changed(user, !json_is_false(json_object_get(settings, "watchable")));
     return reply_json(c, 200, json_pack("{s:o}", "settings", settings));

@@ -5,10 +5,10 @@
  * way, so a watcher's board replays them as a second device would. */
 #include "watch.h"
 
-#include "auth.h"
 #include "clock.h"
 #include "game_cache.h"
 #include "handlers.h"
+#include "http.h"
 #include "live.h"
 #include "storage.h"
 #include "storage_watch.h"
@@ -179,7 +179,7 @@ bool watch_allowed(struct http_conn *c, int64_t user, int *result)
         return false;
     }
     if (status != STORAGE_OK) {
-        *result = auth_storage_failure(c, status);
+        *result = reply_storage_failure(c, status);
         return false;
     }
     /* One refusal for every reason (a guest, an opt-out): it must tell a
@@ -191,7 +191,7 @@ bool watch_allowed(struct http_conn *c, int64_t user, int *result)
     char *settings = NULL;
     status = storage_settings_get(user, &settings);
     if (status != STORAGE_OK && status != STORAGE_NOT_FOUND) {
-        *result = auth_storage_failure(c, status);
+        *result = reply_storage_failure(c, status);
         return false;
     }
     bool allow = watch_settings_allow(settings);
@@ -215,7 +215,7 @@ int watch_get(struct http_conn *c)
     int64_t game = 0, level = 0;
     int status = get_playing(user, &game, &level);
     if (status != STORAGE_OK && status != STORAGE_NOT_FOUND)
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     struct textbuf b = {0};
     textbuf_puts(&b, "{\"player\":{\"user_id\":");
     textbuf_int(&b, user);
