@@ -8,6 +8,7 @@
 #include "daily.h"
 #include "events.h"
 #include "game_cache.h"
+#include "games.h"
 #include "handlers.h"
 #include "live.h"
 #include "ratelimit.h"
@@ -839,9 +840,14 @@ int rooms_rematch(struct http_conn *c)
     return reply_changed_room(c, r, user, true);
 }
 
-bool rooms_step_allowed(const struct live_game *g, const char *address, enum api_error *code,
-                        char *msg, size_t cap)
+/* Whether the race game g may take an entry now, sent from `address`
+ * (rooms_address); a game outside any room always may. Returns true, or false with *code
+ * (rate_limited, race_not_started, race_over) and a message in msg (cap bytes). */
+static bool step_allowed(const struct live_game *g, const char *address, enum api_error *code,
+                         char *msg, size_t cap)
 {
+    if (g->room_id == 0)
+        return true;
     unsigned retry = 0;
     char who[32];
     snprintf(who, sizeof who, "%lld", (long long)g->user_id);
@@ -874,10 +880,14 @@ bool rooms_step_allowed(const struct live_game *g, const char *address, enum api
     return ok;
 }
 
-void rooms_race_entry(const struct live_game *g, int kind, uint32_t seq, const char *steps,
-                      uint32_t count)
+/* Tells the room of race game g that entry `seq` was committed: the seat's
+ * counts, its finish and the room's end follow, and the room's followers
+ * get the entry ("race_step") and any change of the room ("room"). Call
+ * after the commit, with g held. */
+static void race_entry(const struct live_game *g, int kind, uint32_t seq, const char *steps,
+                       uint32_t count)
 {
-    if (kind < 0 || kind > STORAGE_LOG_RESTART)
+    if (g->room_id == 0 || kind < 0 || kind > STORAGE_LOG_RESTART)
         return;
     int64_t now = clock_now_ms();
     pthread_mutex_lock(&lock);
@@ -958,4 +968,11 @@ bool rooms_presence(int64_t id, int64_t user, int delta)
     pthread_mutex_unlock(&lock);
     publish_room(id, event, len);
     return true;
+}
+
+int rooms_listen(void)
+{
+    if (games_add_guard(step_allowed) != 0)
+        return -1;
+    return games_add_listener(race_entry);
 }

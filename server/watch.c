@@ -7,6 +7,7 @@
 
 #include "clock.h"
 #include "game_cache.h"
+#include "games.h"
 #include "handlers.h"
 #include "http.h"
 #include "live.h"
@@ -120,14 +121,19 @@ static void publish_playing(int64_t user, int64_t game, int64_t level)
     events_publish(topic, "playing", data, (size_t)n, false);
 }
 
-void watch_playing(int64_t user, int64_t game, int64_t level)
+/* The player `user` opened game `game` on `level`: when it is not the game
+ * they played last, watchers get a "playing" event. Cannot fail. */
+static void game_opened(int64_t user, int64_t game, int64_t level)
 {
     if (set_playing(user, game, level))
         publish_playing(user, game, level);
 }
 
-void watch_entry(const struct live_game *g, int kind, uint32_t seq, const char *steps,
-                 uint32_t count)
+/* Publishes to the watchers of g's player the entry `seq` just committed
+ * (own games only: race games are followed through their room). Call
+ * after the commit, with g held. Cheap when nobody watches. */
+static void player_entry(const struct live_game *g, int kind, uint32_t seq, const char *steps,
+                         uint32_t count)
 {
     if (g->room_id != 0 || kind < 0 || kind > STORAGE_LOG_RESTART)
         return;
@@ -235,4 +241,11 @@ int watch_get(struct http_conn *c)
     if (text == NULL)
         return reply_error(c, 500, API_E_INTERNAL, "out of memory");
     return reply_json_text(c, 200, text, len);
+}
+
+int watch_listen(void)
+{
+    if (games_add_open_listener(game_opened) != 0)
+        return -1;
+    return games_add_listener(player_entry);
 }
