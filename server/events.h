@@ -3,8 +3,10 @@
  * and read what was published to them as Server-Sent Events text.
  *
  * Every event gets an id from one counter, which starts at the process's
- * start time in microseconds: ids grow across restarts, so an id a client
- * kept from an earlier process is older than every topic of this one. A
+ * start time in microseconds (clock_now_us): ids grow across restarts, so
+ * an id a client kept from an earlier process is older than every topic of
+ * this one (a test clock set back can break this: such an id, from the
+ * future, is then taken as unknown, and the client gets a snapshot). A
  * stream opened with the last id its client saw gets the events it missed
  * from each topic's history, or a "snapshot" event for a topic whose
  * history no longer reaches back that far (the client then fetches the
