@@ -10,6 +10,7 @@
  * X-Forwarded-For behind a proxy listed in --trusted-proxies. */
 #include "account_limits.h"
 
+#include "clock.h"
 #include "ratelimit.h"
 
 #include <ctype.h>
@@ -69,7 +70,7 @@ bool account_limits_attempt(struct http_conn *c, const char *name, const char *d
 {
     if (by_address == NULL)
         return true;
-    uint64_t now = http_now_us() / 1000u;
+    uint64_t now = clock_mono_us() / 1000u;
     unsigned retry = 0;
     char key[96];
     if (name != NULL) {
@@ -97,7 +98,7 @@ void account_limits_failed(const char *name, const char *device)
         return;
     char key[96];
     failure_key(key, sizeof key, name, device);
-    ratelimit_take(by_name, key, http_now_us() / 1000u, NULL);
+    ratelimit_take(by_name, key, clock_mono_us() / 1000u, NULL);
 }
 
 void account_limits_succeeded(const char *name, const char *device)

@@ -9,6 +9,7 @@
 #include "account_limits.h"
 #include "auth.h"
 #include "body.h"
+#include "clock.h"
 #include "device.h"
 #include "handlers.h"
 #include "storage.h"
@@ -50,7 +51,7 @@ static int reply_user(struct http_conn *c, unsigned status, int64_t id)
     if (st == STORAGE_OK)
         st = storage_user_admin(id, &guest, &admin, name, sizeof name);
     if (st != STORAGE_OK)
-        return auth_storage_failure(c, st);
+        return reply_storage_failure(c, st);
     json_t *user = user_json(&u);
     json_object_set_new(user, "admin", json_boolean(admin));
     return reply_json(c, status, json_pack("{s:o}", "user", user));
@@ -143,7 +144,7 @@ static int finish_signup(struct http_conn *c, void *arg)
     if (status == STORAGE_OK && user != 0)
         status = storage_user_register(user, job->username, job->hash);
     else if (status == STORAGE_OK)
-        status = storage_user_create(job->username, job->hash, auth_now(), &user);
+        status = storage_user_create(job->username, job->hash, clock_now(), &user);
     /* A new session token, so that one known before sign-up is worth nothing. */
     if (status == STORAGE_OK)
         status = auth_session_end(c);
@@ -164,7 +165,7 @@ static int finish_signup(struct http_conn *c, void *arg)
     }
     if (status != STORAGE_OK) {
         c->set_cookie[0] = '\0';
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     }
     device_remember(c, job->username);
     return reply_user(c, 201, user);
@@ -203,7 +204,7 @@ int accounts_signup(struct http_conn *c)
     }
     if (status != STORAGE_NOT_FOUND) {
         free(job);
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     }
     job->current = user;
     return http_defer(c, WORKER_AUTH, hash_password, finish_signup, job);
@@ -256,7 +257,7 @@ static int finish_login(struct http_conn *c, void *arg)
     if (status == STORAGE_OK)
         status = auth_session_end(c);
     if (status == STORAGE_OK)
-        status = storage_sessions_purge(job->account, auth_now());
+        status = storage_sessions_purge(job->account, clock_now());
     if (status == STORAGE_OK && merge)
         status = storage_user_merge_guest(job->current, job->account);
     if (status == STORAGE_OK)
@@ -267,7 +268,7 @@ static int finish_login(struct http_conn *c, void *arg)
         storage_rollback();
     if (status != STORAGE_OK) {
         c->set_cookie[0] = '\0';
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     }
     device_remember(c, job->username);
     return reply_user(c, 200, job->account);
@@ -294,7 +295,7 @@ int accounts_login(struct http_conn *c)
     int status = storage_user_by_name(job->username, &account, job->hash, sizeof job->hash);
     if (status != STORAGE_OK && status != STORAGE_NOT_FOUND) {
         free(job);
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     }
     job->account = status == STORAGE_OK ? account.id : 0;
     job->current = user;
@@ -316,6 +317,6 @@ int accounts_logout(struct http_conn *c)
     else
         storage_rollback();
     if (status != STORAGE_OK)
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     return reply_json(c, 200, json_pack("{s:n}", "user"));
 }

@@ -23,7 +23,7 @@ bool admin_require(struct http_conn *c, struct audit_actor *who, int *result)
     int status =
         user != 0 ? storage_user_admin(user, &guest, &admin, name, sizeof name) : STORAGE_NOT_FOUND;
     if (status != STORAGE_OK && status != STORAGE_NOT_FOUND) {
-        *result = auth_storage_failure(c, status);
+        *result = reply_storage_failure(c, status);
         return false;
     }
     if (status == STORAGE_NOT_FOUND || guest) {
@@ -133,7 +133,7 @@ int admin_audit(struct http_conn *c)
     int status = storage_audit_each(before, (int)limit, add_entry, entries);
     if (status != STORAGE_OK) {
         json_decref(entries);
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     }
     size_t n = json_array_size(entries);
     json_t *last =

@@ -1,11 +1,11 @@
 /* The audit log, written through storage inside the caller's transaction. */
 #include "audit.h"
 
+#include "clock.h"
 #include "storage_admin.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 void audit_command_line(struct audit_actor *who)
 {
@@ -23,7 +23,7 @@ int audit_record(const struct audit_actor *who, const char *action, const char *
     char *text = details != NULL ? json_dumps(details, JSON_COMPACT) : NULL;
     json_decref(details);
     int status = storage_audit_add(who->user_id, who->name, action, target,
-                                   text != NULL ? text : "{}", (int64_t)time(NULL));
+                                   text != NULL ? text : "{}", clock_now());
     free(text);
     return status;
 }

@@ -1,17 +1,13 @@
-/* Sessions and guests, and the same-origin JSON rule for writes. */
+/* Sessions and guests. */
 #include "auth.h"
 
+#include "clock.h"
 #include "ratelimit.h"
 #include "storage.h"
 
-#include <errno.h>
-#include <pthread.h>
 #include <sodium.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <time.h>
 
 /* Sessions slide: one ends after SESSION_SECONDS without use, and each use
  * (at most once every SESSION_REFRESH_SECONDS, to keep reads free of
@@ -20,87 +16,6 @@
 #define SESSION_SECONDS AUTH_SESSION_SECONDS
 #define SESSION_REFRESH_SECONDS (24 * 3600)
 #define TOKEN_BYTES 32
-
-/* For tests only, SOKOD_TEST_NOW (Unix seconds) sets where the server's
- * clock starts; it then runs on. One offset for everything that reads the
- * time (sessions, solutions, the daily puzzle), so that a test can play a
- * day's puzzle before and after midnight. */
-static pthread_once_t clock_once = PTHREAD_ONCE_INIT;
-static int64_t clock_offset; /* seconds added to the system clock */
-
-static void clock_init(void)
-{
-    const char *v = getenv("SOKOD_TEST_NOW");
-    if (v == NULL || v[0] == '\0')
-        return;
-    char *end;
-    errno = 0;
-    long long t = strtoll(v, &end, 10);
-    if (errno != 0 || *end != '\0' || t < 0) {
-        fprintf(stderr, "sokod: SOKOD_TEST_NOW is not a number of seconds: ignored\n");
-        return;
-    }
-    clock_offset = (int64_t)t - (int64_t)time(NULL);
-    fprintf(stderr, "sokod: the clock starts at %lld (SOKOD_TEST_NOW)\n", t);
-}
-
-int64_t auth_now(void)
-{
-    pthread_once(&clock_once, clock_init);
-    return (int64_t)time(NULL) + clock_offset;
-}
-
-int auth_storage_failure(struct http_conn *c, int status)
-{
-    if (status == STORAGE_BUSY) {
-        /* Another process holds the database: a short wait usually does. */
-        http_retry_after(c, 1);
-        return reply_error(c, 503, API_E_UNAVAILABLE, "the database is busy; try again");
-    }
-    if (status == STORAGE_FULL)
-        return reply_error(c, 507, API_E_STORAGE_FULL,
-                           "the server's disk is full: nothing was saved; try again later");
-    return reply_error(c, 500, API_E_INTERNAL, "the database failed; see the server's log");
-}
-
-/* True when the media type of a Content-Type value is application/json,
- * whatever parameters follow it. */
-static bool is_json_type(const char *value)
-{
-    while (*value == ' ' || *value == '\t')
-        value++;
-    static const char json[] = "application/json";
-    size_t n = sizeof json - 1;
-    if (strncasecmp(value, json, n) != 0)
-        return false;
-    const char *rest = value + n;
-    while (*rest == ' ' || *rest == '\t')
-        rest++;
-    return *rest == '\0' || *rest == ';';
-}
-
-bool auth_write_allowed(struct http_conn *c, int *result)
-{
-    const char *type = http_header(c, MHD_HTTP_HEADER_CONTENT_TYPE);
-    if (type == NULL || !is_json_type(type)) {
-        *result =
-            reply_error(c, 415, API_E_UNSUPPORTED_MEDIA_TYPE,
-                        "%s requests must send Content-Type: application/json", c->method_name);
-        return false;
-    }
-    const char *origin = http_header(c, "Origin");
-    if (origin == NULL)
-        return true;
-    const char *host = http_header(c, MHD_HTTP_HEADER_HOST);
-    char expected[300];
-    snprintf(expected, sizeof expected, "%s://%s", http_is_https(c) ? "https" : "http",
-             host != NULL ? host : "");
-    if (host != NULL && strcasecmp(origin, expected) == 0)
-        return true;
-    *result = reply_error(c, 403, API_E_FORBIDDEN_ORIGIN,
-                          "requests from %s may not change anything here", origin);
-    return false;
-}
 
 /* Reads the session token of the cookie into token; false when absent or malformed. */
 static bool cookie_token(struct http_conn *c, uint8_t token[TOKEN_BYTES])
@@ -143,7 +58,7 @@ int auth_session_start(struct http_conn *c, int64_t user)
     uint8_t token[TOKEN_BYTES], hash[32];
     randombytes_buf(token, sizeof token);
     token_hash(token, hash);
-    int64_t now = auth_now();
+    int64_t now = clock_now();
     int status = storage_session_create(hash, user, now, now + SESSION_SECONDS);
     if (status != STORAGE_OK)
         return status;
@@ -200,7 +115,7 @@ static bool guest_allowed(struct http_conn *c, int *result)
     http_client_address(c, address, sizeof address);
     snprintf(key, sizeof key, "guest %s", address);
     unsigned retry = 0;
-    if (ratelimit_take(guest_limit, key, http_now_us() / 1000u, &retry))
+    if (ratelimit_take(guest_limit, key, clock_mono_us() / 1000u, &retry))
         return true;
     http_retry_after(c, retry);
     *result = reply_error(c, 429, API_E_RATE_LIMITED,
@@ -215,7 +130,7 @@ static int create_guest(struct http_conn *c, int64_t *user)
     int status = storage_begin();
     if (status != STORAGE_OK)
         return status;
-    status = storage_user_create_guest(auth_now(), user);
+    status = storage_user_create_guest(clock_now(), user);
     if (status == STORAGE_OK)
         status = auth_session_start(c, *user);
     if (status == STORAGE_OK)
@@ -238,7 +153,7 @@ bool auth_user(struct http_conn *c, enum auth_need need, int64_t *user, int *res
         if (cookie_token(c, token)) {
             token_hash(token, hash);
             struct storage_user u;
-            int64_t now = auth_now(), expires = 0;
+            int64_t now = clock_now(), expires = 0;
             int status = storage_session_lookup(hash, now, &u, &expires);
             if (status == STORAGE_OK) {
                 c->user_id = u.id;
@@ -246,7 +161,7 @@ bool auth_user(struct http_conn *c, enum auth_need need, int64_t *user, int *res
                     storage_session_refresh(hash, now + SESSION_SECONDS) == STORAGE_OK)
                     set_cookie(c, http_cookie(c, AUTH_COOKIE), SESSION_SECONDS);
             } else if (status != STORAGE_NOT_FOUND) {
-                *result = auth_storage_failure(c, status);
+                *result = reply_storage_failure(c, status);
                 return false;
             }
         }
@@ -257,7 +172,7 @@ bool auth_user(struct http_conn *c, enum auth_need need, int64_t *user, int *res
             return false;
         int status = create_guest(c, &c->user_id);
         if (status != STORAGE_OK) {
-            *result = auth_storage_failure(c, status);
+            *result = reply_storage_failure(c, status);
             return false;
         }
     }

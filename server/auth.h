@@ -1,5 +1,6 @@
-/* Who is asking: session cookies, guests, and the rules that keep other
- * sites from acting for a user (JSON only, same origin). */
+/* Who is asking: session cookies and guests. (The rules that keep other
+ * sites from acting for a user, JSON only and same origin, are request
+ * checks: http_checks_write.) */
 #ifndef SOKOD_AUTH_H
 #define SOKOD_AUTH_H
 
@@ -24,12 +25,6 @@ enum auth_need {
  * of memory. Without it, guests are not limited. */
 int auth_start(unsigned guests_per_minute);
 void auth_stop(void);
-
-/* Checks a state-changing request: Content-Type must be application/json
- * (415 otherwise) and an Origin header, when sent, must be this server's own
- * (403 otherwise). Returns true to go on; otherwise has answered and set
- * *result for the handler to return. */
-bool auth_write_allowed(struct http_conn *c, int *result);
 
 /* Finds the user of the request's session cookie, per `need`. Returns true
  * with *user set (0 for nobody under AUTH_OPTIONAL); otherwise has answered
@@ -59,11 +54,5 @@ int auth_session_end(struct http_conn *c);
  * request's own when keep_current; *count (when not NULL) receives how many
  * ended. Returns a STORAGE_* code. */
 int auth_sessions_revoke(struct http_conn *c, int64_t user, bool keep_current, int64_t *count);
-
-/* The current time in Unix seconds. */
-int64_t auth_now(void);
-
-/* Answers a failed storage call: 503 when busy, 500 otherwise. */
-int auth_storage_failure(struct http_conn *c, int status);
 
 #endif

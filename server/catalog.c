@@ -47,7 +47,7 @@ int catalog_collections(struct http_conn *c)
     int status = storage_collections_each(user, add_collection, list);
     if (status != STORAGE_OK) {
         json_decref(list);
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     }
     return reply_json(c, 200, json_pack("{s:o}", "collections", list));
 }
@@ -80,7 +80,7 @@ int catalog_collection(struct http_conn *c)
     if (status != STORAGE_OK || collection == NULL) {
         json_decref(collection);
         json_decref(levels);
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     }
     return reply_json(c, 200, json_pack("{s:o,s:o}", "collection", collection, "levels", levels));
 }
@@ -126,7 +126,7 @@ int catalog_level(struct http_conn *c)
         return reply_error(c, 404, API_E_LEVEL_NOT_FOUND, "there is no level %lld",
                            (long long)c->param[0]);
     if (status != STORAGE_OK)
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     if (level == NULL)
         return reply_error(c, 500, API_E_INTERNAL, "level %lld cannot be shown",
                            (long long)c->param[0]);

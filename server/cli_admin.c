@@ -6,6 +6,7 @@
 
 #include "accounts.h"
 #include "audit.h"
+#include "clock.h"
 #include "config.h"
 #include "storage_admin.h"
 
@@ -13,7 +14,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <termios.h>
-#include <time.h>
 #include <unistd.h>
 
 static const char synopsis[] = "sokod admin create|grant|revoke NAME [--db PATH]";
@@ -112,7 +112,7 @@ static int create(const char *name, const struct audit_actor *who)
     snprintf(target, sizeof target, "user %s", name);
     int status = storage_begin();
     if (status == STORAGE_OK)
-        status = storage_user_create(name, hash, (int64_t)time(NULL), &id);
+        status = storage_user_create(name, hash, clock_now(), &id);
     if (status == STORAGE_OK)
         status = storage_user_set_admin(name, true, &id);
     if (status == STORAGE_OK)

@@ -1,6 +1,7 @@
 /* Group commit: a FIFO of jobs and the thread that runs them in batches. */
 #include "commit.h"
 
+#include "clock.h"
 #include "storage.h"
 
 #include <pthread.h>
@@ -93,7 +94,7 @@ static void refuse_batch(struct commit_job **batch, unsigned n, int status, int6
 {
     struct commit_job *later[COMMIT_MAX_BATCH];
     unsigned nlater = 0;
-    int64_t now = storage_clock_ms();
+    int64_t now = clock_mono_ms();
     bool waited = status == STORAGE_BUSY && now >= until;
     for (unsigned i = 0; i < n; i++) {
         if (waited && batch[i]->deadline_ms > now)
@@ -180,7 +181,7 @@ int commit_start(void)
 void commit_submit(struct commit_job *j)
 {
     j->next = NULL;
-    j->deadline_ms = storage_clock_ms() + STORAGE_BUSY_MS;
+    j->deadline_ms = clock_mono_ms() + STORAGE_BUSY_MS;
     pthread_mutex_lock(&lock);
     if (running && !stopping) {
         if (tail != NULL)

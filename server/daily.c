@@ -5,11 +5,12 @@
  * come meanwhile wait for that one generation. The level lives in a hidden
  * collection, so games and progress treat it as any other level.
  *
- * Today is read from auth_now(), the server's one clock (which tests may
+ * Today is read from clock_now(), the server's one clock (which tests may
  * set with SOKOD_TEST_NOW). */
 #include "daily.h"
 
 #include "auth.h"
+#include "clock.h"
 #include "generate.h"
 #include "generated_level.h"
 #include "handlers.h"
@@ -55,7 +56,7 @@ static bool may_make_past_day(struct http_conn *c, int *result)
     http_client_address(c, address, sizeof address);
     snprintf(key, sizeof key, "past day %s", address);
     unsigned retry = 0;
-    if (ratelimit_take(past_days, key, http_now_us() / 1000u, &retry))
+    if (ratelimit_take(past_days, key, clock_mono_us() / 1000u, &retry))
         return true;
     http_retry_after(c, retry);
     *result = reply_error(c, 429, API_E_RATE_LIMITED,
@@ -98,7 +99,7 @@ static bool take_past_place(struct http_conn *c, int *result)
 
 void daily_today(char out[11])
 {
-    time_t now = (time_t)auth_now();
+    time_t now = (time_t)clock_now();
     struct tm tm;
     gmtime_r(&now, &tm);
     char text[32];
@@ -202,7 +203,7 @@ static int make_day(const char *day)
     int status = DAILY_GENERATION_FAILED;
     if (generated_level_row(&l, title, comment, hash, &row.level)) {
         int64_t level;
-        status = storage_daily_add(&row, auth_now(), &level);
+        status = storage_daily_add(&row, clock_now(), &level);
     }
     gen_level_free(&l);
     return status;
@@ -240,7 +241,7 @@ static int answer(struct http_conn *c, const char *day, int64_t level, int64_t u
     json_t *obj;
     int status = catalog_level_object(level, user, &obj);
     if (status != STORAGE_OK)
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     return reply_json(c, 200, json_pack("{s:s,s:o}", "day", day, "level", obj));
 }
 
@@ -253,7 +254,7 @@ static int answer_wait(struct http_conn *c, void *arg)
     int64_t level;
     int status = w->status == STORAGE_OK ? storage_daily_get(w->day, &level) : w->status;
     if (status != STORAGE_OK)
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     return answer(c, w->day, level, w->user);
 }
 
@@ -286,7 +287,7 @@ int daily_get(struct http_conn *c)
     if (status == STORAGE_OK)
         return answer(c, day, level, user);
     if (status != STORAGE_NOT_FOUND)
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
 
     pthread_mutex_lock(&pending_lock);
     struct pending *p = pendings;
@@ -299,7 +300,7 @@ int daily_get(struct http_conn *c)
         if (status != STORAGE_NOT_FOUND) {
             pthread_mutex_unlock(&pending_lock);
             return status == STORAGE_OK ? answer(c, day, level, user)
-                                        : auth_storage_failure(c, status);
+                                        : reply_storage_failure(c, status);
         }
         bool past = strcmp(day, now) != 0;
         /* The place first: a 503 costs the address none of its allowance. */

@@ -5,6 +5,8 @@
  * the oldest overall is always the oldest of its own topic. */
 #include "events.h"
 
+#include "clock.h"
+
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,7 +64,6 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t tick = PTHREAD_COND_INITIALIZER;
 static struct topic *buckets[TOPIC_BUCKETS];
 static struct events_stream *streams;
-static unsigned nstreams, ntopics;
 static uint64_t last_id;
 static bool stopping, beating;
 static unsigned beat_ms;
@@ -72,21 +73,12 @@ static struct frame *heartbeat;
 static struct kept *oldest, *newest;
 static size_t kept_bytes, kept_cap;
 
-static uint64_t now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
 /* Ids start at the wall clock in microseconds, once, under the lock. */
 static void init_ids(void)
 {
     if (last_id != 0)
         return;
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    last_id = (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+    last_id = (uint64_t)clock_now_us();
 }
 
 static struct frame *frame_new(size_t len)
@@ -153,11 +145,10 @@ static struct topic *topic_get(const char *name)
     snprintf(t->name, sizeof t->name, "%s", name);
     init_ids();
     t->since = last_id;
-    t->unfollowed_us = now_us();
+    t->unfollowed_us = clock_mono_us();
     unsigned b = bucket_of(name);
     t->next = buckets[b];
     buckets[b] = t;
-    ntopics++;
     return t;
 }
 
@@ -306,7 +297,7 @@ static void unfollow(struct topic *t, struct events_stream *s)
         }
     }
     if (t->nsubs == 0)
-        t->unfollowed_us = now_us();
+        t->unfollowed_us = clock_mono_us();
 }
 
 /* Forgets topics nobody followed for TOPIC_LINGER_US. */
@@ -319,7 +310,6 @@ static void sweep(uint64_t now)
             if (t->nsubs == 0 && now - t->unfollowed_us > TOPIC_LINGER_US) {
                 *p = t->next;
                 topic_free(t);
-                ntopics--;
             } else {
                 p = &t->next;
             }
@@ -349,7 +339,7 @@ static void *beat_main(void *unused)
                 wake(s);
             }
         }
-        sweep(now_us());
+        sweep(clock_mono_us());
     }
     pthread_mutex_unlock(&lock);
     return NULL;
@@ -385,15 +375,6 @@ void events_stop(void)
     pthread_mutex_unlock(&lock);
     if (joining)
         pthread_join(beater, NULL);
-}
-
-uint64_t events_last_id(void)
-{
-    pthread_mutex_lock(&lock);
-    init_ids();
-    uint64_t id = last_id;
-    pthread_mutex_unlock(&lock);
-    return id;
 }
 
 bool events_wanted(const char *topic)
@@ -513,7 +494,6 @@ struct events_stream *events_open(const char *const *topics, unsigned n, bool ha
     if (streams != NULL)
         streams->prev = s;
     streams = s;
-    nstreams++;
     pthread_mutex_unlock(&lock);
     return s;
 fail:
@@ -573,15 +553,6 @@ void events_close(struct events_stream *s)
         streams = s->next;
     if (s->next != NULL)
         s->next->prev = s->prev;
-    nstreams--;
     pthread_mutex_unlock(&lock);
     free(s);
-}
-
-void events_counts(unsigned *open, unsigned *known)
-{
-    pthread_mutex_lock(&lock);
-    *open = nstreams;
-    *known = ntopics;
-    pthread_mutex_unlock(&lock);
 }

@@ -3,8 +3,10 @@
  * and read what was published to them as Server-Sent Events text.
  *
  * Every event gets an id from one counter, which starts at the process's
- * start time in microseconds: ids grow across restarts, so an id a client
- * kept from an earlier process is older than every topic of this one. A
+ * start time in microseconds (clock_now_us): ids grow across restarts, so
+ * an id a client kept from an earlier process is older than every topic of
+ * this one (a test clock set back can break this: such an id, from the
+ * future, is then taken as unknown, and the client gets a snapshot). A
  * stream opened with the last id its client saw gets the events it missed
  * from each topic's history, or a "snapshot" event for a topic whose
  * history no longer reaches back that far (the client then fetches the
@@ -53,9 +55,6 @@ int events_start(unsigned heartbeat_ms, size_t history_bytes);
  * are woken), refuses new ones, and stops the heartbeat thread. Call before
  * the HTTP daemon stops: it must not stop with suspended connections. */
 void events_stop(void);
-
-/* The id of the last event published (or the first id minus one). */
-uint64_t events_last_id(void);
 
 /* True when some stream follows `topic` or did lately: only then is an
  * event worth building. A hint (it may change at once). */
@@ -107,8 +106,5 @@ enum events_read_result events_read(struct events_stream *s, char *buf, size_t c
 
 /* Stops following and frees the stream. */
 void events_close(struct events_stream *s);
-
-/* Counts, for tests and benchmarks: streams open and topics known. */
-void events_counts(unsigned *streams, unsigned *topics);
 
 #endif

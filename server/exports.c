@@ -2,8 +2,8 @@
  * a .sok text file with its reference solutions, as SLC XML, or as a
  * SokoPy binary pack. */
 #include "admin.h"
-#include "auth.h"
 #include "handlers.h"
+#include "http.h"
 #include "slc.h"
 #include "storage_admin.h"
 
@@ -289,7 +289,7 @@ int exports_collection(struct http_conn *c)
         return reply_error(c, 404, API_E_COLLECTION_NOT_FOUND, "there is no collection %lld",
                            (long long)c->param[0]);
     if (status != STORAGE_OK)
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     if (why[0] != '\0')
         return reply_error(c, 422, API_E_EXPORT_IMPOSSIBLE, "%s", why);
     if (body == NULL)

@@ -3,17 +3,15 @@
 
 #include "auth.h"
 #include "body.h"
+#include "clock.h"
 #include "commit.h"
 #include "game_answers.h"
 #include "game_cache.h"
 #include "gzip_cache.h"
 #include "handlers.h"
-#include "live.h"
-#include "rooms.h"
 #include "solutions.h"
 #include "storage.h"
 #include "textbuf.h"
-#include "watch.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -50,7 +48,7 @@ struct live_game *games_take(struct http_conn *c, int64_t user, int64_t id, int 
     if (status != STORAGE_OK) {
         if (g != NULL)
             game_cache_release(g);
-        *result = auth_storage_failure(c, status);
+        *result = reply_storage_failure(c, status);
         return NULL;
     }
     return g;
@@ -118,7 +116,7 @@ int games_reply(struct http_conn *c, struct games_answer *a)
     if (a->failure != STORAGE_OK) {
         json_decref(body);
         free(text);
-        return auth_storage_failure(c, a->failure);
+        return reply_storage_failure(c, a->failure);
     }
     if (text != NULL) {
         json_decref(body);
@@ -193,7 +191,7 @@ static void refuse_entry(struct games_answer *a, struct live_game *g, const stru
 static int record(struct live_game *g, const struct games_entry *e, const char *steps,
                   const struct play_result *res)
 {
-    int64_t now = auth_now();
+    int64_t now = clock_now();
     struct storage_log_entry le = {
         .seq = e->seq,
         .kind = e->kind,
@@ -229,6 +227,48 @@ static int record(struct live_game *g, const struct games_entry *e, const char *
     return status;
 }
 
+/* The hooks, registered at start-up (games_add_*). */
+static games_guard guards[GAMES_HOOKS_MAX];
+static games_listener listeners[GAMES_HOOKS_MAX];
+static games_open_listener open_listeners[GAMES_HOOKS_MAX];
+static unsigned nguards, nlisteners, nopen_listeners;
+
+int games_add_guard(games_guard fn)
+{
+    for (unsigned i = 0; i < nguards; i++) {
+        if (guards[i] == fn)
+            return 0;
+    }
+    if (nguards == GAMES_HOOKS_MAX)
+        return -1;
+    guards[nguards++] = fn;
+    return 0;
+}
+
+int games_add_listener(games_listener fn)
+{
+    for (unsigned i = 0; i < nlisteners; i++) {
+        if (listeners[i] == fn)
+            return 0;
+    }
+    if (nlisteners == GAMES_HOOKS_MAX)
+        return -1;
+    listeners[nlisteners++] = fn;
+    return 0;
+}
+
+int games_add_open_listener(games_open_listener fn)
+{
+    for (unsigned i = 0; i < nopen_listeners; i++) {
+        if (open_listeners[i] == fn)
+            return 0;
+    }
+    if (nopen_listeners == GAMES_HOOKS_MAX)
+        return -1;
+    open_listeners[nopen_listeners++] = fn;
+    return 0;
+}
+
 /* An entry on its way through the committer, and then its answer. */
 struct entry_job {
     struct commit_job job; /* first: the committer hands this back */
@@ -239,11 +279,27 @@ struct entry_job {
     void *arg;                       /* e.arg's copy */
     struct live_game *g;             /* held from run to finish */
     bool wrote;                      /* run kept writes that the commit must carry */
-    char *applied;                   /* the steps the entry added (malloc'd), for live followers */
-    char address[ROOMS_ADDRESS_MAX]; /* the client's, for race rate limits */
+    char *applied;                   /* the steps the entry added (malloc'd), for the listeners */
+    char address[CLIENT_IP_KEY_MAX]; /* the client's, for the guards */
     struct games_answer answer;
     struct http_deferred *deferred;
 };
+
+/* Runs the guards on the entry's game. Returns true to go on applying;
+ * false after filling the answer with the first refusal. */
+static bool guards_allow(struct entry_job *j)
+{
+    for (unsigned i = 0; i < nguards; i++) {
+        enum api_error refused;
+        char why[160];
+        if (!guards[i](j->g, j->address, &refused, why, sizeof why)) {
+            games_refuse(&j->answer, refused == API_E_RATE_LIMITED ? 429 : 409, refused, j->g, "%s",
+                         why);
+            return false;
+        }
+    }
+    return true;
+}
 
 /* Checks the seq. Returns true to go on applying; false after filling the
  * answer (duplicate, stale) or on a database failure (*status set). */
@@ -281,7 +337,7 @@ static bool check_seq(struct entry_job *j, int *status)
 static int take_game(struct entry_job *j)
 {
     struct storage_user u;
-    int status = storage_session_user(j->session, auth_now(), &u);
+    int status = storage_session_user(j->session, clock_now(), &u);
     if (status == STORAGE_NOT_FOUND) {
         games_refuse(&j->answer, 401, API_E_NO_SESSION, NULL, AUTH_NO_SESSION_MESSAGE);
         return STORAGE_OK;
@@ -325,12 +381,8 @@ static int run_entry(struct commit_job *cj)
     struct live_game *g = j->g;
     if (!check_seq(j, &status))
         return status;
-    enum api_error refused;
-    char why[160];
-    if (g->room_id != 0 && !rooms_step_allowed(g, j->address, &refused, why, sizeof why)) {
-        games_refuse(&j->answer, refused == API_E_RATE_LIMITED ? 429 : 409, refused, g, "%s", why);
+    if (!guards_allow(j))
         return STORAGE_OK;
-    }
     if (e->prepare != NULL && !e->prepare(g, e, &j->answer))
         return STORAGE_OK;
     if (e->kind == STORAGE_LOG_STEPS && e->ndirs == 0) {
@@ -388,11 +440,8 @@ static void finish_entry(struct commit_job *cj, int status, bool ran)
     } else if (j->wrote) {
         /* Committed: other devices may hear of it now, not before. */
         const char *applied = j->applied != NULL ? j->applied : "";
-        live_game_entry(j->g, j->e.kind, j->e.seq, applied, j->e.count);
-        if (j->g->room_id != 0)
-            rooms_race_entry(j->g, j->e.kind, j->e.seq, applied, j->e.count);
-        else
-            watch_entry(j->g, j->e.kind, j->e.seq, applied, j->e.count);
+        for (unsigned i = 0; i < nlisteners; i++)
+            listeners[i](j->g, j->e.kind, j->e.seq, applied, j->e.count);
     }
     if (j->g != NULL)
         game_cache_release(j->g);
@@ -447,7 +496,7 @@ int games_submit(struct http_conn *c, int64_t game_id, struct games_entry *e)
         return reply_error(c, 500, API_E_INTERNAL, "out of memory");
     }
     j->game_id = game_id;
-    rooms_address(c, j->address);
+    http_client_address(c, j->address, sizeof j->address);
     j->job.key = game_id;
     j->job.run = run_entry;
     j->job.finish = finish_entry;
@@ -474,26 +523,27 @@ int games_open(struct http_conn *c)
         return reply_error(c, 404, API_E_LEVEL_NOT_FOUND, "there is no level %lld",
                            (long long)level);
     if (status != STORAGE_OK)
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     if (!auth_user(c, AUTH_CREATE_GUEST, &user, &result))
         return result;
     struct storage_game row;
     bool created = false;
     status = storage_begin();
     if (status == STORAGE_OK)
-        status = storage_game_open(user, level, auth_now(), &row, &created);
+        status = storage_game_open(user, level, clock_now(), &row, &created);
     if (status == STORAGE_OK)
         status = storage_commit();
     else
         storage_rollback();
     if (status != STORAGE_OK)
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     struct live_game *g = games_take(c, user, row.id, &result);
     if (g == NULL)
         return result;
     result = reply_game(c, created ? 201 : 200, g, json_pack("{s:b}", "created", created));
     game_cache_release(g);
-    watch_playing(user, row.id, level);
+    for (unsigned i = 0; i < nopen_listeners; i++)
+        open_listeners[i](user, row.id, level);
     return result;
 }
 

@@ -58,6 +58,42 @@ void games_refuse(struct games_answer *a, unsigned status, enum api_error code,
 /* Sends *a on c and takes its body. Returns what the handler should return. */
 int games_reply(struct http_conn *c, struct games_answer *a);
 
+/* ---- Hooks --------------------------------------------------------------------------------
+ * What other parts of the server (live streams, race rooms, watchers) add
+ * to play without play knowing them. Each registers at start-up, before the
+ * committer thread starts: the lists are read without a lock. Hooks run in
+ * the order registered. */
+
+/* Hooks of each kind at most. */
+#define GAMES_HOOKS_MAX 8
+
+/* Whether game g may take an entry sent from `address` (as
+ * http_client_address gives it). Runs on the committer thread, inside the
+ * batch's transaction, with g held, once the entry's seq is known to be
+ * right and before it is applied. Returns true, or false with *code and a
+ * message in why (cap bytes): the entry is then refused, 429 for
+ * rate_limited and 409 otherwise. */
+typedef bool (*games_guard)(const struct live_game *g, const char *address, enum api_error *code,
+                            char *why, size_t cap);
+
+/* Entry `seq` of game g (kind as STORAGE_LOG_*, with the steps as the log
+ * holds them or its count) was committed. Runs on the committer thread,
+ * after the commit and before the entry's answer goes out, with g held:
+ * keep it short. */
+typedef void (*games_listener)(const struct live_game *g, int kind, uint32_t seq, const char *steps,
+                               uint32_t count);
+
+/* `user` opened game `game` on `level` (new or not). Runs on the HTTP
+ * thread, once the answer is queued. */
+typedef void (*games_open_listener)(int64_t user, int64_t game, int64_t level);
+
+/* Adds a guard, a listener of committed entries, or a listener of opened
+ * games; one added twice is kept once. Returns 0, or -1 when
+ * GAMES_HOOKS_MAX are there already. */
+int games_add_guard(games_guard fn);
+int games_add_listener(games_listener fn);
+int games_add_open_listener(games_open_listener fn);
+
 /* Adds the entry to game `game_id` of the request's session: in the next
  * group commit, checks e->seq, applies the entry through the core, appends
  * it to the log with the game's new summary and any solution, and once

@@ -2,6 +2,7 @@
  * the worker pool while the request is suspended, then a group commit that
  * counts the hint and answers with the game. */
 #include "hint.h"
+#include "clock.h"
 #include "hint_plan.h"
 
 #include "auth.h"
@@ -107,7 +108,7 @@ struct hint_job {
 
 static double now_seconds(void)
 {
-    return (double)http_now_us() / 1e6;
+    return (double)clock_mono_us() / 1e6;
 }
 
 static int delta(const soko_level *lvl, int d)

@@ -4,11 +4,11 @@
 
 #include "access_log.h"
 #include "address_count.h"
-#include "auth.h"
-#include "events.h"
+#include "clock.h"
 #include "http_checks.h"
 #include "routes.h"
 #include "security_headers.h"
+#include "storage.h"
 #include "worker.h"
 
 #include <arpa/inet.h>
@@ -52,17 +52,14 @@ static atomic_int in_flight;
  * --max-streams). */
 static struct address_count *peer_connections;
 static struct address_count *open_streams;
+/* The listening socket, once http_quiesce has taken it from the daemon:
+ * closed only after the daemon stops. */
+static MHD_socket listener = MHD_INVALID_SOCKET;
+static bool quiesced;
 
 struct http_stream_slot {
     char key[CLIENT_IP_KEY_MAX];
 };
-
-uint64_t http_now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
 
 static unsigned method_bit(const char *m)
 {
@@ -99,7 +96,7 @@ static void access_log(const struct http_conn *c)
     char method[40], path[600], line[800];
     log_safe(method, sizeof method, c->method_name);
     log_safe(path, sizeof path, c->path != NULL ? c->path : "");
-    uint64_t us = http_now_us() - c->start_us;
+    uint64_t us = clock_mono_us() - c->start_us;
     int n;
     if (c->status != 0)
         n = snprintf(line, sizeof line, "%s %s %u %llu %lluus\n", method, path, c->status,
@@ -117,7 +114,7 @@ static struct http_conn *conn_new(struct MHD_Connection *mhd, const char *url, c
     if (c == NULL)
         return NULL;
     c->mhd = mhd;
-    c->start_us = http_now_us();
+    c->start_us = clock_mono_us();
     c->method = method_bit(method);
     snprintf(c->method_name, sizeof c->method_name, "%s", method);
     c->path = strdup(url);
@@ -383,6 +380,19 @@ int reply_error(struct http_conn *c, unsigned status, enum api_error code, const
     return reply_json(c, status, body);
 }
 
+int reply_storage_failure(struct http_conn *c, int status)
+{
+    if (status == STORAGE_BUSY) {
+        /* Another process holds the database: a short wait usually does. */
+        http_retry_after(c, 1);
+        return reply_error(c, 503, API_E_UNAVAILABLE, "the database is busy; try again");
+    }
+    if (status == STORAGE_FULL)
+        return reply_error(c, 507, API_E_STORAGE_FULL,
+                           "the server's disk is full: nothing was saved; try again later");
+    return reply_error(c, 500, API_E_INTERNAL, "the database failed; see the server's log");
+}
+
 int http_suspend(struct http_conn *c, int (*done)(struct http_conn *c, void *arg),
                  void (*release)(void *arg), void *arg, struct http_deferred **out)
 {
@@ -494,7 +504,7 @@ static int dispatch(struct http_conn *c)
         break;
     }
     int result = MHD_NO;
-    if ((c->method & HTTP_WRITES) != 0 && !auth_write_allowed(c, &result))
+    if ((c->method & HTTP_WRITES) != 0 && !http_checks_write(c, &result))
         return result;
     memcpy(c->param, m.param, sizeof c->param);
     return m.handler(c);
@@ -721,14 +731,19 @@ struct MHD_Daemon *http_start(const struct config *cfg, unsigned *port)
     return d;
 }
 
+void http_quiesce(struct MHD_Daemon *d)
+{
+    if (!quiesced) {
+        listener = MHD_quiesce_daemon(d);
+        quiesced = true;
+    }
+}
+
 void http_stop(struct MHD_Daemon *d, unsigned grace_ms)
 {
-    MHD_socket listener = MHD_quiesce_daemon(d);
-    /* Live streams never end by themselves, and the daemon must not stop
-     * with suspended connections: end them all (each is woken to finish). */
-    events_stop();
-    uint64_t deadline = http_now_us() + (uint64_t)grace_ms * 1000u;
-    while (atomic_load(&in_flight) > 0 && http_now_us() < deadline) {
+    http_quiesce(d);
+    uint64_t deadline = clock_mono_us() + (uint64_t)grace_ms * 1000u;
+    while (atomic_load(&in_flight) > 0 && clock_mono_us() < deadline) {
         struct timespec pause = {0, 5 * 1000 * 1000};
         nanosleep(&pause, NULL);
     }
@@ -738,6 +753,8 @@ void http_stop(struct MHD_Daemon *d, unsigned grace_ms)
     MHD_stop_daemon(d);
     if (listener != MHD_INVALID_SOCKET)
         close(listener);
+    listener = MHD_INVALID_SOCKET;
+    quiesced = false;
     /* Every connection and stream has ended with the daemon. */
     address_count_free(peer_connections);
     address_count_free(open_streams);

@@ -69,8 +69,13 @@ typedef int (*http_handler)(struct http_conn *c);
  * failure, after a message on stderr. cfg must outlive the daemon. */
 struct MHD_Daemon *http_start(const struct config *cfg, unsigned *port);
 
-/* Stops accepting connections, waits (at most `grace_ms`) for requests in
- * flight to be answered, then stops the daemon. */
+/* Stops accepting connections; requests in flight go on. Live streams
+ * never end by themselves and the daemon must not stop with suspended
+ * connections: end them (events_stop) between this call and http_stop. */
+void http_quiesce(struct MHD_Daemon *d);
+
+/* Stops accepting connections (if http_quiesce has not), waits (at most
+ * `grace_ms`) for requests in flight to be answered, then stops the daemon. */
 void http_stop(struct MHD_Daemon *d, unsigned grace_ms);
 
 /* Answers with `body` as JSON (the reference is stolen), plus any attached
@@ -87,6 +92,11 @@ int reply_json_text(struct http_conn *c, unsigned status, char *text, size_t len
  * API goes through here. */
 int reply_error(struct http_conn *c, unsigned status, enum api_error code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+/* Answers a failed storage call (a STORAGE_* code): 503 unavailable with
+ * Retry-After when the database is busy, 507 when the disk is full, 500
+ * otherwise. */
+int reply_storage_failure(struct http_conn *c, int status);
 
 /* Answers with a prepared response (destroyed here), adding the common
  * headers; `bytes` is its body size, for the access log. */
@@ -154,8 +164,5 @@ json_t *http_json_text(const char *text);
 
 /* A JSON string of a Unix time in UTC: "2024-05-01T12:00:00Z". */
 json_t *http_json_time(int64_t unix_seconds);
-
-/* Microseconds from a monotonic clock. */
-uint64_t http_now_us(void);
 
 #endif

@@ -232,3 +232,42 @@ bool http_checks_request(struct http_conn *c, const char *version, bool nul_targ
     }
     return true;
 }
+
+/* True when the media type of a Content-Type value is application/json,
+ * whatever parameters follow it. */
+static bool is_json_type(const char *value)
+{
+    while (*value == ' ' || *value == '\t')
+        value++;
+    static const char json[] = "application/json";
+    size_t n = sizeof json - 1;
+    if (strncasecmp(value, json, n) != 0)
+        return false;
+    const char *rest = value + n;
+    while (*rest == ' ' || *rest == '\t')
+        rest++;
+    return *rest == '\0' || *rest == ';';
+}
+
+bool http_checks_write(struct http_conn *c, int *result)
+{
+    const char *type = http_header(c, MHD_HTTP_HEADER_CONTENT_TYPE);
+    if (type == NULL || !is_json_type(type)) {
+        *result =
+            reply_error(c, 415, API_E_UNSUPPORTED_MEDIA_TYPE,
+                        "%s requests must send Content-Type: application/json", c->method_name);
+        return false;
+    }
+    const char *origin = http_header(c, "Origin");
+    if (origin == NULL)
+        return true;
+    const char *host = http_header(c, MHD_HTTP_HEADER_HOST);
+    char expected[300];
+    snprintf(expected, sizeof expected, "%s://%s", http_is_https(c) ? "https" : "http",
+             host != NULL ? host : "");
+    if (host != NULL && strcasecmp(origin, expected) == 0)
+        return true;
+    *result = reply_error(c, 403, API_E_FORBIDDEN_ORIGIN,
+                          "requests from %s may not change anything here", origin);
+    return false;
+}

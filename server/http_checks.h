@@ -1,5 +1,6 @@
 /* Checks of a request's framing that libmicrohttpd lets through but HTTP
- * forbids, made before anything else looks at the request. */
+ * forbids, made before anything else looks at the request; and the rules
+ * that keep other sites from acting for a user, made before a write. */
 #ifndef SOKOD_HTTP_CHECKS_H
 #define SOKOD_HTTP_CHECKS_H
 
@@ -29,5 +30,11 @@ int http_checks_init(const struct config *cfg);
  * when fine; otherwise has answered (400 bad_request or bad_path, 421
  * misdirected, 501 not_implemented) and set *result. */
 bool http_checks_request(struct http_conn *c, const char *version, bool nul_target, int *result);
+
+/* Checks a state-changing request: Content-Type must be application/json
+ * (415 otherwise) and an Origin header, when sent, must be this server's own
+ * (403 otherwise). Returns true to go on; otherwise has answered and set
+ * *result for the handler to return. */
+bool http_checks_write(struct http_conn *c, int *result);
 
 #endif

@@ -10,6 +10,7 @@
  * and a board anyone can fill with throw-away guests would be worth little.
  * Signing up puts a guest's solutions on the boards. */
 #include "auth.h"
+#include "clock.h"
 #include "handlers.h"
 #include "storage.h"
 #include "storage_boards.h"
@@ -129,7 +130,7 @@ static int reply_board(struct http_conn *c, int64_t level, int board, uint32_t l
         status = board_list(level, board, true, limit, user, &hinted);
     if (status != STORAGE_OK) {
         json_decref(plain);
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     }
     json_object_set_new(plain, "level_id", json_integer(level));
     json_object_set_new(plain, "by", json_string(board % 2 == 0 ? "moves" : "pushes"));
@@ -169,14 +170,14 @@ int leaderboard_level(struct http_conn *c)
         return reply_error(c, 404, API_E_LEVEL_NOT_FOUND, "there is no level %lld",
                            (long long)level);
     if (status != STORAGE_OK)
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     return reply_board(c, level, board, limit, user, NULL);
 }
 
 /* Today (UTC, by the server's clock) as YYYY-MM-DD. */
 static void today_utc(char out[11])
 {
-    time_t now = (time_t)auth_now();
+    time_t now = (time_t)clock_now();
     struct tm tm;
     gmtime_r(&now, &tm);
     if (strftime(out, 11, "%Y-%m-%d", &tm) == 0)
@@ -226,7 +227,7 @@ int leaderboard_daily(struct http_conn *c)
                            "makes it)",
                            day, day);
     if (status != STORAGE_OK)
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     int daily =
         board == STORAGE_BOARD_MOVES ? STORAGE_BOARD_DAILY_MOVES : STORAGE_BOARD_DAILY_PUSHES;
     return reply_board(c, level, daily, limit, user, day);
@@ -245,7 +246,7 @@ int leaderboard_streak(struct http_conn *c)
     if (user != 0) {
         int status = storage_daily_streak(user, day, &streak, &solved_today);
         if (status != STORAGE_OK)
-            return auth_storage_failure(c, status);
+            return reply_storage_failure(c, status);
     }
     return reply_json(c, 200,
                       json_pack("{s:s,s:i,s:b}", "today", day, "streak", (int)streak,
@@ -282,7 +283,7 @@ int leaderboard_solution(struct http_conn *c)
     if (status == STORAGE_STOP)
         return reply_error(c, 500, API_E_INTERNAL, "out of memory");
     if (status != STORAGE_OK && status != STORAGE_NOT_FOUND)
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     /* A guest's solutions are on no board: they are its own to see. */
     if (x.json == NULL || (x.guest_owner != 0 && x.guest_owner != user)) {
         json_decref(x.json);

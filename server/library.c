@@ -1,6 +1,7 @@
 /* Importing checked levels into the library. */
 #include "library.h"
 
+#include "clock.h"
 #include "storage_admin.h"
 
 #include "base.h"
@@ -8,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define BOARD_TEXT_CAP (SOKO_MAX_CELLS + SOKO_MAX_HEIGHT + 2)
 
@@ -151,7 +151,7 @@ static enum library_status import_levels(struct check_report *r, const struct li
         out->duplicates = r->valid;
         return LIBRARY_NOTHING;
     }
-    int64_t now = (int64_t)time(NULL);
+    int64_t now = clock_now();
     uint32_t position = 1;
     enum library_status result = open_target(r, t, now, out, &position, storage);
     if (result != LIBRARY_OK)

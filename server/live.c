@@ -6,6 +6,7 @@
 
 #include "auth.h"
 #include "events.h"
+#include "games.h"
 #include "handlers.h"
 #include "rooms.h"
 #include "storage.h"
@@ -148,7 +149,7 @@ int live_events(struct http_conn *c)
             return reply_error(c, 404, API_E_GAME_NOT_FOUND, "you have no game %lld",
                                (long long)game);
         if (status != STORAGE_OK)
-            return auth_storage_failure(c, status);
+            return reply_storage_failure(c, status);
     }
     if (room != 0 && !rooms_presence(room, user, 1))
         return reply_error(c, 404, API_E_ROOM_NOT_FOUND, "there is no room %lld", (long long)room);
@@ -246,8 +247,12 @@ void live_entry_fields(struct textbuf *b, const soko_game *game, int kind, uint3
     textbuf_int(b, game->pushes);
 }
 
-void live_game_entry(const struct live_game *g, int kind, uint32_t seq, const char *steps,
-                     uint32_t count)
+/* Publishes, to the followers of the game's topic, the entry `seq` just
+ * committed: its kind, the steps as the log holds them (pushes in upper
+ * case) or its count, and the game's counts after it. Call only after the
+ * commit, with g held. Does nothing when nobody follows the game. */
+static void game_entry(const struct live_game *g, int kind, uint32_t seq, const char *steps,
+                       uint32_t count)
 {
     char topic[EVENTS_TOPIC_MAX];
     snprintf(topic, sizeof topic, "game:%lld", (long long)g->id);
@@ -272,4 +277,9 @@ unsigned live_heartbeat_ms(unsigned heartbeat_s, unsigned timeout_s)
     if (limit > 0 && ms > limit)
         ms = limit;
     return ms > 0 ? ms : 500;
+}
+
+int live_listen(void)
+{
+    return games_add_listener(game_entry);
 }

@@ -17,12 +17,10 @@ struct textbuf;
 void live_entry_fields(struct textbuf *b, const soko_game *game, int kind, uint32_t seq,
                        const char *steps, uint32_t count);
 
-/* Publishes, to the followers of the game's topic, the entry `seq` just
- * committed: its kind, the steps as the log holds them (pushes in upper
- * case) or its count, and the game's counts after it. Call only after the
- * commit, with g held. Does nothing when nobody follows the game. */
-void live_game_entry(const struct live_game *g, int kind, uint32_t seq, const char *steps,
-                     uint32_t count);
+/* Registers with play what live streams need of it: each committed entry
+ * goes to the followers of its game. Call at start-up, before the
+ * committer starts. Returns 0, or -1 when play has no room for it. */
+int live_listen(void);
 
 /* The heartbeat period in milliseconds for an idle-connection timeout of
  * `timeout_s` seconds and a wished period of `heartbeat_s` seconds: short

@@ -4,10 +4,11 @@
  * players' games and solutions stay, and come back with the level. Every
  * change is one transaction with its audit entry. */
 #include "admin.h"
-#include "auth.h"
 #include "body.h"
 #include "check_report.h"
+#include "clock.h"
 #include "handlers.h"
+#include "http.h"
 #include "storage_admin.h"
 
 #include <stdlib.h>
@@ -108,7 +109,7 @@ static int reply_collection(struct http_conn *c, unsigned code, int64_t id)
     if (status != STORAGE_OK || collection == NULL) {
         json_decref(collection);
         json_decref(levels);
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     }
     return reply_json(c, code, json_pack("{s:o,s:o}", "collection", collection, "levels", levels));
 }
@@ -126,7 +127,7 @@ static int reply_level(struct http_conn *c, unsigned code, int64_t id)
     if (status != STORAGE_OK || level == NULL) {
         json_decref(level);
         json_decref(refs);
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     }
     json_object_set_new(level, "references", refs);
     return reply_json(c, code, json_pack("{s:o}", "level", level));
@@ -142,7 +143,7 @@ int manage_collections(struct http_conn *c)
     int status = storage_admin_collections_each(add_collection, list);
     if (status != STORAGE_OK) {
         json_decref(list);
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     }
     return reply_json(c, 200, json_pack("{s:o}", "collections", list));
 }
@@ -264,7 +265,7 @@ int manage_collection_update(struct http_conn *c)
     else if (status == STORAGE_NOT_FOUND)
         result = no_collection(c);
     else if (status != STORAGE_OK)
-        result = auth_storage_failure(c, status);
+        result = reply_storage_failure(c, status);
     else
         result = reply_collection(c, 200, c->param[0]);
     json_decref(body);
@@ -331,7 +332,7 @@ int manage_level_update(struct http_conn *c)
     if (status == STORAGE_NOT_FOUND)
         return no_level(c);
     if (status != STORAGE_OK)
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     return reply_level(c, 200, c->param[0]);
 }
 
@@ -348,7 +349,7 @@ static int set_deleted(struct http_conn *c, bool collection, bool deleted)
     json_decref(body);
     char target[48];
     admin_target(target, sizeof target, collection ? "collection" : "level", c->param[0]);
-    int64_t at = deleted ? auth_now() : 0;
+    int64_t at = deleted ? clock_now() : 0;
     int status = storage_begin();
     if (status == STORAGE_OK)
         status = collection ? storage_collection_set_deleted(c->param[0], at)
@@ -363,7 +364,7 @@ static int set_deleted(struct http_conn *c, bool collection, bool deleted)
     if (status == STORAGE_NOT_FOUND)
         return collection ? no_collection(c) : no_level(c);
     if (status != STORAGE_OK)
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     return collection ? reply_collection(c, 200, c->param[0]) : reply_level(c, 200, c->param[0]);
 }
 
@@ -502,7 +503,7 @@ int manage_collections_order(struct http_conn *c)
     if (problem != NULL)
         return reply_error(c, 400, API_E_INVALID_VALUE, "'collections': %s", problem);
     if (status != STORAGE_OK)
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     return manage_collections(c);
 }
 
@@ -544,6 +545,6 @@ int manage_levels_order(struct http_conn *c)
     if (problem != NULL)
         return reply_error(c, 400, API_E_INVALID_VALUE, "'levels': %s", problem);
     if (status != STORAGE_OK)
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     return reply_collection(c, 200, c->param[0]);
 }

@@ -49,7 +49,7 @@ int progress_get(struct http_conn *c)
     if (status != STORAGE_OK) {
         json_decref(solved);
         json_decref(playing);
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     }
     return reply_json(c, 200, json_pack("{s:o,s:o}", "solved", solved, "in_progress", playing));
 }
@@ -128,7 +128,7 @@ int progress_export(struct http_conn *c)
     if (status != STORAGE_OK || t.failed) {
         free(t.data);
         return t.failed ? reply_error(c, 500, API_E_INTERNAL, "out of memory")
-                        : auth_storage_failure(c, status);
+                        : reply_storage_failure(c, status);
     }
     struct MHD_Response *r = MHD_create_response_from_buffer(t.len, t.data, MHD_RESPMEM_MUST_FREE);
     if (r == NULL) {

@@ -7,6 +7,7 @@
 #include "room_levels.h"
 
 #include "auth.h"
+#include "clock.h"
 #include "generate.h"
 #include "generated_level.h"
 #include "rooms.h"
@@ -114,7 +115,7 @@ static void make_level(struct job *j)
              j->d->name, (long long)j->seed, l.score);
     struct storage_race_level_new row = {.difficulty = j->d->name, .seed = j->seed};
     if (generated_level_row(&l, title, comment, hash, &row.level))
-        j->status = storage_race_level_add(&row, auth_now(), &j->level);
+        j->status = storage_race_level_add(&row, clock_now(), &j->level);
     gen_level_free(&l);
 }
 
@@ -153,7 +154,7 @@ static int answer_job(struct http_conn *c, void *arg)
                            "no %s level could be made from seed %lld: try another seed", j->d->name,
                            (long long)j->seed);
     if (j->status != STORAGE_OK)
-        return auth_storage_failure(c, j->status);
+        return reply_storage_failure(c, j->status);
     return rooms_open(c, j->user, j->level, "generated");
 }
 
@@ -187,7 +188,7 @@ int room_levels_create(struct http_conn *c, json_t *body)
     int64_t level;
     int status = storage_race_level_get(d->name, seed, &level);
     if (status != STORAGE_OK && status != STORAGE_NOT_FOUND)
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     bool stored = status == STORAGE_OK;
     /* A level still to make takes a place at the generator before the
      * caller's allowance of new rooms is counted, so that a 503 costs

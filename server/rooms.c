@@ -4,9 +4,11 @@
 
 #include "auth.h"
 #include "body.h"
+#include "clock.h"
 #include "daily.h"
 #include "events.h"
 #include "game_cache.h"
+#include "games.h"
 #include "handlers.h"
 #include "live.h"
 #include "ratelimit.h"
@@ -19,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define ROOM_SEATS 8
 #define ROOM_COUNTDOWN_MS 3000
@@ -61,7 +62,7 @@ static bool limit(int which, const char *key, unsigned *retry)
 {
     pthread_once(&limits_once, make_limits);
     return limits[which] == NULL ||
-           ratelimit_take(limits[which], key, http_now_us() / 1000u, retry);
+           ratelimit_take(limits[which], key, clock_mono_us() / 1000u, retry);
 }
 
 enum phase { PHASE_LOBBY, PHASE_STARTED, PHASE_FINISHED };
@@ -113,13 +114,6 @@ static unsigned max_rooms = 10000; /* --max-rooms, through rooms_set_limit */
 /* A status of lock_room beside the STORAGE_* ones: every room in memory is
  * in use, so no other can come in. */
 #define ROOMS_NO_SPACE 100
-
-static int64_t wall_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static struct room **bucket_of(int64_t id)
 {
@@ -280,7 +274,7 @@ static struct room *lock_room(int64_t id, int *status)
      * games stay in the database, the room starts a new round. */
     fresh->round = row.round;
     fresh->phase = PHASE_LOBBY;
-    fresh->touched = wall_ms();
+    fresh->touched = clock_now_ms();
     pthread_mutex_lock(&lock);
     r = find(id);
     if (r != NULL) {
@@ -313,7 +307,7 @@ static const char *phase_name(const struct room *r, int64_t now)
 /* Writes the room's public state (no boards) as a JSON object. Lock held. */
 static void write_room(struct textbuf *b, const struct room *r)
 {
-    int64_t now = wall_ms();
+    int64_t now = clock_now_ms();
     textbuf_puts(b, "{\"id\":");
     textbuf_int(b, r->id);
     textbuf_puts(b, ",\"host_id\":");
@@ -537,7 +531,7 @@ int rooms_create(struct http_conn *c)
         return reply_error(c, 404, API_E_LEVEL_NOT_FOUND, "there is no level %lld",
                            (long long)level);
     if (status != STORAGE_OK)
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     int64_t user;
     if (!auth_user(c, AUTH_CREATE_GUEST, &user, &result))
         return result;
@@ -567,12 +561,12 @@ int rooms_open(struct http_conn *c, int64_t user, int64_t level, const char *sou
         return reply_error(c, 404, API_E_LEVEL_NOT_FOUND, "there is no level %lld",
                            (long long)level);
     if (status != STORAGE_OK)
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     struct storage_room row = {0};
     row.level_id = level;
     snprintf(row.source, sizeof row.source, "%s", source);
     row.host_id = user;
-    row.created_at = auth_now();
+    row.created_at = clock_now();
     status = storage_begin();
     if (status == STORAGE_OK)
         status = storage_room_create(&row);
@@ -581,7 +575,7 @@ int rooms_open(struct http_conn *c, int64_t user, int64_t level, const char *sou
     else
         storage_rollback();
     if (status != STORAGE_OK)
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     struct room *r = calloc(1, sizeof *r);
     if (r == NULL)
         return reply_error(c, 500, API_E_INTERNAL, "out of memory");
@@ -593,7 +587,7 @@ int rooms_open(struct http_conn *c, int64_t user, int64_t level, const char *sou
     r->boxes = facts.boxes;
     r->round = 1;
     r->phase = PHASE_LOBBY;
-    r->touched = wall_ms();
+    r->touched = clock_now_ms();
     r->nseats = 1;
     seat_init(&r->seats[0], user);
     pthread_mutex_lock(&lock);
@@ -609,7 +603,7 @@ int rooms_open(struct http_conn *c, int64_t user, int64_t level, const char *sou
 
 int rooms_list(struct http_conn *c)
 {
-    int64_t now = wall_ms();
+    int64_t now = clock_now_ms();
     struct textbuf b = {0};
     textbuf_puts(&b, "{\"rooms\":[");
     unsigned n = 0;
@@ -646,7 +640,7 @@ static struct room *route_room(struct http_conn *c, int *result)
     else if (status == ROOMS_NO_SPACE)
         *result = no_space(c);
     else
-        *result = auth_storage_failure(c, status);
+        *result = reply_storage_failure(c, status);
     return NULL;
 }
 
@@ -704,7 +698,7 @@ int rooms_join(struct http_conn *c)
         s->left = false; /* back in the race */
         changed = true;
     }
-    r->touched = wall_ms();
+    r->touched = clock_now_ms();
     return reply_changed_room(c, r, user, changed);
 }
 
@@ -738,7 +732,7 @@ int rooms_leave(struct http_conn *c)
             if (user == r->host_id && r->nseats > 0)
                 r->host_id = r->seats[0].user_id;
         }
-        r->touched = wall_ms();
+        r->touched = clock_now_ms();
     }
     return reply_changed_room(c, r, user, s != NULL);
 }
@@ -770,7 +764,7 @@ int rooms_start(struct http_conn *c)
     /* A fresh game for every seat, committed before anyone can step. */
     int status = storage_begin();
     for (unsigned i = 0; i < n && status == STORAGE_OK; i++)
-        status = storage_race_game(id, round, users[i], level, auth_now(), &games[i]);
+        status = storage_race_game(id, round, users[i], level, clock_now(), &games[i]);
     if (status == STORAGE_OK)
         status = storage_commit();
     else
@@ -779,7 +773,7 @@ int rooms_start(struct http_conn *c)
     r->starting = false;
     if (status != STORAGE_OK) {
         pthread_mutex_unlock(&lock);
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     }
     /* Seats that left the lobby meanwhile have a game they never play;
      * seats that came meanwhile wait for the next round. */
@@ -791,8 +785,8 @@ int rooms_start(struct http_conn *c)
         }
     }
     r->phase = PHASE_STARTED;
-    r->starts_at = wall_ms() + ROOM_COUNTDOWN_MS;
-    r->touched = wall_ms();
+    r->starts_at = clock_now_ms() + ROOM_COUNTDOWN_MS;
+    r->touched = clock_now_ms();
     return reply_changed_room(c, r, user, true);
 }
 
@@ -819,7 +813,7 @@ int rooms_rematch(struct http_conn *c)
     pthread_mutex_unlock(&lock);
     int status = storage_room_set_round(id, round);
     if (status != STORAGE_OK)
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     pthread_mutex_lock(&lock);
     if (r->phase == PHASE_FINISHED && r->round + 1 == round) {
         unsigned kept = 0;
@@ -841,14 +835,19 @@ int rooms_rematch(struct http_conn *c)
         r->round = round;
         r->finished = 0;
         r->phase = PHASE_LOBBY;
-        r->touched = wall_ms();
+        r->touched = clock_now_ms();
     }
     return reply_changed_room(c, r, user, true);
 }
 
-bool rooms_step_allowed(const struct live_game *g, const char *address, enum api_error *code,
-                        char *msg, size_t cap)
+/* Whether the race game g may take an entry now, sent from `address`
+ * (rooms_address); a game outside any room always may. Returns true, or false with *code
+ * (rate_limited, race_not_started, race_over) and a message in msg (cap bytes). */
+static bool step_allowed(const struct live_game *g, const char *address, enum api_error *code,
+                         char *msg, size_t cap)
 {
+    if (g->room_id == 0)
+        return true;
     unsigned retry = 0;
     char who[32];
     snprintf(who, sizeof who, "%lld", (long long)g->user_id);
@@ -864,9 +863,10 @@ bool rooms_step_allowed(const struct live_game *g, const char *address, enum api
     if (r == NULL || r->round != g->round || s == NULL || s->game_id != g->id) {
         *code = API_E_RACE_OVER;
         snprintf(msg, cap, "this race is over");
-    } else if (r->phase == PHASE_STARTED && wall_ms() < r->starts_at) {
+    } else if (r->phase == PHASE_STARTED && clock_now_ms() < r->starts_at) {
         *code = API_E_RACE_NOT_STARTED;
-        snprintf(msg, cap, "the race starts in %lld ms", (long long)(r->starts_at - wall_ms()));
+        snprintf(msg, cap, "the race starts in %lld ms",
+                 (long long)(r->starts_at - clock_now_ms()));
     } else if (r->phase != PHASE_STARTED || s->finished) {
         *code = API_E_RACE_OVER;
         snprintf(msg, cap, s->finished ? "you have finished this race" : "this race is over");
@@ -880,12 +880,16 @@ bool rooms_step_allowed(const struct live_game *g, const char *address, enum api
     return ok;
 }
 
-void rooms_race_entry(const struct live_game *g, int kind, uint32_t seq, const char *steps,
-                      uint32_t count)
+/* Tells the room of race game g that entry `seq` was committed: the seat's
+ * counts, its finish and the room's end follow, and the room's followers
+ * get the entry ("race_step") and any change of the room ("room"). Call
+ * after the commit, with g held. */
+static void race_entry(const struct live_game *g, int kind, uint32_t seq, const char *steps,
+                       uint32_t count)
 {
-    if (kind < 0 || kind > STORAGE_LOG_RESTART)
+    if (g->room_id == 0 || kind < 0 || kind > STORAGE_LOG_RESTART)
         return;
-    int64_t now = wall_ms();
+    int64_t now = clock_now_ms();
     pthread_mutex_lock(&lock);
     struct room *r = find(g->room_id);
     struct seat *s = r != NULL && r->round == g->round ? seat_of(r, g->user_id) : NULL;
@@ -964,4 +968,11 @@ bool rooms_presence(int64_t id, int64_t user, int delta)
     pthread_mutex_unlock(&lock);
     publish_room(id, event, len);
     return true;
+}
+
+int rooms_listen(void)
+{
+    if (games_add_guard(step_allowed) != 0)
+        return -1;
+    return games_add_listener(race_entry);
 }

@@ -33,22 +33,15 @@ bool rooms_may_open(struct http_conn *c, int64_t user, int *result);
  * Returns what the handler returns. */
 int rooms_open(struct http_conn *c, int64_t user, int64_t level, const char *source);
 
-/* Whether the race game g may take an entry now, sent from `address`
- * (rooms_address). Returns true, or false with *code (rate_limited,
- * race_not_started, race_over) and a message in msg (cap bytes). */
-bool rooms_step_allowed(const struct live_game *g, const char *address, enum api_error *code,
-                        char *msg, size_t cap);
+/* Registers with play what races need of it: the checks of a race game's
+ * entry before it is applied (the race's phase, the seat, the step rate
+ * limits) and each committed entry, for the room. Call at start-up, before
+ * the committer starts. Returns 0, or -1 when play has no room for them. */
+int rooms_listen(void);
 
 /* The request's client address as http_client_address gives it (one key
  * for every limit by address), "" when unknown. */
 void rooms_address(struct http_conn *c, char text[ROOMS_ADDRESS_MAX]);
-
-/* Tells the room of race game g that entry `seq` was committed: the seat's
- * counts, its finish and the room's end follow, and the room's followers
- * get the entry ("race_step") and any change of the room ("room"). Call
- * after the commit, with g held. */
-void rooms_race_entry(const struct live_game *g, int kind, uint32_t seq, const char *steps,
-                      uint32_t count);
 
 /* A live stream of `user` (0: nobody) started (delta 1) or stopped (-1)
  * following room `room`: a seated player shows as connected while one of

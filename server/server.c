@@ -22,6 +22,7 @@
 #include "storage.h"
 #include "sweeper.h"
 #include "uploads.h"
+#include "watch.h"
 #include "worker.h"
 
 #include <errno.h>
@@ -51,12 +52,18 @@ static void stop_running(void)
 {
     if (running.daemon != NULL) {
         hint_cancel_all();
+        /* No new connection, then every live stream ended (each is woken
+         * to finish), so that the requests in flight can all be answered
+         * and the daemon stops with no connection suspended. */
+        http_quiesce(running.daemon);
+        events_stop();
         http_stop(running.daemon, STOP_GRACE_MS);
         running.daemon = NULL;
     }
     if (running.sweeper)
         sweeper_stop();
     if (running.threads) {
+        /* Stops the heartbeats when the daemon never started (else done). */
         events_stop();
         commit_stop();
     }
@@ -154,6 +161,15 @@ int server_start(const struct config *cfg, unsigned *port)
         [WORKER_LEVELS] = LEVELS_WORKERS,
         [WORKER_UPLOADS] = UPLOADS_WORKERS,
     };
+    /* What live play adds to each game's entries, in this order: the
+     * game's own followers hear of an entry before its race room or the
+     * player's watchers do. Before the committer starts, which reads the
+     * lists without a lock. */
+    if (live_listen() != 0 || rooms_listen() != 0 || watch_listen() != 0) {
+        fprintf(stderr, "sokod: too many listeners of game entries\n");
+        stop_running();
+        return -1;
+    }
     /* Each of these stops cleanly when it did not start. */
     running.threads = true;
     if (worker_start(pools) != 0 || storage_checkpointer_start() != STORAGE_OK ||

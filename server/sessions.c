@@ -39,7 +39,7 @@ int sessions_logout_all(struct http_conn *c)
         storage_rollback();
     if (status != STORAGE_OK) {
         c->set_cookie[0] = '\0';
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     }
     return reply_json(c, 200, json_pack("{s:n,s:I}", "user", "sessions_ended", (json_int_t)ended));
 }
@@ -94,7 +94,7 @@ static int finish_change(struct http_conn *c, void *arg)
     else
         storage_rollback();
     if (status != STORAGE_OK)
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     device_remember(c, j->username);
     return reply_json(c, 200,
                       json_pack("{s:b,s:I}", "changed", 1, "sessions_ended", (json_int_t)ended));
@@ -117,7 +117,7 @@ static struct password_change *read_change(struct http_conn *c, json_t *body, in
     struct storage_user u;
     int status = storage_user_get(user, &u);
     if (status != STORAGE_OK) {
-        *result = auth_storage_failure(c, status);
+        *result = reply_storage_failure(c, status);
         return NULL;
     }
     if (u.guest) {
@@ -148,7 +148,7 @@ static struct password_change *read_change(struct http_conn *c, json_t *body, in
     status = storage_user_password_hash(user, j->stored, sizeof j->stored);
     if (status != STORAGE_OK) {
         free(j);
-        *result = auth_storage_failure(c, status);
+        *result = reply_storage_failure(c, status);
         return NULL;
     }
     j->user = user;

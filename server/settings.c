@@ -3,13 +3,13 @@
  * device. The client owns the keys; the server keeps them small and flat. */
 #include "auth.h"
 #include "body.h"
+#include "clock.h"
 #include "handlers.h"
 #include "storage.h"
 #include "watch.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define SETTINGS_MAX_KEYS 64
 #define SETTINGS_MAX_KEY 64
@@ -29,7 +29,7 @@ int settings_get(struct http_conn *c)
         char *text = NULL;
         int status = storage_settings_get(user, &text);
         if (status != STORAGE_OK && status != STORAGE_NOT_FOUND)
-            return auth_storage_failure(c, status);
+            return reply_storage_failure(c, status);
         if (text != NULL)
             settings = json_loads(text, 0, NULL);
         free(text);
@@ -122,7 +122,7 @@ int settings_put(struct http_conn *c)
     }
     int status = text != NULL ? storage_begin() : STORAGE_ERROR;
     if (status == STORAGE_OK) {
-        status = storage_settings_put(user, text, (int64_t)time(NULL));
+        status = storage_settings_put(user, text, clock_now());
         if (status == STORAGE_OK)
             status = storage_commit();
         else
@@ -131,7 +131,7 @@ int settings_put(struct http_conn *c)
     free(text);
     if (status != STORAGE_OK) {
         json_decref(settings);
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     }
     watch_settings_changed(user, !json_is_false(json_object_get(settings, "watchable")));
     return reply_json(c, 200, json_pack("{s:o}", "settings", settings));

@@ -2,6 +2,7 @@
 #include "staging.h"
 
 #include "check_report.h"
+#include "clock.h"
 #include "http.h"
 #include "storage_admin.h"
 
@@ -9,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* Uploads kept at once, how long one is kept after its last use, and how
  * many files of the largest size may be arriving at once. */
@@ -55,11 +55,6 @@ static uint64_t check_steps;   /* the replay budget of one upload's check */
 static unsigned solver_budget; /* the solver's seconds for one upload's levels */
 static bool stopping;
 static struct staging_job *current_job; /* the solver's, while it runs */
-
-static int64_t now_seconds(void)
-{
-    return (int64_t)time(NULL);
-}
 
 void staging_start(size_t max_file, size_t max_body, unsigned seconds, uint64_t steps,
                    unsigned solver_seconds_per_upload)
@@ -120,7 +115,7 @@ static int find(int64_t id)
 {
     for (int i = 0; i < MAX_UPLOADS; i++) {
         if (uploads[i] != NULL && uploads[i]->id == id) {
-            uploads[i]->used_at = now_seconds();
+            uploads[i]->used_at = clock_now();
             return i;
         }
     }
@@ -137,7 +132,7 @@ static void cancel_job_of(int64_t id)
 /* Forgets uploads unused for too long, unless busy. The lock is held. */
 static void expire(void)
 {
-    int64_t limit = now_seconds() - KEEP_SECONDS;
+    int64_t limit = clock_now() - KEEP_SECONDS;
     for (int i = 0; i < MAX_UPLOADS; i++) {
         struct upload *u = uploads[i];
         if (u != NULL && u->used_at < limit && u->state != CHECKING && u->state != IMPORTING) {
@@ -166,7 +161,7 @@ enum staging_status staging_create(int64_t owner, const char *filename, enum che
     u->size = size;
     u->data = data;
     u->state = RECEIVING;
-    u->created_at = u->used_at = now_seconds();
+    u->created_at = u->used_at = clock_now();
     pthread_mutex_lock(&lock);
     expire();
     int slot = -1;

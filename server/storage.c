@@ -1,4 +1,5 @@
 /* Storage: per-thread SQLite connections, the statement cache, transactions. */
+#include "clock.h"
 #include "storage_internal.h"
 
 #include <errno.h>
@@ -244,13 +245,6 @@ static const char SQL_BEGIN[] = "BEGIN IMMEDIATE";
 static const char SQL_COMMIT[] = "COMMIT";
 static const char SQL_ROLLBACK[] = "ROLLBACK";
 
-int64_t storage_clock_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Takes write_lock, waiting no later than deadline_ms. */
 static bool lock_writers_until(int64_t deadline_ms)
 {
@@ -275,7 +269,7 @@ int storage_begin_until(int64_t deadline_ms)
         }
         c->writing = true;
     }
-    int64_t left = deadline_ms - storage_clock_ms();
+    int64_t left = deadline_ms - clock_mono_ms();
     /* 0 turns SQLite's busy handler off: a lock held elsewhere answers at once. */
     sqlite3_busy_timeout(c->db, left <= 0 ? 0 : left > INT_MAX ? INT_MAX : (int)left);
     int status = storage_exec_stmt(storage_stmt(SQL_BEGIN), "BEGIN IMMEDIATE");
@@ -289,7 +283,7 @@ int storage_begin_until(int64_t deadline_ms)
 
 int storage_begin(void)
 {
-    return storage_begin_until(storage_clock_ms() + STORAGE_BUSY_MS);
+    return storage_begin_until(clock_mono_ms() + STORAGE_BUSY_MS);
 }
 
 static void end_write(void)
@@ -339,29 +333,6 @@ int storage_undo_to_savepoint(void)
     int status = storage_exec_stmt(storage_stmt(SQL_UNDO_TO), "ROLLBACK TO");
     if (status == STORAGE_OK)
         status = storage_release_savepoint();
-    return status;
-}
-
-static const char SQL_INTEGRITY[] = "PRAGMA integrity_check";
-
-int storage_integrity_check(void)
-{
-    sqlite3_stmt *st = storage_stmt(SQL_INTEGRITY);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    int status = STORAGE_OK;
-    int rc = sqlite3_step(st);
-    while (rc == SQLITE_ROW) {
-        const char *line = storage_column_text(st, 0);
-        if (strcmp(line, "ok") != 0) {
-            fprintf(stderr, "sokod: integrity check: %s\n", line);
-            status = STORAGE_ERROR;
-        }
-        rc = sqlite3_step(st);
-    }
-    if (rc != SQLITE_DONE)
-        status = storage_status(rc, "integrity check");
-    sqlite3_reset(st);
     return status;
 }
 

@@ -57,11 +57,9 @@ void storage_shutdown(void);
  * from the call, then gives STORAGE_BUSY. */
 int storage_begin(void);
 /* storage_begin, waiting for the lock no later than deadline_ms (on the
- * clock of storage_clock_ms); a deadline already past still takes a free
+ * clock of clock_mono_ms); a deadline already past still takes a free
  * lock, without waiting. */
 int storage_begin_until(int64_t deadline_ms);
-/* Milliseconds on a monotonic clock, for deadlines. */
-int64_t storage_clock_ms(void);
 /* COMMIT; on failure the transaction is rolled back. */
 int storage_commit(void);
 /* ROLLBACK, when a transaction is open. Cannot fail. */
@@ -74,9 +72,6 @@ int storage_savepoint(void);
 int storage_release_savepoint(void);
 /* Undoes what was written since the last savepoint, and forgets it. */
 int storage_undo_to_savepoint(void);
-
-/* PRAGMA integrity_check on the calling thread's connection: STORAGE_OK when "ok". */
-int storage_integrity_check(void);
 
 /* ---- Backups ----------------------------------------------------------------------------- */
 
@@ -238,9 +233,6 @@ struct storage_new_level {
     const char *canonical_hash;
 };
 
-/* Creates a collection. STORAGE_CONFLICT when one has that name. */
-int storage_collection_create(const char *name, const char *source, const char *notes, int64_t now,
-                              int64_t *id);
 /* STORAGE_OK when a collection was imported from `source`, else STORAGE_NOT_FOUND. */
 int storage_collection_from_source(const char *source);
 int storage_level_insert(const struct storage_new_level *l, int64_t now, int64_t *id);

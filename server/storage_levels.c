@@ -1,25 +1,6 @@
 /* Storage: collections and levels, with one user's solved state. */
 #include "storage_internal.h"
 
-static const char SQL_COLLECTION_CREATE[] =
-    "INSERT INTO collections (name, source, notes, created_at) VALUES (?, ?, ?, ?)";
-
-int storage_collection_create(const char *name, const char *source, const char *notes, int64_t now,
-                              int64_t *id)
-{
-    sqlite3_stmt *st = storage_stmt(SQL_COLLECTION_CREATE);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    storage_bind_text(st, 1, name);
-    storage_bind_text(st, 2, source);
-    storage_bind_text(st, 3, notes);
-    sqlite3_bind_int64(st, 4, now);
-    int status = storage_exec_stmt(st, "creating a collection");
-    if (status == STORAGE_OK)
-        *id = sqlite3_last_insert_rowid(storage_db());
-    return status;
-}
-
 static const char SQL_COLLECTION_FROM_SOURCE[] =
     "SELECT 1 FROM collections WHERE source = ? LIMIT 1";
 

@@ -15,6 +15,7 @@
 #include "sweeper.h"
 
 #include "auth.h"
+#include "clock.h"
 #include "storage.h"
 
 #include <pthread.h>
@@ -166,7 +167,7 @@ static int sweep_sessions(int64_t now, int64_t *deleted)
 static void sweep(void)
 {
     struct sweep_counts n = {0};
-    int64_t now = auth_now();
+    int64_t now = clock_now();
     int status = sweep_unplayed(now, &n.unplayed);
     if (status == STORAGE_OK)
         status = sweep_idle(now, &n.idle);

@@ -5,9 +5,9 @@
 #include "uploads.h"
 
 #include "admin.h"
-#include "auth.h"
 #include "body.h"
 #include "handlers.h"
+#include "http.h"
 #include "solvecheck.h"
 #include "staging.h"
 
@@ -338,7 +338,7 @@ static int import_done(struct http_conn *c, void *arg)
                            "nothing to import: %u level(s) invalid, %u duplicate(s)",
                            job->out.invalid, job->out.duplicates);
     case LIBRARY_STORAGE:
-        return auth_storage_failure(c, job->storage);
+        return reply_storage_failure(c, job->storage);
     }
     enum staging_status st;
     json_t *u = staging_json(job->id, false, &st);

@@ -5,9 +5,11 @@
  * way, so a watcher's board replays them as a second device would. */
 #include "watch.h"
 
-#include "auth.h"
+#include "clock.h"
 #include "game_cache.h"
+#include "games.h"
 #include "handlers.h"
+#include "http.h"
 #include "live.h"
 #include "storage.h"
 #include "storage_watch.h"
@@ -17,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* What watching a player who cannot be watched is told, whatever the reason. */
 #define WATCH_REFUSED "this player cannot be watched"
@@ -37,13 +38,6 @@ struct playing {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct playing *buckets[WATCH_BUCKETS];
 static unsigned remembered;
-
-static int64_t now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec;
-}
 
 void watch_topic(int64_t user, char out[EVENTS_TOPIC_MAX])
 {
@@ -72,7 +66,7 @@ static void forget_idle(int64_t now)
  * one known (or none was known). */
 static bool set_playing(int64_t user, int64_t game, int64_t level)
 {
-    int64_t now = now_s();
+    int64_t now = (int64_t)(clock_mono_us() / 1000000u);
     unsigned b = (unsigned)((uint64_t)user % WATCH_BUCKETS);
     pthread_mutex_lock(&lock);
     struct playing *p = buckets[b];
@@ -127,14 +121,19 @@ static void publish_playing(int64_t user, int64_t game, int64_t level)
     events_publish(topic, "playing", data, (size_t)n, false);
 }
 
-void watch_playing(int64_t user, int64_t game, int64_t level)
+/* The player `user` opened game `game` on `level`: when it is not the game
+ * they played last, watchers get a "playing" event. Cannot fail. */
+static void game_opened(int64_t user, int64_t game, int64_t level)
 {
     if (set_playing(user, game, level))
         publish_playing(user, game, level);
 }
 
-void watch_entry(const struct live_game *g, int kind, uint32_t seq, const char *steps,
-                 uint32_t count)
+/* Publishes to the watchers of g's player the entry `seq` just committed
+ * (own games only: race games are followed through their room). Call
+ * after the commit, with g held. Cheap when nobody watches. */
+static void player_entry(const struct live_game *g, int kind, uint32_t seq, const char *steps,
+                         uint32_t count)
 {
     if (g->room_id != 0 || kind < 0 || kind > STORAGE_LOG_RESTART)
         return;
@@ -186,7 +185,7 @@ bool watch_allowed(struct http_conn *c, int64_t user, int *result)
         return false;
     }
     if (status != STORAGE_OK) {
-        *result = auth_storage_failure(c, status);
+        *result = reply_storage_failure(c, status);
         return false;
     }
     /* One refusal for every reason (a guest, an opt-out): it must tell a
@@ -198,7 +197,7 @@ bool watch_allowed(struct http_conn *c, int64_t user, int *result)
     char *settings = NULL;
     status = storage_settings_get(user, &settings);
     if (status != STORAGE_OK && status != STORAGE_NOT_FOUND) {
-        *result = auth_storage_failure(c, status);
+        *result = reply_storage_failure(c, status);
         return false;
     }
     bool allow = watch_settings_allow(settings);
@@ -222,7 +221,7 @@ int watch_get(struct http_conn *c)
     int64_t game = 0, level = 0;
     int status = get_playing(user, &game, &level);
     if (status != STORAGE_OK && status != STORAGE_NOT_FOUND)
-        return auth_storage_failure(c, status);
+        return reply_storage_failure(c, status);
     struct textbuf b = {0};
     textbuf_puts(&b, "{\"player\":{\"user_id\":");
     textbuf_int(&b, user);
@@ -242,4 +241,11 @@ int watch_get(struct http_conn *c)
     if (text == NULL)
         return reply_error(c, 500, API_E_INTERNAL, "out of memory");
     return reply_json_text(c, 200, text, len);
+}
+
+int watch_listen(void)
+{
+    if (games_add_open_listener(game_opened) != 0)
+        return -1;
+    return games_add_listener(player_entry);
 }

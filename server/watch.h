@@ -22,15 +22,10 @@ void watch_topic(int64_t user, char out[EVENTS_TOPIC_MAX]);
  * or a storage failure, with *result set. */
 bool watch_allowed(struct http_conn *c, int64_t user, int *result);
 
-/* The player `user` opened game `game` on `level`: when it is not the game
- * they played last, watchers get a "playing" event. Cannot fail. */
-void watch_playing(int64_t user, int64_t game, int64_t level);
-
-/* Publishes to the watchers of g's player the entry `seq` just committed
- * (own games only: race games are followed through their room). Call
- * after the commit, with g held. Cheap when nobody watches. */
-void watch_entry(const struct live_game *g, int kind, uint32_t seq, const char *steps,
-                 uint32_t count);
+/* Registers with play what watchers need of it: the game each player
+ * opens, and each committed entry of their own games. Call at start-up,
+ * before the committer starts. Returns 0, or -1 when play has no room. */
+int watch_listen(void);
 
 /* The player's settings changed: when they no longer let others watch,
  * the streams watching them end (and cannot come back). */
