@@ -151,8 +151,17 @@ int live_events(struct http_conn *c)
         if (status != STORAGE_OK)
             return reply_storage_failure(c, status);
     }
-    if (room != 0 && !rooms_presence(room, user, 1))
+    int presence = room != 0 ? rooms_presence(room, user, 1) : STORAGE_OK;
+    if (presence == STORAGE_NOT_FOUND)
         return reply_error(c, 404, API_E_ROOM_NOT_FOUND, "there is no room %lld", (long long)room);
+    if (presence == ROOMS_NO_SPACE) {
+        http_retry_after(c, ROOMS_RETRY_S);
+        return reply_error(c, 503, API_E_UNAVAILABLE,
+                           "every race room the server can hold is in use: try again in %u s",
+                           ROOMS_RETRY_S);
+    }
+    if (presence != STORAGE_OK)
+        return reply_storage_failure(c, presence);
 
     char names[3][EVENTS_TOPIC_MAX];
     const char *topics[3];

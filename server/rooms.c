@@ -27,8 +27,6 @@
 /* Rooms listed as being played: touched within this long (milliseconds). */
 #define ROOM_LISTED_MS (60ll * 60 * 1000)
 #define ROOM_LIST_MAX 100
-/* Retry-After when every room in memory is in use. */
-#define ROOMS_RETRY_S 30u
 /* Signed-in followers told apart (for "connected"); beyond, they count as
  * anonymous spectators. */
 #define ROOM_FOLLOWERS 64
@@ -110,10 +108,6 @@ static struct room *rooms;
 static struct room *buckets[ROOM_BUCKETS];
 static unsigned nrooms;
 static unsigned max_rooms = 10000; /* --max-rooms, through rooms_set_limit */
-
-/* A status of lock_room beside the STORAGE_* ones: every room in memory is
- * in use, so no other can come in. */
-#define ROOMS_NO_SPACE 100
 
 static struct room **bucket_of(int64_t id)
 {
@@ -937,12 +931,12 @@ static void race_entry(const struct live_game *g, int kind, uint32_t seq, const 
     publish_room(id, room, room_len);
 }
 
-bool rooms_presence(int64_t id, int64_t user, int delta)
+int rooms_presence(int64_t id, int64_t user, int delta)
 {
     int status = STORAGE_OK;
     struct room *r = lock_room(id, &status);
     if (r == NULL)
-        return false;
+        return status;
     bool seated = user != 0 && seat_of(r, user) != NULL;
     bool was = seated && streams_of(r, user) > 0;
     unsigned i = 0;
@@ -967,7 +961,7 @@ bool rooms_presence(int64_t id, int64_t user, int delta)
         event = room_event(r, &len);
     pthread_mutex_unlock(&lock);
     publish_room(id, event, len);
-    return true;
+    return STORAGE_OK;
 }
 
 int rooms_listen(void)

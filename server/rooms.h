@@ -43,9 +43,16 @@ int rooms_listen(void);
  * for every limit by address), "" when unknown. */
 void rooms_address(struct http_conn *c, char text[ROOMS_ADDRESS_MAX]);
 
+/* A status beside the STORAGE_* ones: every room memory may hold is in
+ * use (--max-rooms), so no other can come in; try again after
+ * ROOMS_RETRY_S seconds. */
+#define ROOMS_NO_SPACE 100
+#define ROOMS_RETRY_S 30u
+
 /* A live stream of `user` (0: nobody) started (delta 1) or stopped (-1)
  * following room `room`: a seated player shows as connected while one of
- * their streams is open. Returns false when there is no such room. */
-bool rooms_presence(int64_t room, int64_t user, int delta);
+ * their streams is open. Returns STORAGE_OK, STORAGE_NOT_FOUND when there
+ * is no such room, ROOMS_NO_SPACE, or a storage failure. */
+int rooms_presence(int64_t room, int64_t user, int delta);
 
 #endif

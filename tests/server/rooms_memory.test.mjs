@@ -63,7 +63,13 @@ test('when every room held is followed, another room gets 503 until one is let g
     const older = await stranger.get('/api/v1/rooms/1');
     assert.ok(!followed.includes(1), 'room 1 is one of the followed rooms');
     assert.equal(older.status, 503, `GET an unheld room: ${show(older)}`);
+    // So is a live stream on it: the room is there, memory is not.
+    const watcher = await openStream(stranger, '?room=1');
+    streams.push(watcher);
+    assert.equal(watcher.status, 503, `a stream on an unheld room: status ${watcher.status} ${watcher.raw.slice(0, 300)}`);
+    assert.ok(Number(watcher.headers['retry-after']) > 0, 'no Retry-After on the refused stream');
     // Once a stream ends, its room may go, and a new one comes in.
+    streams.pop().close();
     streams.pop().close();
     let again;
     // The server hears of the stream's end a moment later.
