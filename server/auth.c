@@ -109,19 +109,7 @@ void auth_stop(void)
  * otherwise has answered 429 with Retry-After and set *result. */
 static bool guest_allowed(struct http_conn *c, int *result)
 {
-    if (guest_limit == NULL)
-        return true;
-    char address[64], key[80];
-    http_client_address(c, address, sizeof address);
-    snprintf(key, sizeof key, "guest %s", address);
-    unsigned retry = 0;
-    if (ratelimit_take(guest_limit, key, clock_mono_us() / 1000u, &retry))
-        return true;
-    http_retry_after(c, retry);
-    *result = reply_error(c, 429, API_E_RATE_LIMITED,
-                          "too many new players from your address; try again in %u second%s", retry,
-                          retry == 1 ? "" : "s");
-    return false;
+    return http_limit_client(c, guest_limit, "guest", "new players from your address", "", result);
 }
 
 /* Creates a guest with a session, in a transaction of its own. */

@@ -50,20 +50,8 @@ static void make_past_days_limit(void)
 static bool may_make_past_day(struct http_conn *c, int *result)
 {
     pthread_once(&past_days_once, make_past_days_limit);
-    if (past_days == NULL)
-        return true;
-    char address[64], key[80];
-    http_client_address(c, address, sizeof address);
-    snprintf(key, sizeof key, "past day %s", address);
-    unsigned retry = 0;
-    if (ratelimit_take(past_days, key, clock_mono_us() / 1000u, &retry))
-        return true;
-    http_retry_after(c, retry);
-    *result = reply_error(c, 429, API_E_RATE_LIMITED,
-                          "too many past puzzles made for your address; try again in %u "
-                          "second%s (days already made can always be read)",
-                          retry, retry == 1 ? "" : "s");
-    return false;
+    return http_limit_client(c, past_days, "past day", "past puzzles made for your address",
+                             " (days already made can always be read)", result);
 }
 
 /* Past days being made or waiting for a thread, and how many may be

@@ -6,6 +6,7 @@
 #include "address_count.h"
 #include "clock.h"
 #include "http_checks.h"
+#include "ratelimit.h"
 #include "routes.h"
 #include "security_headers.h"
 #include "storage.h"
@@ -193,6 +194,23 @@ void http_client_address(struct http_conn *c, char *out, size_t cap)
     if (!c->client_known)
         find_client(c);
     snprintf(out, cap, "%s", c->client);
+}
+
+bool http_limit_client(struct http_conn *c, struct ratelimit *rl, const char *kind,
+                       const char *what, const char *more, int *result)
+{
+    if (rl == NULL)
+        return true;
+    char address[64], key[96];
+    http_client_address(c, address, sizeof address);
+    snprintf(key, sizeof key, "%s %s", kind, address);
+    unsigned retry = 0;
+    if (ratelimit_take(rl, key, clock_mono_us() / 1000u, &retry))
+        return true;
+    http_retry_after(c, retry);
+    *result = reply_error(c, 429, API_E_RATE_LIMITED, "too many %s; try again in %u second%s%s",
+                          what, retry, retry == 1 ? "" : "s", more);
+    return false;
 }
 
 struct http_stream_slot *http_stream_take(struct http_conn *c, int *result)

@@ -114,6 +114,15 @@ void http_retry_after(struct http_conn *c, unsigned seconds);
  * X-Forwarded-For that is not one; otherwise the socket's peer. */
 void http_client_address(struct http_conn *c, char *out, size_t cap);
 
+struct ratelimit;
+
+/* Counts one event for the request's client address in rl, under the key
+ * "kind ADDRESS". True to go on (also when rl is NULL); otherwise answers
+ * 429 rate_limited with Retry-After, "too many WHAT; try again in N
+ * seconds", then `more` (may be ""), and sets *result. */
+bool http_limit_client(struct http_conn *c, struct ratelimit *rl, const char *kind,
+                       const char *what, const char *more, int *result);
+
 /* One live stream held open, counted against its client's and the
  * server's caps until released. */
 struct http_stream_slot;
