@@ -1,7 +1,7 @@
 /* sokod serve: the HTTP server, from start-up to a clean stop on SIGINT or SIGTERM. */
-#include "cli.h"
+#include "cli/cli.h"
 
-#include "config.h"
+#include "base/config.h"
 #include "server.h"
 
 #include <pthread.h>

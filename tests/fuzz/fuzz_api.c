@@ -25,11 +25,11 @@
  * place in the table. libFuzzer is best run with -close_fd_mask=2: the
  * server's access log then stays out of its output, while sanitizer
  * reports and this target's messages (on a copy of stderr) still show. */
-#include "config.h"
-#include "routes.h"
+#include "base/config.h"
+#include "http/routes.h"
 #include "server.h"
-#include "storage.h"
-#include "storage_admin.h"
+#include "storage/storage.h"
+#include "storage/storage_admin.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>

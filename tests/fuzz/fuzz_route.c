@@ -6,7 +6,7 @@
  * the path itself or, when the byte's high bit is set, a byte picking a
  * route of the table whose pattern becomes the path with each {id} replaced
  * by the input's next piece up to a ','. */
-#include "routes.h"
+#include "http/routes.h"
 
 #include <stdio.h>
 #include <stdlib.h>

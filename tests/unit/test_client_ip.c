@@ -2,7 +2,7 @@
  * and a --trusted-proxies entry may take, the key per-client limits count
  * by, and which hop of a forwarded chain is the client. Each failure
  * prints the text read and what came out. */
-#include "client_ip.h"
+#include "base/client_ip.h"
 
 #include <arpa/inet.h>
 #include <stdio.h>

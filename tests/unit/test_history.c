@@ -3,7 +3,7 @@
  * bytes that are not a packing are refused, and chunks stored, loaded,
  * dropped and cut keep their entries and count their bytes. */
 #include "check.h"
-#include "../../server/history.h"
+#include "play/history.h"
 
 #include <stdlib.h>
 

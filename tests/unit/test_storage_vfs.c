@@ -4,7 +4,7 @@
  * connection sees each commit at once), transactions larger than the
  * buffer and rolled-back ones leave the database whole, and the writes do
  * reach the system in fewer calls than SQLite makes. */
-#include "storage_internal.h"
+#include "storage/storage_internal.h"
 
 #include <errno.h>
 #include <signal.h>

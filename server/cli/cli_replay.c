@@ -1,0 +1,254 @@
+/* sokod replay: plays every solution written in level files on its level. */
+#include "cli/cli.h"
+#include "soko.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The longest solution replayed, in steps. */
+#define REPLAY_MAX_STEPS (1u << 20)
+
+static void replay_usage(FILE *out)
+{
+    fprintf(out, "usage: sokod replay [--json] [--multipush] FILE...\n"
+                 "\n"
+                 "Finds the solutions written after each level's board (LURD, run-length\n"
+                 "counts allowed) and plays them. Prints for each one whether it ends\n"
+                 "solved (with its moves and pushes), the step where it fails and why, or\n"
+                 "that it ends unsolved; then \"solutions: N, solved: S, failed: F\".\n"
+                 "A solution is judged by the position it ends in, even when it passes\n"
+                 "through the solved position earlier.\n"
+                 "\n"
+                 "  --json        print one JSON document instead\n"
+                 "  --multipush   play under the multi-push rule (a push moves a line of boxes)\n"
+                 "  --help        show this help\n"
+                 "\n"
+                 "Exit status: 0 when every solution solves its level, 1 when one does not\n"
+                 "or a file cannot be read, 2 on a usage error.\n");
+}
+
+typedef struct replay_state {
+    bool json;
+    int rule;
+    unsigned solutions, solved, failed;
+    bool file_failed;
+    uint8_t *steps;
+    soko_entry_t *history;
+} replay_state;
+
+static const char *step_error_words(int code)
+{
+    switch (code) {
+    case SOKO_E_WALL:
+        return "the player walks into a wall";
+    case SOKO_E_BLOCKED:
+        return "the box cannot move there";
+    case SOKO_E_FULL:
+        return "the solution is too long";
+    default:
+        return soko_error_name(code);
+    }
+}
+
+/* Replays solution s of entry e on lvl (NULL when the level is invalid)
+ * and reports it. */
+static void replay_one(replay_state *st, const char *path, const char *text, const soko_entry *e,
+                       uint32_t s, const soko_level *lvl, const soko_error *level_err,
+                       json_t *jsols)
+{
+    static soko_game game;
+    const soko_solution_ref *ref = &e->solution[s];
+    json_t *js = st->json ? json_object() : NULL;
+    char head[400];
+    snprintf(head, sizeof head, "  %u.%u%s%.*s%s", e->number, s + 1, ref->title.len ? " \"" : "",
+             (int)(ref->title.len > 200 ? 200 : ref->title.len), text + ref->title.off,
+             ref->title.len ? "\"" : "");
+    st->solutions++;
+    if (js != NULL) {
+        json_object_set_new(js, "title", cli_json_text(text + ref->title.off, ref->title.len));
+        json_object_set_new(js, "line", json_integer(ref->line));
+        json_array_append_new(jsols, js);
+    }
+    if (lvl == NULL) {
+        st->failed++;
+        if (js != NULL) {
+            json_object_set_new(js, "result", json_string("invalid_level"));
+            json_object_set_new(js, "message",
+                                cli_json_text(level_err->message, strlen(level_err->message)));
+        } else {
+            printf("%s: not played, the level is invalid: %s\n", head, level_err->message);
+        }
+        return;
+    }
+    soko_error err = {0};
+    int32_t n = soko_lurd_decode(text + ref->moves.off, ref->moves.len, ref->line, st->steps,
+                                 REPLAY_MAX_STEPS, &err);
+    if (n < 0) {
+        st->failed++;
+        if (js != NULL) {
+            json_object_set_new(js, "result", json_string("unreadable"));
+            json_object_set_new(js, "error_line", json_integer(err.line));
+            json_object_set_new(js, "error_col", json_integer(err.col));
+            json_object_set_new(js, "message", cli_json_text(err.message, strlen(err.message)));
+        } else {
+            printf("%s: cannot be read\n%s:%u:%u: %s\n", head, path, err.line, err.col,
+                   err.message);
+        }
+        return;
+    }
+    soko_game_init(&game, lvl, st->rule, st->history, REPLAY_MAX_STEPS);
+    uint32_t failed_at = 0;
+    int rc = soko_lurd_play(&game, st->steps, (uint32_t)n, &failed_at);
+    if (rc != SOKO_OK) {
+        st->failed++;
+        uint8_t step = st->steps[failed_at];
+        char letter = soko_lurd_letter(step & 3, (step & SOKO_LURD_PUSH) != 0);
+        if (js != NULL) {
+            json_object_set_new(js, "result", json_string("failed"));
+            json_object_set_new(js, "step", json_integer(failed_at + 1));
+            json_object_set_new(js, "steps", json_integer(n));
+            json_object_set_new(js, "error", json_string(soko_error_name(rc)));
+        } else {
+            printf("%s: fails at step %u of %d ('%c'): %s\n", head, failed_at + 1, n, letter,
+                   step_error_words(rc));
+        }
+        return;
+    }
+    bool solved = soko_game_solved(&game);
+    if (solved)
+        st->solved++;
+    else
+        st->failed++;
+    if (js != NULL) {
+        json_object_set_new(js, "result", json_string(solved ? "solved" : "unsolved"));
+        json_object_set_new(js, "moves", json_integer(game.moves));
+        json_object_set_new(js, "pushes", json_integer(game.pushes));
+        if (!solved)
+            json_object_set_new(js, "boxes_on_goals", json_integer(game.boxes_on_goal));
+    } else if (solved) {
+        printf("%s: solved in %u move%s, %u push%s\n", head, game.moves, game.moves == 1 ? "" : "s",
+               game.pushes, game.pushes == 1 ? "" : "es");
+    } else {
+        printf("%s: ends unsolved after %u move%s, %u push%s (%u of %u boxes on goals)\n", head,
+               game.moves, game.moves == 1 ? "" : "s", game.pushes, game.pushes == 1 ? "" : "es",
+               game.boxes_on_goal, lvl->boxes);
+    }
+}
+
+static void replay_file(replay_state *st, const char *path, json_t *files)
+{
+    uint32_t len;
+    json_t *jf;
+    char *text = cli_read_reported(path, files, &jf, &len);
+    if (text == NULL) {
+        st->file_failed = true;
+        return;
+    }
+    static soko_reader reader;
+    static soko_entry entry;
+    static soko_level level;
+    json_t *jlevels = NULL;
+    if (jf != NULL) {
+        jlevels = json_array();
+        json_object_set_new(jf, "levels", jlevels);
+    } else {
+        printf("%s\n", path);
+    }
+    soko_reader_init(&reader, text, len);
+    while (soko_reader_next(&reader, &entry) == 1) {
+        if (entry.solution_total == 0)
+            continue;
+        soko_error err = {0};
+        int rc = soko_level_parse(&level, text + entry.board.off, entry.board.len, entry.board_line,
+                                  &err);
+        json_t *jsols = NULL;
+        if (jf != NULL) {
+            json_t *jl = json_object();
+            json_object_set_new(jl, "number", json_integer(entry.number));
+            json_object_set_new(jl, "title",
+                                cli_json_text(text + entry.title.off, entry.title.len));
+            jsols = json_array();
+            json_object_set_new(jl, "solutions", jsols);
+            if (entry.solution_total > entry.solution_count)
+                json_object_set_new(jl, "not_replayed",
+                                    json_integer(entry.solution_total - entry.solution_count));
+            json_array_append_new(jlevels, jl);
+        } else if (entry.title.len > 0) {
+            printf("  %u \"%.*s\"\n", entry.number, (int)entry.title.len, text + entry.title.off);
+        } else {
+            printf("  %u\n", entry.number);
+        }
+        for (uint32_t s = 0; s < entry.solution_count; s++)
+            replay_one(st, path, text, &entry, s, rc == SOKO_OK ? &level : NULL, &err, jsols);
+        if (jf == NULL && entry.solution_total > entry.solution_count)
+            printf("  %u: %u more solutions not replayed (at most %d are kept per level)\n",
+                   entry.number, entry.solution_total - entry.solution_count, SOKO_MAX_SOLUTIONS);
+    }
+    free(text);
+}
+
+int cli_replay(int argc, char **argv)
+{
+    replay_state st = {.rule = SOKO_RULE_STANDARD};
+    bool options = true;
+    char **paths = calloc((size_t)argc, sizeof *paths);
+    int nfiles = 0;
+    if (paths == NULL)
+        return 1;
+    for (int i = 1; i < argc; i++) {
+        if (options && strcmp(argv[i], "--") == 0) {
+            options = false;
+        } else if (options && (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)) {
+            replay_usage(stdout);
+            free(paths);
+            return 0;
+        } else if (options && strcmp(argv[i], "--json") == 0) {
+            st.json = true;
+        } else if (options && strcmp(argv[i], "--multipush") == 0) {
+            st.rule = SOKO_RULE_MULTIPUSH;
+        } else if (options && argv[i][0] == '-' && argv[i][1] != '\0') {
+            fprintf(stderr, "sokod replay: unknown option '%s'\n\n", argv[i]);
+            replay_usage(stderr);
+            free(paths);
+            return 2;
+        } else {
+            paths[nfiles++] = argv[i];
+        }
+    }
+    if (nfiles == 0) {
+        replay_usage(stderr);
+        free(paths);
+        return 2;
+    }
+    st.steps = malloc(REPLAY_MAX_STEPS);
+    st.history = malloc(REPLAY_MAX_STEPS * sizeof *st.history);
+    if (st.steps == NULL || st.history == NULL) {
+        fprintf(stderr, "sokod replay: out of memory\n");
+        free(st.steps);
+        free(st.history);
+        free(paths);
+        return 1;
+    }
+    json_t *root = st.json ? json_object() : NULL;
+    json_t *files = st.json ? json_array() : NULL;
+    for (int i = 0; i < nfiles; i++)
+        replay_file(&st, paths[i], files);
+    free(paths);
+    free(st.steps);
+    free(st.history);
+    if (st.json) {
+        json_object_set_new(root, "files", files);
+        json_object_set_new(root, "solutions", json_integer(st.solutions));
+        json_object_set_new(root, "solved", json_integer(st.solved));
+        json_object_set_new(root, "failed", json_integer(st.failed));
+        json_dumpf(root, stdout, JSON_INDENT(2));
+        fputc('\n', stdout);
+        json_decref(root);
+    } else {
+        printf("solutions: %u, solved: %u, failed: %u\n", st.solutions, st.solved, st.failed);
+    }
+    return st.failed > 0 || st.file_failed ? 1 : 0;
+}

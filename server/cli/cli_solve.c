@@ -1,0 +1,212 @@
+/* sokod solve: runs the solver on every level of level files. */
+#include "cli/cli.h"
+#include "cli/cli_solve.h"
+#include "soko.h"
+#include "solver.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_SECONDS 10.0
+#define DEFAULT_MEGABYTES 1024.0
+
+static void solve_usage(FILE *out)
+{
+    fprintf(out, "usage: sokod solve [--time-limit S] [--memory MB] [--optimal] [--json] FILE...\n"
+                 "\n"
+                 "Solves every level of the files, one after another on one core. Prints for\n"
+                 "each level its solution in LURD with its moves, pushes, time and the\n"
+                 "positions searched (nodes); or that it has no solution; or that none was\n"
+                 "found within the limits. Then \"levels: N, solved: S\".\n"
+                 "\n"
+                 "  --time-limit S  seconds per level (default 10)\n"
+                 "  --memory MB     memory per level for the search (default 1024)\n"
+                 "  --optimal       find solutions with the fewest pushes (much slower)\n"
+                 "  --json          print one JSON document instead\n"
+                 "  --help          show this help\n"
+                 "\n"
+                 "Exit status: 0 when every level was solved, 1 when one was not or a file\n"
+                 "cannot be read, 2 on a usage error.\n");
+}
+
+typedef struct solve_state {
+    bool json;
+    solver_options options;
+    unsigned levels, solved, unsolvable;
+    bool failed;
+} solve_state;
+
+/* Solves one level and reports it; lvl is NULL when the board is invalid. */
+static void solve_one(solve_state *st, const char *text, const soko_entry *e, const soko_level *lvl,
+                      const soko_error *err, json_t *jlevels)
+{
+    st->levels++;
+    json_t *jl = st->json ? json_object() : NULL;
+    char head[300];
+    snprintf(head, sizeof head, "  %u%s%.*s%s", e->number, e->title.len ? " \"" : "",
+             (int)(e->title.len > 200 ? 200 : e->title.len), text + e->title.off,
+             e->title.len ? "\"" : "");
+    if (jl != NULL) {
+        json_object_set_new(jl, "number", json_integer(e->number));
+        json_object_set_new(jl, "title", cli_json_text(text + e->title.off, e->title.len));
+        json_array_append_new(jlevels, jl);
+    }
+    if (lvl == NULL) {
+        st->failed = true;
+        if (jl != NULL) {
+            json_object_set_new(jl, "result", json_string("invalid_level"));
+            json_object_set_new(jl, "message", cli_json_text(err->message, strlen(err->message)));
+        } else {
+            char where[64] = "";
+            if (err->line > 0 && err->col > 0)
+                snprintf(where, sizeof where, " (line %u, column %u)", err->line, err->col);
+            else if (err->line > 0)
+                snprintf(where, sizeof where, " (line %u)", err->line);
+            printf("%s: invalid level%s: %s\n", head, where, err->message);
+        }
+        return;
+    }
+    solver_result r;
+    solver_solve_level(lvl, &st->options, &r);
+    double ms = r.seconds * 1000;
+    if (r.status == SOLVER_SOLVED)
+        st->solved++;
+    else
+        st->failed = true;
+    if (r.status == SOLVER_UNSOLVABLE)
+        st->unsolvable++;
+    if (jl != NULL) {
+        json_object_set_new(jl, "result", json_string(solver_status_name(r.status)));
+        if (r.status == SOLVER_SOLVED) {
+            json_object_set_new(jl, "moves", json_integer(r.moves));
+            json_object_set_new(jl, "pushes", json_integer(r.pushes));
+            json_object_set_new(jl, "solution", json_string(r.lurd));
+        } else {
+            json_object_set_new(jl, "reason", json_string(r.reason));
+        }
+        json_object_set_new(jl, "ms", json_real(ms));
+        json_object_set_new(jl, "nodes", json_integer((json_int_t)r.nodes));
+    } else if (r.status == SOLVER_SOLVED) {
+        printf("%s: solved, %u moves, %u pushes, %.1f ms, %llu nodes\n    %s\n", head, r.moves,
+               r.pushes, ms, (unsigned long long)r.nodes, r.lurd);
+    } else if (r.status == SOLVER_UNSOLVABLE) {
+        printf("%s: unsolvable: %s (%.1f ms, %llu nodes)\n", head, r.reason, ms,
+               (unsigned long long)r.nodes);
+    } else {
+        printf("%s: not solved within the limits: %s (%.1f ms, %llu nodes)\n", head, r.reason, ms,
+               (unsigned long long)r.nodes);
+    }
+    fflush(stdout);
+    solver_result_free(&r);
+}
+
+static void solve_file(solve_state *st, const char *path, json_t *files)
+{
+    uint32_t len;
+    json_t *jf;
+    char *text = cli_read_reported(path, files, &jf, &len);
+    if (text == NULL) {
+        st->failed = true;
+        return;
+    }
+    json_t *jlevels = NULL;
+    if (jf != NULL) {
+        jlevels = json_array();
+        json_object_set_new(jf, "levels", jlevels);
+    } else {
+        printf("%s\n", path);
+    }
+    static soko_reader reader;
+    static soko_entry entry;
+    static soko_level level;
+    soko_reader_init(&reader, text, len);
+    while (soko_reader_next(&reader, &entry) == 1) {
+        soko_error err = {0};
+        int rc = soko_level_parse(&level, text + entry.board.off, entry.board.len, entry.board_line,
+                                  &err);
+        solve_one(st, text, &entry, rc == SOKO_OK ? &level : NULL, &err, jlevels);
+    }
+    free(text);
+}
+
+/* Reads a positive number option's value; false when it is not one. */
+static bool number_value(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno != 0 || end == s || *end != '\0' || !(v > 0))
+        return false;
+    *out = v;
+    return true;
+}
+
+int cli_solve(int argc, char **argv)
+{
+    solve_state st = {0};
+    solver_options_default(&st.options);
+    double seconds = DEFAULT_SECONDS, megabytes = DEFAULT_MEGABYTES;
+    bool options = true;
+    char **paths = calloc((size_t)argc + 1, sizeof *paths);
+    int nfiles = 0;
+    if (paths == NULL)
+        return 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        bool takes_value = strcmp(a, "--time-limit") == 0 || strcmp(a, "--memory") == 0;
+        if (options && strcmp(a, "--") == 0) {
+            options = false;
+        } else if (options && (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)) {
+            solve_usage(stdout);
+            free(paths);
+            return 0;
+        } else if (options && strcmp(a, "--json") == 0) {
+            st.json = true;
+        } else if (options && strcmp(a, "--optimal") == 0) {
+            st.options.optimal = true;
+        } else if (options && takes_value) {
+            double *v = strcmp(a, "--memory") == 0 ? &megabytes : &seconds;
+            if (i + 1 >= argc || !number_value(argv[i + 1], v)) {
+                fprintf(stderr, "sokod solve: %s needs a positive number\n\n", a);
+                solve_usage(stderr);
+                free(paths);
+                return 2;
+            }
+            i++;
+        } else if (options && a[0] == '-' && a[1] != '\0') {
+            fprintf(stderr, "sokod solve: unknown option '%s'\n\n", a);
+            solve_usage(stderr);
+            free(paths);
+            return 2;
+        } else {
+            paths[nfiles++] = argv[i];
+        }
+    }
+    if (nfiles == 0) {
+        solve_usage(stderr);
+        free(paths);
+        return 2;
+    }
+    st.options.time_limit = seconds;
+    st.options.memory_limit = (uint64_t)(megabytes * 1024 * 1024);
+    json_t *root = st.json ? json_object() : NULL;
+    json_t *files = st.json ? json_array() : NULL;
+    for (int i = 0; i < nfiles; i++)
+        solve_file(&st, paths[i], files);
+    free(paths);
+    if (st.json) {
+        json_object_set_new(root, "files", files);
+        json_object_set_new(root, "levels", json_integer(st.levels));
+        json_object_set_new(root, "solved", json_integer(st.solved));
+        json_object_set_new(root, "unsolvable", json_integer(st.unsolvable));
+        json_dumpf(root, stdout, JSON_INDENT(2));
+        fputc('\n', stdout);
+        json_decref(root);
+    } else {
+        printf("levels: %u, solved: %u\n", st.levels, st.solved);
+    }
+    return st.failed ? 1 : 0;
+}

@@ -1,0 +1,550 @@
+/* Managing the library: collections and levels listed with everything an
+ * admin needs (hidden and deleted ones too), renamed, described, credited,
+ * reordered, hidden, shown, deleted and restored. Deleting only marks: the
+ * players' games and solutions stay, and come back with the level. Every
+ * change is one transaction with its audit entry. */
+#include "base/clock.h"
+#include "http/body.h"
+#include "http/handlers.h"
+#include "http/http.h"
+#include "library/admin.h"
+#include "library/check_report.h"
+#include "storage/storage_admin.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NAME_MAX_BYTES 200
+#define TEXT_MAX_BYTES 65536
+
+static json_t *collection_json(const struct storage_admin_collection *c)
+{
+    return json_pack(
+        "{s:I,s:o,s:o,s:o,s:o,s:i,s:b,s:b,s:o,s:o,s:i,s:i}", "id", (json_int_t)c->id, "name",
+        http_json_text(c->name), "source", http_json_text(c->source), "description",
+        http_json_text(c->notes), "author", http_json_text(c->author), "position", (int)c->position,
+        "hidden", c->hidden, "deleted", c->deleted_at != 0, "deleted_at",
+        c->deleted_at != 0 ? http_json_time(c->deleted_at) : json_null(), "created_at",
+        http_json_time(c->created_at), "levels", (int)c->levels, "deleted_levels", (int)c->deleted);
+}
+
+static json_t *solver_json(const struct storage_admin_level *l)
+{
+    if (strcmp(l->solver_status, "none") == 0)
+        return json_null();
+    json_t *o = json_pack("{s:s}", "status", l->solver_status);
+    if (o != NULL && strcmp(l->solver_status, "solvable") == 0) {
+        json_object_set_new(o, "moves", json_integer(l->solver_moves));
+        json_object_set_new(o, "pushes", json_integer(l->solver_pushes));
+    }
+    return o;
+}
+
+static json_t *level_json(const struct storage_admin_level *l)
+{
+    return json_pack(
+        "{s:I,s:I,s:i,s:o,s:o,s:o,s:i,s:i,s:i,s:o,s:o,s:b,s:b,s:o,s:o,s:i,s:i,s:i}", "id",
+        (json_int_t)l->id, "collection_id", (json_int_t)l->collection_id, "position",
+        (int)l->position, "title", http_json_text(l->title), "author", http_json_text(l->author),
+        "comment", http_json_text(l->comment), "width", (int)l->width, "height", (int)l->height,
+        "boxes", (int)l->boxes, "rows", check_report_rows(l->board), "canonical_hash",
+        http_json_text(l->canonical_hash), "hidden", l->hidden, "deleted", l->deleted_at != 0,
+        "deleted_at", l->deleted_at != 0 ? http_json_time(l->deleted_at) : json_null(), "solver",
+        solver_json(l), "games", (int)l->games, "player_solutions", (int)l->solutions,
+        "reference_solutions", (int)l->references);
+}
+
+static int add_collection(void *arg, const struct storage_admin_collection *c)
+{
+    return json_array_append_new(arg, collection_json(c)) != 0;
+}
+
+static int take_collection(void *arg, const struct storage_admin_collection *c)
+{
+    *(json_t **)arg = collection_json(c);
+    return 0;
+}
+
+static int add_level(void *arg, const struct storage_admin_level *l)
+{
+    return json_array_append_new(arg, level_json(l)) != 0;
+}
+
+static int take_level(void *arg, const struct storage_admin_level *l)
+{
+    *(json_t **)arg = level_json(l);
+    return 0;
+}
+
+static int add_reference(void *arg, const struct storage_reference *r)
+{
+    return json_array_append_new(arg,
+                                 json_pack("{s:I,s:o,s:s,s:i,s:i}", "id", (json_int_t)r->id,
+                                           "title", http_json_text(r->title), "lurd", r->lurd,
+                                           "moves", (int)r->moves, "pushes", (int)r->pushes)) != 0;
+}
+
+static int no_collection(struct http_conn *c)
+{
+    return reply_error(c, 404, API_E_COLLECTION_NOT_FOUND, "there is no collection %lld",
+                       (long long)c->param[0]);
+}
+
+static int no_level(struct http_conn *c)
+{
+    return reply_error(c, 404, API_E_LEVEL_NOT_FOUND, "there is no level %lld",
+                       (long long)c->param[0]);
+}
+
+/* Answers {"collection": ..., "levels": [...]} for collection `id`. */
+static int reply_collection(struct http_conn *c, unsigned code, int64_t id)
+{
+    json_t *collection = NULL;
+    int status = storage_admin_collection_get(id, take_collection, &collection);
+    if (status == STORAGE_NOT_FOUND)
+        return no_collection(c);
+    json_t *levels = json_array();
+    if (status == STORAGE_OK)
+        status = storage_admin_levels_each(id, add_level, levels);
+    if (status != STORAGE_OK || collection == NULL) {
+        json_decref(collection);
+        json_decref(levels);
+        return reply_storage_failure(c, status);
+    }
+    return reply_json(c, code, json_pack("{s:o,s:o}", "collection", collection, "levels", levels));
+}
+
+/* Answers {"level": ...} with its reference solutions. */
+static int reply_level(struct http_conn *c, unsigned code, int64_t id)
+{
+    json_t *level = NULL;
+    int status = storage_admin_level_get(id, take_level, &level);
+    if (status == STORAGE_NOT_FOUND)
+        return no_level(c);
+    json_t *refs = json_array();
+    if (status == STORAGE_OK)
+        status = storage_references_each(id, add_reference, refs);
+    if (status != STORAGE_OK || level == NULL) {
+        json_decref(level);
+        json_decref(refs);
+        return reply_storage_failure(c, status);
+    }
+    json_object_set_new(level, "references", refs);
+    return reply_json(c, code, json_pack("{s:o}", "level", level));
+}
+
+int manage_collections(struct http_conn *c)
+{
+    int result = MHD_NO;
+    struct audit_actor who;
+    if (!admin_require(c, &who, &result))
+        return result;
+    json_t *list = json_array();
+    int status = storage_admin_collections_each(add_collection, list);
+    if (status != STORAGE_OK) {
+        json_decref(list);
+        return reply_storage_failure(c, status);
+    }
+    return reply_json(c, 200, json_pack("{s:o}", "collections", list));
+}
+
+int manage_collection(struct http_conn *c)
+{
+    int result = MHD_NO;
+    struct audit_actor who;
+    if (!admin_require(c, &who, &result))
+        return result;
+    return reply_collection(c, 200, c->param[0]);
+}
+
+int manage_level(struct http_conn *c)
+{
+    int result = MHD_NO;
+    struct audit_actor who;
+    if (!admin_require(c, &who, &result))
+        return result;
+    return reply_level(c, 200, c->param[0]);
+}
+
+/* A text field of a PATCH body: NULL when absent; false after answering
+ * 400 when it is too long, or holds a line break where one line is wanted. */
+static bool text_field(struct http_conn *c, json_t *body, const char *name, bool one_line,
+                       bool required_text, const char **out, int *result)
+{
+    json_t *v = json_object_get(body, name);
+    *out = json_string_value(v);
+    if (v == NULL)
+        return true;
+    size_t len = json_string_length(v);
+    size_t max = one_line ? NAME_MAX_BYTES : TEXT_MAX_BYTES;
+    if (len > max || (required_text && len == 0) || strlen(*out) != len ||
+        (one_line && strpbrk(*out, "\r\n\t") != NULL)) {
+        *result = reply_error(
+            c, 400, API_E_INVALID_VALUE, "'%s' must be %s of at most %zu bytes", name,
+            one_line ? (required_text ? "one non-empty line" : "one line") : "text", max);
+        return false;
+    }
+    return true;
+}
+
+/* Adds {"field": {"from": old, "to": new}} to details when a value changes. */
+static void change(json_t *details, const char *field, const char *from, const char *to)
+{
+    if (to != NULL && strcmp(from, to) != 0)
+        json_object_set_new(details, field, json_pack("{s:s,s:s}", "from", from, "to", to));
+}
+
+static void change_flag(json_t *details, const char *field, bool from, int to)
+{
+    if (to >= 0 && (to != 0) != from)
+        json_object_set_new(details, field, json_pack("{s:b,s:b}", "from", from, "to", to != 0));
+}
+
+struct collection_patch {
+    const char *name, *description, *author;
+    int hidden;
+    json_t *details;
+};
+
+static int patch_collection(void *arg, const struct storage_admin_collection *c)
+{
+    struct collection_patch *p = arg;
+    change(p->details, "name", c->name, p->name);
+    change(p->details, "description", c->notes, p->description);
+    change(p->details, "author", c->author, p->author);
+    change_flag(p->details, "hidden", c->hidden, p->hidden);
+    return 0;
+}
+
+static const struct body_field collection_fields[] = {
+    {"name", BODY_STRING, false},
+    {"description", BODY_STRING, false},
+    {"author", BODY_STRING, false},
+    {"hidden", BODY_BOOLEAN, false},
+};
+
+int manage_collection_update(struct http_conn *c)
+{
+    int result = MHD_NO;
+    struct audit_actor who;
+    if (!admin_require(c, &who, &result))
+        return result;
+    json_t *body = body_parse(c, collection_fields, 4, &result);
+    if (body == NULL)
+        return result;
+    struct collection_patch p = {.hidden = -1, .details = json_object()};
+    json_t *hidden = json_object_get(body, "hidden");
+    if (hidden != NULL)
+        p.hidden = json_is_true(hidden);
+    int status = STORAGE_OK;
+    if (!text_field(c, body, "name", true, true, &p.name, &result) ||
+        !text_field(c, body, "description", false, false, &p.description, &result) ||
+        !text_field(c, body, "author", true, false, &p.author, &result)) {
+        status = STORAGE_STOP;
+    } else {
+        char target[48];
+        admin_target(target, sizeof target, "collection", c->param[0]);
+        status = storage_begin();
+        if (status == STORAGE_OK)
+            status = storage_admin_collection_get(c->param[0], patch_collection, &p);
+        if (status == STORAGE_OK)
+            status =
+                storage_collection_update(c->param[0], p.name, p.description, p.author, p.hidden);
+        if (status == STORAGE_OK && json_object_size(p.details) > 0)
+            status = audit_record(&who, "collection.update", target, json_incref(p.details));
+        status = admin_commit(status);
+    }
+    json_decref(p.details);
+    if (status == STORAGE_STOP) {
+        json_decref(body);
+        return result;
+    }
+    if (status == STORAGE_CONFLICT)
+        result = reply_error(c, 409, API_E_COLLECTION_NAME_TAKEN,
+                             "a collection (perhaps a deleted one) is named '%s' already", p.name);
+    else if (status == STORAGE_NOT_FOUND)
+        result = no_collection(c);
+    else if (status != STORAGE_OK)
+        result = reply_storage_failure(c, status);
+    else
+        result = reply_collection(c, 200, c->param[0]);
+    json_decref(body);
+    return result;
+}
+
+struct level_patch {
+    const char *title, *comment, *author;
+    int hidden;
+    json_t *details;
+};
+
+static int patch_level(void *arg, const struct storage_admin_level *l)
+{
+    struct level_patch *p = arg;
+    change(p->details, "title", l->title, p->title);
+    change(p->details, "comment", l->comment, p->comment);
+    change(p->details, "author", l->author, p->author);
+    change_flag(p->details, "hidden", l->hidden, p->hidden);
+    return 0;
+}
+
+static const struct body_field level_fields[] = {
+    {"title", BODY_STRING, false},
+    {"comment", BODY_STRING, false},
+    {"author", BODY_STRING, false},
+    {"hidden", BODY_BOOLEAN, false},
+};
+
+int manage_level_update(struct http_conn *c)
+{
+    int result = MHD_NO;
+    struct audit_actor who;
+    if (!admin_require(c, &who, &result))
+        return result;
+    json_t *body = body_parse(c, level_fields, 4, &result);
+    if (body == NULL)
+        return result;
+    struct level_patch p = {.hidden = -1, .details = json_object()};
+    json_t *hidden = json_object_get(body, "hidden");
+    if (hidden != NULL)
+        p.hidden = json_is_true(hidden);
+    int status = STORAGE_OK;
+    if (!text_field(c, body, "title", true, false, &p.title, &result) ||
+        !text_field(c, body, "comment", false, false, &p.comment, &result) ||
+        !text_field(c, body, "author", true, false, &p.author, &result)) {
+        status = STORAGE_STOP;
+    } else {
+        char target[48];
+        admin_target(target, sizeof target, "level", c->param[0]);
+        status = storage_begin();
+        if (status == STORAGE_OK)
+            status = storage_admin_level_get(c->param[0], patch_level, &p);
+        if (status == STORAGE_OK)
+            status = storage_level_update(c->param[0], p.title, p.comment, p.author, p.hidden);
+        if (status == STORAGE_OK && json_object_size(p.details) > 0)
+            status = audit_record(&who, "level.update", target, json_incref(p.details));
+        status = admin_commit(status);
+    }
+    json_decref(p.details);
+    json_decref(body);
+    if (status == STORAGE_STOP)
+        return result;
+    if (status == STORAGE_NOT_FOUND)
+        return no_level(c);
+    if (status != STORAGE_OK)
+        return reply_storage_failure(c, status);
+    return reply_level(c, 200, c->param[0]);
+}
+
+/* Deletes (at now) or restores (at 0) a collection or a level. */
+static int set_deleted(struct http_conn *c, bool collection, bool deleted)
+{
+    int result = MHD_NO;
+    struct audit_actor who;
+    if (!admin_require(c, &who, &result))
+        return result;
+    json_t *body = body_parse(c, NULL, 0, &result);
+    if (body == NULL)
+        return result;
+    json_decref(body);
+    char target[48];
+    admin_target(target, sizeof target, collection ? "collection" : "level", c->param[0]);
+    int64_t at = deleted ? clock_now() : 0;
+    int status = storage_begin();
+    if (status == STORAGE_OK)
+        status = collection ? storage_collection_set_deleted(c->param[0], at)
+                            : storage_level_set_deleted(c->param[0], at);
+    if (status == STORAGE_OK) {
+        char action[32];
+        snprintf(action, sizeof action, "%s.%s", collection ? "collection" : "level",
+                 deleted ? "delete" : "restore");
+        status = audit_record(&who, action, target, NULL);
+    }
+    status = admin_commit(status);
+    if (status == STORAGE_NOT_FOUND)
+        return collection ? no_collection(c) : no_level(c);
+    if (status != STORAGE_OK)
+        return reply_storage_failure(c, status);
+    return collection ? reply_collection(c, 200, c->param[0]) : reply_level(c, 200, c->param[0]);
+}
+
+int manage_collection_delete(struct http_conn *c)
+{
+    return set_deleted(c, true, true);
+}
+
+int manage_collection_restore(struct http_conn *c)
+{
+    return set_deleted(c, true, false);
+}
+
+int manage_level_delete(struct http_conn *c)
+{
+    return set_deleted(c, false, true);
+}
+
+int manage_level_restore(struct http_conn *c)
+{
+    return set_deleted(c, false, false);
+}
+
+/* ---- Reordering -------------------------------------------------------------------------- */
+
+/* Ids in their current order, deleted or not. */
+struct order {
+    int64_t *ids;
+    bool *deleted;
+    size_t n, cap;
+};
+
+static bool order_add(struct order *o, int64_t id, bool deleted)
+{
+    if (o->n == o->cap) {
+        size_t cap = o->cap == 0 ? 64 : o->cap * 2;
+        int64_t *ids = realloc(o->ids, cap * sizeof *ids);
+        if (ids != NULL)
+            o->ids = ids;
+        bool *del = realloc(o->deleted, cap * sizeof *del);
+        if (del != NULL)
+            o->deleted = del;
+        if (ids == NULL || del == NULL)
+            return false;
+        o->cap = cap;
+    }
+    o->ids[o->n] = id;
+    o->deleted[o->n] = deleted;
+    o->n++;
+    return true;
+}
+
+static int collect_collection(void *arg, const struct storage_admin_collection *c)
+{
+    return !order_add(arg, c->id, c->deleted_at != 0);
+}
+
+static int collect_level(void *arg, const struct storage_admin_level *l)
+{
+    return !order_add(arg, l->id, l->deleted_at != 0);
+}
+
+/* Puts the ids listed in `wanted` first, in its order, then the deleted
+ * ones in their old order, into o->ids. The list must hold every id that
+ * is not deleted, once. Returns NULL, or what is wrong. */
+static const char *reorder(struct order *o, json_t *wanted, char *why, size_t cap)
+{
+    size_t n = json_array_size(wanted), active = 0;
+    for (size_t i = 0; i < o->n; i++)
+        active += !o->deleted[i];
+    int64_t *out = malloc((o->n + 1) * sizeof *out);
+    bool *used = calloc(o->n + 1, sizeof *used);
+    const char *problem = NULL;
+    if (out == NULL || used == NULL)
+        problem = "out of memory";
+    for (size_t i = 0; problem == NULL && i < n; i++) {
+        json_t *v = json_array_get(wanted, i);
+        size_t k = 0;
+        while (k < o->n && (!json_is_integer(v) || o->ids[k] != json_integer_value(v)))
+            k++;
+        if (k == o->n || o->deleted[k] || used[k]) {
+            snprintf(why, cap,
+                     "item %zu is not the id of a listed, not deleted one, or is repeated", i + 1);
+            problem = why;
+        } else {
+            used[k] = true;
+            out[i] = o->ids[k];
+        }
+    }
+    if (problem == NULL && n != active) {
+        snprintf(why, cap, "the list has %zu ids but there are %zu to order", n, active);
+        problem = why;
+    }
+    for (size_t k = 0, m = n; problem == NULL && k < o->n; k++) {
+        if (o->deleted[k])
+            out[m++] = o->ids[k];
+    }
+    if (problem == NULL)
+        memcpy(o->ids, out, o->n * sizeof *out);
+    free(out);
+    free(used);
+    return problem;
+}
+
+static const struct body_field collections_order_fields[] = {{"collections", BODY_ARRAY, true}};
+static const struct body_field levels_order_fields[] = {{"levels", BODY_ARRAY, true}};
+
+int manage_collections_order(struct http_conn *c)
+{
+    int result = MHD_NO;
+    struct audit_actor who;
+    if (!admin_require(c, &who, &result))
+        return result;
+    json_t *body = body_parse(c, collections_order_fields, 1, &result);
+    if (body == NULL)
+        return result;
+    struct order o = {0};
+    char why[160];
+    const char *problem = NULL;
+    int status = storage_begin();
+    if (status == STORAGE_OK)
+        status = storage_admin_collections_each(collect_collection, &o);
+    if (status == STORAGE_OK) {
+        problem = reorder(&o, json_object_get(body, "collections"), why, sizeof why);
+        status = problem != NULL ? STORAGE_STOP : STORAGE_OK;
+    }
+    for (size_t i = 0; status == STORAGE_OK && i < o.n; i++)
+        status = storage_collection_set_position(o.ids[i], (uint32_t)i + 1);
+    if (status == STORAGE_OK)
+        status = audit_record(&who, "collections.order", "collections",
+                              json_pack("{s:O}", "order", json_object_get(body, "collections")));
+    status = admin_commit(status);
+    free(o.ids);
+    free(o.deleted);
+    json_decref(body);
+    if (problem != NULL)
+        return reply_error(c, 400, API_E_INVALID_VALUE, "'collections': %s", problem);
+    if (status != STORAGE_OK)
+        return reply_storage_failure(c, status);
+    return manage_collections(c);
+}
+
+int manage_levels_order(struct http_conn *c)
+{
+    int result = MHD_NO;
+    struct audit_actor who;
+    if (!admin_require(c, &who, &result))
+        return result;
+    json_t *body = body_parse(c, levels_order_fields, 1, &result);
+    if (body == NULL)
+        return result;
+    struct order o = {0};
+    char why[160], target[48];
+    const char *problem = NULL;
+    json_t *none = NULL;
+    admin_target(target, sizeof target, "collection", c->param[0]);
+    int status = storage_begin();
+    if (status == STORAGE_OK)
+        status = storage_admin_collection_get(c->param[0], take_collection, &none);
+    if (status == STORAGE_OK)
+        status = storage_admin_levels_each(c->param[0], collect_level, &o);
+    if (status == STORAGE_OK) {
+        problem = reorder(&o, json_object_get(body, "levels"), why, sizeof why);
+        status = problem != NULL ? STORAGE_STOP : STORAGE_OK;
+    }
+    if (status == STORAGE_OK)
+        status = storage_levels_set_order(c->param[0], o.ids, o.n);
+    if (status == STORAGE_OK)
+        status = audit_record(&who, "collection.order", target,
+                              json_pack("{s:O}", "order", json_object_get(body, "levels")));
+    status = admin_commit(status);
+    json_decref(none);
+    free(o.ids);
+    free(o.deleted);
+    json_decref(body);
+    if (status == STORAGE_NOT_FOUND)
+        return no_collection(c);
+    if (problem != NULL)
+        return reply_error(c, 400, API_E_INVALID_VALUE, "'levels': %s", problem);
+    if (status != STORAGE_OK)
+        return reply_storage_failure(c, status);
+    return reply_collection(c, 200, c->param[0]);
+}

@@ -1,0 +1,30 @@
+/* Live play over Server-Sent Events: the stream endpoint (GET
+ * /api/v1/events) on top of the event bus, and what the game endpoints
+ * publish once a step is committed. */
+#ifndef SOKOD_LIVE_H
+#define SOKOD_LIVE_H
+
+#include "play/game_play.h"
+
+#include <stdint.h>
+
+struct textbuf;
+
+/* Appends the members that describe log entry `seq` of a game (kind 0..3
+ * as STORAGE_LOG_*): ,"seq", ,"kind", ,"steps" or ,"count", then the
+ * game's ,"moves" and ,"pushes" after it. Shared by the game's and the race
+ * room's events, which the client reads alike. */
+void live_entry_fields(struct textbuf *b, const soko_game *game, int kind, uint32_t seq,
+                       const char *steps, uint32_t count);
+
+/* Registers with play what live streams need of it: each committed entry
+ * goes to the followers of its game. Call at start-up, before the
+ * committer starts. Returns 0, or -1 when play has no room for it. */
+int live_listen(void);
+
+/* The heartbeat period in milliseconds for an idle-connection timeout of
+ * `timeout_s` seconds and a wished period of `heartbeat_s` seconds: short
+ * enough that a stream never looks idle to libmicrohttpd. */
+unsigned live_heartbeat_ms(unsigned heartbeat_s, unsigned timeout_s);
+
+#endif

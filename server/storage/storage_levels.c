@@ -1,0 +1,187 @@
+/* Storage: collections and levels, with one user's solved state. */
+#include "storage/storage_internal.h"
+
+static const char SQL_COLLECTION_FROM_SOURCE[] =
+    "SELECT 1 FROM collections WHERE source = ? LIMIT 1";
+
+int storage_collection_from_source(const char *source)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_COLLECTION_FROM_SOURCE);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    storage_bind_text(st, 1, source);
+    int rc = sqlite3_step(st);
+    int status = rc == SQLITE_ROW    ? STORAGE_OK
+                 : rc == SQLITE_DONE ? STORAGE_NOT_FOUND
+                                     : storage_status(rc, "finding a collection");
+    sqlite3_reset(st);
+    return status;
+}
+
+static const char SQL_LEVEL_INSERT[] =
+    "INSERT INTO levels (collection_id, position, title, author, comment, board, width, height, "
+    "boxes, canonical_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+int storage_level_insert(const struct storage_new_level *l, int64_t now, int64_t *id)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_LEVEL_INSERT);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, l->collection_id);
+    sqlite3_bind_int64(st, 2, l->position);
+    storage_bind_text(st, 3, l->title);
+    storage_bind_text(st, 4, l->author);
+    storage_bind_text(st, 5, l->comment);
+    storage_bind_text(st, 6, l->board);
+    sqlite3_bind_int64(st, 7, l->width);
+    sqlite3_bind_int64(st, 8, l->height);
+    sqlite3_bind_int64(st, 9, l->boxes);
+    storage_bind_text(st, 10, l->canonical_hash);
+    sqlite3_bind_int64(st, 11, now);
+    int status = storage_exec_stmt(st, "adding a level");
+    if (status == STORAGE_OK)
+        *id = sqlite3_last_insert_rowid(storage_db());
+    return status;
+}
+
+/* Collections with their level count and the user's solved count. Hidden
+ * and deleted collections and levels are not listed to players. */
+#define LISTED_C "c.hidden = 0 AND c.deleted_at IS NULL"
+#define LISTED_L "l.hidden = 0 AND l.deleted_at IS NULL"
+#define COLLECTION_COLUMNS                                                                         \
+    "SELECT c.id, c.name, c.source, c.notes, c.created_at, "                                       \
+    "(SELECT count(*) FROM levels l WHERE l.collection_id = c.id AND " LISTED_L "), "              \
+    "(SELECT count(DISTINCT s.level_id) FROM solutions s JOIN levels l ON l.id = s.level_id "      \
+    "WHERE l.collection_id = c.id AND s.user_id = ?1 AND " LISTED_L "), c.author "                 \
+    "FROM collections c "
+
+static const char SQL_COLLECTIONS[] =
+    COLLECTION_COLUMNS "WHERE " LISTED_C " ORDER BY c.position, c.id";
+static const char SQL_COLLECTION[] = COLLECTION_COLUMNS "WHERE c.id = ?2 AND " LISTED_C;
+
+static int each_collection(sqlite3_stmt *st,
+                           int (*fn)(void *arg, const struct storage_collection *c), void *arg)
+{
+    int status = STORAGE_NOT_FOUND;
+    int rc = sqlite3_step(st);
+    while (rc == SQLITE_ROW) {
+        struct storage_collection c = {
+            .id = sqlite3_column_int64(st, 0),
+            .name = storage_column_text(st, 1),
+            .source = storage_column_text(st, 2),
+            .notes = storage_column_text(st, 3),
+            .created_at = sqlite3_column_int64(st, 4),
+            .levels = (uint32_t)sqlite3_column_int64(st, 5),
+            .solved = (uint32_t)sqlite3_column_int64(st, 6),
+            .author = storage_column_text(st, 7),
+        };
+        status = STORAGE_OK;
+        if (fn(arg, &c) != 0) {
+            status = STORAGE_STOP;
+            break;
+        }
+        rc = sqlite3_step(st);
+    }
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        status = storage_status(rc, "listing collections");
+    sqlite3_reset(st);
+    return status;
+}
+
+int storage_collections_each(int64_t user, int (*fn)(void *arg, const struct storage_collection *c),
+                             void *arg)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_COLLECTIONS);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, user);
+    int status = each_collection(st, fn, arg);
+    return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
+}
+
+int storage_collection_get(int64_t id, int64_t user,
+                           int (*fn)(void *arg, const struct storage_collection *c), void *arg)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_COLLECTION);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, user);
+    sqlite3_bind_int64(st, 2, id);
+    return each_collection(st, fn, arg);
+}
+
+/* Levels with the user's best solution counts and game. Column 6 is the
+ * board, or NULL in listings. */
+#define LEVEL_COLUMNS(board)                                                                       \
+    "SELECT l.id, l.collection_id, l.position, l.title, l.author, l.comment, " board ", "          \
+    "c.name, l.width, l.height, l.boxes, l.canonical_hash, "                                       \
+    "b.best_moves, b.best_pushes, g.id, b.hinted FROM levels l "                                   \
+    "JOIN collections c ON c.id = l.collection_id "                                                \
+    "LEFT JOIN " STORAGE_BEST_SOLUTIONS " b ON b.level_id = l.id "                                 \
+    "LEFT JOIN games g ON g.level_id = l.id AND g.user_id = ?1 AND g.room_id IS NULL "
+
+static const char SQL_LEVELS[] =
+    LEVEL_COLUMNS("NULL") "WHERE l.collection_id = ?2 AND " LISTED_L " ORDER BY l.position";
+static const char SQL_LEVEL[] = LEVEL_COLUMNS("l.board") "WHERE l.id = ?2";
+
+static int each_level(sqlite3_stmt *st, int (*fn)(void *arg, const struct storage_level *l),
+                      void *arg)
+{
+    int status = STORAGE_NOT_FOUND;
+    int rc = sqlite3_step(st);
+    while (rc == SQLITE_ROW) {
+        bool solved = sqlite3_column_type(st, 12) != SQLITE_NULL;
+        struct storage_level l = {
+            .id = sqlite3_column_int64(st, 0),
+            .collection_id = sqlite3_column_int64(st, 1),
+            .position = (uint32_t)sqlite3_column_int64(st, 2),
+            .title = storage_column_text(st, 3),
+            .author = storage_column_text(st, 4),
+            .comment = storage_column_text(st, 5),
+            .board = (const char *)sqlite3_column_text(st, 6),
+            .collection_name = storage_column_text(st, 7),
+            .width = (uint32_t)sqlite3_column_int64(st, 8),
+            .height = (uint32_t)sqlite3_column_int64(st, 9),
+            .boxes = (uint32_t)sqlite3_column_int64(st, 10),
+            .canonical_hash = storage_column_text(st, 11),
+            .solved = solved,
+            .best_moves = solved ? (uint32_t)sqlite3_column_int64(st, 12) : 0,
+            .best_pushes = solved ? (uint32_t)sqlite3_column_int64(st, 13) : 0,
+            .game_id = sqlite3_column_int64(st, 14),
+            .hinted = solved && sqlite3_column_int(st, 15) != 0,
+        };
+        status = STORAGE_OK;
+        if (fn(arg, &l) != 0) {
+            status = STORAGE_STOP;
+            break;
+        }
+        rc = sqlite3_step(st);
+    }
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        status = storage_status(rc, "listing levels");
+    sqlite3_reset(st);
+    return status;
+}
+
+int storage_levels_each(int64_t collection, int64_t user,
+                        int (*fn)(void *arg, const struct storage_level *l), void *arg)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_LEVELS);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, user);
+    sqlite3_bind_int64(st, 2, collection);
+    int status = each_level(st, fn, arg);
+    return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
+}
+
+int storage_level_get(int64_t id, int64_t user, int (*fn)(void *arg, const struct storage_level *l),
+                      void *arg)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_LEVEL);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, user);
+    sqlite3_bind_int64(st, 2, id);
+    return each_level(st, fn, arg);
+}

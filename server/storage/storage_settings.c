@@ -1,0 +1,42 @@
+/* Storage: each user's settings, one JSON object per user. */
+#include "storage/storage_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char SQL_SETTINGS_GET[] = "SELECT settings FROM user_settings WHERE user_id = ?";
+
+int storage_settings_get(int64_t user, char **json)
+{
+    *json = NULL;
+    sqlite3_stmt *st = storage_stmt(SQL_SETTINGS_GET);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, user);
+    int rc = sqlite3_step(st);
+    int status = STORAGE_NOT_FOUND;
+    if (rc == SQLITE_ROW) {
+        *json = strdup(storage_column_text(st, 0));
+        status = *json != NULL ? STORAGE_OK : STORAGE_ERROR;
+    } else if (rc != SQLITE_DONE) {
+        status = storage_status(rc, "reading settings");
+    }
+    sqlite3_reset(st);
+    return status;
+}
+
+static const char SQL_SETTINGS_PUT[] =
+    "INSERT INTO user_settings (user_id, settings, updated_at) VALUES (?1, ?2, ?3) "
+    "ON CONFLICT (user_id) DO UPDATE SET settings = excluded.settings, "
+    "updated_at = excluded.updated_at";
+
+int storage_settings_put(int64_t user, const char *json, int64_t now)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_SETTINGS_PUT);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, user);
+    storage_bind_text(st, 2, json);
+    sqlite3_bind_int64(st, 3, now);
+    return storage_exec_stmt(st, "saving settings");
+}
