@@ -24,6 +24,7 @@
 #include "play/hint.h"
 #include "play/hint_plan.h"
 #include "storage/storage.h"
+#include "storage/storage_wal.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -4,25 +4,17 @@
  * Each thread has its own SQLite connection, opened on first use and closed
  * when the thread ends; prepared statements are cached per connection. All
  * functions work on the calling thread's connection. Functions return
- * STORAGE_OK or one of the codes below; on STORAGE_ERROR the cause has been
+ * STORAGE_OK or another STORAGE_* code (storage_codes.h); on STORAGE_ERROR the cause has been
  * logged to stderr. Text handed to a callback is valid during the call only. */
 #ifndef SOKOD_STORAGE_H
 #define SOKOD_STORAGE_H
+
+#include "storage/storage_codes.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-
-enum {
-    STORAGE_OK = 0,
-    STORAGE_NOT_FOUND = 1, /* no such row */
-    STORAGE_CONFLICT = 2,  /* a uniqueness rule refused the write */
-    STORAGE_STOP = 3,      /* a callback asked to stop early */
-    STORAGE_ERROR = -1,    /* anything else: disk, corruption, a bug */
-    STORAGE_BUSY = -2,     /* the database stayed locked past the busy timeout */
-    STORAGE_FULL = -3,     /* the disk (or the database's size limit) is full */
-};
 
 /* ---- Connections, transactions, schema ------------------------------------------------ */
 
@@ -37,20 +29,9 @@ int storage_init(const char *path, int synchronous);
  * on stderr) a database newer than the newest migration. */
 int storage_migrate(const char *dir, bool *fresh);
 
-/* Starts a thread that checkpoints the WAL in the background, so that
- * commits of connections opened from then on never do it themselves.
- * Returns STORAGE_OK or STORAGE_ERROR. */
-int storage_checkpointer_start(void);
-/* Runs a last checkpoint and stops that thread (its connection closes). */
-void storage_checkpointer_stop(void);
-
 /* Closes the calling thread's connection, and reports on stderr connections
  * of other threads still open. */
 void storage_shutdown(void);
-
-/* How long a write waits for a database locked by another process (or by
- * this one's other writers) before STORAGE_BUSY. */
-#define STORAGE_BUSY_MS 5000
 
 /* BEGIN IMMEDIATE: a write transaction that holds the write lock from the
  * start. Transactions do not nest. Waits for the lock up to STORAGE_BUSY_MS

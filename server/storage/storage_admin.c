@@ -1,7 +1,9 @@
 /* Storage: admins, the audit log, imports and the library's management. */
 #include "storage/storage_admin.h"
 
-#include "storage/storage_internal.h"
+#include "storage/storage.h"
+#include "storage/storage_conn.h"
+#include "storage/storage_sql.h"
 
 #include <string.h>
 

@@ -3,7 +3,9 @@
  * maintained by triggers on solutions and users. */
 #include "storage/storage_boards.h"
 
-#include "storage/storage_internal.h"
+#include "storage/storage.h"
+#include "storage/storage_conn.h"
+#include "storage/storage_sql.h"
 
 /* The insert reads the game's hint count inside the same statement, so the
  * count is the one of the transaction that solved the game. */

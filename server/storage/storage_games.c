@@ -1,5 +1,7 @@
 /* Storage: games, their logs, solutions and progress. */
-#include "storage/storage_internal.h"
+#include "storage/storage.h"
+#include "storage/storage_conn.h"
+#include "storage/storage_sql.h"
 
 #include <string.h>
 

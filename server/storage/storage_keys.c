@@ -1,5 +1,7 @@
 /* Storage: the server's own secret keys, made once and kept. */
-#include "storage/storage_internal.h"
+#include "storage/storage.h"
+#include "storage/storage_conn.h"
+#include "storage/storage_sql.h"
 
 #include <string.h>
 

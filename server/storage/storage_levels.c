@@ -1,5 +1,7 @@
 /* Storage: collections and levels, with one user's solved state. */
-#include "storage/storage_internal.h"
+#include "storage/storage.h"
+#include "storage/storage_conn.h"
+#include "storage/storage_sql.h"
 
 static const char SQL_COLLECTION_FROM_SOURCE[] =
     "SELECT 1 FROM collections WHERE source = ? LIMIT 1";

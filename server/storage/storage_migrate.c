@@ -1,5 +1,7 @@
 /* Storage: schema migrations, applied in order and tracked by PRAGMA user_version. */
-#include "storage/storage_internal.h"
+#include "storage/storage.h"
+#include "storage/storage_conn.h"
+#include "storage/storage_sql.h"
 
 #include <dirent.h>
 #include <errno.h>

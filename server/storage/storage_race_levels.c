@@ -1,7 +1,9 @@
 /* Storage: the race levels' table and the hidden collections sokod fills
  * with levels of its own generator. */
 #include "storage/storage_admin.h"
-#include "storage/storage_internal.h"
+#include "storage/storage.h"
+#include "storage/storage_conn.h"
+#include "storage/storage_sql.h"
 #include "storage/storage_race_levels.h"
 
 #include <stdio.h>

@@ -1,5 +1,7 @@
 /* Storage: race rooms and the race games of their rounds. */
-#include "storage/storage_internal.h"
+#include "storage/storage.h"
+#include "storage/storage_conn.h"
+#include "storage/storage_sql.h"
 
 #include <stdio.h>
 #include <string.h>

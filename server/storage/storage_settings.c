@@ -1,5 +1,7 @@
 /* Storage: each user's settings, one JSON object per user. */
-#include "storage/storage_internal.h"
+#include "storage/storage.h"
+#include "storage/storage_conn.h"
+#include "storage/storage_sql.h"
 
 #include <stdlib.h>
 #include <string.h>

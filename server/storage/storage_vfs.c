@@ -20,8 +20,10 @@
  * commits lie beyond the WAL's last commit and are ignored by readers and
  * overwritten by the next writer, buffered or not. Other files (the
  * database itself, the wal-index) are the system VFS's, untouched. */
-#include "storage/storage_internal.h"
+#include "storage/storage_vfs.h"
 
+#include <sqlite3.h>
+#include <stdbool.h>
 #include <pthread.h>
 #include <string.h>
 

@@ -17,7 +17,10 @@
  * checkpoint (two fsyncs) per WAL_RESTART_FRAMES frames. The WAL file keeps
  * its largest size (about 256 MiB under steady writes) until the server
  * stops, when the last connection's checkpoint removes it. */
-#include "storage/storage_internal.h"
+#include "storage/storage_wal.h"
+
+#include "storage/storage_conn.h"
+#include "storage/storage_sql.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -60,11 +63,6 @@ static atomic_int wal_copied;
 /* Set by the checkpointer when a writer should copy the tail. */
 static atomic_bool restart_wanted;
 
-bool storage_wal_background(void)
-{
-    return atomic_load(&background);
-}
-
 /* SQLite calls this after each commit of a watched connection, with the
  * frames the WAL now holds. */
 static int on_commit(void *unused, sqlite3 *db, const char *name, int frames)
@@ -81,11 +79,6 @@ static int on_commit(void *unused, sqlite3 *db, const char *name, int frames)
         pthread_mutex_unlock(&lock);
     }
     return SQLITE_OK;
-}
-
-void storage_wal_watch(sqlite3 *db)
-{
-    sqlite3_wal_hook(db, on_commit, NULL);
 }
 
 void storage_wal_tend(void)
@@ -165,7 +158,9 @@ int storage_checkpointer_start(void)
     atomic_store(&restart_wanted, false);
     stopping = false;
     woken = false;
+    storage_conn_watch_wal(on_commit);
     if (pthread_create(&checkpointer, NULL, checkpoint_main, NULL) != 0) {
+        storage_conn_watch_wal(NULL);
         atomic_store(&background, false);
         return STORAGE_ERROR;
     }
@@ -181,5 +176,6 @@ void storage_checkpointer_stop(void)
     pthread_cond_signal(&wake);
     pthread_mutex_unlock(&lock);
     pthread_join(checkpointer, NULL);
+    storage_conn_watch_wal(NULL);
     atomic_store(&background, false);
 }

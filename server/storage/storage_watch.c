@@ -1,5 +1,7 @@
 /* Storage: what a watcher of a player reads from the database. */
-#include "storage/storage_internal.h"
+#include "storage/storage.h"
+#include "storage/storage_conn.h"
+#include "storage/storage_sql.h"
 #include "storage/storage_watch.h"
 
 static const char SQL_LAST_GAME[] =

@@ -4,8 +4,10 @@
  * connection sees each commit at once), transactions larger than the
  * buffer and rolled-back ones leave the database whole, and the writes do
  * reach the system in fewer calls than SQLite makes. */
-#include "storage/storage_internal.h"
+#include "storage/storage_vfs.h"
 
+#include <sqlite3.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>

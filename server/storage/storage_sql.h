@@ -1,35 +1,12 @@
-/* Shared by the storage*.c files only: the calling thread's connection and
- * its cache of prepared statements. */
-#ifndef SOKOD_STORAGE_INTERNAL_H
-#define SOKOD_STORAGE_INTERNAL_H
+/* Helpers for the storage*.c files' statements (storage_sql.c): SQLite's
+ * result codes mapped to STORAGE_* codes, binding and reading text, and SQL
+ * text shared by several files. For the storage*.c files only. */
+#ifndef SOKOD_STORAGE_SQL_H
+#define SOKOD_STORAGE_SQL_H
 
-#include "storage/storage.h"
+#include "storage/storage_codes.h"
 
 #include <sqlite3.h>
-
-/* The calling thread's connection, opened (and configured) on first use;
- * NULL when it cannot be opened (logged). */
-sqlite3 *storage_db(void);
-
-/* The prepared statement for `sql`, reset and unbound, from the calling
- * thread's cache (prepared on first use). `sql` must be a string with static
- * storage: the cache is keyed by its address. NULL on failure (logged). */
-sqlite3_stmt *storage_stmt(const char *sql);
-
-/* The name of the VFS to open the database with (storage_vfs.c: the
- * system's, with the WAL's writes gathered per transaction), registered on
- * first use; NULL when it could not be registered (the system's then). */
-const char *storage_vfs(void);
-
-/* True while the background checkpointer runs (storage_wal.c): connections
- * opened then leave checkpoints to it. */
-bool storage_wal_background(void);
-/* Lets the checkpointer see how long the WAL is after each commit of db. */
-void storage_wal_watch(sqlite3 *db);
-/* Right after a commit, with this process's write lock still held: copies
- * the WAL's last frames into the database when the checkpointer asked for
- * it, so that the next transaction starts the WAL over. */
-void storage_wal_tend(void);
 
 /* Maps an SQLite result code to a STORAGE_* code, logging errors with `what`. */
 int storage_status(int rc, const char *what);

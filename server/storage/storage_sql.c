@@ -1,0 +1,61 @@
+/* Storage: result codes and the statement helpers every storage file uses. */
+#include "storage/storage_sql.h"
+
+#include "storage/storage_conn.h"
+
+#include <errno.h>
+#include <stdio.h>
+
+int storage_status(int rc, const char *what)
+{
+    switch (rc & 0xFF) {
+    case SQLITE_OK:
+    case SQLITE_DONE:
+    case SQLITE_ROW:
+        return STORAGE_OK;
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        fprintf(stderr, "sokod: database busy: %s\n", what);
+        return STORAGE_BUSY;
+    case SQLITE_FULL:
+        fprintf(stderr, "sokod: database: disk full: %s\n", what);
+        return STORAGE_FULL;
+    case SQLITE_IOERR:
+        if (storage_db() != NULL && sqlite3_system_errno(storage_db()) == ENOSPC) {
+            fprintf(stderr, "sokod: database: disk full: %s\n", what);
+            return STORAGE_FULL;
+        }
+        break;
+    case SQLITE_CONSTRAINT:
+        if (rc == SQLITE_CONSTRAINT_UNIQUE || rc == SQLITE_CONSTRAINT_PRIMARYKEY)
+            return STORAGE_CONFLICT;
+        break;
+    default:
+        break;
+    }
+    sqlite3 *db = storage_db();
+    fprintf(stderr, "sokod: database: %s: %s\n", what,
+            db != NULL ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+    return STORAGE_ERROR;
+}
+
+int storage_exec_stmt(sqlite3_stmt *st, const char *what)
+{
+    if (st == NULL)
+        return STORAGE_ERROR;
+    int rc = sqlite3_step(st);
+    int status = storage_status(rc, what);
+    sqlite3_reset(st);
+    return status;
+}
+
+int storage_bind_text(sqlite3_stmt *st, int idx, const char *text)
+{
+    return sqlite3_bind_text(st, idx, text != NULL ? text : "", -1, SQLITE_TRANSIENT);
+}
+
+const char *storage_column_text(sqlite3_stmt *st, int col)
+{
+    const unsigned char *t = sqlite3_column_text(st, col);
+    return t != NULL ? (const char *)t : "";
+}
