@@ -24,6 +24,8 @@
 #include "play/hint.h"
 #include "play/hint_plan.h"
 #include "storage/storage.h"
+#include "storage/storage_backup.h"
+#include "storage/storage_migrate.h"
 #include "storage/storage_wal.h"
 
 #include <errno.h>

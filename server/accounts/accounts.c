@@ -14,6 +14,7 @@
 #include "http/handlers.h"
 #include "storage/storage.h"
 #include "storage/storage_admin.h"
+#include "storage/storage_users.h"
 
 #include <pthread.h>
 #include <sodium.h>

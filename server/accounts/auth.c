@@ -4,6 +4,7 @@
 #include "base/clock.h"
 #include "http/ratelimit.h"
 #include "storage/storage.h"
+#include "storage/storage_users.h"
 
 #include <sodium.h>
 #include <stdio.h>

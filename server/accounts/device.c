@@ -6,7 +6,8 @@
  * makes every earlier cookie of the account fail its check. */
 #include "accounts/device.h"
 
-#include "storage/storage.h"
+#include "storage/storage_keys.h"
+#include "storage/storage_users.h"
 
 #include <ctype.h>
 #include <sodium.h>

@@ -10,6 +10,7 @@
 #include "http/body.h"
 #include "http/handlers.h"
 #include "storage/storage.h"
+#include "storage/storage_users.h"
 
 #include <sodium.h>
 #include <stdlib.h>

@@ -7,6 +7,7 @@
 #include "http/handlers.h"
 #include "live/watch.h"
 #include "storage/storage.h"
+#include "storage/storage_settings.h"
 
 #include <stdlib.h>
 #include <string.h>

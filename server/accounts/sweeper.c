@@ -17,6 +17,7 @@
 #include "accounts/auth.h"
 #include "base/clock.h"
 #include "storage/storage.h"
+#include "storage/storage_users.h"
 
 #include <pthread.h>
 #include <stdbool.h>

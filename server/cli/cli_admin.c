@@ -8,7 +8,10 @@
 #include "base/clock.h"
 #include "base/config.h"
 #include "library/audit.h"
+#include "storage/storage.h"
 #include "storage/storage_admin.h"
+#include "storage/storage_migrate.h"
+#include "storage/storage_users.h"
 
 #include <sodium.h>
 #include <stdio.h>

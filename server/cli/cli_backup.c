@@ -4,6 +4,7 @@
 
 #include "base/config.h"
 #include "storage/storage.h"
+#include "storage/storage_backup.h"
 
 #include <errno.h>
 #include <stdio.h>

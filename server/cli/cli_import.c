@@ -6,6 +6,7 @@
 #include "library/audit.h"
 #include "library/import.h"
 #include "storage/storage.h"
+#include "storage/storage_migrate.h"
 
 #include <stdio.h>
 

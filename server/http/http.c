@@ -10,7 +10,7 @@
 #include "http/routes.h"
 #include "http/security_headers.h"
 #include "http/worker.h"
-#include "storage/storage.h"
+#include "storage/storage_codes.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

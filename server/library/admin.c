@@ -5,6 +5,7 @@
 #include "accounts/auth.h"
 #include "http/handlers.h"
 #include "http/routes.h"
+#include "storage/storage.h"
 #include "storage/storage_admin.h"
 
 #include <stdlib.h>

@@ -2,7 +2,7 @@
 #include "accounts/auth.h"
 #include "base/board.h"
 #include "http/handlers.h"
-#include "storage/storage.h"
+#include "storage/storage_levels.h"
 
 #include "soko.h"
 

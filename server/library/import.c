@@ -8,6 +8,7 @@
 #include "library/check_report.h"
 #include "library/library.h"
 #include "storage/storage.h"
+#include "storage/storage_levels.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -3,6 +3,7 @@
 
 #include "base/clock.h"
 #include "storage/storage_admin.h"
+#include "storage/storage_levels.h"
 
 #include "base.h"
 

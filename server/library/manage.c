@@ -9,6 +9,7 @@
 #include "http/http.h"
 #include "library/admin.h"
 #include "library/check_report.h"
+#include "storage/storage.h"
 #include "storage/storage_admin.h"
 
 #include <stdlib.h>

@@ -4,6 +4,7 @@
 #include "base/clock.h"
 #include "http/http.h"
 #include "library/check_report.h"
+#include "storage/storage.h"
 #include "storage/storage_admin.h"
 
 #include <pthread.h>

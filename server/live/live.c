@@ -11,7 +11,7 @@
 #include "live/rooms.h"
 #include "live/watch.h"
 #include "play/games.h"
-#include "storage/storage.h"
+#include "storage/storage_games.h"
 
 #include <errno.h>
 #include <stdio.h>

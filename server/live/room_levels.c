@@ -13,7 +13,6 @@
 #include "live/rooms.h"
 #include "play/generated_level.h"
 #include "soko.h"
-#include "storage/storage.h"
 #include "storage/storage_race_levels.h"
 
 #include <pthread.h>

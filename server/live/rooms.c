@@ -16,6 +16,10 @@
 #include "play/games.h"
 #include "storage/storage.h"
 #include "storage/storage_daily.h"
+#include "storage/storage_games.h"
+#include "storage/storage_levels.h"
+#include "storage/storage_rooms.h"
+#include "storage/storage_users.h"
 
 #include <pthread.h>
 #include <stdio.h>

@@ -12,7 +12,9 @@
 #include "live/live.h"
 #include "play/game_cache.h"
 #include "play/games.h"
-#include "storage/storage.h"
+#include "storage/storage_games.h"
+#include "storage/storage_settings.h"
+#include "storage/storage_users.h"
 #include "storage/storage_watch.h"
 
 #include <pthread.h>

@@ -17,7 +17,6 @@
 #include "http/worker.h"
 #include "play/generated_level.h"
 #include "soko.h"
-#include "storage/storage.h"
 #include "storage/storage_daily.h"
 
 #include <inttypes.h>

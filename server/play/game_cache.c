@@ -1,6 +1,8 @@
 /* The live game cache: a hash table of games, least recently used first out. */
 #include "play/game_cache.h"
 
+#include "storage/storage_codes.h"
+
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,6 +2,8 @@
 #include "play/game_play.h"
 
 #include "base/board.h"
+#include "storage/storage_games.h"
+#include "storage/storage_levels.h"
 
 #include <stdio.h>
 #include <stdlib.h>

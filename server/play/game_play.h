@@ -6,7 +6,6 @@
 #include "base/textbuf.h"
 #include "play/history.h"
 #include "soko.h"
-#include "storage/storage.h"
 
 #include <jansson.h>
 #include <pthread.h>

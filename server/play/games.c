@@ -12,6 +12,9 @@
 #include "play/game_cache.h"
 #include "play/solutions.h"
 #include "storage/storage.h"
+#include "storage/storage_games.h"
+#include "storage/storage_levels.h"
+#include "storage/storage_users.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -13,7 +13,7 @@
 #include "play/game_cache.h"
 #include "play/games.h"
 #include "solver.h"
-#include "storage/storage.h"
+#include "storage/storage_games.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -12,9 +12,9 @@
 #include "accounts/auth.h"
 #include "base/clock.h"
 #include "http/handlers.h"
-#include "storage/storage.h"
 #include "storage/storage_boards.h"
 #include "storage/storage_daily.h"
+#include "storage/storage_levels.h"
 
 #include <stdlib.h>
 #include <string.h>

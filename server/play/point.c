@@ -4,6 +4,7 @@
 #include "http/handlers.h"
 #include "play/game_cache.h"
 #include "play/games.h"
+#include "storage/storage_games.h"
 
 #include <errno.h>
 #include <pthread.h>

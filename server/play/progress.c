@@ -2,7 +2,7 @@
  * of its solutions as a level file. */
 #include "accounts/auth.h"
 #include "http/handlers.h"
-#include "storage/storage.h"
+#include "storage/storage_games.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

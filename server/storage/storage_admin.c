@@ -1,10 +1,10 @@
 /* Storage: admins, the audit log, imports and the library's management. */
 #include "storage/storage_admin.h"
 
-#include "storage/storage.h"
 #include "storage/storage_conn.h"
 #include "storage/storage_sql.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Steps a statement that returns rows, calling read(st, fn, arg) on each;

@@ -5,7 +5,11 @@
 #ifndef SOKOD_STORAGE_ADMIN_H
 #define SOKOD_STORAGE_ADMIN_H
 
-#include "storage/storage.h"
+#include "storage/storage_codes.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 /* ---- Admins and the audit log ------------------------------------------------------------ */
 

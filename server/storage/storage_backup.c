@@ -6,7 +6,7 @@
  * a backup taken while sokod serves is consistent. It is written beside
  * the target under a temporary name, checked, synced and renamed, so that
  * the target is either the old file or the complete new one. */
-#include "storage/storage.h"
+#include "storage/storage_backup.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,7 +3,6 @@
  * maintained by triggers on solutions and users. */
 #include "storage/storage_boards.h"
 
-#include "storage/storage.h"
 #include "storage/storage_conn.h"
 #include "storage/storage_sql.h"
 

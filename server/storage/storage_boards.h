@@ -5,7 +5,11 @@
 #ifndef SOKOD_STORAGE_BOARDS_H
 #define SOKOD_STORAGE_BOARDS_H
 
-#include "storage/storage.h"
+#include "storage/storage_codes.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 /* Take the hint count from the game's row (storage_solution_insert). */
 #define STORAGE_HINTS_OF_GAME (-1)

@@ -1,9 +1,10 @@
 /* Storage: the daily puzzle's table and its hidden collection. */
 #include "storage/storage_daily.h"
+
 #include "storage/storage.h"
 #include "storage/storage_conn.h"
-#include "storage/storage_sql.h"
 #include "storage/storage_race_levels.h"
+#include "storage/storage_sql.h"
 
 #include <stdio.h>
 

@@ -3,6 +3,7 @@
 #ifndef SOKOD_STORAGE_DAILY_H
 #define SOKOD_STORAGE_DAILY_H
 
+#include "storage/storage_codes.h"
 #include "storage/storage_race_levels.h"
 
 #include <stdint.h>

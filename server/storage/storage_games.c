@@ -1,5 +1,6 @@
 /* Storage: games, their logs, solutions and progress. */
-#include "storage/storage.h"
+#include "storage/storage_games.h"
+
 #include "storage/storage_conn.h"
 #include "storage/storage_sql.h"
 

@@ -1,8 +1,10 @@
 /* Storage: the server's own secret keys, made once and kept. */
-#include "storage/storage.h"
+#include "storage/storage_keys.h"
+
 #include "storage/storage_conn.h"
 #include "storage/storage_sql.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const char SQL_KEY_OFFER[] = "INSERT OR IGNORE INTO server_keys (name, key) VALUES (?1, ?2)";

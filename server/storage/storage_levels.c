@@ -1,7 +1,10 @@
 /* Storage: collections and levels, with one user's solved state. */
-#include "storage/storage.h"
+#include "storage/storage_levels.h"
+
 #include "storage/storage_conn.h"
 #include "storage/storage_sql.h"
+
+#include <stddef.h>
 
 static const char SQL_COLLECTION_FROM_SOURCE[] =
     "SELECT 1 FROM collections WHERE source = ? LIMIT 1";

@@ -1,8 +1,11 @@
 /* Storage: schema migrations, applied in order and tracked by PRAGMA user_version. */
+#include "storage/storage_migrate.h"
+
 #include "storage/storage.h"
 #include "storage/storage_conn.h"
 #include "storage/storage_sql.h"
 
+#include <stdio.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>

@@ -1,10 +1,12 @@
 /* Storage: the race levels' table and the hidden collections sokod fills
  * with levels of its own generator. */
-#include "storage/storage_admin.h"
-#include "storage/storage.h"
-#include "storage/storage_conn.h"
-#include "storage/storage_sql.h"
 #include "storage/storage_race_levels.h"
+
+#include "storage/storage.h"
+#include "storage/storage_admin.h"
+#include "storage/storage_conn.h"
+#include "storage/storage_levels.h"
+#include "storage/storage_sql.h"
 
 #include <stdio.h>
 

@@ -3,6 +3,8 @@
 #ifndef SOKOD_STORAGE_RACE_LEVELS_H
 #define SOKOD_STORAGE_RACE_LEVELS_H
 
+#include "storage/storage_codes.h"
+
 #include <stdint.h>
 
 /* The level made for `difficulty` and `seed`: STORAGE_OK with *level set,

@@ -1,5 +1,6 @@
 /* Storage: race rooms and the race games of their rounds. */
-#include "storage/storage.h"
+#include "storage/storage_rooms.h"
+
 #include "storage/storage_conn.h"
 #include "storage/storage_sql.h"
 
@@ -118,26 +119,6 @@ int storage_level_random(int64_t *level_id)
         status = STORAGE_OK;
     } else if (rc != SQLITE_DONE) {
         status = storage_status(rc, "choosing a level");
-    }
-    sqlite3_reset(st);
-    return status;
-}
-
-static const char SQL_USER_NAME[] = "SELECT coalesce(username, '') FROM users WHERE id = ?";
-
-int storage_user_name(int64_t id, char *name, size_t cap)
-{
-    sqlite3_stmt *st = storage_stmt(SQL_USER_NAME);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, id);
-    int rc = sqlite3_step(st);
-    int status = STORAGE_NOT_FOUND;
-    if (rc == SQLITE_ROW) {
-        snprintf(name, cap, "%s", storage_column_text(st, 0));
-        status = STORAGE_OK;
-    } else if (rc != SQLITE_DONE) {
-        status = storage_status(rc, "reading a user");
     }
     sqlite3_reset(st);
     return status;

@@ -1,5 +1,6 @@
 /* Storage: each user's settings, one JSON object per user. */
-#include "storage/storage.h"
+#include "storage/storage_settings.h"
+
 #include "storage/storage_conn.h"
 #include "storage/storage_sql.h"
 

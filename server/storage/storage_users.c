@@ -1,8 +1,10 @@
 /* Storage: users and sessions. */
-#include "storage/storage.h"
+#include "storage/storage_users.h"
+
 #include "storage/storage_conn.h"
 #include "storage/storage_sql.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static void read_user(sqlite3_stmt *st, struct storage_user *u)
@@ -509,5 +511,25 @@ int storage_sessions_expired(int64_t now, int max, int64_t *deleted)
     int status = storage_exec_stmt(st, "deleting expired sessions");
     if (status == STORAGE_OK)
         *deleted = sqlite3_changes(storage_db());
+    return status;
+}
+
+static const char SQL_USER_NAME[] = "SELECT coalesce(username, '') FROM users WHERE id = ?";
+
+int storage_user_name(int64_t id, char *name, size_t cap)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_USER_NAME);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, id);
+    int rc = sqlite3_step(st);
+    int status = STORAGE_NOT_FOUND;
+    if (rc == SQLITE_ROW) {
+        snprintf(name, cap, "%s", storage_column_text(st, 0));
+        status = STORAGE_OK;
+    } else if (rc != SQLITE_DONE) {
+        status = storage_status(rc, "reading a user");
+    }
+    sqlite3_reset(st);
     return status;
 }

@@ -1,8 +1,10 @@
 /* Storage: what a watcher of a player reads from the database. */
-#include "storage/storage.h"
+#include "storage/storage_watch.h"
+
 #include "storage/storage_conn.h"
 #include "storage/storage_sql.h"
-#include "storage/storage_watch.h"
+
+#include <stddef.h>
 
 static const char SQL_LAST_GAME[] =
     "SELECT id, level_id FROM games WHERE user_id = ? AND room_id IS NULL "

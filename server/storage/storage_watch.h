@@ -2,6 +2,8 @@
 #ifndef SOKOD_STORAGE_WATCH_H
 #define SOKOD_STORAGE_WATCH_H
 
+#include "storage/storage_codes.h"
+
 #include <stdint.h>
 
 /* The user's own game (not a race game) touched last, with its level:
