@@ -7,27 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Steps a statement that returns rows, calling read(st, fn, arg) on each;
- * STORAGE_NOT_FOUND when there was none, STORAGE_STOP when fn stopped. */
-static int each_row(sqlite3_stmt *st, int (*read)(sqlite3_stmt *st, void *fn, void *arg), void *fn,
-                    void *arg, const char *what)
-{
-    int status = STORAGE_NOT_FOUND;
-    int rc = sqlite3_step(st);
-    while (rc == SQLITE_ROW) {
-        status = STORAGE_OK;
-        if (read(st, fn, arg) != 0) {
-            status = STORAGE_STOP;
-            break;
-        }
-        rc = sqlite3_step(st);
-    }
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        status = storage_status(rc, what);
-    sqlite3_reset(st);
-    return status;
-}
-
 static int changed_or_not_found(int status)
 {
     if (status == STORAGE_OK && sqlite3_changes(storage_db()) == 0)
@@ -137,7 +116,7 @@ int storage_audit_each(int64_t before, int limit,
         return STORAGE_ERROR;
     sqlite3_bind_int64(st, 1, before > 0 ? before : INT64_MAX);
     sqlite3_bind_int(st, 2, limit);
-    int status = each_row(st, read_audit, (void *)fn, arg, "reading the audit log");
+    int status = storage_each_row(st, read_audit, (void *)fn, arg, "reading the audit log");
     return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
 }
 
@@ -167,7 +146,7 @@ int storage_levels_by_hash(const char *hash,
     if (st == NULL)
         return STORAGE_ERROR;
     storage_bind_text(st, 1, hash);
-    int status = each_row(st, read_match, (void *)fn, arg, "finding levels by hash");
+    int status = storage_each_row(st, read_match, (void *)fn, arg, "finding levels by hash");
     return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
 }
 
@@ -290,7 +269,8 @@ int storage_references_each(int64_t level, int (*fn)(void *arg, const struct sto
     if (st == NULL)
         return STORAGE_ERROR;
     sqlite3_bind_int64(st, 1, level);
-    int status = each_row(st, read_reference, (void *)fn, arg, "reading reference solutions");
+    int status =
+        storage_each_row(st, read_reference, (void *)fn, arg, "reading reference solutions");
     return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
 }
 
@@ -348,7 +328,8 @@ int storage_admin_collections_each(int (*fn)(void *arg, const struct storage_adm
     sqlite3_stmt *st = storage_stmt(SQL_ADMIN_COLLECTIONS);
     if (st == NULL)
         return STORAGE_ERROR;
-    int status = each_row(st, read_admin_collection, (void *)fn, arg, "listing collections");
+    int status =
+        storage_each_row(st, read_admin_collection, (void *)fn, arg, "listing collections");
     return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
 }
 
@@ -360,7 +341,7 @@ int storage_admin_collection_get(int64_t id,
     if (st == NULL)
         return STORAGE_ERROR;
     sqlite3_bind_int64(st, 1, id);
-    return each_row(st, read_admin_collection, (void *)fn, arg, "reading a collection");
+    return storage_each_row(st, read_admin_collection, (void *)fn, arg, "reading a collection");
 }
 
 #define ADMIN_LEVEL_COLUMNS                                                                        \
@@ -408,7 +389,7 @@ int storage_admin_levels_each(int64_t collection,
     if (st == NULL)
         return STORAGE_ERROR;
     sqlite3_bind_int64(st, 1, collection);
-    int status = each_row(st, read_admin_level, (void *)fn, arg, "listing levels");
+    int status = storage_each_row(st, read_admin_level, (void *)fn, arg, "listing levels");
     return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
 }
 
@@ -419,7 +400,7 @@ int storage_admin_level_get(int64_t id, int (*fn)(void *arg, const struct storag
     if (st == NULL)
         return STORAGE_ERROR;
     sqlite3_bind_int64(st, 1, id);
-    return each_row(st, read_admin_level, (void *)fn, arg, "reading a level");
+    return storage_each_row(st, read_admin_level, (void *)fn, arg, "reading a level");
 }
 
 static const char SQL_COLLECTION_UPDATE[] =

@@ -55,27 +55,11 @@ static void read_entry(sqlite3_stmt *st, struct storage_board_entry *e)
     e->listed = sqlite3_column_int(st, 7) != 0;
 }
 
-/* Steps st to its end, calling fn on each row; STORAGE_NOT_FOUND when
- * there was none. */
-static int each_entry(sqlite3_stmt *st, int (*fn)(void *arg, const struct storage_board_entry *e),
-                      void *arg, const char *what)
+static int read_ranked(sqlite3_stmt *st, void *fn, void *arg)
 {
-    int status = STORAGE_NOT_FOUND;
-    int rc = sqlite3_step(st);
-    while (rc == SQLITE_ROW) {
-        struct storage_board_entry e;
-        read_entry(st, &e);
-        status = STORAGE_OK;
-        if (fn(arg, &e) != 0) {
-            status = STORAGE_STOP;
-            break;
-        }
-        rc = sqlite3_step(st);
-    }
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        status = storage_status(rc, what);
-    sqlite3_reset(st);
-    return status;
+    struct storage_board_entry e;
+    read_entry(st, &e);
+    return ((int (*)(void *, const struct storage_board_entry *))fn)(arg, &e);
 }
 
 static const char SQL_BOARD_TOP[] =
@@ -92,7 +76,7 @@ int storage_board_top(int64_t level, int board, bool hinted, uint32_t limit,
     sqlite3_bind_int(st, 2, board);
     sqlite3_bind_int(st, 3, hinted ? 1 : 0);
     sqlite3_bind_int64(st, 4, limit);
-    int status = each_entry(st, fn, arg, "reading a leaderboard");
+    int status = storage_each_row(st, read_ranked, (void *)fn, arg, "reading a leaderboard");
     return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
 }
 

@@ -90,30 +90,16 @@ int storage_game_get(int64_t id, struct storage_game *g)
     return one_game(st, g, "reading a game");
 }
 
-static int each_entry(sqlite3_stmt *st, int (*fn)(void *arg, const struct storage_log_entry *e),
-                      void *arg)
+static int read_entry(sqlite3_stmt *st, void *fn, void *arg)
 {
-    int status = STORAGE_NOT_FOUND;
-    int rc = sqlite3_step(st);
-    while (rc == SQLITE_ROW) {
-        struct storage_log_entry e = {
-            .seq = (uint32_t)sqlite3_column_int64(st, 0),
-            .kind = kind_from_name(storage_column_text(st, 1)),
-            .steps = storage_column_text(st, 2),
-            .count = (uint32_t)sqlite3_column_int64(st, 3),
-            .request = storage_column_text(st, 4),
-        };
-        status = STORAGE_OK;
-        if (fn(arg, &e) != 0) {
-            status = STORAGE_STOP;
-            break;
-        }
-        rc = sqlite3_step(st);
-    }
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        status = storage_status(rc, "reading a game log");
-    sqlite3_reset(st);
-    return status;
+    struct storage_log_entry e = {
+        .seq = (uint32_t)sqlite3_column_int64(st, 0),
+        .kind = kind_from_name(storage_column_text(st, 1)),
+        .steps = storage_column_text(st, 2),
+        .count = (uint32_t)sqlite3_column_int64(st, 3),
+        .request = storage_column_text(st, 4),
+    };
+    return ((int (*)(void *, const struct storage_log_entry *))fn)(arg, &e);
 }
 
 static const char SQL_LOG_ALL[] =
@@ -126,7 +112,7 @@ int storage_log_each(int64_t game, int (*fn)(void *arg, const struct storage_log
     if (st == NULL)
         return STORAGE_ERROR;
     sqlite3_bind_int64(st, 1, game);
-    int status = each_entry(st, fn, arg);
+    int status = storage_each_row(st, read_entry, (void *)fn, arg, "reading a game log");
     return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
 }
 
@@ -141,7 +127,7 @@ int storage_log_get(int64_t game, uint32_t seq,
         return STORAGE_ERROR;
     sqlite3_bind_int64(st, 1, game);
     sqlite3_bind_int64(st, 2, seq);
-    return each_entry(st, fn, arg);
+    return storage_each_row(st, read_entry, (void *)fn, arg, "reading a game log");
 }
 
 static const char SQL_LOG_APPEND[] =
@@ -193,36 +179,23 @@ int storage_game_hint_add(int64_t id)
     return storage_exec_stmt(st, "counting a hint");
 }
 
-static int each_progress(sqlite3_stmt *st, int (*fn)(void *arg, const struct storage_progress *p),
-                         void *arg)
+static int read_progress(sqlite3_stmt *st, void *fn, void *arg)
 {
-    int status = STORAGE_OK;
-    int rc = sqlite3_step(st);
-    while (rc == SQLITE_ROW) {
-        struct storage_progress p = {
-            .level_id = sqlite3_column_int64(st, 0),
-            .collection_id = sqlite3_column_int64(st, 1),
-            .collection_name = storage_column_text(st, 2),
-            .position = (uint32_t)sqlite3_column_int64(st, 3),
-            .title = storage_column_text(st, 4),
-            .game_id = sqlite3_column_int64(st, 5),
-            .moves = (uint32_t)sqlite3_column_int64(st, 6),
-            .pushes = (uint32_t)sqlite3_column_int64(st, 7),
-            .at = sqlite3_column_int64(st, 8),
-        };
-        /* Column 9: whether a solved level is hinted, or a game's hint count. */
-        p.hinted = sqlite3_column_int64(st, 9) != 0;
-        p.hints = (uint32_t)sqlite3_column_int64(st, 9);
-        if (fn(arg, &p) != 0) {
-            status = STORAGE_STOP;
-            break;
-        }
-        rc = sqlite3_step(st);
-    }
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        status = storage_status(rc, "reading progress");
-    sqlite3_reset(st);
-    return status;
+    struct storage_progress p = {
+        .level_id = sqlite3_column_int64(st, 0),
+        .collection_id = sqlite3_column_int64(st, 1),
+        .collection_name = storage_column_text(st, 2),
+        .position = (uint32_t)sqlite3_column_int64(st, 3),
+        .title = storage_column_text(st, 4),
+        .game_id = sqlite3_column_int64(st, 5),
+        .moves = (uint32_t)sqlite3_column_int64(st, 6),
+        .pushes = (uint32_t)sqlite3_column_int64(st, 7),
+        .at = sqlite3_column_int64(st, 8),
+    };
+    /* Column 9: whether a solved level is hinted, or a game's hint count. */
+    p.hinted = sqlite3_column_int64(st, 9) != 0;
+    p.hints = (uint32_t)sqlite3_column_int64(st, 9);
+    return ((int (*)(void *, const struct storage_progress *))fn)(arg, &p);
 }
 
 static const char SQL_PROGRESS_SOLVED[] =
@@ -239,7 +212,8 @@ int storage_progress_solved(int64_t user, int (*fn)(void *arg, const struct stor
     if (st == NULL)
         return STORAGE_ERROR;
     sqlite3_bind_int64(st, 1, user);
-    return each_progress(st, fn, arg);
+    int status = storage_each_row(st, read_progress, (void *)fn, arg, "reading progress");
+    return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
 }
 
 static const char SQL_PROGRESS_GAMES[] =
@@ -255,7 +229,8 @@ int storage_progress_games(int64_t user, int (*fn)(void *arg, const struct stora
     if (st == NULL)
         return STORAGE_ERROR;
     sqlite3_bind_int64(st, 1, user);
-    return each_progress(st, fn, arg);
+    int status = storage_each_row(st, read_progress, (void *)fn, arg, "reading progress");
+    return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
 }
 
 static const char SQL_SOLUTIONS[] =
@@ -264,6 +239,22 @@ static const char SQL_SOLUTIONS[] =
     "JOIN collections c ON c.id = l.collection_id WHERE s.user_id = ? "
     "ORDER BY c.id, l.position, s.moves, s.pushes, s.id";
 
+static int read_solution(sqlite3_stmt *st, void *fn, void *arg)
+{
+    struct storage_solution s = {
+        .level_id = sqlite3_column_int64(st, 0),
+        .collection_name = storage_column_text(st, 1),
+        .position = (uint32_t)sqlite3_column_int64(st, 2),
+        .title = storage_column_text(st, 3),
+        .board = storage_column_text(st, 4),
+        .moves = (uint32_t)sqlite3_column_int64(st, 5),
+        .pushes = (uint32_t)sqlite3_column_int64(st, 6),
+        .lurd = storage_column_text(st, 7),
+        .solved_at = sqlite3_column_int64(st, 8),
+    };
+    return ((int (*)(void *, const struct storage_solution *))fn)(arg, &s);
+}
+
 int storage_solutions_each(int64_t user, int (*fn)(void *arg, const struct storage_solution *s),
                            void *arg)
 {
@@ -271,28 +262,6 @@ int storage_solutions_each(int64_t user, int (*fn)(void *arg, const struct stora
     if (st == NULL)
         return STORAGE_ERROR;
     sqlite3_bind_int64(st, 1, user);
-    int status = STORAGE_OK;
-    int rc = sqlite3_step(st);
-    while (rc == SQLITE_ROW) {
-        struct storage_solution s = {
-            .level_id = sqlite3_column_int64(st, 0),
-            .collection_name = storage_column_text(st, 1),
-            .position = (uint32_t)sqlite3_column_int64(st, 2),
-            .title = storage_column_text(st, 3),
-            .board = storage_column_text(st, 4),
-            .moves = (uint32_t)sqlite3_column_int64(st, 5),
-            .pushes = (uint32_t)sqlite3_column_int64(st, 6),
-            .lurd = storage_column_text(st, 7),
-            .solved_at = sqlite3_column_int64(st, 8),
-        };
-        if (fn(arg, &s) != 0) {
-            status = STORAGE_STOP;
-            break;
-        }
-        rc = sqlite3_step(st);
-    }
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        status = storage_status(rc, "reading solutions");
-    sqlite3_reset(st);
-    return status;
+    int status = storage_each_row(st, read_solution, (void *)fn, arg, "reading solutions");
+    return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
 }

@@ -64,33 +64,19 @@ static const char SQL_COLLECTIONS[] =
     COLLECTION_COLUMNS "WHERE " LISTED_C " ORDER BY c.position, c.id";
 static const char SQL_COLLECTION[] = COLLECTION_COLUMNS "WHERE c.id = ?2 AND " LISTED_C;
 
-static int each_collection(sqlite3_stmt *st,
-                           int (*fn)(void *arg, const struct storage_collection *c), void *arg)
+static int read_collection(sqlite3_stmt *st, void *fn, void *arg)
 {
-    int status = STORAGE_NOT_FOUND;
-    int rc = sqlite3_step(st);
-    while (rc == SQLITE_ROW) {
-        struct storage_collection c = {
-            .id = sqlite3_column_int64(st, 0),
-            .name = storage_column_text(st, 1),
-            .source = storage_column_text(st, 2),
-            .notes = storage_column_text(st, 3),
-            .created_at = sqlite3_column_int64(st, 4),
-            .levels = (uint32_t)sqlite3_column_int64(st, 5),
-            .solved = (uint32_t)sqlite3_column_int64(st, 6),
-            .author = storage_column_text(st, 7),
-        };
-        status = STORAGE_OK;
-        if (fn(arg, &c) != 0) {
-            status = STORAGE_STOP;
-            break;
-        }
-        rc = sqlite3_step(st);
-    }
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        status = storage_status(rc, "listing collections");
-    sqlite3_reset(st);
-    return status;
+    struct storage_collection c = {
+        .id = sqlite3_column_int64(st, 0),
+        .name = storage_column_text(st, 1),
+        .source = storage_column_text(st, 2),
+        .notes = storage_column_text(st, 3),
+        .created_at = sqlite3_column_int64(st, 4),
+        .levels = (uint32_t)sqlite3_column_int64(st, 5),
+        .solved = (uint32_t)sqlite3_column_int64(st, 6),
+        .author = storage_column_text(st, 7),
+    };
+    return ((int (*)(void *, const struct storage_collection *))fn)(arg, &c);
 }
 
 int storage_collections_each(int64_t user, int (*fn)(void *arg, const struct storage_collection *c),
@@ -100,7 +86,7 @@ int storage_collections_each(int64_t user, int (*fn)(void *arg, const struct sto
     if (st == NULL)
         return STORAGE_ERROR;
     sqlite3_bind_int64(st, 1, user);
-    int status = each_collection(st, fn, arg);
+    int status = storage_each_row(st, read_collection, (void *)fn, arg, "listing collections");
     return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
 }
 
@@ -112,7 +98,7 @@ int storage_collection_get(int64_t id, int64_t user,
         return STORAGE_ERROR;
     sqlite3_bind_int64(st, 1, user);
     sqlite3_bind_int64(st, 2, id);
-    return each_collection(st, fn, arg);
+    return storage_each_row(st, read_collection, (void *)fn, arg, "listing collections");
 }
 
 /* Levels with the user's best solution counts and game. Column 6 is the
@@ -129,43 +115,29 @@ static const char SQL_LEVELS[] =
     LEVEL_COLUMNS("NULL") "WHERE l.collection_id = ?2 AND " LISTED_L " ORDER BY l.position";
 static const char SQL_LEVEL[] = LEVEL_COLUMNS("l.board") "WHERE l.id = ?2";
 
-static int each_level(sqlite3_stmt *st, int (*fn)(void *arg, const struct storage_level *l),
-                      void *arg)
+static int read_level(sqlite3_stmt *st, void *fn, void *arg)
 {
-    int status = STORAGE_NOT_FOUND;
-    int rc = sqlite3_step(st);
-    while (rc == SQLITE_ROW) {
-        bool solved = sqlite3_column_type(st, 12) != SQLITE_NULL;
-        struct storage_level l = {
-            .id = sqlite3_column_int64(st, 0),
-            .collection_id = sqlite3_column_int64(st, 1),
-            .position = (uint32_t)sqlite3_column_int64(st, 2),
-            .title = storage_column_text(st, 3),
-            .author = storage_column_text(st, 4),
-            .comment = storage_column_text(st, 5),
-            .board = (const char *)sqlite3_column_text(st, 6),
-            .collection_name = storage_column_text(st, 7),
-            .width = (uint32_t)sqlite3_column_int64(st, 8),
-            .height = (uint32_t)sqlite3_column_int64(st, 9),
-            .boxes = (uint32_t)sqlite3_column_int64(st, 10),
-            .canonical_hash = storage_column_text(st, 11),
-            .solved = solved,
-            .best_moves = solved ? (uint32_t)sqlite3_column_int64(st, 12) : 0,
-            .best_pushes = solved ? (uint32_t)sqlite3_column_int64(st, 13) : 0,
-            .game_id = sqlite3_column_int64(st, 14),
-            .hinted = solved && sqlite3_column_int(st, 15) != 0,
-        };
-        status = STORAGE_OK;
-        if (fn(arg, &l) != 0) {
-            status = STORAGE_STOP;
-            break;
-        }
-        rc = sqlite3_step(st);
-    }
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        status = storage_status(rc, "listing levels");
-    sqlite3_reset(st);
-    return status;
+    bool solved = sqlite3_column_type(st, 12) != SQLITE_NULL;
+    struct storage_level l = {
+        .id = sqlite3_column_int64(st, 0),
+        .collection_id = sqlite3_column_int64(st, 1),
+        .position = (uint32_t)sqlite3_column_int64(st, 2),
+        .title = storage_column_text(st, 3),
+        .author = storage_column_text(st, 4),
+        .comment = storage_column_text(st, 5),
+        .board = (const char *)sqlite3_column_text(st, 6),
+        .collection_name = storage_column_text(st, 7),
+        .width = (uint32_t)sqlite3_column_int64(st, 8),
+        .height = (uint32_t)sqlite3_column_int64(st, 9),
+        .boxes = (uint32_t)sqlite3_column_int64(st, 10),
+        .canonical_hash = storage_column_text(st, 11),
+        .solved = solved,
+        .best_moves = solved ? (uint32_t)sqlite3_column_int64(st, 12) : 0,
+        .best_pushes = solved ? (uint32_t)sqlite3_column_int64(st, 13) : 0,
+        .game_id = sqlite3_column_int64(st, 14),
+        .hinted = solved && sqlite3_column_int(st, 15) != 0,
+    };
+    return ((int (*)(void *, const struct storage_level *))fn)(arg, &l);
 }
 
 int storage_levels_each(int64_t collection, int64_t user,
@@ -176,7 +148,7 @@ int storage_levels_each(int64_t collection, int64_t user,
         return STORAGE_ERROR;
     sqlite3_bind_int64(st, 1, user);
     sqlite3_bind_int64(st, 2, collection);
-    int status = each_level(st, fn, arg);
+    int status = storage_each_row(st, read_level, (void *)fn, arg, "listing levels");
     return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
 }
 
@@ -188,5 +160,5 @@ int storage_level_get(int64_t id, int64_t user, int (*fn)(void *arg, const struc
         return STORAGE_ERROR;
     sqlite3_bind_int64(st, 1, user);
     sqlite3_bind_int64(st, 2, id);
-    return each_level(st, fn, arg);
+    return storage_each_row(st, read_level, (void *)fn, arg, "listing levels");
 }

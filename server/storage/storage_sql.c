@@ -59,3 +59,22 @@ const char *storage_column_text(sqlite3_stmt *st, int col)
     const unsigned char *t = sqlite3_column_text(st, col);
     return t != NULL ? (const char *)t : "";
 }
+
+int storage_each_row(sqlite3_stmt *st, int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn,
+                     void *arg, const char *what)
+{
+    int status = STORAGE_NOT_FOUND;
+    int rc = sqlite3_step(st);
+    while (rc == SQLITE_ROW) {
+        status = STORAGE_OK;
+        if (row(st, fn, arg) != 0) {
+            status = STORAGE_STOP;
+            break;
+        }
+        rc = sqlite3_step(st);
+    }
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        status = storage_status(rc, what);
+    sqlite3_reset(st);
+    return status;
+}

@@ -20,6 +20,15 @@ int storage_bind_text(sqlite3_stmt *st, int idx, const char *text);
 /* A column's text, "" for NULL. */
 const char *storage_column_text(sqlite3_stmt *st, int col);
 
+/* Steps a bound statement through its rows, calling row(st, fn, arg) on
+ * each until row returns nonzero, then resets it. row reads the row into
+ * the caller's struct and hands it to fn, the caller's callback (passed
+ * through untouched). Returns STORAGE_OK after one row or more,
+ * STORAGE_NOT_FOUND when there was none, STORAGE_STOP when row asked to
+ * stop, or the code of the error that ended the rows (logged with what). */
+int storage_each_row(sqlite3_stmt *st, int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn,
+                     void *arg, const char *what);
+
 /* The best solutions of user ?1, one row per level: level_id, best_moves,
  * best_pushes, hinted, first_at. A solution was helped when the game it
  * was played in had been given hints by the time it was solved. The counts
