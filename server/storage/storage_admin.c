@@ -55,15 +55,11 @@ int storage_user_admin(int64_t id, bool *guest, bool *admin, char *name, size_t 
     if (st == NULL)
         return STORAGE_ERROR;
     sqlite3_bind_int64(st, 1, id);
-    int rc = sqlite3_step(st);
-    int status = STORAGE_NOT_FOUND;
-    if (rc == SQLITE_ROW) {
+    int status = storage_first_row(st, "reading a user's rights");
+    if (status == STORAGE_OK) {
         *guest = sqlite3_column_int(st, 0) != 0;
         *admin = sqlite3_column_int(st, 1) != 0;
         snprintf(name, cap, "%s", storage_column_text(st, 2));
-        status = STORAGE_OK;
-    } else if (rc != SQLITE_DONE) {
-        status = storage_status(rc, "reading a user's rights");
     }
     sqlite3_reset(st);
     return status;
@@ -215,14 +211,9 @@ int storage_level_board(int64_t level, char *out, size_t cap)
     if (st == NULL)
         return STORAGE_ERROR;
     sqlite3_bind_int64(st, 1, level);
-    int rc = sqlite3_step(st);
-    int status = STORAGE_NOT_FOUND;
-    if (rc == SQLITE_ROW) {
+    int status = storage_first_row(st, "reading a board");
+    if (status == STORAGE_OK)
         snprintf(out, cap, "%s", storage_column_text(st, 0));
-        status = STORAGE_OK;
-    } else if (rc != SQLITE_DONE) {
-        status = storage_status(rc, "reading a board");
-    }
     sqlite3_reset(st);
     return status;
 }

@@ -201,9 +201,8 @@ int storage_solution_get(int64_t id, int (*fn)(void *arg, const struct storage_s
     if (st == NULL)
         return STORAGE_ERROR;
     sqlite3_bind_int64(st, 1, id);
-    int rc = sqlite3_step(st);
-    int status = STORAGE_NOT_FOUND;
-    if (rc == SQLITE_ROW) {
+    int status = storage_first_row(st, "reading a solution");
+    if (status == STORAGE_OK) {
         struct storage_solution_row s = {
             .id = sqlite3_column_int64(st, 0),
             .user_id = sqlite3_column_int64(st, 1),
@@ -217,9 +216,8 @@ int storage_solution_get(int64_t id, int (*fn)(void *arg, const struct storage_s
             .lurd = storage_column_text(st, 9),
             .solved_at = sqlite3_column_int64(st, 10),
         };
-        status = fn(arg, &s) != 0 ? STORAGE_STOP : STORAGE_OK;
-    } else if (rc != SQLITE_DONE) {
-        status = storage_status(rc, "reading a solution");
+        if (fn(arg, &s) != 0)
+            status = STORAGE_STOP;
     }
     sqlite3_reset(st);
     return status;

@@ -18,12 +18,9 @@ int storage_daily_get(const char *day, int64_t *level)
     if (st == NULL)
         return STORAGE_ERROR;
     storage_bind_text(st, 1, day);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW)
+    int status = storage_first_row(st, "finding the daily puzzle");
+    if (status == STORAGE_OK)
         *level = sqlite3_column_int64(st, 0);
-    int status = rc == SQLITE_ROW    ? STORAGE_OK
-                 : rc == SQLITE_DONE ? STORAGE_NOT_FOUND
-                                     : storage_status(rc, "finding the daily puzzle");
     sqlite3_reset(st);
     return status;
 }

@@ -24,9 +24,8 @@ static int kind_from_name(const char *name)
 
 static int one_game(sqlite3_stmt *st, struct storage_game *g, const char *what)
 {
-    int rc = sqlite3_step(st);
-    int status = STORAGE_NOT_FOUND;
-    if (rc == SQLITE_ROW) {
+    int status = storage_first_row(st, what);
+    if (status == STORAGE_OK) {
         g->id = sqlite3_column_int64(st, 0);
         g->user_id = sqlite3_column_int64(st, 1);
         g->level_id = sqlite3_column_int64(st, 2);
@@ -40,9 +39,6 @@ static int one_game(sqlite3_stmt *st, struct storage_game *g, const char *what)
         g->hints = (uint32_t)sqlite3_column_int64(st, 10);
         g->room_id = sqlite3_column_int64(st, 11);
         g->round = (uint32_t)sqlite3_column_int64(st, 12);
-        status = STORAGE_OK;
-    } else if (rc != SQLITE_DONE) {
-        status = storage_status(rc, what);
     }
     sqlite3_reset(st);
     return status;

@@ -26,18 +26,14 @@ int storage_server_key(const char *name, const uint8_t *fresh, uint8_t *key, siz
     if (st == NULL)
         return STORAGE_ERROR;
     storage_bind_text(st, 1, name);
-    int rc = sqlite3_step(st);
-    status = STORAGE_NOT_FOUND;
-    if (rc == SQLITE_ROW) {
-        status = STORAGE_ERROR;
+    status = storage_first_row(st, "reading a server key");
+    if (status == STORAGE_OK) {
         if ((size_t)sqlite3_column_bytes(st, 0) == len) {
             memcpy(key, sqlite3_column_blob(st, 0), len);
-            status = STORAGE_OK;
         } else {
             fprintf(stderr, "sokod: database: the server key '%s' has the wrong length\n", name);
+            status = STORAGE_ERROR;
         }
-    } else if (rc != SQLITE_DONE) {
-        status = storage_status(rc, "reading a server key");
     }
     sqlite3_reset(st);
     return status;

@@ -15,10 +15,7 @@ int storage_collection_from_source(const char *source)
     if (st == NULL)
         return STORAGE_ERROR;
     storage_bind_text(st, 1, source);
-    int rc = sqlite3_step(st);
-    int status = rc == SQLITE_ROW    ? STORAGE_OK
-                 : rc == SQLITE_DONE ? STORAGE_NOT_FOUND
-                                     : storage_status(rc, "finding a collection");
+    int status = storage_first_row(st, "finding a collection");
     sqlite3_reset(st);
     return status;
 }

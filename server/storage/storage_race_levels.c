@@ -52,12 +52,9 @@ int storage_hidden_collection(const char *source, const char *name, const char *
     if (st == NULL)
         return STORAGE_ERROR;
     storage_bind_text(st, 1, source);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW)
+    int status = storage_first_row(st, "finding a hidden collection");
+    if (status == STORAGE_OK)
         *id = sqlite3_column_int64(st, 0);
-    int status = rc == SQLITE_ROW    ? STORAGE_OK
-                 : rc == SQLITE_DONE ? STORAGE_NOT_FOUND
-                                     : storage_status(rc, "finding a hidden collection");
     sqlite3_reset(st);
     /* An admin may have taken the name for a collection of their own. */
     for (int n = 1; status == STORAGE_NOT_FOUND && n <= 100; n++) {
@@ -93,12 +90,9 @@ int storage_race_level_get(const char *difficulty, int64_t seed, int64_t *level)
         return STORAGE_ERROR;
     storage_bind_text(st, 1, difficulty);
     sqlite3_bind_int64(st, 2, seed);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW)
+    int status = storage_first_row(st, "finding a race level");
+    if (status == STORAGE_OK)
         *level = sqlite3_column_int64(st, 0);
-    int status = rc == SQLITE_ROW    ? STORAGE_OK
-                 : rc == SQLITE_DONE ? STORAGE_NOT_FOUND
-                                     : storage_status(rc, "finding a race level");
     sqlite3_reset(st);
     return status;
 }

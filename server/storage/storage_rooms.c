@@ -36,18 +36,14 @@ int storage_room_get(int64_t id, struct storage_room *r)
     if (st == NULL)
         return STORAGE_ERROR;
     sqlite3_bind_int64(st, 1, id);
-    int rc = sqlite3_step(st);
-    int status = STORAGE_NOT_FOUND;
-    if (rc == SQLITE_ROW) {
+    int status = storage_first_row(st, "reading a room");
+    if (status == STORAGE_OK) {
         r->id = sqlite3_column_int64(st, 0);
         r->host_id = sqlite3_column_int64(st, 1);
         r->level_id = sqlite3_column_int64(st, 2);
         snprintf(r->source, sizeof r->source, "%s", storage_column_text(st, 3));
         r->round = (uint32_t)sqlite3_column_int64(st, 4);
         r->created_at = sqlite3_column_int64(st, 5);
-        status = STORAGE_OK;
-    } else if (rc != SQLITE_DONE) {
-        status = storage_status(rc, "reading a room");
     }
     sqlite3_reset(st);
     return status;
@@ -79,14 +75,12 @@ int storage_race_game(int64_t room, uint32_t round, int64_t user, int64_t level,
     sqlite3_bind_int64(st, 1, room);
     sqlite3_bind_int64(st, 2, round);
     sqlite3_bind_int64(st, 3, user);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW)
+    int status = storage_first_row(st, "finding a race game");
+    if (status == STORAGE_OK)
         *game_id = sqlite3_column_int64(st, 0);
     sqlite3_reset(st);
-    if (rc == SQLITE_ROW)
-        return STORAGE_OK;
-    if (rc != SQLITE_DONE)
-        return storage_status(rc, "finding a race game");
+    if (status != STORAGE_NOT_FOUND)
+        return status;
     st = storage_stmt(SQL_RACE_INSERT);
     if (st == NULL)
         return STORAGE_ERROR;
@@ -96,7 +90,7 @@ int storage_race_game(int64_t room, uint32_t round, int64_t user, int64_t level,
     sqlite3_bind_int64(st, 4, round);
     sqlite3_bind_int64(st, 5, now);
     sqlite3_bind_int64(st, 6, now);
-    int status = storage_exec_stmt(st, "creating a race game");
+    status = storage_exec_stmt(st, "creating a race game");
     if (status == STORAGE_OK)
         *game_id = sqlite3_last_insert_rowid(storage_db());
     return status;
@@ -112,14 +106,9 @@ int storage_level_random(int64_t *level_id)
     sqlite3_stmt *st = storage_stmt(SQL_LEVEL_RANDOM);
     if (st == NULL)
         return STORAGE_ERROR;
-    int rc = sqlite3_step(st);
-    int status = STORAGE_NOT_FOUND;
-    if (rc == SQLITE_ROW) {
+    int status = storage_first_row(st, "choosing a level");
+    if (status == STORAGE_OK)
         *level_id = sqlite3_column_int64(st, 0);
-        status = STORAGE_OK;
-    } else if (rc != SQLITE_DONE) {
-        status = storage_status(rc, "choosing a level");
-    }
     sqlite3_reset(st);
     return status;
 }

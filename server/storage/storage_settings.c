@@ -16,13 +16,11 @@ int storage_settings_get(int64_t user, char **json)
     if (st == NULL)
         return STORAGE_ERROR;
     sqlite3_bind_int64(st, 1, user);
-    int rc = sqlite3_step(st);
-    int status = STORAGE_NOT_FOUND;
-    if (rc == SQLITE_ROW) {
+    int status = storage_first_row(st, "reading settings");
+    if (status == STORAGE_OK) {
         *json = strdup(storage_column_text(st, 0));
-        status = *json != NULL ? STORAGE_OK : STORAGE_ERROR;
-    } else if (rc != SQLITE_DONE) {
-        status = storage_status(rc, "reading settings");
+        if (*json == NULL)
+            status = STORAGE_ERROR;
     }
     sqlite3_reset(st);
     return status;

@@ -60,6 +60,16 @@ const char *storage_column_text(sqlite3_stmt *st, int col)
     return t != NULL ? (const char *)t : "";
 }
 
+int storage_first_row(sqlite3_stmt *st, const char *what)
+{
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        return STORAGE_OK;
+    if (rc == SQLITE_DONE)
+        return STORAGE_NOT_FOUND;
+    return storage_status(rc, what);
+}
+
 int storage_each_row(sqlite3_stmt *st, int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn,
                      void *arg, const char *what)
 {

@@ -20,6 +20,11 @@ int storage_bind_text(sqlite3_stmt *st, int idx, const char *text);
 /* A column's text, "" for NULL. */
 const char *storage_column_text(sqlite3_stmt *st, int col);
 
+/* Steps a bound statement to its first row: STORAGE_OK with that row ready
+ * to read, STORAGE_NOT_FOUND when there is none, or the error's code
+ * (logged with what). The caller reads the row, then resets the statement. */
+int storage_first_row(sqlite3_stmt *st, const char *what);
+
 /* Steps a bound statement through its rows, calling row(st, fn, arg) on
  * each until row returns nonzero, then resets it. row reads the row into
  * the caller's struct and hands it to fn, the caller's callback (passed

@@ -18,14 +18,9 @@ static void read_user(sqlite3_stmt *st, struct storage_user *u)
 /* Steps a statement expected to return at most one user row. */
 static int one_user(sqlite3_stmt *st, struct storage_user *u, const char *what)
 {
-    int rc = sqlite3_step(st);
-    int status = STORAGE_NOT_FOUND;
-    if (rc == SQLITE_ROW) {
+    int status = storage_first_row(st, what);
+    if (status == STORAGE_OK)
         read_user(st, u);
-        status = STORAGE_OK;
-    } else if (rc != SQLITE_DONE) {
-        status = storage_status(rc, what);
-    }
     sqlite3_reset(st);
     return status;
 }
@@ -64,14 +59,10 @@ int storage_user_by_name(const char *username, struct storage_user *u, char *has
     if (st == NULL)
         return STORAGE_ERROR;
     storage_bind_text(st, 1, username);
-    int rc = sqlite3_step(st);
-    int status = STORAGE_NOT_FOUND;
-    if (rc == SQLITE_ROW) {
+    int status = storage_first_row(st, "finding a user");
+    if (status == STORAGE_OK) {
         read_user(st, u);
         snprintf(hash, cap, "%s", storage_column_text(st, 4));
-        status = STORAGE_OK;
-    } else if (rc != SQLITE_DONE) {
-        status = storage_status(rc, "finding a user");
     }
     sqlite3_reset(st);
     return status;
@@ -163,15 +154,11 @@ int storage_session_lookup(const uint8_t token_hash[32], int64_t now, struct sto
         return STORAGE_ERROR;
     sqlite3_bind_blob(st, 1, token_hash, 32, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 2, now);
-    int rc = sqlite3_step(st);
-    int status = STORAGE_NOT_FOUND;
-    if (rc == SQLITE_ROW) {
+    int status = storage_first_row(st, "reading a session");
+    if (status == STORAGE_OK) {
         read_user(st, u);
         if (expires_at != NULL)
             *expires_at = sqlite3_column_int64(st, 4);
-        status = STORAGE_OK;
-    } else if (rc != SQLITE_DONE) {
-        status = storage_status(rc, "reading a session");
     }
     sqlite3_reset(st);
     return status;
@@ -235,14 +222,9 @@ int storage_user_password_hash(int64_t user, char *hash, size_t cap)
     if (st == NULL)
         return STORAGE_ERROR;
     sqlite3_bind_int64(st, 1, user);
-    int rc = sqlite3_step(st);
-    int status = STORAGE_NOT_FOUND;
-    if (rc == SQLITE_ROW) {
+    int status = storage_first_row(st, "reading a password hash");
+    if (status == STORAGE_OK)
         snprintf(hash, cap, "%s", storage_column_text(st, 0));
-        status = STORAGE_OK;
-    } else if (rc != SQLITE_DONE) {
-        status = storage_status(rc, "reading a password hash");
-    }
     sqlite3_reset(st);
     return status;
 }
@@ -365,14 +347,9 @@ static int guest_value(const char *sql, int64_t id, int64_t span, int64_t *value
     sqlite3_bind_int64(st, 1, id);
     if (span >= 0)
         sqlite3_bind_int64(st, 2, span);
-    int rc = sqlite3_step(st);
-    int status = STORAGE_NOT_FOUND;
-    if (rc == SQLITE_ROW) {
+    int status = storage_first_row(st, "reading about a guest");
+    if (status == STORAGE_OK)
         *value = sqlite3_column_int64(st, 0);
-        status = STORAGE_OK;
-    } else if (rc != SQLITE_DONE) {
-        status = storage_status(rc, "reading about a guest");
-    }
     sqlite3_reset(st);
     return status;
 }
@@ -522,14 +499,9 @@ int storage_user_name(int64_t id, char *name, size_t cap)
     if (st == NULL)
         return STORAGE_ERROR;
     sqlite3_bind_int64(st, 1, id);
-    int rc = sqlite3_step(st);
-    int status = STORAGE_NOT_FOUND;
-    if (rc == SQLITE_ROW) {
+    int status = storage_first_row(st, "reading a user");
+    if (status == STORAGE_OK)
         snprintf(name, cap, "%s", storage_column_text(st, 0));
-        status = STORAGE_OK;
-    } else if (rc != SQLITE_DONE) {
-        status = storage_status(rc, "reading a user");
-    }
     sqlite3_reset(st);
     return status;
 }

@@ -16,14 +16,11 @@ int storage_watch_last_game(int64_t user, int64_t *game, int64_t *level)
     if (st == NULL)
         return STORAGE_ERROR;
     sqlite3_bind_int64(st, 1, user);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
+    int status = storage_first_row(st, "finding a player's last game");
+    if (status == STORAGE_OK) {
         *game = sqlite3_column_int64(st, 0);
         *level = sqlite3_column_int64(st, 1);
     }
-    int status = rc == SQLITE_ROW    ? STORAGE_OK
-                 : rc == SQLITE_DONE ? STORAGE_NOT_FOUND
-                                     : storage_status(rc, "finding a player's last game");
     sqlite3_reset(st);
     return status;
 }

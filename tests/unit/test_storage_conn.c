@@ -1,7 +1,8 @@
 /* The storage wing's plumbing, on its own with SQLite: storage_each_row
  * steps a statement through its rows with the codes the listings promise
- * (none found, stopped, an error that ends the rows), and a connection
- * opened while a WAL hook is set leaves checkpoints to its owner and
+ * (none found, stopped, an error that ends the rows), storage_first_row
+ * gives a lookup's one row with the same codes, and a connection opened
+ * while a WAL hook is set leaves checkpoints to its owner and
  * reports each commit, while one opened after the hook is cleared does
  * neither. */
 #include "storage/storage_conn.h"
@@ -104,6 +105,33 @@ static void each_row_reports_an_error_between_rows(void)
     CHECK(s.n == 1 && s.x[0] == 1, "failing row: saw %d rows before the error, want 1", s.n);
 }
 
+/* --- storage_first_row ------------------------------------------------------------------- */
+
+static void first_row_is_ready_to_read(void)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_ALL);
+    int status = st != NULL ? storage_first_row(st, "the test's first row") : STORAGE_ERROR;
+    CHECK(status == STORAGE_OK, "first row: status %d, want STORAGE_OK", status);
+    CHECK(status != STORAGE_OK || sqlite3_column_int64(st, 0) == 1, "first row: read %lld, want 1",
+          (long long)sqlite3_column_int64(st, 0));
+}
+
+static void first_row_of_nothing_is_not_found(void)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_NONE);
+    int status = st != NULL ? storage_first_row(st, "the test's first row") : STORAGE_ERROR;
+    CHECK(status == STORAGE_NOT_FOUND, "no first row: status %d, want STORAGE_NOT_FOUND", status);
+}
+
+static const char SQL_FAILS_FIRST[] = "SELECT abs(-9223372036854775807 - 1)";
+
+static void first_row_reports_its_error(void)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_FAILS_FIRST);
+    int status = st != NULL ? storage_first_row(st, "the test's first row") : STORAGE_OK;
+    CHECK(status == STORAGE_ERROR, "failing first row: status %d, want STORAGE_ERROR", status);
+}
+
 /* --- the WAL hook -------------------------------------------------------------------------- */
 
 static int commits_seen;
@@ -192,6 +220,9 @@ int main(void)
     each_row_without_rows_is_not_found();
     each_row_stops_when_the_callback_asks();
     each_row_reports_an_error_between_rows();
+    first_row_is_ready_to_read();
+    first_row_of_nothing_is_not_found();
+    first_row_reports_its_error();
     watched_connections_leave_checkpoints_to_the_hook();
     connections_opened_after_the_hook_checkpoint_themselves();
 
