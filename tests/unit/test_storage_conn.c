@@ -2,29 +2,20 @@
  * steps a statement through its rows with the codes the listings promise
  * (none found, stopped, an error that ends the rows), storage_first_row
  * gives a lookup's one row with the same codes, and a connection opened
- * while a WAL hook is set leaves checkpoints to its owner and
- * reports each commit, while one opened after the hook is cleared does
- * neither. */
+ * while a WAL hook is set leaves checkpoints to its owner and reports each
+ * commit, while one opened after the hook is cleared does neither. */
 #include "storage/storage_conn.h"
 #include "storage/storage_sql.h"
 
+#include "check.h"
+
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            failures++;                                                                            \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                   \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fputc('\n', stderr);                                                                   \
-        }                                                                                          \
-    } while (0)
+/* What the helpers below give when a statement cannot even be prepared,
+ * so that no check mistakes it for the code under test. */
+#define NO_STATEMENT 100
 
 /* --- storage_each_row --------------------------------------------------------------------- */
 
@@ -52,11 +43,12 @@ static int read_x(sqlite3_stmt *st, void *fn, void *arg)
 
 static int rows(const char *sql, struct seen *s)
 {
+    note("rows of %s", sql);
     sqlite3_stmt *st = storage_stmt(sql);
     if (st == NULL)
-        return STORAGE_ERROR;
+        return NO_STATEMENT;
     int status = storage_each_row(st, read_x, (void *)collect, s, "the test's rows");
-    CHECK(!sqlite3_stmt_busy(st), "%s: the statement was left running", sql);
+    CHECK(!sqlite3_stmt_busy(st)); /* reset, whatever ended the rows */
     return status;
 }
 
@@ -66,70 +58,77 @@ static const char SQL_NONE[] = "SELECT x FROM t WHERE x > 10";
  * (abs of the smallest integer overflows). */
 static const char SQL_FAILS_SECOND[] =
     "SELECT CASE WHEN x < 2 THEN x ELSE abs(-9223372036854775807 - 1) END FROM t";
+static const char SQL_FAILS_FIRST[] = "SELECT abs(-9223372036854775807 - 1)";
 
 static void each_row_gives_every_row_in_order(void)
 {
     struct seen s = {0};
-    int status = rows(SQL_ALL, &s);
-    CHECK(status == STORAGE_OK, "all rows: status %d, want STORAGE_OK", status);
-    CHECK(s.n == 3 && s.x[0] == 1 && s.x[1] == 2 && s.x[2] == 3,
-          "all rows: saw %d rows (%lld, %lld, %lld), want 1, 2, 3", s.n, (long long)s.x[0],
-          (long long)s.x[1], (long long)s.x[2]);
+    CHECK_INT(rows(SQL_ALL, &s), STORAGE_OK);
+    CHECK_INT(s.n, 3);
+    CHECK_INT(s.x[0], 1);
+    CHECK_INT(s.x[1], 2);
+    CHECK_INT(s.x[2], 3);
 }
 
 static void each_row_without_rows_is_not_found(void)
 {
     struct seen s = {0};
-    int status = rows(SQL_NONE, &s);
-    CHECK(status == STORAGE_NOT_FOUND, "no rows: status %d, want STORAGE_NOT_FOUND", status);
-    CHECK(s.n == 0, "no rows: the callback ran %d times", s.n);
+    CHECK_INT(rows(SQL_NONE, &s), STORAGE_NOT_FOUND);
+    CHECK_INT(s.n, 0);
 }
 
 static void each_row_stops_when_the_callback_asks(void)
 {
     struct seen s = {.stop_at = 2};
-    int status = rows(SQL_ALL, &s);
-    CHECK(status == STORAGE_STOP, "stopped: status %d, want STORAGE_STOP", status);
-    CHECK(s.n == 2, "stopped at the second row: saw %d rows", s.n);
-    /* Reset, the statement gives its rows again from the first. */
+    CHECK_INT(rows(SQL_ALL, &s), STORAGE_STOP);
+    CHECK_INT(s.n, 2);
+    /* The statement gives its rows again from the first. */
     struct seen again = {0};
-    CHECK(rows(SQL_ALL, &again) == STORAGE_OK && again.n == 3 && again.x[0] == 1,
-          "after a stop: saw %d rows, first %lld", again.n, (long long)again.x[0]);
+    CHECK_INT(rows(SQL_ALL, &again), STORAGE_OK);
+    CHECK_INT(again.n, 3);
+    CHECK_INT(again.x[0], 1);
 }
 
 static void each_row_reports_an_error_between_rows(void)
 {
     struct seen s = {0};
-    int status = rows(SQL_FAILS_SECOND, &s);
-    CHECK(status == STORAGE_ERROR, "failing row: status %d, want STORAGE_ERROR", status);
-    CHECK(s.n == 1 && s.x[0] == 1, "failing row: saw %d rows before the error, want 1", s.n);
+    CHECK_INT(rows(SQL_FAILS_SECOND, &s), STORAGE_ERROR);
+    CHECK_INT(s.n, 1);
+    CHECK_INT(s.x[0], 1);
 }
 
-/* --- storage_first_row ------------------------------------------------------------------- */
+/* --- storage_first_row -------------------------------------------------------------------- */
+
+static int first_row(const char *sql, int64_t *x)
+{
+    note("first row of %s", sql);
+    sqlite3_stmt *st = storage_stmt(sql);
+    if (st == NULL)
+        return NO_STATEMENT;
+    int status = storage_first_row(st, "the test's first row");
+    if (status == STORAGE_OK)
+        *x = sqlite3_column_int64(st, 0);
+    sqlite3_reset(st);
+    return status;
+}
 
 static void first_row_is_ready_to_read(void)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_ALL);
-    int status = st != NULL ? storage_first_row(st, "the test's first row") : STORAGE_ERROR;
-    CHECK(status == STORAGE_OK, "first row: status %d, want STORAGE_OK", status);
-    CHECK(status != STORAGE_OK || sqlite3_column_int64(st, 0) == 1, "first row: read %lld, want 1",
-          (long long)sqlite3_column_int64(st, 0));
+    int64_t x = 0;
+    CHECK_INT(first_row(SQL_ALL, &x), STORAGE_OK);
+    CHECK_INT(x, 1);
 }
 
 static void first_row_of_nothing_is_not_found(void)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_NONE);
-    int status = st != NULL ? storage_first_row(st, "the test's first row") : STORAGE_ERROR;
-    CHECK(status == STORAGE_NOT_FOUND, "no first row: status %d, want STORAGE_NOT_FOUND", status);
+    int64_t x = 0;
+    CHECK_INT(first_row(SQL_NONE, &x), STORAGE_NOT_FOUND);
 }
-
-static const char SQL_FAILS_FIRST[] = "SELECT abs(-9223372036854775807 - 1)";
 
 static void first_row_reports_its_error(void)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_FAILS_FIRST);
-    int status = st != NULL ? storage_first_row(st, "the test's first row") : STORAGE_OK;
-    CHECK(status == STORAGE_ERROR, "failing first row: status %d, want STORAGE_ERROR", status);
+    int64_t x = 0;
+    CHECK_INT(first_row(SQL_FAILS_FIRST, &x), STORAGE_ERROR);
 }
 
 /* --- the WAL hook -------------------------------------------------------------------------- */
@@ -158,8 +157,6 @@ static void *open_and_write(void *arg)
 {
     struct opened *o = arg;
     sqlite3 *db = storage_db();
-    o->autocheckpoint = -1;
-    o->commits = -1;
     if (db == NULL)
         return NULL;
     sqlite3_stmt *st = NULL;
@@ -187,17 +184,16 @@ static void watched_connections_leave_checkpoints_to_the_hook(void)
     storage_conn_watch_wal(on_commit);
     struct opened o = open_in_thread();
     storage_conn_watch_wal(NULL);
-    CHECK(o.autocheckpoint == 0, "watched: wal_autocheckpoint %d, want 0", o.autocheckpoint);
-    CHECK(o.commits == 1, "watched: the hook saw %d commits of one insert", o.commits);
-    CHECK(last_frames > 0, "watched: the hook was told of %d frames", last_frames);
+    CHECK_INT(o.autocheckpoint, 0);
+    CHECK_INT(o.commits, 1);
+    CHECK(last_frames > 0);
 }
 
 static void connections_opened_after_the_hook_checkpoint_themselves(void)
 {
     struct opened o = open_in_thread();
-    CHECK(o.autocheckpoint > 0, "unwatched: wal_autocheckpoint %d, want SQLite's own",
-          o.autocheckpoint);
-    CHECK(o.commits == 0, "unwatched: the hook saw %d commits", o.commits);
+    CHECK(o.autocheckpoint > 0);
+    CHECK_INT(o.commits, 0);
 }
 
 int main(void)
@@ -216,15 +212,15 @@ int main(void)
         return 1;
     }
 
-    each_row_gives_every_row_in_order();
-    each_row_without_rows_is_not_found();
-    each_row_stops_when_the_callback_asks();
-    each_row_reports_an_error_between_rows();
-    first_row_is_ready_to_read();
-    first_row_of_nothing_is_not_found();
-    first_row_reports_its_error();
-    watched_connections_leave_checkpoints_to_the_hook();
-    connections_opened_after_the_hook_checkpoint_themselves();
+    RUN(each_row_gives_every_row_in_order);
+    RUN(each_row_without_rows_is_not_found);
+    RUN(each_row_stops_when_the_callback_asks);
+    RUN(each_row_reports_an_error_between_rows);
+    RUN(first_row_is_ready_to_read);
+    RUN(first_row_of_nothing_is_not_found);
+    RUN(first_row_reports_its_error);
+    RUN(watched_connections_leave_checkpoints_to_the_hook);
+    RUN(connections_opened_after_the_hook_checkpoint_themselves);
 
     storage_conn_close();
     const char *suffixes[] = {"", "-wal", "-shm"};
@@ -234,10 +230,5 @@ int main(void)
         unlink(file);
     }
     rmdir(dir);
-    if (failures != 0) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("storage connections and rows: all checks passed\n");
-    return 0;
+    return check_finish();
 }
