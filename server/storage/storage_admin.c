@@ -207,15 +207,7 @@ static const char SQL_LEVEL_BOARD[] = "SELECT board FROM levels WHERE id = ?";
 
 int storage_level_board(int64_t level, char *out, size_t cap)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_LEVEL_BOARD);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, level);
-    int status = storage_first_row(st, "reading a board");
-    if (status == STORAGE_OK)
-        snprintf(out, cap, "%s", storage_column_text(st, 0));
-    sqlite3_reset(st);
-    return status;
+    return storage_text_by_id(SQL_LEVEL_BOARD, level, out, cap, "reading a board");
 }
 
 static const char SQL_REFERENCE_ADD[] =

@@ -70,6 +70,19 @@ int storage_first_row(sqlite3_stmt *st, const char *what)
     return storage_status(rc, what);
 }
 
+int storage_text_by_id(const char *sql, int64_t id, char *out, size_t cap, const char *what)
+{
+    sqlite3_stmt *st = storage_stmt(sql);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, id);
+    int status = storage_first_row(st, what);
+    if (status == STORAGE_OK)
+        snprintf(out, cap, "%s", storage_column_text(st, 0));
+    sqlite3_reset(st);
+    return status;
+}
+
 int storage_each_row(sqlite3_stmt *st, int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn,
                      void *arg, const char *what)
 {

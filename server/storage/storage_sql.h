@@ -7,6 +7,8 @@
 #include "storage/storage_codes.h"
 
 #include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
 
 /* Maps an SQLite result code to a STORAGE_* code, logging errors with `what`. */
 int storage_status(int rc, const char *what);
@@ -24,6 +26,12 @@ const char *storage_column_text(sqlite3_stmt *st, int col);
  * to read, STORAGE_NOT_FOUND when there is none, or the error's code
  * (logged with what). The caller reads the row, then resets the statement. */
 int storage_first_row(sqlite3_stmt *st, const char *what);
+
+/* Runs `sql`, a statement of one parameter (bound to id) and one text
+ * column, and copies the first row's text into out (cap bytes, cut short
+ * to fit). STORAGE_NOT_FOUND when there is no row; out is then untouched.
+ * `sql` must have static storage, as for storage_stmt. */
+int storage_text_by_id(const char *sql, int64_t id, char *out, size_t cap, const char *what);
 
 /* Steps a bound statement through its rows, calling row(st, fn, arg) on
  * each until row returns nonzero, then resets it. row reads the row into

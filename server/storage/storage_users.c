@@ -218,15 +218,7 @@ static const char SQL_USER_PASSWORD[] =
 
 int storage_user_password_hash(int64_t user, char *hash, size_t cap)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_USER_PASSWORD);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, user);
-    int status = storage_first_row(st, "reading a password hash");
-    if (status == STORAGE_OK)
-        snprintf(hash, cap, "%s", storage_column_text(st, 0));
-    sqlite3_reset(st);
-    return status;
+    return storage_text_by_id(SQL_USER_PASSWORD, user, hash, cap, "reading a password hash");
 }
 
 static const char SQL_USER_SET_PASSWORD[] =
@@ -495,13 +487,5 @@ static const char SQL_USER_NAME[] = "SELECT coalesce(username, '') FROM users WH
 
 int storage_user_name(int64_t id, char *name, size_t cap)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_USER_NAME);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, id);
-    int status = storage_first_row(st, "reading a user");
-    if (status == STORAGE_OK)
-        snprintf(name, cap, "%s", storage_column_text(st, 0));
-    sqlite3_reset(st);
-    return status;
+    return storage_text_by_id(SQL_USER_NAME, id, name, cap, "reading a user");
 }

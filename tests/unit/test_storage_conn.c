@@ -1,9 +1,10 @@
 /* The storage wing's plumbing, on its own with SQLite: storage_each_row
  * steps a statement through its rows with the codes the listings promise
- * (none found, stopped, an error that ends the rows), storage_first_row
- * gives a lookup's one row with the same codes, and a connection opened
- * while a WAL hook is set leaves checkpoints to its owner and reports each
- * commit, while one opened after the hook is cleared does neither. */
+ * (none found, stopped, an error that ends the rows); storage_first_row
+ * gives a lookup's one row with the same codes, and storage_text_by_id a
+ * lookup's one text; a connection opened while a WAL hook is set leaves
+ * checkpoints to its owner and reports each commit, while one opened after
+ * the hook is cleared does neither. */
 #include "storage/storage_conn.h"
 #include "storage/storage_sql.h"
 
@@ -131,6 +132,32 @@ static void first_row_reports_its_error(void)
     CHECK_INT(first_row(SQL_FAILS_FIRST, &x), STORAGE_ERROR);
 }
 
+/* --- storage_text_by_id ------------------------------------------------------------------ */
+
+static const char SQL_NAME[] = "SELECT 'x is ' || x FROM t WHERE x = ?";
+
+static void text_by_id_copies_the_text(void)
+{
+    char out[16] = "";
+    CHECK_INT(storage_text_by_id(SQL_NAME, 2, out, sizeof out, "the test's text"), STORAGE_OK);
+    CHECK_STR(out, "x is 2");
+}
+
+static void text_by_id_cuts_the_text_to_fit(void)
+{
+    char out[4] = "";
+    CHECK_INT(storage_text_by_id(SQL_NAME, 3, out, sizeof out, "the test's text"), STORAGE_OK);
+    CHECK_STR(out, "x i");
+}
+
+static void text_by_id_without_a_row_leaves_out_alone(void)
+{
+    char out[16] = "before";
+    CHECK_INT(storage_text_by_id(SQL_NAME, 42, out, sizeof out, "the test's text"),
+              STORAGE_NOT_FOUND);
+    CHECK_STR(out, "before");
+}
+
 /* --- the WAL hook -------------------------------------------------------------------------- */
 
 static int commits_seen;
@@ -219,6 +246,9 @@ int main(void)
     RUN(first_row_is_ready_to_read);
     RUN(first_row_of_nothing_is_not_found);
     RUN(first_row_reports_its_error);
+    RUN(text_by_id_copies_the_text);
+    RUN(text_by_id_cuts_the_text_to_fit);
+    RUN(text_by_id_without_a_row_leaves_out_alone);
     RUN(watched_connections_leave_checkpoints_to_the_hook);
     RUN(connections_opened_after_the_hook_checkpoint_themselves);
 
