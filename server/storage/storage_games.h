@@ -1,7 +1,7 @@
 /* Storage of games, their logs, and a user's progress and solutions
- * (storage_games.c), for the play wing.
- * Same rules as storage.h: the calling thread's connection, STORAGE_*
- * codes, text handed to callbacks valid during the call only. */
+ * (storage_games.c). Same rules as storage.h: the calling thread's
+ * connection, STORAGE_* codes, text handed to callbacks valid during the
+ * call only. */
 #ifndef SOKOD_STORAGE_GAMES_H
 #define SOKOD_STORAGE_GAMES_H
 

@@ -1,6 +1,6 @@
-/* Storage of the server's secret keys (storage_keys.c).
- * Same rules as storage.h: the calling thread's connection, STORAGE_*
- * codes, text handed to callbacks valid during the call only. */
+/* Storage of the server's secret keys (storage_keys.c). Same rules as
+ * storage.h: the calling thread's connection, STORAGE_* codes, text handed
+ * to callbacks valid during the call only. */
 #ifndef SOKOD_STORAGE_KEYS_H
 #define SOKOD_STORAGE_KEYS_H
 

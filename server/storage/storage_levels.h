@@ -1,7 +1,7 @@
 /* Storage of collections and levels, each with one user's progress on it
- * (storage_levels.c), for the library and play wings.
- * Same rules as storage.h: the calling thread's connection, STORAGE_*
- * codes, text handed to callbacks valid during the call only. */
+ * (storage_levels.c). Same rules as storage.h: the calling thread's
+ * connection, STORAGE_* codes, text handed to callbacks valid during the
+ * call only. */
 #ifndef SOKOD_STORAGE_LEVELS_H
 #define SOKOD_STORAGE_LEVELS_H
 

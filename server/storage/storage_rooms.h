@@ -1,7 +1,6 @@
-/* Storage of race rooms and their games (storage_rooms.c), for the live
- * wing.
- * Same rules as storage.h: the calling thread's connection, STORAGE_*
- * codes, text handed to callbacks valid during the call only. */
+/* Storage of race rooms and their games (storage_rooms.c). Same rules as
+ * storage.h: the calling thread's connection, STORAGE_* codes, text handed
+ * to callbacks valid during the call only. */
 #ifndef SOKOD_STORAGE_ROOMS_H
 #define SOKOD_STORAGE_ROOMS_H
 

@@ -1,6 +1,6 @@
-/* Storage of each user's settings (storage_settings.c).
- * Same rules as storage.h: the calling thread's connection, STORAGE_*
- * codes, text handed to callbacks valid during the call only. */
+/* Storage of each user's settings (storage_settings.c). Same rules as
+ * storage.h: the calling thread's connection, STORAGE_* codes, text handed
+ * to callbacks valid during the call only. */
 #ifndef SOKOD_STORAGE_SETTINGS_H
 #define SOKOD_STORAGE_SETTINGS_H
 

@@ -1,7 +1,7 @@
 /* Storage of users, their sessions and the sweep of old guests
- * (storage_users.c), for the accounts wing.
- * Same rules as storage.h: the calling thread's connection, STORAGE_*
- * codes, text handed to callbacks valid during the call only. */
+ * (storage_users.c). Same rules as storage.h: the calling thread's
+ * connection, STORAGE_* codes, text handed to callbacks valid during the
+ * call only. */
 #ifndef SOKOD_STORAGE_USERS_H
 #define SOKOD_STORAGE_USERS_H
 
