@@ -41,6 +41,8 @@ char *file_read_whole(const char *path, uint32_t *len)
         }
     }
     fclose(f);
+    if (buf != NULL)
+        buf[n] = '\0'; /* the last read found room: n < cap */
     *len = (uint32_t)n;
     return buf;
 }
