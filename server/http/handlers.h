@@ -10,8 +10,6 @@ int accounts_whoami(struct http_conn *c);
 int accounts_signup(struct http_conn *c);
 int accounts_login(struct http_conn *c);
 int accounts_logout(struct http_conn *c);
-int settings_get(struct http_conn *c);
-int settings_put(struct http_conn *c);
 
 /* sessions.c */
 int sessions_logout_all(struct http_conn *c);

@@ -1,6 +1,7 @@
 /* The routing table of sokod, and the matcher that reads it. */
 #include "http/routes.h"
 
+#include "accounts/settings.h"
 #include "http/handlers.h"
 
 #include <stdlib.h>
