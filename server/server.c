@@ -1,6 +1,7 @@
 /* The server's start-up and shutdown, in their order. */
 #include "server.h"
 
+#include "endpoints.h"
 #include "accounts/account_limits.h"
 #include "accounts/auth.h"
 #include "accounts/device.h"
@@ -192,6 +193,7 @@ int server_start(const struct config *cfg, unsigned *port)
     /* Without its thread, lines are written at once: nothing is lost. */
     access_log_start();
     running.access_log = true;
+    routes_use(endpoints_table);
     running.daemon = daemon_start(cfg, port);
     if (running.daemon == NULL) {
         stop_running();

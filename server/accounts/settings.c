@@ -6,7 +6,6 @@
 #include "accounts/auth.h"
 #include "base/clock.h"
 #include "http/body.h"
-#include "http/handlers.h"
 #include "storage/storage.h"
 
 #include <stdlib.h>

@@ -8,7 +8,6 @@
 #include "accounts/settings.h"
 #include "base/clock.h"
 #include "base/textbuf.h"
-#include "http/handlers.h"
 #include "http/http.h"
 #include "live/live.h"
 #include "play/game_cache.h"

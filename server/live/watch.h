@@ -33,4 +33,7 @@ int watch_listen(void);
  * "watchable": false. */
 bool watch_settings_allow(const char *settings);
 
+/* Endpoints, for the routing table (server/endpoints.c). */
+int watch_get(struct http_conn *c);
+
 #endif
