@@ -7,8 +7,7 @@
 import { write, readLevels, readPack, readSlc, isPack, gridOfText, gridOfLevel } from './levelio.js';
 import { drawThumb } from '../thumb.js';
 import { toast, announce } from '../a11y.js';
-
-const $ = (id) => document.getElementById(id);
+import { $ } from '../dom.js';
 
 /** The level file text of a board: the board, then its metadata and a
  * solution when there is one. */

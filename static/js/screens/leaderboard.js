@@ -7,23 +7,11 @@
 
 import { api, errorMessage } from '../api.js';
 import { go } from '../router.js';
+import { $, el } from '../dom.js';
 
 const LIMIT = 20;
 let built = false;
 let token = 0;
-
-const $ = (id) => document.getElementById(id);
-
-function el(tag, props = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === 'class') e.className = v;
-    else if (k === 'text') e.textContent = v;
-    else e.setAttribute(k, v);
-  }
-  e.append(...children);
-  return e;
-}
 
 function build() {
   const section = $('screen-board');

@@ -15,10 +15,10 @@ import { announce, toast } from '../a11y.js';
 import { currentScreen } from '../router.js';
 import { live } from '../live.js';
 import { playerName } from './rooms.js';
+import { $ } from '../dom.js';
 
 export const section = 'screen-race';
 
-const $ = (id) => document.getElementById(id);
 let roomId = 0;
 let room = null;            // the room as the server last described it
 let you = { user_id: null, seated: false };

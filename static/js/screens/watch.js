@@ -12,10 +12,10 @@ import { playEntry, gameOfState } from '../letters.js';
 import { BoardView } from '../board.js';
 import { currentScreen } from '../router.js';
 import { live } from '../live.js';
+import { $ } from '../dom.js';
 
 export const section = 'screen-watch';
 
-const $ = (id) => document.getElementById(id);
 let userId = 0;
 let view = null;
 let core = null;
