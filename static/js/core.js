@@ -4,15 +4,19 @@
 // same position. Memory is carved once from __heap_base by a bump allocator:
 // one level and one game at a time, plus a scratch level for thumbnails.
 
+// Copies of the core's C values (core/base.h, core/game.h): each NAME here
+// is SOKO_NAME there, and tests/js/abi.test.mjs holds them equal.
 export const UP = 0, RIGHT = 1, DOWN = 2, LEFT = 3;
 export const WALL = 1, GOAL = 2, BOX = 4, OUTSIDE = 8;
 export const MOVED = 0, PUSHED = 1;
+export const E_PLAYERS = -4, E_OPEN = -7;
 export const E_WALL = -9, E_BLOCKED = -10, E_FULL = -11, E_NOTHING = -12, E_NO_PATH = -14;
-export const RESTART_ENTRY = 0xffff;
-export const LETTERS = 'urdl';
+export const ENTRY_RESTART = 0xffff, ENTRY_DIR_MASK = 3, ENTRY_PUSHED_SHIFT = 2;
+export const MAX_CELLS = 128 * 128;
 
+export const LETTERS = 'urdl';
+// The page's own buffer for directions (paths, decoded LURD), not a core value.
 const DIRS_CAP = 1 << 16;
-const MAX_CELLS = 128 * 128;
 const DX = [0, 1, 0, -1], DY = [-1, 0, 1, 0];
 
 /** Loads core.wasm from url and returns a Core. */
@@ -183,8 +187,8 @@ export class Game {
   entry(i) {
     const m = this.core.mem(), at = this.core.history + i * 2;
     const e = m[at] | (m[at + 1] << 8);
-    if (e === RESTART_ENTRY) return { restart: true };
-    return { dir: e & 3, pushed: e >> 2 };
+    if (e === ENTRY_RESTART) return { restart: true };
+    return { dir: e & ENTRY_DIR_MASK, pushed: e >> ENTRY_PUSHED_SHIFT };
   }
 
   /** One step: MOVED, PUSHED, or a negative core error (nothing changed). */

@@ -4,11 +4,10 @@
 // run-length text with soko_level_write, and reading the levels out of
 // pasted text (soko_reader) or a SokoPy binary pack (soko_pack).
 
-import { WALL, GOAL, BOX, OUTSIDE } from '../core.js';
+import { WALL, GOAL, BOX, OUTSIDE, E_PLAYERS, E_OPEN } from '../core.js';
 import { Grid, isPlayer } from './grid.js';
 
 const OUT_CAP = 4 * 129 * 128 + 64;
-const E_PLAYERS = -4, E_OPEN = -7;
 const MAX_PROBLEMS = 8;
 const scratch = new WeakMap();
 
