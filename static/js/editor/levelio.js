@@ -166,6 +166,7 @@ export function readLevels(core, text) {
       title: decode(core, t + x.soko_entry_title_off(e), x.soko_entry_title_len(e)).trim(),
       board: decode(core, t + x.soko_entry_board_off(e), x.soko_entry_board_len(e)),
       line: x.soko_entry_board_line(e),
+      author: decode(core, t + x.soko_entry_author_off(e), x.soko_entry_author_len(e)),
     });
   }
   for (const f of found) {
@@ -176,22 +177,8 @@ export function readLevels(core, text) {
       f.level = null;
       f.error = { message: err.message, line: err.line, col: err.col };
     }
-    f.author = authorAfter(text, f);
   }
   return found;
-}
-
-/** The `Author:` line of a level, looked for between its board and the next
- * board line. */
-function authorAfter(text, f) {
-  const lines = text.split(/\r?\n/);
-  const boardLines = f.board.split(/\r?\n/).length;
-  for (let i = f.line - 1 + boardLines; i < lines.length && i < f.line + boardLines + 40; i++) {
-    const m = lines[i].match(/^\s*Author\s*:\s*(.*)$/i);
-    if (m) return m[1].trim();
-    if (/^\s*[-#_ $.*@+pPbB0-9|()]*#[-#_ $.*@+pPbB0-9|()]*$/.test(lines[i]) && lines[i].includes('#')) break;
-  }
-  return '';
 }
 
 /** Whether bytes are a SokoPy binary pack. */
