@@ -102,9 +102,9 @@ export class Core {
     return e;
   }
 
-  parseInto(at, text) {
+  parseInto(at, text, firstLine = 1) {
     const [t, n] = this.putText(text);
-    const rc = this.x.soko_level_parse(at, t, n, 1, this.err);
+    const rc = this.x.soko_level_parse(at, t, n, firstLine, this.err);
     if (rc !== 0) throw this.errorAt(rc);
     const x = this.x;
     const width = x.soko_level_width(at), height = x.soko_level_height(at);
@@ -114,13 +114,15 @@ export class Core {
       boxes: x.soko_level_boxes(at),
       player: x.soko_level_player(at),
       cells: this.mem().slice(cellsAt, cellsAt + width * height),
+      solved: x.soko_level_solved(at) !== 0,
     };
   }
 
-  /** Reads a board: {width, height, boxes, player, cells (a copy)}. Throws
-   * an Error with line, col and message when the board is not valid. */
-  parseLevel(text) {
-    return this.parseInto(this.scratchLevel, text);
+  /** Reads a board whose first line is line firstLine of the caller's text:
+   * {width, height, boxes, player, cells (a copy), solved}. Throws an Error
+   * with line, col and message when the board is not valid. */
+  parseLevel(text, firstLine = 1) {
+    return this.parseInto(this.scratchLevel, text, firstLine);
   }
 
   /** Starts the one live game on a board under rule (0 standard, 1

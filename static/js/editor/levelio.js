@@ -33,25 +33,6 @@ function decode(core, at, len) {
   return new TextDecoder().decode(core.mem().subarray(at, at + len));
 }
 
-/** Reads text as a board into the core's scratch level (first line
- * numbered firstLine). Returns the level's info, or throws the core's
- * located error. */
-export function parse(core, text, firstLine = 1) {
-  const [t, n] = core.putText(text);
-  const rc = core.x.soko_level_parse(core.scratchLevel, t, n, firstLine, core.err);
-  if (rc !== 0) throw core.errorAt(rc);
-  const x = core.x, at = core.scratchLevel;
-  const width = x.soko_level_width(at), height = x.soko_level_height(at);
-  const cellsAt = x.soko_level_cells(at);
-  return {
-    width, height,
-    boxes: x.soko_level_boxes(at),
-    player: x.soko_level_player(at),
-    cells: core.mem().slice(cellsAt, cellsAt + width * height),
-    solved: x.soko_level_solved(at) !== 0,
-  };
-}
-
 /** Checks the grid's board with the core. Returns {ok, level, problems}:
  * each problem {message, line, col, x, y} (x and y -1 for the whole board).
  * The core stops at the first problem; a second player or a hole in the
@@ -62,7 +43,7 @@ export function check(core, grid) {
   const work = grid.clone();
   for (let round = 0; round < MAX_PROBLEMS; round++) {
     try {
-      const level = parse(core, work.text());
+      const level = core.parseLevel(work.text());
       return { ok: problems.length === 0, level: problems.length === 0 ? level : null, problems };
     } catch (e) {
       if (e.line === undefined) throw e;
@@ -80,7 +61,7 @@ export function check(core, grid) {
 /** The level in text (a valid board) written back by the core: plain rows,
  * or one run-length line. Throws the core's error for an invalid board. */
 export function write(core, text, rle = false) {
-  parse(core, text);
+  core.parseLevel(text);
   const m = mine(core);
   const n = core.x.soko_level_write(core.scratchLevel, rle ? 1 : 0, m.out, OUT_CAP);
   if (n < 0) throw new Error('the level is too large to write');
@@ -146,7 +127,7 @@ export function plainRows(text) {
  * valid, else the rows as written (null when they are not board rows). */
 export function gridOfText(core, text) {
   try {
-    return gridOfLevel(parse(core, text));
+    return gridOfLevel(core.parseLevel(text));
   } catch {
     return Grid.fromRows(plainRows(text));
   }
@@ -171,7 +152,7 @@ export function readLevels(core, text) {
   }
   for (const f of found) {
     try {
-      f.level = parse(core, f.board, f.line);
+      f.level = core.parseLevel(f.board, f.line);
       f.error = null;
     } catch (err) {
       f.level = null;
@@ -209,7 +190,7 @@ export function readPack(core, bytes) {
     const board = decode(core, m.out, n);
     const f = { number: i + 1, title: `Level ${i + 1}`, board, line: 1, author: '' };
     try {
-      f.level = parse(core, board);
+      f.level = core.parseLevel(board);
       f.error = null;
     } catch (err) {
       f.level = null;
@@ -232,7 +213,7 @@ export function readSlc(core, text) {
     const f = { number: out.length + 1, title: el.getAttribute('Id') || `Level ${out.length + 1}`,
       board, line: 1, author: el.getAttribute('Copyright') || '' };
     try {
-      f.level = parse(core, board);
+      f.level = core.parseLevel(board);
       f.error = null;
     } catch (err) {
       f.level = null;
