@@ -16,7 +16,7 @@ const PAGE_OWN = new Set(['DIRS_CAP']);
 /** The value of a C constant expression of the headers: integers (with u
  * suffixes), casts, other SOKO_ names, and the operators they use. */
 function evaluate(expr, known, where) {
-  let js = expr.replace(/\((?:soko_\w+|u?int\d+_t|unsigned|int)\)/g, '')
+  const js = expr.replace(/\((?:soko_\w+|u?int\d+_t|unsigned|int)\)/g, '')
     .replace(/\b(0x[0-9a-fA-F]+|\d+)[uU]?[lL]*\b/g, '$1')
     .replace(/\bSOKO_\w+\b/g, (name) => {
       if (!known.has(name)) throw new Error(`${where}: ${name} is used before it is known`);

@@ -70,7 +70,7 @@ export class Transfer {
     const core = this.editor.core(), grid = this.editor.grid();
     const rle = $('ed-export-dialog').querySelector('input[name="ed-format"]:checked').value === 'rle';
     const withMeta = $('ed-export-meta').checked;
-    let board, note = '';
+    let board, note;
     try {
       board = write(core, grid.text(), rle);
       note = rle ? 'The level on one line: counts before squares, - for floor, | between rows.'

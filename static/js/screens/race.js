@@ -26,7 +26,7 @@ const boards = new Map();   // user id -> {card, view, core, game, gameId, seq}
 const corePool = [];        // cores of boards that were taken down, for reuse
 let own = null;             // {play, view, gameId} when the player has a board here
 let ownCore = null;
-let countdown = { until: 0, timer: 0 };
+const countdown = { until: 0, timer: 0 };
 let wired = false;
 let loading = null;
 
