@@ -1,6 +1,6 @@
-// dom.js: the page's two shorthands for the document, shared by every
-// screen: an element by id, and a new element with its attributes and
-// children in one expression.
+// dom.js: the page's shorthands for the document, shared by every screen:
+// an element by id, a new element with its attributes and children in one
+// expression, and an icon of the page's own set.
 
 /** The element whose id is `id`, or null. */
 export const $ = (id) => document.getElementById(id);
@@ -18,4 +18,14 @@ export function el(tag, props = {}, ...children) {
   }
   e.append(...children);
   return e;
+}
+
+/** An <svg> showing the icon `id` of the page's <symbol> set. */
+export function svgIcon(id) {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  const use = document.createElementNS(ns, 'use');
+  use.setAttribute('href', `#${id}`);
+  svg.append(use);
+  return svg;
 }

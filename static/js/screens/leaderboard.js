@@ -7,7 +7,7 @@
 
 import { api, errorMessage } from '../api.js';
 import { go } from '../router.js';
-import { $, el } from '../dom.js';
+import { $, el, svgIcon } from '../dom.js';
 
 const LIMIT = 20;
 let built = false;
@@ -39,15 +39,6 @@ function build() {
         el('table', { class: 'board-table' }),
         el('p', { class: 'board-you' }))));
   built = true;
-}
-
-function svgIcon(id) {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  const use = document.createElementNS(ns, 'use');
-  use.setAttribute('href', `#${id}`);
-  svg.append(use);
-  return svg;
 }
 
 function when(iso) {

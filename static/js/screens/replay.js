@@ -11,7 +11,7 @@ import { loadCore, dirOfLetter } from '../core.js';
 import { BoardView, stepTransition, undoTransition } from '../board.js';
 import { go } from '../router.js';
 import * as settings from '../settings.js';
-import { $, el } from '../dom.js';
+import { $, el, svgIcon } from '../dom.js';
 
 const SPEEDS = [0.5, 1, 2, 4, 8];
 const BASE_MS = 300; // one step at 1x
@@ -24,15 +24,6 @@ let total = 0;
 let timer = 0;
 let speed = 1;
 let token = 0;
-
-function svgIcon(id) {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  const use = document.createElementNS(ns, 'use');
-  use.setAttribute('href', `#${id}`);
-  svg.append(use);
-  return svg;
-}
 
 function build() {
   const speedSelect = el('select', { id: 'replay-speed' },
