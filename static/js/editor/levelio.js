@@ -133,6 +133,19 @@ export function gridOfText(core, text) {
   }
 }
 
+/** A level found in a file ({board, line, ...}) with the core's reading of
+ * its board added: `level`, or null and the located `error`. Returns f. */
+function withLevel(core, f) {
+  try {
+    f.level = core.parseLevel(f.board, f.line);
+    f.error = null;
+  } catch (err) {
+    f.level = null;
+    f.error = { message: err.message, line: err.line, col: err.col };
+  }
+  return f;
+}
+
 /** Every level of a level file's text: [{number, title, board, line,
  * level, error}], level being the core's reading or null with its error. */
 export function readLevels(core, text) {
@@ -150,16 +163,7 @@ export function readLevels(core, text) {
       author: decode(core, t + x.soko_entry_author_off(e), x.soko_entry_author_len(e)),
     });
   }
-  for (const f of found) {
-    try {
-      f.level = core.parseLevel(f.board, f.line);
-      f.error = null;
-    } catch (err) {
-      f.level = null;
-      f.error = { message: err.message, line: err.line, col: err.col };
-    }
-  }
-  return found;
+  return found.map((f) => withLevel(core, f));
 }
 
 /** Whether bytes are a SokoPy binary pack. */
@@ -188,15 +192,7 @@ export function readPack(core, bytes) {
       continue;
     }
     const board = decode(core, m.out, n);
-    const f = { number: i + 1, title: `Level ${i + 1}`, board, line: 1, author: '' };
-    try {
-      f.level = core.parseLevel(board);
-      f.error = null;
-    } catch (err) {
-      f.level = null;
-      f.error = { message: err.message, line: err.line, col: err.col };
-    }
-    out.push(f);
+    out.push(withLevel(core, { number: i + 1, title: `Level ${i + 1}`, board, line: 1, author: '' }));
   }
   return out;
 }
@@ -210,16 +206,8 @@ export function readSlc(core, text) {
   for (const el of doc.querySelectorAll('Level')) {
     const rows = [...el.querySelectorAll('L')].map((l) => l.textContent.replace(/\s+$/, ''));
     const board = rows.join('\n');
-    const f = { number: out.length + 1, title: el.getAttribute('Id') || `Level ${out.length + 1}`,
-      board, line: 1, author: el.getAttribute('Copyright') || '' };
-    try {
-      f.level = core.parseLevel(board);
-      f.error = null;
-    } catch (err) {
-      f.level = null;
-      f.error = { message: err.message, line: err.line, col: err.col };
-    }
-    out.push(f);
+    out.push(withLevel(core, { number: out.length + 1, title: el.getAttribute('Id') || `Level ${out.length + 1}`,
+      board, line: 1, author: el.getAttribute('Copyright') || '' }));
   }
   return out;
 }
