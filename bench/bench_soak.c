@@ -803,7 +803,8 @@ static void close_feed(struct player *p, bool linger)
         /* The entries it committed have the seqs first..last; events of
          * others (sent before the stream was ready, or while it lingered)
          * are not counted. */
-        qsort(p->seen, p->nseen, sizeof *p->seen, by_long);
+        if (p->nseen > 0) /* seen is NULL until the first event */
+            qsort(p->seen, p->nseen, sizeof *p->seen, by_long);
         for (size_t i = 0; i < p->nseen; i++) {
             if (p->seen[i] < p->feed_first || p->seen[i] > p->feed_last)
                 continue;
