@@ -34,6 +34,8 @@
  * Settings: BENCH_SOAK_PLAYERS (1000), BENCH_SOAK_SECONDS (600),
  * BENCH_SOAK_SESSION_SECONDS (300: a session lasts 0.4 to 1.6 times this),
  * BENCH_SOAK_SEED (1: the same seed plays the same choices). */
+#include "bench_http.h"
+#include "bench_json.h"
 #include "bench_sokod.h"
 #include "reader.h"
 
@@ -102,23 +104,6 @@ static unsigned env_unsigned(const char *name, unsigned fallback)
 {
     const char *v = getenv(name);
     return v != NULL && atoi(v) > 0 ? (unsigned)atoi(v) : fallback;
-}
-
-/* Grows *buf to hold at least `need` bytes; exits when memory runs out. */
-static void grow(char **buf, size_t *cap, size_t need)
-{
-    if (need <= *cap)
-        return;
-    size_t n = *cap > 0 ? *cap : 4096;
-    while (n < need)
-        n *= 2;
-    char *b = realloc(*buf, n);
-    if (b == NULL) {
-        fprintf(stderr, "bench_soak: out of memory\n");
-        exit(1);
-    }
-    *buf = b;
-    *cap = n;
 }
 
 /* ---------------------------------------------------------------------------
@@ -373,17 +358,13 @@ struct conn {
     struct player *p;
     char out[1024];
     size_t out_len, out_off;
+    /* The API connection's answer: its bytes, its head once whole, where
+     * its chunks stand. */
     char *in;
     size_t in_len, in_cap;
-    size_t head; /* length of the answer's head, 0 until it is complete */
-    int status;
-    long clen; /* Content-Length, -1 when absent */
-    bool chunked, closing;
-    /* Event streams: the body decoded so far, and where chunk decoding is. */
-    size_t in_off;
-    long chunk_left; /* bytes left in the current chunk; -1: a size line comes next */
-    char *ev;
-    size_t ev_len, ev_cap;
+    struct bench_http_head head;
+    struct bench_http_chunks chunks;
+    struct bench_http_stream stream; /* an event stream's head and events */
     enum route route;
     uint64_t sent_at, deadline, last_byte;
 };
@@ -407,7 +388,8 @@ static void conn_close(struct conn *c)
     c->fd = -1;
     c->phase = C_CLOSED;
     c->used = false;
-    c->in_len = c->head = c->ev_len = 0;
+    c->in_len = c->head.size = 0;
+    bench_http_stream_reset(&c->stream);
     if (c->in_cap > 65536) {
         free(c->in);
         c->in = NULL;
@@ -468,79 +450,6 @@ static bool conn_flush(struct conn *c)
     c->phase = C_WAITING;
     conn_watch(c, EPOLLIN, EPOLL_CTL_MOD);
     return true;
-}
-
-/* Reads the head once it is complete: status, length, chunking, cookie.
- * Returns false while it is incomplete. */
-static bool parse_head(struct conn *c, char *cookie, size_t cookie_cap)
-{
-    if (c->head > 0)
-        return true;
-    char *end = memmem(c->in, c->in_len, "\r\n\r\n", 4);
-    if (end == NULL)
-        return false;
-    c->head = (size_t)(end + 4 - c->in);
-    *end = '\0'; /* restored below: the head is read as a string */
-    c->status = c->in_len > 12 ? atoi(c->in + 9) : 0;
-    const char *cl = strcasestr(c->in, "\r\nContent-Length:");
-    c->clen = cl != NULL ? atol(cl + 17) : -1;
-    const char *te = strcasestr(c->in, "\r\nTransfer-Encoding:");
-    c->chunked = te != NULL && strncasecmp(te + 20 + strspn(te + 20, " "), "chunked", 7) == 0;
-    const char *conn = strcasestr(c->in, "\r\nConnection:");
-    c->closing = conn != NULL && strncasecmp(conn + 13 + strspn(conn + 13, " "), "close", 5) == 0;
-    const char *sc = strcasestr(c->in, "\r\nSet-Cookie: sokod_session=");
-    if (sc != NULL && cookie != NULL) {
-        sc += strlen("\r\nSet-Cookie: ");
-        size_t k = strcspn(sc, ";\r");
-        /* An empty value ends the session: no cookie any more. */
-        if (k == strlen("sokod_session="))
-            cookie[0] = '\0';
-        else if (k < cookie_cap) {
-            memcpy(cookie, sc, k);
-            cookie[k] = '\0';
-        }
-    }
-    *end = '\r';
-    c->in_off = c->head;
-    c->chunk_left = -1;
-    return true;
-}
-
-/* Decodes chunks from c->in (from c->in_off) onto out; returns 1 at the
- * last chunk, 0 when more bytes are needed, -1 for a malformed chunk. */
-static int dechunk(struct conn *c, char **out, size_t *out_len, size_t *out_cap)
-{
-    for (;;) {
-        if (c->chunk_left < 0) {
-            char *nl = memmem(c->in + c->in_off, c->in_len - c->in_off, "\r\n", 2);
-            if (nl == NULL)
-                return 0;
-            char *endp;
-            long n = strtol(c->in + c->in_off, &endp, 16);
-            if (endp == c->in + c->in_off || n < 0)
-                return -1;
-            c->in_off = (size_t)(nl + 2 - c->in);
-            if (n == 0)
-                return 1; /* trailers are not used by sokod */
-            c->chunk_left = n;
-        }
-        size_t avail = c->in_len - c->in_off;
-        if (avail == 0)
-            return 0;
-        size_t take = avail < (size_t)c->chunk_left ? avail : (size_t)c->chunk_left;
-        grow(out, out_cap, *out_len + take + 1);
-        memcpy(*out + *out_len, c->in + c->in_off, take);
-        *out_len += take;
-        (*out)[*out_len] = '\0';
-        c->in_off += take;
-        c->chunk_left -= (long)take;
-        if (c->chunk_left > 0)
-            return 0;
-        if (c->in_len - c->in_off < 2)
-            return 0; /* wait for the CRLF after the data; chunk_left is 0 */
-        c->in_off += 2;
-        c->chunk_left = -1;
-    }
 }
 
 /* ---------------------------------------------------------------------------
@@ -725,7 +634,7 @@ static void send_api(struct player *p, enum route r, const char *method, const c
     c->resent = false;
     c->sent_at = now_us();
     c->deadline = c->sent_at + ANSWER_TIMEOUT_US;
-    c->in_len = c->head = 0;
+    c->in_len = c->head.size = 0;
     p->busy = true;
     p->pending = r;
     fig.requests++;
@@ -768,7 +677,8 @@ static void open_feed(struct player *p, enum feed_kind kind, const char *query, 
     c->route = RT_EVENTS;
     c->sent_at = now_us();
     c->deadline = c->sent_at + ANSWER_TIMEOUT_US;
-    c->in_len = c->head = c->ev_len = 0;
+    c->in_len = c->head.size = 0;
+    bench_http_stream_reset(&c->stream);
     p->feed_kind = kind;
     p->feed_ready = false;
     p->feed_sent = 0;
@@ -822,67 +732,63 @@ static void close_feed(struct player *p, bool linger)
 }
 
 /* ---------------------------------------------------------------------------
- * Reading answers: the few fields a player needs, found by their keys
+ * Reading answers: the few members a player needs, read with jansson
  * ------------------------------------------------------------------------- */
 
-static long json_long(const char *s, const char *key, long fallback)
-{
-    const char *at = s != NULL ? strstr(s, key) : NULL;
-    return at != NULL ? atol(at + strlen(key)) : fallback;
-}
-
-static bool json_true(const char *s, const char *key)
-{
-    const char *at = s != NULL ? strstr(s, key) : NULL;
-    return at != NULL && strncmp(at + strlen(key), "true", 4) == 0;
-}
-
 /* The error code of an error answer, or "" */
-static void error_code(const char *body, char *out, size_t cap)
+static const char *error_code(const json_t *doc)
 {
-    const char *at = strstr(body, "\"code\":\"");
-    out[0] = '\0';
-    if (at == NULL)
-        return;
-    at += 8;
-    size_t n = strcspn(at, "\"");
-    if (n >= cap)
-        n = cap - 1;
-    memcpy(out, at, n);
-    out[n] = '\0';
+    const char *code = bench_json_text(doc, "error.code");
+    return code != NULL ? code : "";
 }
 
-/* Adopts the game of an answer (`"game":{...}`, as the log, the game and
- * the opening answer it). False when the answer holds none. A step's answer
- * holds the game's summary, without `lurd`: the player only ever plays the
- * solution's letters, so its LURD since the last restart is then the
- * solution's first `moves` letters. */
-static bool adopt_game(struct player *p, const char *body)
+/* Adopts the game of an answer (its member "game", as the log, the game and
+ * the opening answer hold it). False when the answer holds none. A step's
+ * answer holds the game's summary, without `lurd`: the player only ever
+ * plays the solution's letters, so its LURD since the last restart is then
+ * the solution's first `moves` letters. */
+static bool adopt_game(struct player *p, const json_t *doc)
 {
-    const char *g = strstr(body, "\"game\":{");
-    if (g == NULL)
+    const json_t *g = bench_json_at(doc, "game");
+    if (!json_is_object(g))
         return false;
-    p->game = json_long(g, "\"id\":", p->game);
-    p->level_id = json_long(g, "\"level_id\":", p->level_id);
-    p->seq = json_long(g, "\"seq\":", p->seq);
-    p->solved = json_true(g, "\"solved\":");
-    p->x = (int)json_long(g, "\"player\":{\"x\":", p->x);
-    p->y = (int)json_long(g, ",\"y\":", p->y);
-    p->undo_avail = json_long(g, "\"undo_available\":", 0);
-    p->redo_avail = json_long(g, "\"redo_available\":", 0);
-    long moves = json_long(g, "\"moves\":", 0);
-    const char *lurd = strstr(g, "\"lurd\":\"");
+    p->game = bench_json_long(g, "id", p->game);
+    p->level_id = bench_json_long(g, "level_id", p->level_id);
+    p->seq = bench_json_long(g, "seq", p->seq);
+    p->solved = bench_json_true(g, "solved");
+    p->x = (int)bench_json_long(g, "player.x", p->x);
+    p->y = (int)bench_json_long(g, "player.y", p->y);
+    p->undo_avail = bench_json_long(g, "undo_available", 0);
+    p->redo_avail = bench_json_long(g, "redo_available", 0);
+    long moves = bench_json_long(g, "moves", 0);
+    const char *lurd = bench_json_text(g, "lurd");
     if (lurd == NULL) {
         p->lurd_len = (size_t)moves;
     } else {
-        lurd += 8;
-        p->lurd_len = strcspn(lurd, "\"");
+        p->lurd_len = strlen(lurd);
         if (p->kind == LV_TUTORIAL) {
             const char *line = tutorial_line[p->tutorial];
             p->on_line = p->lurd_len <= strlen(line) && strncasecmp(lurd, line, p->lurd_len) == 0;
         }
     }
     return true;
+}
+
+/* The race game of the player `user` in a room (an answer holding "room",
+ * or a room event, which is the room itself), or 0 before the start. */
+static long seat_game(const json_t *room, long user)
+{
+    return bench_json_long(bench_json_find(room, "players", "user_id", user), "game_id", 0);
+}
+
+/* The pushes (upper-case letters) among the steps of a log answer. */
+static unsigned long pushes_of(const json_t *doc)
+{
+    const char *s = bench_json_text(doc, "steps");
+    unsigned long n = 0;
+    for (; s != NULL && *s != '\0'; s++)
+        n += *s >= 'A' && *s <= 'Z';
+    return n;
 }
 
 /* ---------------------------------------------------------------------------
@@ -1300,7 +1206,8 @@ static void start_session(struct player *p, uint64_t at)
  * Answers
  * ------------------------------------------------------------------------- */
 
-static void race_answer(struct player *p, enum route r, int status, const char *body)
+static void race_answer(struct player *p, enum route r, int status, const json_t *doc,
+                        const char *body)
 {
     struct lobby *l = p->lobby;
     uint64_t now = now_us();
@@ -1312,9 +1219,9 @@ static void race_answer(struct player *p, enum route r, int status, const char *
             p->race = RACE_NONE;
             return;
         }
-        p->user_id = json_long(body, "\"you\":{\"user_id\":", 0);
+        p->user_id = bench_json_long(doc, "you.user_id", 0);
         if (r == RT_ROOM_CREATE) {
-            l->room = json_long(body, "\"room\":{\"id\":", 0);
+            l->room = bench_json_long(doc, "room.id", 0);
             fig.rooms++;
         }
         char q[64];
@@ -1329,30 +1236,24 @@ static void race_answer(struct player *p, enum route r, int status, const char *
         }
         fig.races_started++;
         l->racing = true;
-        char key[64];
-        snprintf(key, sizeof key, "{\"user_id\":%ld,", p->user_id);
-        const char *me = strstr(body, key);
-        long game = me != NULL ? json_long(me, "\"game_id\":", 0) : 0;
+        long game = seat_game(bench_json_at(doc, "room"), p->user_id);
         if (game <= 0) {
             count_error(RT_ROOM_START, "race gave the host no game", body);
             race_leave(p);
             return;
         }
         fig.race_seats += l->claimed;
-        race_go(p, game, json_long(body, "\"starts_in_ms\":", 0));
+        race_go(p, game, bench_json_long(doc, "room.starts_in_ms", 0));
         return;
     }
     if (r == RT_ROOM) {
-        const char *state = strstr(body, "\"state\":\"");
+        const json_t *room = bench_json_at(doc, "room");
+        const char *state = bench_json_text(room, "state");
         if (status == 200 && p->race == RACE_LOBBY && state != NULL &&
-            (strncmp(state + 9, "countdown\"", 10) == 0 ||
-             strncmp(state + 9, "racing\"", 7) == 0)) {
-            char key[64];
-            snprintf(key, sizeof key, "{\"user_id\":%ld,", p->user_id);
-            const char *me = strstr(body, key);
-            long game = me != NULL ? json_long(me, "\"game_id\":", 0) : 0;
+            (strcmp(state, "countdown") == 0 || strcmp(state, "racing") == 0)) {
+            long game = seat_game(room, p->user_id);
             if (game > 0)
-                race_go(p, game, json_long(body, "\"starts_in_ms\":", 0));
+                race_go(p, game, bench_json_long(room, "starts_in_ms", 0));
         }
         return;
     }
@@ -1371,22 +1272,102 @@ static void race_answer(struct player *p, enum route r, int status, const char *
         }
         fig.entries++;
         fig.moves++;
-        if (strstr(body, "\"steps\":\"") != NULL) {
-            const char *s = strstr(body, "\"steps\":\"") + 9;
-            if (*s >= 'A' && *s <= 'Z')
-                fig.pushes++;
-        }
-        const char *g = strstr(body, "\"game\":{");
-        p->race_seq = json_long(g, "\"seq\":", p->race_seq + 1);
+        fig.pushes += pushes_of(doc) > 0;
+        p->race_seq = bench_json_long(doc, "game.seq", p->race_seq + 1);
         p->race_pos++;
-        if (json_true(g, "\"solved\":") || p->race_pos >= strlen(tutorial_line[l->tutorial])) {
+        bool solved = bench_json_true(doc, "game.solved");
+        if (solved || p->race_pos >= strlen(tutorial_line[l->tutorial])) {
             fig.race_finishes++;
-            fig.solved += json_true(g, "\"solved\":");
+            fig.solved += solved;
             p->race = RACE_DONE;
             schedule(p, now + 1000000u + think_us(p) * 4);
         }
         return;
     }
+}
+
+/* Counts a committed log entry (or a point-mode walk) by its kind. */
+static void count_entry(const struct player *p, const json_t *doc)
+{
+    fig.entries++;
+    switch (p->pending_kind) {
+    case EK_STEPS:
+        fig.moves += p->pending_moves;
+        fig.pushes += pushes_of(doc);
+        break;
+    case EK_UNDO:
+        fig.undos++;
+        break;
+    case EK_REDO:
+        fig.redos++;
+        break;
+    case EK_RESTART:
+        fig.restarts++;
+        break;
+    case EK_WALK: {
+        fig.walks++;
+        const char *s = bench_json_text(doc, "steps");
+        fig.moves += s != NULL ? strlen(s) : 0;
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* The answer to a log entry or a walk: counted when committed; the game
+ * adopted either way, or caught up with when the answer holds none. */
+static void entry_answer(struct player *p, bool ok, const json_t *doc)
+{
+    if (ok && bench_json_true(doc, "duplicate")) {
+        fig.duplicates++;
+    } else if (ok) {
+        count_entry(p, doc);
+        bool was_solved = p->solved;
+        if (p->pending_watched && p->feed_game == p->game &&
+            (p->feed_kind == FEED_GAME || p->feed_kind == FEED_LINGER)) {
+            long seq = bench_json_long(doc, "game.seq", 0);
+            if (p->feed_sent++ == 0)
+                p->feed_first = seq;
+            p->feed_last = seq;
+        }
+        adopt_game(p, doc);
+        fig.solved += p->solved && !was_solved;
+    }
+    if (!ok && !adopt_game(p, doc))
+        p->resync = true;
+}
+
+/* The answers to signing up, logging out and logging in. */
+static void account_answer(struct player *p, enum route r, bool ok, uint64_t now)
+{
+    if (r == RT_SIGNUP && ok) {
+        p->account = 1;
+        fig.signups++;
+        /* A third of those who sign up log in again later, as on
+         * another device. */
+        if (chance(p, 33))
+            p->relogin_at = now + (30 + rnd_below(p, 120)) * 1000000ull;
+    } else if (r == RT_SIGNUP) {
+        p->signer = false;
+    } else if (r == RT_LOGOUT) {
+        p->account = ok ? 2 : 1;
+    } else if (r == RT_LOGIN) {
+        p->account = 1;
+        if (ok)
+            fig.logins++;
+        else
+            p->signer = false;
+        p->resync = true;
+    }
+}
+
+/* True for the routes whose successful answers a player reads: the others
+ * are parsed only when they fail, for their error code. */
+static bool reads_answer(enum route r)
+{
+    return r == RT_OPEN || r == RT_LOG || r == RT_WALK || r == RT_GAME || r == RT_ROOM_CREATE ||
+           r == RT_ROOM_JOIN || r == RT_ROOM_START || r == RT_ROOM;
 }
 
 /* Handles an answer on the player's API connection and plans what follows. */
@@ -1396,121 +1377,87 @@ static void answer(struct player *p, enum route r, int status, const char *body)
     p->busy = false;
     int want = (r == RT_SIGNUP || r == RT_ROOM_CREATE) ? 201 : 200;
     bool ok = status == want || (r == RT_OPEN && status == 201);
+    json_t *doc = !ok || reads_answer(r) ? bench_json_parse(body) : NULL;
     if (!ok) {
-        char code[64], what[96];
-        error_code(body, code, sizeof code);
-        snprintf(what, sizeof what, "%d %s", status, code[0] ? code : "(no code)");
+        const char *code = error_code(doc);
+        char what[96];
+        snprintf(what, sizeof what, "%d %.63s", status, code[0] ? code : "(no code)");
         count_error(r, what, body);
     }
     if (p->race != RACE_NONE) {
-        race_answer(p, r, status, body);
+        race_answer(p, r, status, doc, body);
+        json_decref(doc);
         if (!p->busy && (p->race == RACE_NONE || !p->in_heap || p->wake < now))
             schedule(p, now + think_us(p));
         return;
     }
     switch (r) {
     case RT_OPEN:
-        if (!ok || !adopt_game(p, body)) {
+        if (!ok || !adopt_game(p, doc)) {
             p->game = 0;
             p->kind = LV_NONE;
         }
         break;
     case RT_LOG:
     case RT_WALK:
-        if (ok && strstr(body, "\"duplicate\":true") != NULL)
-            fig.duplicates++;
-        else if (ok) {
-            fig.entries++;
-            switch (p->pending_kind) {
-            case EK_STEPS: {
-                fig.moves += p->pending_moves;
-                const char *s = strstr(body, "\"steps\":\"");
-                for (s = s != NULL ? s + 9 : ""; *s != '"' && *s != '\0'; s++)
-                    fig.pushes += *s >= 'A' && *s <= 'Z';
-                break;
-            }
-            case EK_UNDO:
-                fig.undos++;
-                break;
-            case EK_REDO:
-                fig.redos++;
-                break;
-            case EK_RESTART:
-                fig.restarts++;
-                break;
-            case EK_WALK: {
-                fig.walks++;
-                const char *s = strstr(body, "\"steps\":\"");
-                fig.moves += s != NULL ? strcspn(s + 9, "\"") : 0;
-                break;
-            }
-            default:
-                break;
-            }
-            bool was_solved = p->solved;
-            if (p->pending_watched && p->feed_game == p->game &&
-                (p->feed_kind == FEED_GAME || p->feed_kind == FEED_LINGER)) {
-                long seq = json_long(strstr(body, "\"game\":{"), "\"seq\":", 0);
-                if (p->feed_sent++ == 0)
-                    p->feed_first = seq;
-                p->feed_last = seq;
-            }
-            adopt_game(p, body);
-            fig.solved += p->solved && !was_solved;
-        }
-        if (!ok && !adopt_game(p, body))
-            p->resync = true;
+        entry_answer(p, ok, doc);
         break;
     case RT_GAME:
         if (ok)
-            adopt_game(p, body);
+            adopt_game(p, doc);
         else
             p->game = 0;
         break;
     case RT_SIGNUP:
-        if (ok) {
-            p->account = 1;
-            fig.signups++;
-            /* A third of those who sign up log in again later, as on
-             * another device. */
-            if (chance(p, 33))
-                p->relogin_at = now + (30 + rnd_below(p, 120)) * 1000000ull;
-        } else {
-            p->signer = false;
-        }
-        break;
     case RT_LOGOUT:
-        p->account = ok ? 2 : 1;
-        break;
     case RT_LOGIN:
-        p->account = 1;
-        if (ok)
-            fig.logins++;
-        else
-            p->signer = false;
-        p->resync = true;
+        account_answer(p, r, ok, now);
         break;
     default:
         break;
     }
+    json_decref(doc);
     schedule(p, now + think_us(p));
 }
 
-/* An SSE event: counts it, and drives a racer waiting for its race. */
-static void feed_event(struct player *p, const char *ev)
+/* Notes the seq of a step event that a second tab saw. */
+static void saw_step(struct player *p, const char *data)
 {
-    const char *name = strstr(ev, "event: ");
-    const char *data = strstr(ev, "data: ");
-    if (name == NULL) {
-        if (ev[0] == ':')
-            fig.heartbeats++;
+    if (p->nseen == p->seen_cap) {
+        size_t cap = p->seen_cap > 0 ? p->seen_cap * 2 : 64;
+        long *v = realloc(p->seen, cap * sizeof *v);
+        if (v == NULL)
+            return;
+        p->seen = v;
+        p->seen_cap = cap;
+    }
+    json_t *doc = bench_json_parse(data);
+    p->seen[p->nseen++] = bench_json_long(doc, "seq", 0);
+    json_decref(doc);
+}
+
+/* A room event to a joiner in the lobby: the countdown names its game. */
+static void room_changed(struct player *p, const char *data)
+{
+    json_t *room = bench_json_parse(data);
+    const char *state = bench_json_text(room, "state");
+    long game = state != NULL && strcmp(state, "countdown") == 0 ? seat_game(room, p->user_id) : 0;
+    if (game > 0)
+        race_go(p, game, bench_json_long(room, "starts_in_ms", 0));
+    json_decref(room);
+}
+
+/* An SSE event: counts it, and drives a racer waiting for its race. */
+static void feed_event(void *arg, const struct bench_http_event *e)
+{
+    struct player *p = arg;
+    if (e->type == NULL) {
+        fig.heartbeats++;
         return;
     }
-    name += 7;
     int kind = EV_OTHER;
     for (int k = 0; k < EV_OTHER; k++) {
-        size_t n = strlen(event_name[k]);
-        if (strncmp(name, event_name[k], n) == 0 && (name[n] == '\n' || name[n] == '\r'))
+        if (strcmp(e->type, event_name[k]) == 0)
             kind = k;
     }
     fig.events[kind]++;
@@ -1521,23 +1468,10 @@ static void feed_event(struct player *p, const char *ev)
         if (p->feed_kind == FEED_RACE && p->lobby != NULL)
             p->lobby->ready++;
     } else if (kind == EV_STEP && (p->feed_kind == FEED_GAME || p->feed_kind == FEED_LINGER)) {
-        if (p->nseen == p->seen_cap) {
-            size_t cap = p->seen_cap > 0 ? p->seen_cap * 2 : 64;
-            long *v = realloc(p->seen, cap * sizeof *v);
-            if (v == NULL)
-                return;
-            p->seen = v;
-            p->seen_cap = cap;
-        }
-        p->seen[p->nseen++] = json_long(data, "\"seq\":", 0);
+        saw_step(p, e->data);
     } else if (kind == EV_ROOM && p->feed_kind == FEED_RACE && p->race == RACE_LOBBY &&
-               !p->hosting && data != NULL && strstr(data, "\"state\":\"countdown\"") != NULL) {
-        char key[64];
-        snprintf(key, sizeof key, "{\"user_id\":%ld,", p->user_id);
-        const char *me = strstr(data, key);
-        long game = me != NULL ? json_long(me, "\"game_id\":", 0) : 0;
-        if (game > 0)
-            race_go(p, game, json_long(data, "\"starts_in_ms\":", 0));
+               !p->hosting) {
+        room_changed(p, e->data);
     }
 }
 
@@ -1588,7 +1522,7 @@ static void api_readable(struct conn *c)
 {
     struct player *p = c->p;
     for (;;) {
-        grow(&c->in, &c->in_cap, c->in_len + 16385);
+        bench_http_grow(&c->in, &c->in_cap, c->in_len + 16385);
         ssize_t r = recv(c->fd, c->in + c->in_len, c->in_cap - c->in_len - 1, 0);
         if (r < 0 && errno == EAGAIN)
             break;
@@ -1599,13 +1533,15 @@ static void api_readable(struct conn *c)
         c->in_len += (size_t)r;
         fig.bytes_in += (unsigned long long)r;
     }
-    if (c->phase != C_WAITING || !parse_head(c, p->cookie, sizeof p->cookie))
+    if (c->phase != C_WAITING)
+        return;
+    if (c->head.size == 0 &&
+        !bench_http_head_read(c->in, c->in_len, &c->head, p->cookie, sizeof p->cookie))
         return;
     size_t len = 0;
-    if (c->chunked) {
-        c->in_off = c->head;
-        c->chunk_left = -1;
-        int d = dechunk(c, &scratch, &len, &scratch_cap);
+    if (c->head.chunked) {
+        c->chunks = (struct bench_http_chunks){c->head.size, -1};
+        int d = bench_http_dechunk(&c->chunks, c->in, c->in_len, &scratch, &len, &scratch_cap);
         if (d == 0)
             return;
         if (d < 0) {
@@ -1615,89 +1551,77 @@ static void api_readable(struct conn *c)
             return;
         }
     } else {
-        len = c->clen > 0 ? (size_t)c->clen : 0;
-        if (c->in_len < c->head + len)
+        len = c->head.length > 0 ? (size_t)c->head.length : 0;
+        if (c->in_len < c->head.size + len)
             return;
         /* A copy: the answer may close or reuse this connection. */
-        grow(&scratch, &scratch_cap, len + 1);
-        memcpy(scratch, c->in + c->head, len);
+        bench_http_grow(&scratch, &scratch_cap, len + 1);
+        memcpy(scratch, c->in + c->head.size, len);
     }
-    grow(&scratch, &scratch_cap, len + 1);
+    bench_http_grow(&scratch, &scratch_cap, len + 1);
     scratch[len] = '\0';
     fig.answered++;
     record_latency(c->route, now_us() - c->sent_at);
     c->used = true;
     c->phase = C_IDLE;
-    int status = c->status;
-    c->head = 0;
+    int status = c->head.status;
+    bool closing = c->head.closing;
+    c->head.size = 0;
     c->in_len = 0;
-    if (c->closing)
+    if (closing)
         conn_close(c);
     answer(p, c->route, status, scratch);
+}
+
+/* Ends an event stream that the server refused or garbled. */
+static void feed_refused(struct conn *c, const char *what, const char *example)
+{
+    count_error(RT_EVENTS, what, example);
+    conn_close(c);
+    c->p->feed_kind = FEED_NONE;
+}
+
+/* Hands bytes of an event stream on; false once the stream is closed. */
+static bool feed_take(struct conn *c, const char *bytes, size_t n)
+{
+    struct bench_http_stream *s = &c->stream;
+    int taken = bench_http_stream_take(s, bytes, n, feed_event, c->p);
+    if (taken < 0) {
+        feed_refused(c, "malformed chunk in a stream", "");
+        return false;
+    }
+    if (taken > 0 && s->head.status != 200) {
+        const char *body = s->in + s->head.size;
+        json_t *doc = bench_json_parse(body);
+        const char *code = error_code(doc);
+        char what[96];
+        snprintf(what, sizeof what, "%d %.63s", s->head.status, code[0] ? code : "(no code)");
+        feed_refused(c, what, body);
+        json_decref(doc);
+        return false;
+    }
+    if (taken > 0)
+        c->phase = C_STREAMING;
+    return true;
 }
 
 /* Reads what arrived on an event stream: its head, then its events. */
 static void feed_readable(struct conn *c)
 {
-    struct player *p = c->p;
+    char buf[16384];
     for (;;) {
-        grow(&c->in, &c->in_cap, c->in_len + 16385);
-        ssize_t r = recv(c->fd, c->in + c->in_len, c->in_cap - c->in_len - 1, 0);
+        ssize_t r = recv(c->fd, buf, sizeof buf, 0);
         if (r < 0 && errno == EAGAIN)
-            break;
+            return;
         if (r <= 0) {
             conn_broken(c, r == 0 ? "stream closed" : strerror(errno));
             return;
         }
-        c->in_len += (size_t)r;
         c->last_byte = now_us();
         fig.bytes_in += (unsigned long long)r;
-    }
-    if (c->head == 0) {
-        if (!parse_head(c, NULL, 0))
+        if (!feed_take(c, buf, (size_t)r))
             return;
-        if (c->status != 200) {
-            char code[64], what[96];
-            c->in[c->in_len] = '\0';
-            error_code(c->in + c->head, code, sizeof code);
-            snprintf(what, sizeof what, "%d %s", c->status, code[0] ? code : "(no code)");
-            count_error(RT_EVENTS, what, c->in + c->head);
-            conn_close(c);
-            p->feed_kind = FEED_NONE;
-            return;
-        }
-        c->phase = C_STREAMING;
     }
-    if (c->chunked) {
-        if (dechunk(c, &c->ev, &c->ev_len, &c->ev_cap) < 0) {
-            count_error(RT_EVENTS, "malformed chunk in a stream", "");
-            conn_close(c);
-            p->feed_kind = FEED_NONE;
-            return;
-        }
-    } else {
-        grow(&c->ev, &c->ev_cap, c->ev_len + c->in_len - c->in_off + 1);
-        memcpy(c->ev + c->ev_len, c->in + c->in_off, c->in_len - c->in_off);
-        c->ev_len += c->in_len - c->in_off;
-        c->in_off = c->in_len;
-    }
-    /* What was decoded is dropped from the input. */
-    memmove(c->in, c->in + c->in_off, c->in_len - c->in_off);
-    c->in_len -= c->in_off;
-    c->in_off = 0;
-    if (c->ev == NULL)
-        return;
-    size_t start = 0;
-    for (;;) {
-        char *end = memmem(c->ev + start, c->ev_len - start, "\n\n", 2);
-        if (end == NULL)
-            break;
-        *end = '\0';
-        feed_event(p, c->ev + start);
-        start = (size_t)(end + 2 - c->ev);
-    }
-    memmove(c->ev, c->ev + start, c->ev_len - start);
-    c->ev_len -= start;
 }
 
 static void on_event(struct conn *c, uint32_t events)
@@ -1769,49 +1693,20 @@ static void check_timeouts(uint64_t now)
  * Setting up: the library as the players see it, with blocking requests
  * ------------------------------------------------------------------------- */
 
-/* One blocking request on a fresh connection; the body goes to *out. */
-static int setup_request(const char *method, const char *path, const char *json, char **out)
+/* One blocking GET of the setting up, which must answer 200 with JSON:
+ * returns the answer parsed (json_decref); exits with the answer when it is
+ * anything else. */
+static json_t *setup_get(struct bench_http_client *client, const char *path)
 {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) != 0)
-        fail("cannot connect to sokod");
-    char req[1024];
-    int n = snprintf(req, sizeof req,
-                     "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
-                     "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
-                     method, path, json != NULL ? strlen(json) : 0, json != NULL ? json : "");
-    if (write(fd, req, (size_t)n) != n)
-        fail("cannot send a request");
-    struct conn c = {.fd = fd};
-    for (;;) {
-        grow(&c.in, &c.in_cap, c.in_len + 65537);
-        ssize_t r = read(fd, c.in + c.in_len, c.in_cap - c.in_len - 1);
-        if (r < 0)
-            fail("cannot read an answer");
-        if (r == 0)
-            break;
-        c.in_len += (size_t)r;
-    }
-    close(fd);
-    c.in[c.in_len] = '\0';
-    if (!parse_head(&c, NULL, 0))
-        fail("an answer without a head to %s %s", method, path);
-    if (c.chunked) {
-        char *body = NULL;
-        size_t len = 0, cap = 0;
-        grow(&body, &cap, 1);
-        body[0] = '\0';
-        if (dechunk(&c, &body, &len, &cap) != 1)
-            fail("a malformed answer to %s %s", method, path);
-        *out = body;
-        free(c.in);
-    } else {
-        memmove(c.in, c.in + c.head, c.in_len - c.head + 1);
-        *out = c.in;
-    }
-    return c.status;
+    char *body;
+    int status = bench_http_request(client, "GET", path, NULL, &body);
+    json_t *doc = status == 200 ? bench_json_parse(body) : NULL;
+    if (status < 0)
+        fail("cannot reach sokod for GET %s", path);
+    if (doc == NULL)
+        fail("GET %s: %d %s", path, status, body);
+    free(body);
+    return doc;
 }
 
 /* The tutorial's solutions, by level number, from the checkout's file. */
@@ -1847,64 +1742,89 @@ static void read_tutorial(char *lines[MAX_TUTORIAL], unsigned *count)
         fail("no level in %s", path);
 }
 
+/* Reads the collections' ids, and which are the tutorial and the open
+ * floor's. */
+static void read_collections(struct bench_http_client *client, long *tutorial, long *soak)
+{
+    json_t *doc = setup_get(client, "/api/v1/collections");
+    size_t i;
+    json_t *c;
+    *tutorial = *soak = 0;
+    json_array_foreach(json_object_get(doc, "collections"), i, c)
+    {
+        long id = bench_json_long(c, "id", 0);
+        const char *name = bench_json_text(c, "name");
+        if (ncollections < sizeof collection_ids / sizeof collection_ids[0])
+            collection_ids[ncollections++] = id;
+        if (name != NULL && strcmp(name, "First Steps") == 0)
+            *tutorial = id;
+        if (name != NULL && strcmp(name, "Soak") == 0)
+            *soak = id;
+    }
+    json_decref(doc);
+    if (*tutorial == 0 || *soak == 0)
+        fail("the library has no tutorial or no Soak collection");
+}
+
+/* Sorts the levels of collection `id` into the open floor, the tutorial's
+ * levels (with their solutions) and the levels to browse. */
+static void read_levels(struct bench_http_client *client, long id, long tutorial, long soak,
+                        char *const *solutions, unsigned nsolutions)
+{
+    char path[96];
+    snprintf(path, sizeof path, "/api/v1/collections/%ld", id);
+    json_t *doc = setup_get(client, path);
+    size_t i;
+    json_t *level;
+    json_array_foreach(json_object_get(doc, "levels"), i, level)
+    {
+        long level_id = bench_json_long(level, "id", 0);
+        long position = bench_json_long(level, "position", 0);
+        if (id == soak) {
+            walk_level = level_id;
+        } else if (id == tutorial) {
+            if (position >= 1 && (unsigned)position <= nsolutions) {
+                tutorial_level[ntutorial] = level_id;
+                tutorial_line[ntutorial++] = solutions[position - 1];
+            }
+        } else {
+            long *b = realloc(browse_levels, (nbrowse + 1) * sizeof *b);
+            if (b == NULL)
+                fail("out of memory");
+            browse_levels = b;
+            browse_levels[nbrowse++] = level_id;
+        }
+    }
+    json_decref(doc);
+}
+
 /* Finds the open floor, the tutorial's levels and every level to browse. */
 static void read_library(void)
 {
-    char *body = NULL;
-    if (setup_request("GET", "/api/v1/collections", NULL, &body) != 200)
-        fail("GET /api/v1/collections: %s", body);
-    long tutorial = 0, soak = 0;
-    for (const char *c = strstr(body, "{\"id\":"); c != NULL; c = strstr(c + 1, "{\"id\":")) {
-        long id = atol(c + 6);
-        if (ncollections < sizeof collection_ids / sizeof collection_ids[0])
-            collection_ids[ncollections++] = id;
-        if (strncmp(strstr(c, "\"name\":\"") + 8, "First Steps\"", 12) == 0)
-            tutorial = id;
-        if (strncmp(strstr(c, "\"name\":\"") + 8, "Soak\"", 5) == 0)
-            soak = id;
-    }
-    free(body);
-    if (tutorial == 0 || soak == 0)
-        fail("the library has no tutorial or no Soak collection");
+    struct bench_http_client client = bench_http_client(port);
+    long tutorial, soak;
+    read_collections(&client, &tutorial, &soak);
     char *solutions[MAX_TUTORIAL];
     unsigned nsolutions;
     read_tutorial(solutions, &nsolutions);
-    for (unsigned i = 0; i < ncollections; i++) {
-        char path[96];
-        snprintf(path, sizeof path, "/api/v1/collections/%ld", collection_ids[i]);
-        if (setup_request("GET", path, NULL, &body) != 200)
-            fail("GET %s: %s", path, body);
-        const char *list = strstr(body, "\"levels\":[");
-        for (const char *c = list != NULL ? strstr(list, "{\"id\":") : NULL; c != NULL;
-             c = strstr(c + 1, "{\"id\":")) {
-            long id = atol(c + 6);
-            long position = json_long(c, "\"position\":", 0);
-            if (collection_ids[i] == soak) {
-                walk_level = id;
-            } else if (collection_ids[i] == tutorial) {
-                if (position >= 1 && (unsigned)position <= nsolutions) {
-                    tutorial_level[ntutorial] = id;
-                    tutorial_line[ntutorial++] = solutions[position - 1];
-                }
-            } else {
-                long *b = realloc(browse_levels, (nbrowse + 1) * sizeof *b);
-                if (b == NULL)
-                    fail("out of memory");
-                browse_levels = b;
-                browse_levels[nbrowse++] = id;
-            }
-        }
-        free(body);
-    }
+    for (unsigned i = 0; i < ncollections; i++)
+        read_levels(&client, collection_ids[i], tutorial, soak, solutions, nsolutions);
     if (walk_level == 0 || ntutorial == 0 || nbrowse == 0)
         fail("the library lacks levels to play");
     /* The open floor must stand as written: a game on it starts at (1, 1). */
     char path[96];
     snprintf(path, sizeof path, "/api/v1/levels/%ld", walk_level);
-    if (setup_request("GET", path, NULL, &body) != 200 ||
-        strstr(body, "\"rows\":[\"##########\",\"#@       #\"") == NULL)
-        fail("the open floor is not as written: %s", body);
-    free(body);
+    json_t *doc = setup_get(&client, path);
+    const json_t *rows = bench_json_at(doc, "level.rows");
+    const char *row0 = json_string_value(json_array_get(rows, 0));
+    const char *row1 = json_string_value(json_array_get(rows, 1));
+    if (row0 == NULL || row1 == NULL || strcmp(row0, "##########") != 0 ||
+        strcmp(row1, "#@       #") != 0) {
+        char *text = json_dumps(doc, JSON_COMPACT);
+        fail("the open floor is not as written: %s", text != NULL ? text : "");
+    }
+    json_decref(doc);
+    bench_http_close(&client);
 }
 
 /* ---------------------------------------------------------------------------
