@@ -15,14 +15,11 @@
  *
  * Settings: BENCH_SPECTATORS (1000), BENCH_SPECTATORS_SECONDS (20),
  * BENCH_SPECTATORS_RATE (10 steps a second). */
+#include "bench_http.h"
+#include "bench_json.h"
 #include "bench_sokod.h"
 
-#include <arpa/inet.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -32,9 +29,6 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -86,94 +80,73 @@ static void start_server(void)
 
 static int connect_server(void)
 {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) != 0)
+    int fd = bench_http_connect(port);
+    if (fd < 0)
         fail("cannot connect to sokod");
-    int one = 1;
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     return fd;
 }
 
-/* One request on a kept-alive connection; the answer's body goes to body
- * (cap bytes). Keeps the session cookie in `cookie`. Returns the status. */
-static int request(int fd, const char *method, const char *path, const char *json, char *cookie,
-                   size_t cookie_cap, char *body, size_t cap)
+/* One request of the player, which must answer `want`: returns the answer
+ * parsed (json_decref). Exits with the answer when it is anything else. */
+static json_t *player_request(struct bench_http_client *player, const char *method,
+                              const char *path, const char *json, int want)
 {
-    char req[2048];
-    int n = snprintf(req, sizeof req,
-                     "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                     "Content-Length: %zu\r\n%s%s%s\r\n%s",
-                     method, path, json != NULL ? strlen(json) : 0, cookie[0] ? "Cookie: " : "",
-                     cookie, cookie[0] ? "\r\n" : "", json != NULL ? json : "");
-    if (write(fd, req, (size_t)n) != n)
-        fail("cannot send a request");
-    static char buf[1 << 16];
-    size_t len = 0;
-    char *end = NULL;
-    while (end == NULL) {
-        ssize_t r = read(fd, buf + len, sizeof buf - 1 - len);
-        if (r <= 0)
-            fail("the connection closed");
-        len += (size_t)r;
-        buf[len] = '\0';
-        end = strstr(buf, "\r\n\r\n");
-    }
-    int status = atoi(buf + 9);
-    const char *cl = strcasestr(buf, "\r\nContent-Length:");
-    size_t want = cl != NULL && cl < end ? (size_t)atol(cl + 17) : 0;
-    const char *sc = strcasestr(buf, "\r\nSet-Cookie: ");
-    if (sc != NULL && sc < end) {
-        sc += 14;
-        size_t k = strcspn(sc, ";\r");
-        if (k < cookie_cap) {
-            memcpy(cookie, sc, k);
-            cookie[k] = '\0';
-        }
-    }
-    size_t head = (size_t)(end + 4 - buf);
-    while (len < head + want) {
-        ssize_t r = read(fd, buf + len, sizeof buf - 1 - len);
-        if (r <= 0)
-            fail("the connection closed in a body");
-        len += (size_t)r;
-    }
-    size_t copy = want < cap - 1 ? want : cap - 1;
-    memcpy(body, buf + head, copy);
-    body[copy] = '\0';
-    return status;
-}
-
-static long json_number(const char *text, const char *key)
-{
-    const char *at = strstr(text, key);
-    return at != NULL ? atol(at + strlen(key)) : -1;
+    char *body;
+    int status = bench_http_request(player, method, path, json, &body);
+    json_t *doc = status == want ? bench_json_parse(body) : NULL;
+    if (doc == NULL)
+        fail(status < 0 ? "the connection closed" : body);
+    free(body);
+    return doc;
 }
 
 /* The spectators and what they saw: arrival[step * nspec + i]. */
+struct spectator {
+    int fd;
+    bool ready; /* its stream said "ready": it follows the room */
+    struct bench_http_stream stream;
+};
 static unsigned nspec, nsteps;
-static int *spec_fd;
+static struct spectator *specs;
 static uint64_t *arrival;
 static uint64_t *acked;
 static uint64_t *sent;
 static volatile bool watching = true;
-static char (*tail)[48]; /* the end of each stream's last read, for a pattern cut in two */
 
-/* Records each "race_step" seq in the text a spectator read. */
-static void scan(unsigned i, const char *text, size_t len, uint64_t at)
+/* Whose event it is, and when the bytes that hold it were read. */
+struct reading {
+    unsigned spectator;
+    uint64_t at;
+};
+
+/* Notes the arrival of each race step by its seq, and the ready event. */
+static void on_event(void *arg, const struct bench_http_event *e)
 {
-    static const char key[] = "\"seq\":";
-    const char *p = text, *end = text + len;
-    while (p < end) {
-        const char *found = memmem(p, (size_t)(end - p), key, sizeof key - 1);
-        if (found == NULL)
-            break;
-        long seq = atol(found + sizeof key - 1);
-        if (seq >= 1 && (unsigned long)seq <= nsteps && arrival[(size_t)(seq - 1) * nspec + i] == 0)
-            arrival[(size_t)(seq - 1) * nspec + i] = at;
-        p = found + sizeof key - 1;
-    }
+    const struct reading *r = arg;
+    if (e->type != NULL && strcmp(e->type, "ready") == 0)
+        specs[r->spectator].ready = true;
+    if (e->type == NULL || strcmp(e->type, "race_step") != 0)
+        return;
+    json_t *doc = bench_json_parse(e->data);
+    long seq = bench_json_long(doc, "seq", 0);
+    json_decref(doc);
+    size_t at = (size_t)(seq - 1) * nspec + r->spectator;
+    if (seq >= 1 && (unsigned long)seq <= nsteps && arrival[at] == 0)
+        arrival[at] = r->at;
+}
+
+/* Reads what spectator i's stream holds, read at `at`. False when the
+ * stream closed, broke, or was refused. */
+static bool spectator_read(unsigned i, uint64_t at)
+{
+    char buf[16384];
+    ssize_t n = read(specs[i].fd, buf, sizeof buf);
+    if (n <= 0)
+        return false;
+    struct reading r = {i, at};
+    struct bench_http_stream *s = &specs[i].stream;
+    int taken = bench_http_stream_take(s, buf, (size_t)n, on_event, &r);
+    return taken == 0 || (taken > 0 && s->head.status == 200);
 }
 
 static void *watch_main(void *unused)
@@ -182,29 +155,14 @@ static void *watch_main(void *unused)
     int ep = epoll_create1(0);
     for (unsigned i = 0; i < nspec; i++) {
         struct epoll_event ev = {.events = EPOLLIN, .data.u32 = i};
-        epoll_ctl(ep, EPOLL_CTL_ADD, spec_fd[i], &ev);
+        epoll_ctl(ep, EPOLL_CTL_ADD, specs[i].fd, &ev);
     }
-    static char buf[1 << 16];
     struct epoll_event evs[256];
     while (watching) {
         int n = epoll_wait(ep, evs, 256, 100);
         uint64_t at = now_us();
-        for (int k = 0; k < n; k++) {
-            unsigned i = evs[k].data.u32;
-            size_t keep = strlen(tail[i]);
-            memcpy(buf, tail[i], keep);
-            ssize_t r = read(spec_fd[i], buf + keep, sizeof buf - keep - 1);
-            if (r <= 0)
-                continue;
-            size_t len = keep + (size_t)r;
-            buf[len] = '\0';
-            scan(i, buf, len, at);
-            size_t t = len < sizeof tail[i] - 1 ? len : sizeof tail[i] - 1;
-            memcpy(tail[i], buf + len - t, t);
-            tail[i][t] = '\0';
-            /* The part already scanned must not count twice: "seq" within
-             * the kept tail is found again but arrival is set once. */
-        }
+        for (int k = 0; k < n; k++)
+            spectator_read(evs[k].data.u32, at);
     }
     close(ep);
     return NULL;
@@ -263,24 +221,22 @@ int main(void)
     start_server();
     atexit(stop_server);
 
-    char cookie[256] = "", body[1 << 15], path[128], json[128];
-    int player = connect_server();
-    if (request(player, "POST", "/api/v1/rooms", "{\"level\":\"random\"}", cookie, sizeof cookie,
-                body, sizeof body) != 201)
-        fail(body);
-    long room = json_number(body, "\"room\":{\"id\":");
-    long user = json_number(body, "\"you\":{\"user_id\":");
+    char path[128], json[128];
+    struct bench_http_client player = bench_http_client(port);
+    json_t *doc = player_request(&player, "POST", "/api/v1/rooms", "{\"level\":\"random\"}", 201);
+    long room = bench_json_long(doc, "room.id", -1);
+    long user = bench_json_long(doc, "you.user_id", -1);
+    json_decref(doc);
     long rss_idle;
     unsigned long long ticks0;
     server_usage(&rss_idle, &ticks0);
 
     /* The spectators, in batches so the listen queue never overflows. */
-    spec_fd = calloc(nspec, sizeof *spec_fd);
-    tail = calloc(nspec, sizeof *tail);
+    specs = calloc(nspec, sizeof *specs);
     arrival = calloc((size_t)nsteps * nspec, sizeof *arrival);
     acked = calloc(nsteps, sizeof *acked);
     sent = calloc(nsteps, sizeof *sent);
-    if (spec_fd == NULL || tail == NULL || arrival == NULL || acked == NULL || sent == NULL)
+    if (specs == NULL || arrival == NULL || acked == NULL || sent == NULL)
         fail("out of memory");
     char get[256];
     int glen = snprintf(get, sizeof get,
@@ -288,19 +244,12 @@ int main(void)
                         "Accept: text/event-stream\r\n\r\n",
                         room);
     for (unsigned i = 0; i < nspec; i++) {
-        spec_fd[i] = connect_server();
-        if (write(spec_fd[i], get, (size_t)glen) != glen)
+        specs[i].fd = connect_server();
+        if (write(specs[i].fd, get, (size_t)glen) != glen)
             fail("cannot ask for a stream");
-        char buf[4096];
-        size_t len = 0;
-        while (len < sizeof buf - 1) {
-            ssize_t r = read(spec_fd[i], buf + len, sizeof buf - 1 - len);
-            if (r <= 0)
-                fail("a stream closed before it was ready");
-            len += (size_t)r;
-            buf[len] = '\0';
-            if (strstr(buf, "event: ready") != NULL)
-                break;
+        while (!specs[i].ready) {
+            if (!spectator_read(i, 0))
+                fail("a stream closed or was refused before it was ready");
         }
     }
     long rss_watched;
@@ -311,13 +260,11 @@ int main(void)
     if (pthread_create(&watcher, NULL, watch_main, NULL) != 0)
         fail("cannot start the watching thread");
     snprintf(path, sizeof path, "/api/v1/rooms/%ld/start", room);
-    if (request(player, "POST", path, "{}", cookie, sizeof cookie, body, sizeof body) != 200)
-        fail(body);
-    long wait_ms = json_number(body, "\"starts_in_ms\":");
-    char key[64];
-    snprintf(key, sizeof key, "{\"user_id\":%ld,", user);
-    const char *me = strstr(body, key);
-    long game = me != NULL ? json_number(me, "\"game_id\":") : -1;
+    doc = player_request(&player, "POST", path, "{}", 200);
+    long wait_ms = bench_json_long(doc, "room.starts_in_ms", -1);
+    long game =
+        bench_json_long(bench_json_find(doc, "room.players", "user_id", user), "game_id", -1);
+    json_decref(doc);
     if (game <= 0)
         fail("the race gave the player no game");
     usleep((useconds_t)(wait_ms + 50) * 1000u);
@@ -333,10 +280,12 @@ int main(void)
             usleep((useconds_t)(due - t));
         snprintf(json, sizeof json, "{\"seq\":%u,\"steps\":\"%c\"}", s + 1, s % 2 == 0 ? 'r' : 'l');
         sent[s] = now_us();
-        int status = request(player, "POST", path, json, cookie, sizeof cookie, body, sizeof body);
+        char *body;
+        int status = bench_http_request(&player, "POST", path, json, &body);
         acked[s] = now_us();
         if (status != 200)
-            fail(body);
+            fail(status < 0 ? "the connection closed" : body);
+        free(body);
     }
     uint64_t wall = now_us() - t0;
     server_usage(&rss_end, &ticks_end);
@@ -414,7 +363,7 @@ int main(void)
     free(all);
     free(last);
     for (unsigned i = 0; i < nspec; i++)
-        close(spec_fd[i]);
-    close(player);
+        close(specs[i].fd);
+    bench_http_close(&player);
     return 0;
 }

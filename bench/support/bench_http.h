@@ -50,10 +50,15 @@ struct bench_http_client {
     size_t in_cap;
 };
 
+/* A blocking connection to sokod on 127.0.0.1:port, without Nagle's delay:
+ * its socket, or -1 with errno set. */
+int bench_http_connect(unsigned port);
+
 /* A client of sokod on `port`, not yet connected. */
 struct bench_http_client bench_http_client(unsigned port);
 
-/* Sends one request (`json` NULL: no body) and reads the whole answer.
+/* Sends one request (`json` NULL: no body; head and body within 4 KiB) and
+ * reads the whole answer.
  * Returns its status with its body, NUL-terminated and chunks decoded, in
  * *body (the caller frees it); -1 with *body "" when the connection failed
  * (it is closed, and the next request connects again). */
