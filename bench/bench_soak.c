@@ -34,6 +34,7 @@
  * Settings: BENCH_SOAK_PLAYERS (1000), BENCH_SOAK_SECONDS (600),
  * BENCH_SOAK_SESSION_SECONDS (300: a session lasts 0.4 to 1.6 times this),
  * BENCH_SOAK_SEED (1: the same seed plays the same choices). */
+#include "bench_env.h"
 #include "bench_http.h"
 #include "bench_json.h"
 #include "bench_sokod.h"
@@ -92,19 +93,6 @@ enum { WALK_X0 = 1, WALK_X1 = 8, WALK_Y0 = 1, WALK_Y1 = 4 };
 #define MAX_LOBBIES 512
 
 static unsigned nplayers, run_seconds, session_seconds, seed;
-
-static uint64_t now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
-static unsigned env_unsigned(const char *name, unsigned fallback)
-{
-    const char *v = getenv(name);
-    return v != NULL && atoi(v) > 0 ? (unsigned)atoi(v) : fallback;
-}
 
 /* ---------------------------------------------------------------------------
  * The server: started here, stopped and its folder removed on every exit
@@ -177,40 +165,6 @@ static void start_server(void)
     if (!bench_sokod_run(&sokod, why, sizeof why))
         fail("%s (the folder is removed)", why);
     port = sokod.port;
-}
-
-/* Resident memory (KiB) and CPU time (clock ticks) of the server. */
-static void server_usage(long *rss_kb, unsigned long long *utime, unsigned long long *stime)
-{
-    char path[64], line[512];
-    snprintf(path, sizeof path, "/proc/%d/status", (int)sokod.pid);
-    FILE *f = fopen(path, "r");
-    *rss_kb = -1;
-    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
-        if (strncmp(line, "VmRSS:", 6) == 0)
-            *rss_kb = atol(line + 6);
-    }
-    if (f != NULL)
-        fclose(f);
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)sokod.pid);
-    f = fopen(path, "r");
-    *utime = *stime = 0;
-    if (f != NULL && fgets(line, sizeof line, f) != NULL) {
-        const char *p = strrchr(line, ')');
-        /* Fields after the name: state is 3rd, utime 14th, stime 15th. */
-        if (p != NULL)
-            sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", utime, stime);
-    }
-    if (f != NULL)
-        fclose(f);
-}
-
-static long long file_size(const char *name)
-{
-    char path[PATH_MAX + 32];
-    struct stat st;
-    snprintf(path, sizeof path, "%s/%s", sokod.dir, name);
-    return stat(path, &st) == 0 ? (long long)st.st_size : 0;
 }
 
 /* ---------------------------------------------------------------------------
@@ -632,7 +586,7 @@ static void send_api(struct player *p, enum route r, const char *method, const c
     c->out_off = 0;
     c->route = r;
     c->resent = false;
-    c->sent_at = now_us();
+    c->sent_at = bench_env_now_us();
     c->deadline = c->sent_at + ANSWER_TIMEOUT_US;
     c->in_len = c->head.size = 0;
     p->busy = true;
@@ -642,7 +596,7 @@ static void send_api(struct player *p, enum route r, const char *method, const c
         if (!conn_open(c, p->serial)) {
             count_error(r, "connection error (no socket)", strerror(errno));
             p->busy = false;
-            schedule(p, now_us() + 1000000u);
+            schedule(p, bench_env_now_us() + 1000000u);
         }
         return;
     }
@@ -655,7 +609,7 @@ static void send_api(struct player *p, enum route r, const char *method, const c
         if (!conn_open(c, p->serial)) {
             count_error(r, "connection error (no socket)", strerror(errno));
             p->busy = false;
-            schedule(p, now_us() + 1000000u);
+            schedule(p, bench_env_now_us() + 1000000u);
         }
     }
 }
@@ -675,7 +629,7 @@ static void open_feed(struct player *p, enum feed_kind kind, const char *query, 
     c->out_len = (size_t)n;
     c->out_off = 0;
     c->route = RT_EVENTS;
-    c->sent_at = now_us();
+    c->sent_at = bench_env_now_us();
     c->deadline = c->sent_at + ANSWER_TIMEOUT_US;
     c->in_len = c->head.size = 0;
     bench_http_stream_reset(&c->stream);
@@ -706,7 +660,7 @@ static void close_feed(struct player *p, bool linger)
 {
     if (linger && p->feed_kind == FEED_GAME && p->feed_ready) {
         p->feed_kind = FEED_LINGER;
-        p->feed_until = now_us() + 2000000u;
+        p->feed_until = bench_env_now_us() + 2000000u;
         return;
     }
     if (p->feed_kind == FEED_LINGER) {
@@ -922,7 +876,7 @@ static void race_begin(struct player *p)
     p->race_game = 0;
     p->race_seq = 0;
     p->race_pos = 0;
-    p->race_at = now_us();
+    p->race_at = bench_env_now_us();
     unsigned start = rnd_below(p, MAX_LOBBIES);
     bool join = chance(p, 60);
     for (unsigned i = 0; i < MAX_LOBBIES && join; i++) {
@@ -945,7 +899,7 @@ static void race_begin(struct player *p)
     }
     if (l == NULL) {
         p->race = RACE_NONE;
-        schedule(p, now_us() + think_us(p));
+        schedule(p, bench_env_now_us() + think_us(p));
         return;
     }
     memset(l, 0, sizeof *l);
@@ -954,7 +908,7 @@ static void race_begin(struct player *p)
     l->target = 2 + rnd_below(p, 3);
     l->claimed = 1;
     l->members = 1;
-    l->created = now_us();
+    l->created = bench_env_now_us();
     p->lobby = l;
     p->hosting = true;
     char body[96];
@@ -970,8 +924,8 @@ static void race_go(struct player *p, long game, long starts_in_ms)
     p->race_game = game;
     p->race_seq = 0;
     p->race_pos = 0;
-    schedule(p, now_us() + (uint64_t)(starts_in_ms > 0 ? starts_in_ms : 0) * 1000u + 100000u +
-                    think_us(p));
+    schedule(p, bench_env_now_us() + (uint64_t)(starts_in_ms > 0 ? starts_in_ms : 0) * 1000u +
+                    100000u + think_us(p));
 }
 
 static void race_leave(struct player *p)
@@ -1210,7 +1164,7 @@ static void race_answer(struct player *p, enum route r, int status, const json_t
                         const char *body)
 {
     struct lobby *l = p->lobby;
-    uint64_t now = now_us();
+    uint64_t now = bench_env_now_us();
     if (r == RT_ROOM_CREATE || r == RT_ROOM_JOIN) {
         if (status != (r == RT_ROOM_CREATE ? 201 : 200)) {
             if (!p->hosting)
@@ -1373,7 +1327,7 @@ static bool reads_answer(enum route r)
 /* Handles an answer on the player's API connection and plans what follows. */
 static void answer(struct player *p, enum route r, int status, const char *body)
 {
-    uint64_t now = now_us();
+    uint64_t now = bench_env_now_us();
     p->busy = false;
     int want = (r == RT_SIGNUP || r == RT_ROOM_CREATE) ? 201 : 200;
     bool ok = status == want || (r == RT_OPEN && status == 201);
@@ -1464,7 +1418,7 @@ static void feed_event(void *arg, const struct bench_http_event *e)
     if (kind == EV_READY && !p->feed_ready) {
         p->feed_ready = true;
         fig.stream_ready++;
-        record_latency(RT_EVENTS, now_us() - p->feed.sent_at);
+        record_latency(RT_EVENTS, bench_env_now_us() - p->feed.sent_at);
         if (p->feed_kind == FEED_RACE && p->lobby != NULL)
             p->lobby->ready++;
     } else if (kind == EV_STEP && (p->feed_kind == FEED_GAME || p->feed_kind == FEED_LINGER)) {
@@ -1514,7 +1468,7 @@ static void conn_broken(struct conn *c, const char *why)
     p->resync = true;
     if (p->race == RACE_RUN || p->race == RACE_COUNTDOWN)
         p->race = RACE_DONE;
-    schedule(p, now_us() + think_us(p));
+    schedule(p, bench_env_now_us() + think_us(p));
 }
 
 /* Reads what arrived on an API connection; handles a complete answer. */
@@ -1561,7 +1515,7 @@ static void api_readable(struct conn *c)
     bench_http_grow(&scratch, &scratch_cap, len + 1);
     scratch[len] = '\0';
     fig.answered++;
-    record_latency(c->route, now_us() - c->sent_at);
+    record_latency(c->route, bench_env_now_us() - c->sent_at);
     c->used = true;
     c->phase = C_IDLE;
     int status = c->head.status;
@@ -1617,7 +1571,7 @@ static void feed_readable(struct conn *c)
             conn_broken(c, r == 0 ? "stream closed" : strerror(errno));
             return;
         }
-        c->last_byte = now_us();
+        c->last_byte = bench_env_now_us();
         fig.bytes_in += (unsigned long long)r;
         if (!feed_take(c, buf, (size_t)r))
             return;
@@ -1714,15 +1668,13 @@ static void read_tutorial(char *lines[MAX_TUTORIAL], unsigned *count)
 {
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/levels/tutorial.sok", SOKOD_SOURCE_DIR);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
+    uint32_t len;
+    char *text = bench_env_read_file(path, &len);
+    if (text == NULL)
         fail("cannot read %s", path);
-    static char text[1 << 16];
-    size_t len = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
     soko_reader r;
     soko_entry e;
-    soko_reader_init(&r, text, (uint32_t)len);
+    soko_reader_init(&r, text, len);
     *count = 0;
     while (soko_reader_next(&r, &e) && *count < MAX_TUTORIAL) {
         if (e.solution_count == 0)
@@ -1738,6 +1690,7 @@ static void read_tutorial(char *lines[MAX_TUTORIAL], unsigned *count)
         line[n] = '\0';
         lines[(*count)++] = line;
     }
+    free(text);
     if (*count == 0)
         fail("no level in %s", path);
 }
@@ -1844,13 +1797,16 @@ static double mib(long long bytes)
 
 static void print_load(const char *when)
 {
-    FILE *f = fopen("/proc/loadavg", "r");
-    char avg[128] = "?";
-    if (f != NULL && fgets(avg, sizeof avg, f) != NULL)
-        avg[strcspn(avg, "\n")] = '\0';
-    if (f != NULL)
-        fclose(f);
+    char avg[128];
+    bench_env_load(avg, sizeof avg);
     printf("load average %s: %s\n", when, avg);
+}
+
+/* The CPU time sokod used from one reading to another, in seconds. */
+static double cpu_seconds(const struct bench_sokod_usage *from, const struct bench_sokod_usage *to)
+{
+    return (double)(to->utime + to->stime - from->utime - from->stime) /
+           (double)sysconf(_SC_CLK_TCK);
 }
 
 struct rss_sample {
@@ -1960,10 +1916,10 @@ static void print_memory(const struct rss_sample *s, size_t n)
 
 int main(void)
 {
-    nplayers = env_unsigned("BENCH_SOAK_PLAYERS", 1000);
-    run_seconds = env_unsigned("BENCH_SOAK_SECONDS", 600);
-    session_seconds = env_unsigned("BENCH_SOAK_SESSION_SECONDS", 300);
-    seed = env_unsigned("BENCH_SOAK_SEED", 1);
+    nplayers = bench_env_unsigned("BENCH_SOAK_PLAYERS", 1000);
+    run_seconds = bench_env_unsigned("BENCH_SOAK_SECONDS", 600);
+    session_seconds = bench_env_unsigned("BENCH_SOAK_SESSION_SECONDS", 300);
+    seed = bench_env_unsigned("BENCH_SOAK_SEED", 1);
     setvbuf(stdout, NULL, _IOLBF, 0);
     signal(SIGPIPE, SIG_IGN);
     struct sigaction sa = {.sa_handler = on_signal};
@@ -2004,7 +1960,7 @@ int main(void)
     struct rss_sample *rss = calloc(max_samples, sizeof *rss);
     if (epfd < 0 || players == NULL || heap == NULL || rss == NULL)
         fail("out of memory");
-    uint64_t t0 = now_us(), end = t0 + (uint64_t)run_seconds * 1000000u;
+    uint64_t t0 = bench_env_now_us(), end = t0 + (uint64_t)run_seconds * 1000000u;
     uint64_t ramp = (uint64_t)(run_seconds / 4 < RAMP_MAX_S ? run_seconds / 4 : RAMP_MAX_S);
     for (unsigned i = 0; i < nplayers; i++) {
         struct player *p = &players[i];
@@ -2018,12 +1974,11 @@ int main(void)
     }
 
     /* The library alone: what the database holds before anyone plays. */
-    long long db_start = file_size("sokod.db") + file_size("sokod.db-wal");
+    long long db_start =
+        bench_sokod_file_size(&sokod, "sokod.db") + bench_sokod_file_size(&sokod, "sokod.db-wal");
     size_t nrss = 0;
-    long rss_kb;
-    unsigned long long u0, s0, u, s;
-    server_usage(&rss_kb, &u0, &s0);
-    rss[nrss++] = (struct rss_sample){0, rss_kb};
+    struct bench_sokod_usage use0 = bench_sokod_usage(&sokod), use = use0;
+    rss[nrss++] = (struct rss_sample){0, use0.rss_kb};
     long long wal_max = 0;
     uint64_t next_rss = t0 + RSS_EVERY_US, next_wal = t0, next_progress = t0 + PROGRESS_EVERY_US;
     uint64_t next_check = t0;
@@ -2034,7 +1989,7 @@ int main(void)
     uint64_t drain_end = 0;
 
     for (;;) {
-        uint64_t now = now_us();
+        uint64_t now = bench_env_now_us();
         if (!draining && (now >= end || interrupted)) {
             draining = true;
             drain_end = now + ANSWER_TIMEOUT_US;
@@ -2057,19 +2012,19 @@ int main(void)
             next_check = now + 250000u;
         }
         if (now >= next_wal) {
-            long long w = file_size("sokod.db-wal");
+            long long w = bench_sokod_file_size(&sokod, "sokod.db-wal");
             wal_max = w > wal_max ? w : wal_max;
             next_wal = now + WAL_EVERY_US;
         }
         if (now >= next_rss) {
-            server_usage(&rss_kb, &u, &s);
+            use = bench_sokod_usage(&sokod);
             if (nrss < max_samples)
-                rss[nrss++] = (struct rss_sample){now - t0, rss_kb};
+                rss[nrss++] = (struct rss_sample){now - t0, use.rss_kb};
             watch_cache(now - t0);
             next_rss += RSS_EVERY_US;
         }
         if (now >= next_progress) {
-            server_usage(&rss_kb, &u, &s);
+            use = bench_sokod_usage(&sokod);
             unsigned long open = 0;
             for (unsigned i = 0; i < nplayers; i++)
                 open += players[i].feed_ready;
@@ -2086,8 +2041,8 @@ int main(void)
                    "%lu, streams open %lu, sokod RSS %.1f MiB, CPU %.1f s, WAL %.1f MiB\n",
                    (double)(now - t0) / 1e6, fig.requests,
                    (double)(fig.requests - last_requests) / dt, p50, p99, errors_total, fig.entries,
-                   open, rss_kb / 1024.0, (double)(u + s - u0 - s0) / (double)sysconf(_SC_CLK_TCK),
-                   mib(file_size("sokod.db-wal")));
+                   open, use.rss_kb / 1024.0, cpu_seconds(&use0, &use),
+                   mib(bench_sokod_file_size(&sokod, "sokod.db-wal")));
             last_requests = fig.requests;
             last_progress = now;
             next_progress += PROGRESS_EVERY_US;
@@ -2101,15 +2056,16 @@ int main(void)
         for (int i = 0; i < n; i++)
             on_event(evs[i].data.ptr, evs[i].events);
     }
-    uint64_t wall = now_us() - t0;
+    uint64_t wall = bench_env_now_us() - t0;
     if (interrupted)
         printf("interrupted after %.0f s: the figures so far\n", (double)wall / 1e6);
 
     /* Figures of the server while it still runs. */
-    server_usage(&rss_kb, &u, &s);
+    use = bench_sokod_usage(&sokod);
     if (nrss < max_samples)
-        rss[nrss++] = (struct rss_sample){wall, rss_kb};
-    long long db = file_size("sokod.db"), wal = file_size("sokod.db-wal");
+        rss[nrss++] = (struct rss_sample){wall, use.rss_kb};
+    long long db = bench_sokod_file_size(&sokod, "sokod.db"),
+              wal = bench_sokod_file_size(&sokod, "sokod.db-wal");
     wal_max = wal > wal_max ? wal : wal_max;
     for (unsigned i = 0; i < nplayers; i++) {
         conn_close(&players[i].api);
@@ -2158,11 +2114,12 @@ int main(void)
     print_memory(rss, nrss);
     free(rss);
     long hz = sysconf(_SC_CLK_TCK);
-    double cpu = (double)(u + s - u0 - s0) / (double)hz;
+    double cpu = cpu_seconds(&use0, &use);
     printf("sokod CPU: %.1f s user + %.1f s system = %.1f s over %.0f s (%.0f%% of one core); "
            "%.0f us per request\n",
-           (double)(u - u0) / (double)hz, (double)(s - s0) / (double)hz, cpu, secs,
-           cpu / secs * 100.0, fig.requests > 0 ? cpu * 1e6 / (double)fig.requests : 0.0);
+           (double)(use.utime - use0.utime) / (double)hz,
+           (double)(use.stime - use0.stime) / (double)hz, cpu, secs, cpu / secs * 100.0,
+           fig.requests > 0 ? cpu * 1e6 / (double)fig.requests : 0.0);
     printf("database: sokod.db %.1f MiB + WAL %.1f MiB = %.1f MiB at the end; %.1f MiB per "
            "1,000,000 log entries (extrapolated from %lu); WAL at most %.1f MiB (sampled every "
            "second)\n",
@@ -2170,10 +2127,12 @@ int main(void)
            fig.entries > 0 ? mib(db + wal) / (double)fig.entries * 1e6 : 0.0, fig.entries,
            mib(wal_max));
     stop_server();
-    long long db_stopped = file_size("sokod.db") + file_size("sokod.db-wal");
+    long long db_stopped =
+        bench_sokod_file_size(&sokod, "sokod.db") + bench_sokod_file_size(&sokod, "sokod.db-wal");
     printf("after sokod stopped (WAL checkpointed): sokod.db %.1f MiB, WAL %.1f MiB; growth since "
            "the start (%.1f MiB of library): %.1f MiB, %.1f MiB per 1,000,000 log entries\n",
-           mib(file_size("sokod.db")), mib(file_size("sokod.db-wal")), mib(db_start),
+           mib(bench_sokod_file_size(&sokod, "sokod.db")),
+           mib(bench_sokod_file_size(&sokod, "sokod.db-wal")), mib(db_start),
            mib(db_stopped - db_start),
            fig.entries > 0 ? mib(db_stopped - db_start) / (double)fig.entries * 1e6 : 0.0);
 

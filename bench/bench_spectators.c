@@ -15,6 +15,7 @@
  *
  * Settings: BENCH_SPECTATORS (1000), BENCH_SPECTATORS_SECONDS (20),
  * BENCH_SPECTATORS_RATE (10 steps a second). */
+#include "bench_env.h"
 #include "bench_http.h"
 #include "bench_json.h"
 #include "bench_sokod.h"
@@ -29,7 +30,6 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
 
 /* A level where stepping right and left never ends the race. */
@@ -37,19 +37,6 @@ static const char LEVEL[] = "Collection: bench\n\n; Open\n#######\n#@    #\n#  $
 
 static struct bench_sokod sokod = {.pid = -1};
 static unsigned port;
-
-static uint64_t now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
-static unsigned env_unsigned(const char *name, unsigned fallback)
-{
-    const char *v = getenv(name);
-    return v != NULL && atoi(v) > 0 ? (unsigned)atoi(v) : fallback;
-}
 
 static void stop_server(void)
 {
@@ -160,7 +147,7 @@ static void *watch_main(void *unused)
     struct epoll_event evs[256];
     while (watching) {
         int n = epoll_wait(ep, evs, 256, 100);
-        uint64_t at = now_us();
+        uint64_t at = bench_env_now_us();
         for (int k = 0; k < n; k++)
             spectator_read(evs[k].data.u32, at);
     }
@@ -174,39 +161,11 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Resident memory (kB) and CPU time (clock ticks) of the server. */
-static void server_usage(long *rss_kb, unsigned long long *ticks)
-{
-    char path[64], line[512];
-    snprintf(path, sizeof path, "/proc/%d/status", (int)sokod.pid);
-    FILE *f = fopen(path, "r");
-    *rss_kb = -1;
-    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
-        if (strncmp(line, "VmRSS:", 6) == 0)
-            *rss_kb = atol(line + 6);
-    }
-    if (f != NULL)
-        fclose(f);
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)sokod.pid);
-    f = fopen(path, "r");
-    *ticks = 0;
-    if (f != NULL && fgets(line, sizeof line, f) != NULL) {
-        const char *p = strrchr(line, ')');
-        unsigned long utime = 0, stime = 0;
-        /* Fields after the name: state is 3rd, utime 14th, stime 15th. */
-        if (p != NULL && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
-                                &utime, &stime) == 2)
-            *ticks = utime + stime;
-    }
-    if (f != NULL)
-        fclose(f);
-}
-
 int main(void)
 {
-    nspec = env_unsigned("BENCH_SPECTATORS", 1000);
-    unsigned seconds = env_unsigned("BENCH_SPECTATORS_SECONDS", 20);
-    unsigned rate = env_unsigned("BENCH_SPECTATORS_RATE", 10);
+    nspec = bench_env_unsigned("BENCH_SPECTATORS", 1000);
+    unsigned seconds = bench_env_unsigned("BENCH_SPECTATORS_SECONDS", 20);
+    unsigned rate = bench_env_unsigned("BENCH_SPECTATORS_RATE", 10);
     nsteps = seconds * rate;
     signal(SIGPIPE, SIG_IGN);
     struct rlimit lim;
@@ -227,9 +186,7 @@ int main(void)
     long room = bench_json_long(doc, "room.id", -1);
     long user = bench_json_long(doc, "you.user_id", -1);
     json_decref(doc);
-    long rss_idle;
-    unsigned long long ticks0;
-    server_usage(&rss_idle, &ticks0);
+    long rss_idle = bench_sokod_usage(&sokod).rss_kb;
 
     /* The spectators, in batches so the listen queue never overflows. */
     specs = calloc(nspec, sizeof *specs);
@@ -252,9 +209,7 @@ int main(void)
                 fail("a stream closed or was refused before it was ready");
         }
     }
-    long rss_watched;
-    unsigned long long ticks_unused;
-    server_usage(&rss_watched, &ticks_unused);
+    long rss_watched = bench_sokod_usage(&sokod).rss_kb;
 
     pthread_t watcher;
     if (pthread_create(&watcher, NULL, watch_main, NULL) != 0)
@@ -270,25 +225,23 @@ int main(void)
     usleep((useconds_t)(wait_ms + 50) * 1000u);
 
     snprintf(path, sizeof path, "/api/v1/games/%ld/log", game);
-    unsigned long long ticks_start, ticks_end;
-    long rss_start, rss_end;
-    server_usage(&rss_start, &ticks_start);
-    uint64_t t0 = now_us(), period = 1000000u / rate;
+    struct bench_sokod_usage start = bench_sokod_usage(&sokod);
+    uint64_t t0 = bench_env_now_us(), period = 1000000u / rate;
     for (unsigned s = 0; s < nsteps; s++) {
-        uint64_t due = t0 + (uint64_t)s * period, t = now_us();
+        uint64_t due = t0 + (uint64_t)s * period, t = bench_env_now_us();
         if (due > t)
             usleep((useconds_t)(due - t));
         snprintf(json, sizeof json, "{\"seq\":%u,\"steps\":\"%c\"}", s + 1, s % 2 == 0 ? 'r' : 'l');
-        sent[s] = now_us();
+        sent[s] = bench_env_now_us();
         char *body;
         int status = bench_http_request(&player, "POST", path, json, &body);
-        acked[s] = now_us();
+        acked[s] = bench_env_now_us();
         if (status != 200)
             fail(status < 0 ? "the connection closed" : body);
         free(body);
     }
-    uint64_t wall = now_us() - t0;
-    server_usage(&rss_end, &ticks_end);
+    uint64_t wall = bench_env_now_us() - t0;
+    struct bench_sokod_usage end = bench_sokod_usage(&sokod);
     usleep(500000); /* the last events' way to the last spectators */
     watching = false;
     pthread_join(watcher, NULL);
@@ -329,7 +282,8 @@ int main(void)
     qsort(from_send, got, sizeof *from_send, by_value);
     qsort(answer, nsteps, sizeof *answer, by_value);
     long hz = sysconf(_SC_CLK_TCK);
-    double cpu = (double)(ticks_end - ticks_start) / (double)hz / ((double)wall / 1e6) * 100.0;
+    double cpu = (double)(end.utime + end.stime - start.utime - start.stime) / (double)hz /
+                 ((double)wall / 1e6) * 100.0;
     printf("spectators: %u, steps: %u at %u a second, deliveries: %zu of %zu (%zu before the "
            "answer)\n",
            nspec, nsteps, rate, got, pairs, early);
@@ -349,15 +303,12 @@ int main(void)
                (double)last[complete / 2] / 1000.0,
                (double)last[(size_t)((double)complete * 0.99)] / 1000.0, complete);
     printf("server RSS: %ld kB idle, %ld kB with the spectators, %ld kB after stepping\n", rss_idle,
-           rss_watched, rss_end);
+           rss_watched, end.rss_kb);
     printf("server CPU while stepping: %.1f%% of one core\n", cpu);
     /* Figures taken on a busy machine say little: say how busy it was. */
-    FILE *load = fopen("/proc/loadavg", "r");
-    char avg[128] = "";
-    if (load != NULL && fgets(avg, sizeof avg, load) != NULL)
-        printf("load average: %s", avg);
-    if (load != NULL)
-        fclose(load);
+    char avg[128];
+    bench_env_load(avg, sizeof avg);
+    printf("load average: %s\n", avg);
     free(from_send);
     free(answer);
     free(all);
