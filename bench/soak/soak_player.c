@@ -343,6 +343,16 @@ static void end_session(struct player *p, uint64_t now)
     start_session(p, now + think_us(p) * 4);
 }
 
+/* Signs the player up, or logs it in again: its name and password follow
+ * from its serial number and the run's seed. */
+static void send_account(struct player *p, enum route r, const char *path)
+{
+    char body[160];
+    snprintf(body, sizeof body, "{\"username\":\"soak%lu_%u\",\"password\":\"soak-password-%lu\"}",
+             p->serial, seed, p->serial);
+    send_api(p, r, "POST", path, body);
+}
+
 void act(struct player *p, uint64_t now)
 {
     p->actions++;
@@ -379,11 +389,7 @@ void act(struct player *p, uint64_t now)
         return;
     }
     if (p->signer && p->account == 0 && p->actions > p->signup_after) {
-        char body[160];
-        snprintf(body, sizeof body,
-                 "{\"username\":\"soak%lu_%u\",\"password\":\"soak-password-%lu\"}", p->serial,
-                 seed, p->serial);
-        send_api(p, RT_SIGNUP, "POST", "/api/v1/account/signup", body);
+        send_account(p, RT_SIGNUP, "/api/v1/account/signup");
         return;
     }
     if (p->account == 1 && p->relogin_at != 0 && now >= p->relogin_at) {
@@ -392,11 +398,7 @@ void act(struct player *p, uint64_t now)
         return;
     }
     if (p->account == 2) {
-        char body[160];
-        snprintf(body, sizeof body,
-                 "{\"username\":\"soak%lu_%u\",\"password\":\"soak-password-%lu\"}", p->serial,
-                 seed, p->serial);
-        send_api(p, RT_LOGIN, "POST", "/api/v1/account/login", body);
+        send_account(p, RT_LOGIN, "/api/v1/account/login");
         return;
     }
     if (p->two_tabs && p->feed_kind == FEED_NONE && p->kind != LV_BROWSE) {
