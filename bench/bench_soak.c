@@ -46,21 +46,21 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-unsigned nplayers, session_seconds, seed;
+unsigned soak_nplayers, soak_session_seconds, soak_seed;
 static unsigned run_seconds;
 
-struct bench_sokod sokod = {.pid = -1};
-unsigned port;
+struct bench_sokod soak_sokod = {.pid = -1};
+unsigned soak_port;
 static volatile sig_atomic_t interrupted;
 
 static void stop_server(void)
 {
-    bench_sokod_stop(&sokod);
+    bench_sokod_stop(&soak_sokod);
 }
 
 static void cleanup(void)
 {
-    bench_sokod_remove(&sokod);
+    bench_sokod_remove(&soak_sokod);
 }
 
 void soak_fail(const char *fmt, ...)
@@ -84,12 +84,12 @@ static void on_signal(int sig)
 static void start_server(void)
 {
     char why[PATH_MAX + 128];
-    if (!bench_sokod_prepare(&sokod, "soak", why, sizeof why))
+    if (!bench_sokod_prepare(&soak_sokod, "soak", why, sizeof why))
         soak_fail("%s", why);
-    make_levels(sokod.levels);
-    if (!bench_sokod_run(&sokod, why, sizeof why))
+    library_make_levels(soak_sokod.levels);
+    if (!bench_sokod_run(&soak_sokod, why, sizeof why))
         soak_fail("%s (the folder is removed)", why);
-    port = sokod.port;
+    soak_port = soak_sokod.port;
 }
 
 static void print_load(const char *when)
@@ -110,10 +110,10 @@ static double cpu_seconds(const struct bench_sokod_usage *from, const struct ben
  * with its figures, and a file limit for two sockets a player. */
 static void setup_process(void)
 {
-    nplayers = bench_env_unsigned("BENCH_SOAK_PLAYERS", 1000);
+    soak_nplayers = bench_env_unsigned("BENCH_SOAK_PLAYERS", 1000);
     run_seconds = bench_env_unsigned("BENCH_SOAK_SECONDS", 600);
-    session_seconds = bench_env_unsigned("BENCH_SOAK_SESSION_SECONDS", 300);
-    seed = bench_env_unsigned("BENCH_SOAK_SEED", 1);
+    soak_session_seconds = bench_env_unsigned("BENCH_SOAK_SESSION_SECONDS", 300);
+    soak_seed = bench_env_unsigned("BENCH_SOAK_SEED", 1);
     setvbuf(stdout, NULL, _IOLBF, 0);
     signal(SIGPIPE, SIG_IGN);
     struct sigaction sa = {.sa_handler = on_signal};
@@ -122,27 +122,27 @@ static void setup_process(void)
     sigaction(SIGHUP, &sa, NULL);
     /* Two sockets per player at most, at both ends when the server is ours. */
     struct rlimit lim;
-    rlim_t need = (rlim_t)nplayers * 2 + 256;
+    rlim_t need = (rlim_t)soak_nplayers * 2 + 256;
     if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < need) {
         lim.rlim_cur = lim.rlim_max < need ? lim.rlim_max : need;
         setrlimit(RLIMIT_NOFILE, &lim);
         if (lim.rlim_cur < need)
             printf("note: the open file limit is %llu, low for %u players\n",
-                   (unsigned long long)lim.rlim_cur, nplayers);
+                   (unsigned long long)lim.rlim_cur, soak_nplayers);
     }
 }
 
 static void print_start(void)
 {
     errno = 0;
-    int niceness = getpriority(PRIO_PROCESS, (id_t)sokod.pid);
+    int niceness = getpriority(PRIO_PROCESS, (id_t)soak_sokod.pid);
     printf("sokod soak: %u players for %u s (sessions of %u s on average, seed %u), %ld CPUs, "
            "sokod on 127.0.0.1:%u (nice %d) with a fresh database\n",
-           nplayers, run_seconds, session_seconds, seed, sysconf(_SC_NPROCESSORS_ONLN), port,
-           errno == 0 ? niceness : 0);
+           soak_nplayers, run_seconds, soak_session_seconds, soak_seed,
+           sysconf(_SC_NPROCESSORS_ONLN), soak_port, errno == 0 ? niceness : 0);
     printf("library: %u levels to browse, %u tutorial levels with solutions, the open floor "
            "(level %ld)\n",
-           nbrowse + ntutorial + 1, ntutorial, walk_level);
+           library_nbrowse + library_ntutorial + 1, library_ntutorial, library_walk_level);
     print_load("before");
 }
 
@@ -150,20 +150,21 @@ static void print_start(void)
  * RAMP_MAX_S seconds. */
 static void start_players(uint64_t t0)
 {
-    players = calloc(nplayers, sizeof *players);
-    heap = calloc(nplayers, sizeof *heap);
-    if (players == NULL || heap == NULL)
+    player_list = calloc(soak_nplayers, sizeof *player_list);
+    player_heap = calloc(soak_nplayers, sizeof *player_heap);
+    if (player_list == NULL || player_heap == NULL)
         soak_fail("out of memory");
     uint64_t ramp = (uint64_t)(run_seconds / 4 < RAMP_MAX_S ? run_seconds / 4 : RAMP_MAX_S);
-    for (unsigned i = 0; i < nplayers; i++) {
-        struct player *p = &players[i];
+    for (unsigned i = 0; i < soak_nplayers; i++) {
+        struct player *p = &player_list[i];
         p->slot = i;
-        p->serial = i; /* start_session adds nplayers: every session its own number */
+        p->serial = i; /* player_start_session adds soak_nplayers: every session its own number */
         p->api.fd = p->feed.fd = -1;
         p->api.p = p->feed.p = p;
         p->feed.feed = true;
-        p->rng = seed * 7919u + i;
-        start_session(p, t0 + (ramp * 1000000u * i) / (nplayers > 0 ? nplayers : 1));
+        p->rng = soak_seed * 7919u + i;
+        player_start_session(p,
+                             t0 + (ramp * 1000000u * i) / (soak_nplayers > 0 ? soak_nplayers : 1));
     }
 }
 
@@ -181,21 +182,21 @@ struct run {
 /* The progress line of the last 30 s. */
 static void print_progress(struct run *run, uint64_t now)
 {
-    run->use = bench_sokod_usage(&sokod);
+    run->use = bench_sokod_usage(&soak_sokod);
     unsigned long open = 0;
-    for (unsigned i = 0; i < nplayers; i++)
-        open += players[i].feed_ready;
+    for (unsigned i = 0; i < soak_nplayers; i++)
+        open += player_list[i].feed_ready;
     double dt = (double)(now - run->last_progress) / 1e6;
     /* Latency of these 30 s alone: does the server slow down as it runs? */
     double p50, p99;
     figures_window(&p50, &p99);
     printf("[%4.0f s] requests %lu (%.0f/s; p50 %.1f ms, p99 %.1f ms), errors %lu, entries "
            "%lu, streams open %lu, sokod RSS %.1f MiB, CPU %.1f s, WAL %.1f MiB\n",
-           (double)(now - run->t0) / 1e6, fig.requests,
-           (double)(fig.requests - run->last_requests) / dt, p50, p99, errors_total, fig.entries,
-           open, run->use.rss_kb / 1024.0, cpu_seconds(&run->use0, &run->use),
-           mib(bench_sokod_file_size(&sokod, "sokod.db-wal")));
-    run->last_requests = fig.requests;
+           (double)(now - run->t0) / 1e6, figures.requests,
+           (double)(figures.requests - run->last_requests) / dt, p50, p99, figures_errors,
+           figures.entries, open, run->use.rss_kb / 1024.0, cpu_seconds(&run->use0, &run->use),
+           figures_mib(bench_sokod_file_size(&soak_sokod, "sokod.db-wal")));
+    run->last_requests = figures.requests;
     run->last_progress = now;
     run->next_progress += PROGRESS_EVERY_US;
 }
@@ -205,19 +206,19 @@ static void print_progress(struct run *run, uint64_t now)
 static void tick(struct run *run, uint64_t now)
 {
     if (now >= run->next_check) {
-        check_timeouts(now);
+        net_check_timeouts(now);
         run->next_check = now + 250000u;
     }
     if (now >= run->next_wal) {
-        long long w = bench_sokod_file_size(&sokod, "sokod.db-wal");
+        long long w = bench_sokod_file_size(&soak_sokod, "sokod.db-wal");
         run->wal_max = w > run->wal_max ? w : run->wal_max;
         run->next_wal = now + WAL_EVERY_US;
     }
     if (now >= run->next_rss) {
-        run->use = bench_sokod_usage(&sokod);
+        run->use = bench_sokod_usage(&soak_sokod);
         if (run->nrss < run->max_samples)
             run->rss[run->nrss++] = (struct rss_sample){now - run->t0, run->use.rss_kb};
-        watch_cache(now - run->t0);
+        figures_watch_cache(now - run->t0);
         run->next_rss += RSS_EVERY_US;
     }
     if (now >= run->next_progress)
@@ -239,26 +240,26 @@ static void play_run(struct run *run)
         }
         if (draining) {
             bool any = false;
-            for (unsigned i = 0; i < nplayers && !any; i++)
-                any = players[i].busy;
+            for (unsigned i = 0; i < soak_nplayers && !any; i++)
+                any = player_list[i].busy;
             if (!any || now >= drain_end)
                 break;
         }
         /* Due players act, unless a request of theirs is still out. */
-        while (!draining && heap_len > 0 && heap[0]->wake <= now) {
-            struct player *p = heap_pop();
+        while (!draining && player_heap_len > 0 && player_heap[0]->wake <= now) {
+            struct player *p = player_next_due();
             if (!p->busy)
-                act(p, now);
+                player_act(p, now);
         }
         tick(run, now);
         int timeout = 100;
-        if (!draining && heap_len > 0) {
-            uint64_t due = heap[0]->wake > now ? heap[0]->wake - now : 0;
+        if (!draining && player_heap_len > 0) {
+            uint64_t due = player_heap[0]->wake > now ? player_heap[0]->wake - now : 0;
             timeout = due / 1000 < 100 ? (int)(due / 1000) : 100;
         }
-        int n = epoll_wait(epfd, evs, 512, timeout);
+        int n = epoll_wait(net_epfd, evs, 512, timeout);
         for (int i = 0; i < n; i++)
-            on_event(evs[i].data.ptr, evs[i].events);
+            net_event(evs[i].data.ptr, evs[i].events);
     }
 }
 
@@ -273,22 +274,24 @@ static void print_sokod(const struct run *run, double secs)
            "%.0f us per request\n",
            (double)(run->use.utime - run->use0.utime) / (double)hz,
            (double)(run->use.stime - run->use0.stime) / (double)hz, cpu, secs, cpu / secs * 100.0,
-           fig.requests > 0 ? cpu * 1e6 / (double)fig.requests : 0.0);
+           figures.requests > 0 ? cpu * 1e6 / (double)figures.requests : 0.0);
     printf("database: sokod.db %.1f MiB + WAL %.1f MiB = %.1f MiB at the end; %.1f MiB per "
            "1,000,000 log entries (extrapolated from %lu); WAL at most %.1f MiB (sampled every "
            "second)\n",
-           mib(db), mib(wal), mib(db + wal),
-           fig.entries > 0 ? mib(db + wal) / (double)fig.entries * 1e6 : 0.0, fig.entries,
-           mib(run->wal_max));
+           figures_mib(db), figures_mib(wal), figures_mib(db + wal),
+           figures.entries > 0 ? figures_mib(db + wal) / (double)figures.entries * 1e6 : 0.0,
+           figures.entries, figures_mib(run->wal_max));
     stop_server();
-    long long db_stopped =
-        bench_sokod_file_size(&sokod, "sokod.db") + bench_sokod_file_size(&sokod, "sokod.db-wal");
+    long long db_stopped = bench_sokod_file_size(&soak_sokod, "sokod.db") +
+                           bench_sokod_file_size(&soak_sokod, "sokod.db-wal");
     printf("after sokod stopped (WAL checkpointed): sokod.db %.1f MiB, WAL %.1f MiB; growth since "
            "the start (%.1f MiB of library): %.1f MiB, %.1f MiB per 1,000,000 log entries\n",
-           mib(bench_sokod_file_size(&sokod, "sokod.db")),
-           mib(bench_sokod_file_size(&sokod, "sokod.db-wal")), mib(run->db_start),
-           mib(db_stopped - run->db_start),
-           fig.entries > 0 ? mib(db_stopped - run->db_start) / (double)fig.entries * 1e6 : 0.0);
+           figures_mib(bench_sokod_file_size(&soak_sokod, "sokod.db")),
+           figures_mib(bench_sokod_file_size(&soak_sokod, "sokod.db-wal")),
+           figures_mib(run->db_start), figures_mib(db_stopped - run->db_start),
+           figures.entries > 0
+               ? figures_mib(db_stopped - run->db_start) / (double)figures.entries * 1e6
+               : 0.0);
 }
 
 int main(void)
@@ -296,23 +299,23 @@ int main(void)
     setup_process();
     atexit(cleanup);
     start_server();
-    read_library();
+    library_read();
     if (interrupted)
         soak_fail("interrupted while starting");
     print_start();
 
     struct run run = {.max_samples = run_seconds / 10 + 8};
-    epfd = epoll_create1(EPOLL_CLOEXEC);
+    net_epfd = epoll_create1(EPOLL_CLOEXEC);
     run.rss = calloc(run.max_samples, sizeof *run.rss);
-    if (epfd < 0 || run.rss == NULL)
+    if (net_epfd < 0 || run.rss == NULL)
         soak_fail("out of memory");
     run.t0 = bench_env_now_us();
     run.end = run.t0 + (uint64_t)run_seconds * 1000000u;
     start_players(run.t0);
     /* The library alone: what the database holds before anyone plays. */
-    run.db_start =
-        bench_sokod_file_size(&sokod, "sokod.db") + bench_sokod_file_size(&sokod, "sokod.db-wal");
-    run.use0 = run.use = bench_sokod_usage(&sokod);
+    run.db_start = bench_sokod_file_size(&soak_sokod, "sokod.db") +
+                   bench_sokod_file_size(&soak_sokod, "sokod.db-wal");
+    run.use0 = run.use = bench_sokod_usage(&soak_sokod);
     run.rss[run.nrss++] = (struct rss_sample){0, run.use0.rss_kb};
     run.next_rss = run.t0 + RSS_EVERY_US;
     run.next_wal = run.next_check = run.last_progress = run.t0;
@@ -323,22 +326,22 @@ int main(void)
     if (interrupted)
         printf("interrupted after %.0f s: the figures so far\n", (double)wall / 1e6);
     /* Figures of the server while it still runs. */
-    run.use = bench_sokod_usage(&sokod);
+    run.use = bench_sokod_usage(&soak_sokod);
     if (run.nrss < run.max_samples)
         run.rss[run.nrss++] = (struct rss_sample){wall, run.use.rss_kb};
-    run.db_end = bench_sokod_file_size(&sokod, "sokod.db");
-    run.wal_end = bench_sokod_file_size(&sokod, "sokod.db-wal");
+    run.db_end = bench_sokod_file_size(&soak_sokod, "sokod.db");
+    run.wal_end = bench_sokod_file_size(&soak_sokod, "sokod.db-wal");
     run.wal_max = run.wal_end > run.wal_max ? run.wal_end : run.wal_max;
-    for (unsigned i = 0; i < nplayers; i++) {
-        conn_close(&players[i].api);
-        conn_close(&players[i].feed);
+    for (unsigned i = 0; i < soak_nplayers; i++) {
+        net_close(&player_list[i].api);
+        net_close(&player_list[i].feed);
     }
     double secs = (double)wall / 1e6;
     figures_print_run(secs);
-    print_memory(run.rss, run.nrss);
+    figures_print_memory(run.rss, run.nrss);
     free(run.rss);
     print_sokod(&run, secs);
-    print_sokod_log();
+    figures_print_sokod_log();
     print_load("after");
     cleanup();
     return 0;

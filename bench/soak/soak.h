@@ -42,9 +42,9 @@ enum { WALK_X0 = 1, WALK_X1 = 8, WALK_Y0 = 1, WALK_Y1 = 4 };
 #define MAX_LOBBIES 512
 
 /* The run's settings and its sokod (bench_soak.c). */
-extern unsigned nplayers, session_seconds, seed;
-extern struct bench_sokod sokod;
-extern unsigned port;
+extern unsigned soak_nplayers, soak_session_seconds, soak_seed;
+extern struct bench_sokod soak_sokod;
+extern unsigned soak_port;
 
 /* Prints why the run cannot be made, removes sokod's folder and exits 1. */
 void soak_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -80,7 +80,7 @@ enum route {
 enum { EV_READY, EV_STEP, EV_ROOM, EV_RACE_STEP, EV_SNAPSHOT, EV_OTHER };
 
 /* The event types counted, by EV_ number. */
-extern const char *const event_name[];
+extern const char *const figures_event_name[];
 
 /* What the run counted. */
 struct soak_counts {
@@ -92,16 +92,16 @@ struct soak_counts {
     unsigned long watched_steps_sent, watched_steps_seen, watched_steps_twice;
     unsigned long long bytes_in;
 };
-extern struct soak_counts fig;
+extern struct soak_counts figures;
 
 /* Every error so far. */
-extern unsigned long errors_total;
+extern unsigned long figures_errors;
 
 /* Records the time a request on route r took to be answered. */
-void record_latency(enum route r, uint64_t us);
+void figures_latency(enum route r, uint64_t us);
 
 /* Counts an error of kind `what` on route r, keeping the first example. */
-void count_error(enum route r, const char *what, const char *example);
+void figures_error(enum route r, const char *what, const char *example);
 
 /* The median and 99th percentile (ms) of the latencies since the last call
  * (0 when there were none), and forgets them. */
@@ -112,7 +112,7 @@ void figures_window(double *p50, double *p99);
 void figures_print_run(double secs);
 
 /* Mebibytes of `bytes`. */
-double mib(long long bytes);
+double figures_mib(long long bytes);
 
 /* A sample of sokod's resident memory. */
 struct rss_sample {
@@ -122,13 +122,13 @@ struct rss_sample {
 
 /* Notes, at `at` us since the run started, whether sokod's log says its
  * game cache is full. */
-void watch_cache(uint64_t at);
+void figures_watch_cache(uint64_t at);
 
 /* Prints the memory samples with a verdict on their growth. */
-void print_memory(const struct rss_sample *s, size_t n);
+void figures_print_memory(const struct rss_sample *s, size_t n);
 
 /* Prints what sokod said in its log besides requests and its start. */
-void print_sokod_log(void);
+void figures_print_sokod_log(void);
 
 /* ---------------------------------------------------------------------------
  * Connections (soak_net.c)
@@ -164,29 +164,29 @@ struct conn {
 };
 
 /* The epoll every connection is on. */
-extern int epfd;
+extern int net_epfd;
 
 /* Closes a connection (a closed one stays closed). */
-void conn_close(struct conn *c);
+void net_close(struct conn *c);
 
 /* Sends a request on the player's API connection (connecting first when it
  * is closed). `body` NULL sends no body (a GET). */
-void send_api(struct player *p, enum route r, const char *method, const char *path,
+void net_send(struct player *p, enum route r, const char *method, const char *path,
               const char *body);
 
 /* Opens the player's event stream on `query` (with its cookie when
  * `with_cookie`). */
-void open_feed(struct player *p, enum feed_kind kind, const char *query, bool with_cookie);
+void net_open_feed(struct player *p, enum feed_kind kind, const char *query, bool with_cookie);
 
 /* Closes the event stream; a second tab that leaves its game (`linger`)
  * stays open 2 s more, then counts what it saw. */
-void close_feed(struct player *p, bool linger);
+void net_close_feed(struct player *p, bool linger);
 
 /* Handles what epoll says of a connection: connected, writable, readable. */
-void on_event(struct conn *c, uint32_t events);
+void net_event(struct conn *c, uint32_t events);
 
 /* Ends requests that got no answer in time, and streams gone silent. */
-void check_timeouts(uint64_t now);
+void net_check_timeouts(uint64_t now);
 
 /* ---------------------------------------------------------------------------
  * Players (soak_player.c)
@@ -252,75 +252,75 @@ struct player {
 };
 
 /* The players, and the heap of those due to act, soonest first. */
-extern struct player *players;
-extern struct player **heap;
-extern size_t heap_len;
+extern struct player *player_list;
+extern struct player **player_heap;
+extern size_t player_heap_len;
 
 /* Starts a new person's session in the player's place at `at`: a new
  * address, a new guest, new choices. */
-void start_session(struct player *p, uint64_t at);
+void player_start_session(struct player *p, uint64_t at);
 
 /* Puts the player's next action at `at` (rescheduling it if it had one). */
-void schedule(struct player *p, uint64_t at);
+void player_schedule(struct player *p, uint64_t at);
 
-/* Takes the player due soonest off the heap (heap_len > 0). */
-struct player *heap_pop(void);
+/* Takes the player due soonest off the heap (player_heap_len > 0). */
+struct player *player_next_due(void);
 
 /* The player's next action, due at `now`. */
-void act(struct player *p, uint64_t now);
+void player_act(struct player *p, uint64_t now);
 
 /* A random number below n (0 when n is 0), from the player's own sequence. */
-unsigned rnd_below(struct player *p, unsigned n);
+unsigned player_rnd_below(struct player *p, unsigned n);
 
 /* True `percent` times in a hundred. */
-bool chance(struct player *p, unsigned percent);
+bool player_chance(struct player *p, unsigned percent);
 
 /* A pause between two actions, as a person takes: 100 to 500 ms. */
-uint64_t think_us(struct player *p);
+uint64_t player_think_us(struct player *p);
 
 /* The race game is known and the countdown runs: plays from its end. */
-void race_go(struct player *p, long game, long starts_in_ms);
+void player_race_go(struct player *p, long game, long starts_in_ms);
 
 /* Leaves the player's race room. */
-void race_leave(struct player *p);
+void player_race_leave(struct player *p);
 
 /* The player is out of its lobby: the lobby goes with its last member. */
-void lobby_release(struct player *p);
+void player_lobby_release(struct player *p);
 
 /* ---------------------------------------------------------------------------
  * Answers and events (soak_answers.c)
  * ------------------------------------------------------------------------- */
 
 /* The error code of an error answer, or "". */
-const char *error_code(const json_t *doc);
+const char *answers_error_code(const json_t *doc);
 
 /* Handles an answer on the player's API connection and plans what follows. */
-void answer(struct player *p, enum route r, int status, const char *body);
+void answers_take(struct player *p, enum route r, int status, const char *body);
 
 /* An event of the player's stream (arg is the player): counts it, and
  * drives a racer waiting for its race. */
-void feed_event(void *arg, const struct bench_http_event *e);
+void answers_event(void *arg, const struct bench_http_event *e);
 
 /* ---------------------------------------------------------------------------
  * The library (soak_library.c)
  * ------------------------------------------------------------------------- */
 
 /* What the players know of the library, read once at the start. */
-extern long walk_level;
-extern long tutorial_level[MAX_TUTORIAL];
-extern char *tutorial_line[MAX_TUTORIAL];
-extern unsigned ntutorial;
-extern long *browse_levels;
-extern unsigned nbrowse;
-extern long collection_ids[32];
-extern unsigned ncollections;
+extern long library_walk_level;
+extern long library_tutorial_level[MAX_TUTORIAL];
+extern char *library_tutorial_line[MAX_TUTORIAL];
+extern unsigned library_ntutorial;
+extern long *library_browse;
+extern unsigned library_nbrowse;
+extern long library_collections[32];
+extern unsigned library_ncollections;
 
 /* Fills sokod's levels folder: the checkout's bundled files (linked, not
  * copied) and the open floor. Exits when it cannot. */
-void make_levels(const char *levels);
+void library_make_levels(const char *levels);
 
 /* Finds the open floor, the tutorial's levels and every level to browse,
  * through sokod's API. Exits when the library lacks any. */
-void read_library(void);
+void library_read(void);
 
 #endif

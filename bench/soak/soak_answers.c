@@ -7,7 +7,7 @@
 #include <string.h>
 
 /* The error code of an error answer, or "" */
-const char *error_code(const json_t *doc)
+const char *answers_error_code(const json_t *doc)
 {
     const char *code = bench_json_text(doc, "error.code");
     return code != NULL ? code : "";
@@ -38,7 +38,7 @@ static bool adopt_game(struct player *p, const json_t *doc)
     } else {
         p->lurd_len = strlen(lurd);
         if (p->kind == LV_TUTORIAL) {
-            const char *line = tutorial_line[p->tutorial];
+            const char *line = library_tutorial_line[p->tutorial];
             p->on_line = p->lurd_len <= strlen(line) && strncasecmp(lurd, line, p->lurd_len) == 0;
         }
     }
@@ -71,35 +71,35 @@ static void race_answer(struct player *p, enum route r, int status, const json_t
         if (status != (r == RT_ROOM_CREATE ? 201 : 200)) {
             if (!p->hosting)
                 l->claimed--;
-            lobby_release(p);
+            player_lobby_release(p);
             p->race = RACE_NONE;
             return;
         }
         p->user_id = bench_json_long(doc, "you.user_id", 0);
         if (r == RT_ROOM_CREATE) {
             l->room = bench_json_long(doc, "room.id", 0);
-            fig.rooms++;
+            figures.rooms++;
         }
         char q[64];
         snprintf(q, sizeof q, "room=%ld", l->room);
-        open_feed(p, FEED_RACE, q, true);
+        net_open_feed(p, FEED_RACE, q, true);
         return;
     }
     if (r == RT_ROOM_START) {
         if (status != 200) {
-            race_leave(p);
+            player_race_leave(p);
             return;
         }
-        fig.races_started++;
+        figures.races_started++;
         l->racing = true;
         long game = seat_game(bench_json_at(doc, "room"), p->user_id);
         if (game <= 0) {
-            count_error(RT_ROOM_START, "race gave the host no game", body);
-            race_leave(p);
+            figures_error(RT_ROOM_START, "race gave the host no game", body);
+            player_race_leave(p);
             return;
         }
-        fig.race_seats += l->claimed;
-        race_go(p, game, bench_json_long(doc, "room.starts_in_ms", 0));
+        figures.race_seats += l->claimed;
+        player_race_go(p, game, bench_json_long(doc, "room.starts_in_ms", 0));
         return;
     }
     if (r == RT_ROOM) {
@@ -109,13 +109,13 @@ static void race_answer(struct player *p, enum route r, int status, const json_t
             (strcmp(state, "countdown") == 0 || strcmp(state, "racing") == 0)) {
             long game = seat_game(room, p->user_id);
             if (game > 0)
-                race_go(p, game, bench_json_long(room, "starts_in_ms", 0));
+                player_race_go(p, game, bench_json_long(room, "starts_in_ms", 0));
         }
         return;
     }
     if (r == RT_ROOM_LEAVE) {
-        close_feed(p, false);
-        lobby_release(p);
+        net_close_feed(p, false);
+        player_lobby_release(p);
         p->race = RACE_NONE;
         p->hosting = false;
         return;
@@ -123,20 +123,20 @@ static void race_answer(struct player *p, enum route r, int status, const json_t
     if (r == RT_LOG && p->pending_kind == EK_RACE) {
         if (status != 200) {
             /* Out of step with the race: leave it. */
-            race_leave(p);
+            player_race_leave(p);
             return;
         }
-        fig.entries++;
-        fig.moves++;
-        fig.pushes += pushes_of(doc) > 0;
+        figures.entries++;
+        figures.moves++;
+        figures.pushes += pushes_of(doc) > 0;
         p->race_seq = bench_json_long(doc, "game.seq", p->race_seq + 1);
         p->race_pos++;
         bool solved = bench_json_true(doc, "game.solved");
-        if (solved || p->race_pos >= strlen(tutorial_line[l->tutorial])) {
-            fig.race_finishes++;
-            fig.solved += solved;
+        if (solved || p->race_pos >= strlen(library_tutorial_line[l->tutorial])) {
+            figures.race_finishes++;
+            figures.solved += solved;
             p->race = RACE_DONE;
-            schedule(p, now + 1000000u + think_us(p) * 4);
+            player_schedule(p, now + 1000000u + player_think_us(p) * 4);
         }
         return;
     }
@@ -145,25 +145,25 @@ static void race_answer(struct player *p, enum route r, int status, const json_t
 /* Counts a committed log entry (or a point-mode walk) by its kind. */
 static void count_entry(const struct player *p, const json_t *doc)
 {
-    fig.entries++;
+    figures.entries++;
     switch (p->pending_kind) {
     case EK_STEPS:
-        fig.moves += p->pending_moves;
-        fig.pushes += pushes_of(doc);
+        figures.moves += p->pending_moves;
+        figures.pushes += pushes_of(doc);
         break;
     case EK_UNDO:
-        fig.undos++;
+        figures.undos++;
         break;
     case EK_REDO:
-        fig.redos++;
+        figures.redos++;
         break;
     case EK_RESTART:
-        fig.restarts++;
+        figures.restarts++;
         break;
     case EK_WALK: {
-        fig.walks++;
+        figures.walks++;
         const char *s = bench_json_text(doc, "steps");
-        fig.moves += s != NULL ? strlen(s) : 0;
+        figures.moves += s != NULL ? strlen(s) : 0;
         break;
     }
     default:
@@ -176,7 +176,7 @@ static void count_entry(const struct player *p, const json_t *doc)
 static void entry_answer(struct player *p, bool ok, const json_t *doc)
 {
     if (ok && bench_json_true(doc, "duplicate")) {
-        fig.duplicates++;
+        figures.duplicates++;
     } else if (ok) {
         count_entry(p, doc);
         bool was_solved = p->solved;
@@ -188,7 +188,7 @@ static void entry_answer(struct player *p, bool ok, const json_t *doc)
             p->feed_last = seq;
         }
         adopt_game(p, doc);
-        fig.solved += p->solved && !was_solved;
+        figures.solved += p->solved && !was_solved;
     }
     if (!ok && !adopt_game(p, doc))
         p->resync = true;
@@ -199,11 +199,11 @@ static void account_answer(struct player *p, enum route r, bool ok, uint64_t now
 {
     if (r == RT_SIGNUP && ok) {
         p->account = 1;
-        fig.signups++;
+        figures.signups++;
         /* A third of those who sign up log in again later, as on
          * another device. */
-        if (chance(p, 33))
-            p->relogin_at = now + (30 + rnd_below(p, 120)) * 1000000ull;
+        if (player_chance(p, 33))
+            p->relogin_at = now + (30 + player_rnd_below(p, 120)) * 1000000ull;
     } else if (r == RT_SIGNUP) {
         p->signer = false;
     } else if (r == RT_LOGOUT) {
@@ -211,7 +211,7 @@ static void account_answer(struct player *p, enum route r, bool ok, uint64_t now
     } else if (r == RT_LOGIN) {
         p->account = 1;
         if (ok)
-            fig.logins++;
+            figures.logins++;
         else
             p->signer = false;
         p->resync = true;
@@ -227,7 +227,7 @@ static bool reads_answer(enum route r)
 }
 
 /* Handles an answer on the player's API connection and plans what follows. */
-void answer(struct player *p, enum route r, int status, const char *body)
+void answers_take(struct player *p, enum route r, int status, const char *body)
 {
     uint64_t now = bench_env_now_us();
     p->busy = false;
@@ -235,16 +235,16 @@ void answer(struct player *p, enum route r, int status, const char *body)
     bool ok = status == want || (r == RT_OPEN && status == 201);
     json_t *doc = !ok || reads_answer(r) ? bench_json_parse(body) : NULL;
     if (!ok) {
-        const char *code = error_code(doc);
+        const char *code = answers_error_code(doc);
         char what[96];
         snprintf(what, sizeof what, "%d %.63s", status, code[0] ? code : "(no code)");
-        count_error(r, what, body);
+        figures_error(r, what, body);
     }
     if (p->race != RACE_NONE) {
         race_answer(p, r, status, doc, body);
         json_decref(doc);
         if (!p->busy && (p->race == RACE_NONE || !p->in_heap || p->wake < now))
-            schedule(p, now + think_us(p));
+            player_schedule(p, now + player_think_us(p));
         return;
     }
     switch (r) {
@@ -273,7 +273,7 @@ void answer(struct player *p, enum route r, int status, const char *body)
         break;
     }
     json_decref(doc);
-    schedule(p, now + think_us(p));
+    player_schedule(p, now + player_think_us(p));
 }
 
 /* Notes the seq of a step event that a second tab saw. */
@@ -299,28 +299,28 @@ static void room_changed(struct player *p, const char *data)
     const char *state = bench_json_text(room, "state");
     long game = state != NULL && strcmp(state, "countdown") == 0 ? seat_game(room, p->user_id) : 0;
     if (game > 0)
-        race_go(p, game, bench_json_long(room, "starts_in_ms", 0));
+        player_race_go(p, game, bench_json_long(room, "starts_in_ms", 0));
     json_decref(room);
 }
 
 /* An SSE event: counts it, and drives a racer waiting for its race. */
-void feed_event(void *arg, const struct bench_http_event *e)
+void answers_event(void *arg, const struct bench_http_event *e)
 {
     struct player *p = arg;
     if (e->type == NULL) {
-        fig.heartbeats++;
+        figures.heartbeats++;
         return;
     }
     int kind = EV_OTHER;
     for (int k = 0; k < EV_OTHER; k++) {
-        if (strcmp(e->type, event_name[k]) == 0)
+        if (strcmp(e->type, figures_event_name[k]) == 0)
             kind = k;
     }
-    fig.events[kind]++;
+    figures.events[kind]++;
     if (kind == EV_READY && !p->feed_ready) {
         p->feed_ready = true;
-        fig.stream_ready++;
-        record_latency(RT_EVENTS, bench_env_now_us() - p->feed.sent_at);
+        figures.stream_ready++;
+        figures_latency(RT_EVENTS, bench_env_now_us() - p->feed.sent_at);
         if (p->feed_kind == FEED_RACE && p->lobby != NULL)
             p->lobby->ready++;
     } else if (kind == EV_STEP && (p->feed_kind == FEED_GAME || p->feed_kind == FEED_LINGER)) {

@@ -49,7 +49,7 @@ static void add_sample(struct samples *s, uint64_t us)
     s->v[s->n++] = us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
 }
 
-void record_latency(enum route r, uint64_t us)
+void figures_latency(enum route r, uint64_t us)
 {
     add_sample(&latency[r], us);
     add_sample(&window, us);
@@ -66,12 +66,12 @@ struct error_kind {
 #define MAX_ERROR_KINDS 96
 static struct error_kind error_kinds[MAX_ERROR_KINDS];
 static unsigned nerror_kinds;
-unsigned long errors_total;
+unsigned long figures_errors;
 static unsigned long errors_other_kinds;
 
-void count_error(enum route r, const char *what, const char *example)
+void figures_error(enum route r, const char *what, const char *example)
 {
-    errors_total++;
+    figures_errors++;
     for (unsigned i = 0; i < nerror_kinds; i++) {
         if (error_kinds[i].route == r && strcmp(error_kinds[i].what, what) == 0) {
             error_kinds[i].count++;
@@ -94,9 +94,10 @@ void count_error(enum route r, const char *what, const char *example)
     }
 }
 
-struct soak_counts fig;
+struct soak_counts figures;
 
-const char *const event_name[] = {"ready", "step", "room", "race_step", "snapshot", "other"};
+const char *const figures_event_name[] = {"ready",     "step",     "room",
+                                          "race_step", "snapshot", "other"};
 
 static int by_value(const void *a, const void *b)
 {
@@ -104,7 +105,7 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-double mib(long long bytes)
+double figures_mib(long long bytes)
 {
     return (double)bytes / (1024.0 * 1024.0);
 }
@@ -134,13 +135,13 @@ static double median_mib(const struct rss_sample *s, size_t n)
  * from where the last call stopped, whole lines only. */
 static uint64_t cache_full_at;
 
-void watch_cache(uint64_t at)
+void figures_watch_cache(uint64_t at)
 {
     static long done;
     if (cache_full_at != 0)
         return;
     char path[PATH_MAX + 16], line[1024];
-    snprintf(path, sizeof path, "%s/stderr.log", sokod.dir);
+    snprintf(path, sizeof path, "%s/stderr.log", soak_sokod.dir);
     FILE *f = fopen(path, "r");
     if (f == NULL)
         return;
@@ -160,7 +161,7 @@ void watch_cache(uint64_t at)
 /* Prints the memory samples and judges their growth after warm-up: the
  * first minute (a third of a short run), or longer until the game cache
  * filled, since the cache filling up to its bound is growth by design. */
-void print_memory(const struct rss_sample *s, size_t n)
+void figures_print_memory(const struct rss_sample *s, size_t n)
 {
     if (n == 0)
         return;
@@ -225,9 +226,9 @@ void figures_print_run(double secs)
     printf("\nrequests: %lu in %.1f s, %.0f per second (%lu answers, %lu event streams; %lu sent "
            "again on a new connection after the server closed an idle one, %lu idle connections "
            "closed by the server)\n",
-           fig.requests, secs, (double)fig.requests / secs, fig.answered, fig.streams, fig.resent,
-           fig.closed_idle);
-    printf("errors: %lu\n", errors_total);
+           figures.requests, secs, (double)figures.requests / secs, figures.answered,
+           figures.streams, figures.resent, figures.closed_idle);
+    printf("errors: %lu\n", figures_errors);
     for (unsigned i = 0; i < nerror_kinds; i++) {
         struct error_kind *k = &error_kinds[i];
         printf("  %8lu  %s on %s%s%.160s\n", k->count, k->what, route_name[k->route],
@@ -248,26 +249,28 @@ void figures_print_run(double secs)
     }
     printf("log entries committed: %lu (%.0f per second): %lu moves (%lu pushes), %lu undos, %lu "
            "redos, %lu restarts, %lu point-mode walks; %lu duplicates; %lu solves\n",
-           fig.entries, (double)fig.entries / secs, fig.moves, fig.pushes, fig.undos, fig.redos,
-           fig.restarts, fig.walks, fig.duplicates, fig.solved);
+           figures.entries, (double)figures.entries / secs, figures.moves, figures.pushes,
+           figures.undos, figures.redos, figures.restarts, figures.walks, figures.duplicates,
+           figures.solved);
     printf("players: %lu sessions, %lu sign-ups, %lu log-ins; races: %lu rooms, %lu started "
            "(%lu seats), %lu players finished\n",
-           fig.sessions, fig.signups, fig.logins, fig.rooms, fig.races_started, fig.race_seats,
-           fig.race_finishes);
-    printf("event streams: %lu opened, %lu ready; events:", fig.streams, fig.stream_ready);
+           figures.sessions, figures.signups, figures.logins, figures.rooms, figures.races_started,
+           figures.race_seats, figures.race_finishes);
+    printf("event streams: %lu opened, %lu ready; events:", figures.streams, figures.stream_ready);
     for (int k = 0; k <= EV_OTHER; k++)
-        printf(" %s %lu,", event_name[k], fig.events[k]);
+        printf(" %s %lu,", figures_event_name[k], figures.events[k]);
     printf(" heartbeats %lu; second tabs saw %lu of the %lu entries their games committed while "
            "they watched (%lu events came twice)\n",
-           fig.heartbeats, fig.watched_steps_seen, fig.watched_steps_sent, fig.watched_steps_twice);
+           figures.heartbeats, figures.watched_steps_seen, figures.watched_steps_sent,
+           figures.watched_steps_twice);
 }
 
 /* Prints what sokod wrote to its log besides its access lines and its
  * start: lines alike but for their numbers are counted as one. */
-void print_sokod_log(void)
+void figures_print_sokod_log(void)
 {
     char path[PATH_MAX + 16];
-    snprintf(path, sizeof path, "%s/stderr.log", sokod.dir);
+    snprintf(path, sizeof path, "%s/stderr.log", soak_sokod.dir);
     FILE *log = fopen(path, "r");
     unsigned long access = 0, other = 0;
     static struct {

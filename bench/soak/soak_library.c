@@ -16,18 +16,18 @@ static const char WALK_FILE[] = "Collection: Soak\n\n; Open floor\n##########\n#
                                 "#        #\n#        #\n#        #\n#   $.   #\n##########\n";
 
 /* What the players know of the library, read once at the start. */
-long walk_level;
-long tutorial_level[MAX_TUTORIAL];
-char *tutorial_line[MAX_TUTORIAL];
-unsigned ntutorial;
-long *browse_levels;
-unsigned nbrowse;
-long collection_ids[32];
-unsigned ncollections;
+long library_walk_level;
+long library_tutorial_level[MAX_TUTORIAL];
+char *library_tutorial_line[MAX_TUTORIAL];
+unsigned library_ntutorial;
+long *library_browse;
+unsigned library_nbrowse;
+long library_collections[32];
+unsigned library_ncollections;
 
 /* The levels folder: the checkout's bundled files (linked, not copied) and
  * the open floor of this benchmark. */
-void make_levels(const char *levels)
+void library_make_levels(const char *levels)
 {
     DIR *d = opendir(SOKOD_SOURCE_DIR "/levels");
     if (d == NULL)
@@ -111,8 +111,8 @@ static void read_collections(struct bench_http_client *client, long *tutorial, l
     {
         long id = bench_json_long(c, "id", 0);
         const char *name = bench_json_text(c, "name");
-        if (ncollections < sizeof collection_ids / sizeof collection_ids[0])
-            collection_ids[ncollections++] = id;
+        if (library_ncollections < sizeof library_collections / sizeof library_collections[0])
+            library_collections[library_ncollections++] = id;
         if (name != NULL && strcmp(name, "First Steps") == 0)
             *tutorial = id;
         if (name != NULL && strcmp(name, "Soak") == 0)
@@ -138,39 +138,39 @@ static void read_levels(struct bench_http_client *client, long id, long tutorial
         long level_id = bench_json_long(level, "id", 0);
         long position = bench_json_long(level, "position", 0);
         if (id == soak) {
-            walk_level = level_id;
+            library_walk_level = level_id;
         } else if (id == tutorial) {
             if (position >= 1 && (unsigned)position <= nsolutions) {
-                tutorial_level[ntutorial] = level_id;
-                tutorial_line[ntutorial++] = solutions[position - 1];
+                library_tutorial_level[library_ntutorial] = level_id;
+                library_tutorial_line[library_ntutorial++] = solutions[position - 1];
             }
         } else {
-            long *b = realloc(browse_levels, (nbrowse + 1) * sizeof *b);
+            long *b = realloc(library_browse, (library_nbrowse + 1) * sizeof *b);
             if (b == NULL)
                 soak_fail("out of memory");
-            browse_levels = b;
-            browse_levels[nbrowse++] = level_id;
+            library_browse = b;
+            library_browse[library_nbrowse++] = level_id;
         }
     }
     json_decref(doc);
 }
 
 /* Finds the open floor, the tutorial's levels and every level to browse. */
-void read_library(void)
+void library_read(void)
 {
-    struct bench_http_client client = bench_http_client(port);
+    struct bench_http_client client = bench_http_client(soak_port);
     long tutorial, soak;
     read_collections(&client, &tutorial, &soak);
     char *solutions[MAX_TUTORIAL];
     unsigned nsolutions;
     read_tutorial(solutions, &nsolutions);
-    for (unsigned i = 0; i < ncollections; i++)
-        read_levels(&client, collection_ids[i], tutorial, soak, solutions, nsolutions);
-    if (walk_level == 0 || ntutorial == 0 || nbrowse == 0)
+    for (unsigned i = 0; i < library_ncollections; i++)
+        read_levels(&client, library_collections[i], tutorial, soak, solutions, nsolutions);
+    if (library_walk_level == 0 || library_ntutorial == 0 || library_nbrowse == 0)
         soak_fail("the library lacks levels to play");
     /* The open floor must stand as written: a game on it starts at (1, 1). */
     char path[96];
-    snprintf(path, sizeof path, "/api/v1/levels/%ld", walk_level);
+    snprintf(path, sizeof path, "/api/v1/levels/%ld", library_walk_level);
     json_t *doc = setup_get(&client, path);
     const json_t *rows = bench_json_at(doc, "level.rows");
     const char *row0 = json_string_value(json_array_get(rows, 0));

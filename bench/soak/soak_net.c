@@ -14,20 +14,20 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-int epfd;
+int net_epfd;
 static char *scratch; /* a decoded chunked body */
 static size_t scratch_cap;
 
 static void conn_watch(struct conn *c, uint32_t events, int op)
 {
     struct epoll_event ev = {.events = events, .data.ptr = c};
-    epoll_ctl(epfd, op, c->fd, &ev);
+    epoll_ctl(net_epfd, op, c->fd, &ev);
 }
 
-void conn_close(struct conn *c)
+void net_close(struct conn *c)
 {
     if (c->fd >= 0) {
-        epoll_ctl(epfd, EPOLL_CTL_DEL, c->fd, NULL);
+        epoll_ctl(net_epfd, EPOLL_CTL_DEL, c->fd, NULL);
         close(c->fd);
     }
     c->fd = -1;
@@ -66,7 +66,7 @@ static bool conn_open(struct conn *c, unsigned long serial)
     int one = 1;
     setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     struct sockaddr_in from = {.sin_family = AF_INET, .sin_addr = player_address(serial)};
-    struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons((uint16_t)soak_port)};
     to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     if (bind(c->fd, (struct sockaddr *)&from, sizeof from) != 0 ||
         (connect(c->fd, (struct sockaddr *)&to, sizeof to) != 0 && errno != EINPROGRESS)) {
@@ -99,7 +99,7 @@ static bool conn_flush(struct conn *c)
 
 /* Sends a request on the player's API connection (connecting first when it
  * is closed). `body` NULL sends no body (a GET). */
-void send_api(struct player *p, enum route r, const char *method, const char *path,
+void net_send(struct player *p, enum route r, const char *method, const char *path,
               const char *body)
 {
     struct conn *c = &p->api;
@@ -120,36 +120,36 @@ void send_api(struct player *p, enum route r, const char *method, const char *pa
     c->in_len = c->head.size = 0;
     p->busy = true;
     p->pending = r;
-    fig.requests++;
+    figures.requests++;
     if (c->phase == C_CLOSED) {
         if (!conn_open(c, p->serial)) {
-            count_error(r, "connection error (no socket)", strerror(errno));
+            figures_error(r, "connection error (no socket)", strerror(errno));
             p->busy = false;
-            schedule(p, bench_env_now_us() + 1000000u);
+            player_schedule(p, bench_env_now_us() + 1000000u);
         }
         return;
     }
     c->phase = C_SENDING;
     if (!conn_flush(c)) {
         /* The server closed the kept-alive connection: a new one. */
-        conn_close(c);
-        fig.resent++;
+        net_close(c);
+        figures.resent++;
         c->resent = true;
         if (!conn_open(c, p->serial)) {
-            count_error(r, "connection error (no socket)", strerror(errno));
+            figures_error(r, "connection error (no socket)", strerror(errno));
             p->busy = false;
-            schedule(p, bench_env_now_us() + 1000000u);
+            player_schedule(p, bench_env_now_us() + 1000000u);
         }
     }
 }
 
 /* Opens the player's event stream on `query` (with its cookie when
  * `with_cookie`). */
-void open_feed(struct player *p, enum feed_kind kind, const char *query, bool with_cookie)
+void net_open_feed(struct player *p, enum feed_kind kind, const char *query, bool with_cookie)
 {
     struct conn *c = &p->feed;
     if (c->phase != C_CLOSED)
-        conn_close(c);
+        net_close(c);
     int n = snprintf(c->out, sizeof c->out,
                      "GET /api/v1/events?%s HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                      "Accept: text/event-stream\r\n%s%s%s\r\n",
@@ -168,10 +168,10 @@ void open_feed(struct player *p, enum feed_kind kind, const char *query, bool wi
     p->feed_first = 1; /* an empty range until it counts an entry */
     p->feed_last = 0;
     p->nseen = 0;
-    fig.streams++;
-    fig.requests++;
+    figures.streams++;
+    figures.requests++;
     if (!conn_open(c, p->serial)) {
-        count_error(RT_EVENTS, "connection error (no socket)", strerror(errno));
+        figures_error(RT_EVENTS, "connection error (no socket)", strerror(errno));
         p->feed_kind = FEED_NONE;
     }
 }
@@ -185,7 +185,7 @@ static int by_long(const void *a, const void *b)
 /* Closes the event stream. A second tab that leaves its game (`linger`)
  * stays open 2 s more, for the events of the last entries to arrive, and is
  * then counted: how many of its game's entries it saw. */
-void close_feed(struct player *p, bool linger)
+void net_close_feed(struct player *p, bool linger)
 {
     if (linger && p->feed_kind == FEED_GAME && p->feed_ready) {
         p->feed_kind = FEED_LINGER;
@@ -202,14 +202,14 @@ void close_feed(struct player *p, bool linger)
             if (p->seen[i] < p->feed_first || p->seen[i] > p->feed_last)
                 continue;
             if (i > 0 && p->seen[i] == p->seen[i - 1])
-                fig.watched_steps_twice++;
+                figures.watched_steps_twice++;
             else
-                fig.watched_steps_seen++;
+                figures.watched_steps_seen++;
         }
-        fig.watched_steps_sent += p->feed_sent;
+        figures.watched_steps_sent += p->feed_sent;
     }
     p->nseen = 0;
-    conn_close(&p->feed);
+    net_close(&p->feed);
     p->feed_kind = FEED_NONE;
     p->feed_ready = false;
 }
@@ -222,24 +222,24 @@ static void conn_broken(struct conn *c, const char *why)
     struct player *p = c->p;
     bool nothing = c->in_len == 0;
     if (!c->feed && c->phase == C_IDLE) {
-        fig.closed_idle++;
-        conn_close(c);
+        figures.closed_idle++;
+        net_close(c);
         return;
     }
     if (!c->feed && nothing && c->used && !c->resent) {
         size_t keep = c->out_len;
-        conn_close(c);
+        net_close(c);
         c->out_len = keep;
         c->out_off = 0;
         c->resent = true;
-        fig.resent++;
+        figures.resent++;
         if (conn_open(c, p->serial))
             return;
     }
     char what[96];
     snprintf(what, sizeof what, "connection error (%s)", why);
-    count_error(c->route, what, "");
-    conn_close(c);
+    figures_error(c->route, what, "");
+    net_close(c);
     if (c->feed) {
         p->race_poll = p->feed_kind == FEED_RACE;
         p->feed_kind = FEED_NONE;
@@ -249,7 +249,7 @@ static void conn_broken(struct conn *c, const char *why)
     p->resync = true;
     if (p->race == RACE_RUN || p->race == RACE_COUNTDOWN)
         p->race = RACE_DONE;
-    schedule(p, bench_env_now_us() + think_us(p));
+    player_schedule(p, bench_env_now_us() + player_think_us(p));
 }
 
 /* Reads what arrived on an API connection; handles a complete answer. */
@@ -266,7 +266,7 @@ static void api_readable(struct conn *c)
             return;
         }
         c->in_len += (size_t)r;
-        fig.bytes_in += (unsigned long long)r;
+        figures.bytes_in += (unsigned long long)r;
     }
     if (c->phase != C_WAITING)
         return;
@@ -280,9 +280,9 @@ static void api_readable(struct conn *c)
         if (d == 0)
             return;
         if (d < 0) {
-            count_error(c->route, "malformed chunked answer", "");
-            conn_close(c);
-            answer(p, c->route, 0, "");
+            figures_error(c->route, "malformed chunked answer", "");
+            net_close(c);
+            answers_take(p, c->route, 0, "");
             return;
         }
     } else {
@@ -295,8 +295,8 @@ static void api_readable(struct conn *c)
     }
     bench_http_grow(&scratch, &scratch_cap, len + 1);
     scratch[len] = '\0';
-    fig.answered++;
-    record_latency(c->route, bench_env_now_us() - c->sent_at);
+    figures.answered++;
+    figures_latency(c->route, bench_env_now_us() - c->sent_at);
     c->used = true;
     c->phase = C_IDLE;
     int status = c->head.status;
@@ -304,15 +304,15 @@ static void api_readable(struct conn *c)
     c->head.size = 0;
     c->in_len = 0;
     if (closing)
-        conn_close(c);
-    answer(p, c->route, status, scratch);
+        net_close(c);
+    answers_take(p, c->route, status, scratch);
 }
 
 /* Ends an event stream that the server refused or garbled. */
 static void feed_refused(struct conn *c, const char *what, const char *example)
 {
-    count_error(RT_EVENTS, what, example);
-    conn_close(c);
+    figures_error(RT_EVENTS, what, example);
+    net_close(c);
     c->p->feed_kind = FEED_NONE;
 }
 
@@ -320,7 +320,7 @@ static void feed_refused(struct conn *c, const char *what, const char *example)
 static bool feed_take(struct conn *c, const char *bytes, size_t n)
 {
     struct bench_http_stream *s = &c->stream;
-    int taken = bench_http_stream_take(s, bytes, n, feed_event, c->p);
+    int taken = bench_http_stream_take(s, bytes, n, answers_event, c->p);
     if (taken < 0) {
         feed_refused(c, "malformed chunk in a stream", "");
         return false;
@@ -328,7 +328,7 @@ static bool feed_take(struct conn *c, const char *bytes, size_t n)
     if (taken > 0 && s->head.status != 200) {
         const char *body = s->in + s->head.size;
         json_t *doc = bench_json_parse(body);
-        const char *code = error_code(doc);
+        const char *code = answers_error_code(doc);
         char what[96];
         snprintf(what, sizeof what, "%d %.63s", s->head.status, code[0] ? code : "(no code)");
         feed_refused(c, what, body);
@@ -353,13 +353,13 @@ static void feed_readable(struct conn *c)
             return;
         }
         c->last_byte = bench_env_now_us();
-        fig.bytes_in += (unsigned long long)r;
+        figures.bytes_in += (unsigned long long)r;
         if (!feed_take(c, buf, (size_t)r))
             return;
     }
 }
 
-void on_event(struct conn *c, uint32_t events)
+void net_event(struct conn *c, uint32_t events)
 {
     /* Closed by an earlier event of the same batch. */
     if (c->fd < 0)
@@ -394,30 +394,30 @@ void on_event(struct conn *c, uint32_t events)
 }
 
 /* Requests that got no answer in time, and streams gone silent. */
-void check_timeouts(uint64_t now)
+void net_check_timeouts(uint64_t now)
 {
-    for (unsigned i = 0; i < nplayers; i++) {
-        struct player *p = &players[i];
+    for (unsigned i = 0; i < soak_nplayers; i++) {
+        struct player *p = &player_list[i];
         struct conn *a = &p->api;
         if (a->phase >= C_CONNECTING && a->phase <= C_WAITING && now > a->deadline) {
-            count_error(a->route, "timeout (no answer in 10 s)", "");
-            conn_close(a);
+            figures_error(a->route, "timeout (no answer in 10 s)", "");
+            net_close(a);
             p->busy = false;
             p->resync = true;
             if (p->race == RACE_RUN || p->race == RACE_COUNTDOWN)
                 p->race = RACE_DONE;
-            schedule(p, now + think_us(p));
+            player_schedule(p, now + player_think_us(p));
         }
         struct conn *f = &p->feed;
         bool waiting = f->phase != C_CLOSED && !p->feed_ready && now > f->deadline;
         bool silent =
             f->phase == C_STREAMING && p->feed_ready && now - f->last_byte > STREAM_SILENCE_US;
         if (waiting || silent) {
-            count_error(RT_EVENTS,
-                        waiting ? "timeout (no ready event in 10 s)"
-                                : "stream silent for 40 s (no heartbeat)",
-                        "");
-            conn_close(f);
+            figures_error(RT_EVENTS,
+                          waiting ? "timeout (no ready event in 10 s)"
+                                  : "stream silent for 40 s (no heartbeat)",
+                          "");
+            net_close(f);
             p->race_poll = p->feed_kind == FEED_RACE;
             p->feed_kind = FEED_NONE;
         }

@@ -8,9 +8,9 @@
 
 static struct lobby lobbies[MAX_LOBBIES];
 
-struct player *players;
-struct player **heap;
-size_t heap_len;
+struct player *player_list;
+struct player **player_heap;
+size_t player_heap_len;
 
 static uint64_t rnd(struct player *p)
 {
@@ -21,33 +21,33 @@ static uint64_t rnd(struct player *p)
     return p->rng * 2685821657736338717ull;
 }
 
-unsigned rnd_below(struct player *p, unsigned n)
+unsigned player_rnd_below(struct player *p, unsigned n)
 {
     return n > 0 ? (unsigned)(rnd(p) >> 33) % n : 0;
 }
 
-bool chance(struct player *p, unsigned percent)
+bool player_chance(struct player *p, unsigned percent)
 {
-    return rnd_below(p, 100) < percent;
+    return player_rnd_below(p, 100) < percent;
 }
 
-uint64_t think_us(struct player *p)
+uint64_t player_think_us(struct player *p)
 {
-    return (uint64_t)(THINK_MIN_MS + rnd_below(p, THINK_MAX_MS - THINK_MIN_MS + 1)) * 1000u;
+    return (uint64_t)(THINK_MIN_MS + player_rnd_below(p, THINK_MAX_MS - THINK_MIN_MS + 1)) * 1000u;
 }
 
 static void heap_swap(size_t a, size_t b)
 {
-    struct player *t = heap[a];
-    heap[a] = heap[b];
-    heap[b] = t;
-    heap[a]->heap_at = a;
-    heap[b]->heap_at = b;
+    struct player *t = player_heap[a];
+    player_heap[a] = player_heap[b];
+    player_heap[b] = t;
+    player_heap[a]->heap_at = a;
+    player_heap[b]->heap_at = b;
 }
 
 static void heap_up(size_t i)
 {
-    while (i > 0 && heap[(i - 1) / 2]->wake > heap[i]->wake) {
+    while (i > 0 && player_heap[(i - 1) / 2]->wake > player_heap[i]->wake) {
         heap_swap(i, (i - 1) / 2);
         i = (i - 1) / 2;
     }
@@ -57,9 +57,9 @@ static void heap_down(size_t i)
 {
     for (;;) {
         size_t l = 2 * i + 1, r = l + 1, m = i;
-        if (l < heap_len && heap[l]->wake < heap[m]->wake)
+        if (l < player_heap_len && player_heap[l]->wake < player_heap[m]->wake)
             m = l;
-        if (r < heap_len && heap[r]->wake < heap[m]->wake)
+        if (r < player_heap_len && player_heap[r]->wake < player_heap[m]->wake)
             m = r;
         if (m == i)
             return;
@@ -69,13 +69,13 @@ static void heap_down(size_t i)
 }
 
 /* Puts the player's next action at `at` (rescheduling it if it had one). */
-void schedule(struct player *p, uint64_t at)
+void player_schedule(struct player *p, uint64_t at)
 {
     p->wake = at;
     if (!p->in_heap) {
         p->in_heap = true;
-        p->heap_at = heap_len;
-        heap[heap_len++] = p;
+        p->heap_at = player_heap_len;
+        player_heap[player_heap_len++] = p;
         heap_up(p->heap_at);
         return;
     }
@@ -83,10 +83,10 @@ void schedule(struct player *p, uint64_t at)
     heap_down(p->heap_at);
 }
 
-struct player *heap_pop(void)
+struct player *player_next_due(void)
 {
-    struct player *p = heap[0];
-    heap_swap(0, --heap_len);
+    struct player *p = player_heap[0];
+    heap_swap(0, --player_heap_len);
     heap_down(0);
     p->in_heap = false;
     return p;
@@ -94,24 +94,24 @@ struct player *heap_pop(void)
 
 static void open_level(struct player *p)
 {
-    unsigned roll = rnd_below(p, 100);
+    unsigned roll = player_rnd_below(p, 100);
     if (p->feed_kind == FEED_GAME)
-        close_feed(p, true);
+        net_close_feed(p, true);
     if (roll < 45) {
         p->kind = LV_WALK;
-        p->level_id = walk_level;
+        p->level_id = library_walk_level;
     } else if (roll < 85) {
         p->kind = LV_TUTORIAL;
-        p->tutorial = (int)rnd_below(p, ntutorial);
-        p->level_id = tutorial_level[p->tutorial];
+        p->tutorial = (int)player_rnd_below(p, library_ntutorial);
+        p->level_id = library_tutorial_level[p->tutorial];
     } else {
         p->kind = LV_BROWSE;
-        p->level_id = browse_levels[rnd_below(p, nbrowse)];
+        p->level_id = library_browse[player_rnd_below(p, library_nbrowse)];
     }
     p->game = 0;
     char path[96];
     snprintf(path, sizeof path, "/api/v1/levels/%ld/game", p->level_id);
-    send_api(p, RT_OPEN, "POST", path, "{}");
+    net_send(p, RT_OPEN, "POST", path, "{}");
 }
 
 static void send_entry(struct player *p, enum route r, int kind, const char *fields)
@@ -123,7 +123,7 @@ static void send_entry(struct player *p, enum route r, int kind, const char *fie
     /* Counted for the second tab only when sent once it followed the game:
      * an entry already on its way may be committed before. */
     p->pending_watched = p->feed_kind == FEED_GAME && p->feed_ready && p->feed_game == p->game;
-    send_api(p, r, "POST", path, body);
+    net_send(p, r, "POST", path, body);
 }
 
 /* Steps on the open floor: one to three, never leaving the room's top. */
@@ -134,10 +134,10 @@ static void walk_steps(struct player *p)
         int dx, dy;
     } dirs[4] = {{'l', -1, 0}, {'r', 1, 0}, {'u', 0, -1}, {'d', 0, 1}};
     char steps[8], fields[48];
-    unsigned n = 1 + rnd_below(p, 3), k = 0;
+    unsigned n = 1 + player_rnd_below(p, 3), k = 0;
     int x = p->x, y = p->y;
     while (k < n) {
-        unsigned d = rnd_below(p, 4);
+        unsigned d = player_rnd_below(p, 4);
         int nx = x + dirs[d].dx, ny = y + dirs[d].dy;
         if (nx < WALK_X0 || nx > WALK_X1 || ny < WALK_Y0 || ny > WALK_Y1)
             continue;
@@ -154,9 +154,9 @@ static void walk_steps(struct player *p)
 /* The next one to three steps of the tutorial level's solution. */
 static void solution_steps(struct player *p)
 {
-    const char *line = tutorial_line[p->tutorial];
+    const char *line = library_tutorial_line[p->tutorial];
     size_t left = strlen(line) - p->lurd_len;
-    unsigned n = 1 + rnd_below(p, 3);
+    unsigned n = 1 + player_rnd_below(p, 3);
     if (n > left)
         n = (unsigned)left;
     char fields[48];
@@ -169,8 +169,8 @@ static void point_walk(struct player *p)
 {
     int x, y;
     do {
-        x = WALK_X0 + (int)rnd_below(p, WALK_X1 - WALK_X0 + 1);
-        y = WALK_Y0 + (int)rnd_below(p, WALK_Y1 - WALK_Y0 + 1);
+        x = WALK_X0 + (int)player_rnd_below(p, WALK_X1 - WALK_X0 + 1);
+        y = WALK_Y0 + (int)player_rnd_below(p, WALK_Y1 - WALK_Y0 + 1);
     } while (x == p->x && y == p->y); /* a walk to where it stands adds nothing */
     char fields[48];
     snprintf(fields, sizeof fields, "\"x\":%d,\"y\":%d", x, y);
@@ -183,9 +183,9 @@ static void play(struct player *p)
     if (p->kind == LV_WALK) {
         walk_steps(p);
     } else if (p->kind == LV_TUTORIAL && p->on_line && !p->solved &&
-               p->lurd_len < strlen(tutorial_line[p->tutorial])) {
+               p->lurd_len < strlen(library_tutorial_line[p->tutorial])) {
         solution_steps(p);
-    } else if (p->kind == LV_TUTORIAL && p->lurd_len > 0 && chance(p, 50)) {
+    } else if (p->kind == LV_TUTORIAL && p->lurd_len > 0 && player_chance(p, 50)) {
         send_entry(p, RT_LOG, EK_RESTART, "\"restart\":true");
     } else {
         open_level(p);
@@ -196,10 +196,10 @@ static void get(struct player *p, enum route r, const char *fmt, long id)
 {
     char path[128];
     snprintf(path, sizeof path, fmt, id);
-    send_api(p, r, "GET", path, NULL);
+    net_send(p, r, "GET", path, NULL);
 }
 
-void lobby_release(struct player *p)
+void player_lobby_release(struct player *p)
 {
     struct lobby *l = p->lobby;
     p->lobby = NULL;
@@ -211,15 +211,15 @@ void lobby_release(struct player *p)
 static void race_begin(struct player *p)
 {
     if (p->feed_kind != FEED_NONE)
-        close_feed(p, false);
+        net_close_feed(p, false);
     p->race = RACE_LOBBY;
     p->race_poll = false;
     p->race_game = 0;
     p->race_seq = 0;
     p->race_pos = 0;
     p->race_at = bench_env_now_us();
-    unsigned start = rnd_below(p, MAX_LOBBIES);
-    bool join = chance(p, 60);
+    unsigned start = player_rnd_below(p, MAX_LOBBIES);
+    bool join = player_chance(p, 60);
     for (unsigned i = 0; i < MAX_LOBBIES && join; i++) {
         struct lobby *l = &lobbies[(start + i) % MAX_LOBBIES];
         if (!l->used || l->closed || l->room == 0 || l->claimed >= l->target)
@@ -230,7 +230,7 @@ static void race_begin(struct player *p)
         p->hosting = false;
         char path[96];
         snprintf(path, sizeof path, "/api/v1/rooms/%ld/join", l->room);
-        send_api(p, RT_ROOM_JOIN, "POST", path, "{}");
+        net_send(p, RT_ROOM_JOIN, "POST", path, "{}");
         return;
     }
     struct lobby *l = NULL;
@@ -240,13 +240,13 @@ static void race_begin(struct player *p)
     }
     if (l == NULL) {
         p->race = RACE_NONE;
-        schedule(p, bench_env_now_us() + think_us(p));
+        player_schedule(p, bench_env_now_us() + player_think_us(p));
         return;
     }
     memset(l, 0, sizeof *l);
     l->used = true;
-    l->tutorial = (int)rnd_below(p, ntutorial);
-    l->target = 2 + rnd_below(p, 3);
+    l->tutorial = (int)player_rnd_below(p, library_ntutorial);
+    l->target = 2 + player_rnd_below(p, 3);
     l->claimed = 1;
     l->members = 1;
     l->created = bench_env_now_us();
@@ -254,26 +254,27 @@ static void race_begin(struct player *p)
     p->hosting = true;
     char body[96];
     snprintf(body, sizeof body, "{\"level\":\"chosen\",\"level_id\":%ld}",
-             tutorial_level[l->tutorial]);
-    send_api(p, RT_ROOM_CREATE, "POST", "/api/v1/rooms", body);
+             library_tutorial_level[l->tutorial]);
+    net_send(p, RT_ROOM_CREATE, "POST", "/api/v1/rooms", body);
 }
 
 /* The race game is known and the countdown runs: play from its end. */
-void race_go(struct player *p, long game, long starts_in_ms)
+void player_race_go(struct player *p, long game, long starts_in_ms)
 {
     p->race = RACE_COUNTDOWN;
     p->race_game = game;
     p->race_seq = 0;
     p->race_pos = 0;
-    schedule(p, bench_env_now_us() + (uint64_t)(starts_in_ms > 0 ? starts_in_ms : 0) * 1000u +
-                    100000u + think_us(p));
+    player_schedule(p, bench_env_now_us() +
+                           (uint64_t)(starts_in_ms > 0 ? starts_in_ms : 0) * 1000u + 100000u +
+                           player_think_us(p));
 }
 
-void race_leave(struct player *p)
+void player_race_leave(struct player *p)
 {
     char path[96];
     snprintf(path, sizeof path, "/api/v1/rooms/%ld/leave", p->lobby->room);
-    send_api(p, RT_ROOM_LEAVE, "POST", path, "{}");
+    net_send(p, RT_ROOM_LEAVE, "POST", path, "{}");
 }
 
 static void race_act(struct player *p, uint64_t now)
@@ -289,7 +290,7 @@ static void race_act(struct player *p, uint64_t now)
             l->closed = true;
             char path[96];
             snprintf(path, sizeof path, "/api/v1/rooms/%ld/start", l->room);
-            send_api(p, RT_ROOM_START, "POST", path, "{}");
+            net_send(p, RT_ROOM_START, "POST", path, "{}");
             return;
         }
         /* A stream that broke is opened again, as a browser does; a joiner
@@ -297,7 +298,7 @@ static void race_act(struct player *p, uint64_t now)
         if (p->feed_kind == FEED_NONE && l->room > 0) {
             char q[64];
             snprintf(q, sizeof q, "room=%ld", l->room);
-            open_feed(p, FEED_RACE, q, true);
+            net_open_feed(p, FEED_RACE, q, true);
         }
         if (p->race_poll && !p->hosting && l->room > 0) {
             p->race_poll = false;
@@ -306,27 +307,27 @@ static void race_act(struct player *p, uint64_t now)
         }
         if (now - p->race_at > 30000000u) {
             /* Nobody started the race: give up as a person would. */
-            count_error(RT_ROOM_START, "race never started (30 s in the lobby)", "");
-            race_leave(p);
+            figures_error(RT_ROOM_START, "race never started (30 s in the lobby)", "");
+            player_race_leave(p);
             return;
         }
-        schedule(p, now + think_us(p));
+        player_schedule(p, now + player_think_us(p));
         return;
     case RACE_COUNTDOWN:
     case RACE_RUN: {
         p->race = RACE_RUN;
-        const char *line = tutorial_line[l->tutorial];
+        const char *line = library_tutorial_line[l->tutorial];
         char path[96], body[96];
         snprintf(path, sizeof path, "/api/v1/games/%ld/log", p->race_game);
         snprintf(body, sizeof body, "{\"seq\":%ld,\"steps\":\"%c\"}", p->race_seq + 1,
                  line[p->race_pos]);
         p->pending_kind = EK_RACE;
         p->pending_moves = 1;
-        send_api(p, RT_LOG, "POST", path, body);
+        net_send(p, RT_LOG, "POST", path, body);
         return;
     }
     case RACE_DONE:
-        race_leave(p);
+        player_race_leave(p);
         return;
     case RACE_NONE:
         break;
@@ -336,11 +337,11 @@ static void race_act(struct player *p, uint64_t now)
 static void end_session(struct player *p, uint64_t now)
 {
     if (p->feed_kind != FEED_NONE)
-        close_feed(p, false);
-    conn_close(&p->api);
+        net_close_feed(p, false);
+    net_close(&p->api);
     p->live = false;
     /* The next player takes the place after a moment. */
-    start_session(p, now + think_us(p) * 4);
+    player_start_session(p, now + player_think_us(p) * 4);
 }
 
 /* Signs the player up, or logs it in again: its name and password follow
@@ -349,11 +350,11 @@ static void send_account(struct player *p, enum route r, const char *path)
 {
     char body[160];
     snprintf(body, sizeof body, "{\"username\":\"soak%lu_%u\",\"password\":\"soak-password-%lu\"}",
-             p->serial, seed, p->serial);
-    send_api(p, r, "POST", path, body);
+             p->serial, soak_seed, p->serial);
+    net_send(p, r, "POST", path, body);
 }
 
-void act(struct player *p, uint64_t now)
+void player_act(struct player *p, uint64_t now)
 {
     p->actions++;
     if (p->race != RACE_NONE) {
@@ -371,17 +372,17 @@ void act(struct player *p, uint64_t now)
     }
     if (p->feed_kind == FEED_ROOM) {
         if (now < p->feed_until) {
-            schedule(p, p->feed_until);
+            player_schedule(p, p->feed_until);
             return;
         }
-        close_feed(p, false);
+        net_close_feed(p, false);
     }
     if (p->feed_kind == FEED_LINGER && now >= p->feed_until)
-        close_feed(p, false);
+        net_close_feed(p, false);
     if (p->feed_kind == FEED_GAME && p->feed_game != p->game)
-        close_feed(p, true);
+        net_close_feed(p, true);
     if (p->actions == 1) {
-        send_api(p, RT_COLLECTIONS, "GET", "/api/v1/collections", NULL);
+        net_send(p, RT_COLLECTIONS, "GET", "/api/v1/collections", NULL);
         return;
     }
     if (p->game == 0) {
@@ -394,7 +395,7 @@ void act(struct player *p, uint64_t now)
     }
     if (p->account == 1 && p->relogin_at != 0 && now >= p->relogin_at) {
         p->relogin_at = 0;
-        send_api(p, RT_LOGOUT, "POST", "/api/v1/account/logout", "{}");
+        net_send(p, RT_LOGOUT, "POST", "/api/v1/account/logout", "{}");
         return;
     }
     if (p->account == 2) {
@@ -405,14 +406,14 @@ void act(struct player *p, uint64_t now)
         char q[64];
         snprintf(q, sizeof q, "game=%ld", p->game);
         p->feed_game = p->game;
-        open_feed(p, FEED_GAME, q, true);
+        net_open_feed(p, FEED_GAME, q, true);
     }
-    if (p->racer && chance(p, 8)) {
+    if (p->racer && player_chance(p, 8)) {
         race_begin(p);
         return;
     }
-    if (p->spectator && chance(p, 5)) {
-        unsigned start = rnd_below(p, MAX_LOBBIES);
+    if (p->spectator && player_chance(p, 5)) {
+        unsigned start = player_rnd_below(p, MAX_LOBBIES);
         for (unsigned i = 0; i < MAX_LOBBIES; i++) {
             struct lobby *l = &lobbies[(start + i) % MAX_LOBBIES];
             if (!l->used || !l->racing)
@@ -420,14 +421,14 @@ void act(struct player *p, uint64_t now)
             char q[64];
             snprintf(q, sizeof q, "room=%ld", l->room);
             p->feed_room = l->room;
-            p->feed_until = now + (20 + rnd_below(p, 41)) * 1000000ull;
-            open_feed(p, FEED_ROOM, q, false);
-            schedule(p, p->feed_until);
+            p->feed_until = now + (20 + player_rnd_below(p, 41)) * 1000000ull;
+            net_open_feed(p, FEED_ROOM, q, false);
+            player_schedule(p, p->feed_until);
             return;
         }
     }
     /* The mix of a person playing: mostly steps, now and then the rest. */
-    unsigned roll = rnd_below(p, 1000);
+    unsigned roll = player_rnd_below(p, 1000);
     if (roll < 560)
         play(p);
     else if (roll < 620)
@@ -445,40 +446,40 @@ void act(struct player *p, uint64_t now)
     else if (roll < 830)
         get(p, RT_LEVEL, "/api/v1/levels/%ld", p->level_id);
     else if (roll < 850)
-        send_api(p, RT_COLLECTIONS, "GET", "/api/v1/collections", NULL);
+        net_send(p, RT_COLLECTIONS, "GET", "/api/v1/collections", NULL);
     else if (roll < 875)
         get(p, RT_COLLECTION, "/api/v1/collections/%ld",
-            collection_ids[rnd_below(p, ncollections)]);
+            library_collections[player_rnd_below(p, library_ncollections)]);
     else if (roll < 905)
-        send_api(p, RT_PROGRESS, "GET", "/api/v1/progress", NULL);
+        net_send(p, RT_PROGRESS, "GET", "/api/v1/progress", NULL);
     else if (roll < 930)
         get(p, RT_GAME, "/api/v1/games/%ld", p->game);
     else if (roll < 945)
-        send_api(p, RT_ACCOUNT, "GET", "/api/v1/account", NULL);
+        net_send(p, RT_ACCOUNT, "GET", "/api/v1/account", NULL);
     else if (roll < 975)
         get(p, RT_LEADERBOARD, "/api/v1/levels/%ld/leaderboard", p->level_id);
     else
-        send_api(p, RT_ROOMS, "GET", "/api/v1/rooms", NULL);
+        net_send(p, RT_ROOMS, "GET", "/api/v1/rooms", NULL);
 }
 
-void start_session(struct player *p, uint64_t at)
+void player_start_session(struct player *p, uint64_t at)
 {
-    conn_close(&p->api);
-    conn_close(&p->feed);
-    p->serial += nplayers; /* a new person: a new address, a new guest */
-    p->rng = ((uint64_t)seed << 32) ^ (p->serial * 0x9E3779B97F4A7C15ull) ^ 0x5DEECE66Dull;
+    net_close(&p->api);
+    net_close(&p->feed);
+    p->serial += soak_nplayers; /* a new person: a new address, a new guest */
+    p->rng = ((uint64_t)soak_seed << 32) ^ (p->serial * 0x9E3779B97F4A7C15ull) ^ 0x5DEECE66Dull;
     for (int i = 0; i < 4; i++)
         rnd(p);
     p->cookie[0] = '\0';
     p->live = true;
-    p->racer = chance(p, PERCENT_RACERS);
-    p->two_tabs = !p->racer && chance(p, PERCENT_TWO_TABS);
-    p->spectator = !p->racer && !p->two_tabs && chance(p, PERCENT_SPECTATORS);
-    p->signer = chance(p, PERCENT_SIGNERS);
+    p->racer = player_chance(p, PERCENT_RACERS);
+    p->two_tabs = !p->racer && player_chance(p, PERCENT_TWO_TABS);
+    p->spectator = !p->racer && !p->two_tabs && player_chance(p, PERCENT_SPECTATORS);
+    p->signer = player_chance(p, PERCENT_SIGNERS);
     /* People sign up after playing a while, not all at once. */
-    p->signup_after = 6 + rnd_below(p, 600);
+    p->signup_after = 6 + player_rnd_below(p, 600);
     p->started = at;
-    uint64_t mean = (uint64_t)session_seconds * 1000000u;
+    uint64_t mean = (uint64_t)soak_session_seconds * 1000000u;
     p->ends = at + mean * 4 / 10 + (rnd(p) >> 11) % (mean * 12 / 10 + 1);
     p->actions = 0;
     p->account = 0;
@@ -493,6 +494,6 @@ void start_session(struct player *p, uint64_t at)
     p->race = RACE_NONE;
     p->lobby = NULL;
     p->busy = false;
-    fig.sessions++;
-    schedule(p, at);
+    figures.sessions++;
+    player_schedule(p, at);
 }
