@@ -1,5 +1,6 @@
 /* sokod check: reads level files and reports every level's errors. */
 #include "cli/cli.h"
+#include "cli/cli_options.h"
 #include "soko.h"
 
 #include <errno.h>
@@ -7,6 +8,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+struct check_args {
+    bool json;
+};
+
+static const struct options_row check_rows[] = {
+    {"json", NULL, 0, NULL, "print one JSON document instead",
+     OPTIONS_SWITCH(struct check_args, json)},
+    {"help", NULL, 0, NULL, "show this help", OPTIONS_HELP},
+    OPTIONS_END,
+};
 
 static void check_usage(FILE *out)
 {
@@ -18,14 +30,15 @@ static void check_usage(FILE *out)
             "within the player's reach, at most %dx%d squares. Prints each level's\n"
             "number, title and size, or its error as FILE:LINE:COL: message, then\n"
             "\"levels: N, valid: V, invalid: I\".\n"
-            "\n"
-            "  --json   print one JSON document instead\n"
-            "  --help   show this help\n"
-            "\n"
-            "Exit status: 0 when every level is valid, 1 when a level is invalid or a\n"
-            "file cannot be read or holds no level, 2 on a usage error.\n",
+            "\n",
             SOKO_MAX_WIDTH, SOKO_MAX_HEIGHT);
+    options_usage(out, check_rows, 0, 7, 2);
+    fprintf(out, "\n"
+                 "Exit status: 0 when every level is valid, 1 when a level is invalid or a\n"
+                 "file cannot be read or holds no level, 2 on a usage error.\n");
 }
+
+static const struct cli_command check_command = {"check", check_usage, check_rows, true, NULL};
 
 char *cli_read_file(const char *path, uint32_t *len)
 {
@@ -191,40 +204,17 @@ static void check_file(const char *path, bool json, json_t *files, totals *t)
 
 int cli_check(int argc, char **argv)
 {
-    bool json = false, options = true;
-    char **paths = calloc((size_t)argc, sizeof *paths);
-    int nfiles = 0;
-    if (paths == NULL)
-        return 1;
-    for (int i = 1; i < argc; i++) {
-        if (options && strcmp(argv[i], "--") == 0) {
-            options = false;
-        } else if (options && (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)) {
-            check_usage(stdout);
-            free(paths);
-            return 0;
-        } else if (options && strcmp(argv[i], "--json") == 0) {
-            json = true;
-        } else if (options && argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "sokod check: unknown option '%s'\n\n", argv[i]);
-            check_usage(stderr);
-            free(paths);
-            return 2;
-        } else {
-            paths[nfiles++] = argv[i];
-        }
-    }
-    if (nfiles == 0) {
-        check_usage(stderr);
-        free(paths);
-        return 2;
-    }
+    struct check_args args = {0};
+    struct options_result r;
+    int early = cli_options(&check_command, &args, argc, argv, &r);
+    if (early >= 0)
+        return early;
+    bool json = args.json;
     totals t = {0};
     json_t *root = json ? json_object() : NULL;
     json_t *files = json ? json_array() : NULL;
-    for (int i = 0; i < nfiles; i++)
-        check_file(paths[i], json, files, &t);
-    free(paths);
+    for (int i = 0; i < r.nargs; i++)
+        check_file(r.args[i], json, files, &t);
     if (json) {
         json_object_set_new(root, "files", files);
         json_object_set_new(root, "levels", json_integer(t.levels));

@@ -1,5 +1,6 @@
 /* sokod replay: plays every solution written in level files on its level. */
 #include "cli/cli.h"
+#include "cli/cli_options.h"
 #include "soko.h"
 
 #include <errno.h>
@@ -11,6 +12,19 @@
 /* The longest solution replayed, in steps. */
 #define REPLAY_MAX_STEPS (1u << 20)
 
+struct replay_args {
+    bool json, multipush;
+};
+
+static const struct options_row replay_rows[] = {
+    {"json", NULL, 0, NULL, "print one JSON document instead",
+     OPTIONS_SWITCH(struct replay_args, json)},
+    {"multipush", NULL, 0, NULL, "play under the multi-push rule (a push moves a line of boxes)",
+     OPTIONS_SWITCH(struct replay_args, multipush)},
+    {"help", NULL, 0, NULL, "show this help", OPTIONS_HELP},
+    OPTIONS_END,
+};
+
 static void replay_usage(FILE *out)
 {
     fprintf(out, "usage: sokod replay [--json] [--multipush] FILE...\n"
@@ -21,14 +35,14 @@ static void replay_usage(FILE *out)
                  "that it ends unsolved; then \"solutions: N, solved: S, failed: F\".\n"
                  "A solution is judged by the position it ends in, even when it passes\n"
                  "through the solved position earlier.\n"
-                 "\n"
-                 "  --json        print one JSON document instead\n"
-                 "  --multipush   play under the multi-push rule (a push moves a line of boxes)\n"
-                 "  --help        show this help\n"
-                 "\n"
+                 "\n");
+    options_usage(out, replay_rows, 0, 12, 2);
+    fprintf(out, "\n"
                  "Exit status: 0 when every solution solves its level, 1 when one does not\n"
                  "or a file cannot be read, 2 on a usage error.\n");
 }
+
+static const struct cli_command replay_command = {"replay", replay_usage, replay_rows, true, NULL};
 
 typedef struct replay_state {
     bool json;
@@ -192,51 +206,25 @@ static void replay_file(replay_state *st, const char *path, json_t *files)
 
 int cli_replay(int argc, char **argv)
 {
-    replay_state st = {.rule = SOKO_RULE_STANDARD};
-    bool options = true;
-    char **paths = calloc((size_t)argc, sizeof *paths);
-    int nfiles = 0;
-    if (paths == NULL)
-        return 1;
-    for (int i = 1; i < argc; i++) {
-        if (options && strcmp(argv[i], "--") == 0) {
-            options = false;
-        } else if (options && (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)) {
-            replay_usage(stdout);
-            free(paths);
-            return 0;
-        } else if (options && strcmp(argv[i], "--json") == 0) {
-            st.json = true;
-        } else if (options && strcmp(argv[i], "--multipush") == 0) {
-            st.rule = SOKO_RULE_MULTIPUSH;
-        } else if (options && argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "sokod replay: unknown option '%s'\n\n", argv[i]);
-            replay_usage(stderr);
-            free(paths);
-            return 2;
-        } else {
-            paths[nfiles++] = argv[i];
-        }
-    }
-    if (nfiles == 0) {
-        replay_usage(stderr);
-        free(paths);
-        return 2;
-    }
+    struct replay_args args = {0};
+    struct options_result r;
+    int early = cli_options(&replay_command, &args, argc, argv, &r);
+    if (early >= 0)
+        return early;
+    replay_state st = {.json = args.json,
+                       .rule = args.multipush ? SOKO_RULE_MULTIPUSH : SOKO_RULE_STANDARD};
     st.steps = malloc(REPLAY_MAX_STEPS);
     st.history = malloc(REPLAY_MAX_STEPS * sizeof *st.history);
     if (st.steps == NULL || st.history == NULL) {
         fprintf(stderr, "sokod replay: out of memory\n");
         free(st.steps);
         free(st.history);
-        free(paths);
         return 1;
     }
     json_t *root = st.json ? json_object() : NULL;
     json_t *files = st.json ? json_array() : NULL;
-    for (int i = 0; i < nfiles; i++)
-        replay_file(&st, paths[i], files);
-    free(paths);
+    for (int i = 0; i < r.nargs; i++)
+        replay_file(&st, r.args[i], files);
     free(st.steps);
     free(st.history);
     if (st.json) {

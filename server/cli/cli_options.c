@@ -1,0 +1,28 @@
+/* The flags of check, replay, solve and generate (cli_options.h). */
+#include "cli/cli_options.h"
+
+int cli_options(const struct cli_command *cmd, void *settings, int argc, char **argv,
+                struct options_result *r)
+{
+    unsigned flags = cmd->files ? 0 : OPTIONS_NO_ARGS;
+    switch (options_parse(cmd->rows, 0, flags, settings, argc, argv, r)) {
+    case OPTIONS_OK:
+        break;
+    case OPTIONS_WANTS_HELP:
+        cmd->usage(stdout);
+        return 0;
+    case OPTIONS_FAILED:
+        return 1;
+    default:
+        if (cmd->complain == NULL || !cmd->complain(r))
+            fprintf(stderr, "sokod %s: unknown option '%s'\n", cmd->name, r->arg);
+        fputc('\n', stderr);
+        cmd->usage(stderr);
+        return 2;
+    }
+    if (cmd->files && r->nargs == 0) {
+        cmd->usage(stderr);
+        return 2;
+    }
+    return -1;
+}

@@ -1,0 +1,30 @@
+/* The flags of the commands that read level files (check, replay, solve,
+ * generate), read with options.h and reported in one voice. */
+#ifndef SOKOD_CLI_OPTIONS_H
+#define SOKOD_CLI_OPTIONS_H
+
+#include "base/options.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct cli_command {
+    const char *name;               /* as in "sokod check: unknown option" */
+    void (*usage)(FILE *out);       /* prints the command's whole help */
+    const struct options_row *rows; /* its flags, ended by OPTIONS_END */
+    bool files;                     /* takes FILE... (one at least); else no argument */
+    /* Says on stderr, in one line, what is wrong with a value (r's status
+     * OPTIONS_MISSING or OPTIONS_INVALID), and may word other errors; false
+     * leaves an error to the common words. NULL when no flag takes a value. */
+    bool (*complain)(const struct options_result *r);
+};
+
+/* Reads the flags of argv[1..argc) into settings as cmd's rows say; the
+ * files named are then r->args. Returns -1 when the command goes on, else
+ * its exit status, after printing: 0 for --help (on stdout); 2 for a usage
+ * error (what is wrong, then the help, on stderr); 1 when a flag's own
+ * function failed (it said why). */
+int cli_options(const struct cli_command *cmd, void *settings, int argc, char **argv,
+                struct options_result *r);
+
+#endif
