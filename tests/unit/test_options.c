@@ -1,24 +1,10 @@
 /* Command-line flags (server/base/options.c): what a table of rows reads
  * into its settings, where it stops and why, and the help it prints. Each
- * failure prints the arguments read and what came out. */
+ * failure names the arguments read and what came out. */
 #include "base/options.h"
+#include "check.h"
 
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            failures++;                                                                            \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                   \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fputc('\n', stderr);                                                                   \
-        }                                                                                          \
-    } while (0)
 
 struct settings {
     bool verbose;
@@ -85,15 +71,15 @@ static void each_kind_stores_its_field(void)
         parse("--verbose --port 8080 --big 18446744073709551615 --small 7 --name abcdefg "
               "--nonempty x --mode slow",
               FIRST | SECOND, 0, &s, &r);
-    CHECK(st == OPTIONS_OK, "status %d at '%s'", st, r.arg ? r.arg : "");
-    CHECK(s.verbose, "--verbose not set");
-    CHECK(s.port == 8080, "port %u", s.port);
-    CHECK(s.big == UINT64_MAX, "big %llu", (unsigned long long)s.big);
-    CHECK(s.small == 7, "small %u", s.small);
-    CHECK(strcmp(s.name, "abcdefg") == 0, "name '%s'", s.name);
-    CHECK(strcmp(s.nonempty, "x") == 0, "nonempty '%s'", s.nonempty);
-    CHECK(s.mode == 2, "mode %d", s.mode);
-    CHECK(r.nargs == 0, "%d arguments", r.nargs);
+    CHECK_INT(st, OPTIONS_OK);
+    CHECK(s.verbose);
+    CHECK_INT(s.port, 8080);
+    CHECK(s.big == UINT64_MAX);
+    CHECK_INT(s.small, 7);
+    CHECK_STR(s.name, "abcdefg");
+    CHECK_STR(s.nonempty, "x");
+    CHECK_INT(s.mode, 2);
+    CHECK_INT(r.nargs, 0);
 }
 
 static void errors_name_the_argument_at_fault(void)
@@ -139,10 +125,11 @@ static void errors_name_the_argument_at_fault(void)
         bool arg_ok = want_arg == NULL || (r.arg != NULL && strcmp(r.arg, want_arg) == 0);
         bool value_ok = want_value == NULL ? r.value == NULL
                                            : r.value != NULL && strcmp(r.value, want_value) == 0;
-        CHECK(st == cases[i].status && r.status == st && arg_ok && value_ok,
-              "'%s': status %d arg '%s' value '%s'; expected %d '%s' '%s'", cases[i].line, st,
-              r.arg ? r.arg : "(null)", r.value ? r.value : "(null)", cases[i].status,
-              want_arg ? want_arg : "(any)", want_value ? want_value : "(null)");
+        if (st != cases[i].status || r.status != st || !arg_ok || !value_ok)
+            check_fail(__FILE__, __LINE__,
+                       "'%s': status %d arg '%s' value '%s'; expected %d '%s' '%s'", cases[i].line,
+                       st, r.arg ? r.arg : "(null)", r.value ? r.value : "(null)", cases[i].status,
+                       want_arg ? want_arg : "(any)", want_value ? want_value : "(null)");
     }
 }
 
@@ -151,13 +138,15 @@ static void arguments_are_gathered_in_order(void)
     struct settings s;
     struct options_result r;
     enum options_status st = parse("a --port 9 - b -- --verbose -c", FIRST, 0, &s, &r);
+    note("arguments read: %d, the first '%s'", r.nargs, r.nargs > 0 ? r.args[0] : "");
     static const char *const want[] = {"a", "-", "b", "--verbose", "-c"};
     bool same = r.nargs == 5;
     for (int i = 0; same && i < 5; i++)
         same = strcmp(r.args[i], want[i]) == 0;
-    CHECK(st == OPTIONS_OK && same && s.port == 9 && !s.verbose,
-          "status %d, %d arguments (first '%s'), port %u, verbose %d", st, r.nargs,
-          r.nargs > 0 ? r.args[0] : "", s.port, s.verbose);
+    CHECK_INT(st, OPTIONS_OK);
+    CHECK(same);
+    CHECK_INT(s.port, 9);
+    CHECK(!s.verbose);
 }
 
 static void equals_form_takes_its_value(void)
@@ -165,8 +154,10 @@ static void equals_form_takes_its_value(void)
     struct settings s;
     struct options_result r;
     enum options_status st = parse("--port=81 --name= --mode=fast", FIRST, OPTIONS_EQUALS, &s, &r);
-    CHECK(st == OPTIONS_OK && s.port == 81 && s.name[0] == '\0' && s.mode == 1,
-          "status %d, port %u, name '%s', mode %d", st, s.port, s.name, s.mode);
+    CHECK_INT(st, OPTIONS_OK);
+    CHECK_INT(s.port, 81);
+    CHECK_STR(s.name, "");
+    CHECK_INT(s.mode, 1);
 }
 
 static void usage_lists_the_rows_of_the_command(void)
@@ -174,10 +165,9 @@ static void usage_lists_the_rows_of_the_command(void)
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
-    if (out == NULL) {
-        CHECK(0, "open_memstream failed");
+    CHECK(out != NULL);
+    if (out == NULL)
         return;
-    }
     options_usage(out, rows, SECOND, 12, 2);
     fclose(out);
     const char *want = "  --verbose     say more\n"
@@ -188,7 +178,7 @@ static void usage_lists_the_rows_of_the_command(void)
                        "  --nonempty NAME  a name\n"
                        "  --mode MODE   fast or slow\n"
                        "  --help        print this help\n";
-    CHECK(strcmp(text, want) == 0, "usage:\n%s\nexpected:\n%s", text, want);
+    CHECK_STR(text, want);
     free(text);
     text = NULL;
     out = open_memstream(&text, &len);
@@ -196,23 +186,18 @@ static void usage_lists_the_rows_of_the_command(void)
         return;
     options_usage(out, rows, FIRST, 6, 1);
     fclose(out);
-    CHECK(strstr(text, "  --port PORT port [$TEST_PORT]\n") != NULL &&
-              strstr(text, "--small") == NULL,
-          "usage for FIRST:\n%s", text);
+    note("usage for FIRST:\n%s", text);
+    CHECK(strstr(text, "  --port PORT port [$TEST_PORT]\n") != NULL);
+    CHECK(strstr(text, "--small") == NULL);
     free(text);
 }
 
 int main(void)
 {
-    each_kind_stores_its_field();
-    errors_name_the_argument_at_fault();
-    arguments_are_gathered_in_order();
-    equals_form_takes_its_value();
-    usage_lists_the_rows_of_the_command();
-    if (failures > 0) {
-        fprintf(stderr, "%d failure(s)\n", failures);
-        return 1;
-    }
-    printf("options: all passed\n");
-    return 0;
+    RUN(each_kind_stores_its_field);
+    RUN(errors_name_the_argument_at_fault);
+    RUN(arguments_are_gathered_in_order);
+    RUN(equals_form_takes_its_value);
+    RUN(usage_lists_the_rows_of_the_command);
+    return check_finish();
 }
