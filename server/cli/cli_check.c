@@ -14,31 +14,32 @@ struct check_args {
 };
 
 static const struct options_row check_rows[] = {
-    {"json", NULL, 0, NULL, "print one JSON document instead",
-     OPTIONS_SWITCH(struct check_args, json)},
-    {"help", NULL, 0, NULL, "show this help", OPTIONS_HELP},
+    CLI_JSON_ROW(struct check_args),
+    CLI_HELP_ROW,
     OPTIONS_END,
 };
 
-static void check_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: sokod check [--json] FILE...\n"
-            "\n"
-            "Reads level collections (.xsb, .sok, .txt and the like) and checks every\n"
-            "level: one player, as many goals as boxes, a closed board, every box\n"
-            "within the player's reach, at most %dx%d squares. Prints each level's\n"
-            "number, title and size, or its error as FILE:LINE:COL: message, then\n"
-            "\"levels: N, valid: V, invalid: I\".\n"
-            "\n",
-            SOKO_MAX_WIDTH, SOKO_MAX_HEIGHT);
-    options_usage(out, check_rows, 0, 7, 2);
-    fprintf(out, "\n"
-                 "Exit status: 0 when every level is valid, 1 when a level is invalid or a\n"
-                 "file cannot be read or holds no level, 2 on a usage error.\n");
-}
+/* The largest board, as the help states it: "128x128". */
+#define DIGITS_OF(n) #n
+#define DIGITS(n) DIGITS_OF(n)
+#define MAX_SIZE DIGITS(SOKO_MAX_WIDTH) "x" DIGITS(SOKO_MAX_HEIGHT)
 
-static const struct cli_command check_command = {"check", check_usage, check_rows, true, NULL};
+static const struct cli_command check_command = {
+    .name = "check",
+    .about = "usage: sokod check [--json] FILE...\n"
+             "\n"
+             "Reads level collections (.xsb, .sok, .txt and the like) and checks every\n"
+             "level: one player, as many goals as boxes, a closed board, every box\n"
+             "within the player's reach, at most " MAX_SIZE " squares. Prints each level's\n"
+             "number, title and size, or its error as FILE:LINE:COL: message, then\n"
+             "\"levels: N, valid: V, invalid: I\".\n"
+             "\n",
+    .rows = check_rows,
+    .pad = 7,
+    .after = "Exit status: 0 when every level is valid, 1 when a level is invalid or a\n"
+             "file cannot be read or holds no level, 2 on a usage error.\n",
+    .files = true,
+};
 
 char *cli_read_file(const char *path, uint32_t *len)
 {

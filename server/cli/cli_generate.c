@@ -141,29 +141,10 @@ static const struct options_row generate_rows[] = {
      OPTIONS_SWITCH(generate_args, no_verify)},
     {"jobs", NULL, 0, "N", "generate on N threads (the output does not change)",
      OPTIONS_NUMBER(generate_args, jobs, 1, MAX_JOBS)},
-    {"json", NULL, 0, NULL, "print one JSON document instead", OPTIONS_SWITCH(generate_args, json)},
-    {"help", NULL, 0, NULL, "show this help", OPTIONS_HELP},
+    CLI_JSON_ROW(generate_args),
+    CLI_HELP_ROW,
     OPTIONS_END,
 };
-
-static void generate_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: sokod generate [--seed N] [--width W] [--height H] [--boxes K] [--count C]\n"
-            "                      [--shape S] [--candidates N] [--min-score S] [--nodes N]\n"
-            "                      [--title T] [--collection NAME] [--comment TEXT] [--sort]\n"
-            "                      [--avoid FILE] [--no-verify] [--jobs N] [--json]\n"
-            "\n"
-            "Generates solvable levels and prints them in the community text format,\n"
-            "each with its title, \"Author: sokod\", a comment giving its seed and\n"
-            "difficulty score, and a solution with the fewest pushes. The same options\n"
-            "give the same levels on every machine.\n"
-            "\n");
-    options_usage(out, generate_rows, 0, 14, 2);
-    fprintf(out, "\n"
-                 "Exit status: 0 when every level was generated, 1 when one could not be,\n"
-                 "2 on a usage error.\n");
-}
 
 /* An unknown flag that ends the arguments is worded as a flag without its
  * value, as the command always has. */
@@ -180,8 +161,24 @@ static bool generate_complain(const struct options_result *r)
     return false;
 }
 
-static const struct cli_command generate_command = {"generate", generate_usage, generate_rows,
-                                                    false, generate_complain};
+static const struct cli_command generate_command = {
+    .name = "generate",
+    .about = "usage: sokod generate [--seed N] [--width W] [--height H] [--boxes K] [--count C]\n"
+             "                      [--shape S] [--candidates N] [--min-score S] [--nodes N]\n"
+             "                      [--title T] [--collection NAME] [--comment TEXT] [--sort]\n"
+             "                      [--avoid FILE] [--no-verify] [--jobs N] [--json]\n"
+             "\n"
+             "Generates solvable levels and prints them in the community text format,\n"
+             "each with its title, \"Author: sokod\", a comment giving its seed and\n"
+             "difficulty score, and a solution with the fewest pushes. The same options\n"
+             "give the same levels on every machine.\n"
+             "\n",
+    .rows = generate_rows,
+    .pad = 14,
+    .after = "Exit status: 0 when every level was generated, 1 when one could not be,\n"
+             "2 on a usage error.\n",
+    .complain = generate_complain,
+};
 
 typedef struct slot {
     uint64_t seed;

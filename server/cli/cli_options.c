@@ -1,6 +1,15 @@
 /* The flags of check, replay, solve and generate (cli_options.h). */
 #include "cli/cli_options.h"
 
+#include <stdio.h>
+
+static void usage(const struct cli_command *cmd, FILE *out)
+{
+    fputs(cmd->about, out);
+    options_usage(out, cmd->rows, 0, cmd->pad, 2);
+    fprintf(out, "\n%s", cmd->after);
+}
+
 int cli_options(const struct cli_command *cmd, void *settings, int argc, char **argv,
                 struct options_result *r)
 {
@@ -9,7 +18,7 @@ int cli_options(const struct cli_command *cmd, void *settings, int argc, char **
     case OPTIONS_OK:
         break;
     case OPTIONS_WANTS_HELP:
-        cmd->usage(stdout);
+        usage(cmd, stdout);
         return 0;
     case OPTIONS_FAILED:
         return 1;
@@ -17,11 +26,11 @@ int cli_options(const struct cli_command *cmd, void *settings, int argc, char **
         if (cmd->complain == NULL || !cmd->complain(r))
             fprintf(stderr, "sokod %s: unknown option '%s'\n", cmd->name, r->arg);
         fputc('\n', stderr);
-        cmd->usage(stderr);
+        usage(cmd, stderr);
         return 2;
     }
     if (cmd->files && r->nargs == 0) {
-        cmd->usage(stderr);
+        usage(cmd, stderr);
         return 2;
     }
     return -1;

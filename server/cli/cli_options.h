@@ -6,12 +6,15 @@
 #include "base/options.h"
 
 #include <stdbool.h>
-#include <stdio.h>
 
+/* A command's help is `about`, its rows (the flag column padded to pad),
+ * a blank line and `after`. */
 struct cli_command {
     const char *name;               /* as in "sokod check: unknown option" */
-    void (*usage)(FILE *out);       /* prints the command's whole help */
+    const char *about;              /* the usage line and what the command does */
     const struct options_row *rows; /* its flags, ended by OPTIONS_END */
+    int pad;                        /* the width of the help's flag column */
+    const char *after;              /* its exit statuses */
     bool files;                     /* takes FILE... (one at least); else no argument */
     /* Says on stderr, in one line, what is wrong with a value (r's status
      * OPTIONS_MISSING or OPTIONS_INVALID), and may word other errors; false
@@ -26,5 +29,15 @@ struct cli_command {
  * function failed (it said why). */
 int cli_options(const struct cli_command *cmd, void *settings, int argc, char **argv,
                 struct options_result *r);
+
+/* The rows most commands share. */
+#define CLI_JSON_ROW(type)                                                                         \
+    {                                                                                              \
+        "json", NULL, 0, NULL, "print one JSON document instead", OPTIONS_SWITCH(type, json)       \
+    }
+#define CLI_HELP_ROW                                                                               \
+    {                                                                                              \
+        "help", NULL, 0, NULL, "show this help", OPTIONS_HELP                                      \
+    }
 
 #endif

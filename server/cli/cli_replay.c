@@ -17,32 +17,30 @@ struct replay_args {
 };
 
 static const struct options_row replay_rows[] = {
-    {"json", NULL, 0, NULL, "print one JSON document instead",
-     OPTIONS_SWITCH(struct replay_args, json)},
+    CLI_JSON_ROW(struct replay_args),
     {"multipush", NULL, 0, NULL, "play under the multi-push rule (a push moves a line of boxes)",
      OPTIONS_SWITCH(struct replay_args, multipush)},
-    {"help", NULL, 0, NULL, "show this help", OPTIONS_HELP},
+    CLI_HELP_ROW,
     OPTIONS_END,
 };
 
-static void replay_usage(FILE *out)
-{
-    fprintf(out, "usage: sokod replay [--json] [--multipush] FILE...\n"
-                 "\n"
-                 "Finds the solutions written after each level's board (LURD, run-length\n"
-                 "counts allowed) and plays them. Prints for each one whether it ends\n"
-                 "solved (with its moves and pushes), the step where it fails and why, or\n"
-                 "that it ends unsolved; then \"solutions: N, solved: S, failed: F\".\n"
-                 "A solution is judged by the position it ends in, even when it passes\n"
-                 "through the solved position earlier.\n"
-                 "\n");
-    options_usage(out, replay_rows, 0, 12, 2);
-    fprintf(out, "\n"
-                 "Exit status: 0 when every solution solves its level, 1 when one does not\n"
-                 "or a file cannot be read, 2 on a usage error.\n");
-}
-
-static const struct cli_command replay_command = {"replay", replay_usage, replay_rows, true, NULL};
+static const struct cli_command replay_command = {
+    .name = "replay",
+    .about = "usage: sokod replay [--json] [--multipush] FILE...\n"
+             "\n"
+             "Finds the solutions written after each level's board (LURD, run-length\n"
+             "counts allowed) and plays them. Prints for each one whether it ends\n"
+             "solved (with its moves and pushes), the step where it fails and why, or\n"
+             "that it ends unsolved; then \"solutions: N, solved: S, failed: F\".\n"
+             "A solution is judged by the position it ends in, even when it passes\n"
+             "through the solved position earlier.\n"
+             "\n",
+    .rows = replay_rows,
+    .pad = 12,
+    .after = "Exit status: 0 when every solution solves its level, 1 when one does not\n"
+             "or a file cannot be read, 2 on a usage error.\n",
+    .files = true,
+};
 
 typedef struct replay_state {
     bool json;

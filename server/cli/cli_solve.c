@@ -38,26 +38,10 @@ static const struct options_row solve_rows[] = {
      OPTIONS_BY(struct solve_args, megabytes, store_positive)},
     {"optimal", NULL, 0, NULL, "find solutions with the fewest pushes (much slower)",
      OPTIONS_SWITCH(struct solve_args, optimal)},
-    {"json", NULL, 0, NULL, "print one JSON document instead",
-     OPTIONS_SWITCH(struct solve_args, json)},
-    {"help", NULL, 0, NULL, "show this help", OPTIONS_HELP},
+    CLI_JSON_ROW(struct solve_args),
+    CLI_HELP_ROW,
     OPTIONS_END,
 };
-
-static void solve_usage(FILE *out)
-{
-    fprintf(out, "usage: sokod solve [--time-limit S] [--memory MB] [--optimal] [--json] FILE...\n"
-                 "\n"
-                 "Solves every level of the files, one after another on one core. Prints for\n"
-                 "each level its solution in LURD with its moves, pushes, time and the\n"
-                 "positions searched (nodes); or that it has no solution; or that none was\n"
-                 "found within the limits. Then \"levels: N, solved: S\".\n"
-                 "\n");
-    options_usage(out, solve_rows, 0, 14, 2);
-    fprintf(out, "\n"
-                 "Exit status: 0 when every level was solved, 1 when one was not or a file\n"
-                 "cannot be read, 2 on a usage error.\n");
-}
 
 static bool solve_complain(const struct options_result *r)
 {
@@ -67,8 +51,22 @@ static bool solve_complain(const struct options_result *r)
     return true;
 }
 
-static const struct cli_command solve_command = {"solve", solve_usage, solve_rows, true,
-                                                 solve_complain};
+static const struct cli_command solve_command = {
+    .name = "solve",
+    .about = "usage: sokod solve [--time-limit S] [--memory MB] [--optimal] [--json] FILE...\n"
+             "\n"
+             "Solves every level of the files, one after another on one core. Prints for\n"
+             "each level its solution in LURD with its moves, pushes, time and the\n"
+             "positions searched (nodes); or that it has no solution; or that none was\n"
+             "found within the limits. Then \"levels: N, solved: S\".\n"
+             "\n",
+    .rows = solve_rows,
+    .pad = 14,
+    .after = "Exit status: 0 when every level was solved, 1 when one was not or a file\n"
+             "cannot be read, 2 on a usage error.\n",
+    .files = true,
+    .complain = solve_complain,
+};
 
 typedef struct solve_state {
     bool json;
