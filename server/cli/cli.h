@@ -14,6 +14,7 @@ int cli_import(int argc, char **argv);
 int cli_admin(int argc, char **argv);
 int cli_generate(int argc, char **argv);
 int cli_backup(int argc, char **argv);
+int cli_solve(int argc, char **argv);
 int cli_restore(int argc, char **argv);
 
 /* Reads a whole file (at most 1 GiB) into a NUL-terminated buffer the
@@ -29,5 +30,9 @@ char *cli_read_reported(const char *path, json_t *files, json_t **entry, uint32_
 /* A JSON string of len bytes of text that may not be UTF-8: invalid bytes
  * become '?'. */
 json_t *cli_json_text(const char *s, size_t len);
+
+/* Prints root as an indented JSON document and a line end on standard
+ * output, then frees it. */
+void cli_print_json(json_t *root);
 
 #endif

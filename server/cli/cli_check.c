@@ -3,7 +3,6 @@
 #include "cli/cli_options.h"
 #include "soko.h"
 
-#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,79 +39,6 @@ static const struct cli_command check_command = {
              "file cannot be read or holds no level, 2 on a usage error.\n",
     .files = true,
 };
-
-char *cli_read_file(const char *path, uint32_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf != NULL) {
-        if (n == cap) {
-            if (cap >= (size_t)1 << 30) {
-                free(buf);
-                buf = NULL;
-                errno = EFBIG;
-                break;
-            }
-            char *bigger = realloc(buf, cap * 2);
-            if (bigger == NULL) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f)) {
-                free(buf);
-                buf = NULL;
-                errno = EIO;
-            }
-            break;
-        }
-    }
-    fclose(f);
-    *len = (uint32_t)n;
-    return buf;
-}
-
-char *cli_read_reported(const char *path, json_t *files, json_t **entry, uint32_t *len)
-{
-    char *text = cli_read_file(path, len);
-    int error = errno;
-    *entry = files != NULL ? json_object() : NULL;
-    if (*entry != NULL) {
-        json_object_set_new(*entry, "path", cli_json_text(path, strlen(path)));
-        json_array_append_new(files, *entry);
-    }
-    if (text == NULL) {
-        if (*entry != NULL)
-            json_object_set_new(*entry, "error", json_string(strerror(error)));
-        else
-            printf("%s: cannot read: %s\n", path, strerror(error));
-    }
-    return text;
-}
-
-json_t *cli_json_text(const char *s, size_t len)
-{
-    json_t *j = json_stringn(s, len);
-    if (j != NULL)
-        return j;
-    char *copy = malloc(len + 1);
-    if (copy == NULL)
-        return json_string("");
-    for (size_t i = 0; i < len; i++)
-        copy[i] = (s[i] & 0x80) || s[i] == '\0' ? '?' : s[i];
-    j = json_stringn(copy, len);
-    free(copy);
-    return j;
-}
 
 typedef struct totals {
     unsigned levels, valid, invalid;
@@ -221,9 +147,7 @@ int cli_check(int argc, char **argv)
         json_object_set_new(root, "levels", json_integer(t.levels));
         json_object_set_new(root, "valid", json_integer(t.valid));
         json_object_set_new(root, "invalid", json_integer(t.invalid));
-        json_dumpf(root, stdout, JSON_INDENT(2));
-        fputc('\n', stdout);
-        json_decref(root);
+        cli_print_json(root);
     } else {
         printf("levels: %u, valid: %u, invalid: %u\n", t.levels, t.valid, t.invalid);
     }

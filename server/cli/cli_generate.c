@@ -420,9 +420,7 @@ static void print_levels_json(const generate_args *a, const run *run)
     for (uint64_t i = 0; i < run->have; i++)
         json_array_append_new(levels, level_json(&run->done[i], a->title, (unsigned)i + 1));
     json_object_set_new(root, "skipped_repeats", json_integer((json_int_t)run->skipped));
-    json_dumpf(root, stdout, JSON_INDENT(2));
-    fputc('\n', stdout);
-    json_decref(root);
+    cli_print_json(root);
 }
 
 /* Generates and prints the levels the flags ask for; the exit status. */

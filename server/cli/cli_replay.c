@@ -230,9 +230,7 @@ int cli_replay(int argc, char **argv)
         json_object_set_new(root, "solutions", json_integer(st.solutions));
         json_object_set_new(root, "solved", json_integer(st.solved));
         json_object_set_new(root, "failed", json_integer(st.failed));
-        json_dumpf(root, stdout, JSON_INDENT(2));
-        fputc('\n', stdout);
-        json_decref(root);
+        cli_print_json(root);
     } else {
         printf("solutions: %u, solved: %u, failed: %u\n", st.solutions, st.solved, st.failed);
     }

@@ -1,7 +1,6 @@
 /* sokod solve: runs the solver on every level of level files. */
 #include "cli/cli.h"
 #include "cli/cli_options.h"
-#include "cli/cli_solve.h"
 #include "soko.h"
 #include "solver.h"
 
@@ -189,9 +188,7 @@ int cli_solve(int argc, char **argv)
         json_object_set_new(root, "levels", json_integer(st.levels));
         json_object_set_new(root, "solved", json_integer(st.solved));
         json_object_set_new(root, "unsolvable", json_integer(st.unsolvable));
-        json_dumpf(root, stdout, JSON_INDENT(2));
-        fputc('\n', stdout);
-        json_decref(root);
+        cli_print_json(root);
     } else {
         printf("levels: %u, solved: %u\n", st.levels, st.solved);
     }
