@@ -1,6 +1,8 @@
-/* What the commands that read level files share: reading a file, saying
- * why one cannot be read, and printing JSON. */
+/* What the commands that read level files share: saying why a file cannot
+ * be read, text that may not be UTF-8 in JSON, and printing JSON. */
 #include "cli/cli.h"
+
+#include "base/files.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -8,49 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-char *cli_read_file(const char *path, uint32_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf != NULL) {
-        if (n == cap) {
-            if (cap >= (size_t)1 << 30) {
-                free(buf);
-                buf = NULL;
-                errno = EFBIG;
-                break;
-            }
-            char *bigger = realloc(buf, cap * 2);
-            if (bigger == NULL) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f)) {
-                free(buf);
-                buf = NULL;
-                errno = EIO;
-            }
-            break;
-        }
-    }
-    fclose(f);
-    *len = (uint32_t)n;
-    return buf;
-}
-
 char *cli_read_reported(const char *path, json_t *files, json_t **entry, uint32_t *len)
 {
-    char *text = cli_read_file(path, len);
+    char *text = file_read_whole(path, len);
     int error = errno;
     *entry = files != NULL ? json_object() : NULL;
     if (*entry != NULL) {

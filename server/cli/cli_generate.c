@@ -1,5 +1,6 @@
 /* sokod generate: prints generated levels in the community text format,
  * with their reference solutions, ready for `sokod import`. */
+#include "base/files.h"
 #include "cli/cli.h"
 #include "cli/cli_options.h"
 #include "generate.h"
@@ -309,7 +310,7 @@ static bool hash_list_has(const uint64_t *hashes, size_t n, uint64_t hash)
 static int store_avoid(void *field, const char *path)
 {
     uint32_t len;
-    char *text = cli_read_file(path, &len);
+    char *text = file_read_whole(path, &len);
     if (text == NULL) {
         fprintf(stderr, "sokod generate: %s: cannot read: %s\n", path, strerror(errno));
         return OPTIONS_BROKE;
