@@ -1,4 +1,4 @@
-/* The flags of check, replay, solve and generate (cli_options.h). */
+/* The flags of the commands (cli_options.h). */
 #include "cli/cli_options.h"
 
 #include <stdio.h>
@@ -34,4 +34,17 @@ int cli_options(const struct cli_command *cmd, void *settings, int argc, char **
         return 2;
     }
     return -1;
+}
+
+int cli_config(struct config *cfg, unsigned command, int argc, char **argv, const char *synopsis,
+               const char *about)
+{
+    int loaded = config_load(cfg, command, argc, argv);
+    if (loaded == 1) {
+        config_usage(command, synopsis);
+        if (about != NULL)
+            printf("\n%s", about);
+        return 0;
+    }
+    return loaded < 0 ? 2 : -1;
 }

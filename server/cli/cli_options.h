@@ -1,8 +1,11 @@
-/* The flags of the commands that read level files (check, replay, solve,
- * generate), read with options.h and reported in one voice. */
+/* The flags of the commands, read with options.h: those of the commands
+ * that read level files (check, replay, solve, generate), reported in one
+ * voice, and those of config.c's table (serve, import, admin, backup,
+ * restore). */
 #ifndef SOKOD_CLI_OPTIONS_H
 #define SOKOD_CLI_OPTIONS_H
 
+#include "base/config.h"
 #include "base/options.h"
 
 #include <stdbool.h>
@@ -29,6 +32,14 @@ struct cli_command {
  * function failed (it said why). */
 int cli_options(const struct cli_command *cmd, void *settings, int argc, char **argv,
                 struct options_result *r);
+
+/* Fills *cfg for `command` (CONFIG_SERVE, CONFIG_IMPORT or CONFIG_ADMIN)
+ * with config_load; the arguments that are not flags are then cfg->args.
+ * Returns -1 when the command goes on, else its exit status: 0 after
+ * printing the help (the flags, then, after a blank line, `about` unless
+ * it is NULL), 2 after config_load said what is wrong. */
+int cli_config(struct config *cfg, unsigned command, int argc, char **argv, const char *synopsis,
+               const char *about);
 
 /* The rows most commands share. */
 #define CLI_JSON_ROW(type)                                                                         \
