@@ -117,7 +117,7 @@ static enum options_status read_flag(const struct options_row *rows, unsigned co
             return OPTIONS_MISSING;
     }
     int stored = options_store(row, settings, r->value);
-    if (stored == OPTIONS_BROKE)
+    if (stored == OPTIONS_STOP)
         return OPTIONS_FAILED;
     return stored == OPTIONS_STORED ? OPTIONS_OK : OPTIONS_INVALID;
 }

@@ -13,14 +13,16 @@ enum options_kind {
     OPTIONS_KIND_END,    /* the row that ends a table */
     OPTIONS_KIND_HELP,   /* --help: no value, no field */
     OPTIONS_KIND_SWITCH, /* no value: sets the bool field to true */
-    OPTIONS_KIND_NUMBER, /* a whole number from min to max, into an unsigned field */
+    OPTIONS_KIND_NUMBER, /* a whole number from min to max, into an unsigned field of
+                          * 1, 2, 4 or 8 bytes */
     OPTIONS_KIND_TEXT,   /* text of min bytes or more copied into a char array */
     OPTIONS_KIND_BY,     /* text the row's own function reads */
 };
 
 /* What a store function returns: its value read, a value it does not take
- * (the caller says so), or a failure it has already reported. */
-enum { OPTIONS_STORED = 0, OPTIONS_REFUSED = -1, OPTIONS_BROKE = -2 };
+ * (the caller says so), or a failure it has already reported, after which
+ * the command stops. */
+enum { OPTIONS_STORED = 0, OPTIONS_REFUSED = -1, OPTIONS_STOP = -2 };
 
 struct options_row {
     const char *name;       /* the flag without its dashes */
@@ -82,7 +84,7 @@ enum options_status options_parse(const struct options_row *rows, unsigned comma
                                   void *settings, int argc, char **argv, struct options_result *r);
 
 /* Stores value into settings as row says. Returns OPTIONS_STORED,
- * OPTIONS_REFUSED (settings may hold part of it) or OPTIONS_BROKE. */
+ * OPTIONS_REFUSED (settings may hold part of it) or OPTIONS_STOP. */
 int options_store(const struct options_row *row, void *settings, const char *value);
 
 /* Reads a whole number of decimal digits only, from min to max. Returns 0,

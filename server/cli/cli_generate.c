@@ -305,7 +305,7 @@ static bool hash_list_has(const uint64_t *hashes, size_t n, uint64_t hash)
 }
 
 /* Adds the canonical hashes of the valid boards of the level file `path`
- * to the hash_list field. OPTIONS_BROKE (after a message) when the file
+ * to the hash_list field. OPTIONS_STOP (after a message) when the file
  * cannot be read: the command then stops with status 1. */
 static int store_avoid(void *field, const char *path)
 {
@@ -313,7 +313,7 @@ static int store_avoid(void *field, const char *path)
     char *text = file_read_whole(path, &len);
     if (text == NULL) {
         fprintf(stderr, "sokod generate: %s: cannot read: %s\n", path, strerror(errno));
-        return OPTIONS_BROKE;
+        return OPTIONS_STOP;
     }
     static soko_reader reader;
     static soko_entry entry;

@@ -24,7 +24,7 @@ static int store_mode(void *field, const char *value)
     else if (strcmp(value, "slow") == 0)
         *(int *)field = 2;
     else if (strcmp(value, "broken") == 0)
-        return OPTIONS_BROKE;
+        return OPTIONS_STOP;
     else
         return OPTIONS_REFUSED;
     return OPTIONS_STORED;
