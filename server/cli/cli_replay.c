@@ -150,56 +150,34 @@ static void replay_one(replay_state *st, const char *path, const char *text, con
     }
 }
 
-static void replay_file(replay_state *st, const char *path, json_t *files)
+/* Replays the solutions of one level, under a line naming it. */
+static void replay_level(void *ctx, const struct cli_level *l)
 {
-    uint32_t len;
-    json_t *jf;
-    char *text = cli_read_reported(path, files, &jf, &len);
-    if (text == NULL) {
-        st->file_failed = true;
+    replay_state *st = ctx;
+    const soko_entry *e = l->entry;
+    if (e->solution_total == 0)
         return;
-    }
-    static soko_reader reader;
-    static soko_entry entry;
-    static soko_level level;
-    json_t *jlevels = NULL;
-    if (jf != NULL) {
-        jlevels = json_array();
-        json_object_set_new(jf, "levels", jlevels);
+    uint32_t not_replayed = e->solution_total - e->solution_count;
+    json_t *jsols = NULL;
+    if (l->levels != NULL) {
+        json_t *jl = json_object();
+        json_object_set_new(jl, "number", json_integer(e->number));
+        json_object_set_new(jl, "title", cli_json_text(l->text + e->title.off, e->title.len));
+        jsols = json_array();
+        json_object_set_new(jl, "solutions", jsols);
+        if (not_replayed > 0)
+            json_object_set_new(jl, "not_replayed", json_integer(not_replayed));
+        json_array_append_new(l->levels, jl);
+    } else if (e->title.len > 0) {
+        printf("  %u \"%.*s\"\n", e->number, (int)e->title.len, l->text + e->title.off);
     } else {
-        printf("%s\n", path);
+        printf("  %u\n", e->number);
     }
-    soko_reader_init(&reader, text, len);
-    while (soko_reader_next(&reader, &entry) == 1) {
-        if (entry.solution_total == 0)
-            continue;
-        soko_error err = {0};
-        int rc = soko_level_parse(&level, text + entry.board.off, entry.board.len, entry.board_line,
-                                  &err);
-        json_t *jsols = NULL;
-        if (jf != NULL) {
-            json_t *jl = json_object();
-            json_object_set_new(jl, "number", json_integer(entry.number));
-            json_object_set_new(jl, "title",
-                                cli_json_text(text + entry.title.off, entry.title.len));
-            jsols = json_array();
-            json_object_set_new(jl, "solutions", jsols);
-            if (entry.solution_total > entry.solution_count)
-                json_object_set_new(jl, "not_replayed",
-                                    json_integer(entry.solution_total - entry.solution_count));
-            json_array_append_new(jlevels, jl);
-        } else if (entry.title.len > 0) {
-            printf("  %u \"%.*s\"\n", entry.number, (int)entry.title.len, text + entry.title.off);
-        } else {
-            printf("  %u\n", entry.number);
-        }
-        for (uint32_t s = 0; s < entry.solution_count; s++)
-            replay_one(st, path, text, &entry, s, rc == SOKO_OK ? &level : NULL, &err, jsols);
-        if (jf == NULL && entry.solution_total > entry.solution_count)
-            printf("  %u: %u more solutions not replayed (at most %d are kept per level)\n",
-                   entry.number, entry.solution_total - entry.solution_count, SOKO_MAX_SOLUTIONS);
-    }
-    free(text);
+    for (uint32_t s = 0; s < e->solution_count; s++)
+        replay_one(st, l->path, l->text, e, s, l->level, l->error, jsols);
+    if (l->levels == NULL && not_replayed > 0)
+        printf("  %u: %u more solutions not replayed (at most %d are kept per level)\n", e->number,
+               not_replayed, SOKO_MAX_SOLUTIONS);
 }
 
 int cli_replay(int argc, char **argv)
@@ -221,8 +199,10 @@ int cli_replay(int argc, char **argv)
     }
     json_t *root = st.json ? json_object() : NULL;
     json_t *files = st.json ? json_array() : NULL;
-    for (int i = 0; i < r.nargs; i++)
-        replay_file(&st, r.args[i], files);
+    for (int i = 0; i < r.nargs; i++) {
+        if (cli_each_level(r.args[i], files, 0, replay_level, &st) < 0)
+            st.file_failed = true;
+    }
     free(st.steps);
     free(st.history);
     if (st.json) {

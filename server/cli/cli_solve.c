@@ -74,10 +74,15 @@ typedef struct solve_state {
     bool failed;
 } solve_state;
 
-/* Solves one level and reports it; lvl is NULL when the board is invalid. */
-static void solve_one(solve_state *st, const char *text, const soko_entry *e, const soko_level *lvl,
-                      const soko_error *err, json_t *jlevels)
+/* Solves one level and reports it. */
+static void solve_level(void *ctx, const struct cli_level *l)
 {
+    solve_state *st = ctx;
+    const char *text = l->text;
+    const soko_entry *e = l->entry;
+    const soko_level *lvl = l->level;
+    const soko_error *err = l->error;
+    json_t *jlevels = l->levels;
     st->levels++;
     json_t *jl = st->json ? json_object() : NULL;
     char head[300];
@@ -138,35 +143,6 @@ static void solve_one(solve_state *st, const char *text, const soko_entry *e, co
     solver_result_free(&r);
 }
 
-static void solve_file(solve_state *st, const char *path, json_t *files)
-{
-    uint32_t len;
-    json_t *jf;
-    char *text = cli_read_reported(path, files, &jf, &len);
-    if (text == NULL) {
-        st->failed = true;
-        return;
-    }
-    json_t *jlevels = NULL;
-    if (jf != NULL) {
-        jlevels = json_array();
-        json_object_set_new(jf, "levels", jlevels);
-    } else {
-        printf("%s\n", path);
-    }
-    static soko_reader reader;
-    static soko_entry entry;
-    static soko_level level;
-    soko_reader_init(&reader, text, len);
-    while (soko_reader_next(&reader, &entry) == 1) {
-        soko_error err = {0};
-        int rc = soko_level_parse(&level, text + entry.board.off, entry.board.len, entry.board_line,
-                                  &err);
-        solve_one(st, text, &entry, rc == SOKO_OK ? &level : NULL, &err, jlevels);
-    }
-    free(text);
-}
-
 int cli_solve(int argc, char **argv)
 {
     struct solve_args args = {.seconds = DEFAULT_SECONDS, .megabytes = DEFAULT_MEGABYTES};
@@ -181,8 +157,10 @@ int cli_solve(int argc, char **argv)
     st.options.memory_limit = (uint64_t)(args.megabytes * 1024 * 1024);
     json_t *root = st.json ? json_object() : NULL;
     json_t *files = st.json ? json_array() : NULL;
-    for (int i = 0; i < r.nargs; i++)
-        solve_file(&st, r.args[i], files);
+    for (int i = 0; i < r.nargs; i++) {
+        if (cli_each_level(r.args[i], files, 0, solve_level, &st) < 0)
+            st.failed = true;
+    }
     if (st.json) {
         json_object_set_new(root, "files", files);
         json_object_set_new(root, "levels", json_integer(st.levels));
