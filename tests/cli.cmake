@@ -26,3 +26,17 @@ add_test(NAME cli_generate_import
          COMMAND ${SOKOD_CLI_GUARD} bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/generate_import.sh $<TARGET_FILE:sokod>
                  ${CMAKE_SOURCE_DIR}/migrations)
 set_tests_properties(cli_generate_import PROPERTIES LABELS cli TIMEOUT 300)
+
+# Every command's flags: --help prints the text kept in tests/cli/help, and
+# each malformed, missing or unknown flag its exact message and status.
+add_test(NAME cli_options_help_and_errors
+         COMMAND ${SOKOD_CLI_GUARD} bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/options.sh $<TARGET_FILE:sokod>
+                 ${CMAKE_CURRENT_SOURCE_DIR}/cli/help)
+set_tests_properties(cli_options_help_and_errors PROPERTIES LABELS cli TIMEOUT 300)
+
+# cmake --install: the installed sokod, run from another folder without
+# flags, finds its migrations, levels, client and core.wasm.
+add_test(NAME cli_installed_runs_without_flags
+         COMMAND ${SOKOD_CLI_GUARD} bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/installed.sh ${CMAKE_COMMAND}
+                 ${CMAKE_BINARY_DIR})
+set_tests_properties(cli_installed_runs_without_flags PROPERTIES LABELS cli TIMEOUT 300)
