@@ -5,8 +5,8 @@
 #include "live/live.h"
 
 #include "accounts/auth.h"
-#include "base/textbuf.h"
 #include "http/handlers.h"
+#include "live/entry_event.h"
 #include "live/events.h"
 #include "live/rooms.h"
 #include "live/watch.h"
@@ -233,29 +233,6 @@ int live_events(struct http_conn *c)
     return http_queue(c, 200, r, 0);
 }
 
-static const char *const kind_names[] = {"steps", "undo", "redo", "restart"};
-
-void live_entry_fields(struct textbuf *b, const soko_game *game, int kind, uint32_t seq,
-                       const char *steps, uint32_t count)
-{
-    textbuf_puts(b, ",\"seq\":");
-    textbuf_int(b, seq);
-    textbuf_puts(b, ",\"kind\":\"");
-    textbuf_puts(b, kind_names[kind]);
-    textbuf_puts(b, "\"");
-    if (kind == STORAGE_LOG_STEPS) {
-        textbuf_puts(b, ",\"steps\":");
-        textbuf_json_string(b, steps, strlen(steps));
-    } else if (kind != STORAGE_LOG_RESTART) {
-        textbuf_puts(b, ",\"count\":");
-        textbuf_int(b, count);
-    }
-    textbuf_puts(b, ",\"moves\":");
-    textbuf_int(b, game->moves);
-    textbuf_puts(b, ",\"pushes\":");
-    textbuf_int(b, game->pushes);
-}
-
 /* Publishes, to the followers of the game's topic, the entry `seq` just
  * committed: its kind, the steps as the log holds them (pushes in upper
  * case) or its count, and the game's counts after it. Call only after the
@@ -267,13 +244,8 @@ static void game_entry(const struct live_game *g, int kind, uint32_t seq, const 
     snprintf(topic, sizeof topic, "game:%lld", (long long)g->id);
     if (!events_wanted(topic) || kind < 0 || kind > STORAGE_LOG_RESTART)
         return;
-    struct textbuf b = {0};
-    textbuf_puts(&b, "{\"game\":");
-    textbuf_int(&b, g->id);
-    live_entry_fields(&b, &g->game, kind, seq, steps, count);
-    textbuf_puts(&b, soko_game_solved(&g->game) ? ",\"solved\":true}" : ",\"solved\":false}");
     size_t len = 0;
-    char *text = textbuf_take(&b, &len);
+    char *text = entry_event_step(g, kind, seq, steps, count, &len);
     if (text != NULL)
         events_publish(topic, "step", text, len, false);
     free(text);

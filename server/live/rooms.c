@@ -8,8 +8,8 @@
 #include "http/body.h"
 #include "http/handlers.h"
 #include "http/ratelimit.h"
+#include "live/entry_event.h"
 #include "live/events.h"
-#include "live/live.h"
 #include "live/room_levels.h"
 #include "play/daily.h"
 #include "play/game_cache.h"
@@ -913,7 +913,7 @@ static void race_entry(const struct live_game *g, int kind, uint32_t seq, const 
     textbuf_int(&b, g->user_id);
     textbuf_puts(&b, ",\"game\":");
     textbuf_int(&b, g->id);
-    live_entry_fields(&b, &g->game, kind, seq, steps, count);
+    entry_event_fields(&b, &g->game, kind, seq, steps, count);
     textbuf_puts(&b, ",\"boxes_on_goal\":");
     textbuf_int(&b, s->boxes_on_goal);
     textbuf_puts(&b, soko_game_solved(&g->game) ? ",\"solved\":true}" : ",\"solved\":false}");
