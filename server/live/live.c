@@ -8,7 +8,8 @@
 #include "http/handlers.h"
 #include "live/entry_event.h"
 #include "live/events.h"
-#include "live/rooms.h"
+#include "live/room_reply.h"
+#include "live/room_state.h"
 #include "live/watch.h"
 #include "play/games.h"
 #include "storage/storage.h"
@@ -79,7 +80,7 @@ static void free_stream(void *cls)
     struct live_stream *ls = cls;
     events_close(ls->events);
     if (ls->room != 0)
-        rooms_presence(ls->room, ls->user, -1);
+        room_state_presence(ls->room, ls->user, -1);
     http_stream_release(ls->slot);
     free(ls);
 }
@@ -151,17 +152,9 @@ int live_events(struct http_conn *c)
         if (status != STORAGE_OK)
             return reply_storage_failure(c, status);
     }
-    int presence = room != 0 ? rooms_presence(room, user, 1) : STORAGE_OK;
-    if (presence == STORAGE_NOT_FOUND)
-        return reply_error(c, 404, API_E_ROOM_NOT_FOUND, "there is no room %lld", (long long)room);
-    if (presence == ROOMS_NO_SPACE) {
-        http_retry_after(c, ROOMS_RETRY_S);
-        return reply_error(c, 503, API_E_UNAVAILABLE,
-                           "every race room the server can hold is in use: try again in %u s",
-                           ROOMS_RETRY_S);
-    }
+    int presence = room != 0 ? room_state_presence(room, user, 1) : STORAGE_OK;
     if (presence != STORAGE_OK)
-        return reply_storage_failure(c, presence);
+        return room_reply_failure(c, room, presence);
 
     char names[3][EVENTS_TOPIC_MAX];
     const char *topics[3];
@@ -186,13 +179,13 @@ int live_events(struct http_conn *c)
     struct http_stream_slot *slot = http_stream_take(c, &result);
     if (slot == NULL) {
         if (room != 0)
-            rooms_presence(room, user, -1);
+            room_state_presence(room, user, -1);
         return result;
     }
     struct live_stream *ls = calloc(1, sizeof *ls);
     if (ls == NULL) {
         if (room != 0)
-            rooms_presence(room, user, -1);
+            room_state_presence(room, user, -1);
         http_stream_release(slot);
         return reply_error(c, 500, API_E_INTERNAL, "out of memory");
     }
@@ -207,7 +200,7 @@ int live_events(struct http_conn *c)
     ls->events = events_open(topics, n, has_last, last, &owner);
     if (ls->events == NULL) {
         if (room != 0)
-            rooms_presence(room, user, -1);
+            room_state_presence(room, user, -1);
         http_stream_release(ls->slot);
         free(ls);
         return reply_error(c, 503, API_E_UNAVAILABLE, "the server is stopping: try again");
