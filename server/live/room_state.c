@@ -38,7 +38,8 @@
  * the games were being stored and waits for the next round; `finished`
  * seats have places 1..finished. "No seat races on": every seat with a
  * game has finished or left (maybe_finish). A room leaves memory only when
- * nobody follows it, it is not `starting` and not in PHASE_STARTED
+ * nobody follows it, no start or rematch is storing what it needs (with
+ * the lock released, r must stay), and it is not in PHASE_STARTED
  * (forgettable); it then comes back in the LOBBY. */
 #include "live/room_state.h"
 
@@ -117,6 +118,7 @@ struct room {
     uint32_t round, boxes;
     enum phase phase;
     bool starting;     /* a start is creating the games */
+    unsigned storing;  /* rematches storing the next round, lock released */
     int64_t starts_at; /* wall clock, milliseconds */
     unsigned nseats, finished;
     struct seat seats[ROOM_SEATS];
@@ -237,7 +239,8 @@ static int take_level(void *arg, const struct storage_level *l)
  * way (it comes back from the database in the lobby, so its seats go). */
 static bool forgettable(const struct room *r)
 {
-    return r->nfollowers == 0 && r->anonymous == 0 && !r->starting && r->phase != PHASE_STARTED;
+    return r->nfollowers == 0 && r->anonymous == 0 && !r->starting && r->storing == 0 &&
+           r->phase != PHASE_STARTED;
 }
 
 /* Makes room in memory for one more room: forgets the rooms nobody touched
@@ -676,11 +679,13 @@ int room_state_rematch(int64_t id, int64_t user, struct room_view *v)
         return refuse(ROOM_STATE_NOT_OVER);
     }
     uint32_t round = r->round + 1;
+    r->storing++;
     pthread_mutex_unlock(&lock);
     status = storage_room_set_round(id, round);
-    if (status != STORAGE_OK)
-        return status;
     pthread_mutex_lock(&lock);
+    r->storing--;
+    if (status != STORAGE_OK)
+        return refuse(status);
     if (r->phase == PHASE_FINISHED && r->round + 1 == round)
         next_round(r);
     return done(r, user, true, v);
