@@ -5,7 +5,6 @@
 #include "live/live.h"
 
 #include "accounts/auth.h"
-#include "http/handlers.h"
 #include "live/entry_event.h"
 #include "live/events.h"
 #include "live/room_reply.h"

@@ -5,7 +5,6 @@
 
 #include "accounts/auth.h"
 #include "http/body.h"
-#include "http/handlers.h"
 #include "live/room_levels.h"
 #include "live/room_reply.h"
 #include "live/room_state.h"

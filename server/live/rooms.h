@@ -8,4 +8,13 @@
 
 #include "http/http.h"
 
+/* Endpoints, for the routing table (server/endpoints.c). */
+int rooms_list(struct http_conn *c);
+int rooms_create(struct http_conn *c);
+int rooms_get(struct http_conn *c);
+int rooms_join(struct http_conn *c);
+int rooms_leave(struct http_conn *c);
+int rooms_start(struct http_conn *c);
+int rooms_rematch(struct http_conn *c);
+
 #endif
