@@ -1,46 +1,6 @@
 /* Race rooms in memory, under one lock: the rooms, their seats and
- * followers, the phase machine below, and what race games tell their room.
- *
- * The phase machine of a room. A room in memory is in one of four phases;
- * `phase` holds three of them, the countdown being PHASE_STARTED before
- * starts_at (GET shows "countdown", then "racing", read from the clock).
- *
- *   LOBBY (PHASE_LOBBY): players take and leave seats; nobody races.
- *     - join: a seat for a newcomer (ROOM_SEATS at most). Stays.
- *     - leave: the seat goes; the host's role passes to the first seat.
- *     - start (the host, someone seated): `starting` is set while the
- *       round's games are stored with the lock released; stored, every seat
- *       of the start gets its game -> COUNTDOWN; failed -> stays.
- *     Arrived at by opening, by loading from the database (with no seats,
- *     in the stored round: a round under way when the process stopped is
- *     over) and by a rematch.
- *     Invariants: no seat has finished or left; finished == 0; games are
- *     those of no round yet (0), until the start gives them.
- *   COUNTDOWN (PHASE_STARTED, now < starts_at): the games exist; their
- *     entries are refused (race_not_started).
- *     - the clock reaching starts_at -> RACING (no event: nothing to do).
- *     - leave: the seat is marked left; -> FINISHED when no seat races on.
- *     - join: a newcomer is refused (race_under_way); a seat that left is
- *       back in the race.
- *   RACING (PHASE_STARTED, now >= starts_at): each seat's entries are taken,
- *     within the step rate limits, until it finishes or leaves.
- *     - an entry that solves: the seat finishes, with its time from
- *       starts_at and the next place; -> FINISHED when no seat races on.
- *     - leave, join: as in COUNTDOWN.
- *   FINISHED (PHASE_FINISHED): the results stand; entries are refused
- *     (race_over).
- *     - join: a newcomer takes a seat, with no game, for the next round.
- *     - leave: the seat goes, as in the lobby.
- *     - rematch (a seated player or the host): the round goes up and is
- *       stored, the seats that left go, the others are reset -> LOBBY.
- *
- * In COUNTDOWN and RACING: starts_at is set; a seat with no game came while
- * the games were being stored and waits for the next round; `finished`
- * seats have places 1..finished. "No seat races on": every seat with a
- * game has finished or left (maybe_finish). A room leaves memory only when
- * nobody follows it, no start or rematch is storing what it needs (with
- * the lock released, r must stay), and it is not in PHASE_STARTED
- * (forgettable); it then comes back in the LOBBY. */
+ * followers, the phase machine, and what race games tell their room.
+ * The phase machine is documented above its events, further down. */
 #include "live/room_state.h"
 
 #include "base/clock.h"
@@ -456,21 +416,6 @@ static void view_of(const struct room *r, int64_t user, bool changed, struct roo
         v->games[i] = r->seats[i].game_id;
 }
 
-/* Ends an operation that went through: fills *v, releases the lock. */
-static int done(struct room *r, int64_t user, bool changed, struct room_view *v)
-{
-    view_of(r, user, changed, v);
-    pthread_mutex_unlock(&lock);
-    return STORAGE_OK;
-}
-
-/* Ends an operation refused with `status`: releases the lock. */
-static int refuse(int status)
-{
-    pthread_mutex_unlock(&lock);
-    return status;
-}
-
 void room_state_view_done(struct room_view *v)
 {
     if (v->changed)
@@ -529,89 +474,134 @@ int room_state_open(int64_t user, int64_t level, const char *source, struct room
         return ROOM_STATE_NO_SPACE;
     }
     insert(r);
-    return done(r, user, false, v);
+    view_of(r, user, false, v);
+    pthread_mutex_unlock(&lock);
+    return STORAGE_OK;
 }
 
-int room_state_view(int64_t id, int64_t user, struct room_view *v)
+/* The phase machine of a room. A room in memory is in one of four phases;
+ * `phase` holds three of them, the countdown being PHASE_STARTED before
+ * starts_at (GET shows "countdown", then "racing", read from the clock).
+ *
+ *   LOBBY (PHASE_LOBBY): players take and leave seats; nobody races.
+ *     - join: a seat for a newcomer (ROOM_SEATS at most). Stays.
+ *     - leave: the seat goes; the host's role passes to the first seat.
+ *     - start (the host, someone seated): `starting` is set while the
+ *       round's games are stored with the lock released; stored, every seat
+ *       of the start gets its game -> COUNTDOWN; failed -> stays.
+ *     Arrived at by opening, by loading from the database (with no seats,
+ *     in the stored round: a round under way when the process stopped is
+ *     over) and by a rematch.
+ *     Invariants: no seat has finished or left; finished == 0; games are
+ *     those of no round yet (0), until the start gives them.
+ *   COUNTDOWN (PHASE_STARTED, now < starts_at): the games exist; their
+ *     entries are refused (race_not_started).
+ *     - the clock reaching starts_at -> RACING (no event: nothing to do).
+ *     - leave: the seat is marked left; -> FINISHED when no seat races on.
+ *     - join: a newcomer is refused (race_under_way); a seat that left is
+ *       back in the race.
+ *   RACING (PHASE_STARTED, now >= starts_at): each seat's entries are taken,
+ *     within the step rate limits, until it finishes or leaves.
+ *     - an entry that solves: the seat finishes, with its time from
+ *       starts_at and the next place; -> FINISHED when no seat races on.
+ *     - leave, join: as in COUNTDOWN.
+ *   FINISHED (PHASE_FINISHED): the results stand; entries are refused
+ *     (race_over).
+ *     - join: a newcomer takes a seat, with no game, for the next round.
+ *     - leave: the seat goes, as in the lobby.
+ *     - rematch (a seated player or the host): the round goes up and is
+ *       stored, the seats that left go, the others are reset -> LOBBY.
+ *
+ * In COUNTDOWN and RACING: starts_at is set; a seat with no game came while
+ * the games were being stored and waits for the next round; `finished`
+ * seats have places 1..finished. "No seat races on": every seat with a
+ * game has finished or left (maybe_finish). A room leaves memory only when
+ * nobody follows it, no start or rematch is storing what it needs (with
+ * the lock released, r must stay), and it is not in PHASE_STARTED
+ * (forgettable); it then comes back in the LOBBY.
+ *
+ * The events are coded below (join, leave, start, rematch), in
+ * step_allowed (an entry let through or refused) and in race_entry (an
+ * entry committed). */
+
+/* An event of the phase machine (above) on room r, by `user`: called and
+ * returning with the lock held (a start and a rematch release it while
+ * they store what they need, r held in memory meanwhile). Returns STORAGE_OK with
+ * *changed when the followers are to be told, or a refusal (r as it was)
+ * or a storage failure. */
+typedef int (*room_transition)(struct room *r, int64_t user, bool *changed);
+
+/* Runs event `fn` (NULL: none) on room `id` and fills *v with the room
+ * it leaves. */
+static int run(int64_t id, int64_t user, room_transition fn, struct room_view *v)
 {
     memset(v, 0, sizeof *v);
     int status = STORAGE_OK;
     struct room *r = lock_room(id, &status);
     if (r == NULL)
         return status;
-    return done(r, user, false, v);
+    bool changed = false;
+    status = fn != NULL ? fn(r, user, &changed) : STORAGE_OK;
+    if (status == STORAGE_OK)
+        view_of(r, user, changed, v);
+    pthread_mutex_unlock(&lock);
+    return status;
 }
 
-int room_state_join(int64_t id, int64_t user, struct room_view *v)
+static int join(struct room *r, int64_t user, bool *changed)
 {
-    memset(v, 0, sizeof *v);
-    int status = STORAGE_OK;
-    struct room *r = lock_room(id, &status);
-    if (r == NULL)
-        return status;
     struct seat *s = seat_of(r, user);
     if (s == NULL && r->phase == PHASE_STARTED)
-        return refuse(ROOM_STATE_RACING);
+        return ROOM_STATE_RACING;
     if (s == NULL && r->nseats == ROOM_SEATS)
-        return refuse(ROOM_STATE_FULL);
-    bool changed = false;
+        return ROOM_STATE_FULL;
     if (s == NULL) {
         /* The name is read under the lock: one quick indexed read. */
         s = &r->seats[r->nseats++];
         seat_init(s, user);
-        changed = true;
+        *changed = true;
     } else if (s->left) {
         s->left = false; /* back in the race */
-        changed = true;
+        *changed = true;
     }
     r->touched = clock_now_ms();
-    return done(r, user, changed, v);
+    return STORAGE_OK;
 }
 
-int room_state_leave(int64_t id, int64_t user, struct room_view *v)
+static int leave(struct room *r, int64_t user, bool *changed)
 {
-    memset(v, 0, sizeof *v);
-    int status = STORAGE_OK;
-    struct room *r = lock_room(id, &status);
-    if (r == NULL)
-        return status;
     struct seat *s = seat_of(r, user);
-    if (s != NULL) {
-        if (r->phase == PHASE_STARTED) {
-            s->left = true;
-            maybe_finish(r);
-        } else {
-            *s = r->seats[--r->nseats];
-            if (user == r->host_id && r->nseats > 0)
-                r->host_id = r->seats[0].user_id;
-        }
-        r->touched = clock_now_ms();
+    if (s == NULL)
+        return STORAGE_OK;
+    if (r->phase == PHASE_STARTED) {
+        s->left = true;
+        maybe_finish(r);
+    } else {
+        *s = r->seats[--r->nseats];
+        if (user == r->host_id && r->nseats > 0)
+            r->host_id = r->seats[0].user_id;
     }
-    return done(r, user, s != NULL, v);
+    r->touched = clock_now_ms();
+    *changed = true;
+    return STORAGE_OK;
 }
 
-int room_state_start(int64_t id, int64_t user, struct room_view *v)
+static int start(struct room *r, int64_t user, bool *changed)
 {
-    memset(v, 0, sizeof *v);
-    int status = STORAGE_OK;
-    struct room *r = lock_room(id, &status);
-    if (r == NULL)
-        return status;
     if (r->host_id != user)
-        return refuse(ROOM_STATE_NOT_HOST);
+        return ROOM_STATE_NOT_HOST;
     if (r->phase != PHASE_LOBBY || r->starting || r->nseats == 0)
-        return refuse(ROOM_STATE_RACING);
+        return ROOM_STATE_RACING;
     r->starting = true;
     int64_t users[ROOM_SEATS], games[ROOM_SEATS] = {0};
     unsigned n = r->nseats;
     for (unsigned i = 0; i < n; i++)
         users[i] = r->seats[i].user_id;
-    int64_t level = r->level_id;
+    int64_t id = r->id, level = r->level_id;
     uint32_t round = r->round;
     pthread_mutex_unlock(&lock);
-    /* A fresh game for every seat, committed before anyone can step. While
-     * `starting`, r stays in memory. */
-    status = storage_begin();
+    /* A fresh game for every seat, committed before anyone can step. */
+    int status = storage_begin();
     for (unsigned i = 0; i < n && status == STORAGE_OK; i++)
         status = storage_race_game(id, round, users[i], level, clock_now(), &games[i]);
     if (status == STORAGE_OK)
@@ -621,7 +611,7 @@ int room_state_start(int64_t id, int64_t user, struct room_view *v)
     pthread_mutex_lock(&lock);
     r->starting = false;
     if (status != STORAGE_OK)
-        return refuse(status);
+        return status;
     /* Seats that left the lobby meanwhile have a game they never play;
      * seats that came meanwhile wait for the next round. */
     for (unsigned i = 0; i < r->nseats; i++) {
@@ -634,7 +624,8 @@ int room_state_start(int64_t id, int64_t user, struct room_view *v)
     r->phase = PHASE_STARTED;
     r->starts_at = clock_now_ms() + ROOM_COUNTDOWN_MS;
     r->touched = clock_now_ms();
-    return done(r, user, true, v);
+    *changed = true;
+    return STORAGE_OK;
 }
 
 /* The seats of the next round: those that left go, the others keep their
@@ -663,32 +654,52 @@ static void next_round(struct room *r)
     r->touched = clock_now_ms();
 }
 
-int room_state_rematch(int64_t id, int64_t user, struct room_view *v)
+static int rematch(struct room *r, int64_t user, bool *changed)
 {
-    memset(v, 0, sizeof *v);
-    int status = STORAGE_OK;
-    struct room *r = lock_room(id, &status);
-    if (r == NULL)
-        return status;
     if (seat_of(r, user) == NULL && user != r->host_id)
-        return refuse(ROOM_STATE_NOT_HOST);
-    if (r->phase != PHASE_FINISHED) {
-        /* Already called by another player: the lobby of the next round. */
-        if (r->phase == PHASE_LOBBY)
-            return done(r, user, false, v);
-        return refuse(ROOM_STATE_NOT_OVER);
-    }
+        return ROOM_STATE_NOT_HOST;
+    /* Already called by another player: the lobby of the next round. */
+    if (r->phase == PHASE_LOBBY)
+        return STORAGE_OK;
+    if (r->phase != PHASE_FINISHED)
+        return ROOM_STATE_NOT_OVER;
     uint32_t round = r->round + 1;
     r->storing++;
     pthread_mutex_unlock(&lock);
-    status = storage_room_set_round(id, round);
+    int status = storage_room_set_round(r->id, round);
     pthread_mutex_lock(&lock);
     r->storing--;
     if (status != STORAGE_OK)
-        return refuse(status);
+        return status;
     if (r->phase == PHASE_FINISHED && r->round + 1 == round)
         next_round(r);
-    return done(r, user, true, v);
+    *changed = true;
+    return STORAGE_OK;
+}
+
+int room_state_view(int64_t id, int64_t user, struct room_view *v)
+{
+    return run(id, user, NULL, v);
+}
+
+int room_state_join(int64_t id, int64_t user, struct room_view *v)
+{
+    return run(id, user, join, v);
+}
+
+int room_state_leave(int64_t id, int64_t user, struct room_view *v)
+{
+    return run(id, user, leave, v);
+}
+
+int room_state_start(int64_t id, int64_t user, struct room_view *v)
+{
+    return run(id, user, start, v);
+}
+
+int room_state_rematch(int64_t id, int64_t user, struct room_view *v)
+{
+    return run(id, user, rematch, v);
 }
 
 char *room_state_list(size_t *len)
