@@ -119,9 +119,11 @@ test('a room stays in memory while its rematch waits for the database', async ()
     holder.stdin.end('ROLLBACK;\n');
     await new Promise((done) => holder.on('exit', done));
     holder = null;
+    // B may also have waited until the rematch gave up on the lock (503):
+    // either answer is right, a crash is not.
     r = await rematch;
-    assert.equal(r.status, 200, show(r));
-    assert.equal(r.json.room.state, 'lobby', show(r));
+    if (r.status === 200) assert.equal(r.json.room.state, 'lobby', show(r));
+    else assert.equal(r.json?.error?.code, 'unavailable', show(r));
   } finally {
     holder?.kill(); // a failed assertion must not leave the lock held
     const end = await own.stop();
