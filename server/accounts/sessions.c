@@ -76,11 +76,11 @@ static int finish_change(struct http_conn *c, void *arg)
     struct password_change *j = arg;
     if (!j->verified) {
         account_limits_failed(j->username, j->device);
-        return reply_error(c, 401, API_E_BAD_CREDENTIALS, "the current password is wrong");
+        return reply_error(c, API_E_BAD_CREDENTIALS, "the current password is wrong");
     }
     account_limits_succeeded(j->username, j->device);
     if (!j->hashed)
-        return reply_error(c, 500, API_E_INTERNAL, "cannot hash the password (out of memory?)");
+        return reply_error(c, API_E_INTERNAL, "cannot hash the password (out of memory?)");
     int64_t ended = 0;
     int status = storage_begin();
     if (status == STORAGE_OK)
@@ -121,14 +121,14 @@ static struct password_change *read_change(struct http_conn *c, json_t *body, in
         return NULL;
     }
     if (u.guest) {
-        *result = reply_error(c, 401, API_E_SIGN_IN_REQUIRED,
+        *result = reply_error(c, API_E_SIGN_IN_REQUIRED,
                               "a guest has no password: sign up to choose one");
         return NULL;
     }
     size_t fresh_len = json_string_length(fresh), current_len = json_string_length(current);
     if (fresh_len < PASSWORD_MIN || fresh_len > PASSWORD_MAX) {
-        *result = reply_error(c, 400, API_E_INVALID_VALUE, "a password has %d to %d bytes",
-                              PASSWORD_MIN, PASSWORD_MAX);
+        *result = reply_error(c, API_E_INVALID_VALUE, "a password has %d to %d bytes", PASSWORD_MIN,
+                              PASSWORD_MAX);
         return NULL;
     }
     char device[DEVICE_ID_SIZE];
@@ -137,12 +137,12 @@ static struct password_change *read_change(struct http_conn *c, json_t *body, in
         return NULL;
     if (current_len > PASSWORD_MAX) {
         account_limits_failed(u.username, device);
-        *result = reply_error(c, 401, API_E_BAD_CREDENTIALS, "the current password is wrong");
+        *result = reply_error(c, API_E_BAD_CREDENTIALS, "the current password is wrong");
         return NULL;
     }
     struct password_change *j = calloc(1, sizeof *j);
     if (j == NULL) {
-        *result = reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        *result = reply_error(c, API_E_INTERNAL, "out of memory");
         return NULL;
     }
     status = storage_user_password_hash(user, j->stored, sizeof j->stored);

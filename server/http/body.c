@@ -48,21 +48,21 @@ bool body_check(struct http_conn *c, json_t *obj, const char *where,
         while (i < n && strcmp(fields[i].name, key) != 0)
             i++;
         if (i == n) {
-            *result = reply_error(c, 400, API_E_UNKNOWN_FIELD,
+            *result = reply_error(c, API_E_UNKNOWN_FIELD,
                                   "%s has a field '%.64s' that %s "
                                   "does not take",
                                   where, key, c->path);
             return false;
         }
         if (!has_type(value, fields[i].type)) {
-            *result = reply_error(c, 400, API_E_WRONG_TYPE, "'%s' in %s must be %s", key, where,
+            *result = reply_error(c, API_E_WRONG_TYPE, "'%s' in %s must be %s", key, where,
                                   type_name(fields[i].type));
             return false;
         }
     }
     for (size_t i = 0; i < n; i++) {
         if (fields[i].required && json_object_get(obj, fields[i].name) == NULL) {
-            *result = reply_error(c, 400, API_E_MISSING_FIELD, "%s needs '%s' (%s)", where,
+            *result = reply_error(c, API_E_MISSING_FIELD, "%s needs '%s' (%s)", where,
                                   fields[i].name, type_name(fields[i].type));
             return false;
         }
@@ -79,7 +79,7 @@ json_t *body_parse(struct http_conn *c, const struct body_field *fields, size_t 
         json_error_t err;
         obj = json_loadb(c->body, c->body_len, JSON_REJECT_DUPLICATES, &err);
         if (obj == NULL) {
-            *result = reply_error(c, 400, API_E_BAD_JSON,
+            *result = reply_error(c, API_E_BAD_JSON,
                                   "the body is not JSON: %s (line %d, "
                                   "column %d)",
                                   err.text, err.line, err.column);
@@ -88,7 +88,7 @@ json_t *body_parse(struct http_conn *c, const struct body_field *fields, size_t 
     }
     if (!json_is_object(obj)) {
         json_decref(obj);
-        *result = reply_error(c, 400, API_E_BAD_JSON, "the body must be a JSON object");
+        *result = reply_error(c, API_E_BAD_JSON, "the body must be a JSON object");
         return NULL;
     }
     if (!body_check(c, obj, "the body", fields, n, result)) {

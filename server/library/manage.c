@@ -86,14 +86,13 @@ static int add_reference(void *arg, const struct storage_reference *r)
 
 static int no_collection(struct http_conn *c)
 {
-    return reply_error(c, 404, API_E_COLLECTION_NOT_FOUND, "there is no collection %lld",
+    return reply_error(c, API_E_COLLECTION_NOT_FOUND, "there is no collection %lld",
                        (long long)c->param[0]);
 }
 
 static int no_level(struct http_conn *c)
 {
-    return reply_error(c, 404, API_E_LEVEL_NOT_FOUND, "there is no level %lld",
-                       (long long)c->param[0]);
+    return reply_error(c, API_E_LEVEL_NOT_FOUND, "there is no level %lld", (long long)c->param[0]);
 }
 
 /* Answers {"collection": ..., "levels": [...]} for collection `id`. */
@@ -180,7 +179,7 @@ static bool text_field(struct http_conn *c, json_t *body, const char *name, bool
     if (len > max || (required_text && len == 0) || strlen(*out) != len ||
         (one_line && strpbrk(*out, "\r\n\t") != NULL)) {
         *result = reply_error(
-            c, 400, API_E_INVALID_VALUE, "'%s' must be %s of at most %zu bytes", name,
+            c, API_E_INVALID_VALUE, "'%s' must be %s of at most %zu bytes", name,
             one_line ? (required_text ? "one non-empty line" : "one line") : "text", max);
         return false;
     }
@@ -260,7 +259,7 @@ int manage_collection_update(struct http_conn *c)
         return result;
     }
     if (status == STORAGE_CONFLICT)
-        result = reply_error(c, 409, API_E_COLLECTION_NAME_TAKEN,
+        result = reply_error(c, API_E_COLLECTION_NAME_TAKEN,
                              "a collection (perhaps a deleted one) is named '%s' already", p.name);
     else if (status == STORAGE_NOT_FOUND)
         result = no_collection(c);
@@ -501,7 +500,7 @@ int manage_collections_order(struct http_conn *c)
     free(o.deleted);
     json_decref(body);
     if (problem != NULL)
-        return reply_error(c, 400, API_E_INVALID_VALUE, "'collections': %s", problem);
+        return reply_error(c, API_E_INVALID_VALUE, "'collections': %s", problem);
     if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
     return manage_collections(c);
@@ -543,7 +542,7 @@ int manage_levels_order(struct http_conn *c)
     if (status == STORAGE_NOT_FOUND)
         return no_collection(c);
     if (problem != NULL)
-        return reply_error(c, 400, API_E_INVALID_VALUE, "'levels': %s", problem);
+        return reply_error(c, API_E_INVALID_VALUE, "'levels': %s", problem);
     if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
     return reply_collection(c, 200, c->param[0]);

@@ -32,7 +32,7 @@ void uploads_stop(void)
 
 static int no_upload(struct http_conn *c)
 {
-    return reply_error(c, 404, API_E_UPLOAD_NOT_FOUND,
+    return reply_error(c, API_E_UPLOAD_NOT_FOUND,
                        "there is no upload %lld (uploads are forgotten after three hours "
                        "unused, and when sokod restarts)",
                        (long long)c->param[0]);
@@ -46,7 +46,7 @@ static int reply_upload(struct http_conn *c, unsigned code, int64_t id, bool lev
     if (status == STAGING_NOT_FOUND)
         return no_upload(c);
     if (o == NULL)
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     return reply_json(c, code, json_pack("{s:o}", "upload", o));
 }
 
@@ -64,7 +64,7 @@ static bool decode_data(struct http_conn *c, json_t *body, unsigned char **out, 
     size_t n = json_string_length(data);
     unsigned char *bytes = malloc(n / 4 * 3 + 3);
     if (bytes == NULL) {
-        *result = reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        *result = reply_error(c, API_E_INTERNAL, "out of memory");
         return false;
     }
     const char *end = NULL;
@@ -72,7 +72,7 @@ static bool decode_data(struct http_conn *c, json_t *body, unsigned char **out, 
                           sodium_base64_VARIANT_ORIGINAL) != 0 ||
         end != text + n) {
         free(bytes);
-        *result = reply_error(c, 400, API_E_INVALID_VALUE,
+        *result = reply_error(c, API_E_INVALID_VALUE,
                               "'data' must be the file's bytes in base64 (RFC 4648, with "
                               "padding)");
         return false;
@@ -100,7 +100,7 @@ static int check_done(struct http_conn *c, void *arg)
     if (job->status == STAGING_NOT_FOUND)
         return no_upload(c);
     if (job->status == STAGING_FAILED)
-        return reply_error(c, 500, API_E_INTERNAL,
+        return reply_error(c, API_E_INTERNAL,
                            "the upload could not be checked (out of memory, or the database "
                            "failed; see the server's log)");
     return reply_upload(c, job->code, job->id, true);
@@ -119,21 +119,21 @@ static int take_part(struct http_conn *c, int64_t id, size_t offset, const unsig
     case STAGING_NOT_FOUND:
         return no_upload(c);
     case STAGING_BAD_OFFSET:
-        return reply_error(c, 409, API_E_UPLOAD_INCOMPLETE,
+        return reply_error(c, API_E_UPLOAD_INCOMPLETE,
                            "this part does not continue the upload: %zu bytes are in, so the "
                            "next part starts at offset %zu and may not pass the declared size",
                            received, received);
     case STAGING_WRONG_STATE:
-        return reply_error(c, 409, API_E_UPLOAD_INCOMPLETE, "upload %lld has all its bytes already",
+        return reply_error(c, API_E_UPLOAD_INCOMPLETE, "upload %lld has all its bytes already",
                            (long long)id);
     default:
-        return reply_error(c, 500, API_E_INTERNAL, "the upload failed");
+        return reply_error(c, API_E_INTERNAL, "the upload failed");
     }
     if (!complete)
         return reply_upload(c, code, id, false);
     struct check_job *job = calloc(1, sizeof *job);
     if (job == NULL)
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     job->id = id;
     job->code = code;
     return http_defer(c, WORKER_UPLOADS, run_check, check_done, job);
@@ -164,28 +164,28 @@ int uploads_create(struct http_conn *c)
     int64_t id = 0;
     if (filename[0] == '\0' || strlen(filename) > FILENAME_MAX_BYTES ||
         strpbrk(filename, "\r\n") != NULL) {
-        result = reply_error(c, 400, API_E_INVALID_VALUE,
-                             "'filename' must be one line of 1 to %d bytes", FILENAME_MAX_BYTES);
+        result = reply_error(c, API_E_INVALID_VALUE, "'filename' must be one line of 1 to %d bytes",
+                             FILENAME_MAX_BYTES);
     } else if (format_field != NULL &&
                !check_format_parse(json_string_value(format_field), &format)) {
-        result = reply_error(c, 400, API_E_INVALID_VALUE,
+        result = reply_error(c, API_E_INVALID_VALUE,
                              "'format' must be \"auto\", \"text\", \"slc\" or \"pack\"");
     } else if (size < 1) {
-        result = reply_error(c, 400, API_E_INVALID_VALUE, "'size' must be at least 1 byte");
+        result = reply_error(c, API_E_INVALID_VALUE, "'size' must be at least 1 byte");
     } else if (decode_data(c, body, &bytes, &n, &result)) {
         enum staging_status status =
             staging_create(who.user_id, filename, format, (size_t)size, &id);
         if (status == STAGING_TOO_LARGE)
-            result = reply_error(c, 413, API_E_UPLOAD_TOO_LARGE,
+            result = reply_error(c, API_E_UPLOAD_TOO_LARGE,
                                  "uploads are limited to %zu bytes and this file has %lld (see "
                                  "--max-upload)",
                                  staging_max_upload(), (long long)size);
         else if (status == STAGING_FULL)
             result =
-                reply_error(c, 503, API_E_UNAVAILABLE,
+                reply_error(c, API_E_UNAVAILABLE,
                             "too many uploads are waiting or arriving; import or discard some");
         else if (status != STAGING_OK)
-            result = reply_error(c, 500, API_E_INTERNAL, "out of memory");
+            result = reply_error(c, API_E_INTERNAL, "out of memory");
         else if (bytes != NULL)
             result = take_part(c, id, 0, bytes, n, 201);
         else
@@ -214,7 +214,7 @@ int uploads_part(struct http_conn *c)
     unsigned char *bytes = NULL;
     size_t n = 0;
     if (offset < 0)
-        result = reply_error(c, 400, API_E_INVALID_VALUE, "'offset' must not be negative");
+        result = reply_error(c, API_E_INVALID_VALUE, "'offset' must not be negative");
     else if (decode_data(c, body, &bytes, &n, &result))
         result = take_part(c, c->param[0], (size_t)offset, bytes, n, 200);
     free(bytes);
@@ -230,7 +230,7 @@ int uploads_list(struct http_conn *c)
         return result;
     json_t *list = staging_list_json();
     if (list == NULL)
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     return reply_json(c, 200, json_pack("{s:o}", "uploads", list));
 }
 
@@ -258,7 +258,7 @@ int uploads_discard(struct http_conn *c)
     if (status == STAGING_NOT_FOUND)
         return no_upload(c);
     if (status == STAGING_WRONG_STATE)
-        return reply_error(c, 409, API_E_UPLOAD_INCOMPLETE,
+        return reply_error(c, API_E_UPLOAD_INCOMPLETE,
                            "upload %lld is being checked or imported; try again",
                            (long long)c->param[0]);
     return reply_json(c, 200,
@@ -310,13 +310,13 @@ static int import_done(struct http_conn *c, void *arg)
         json_int_t into = json_integer_value(json_object_get(u, "collection_id"));
         json_decref(u);
         if (imported)
-            return reply_error(c, 409, API_E_ALREADY_IMPORTED,
+            return reply_error(c, API_E_ALREADY_IMPORTED,
                                "upload %lld is imported already, into collection %lld",
                                (long long)job->id, (long long)into);
         if (importing)
-            return reply_error(c, 409, API_E_ALREADY_IMPORTED,
-                               "upload %lld is being imported right now", (long long)job->id);
-        return reply_error(c, 409, API_E_UPLOAD_INCOMPLETE,
+            return reply_error(c, API_E_ALREADY_IMPORTED, "upload %lld is being imported right now",
+                               (long long)job->id);
+        return reply_error(c, API_E_UPLOAD_INCOMPLETE,
                            "upload %lld is not checked yet: send all of its bytes first",
                            (long long)job->id);
     }
@@ -324,17 +324,17 @@ static int import_done(struct http_conn *c, void *arg)
     case LIBRARY_OK:
         break;
     case LIBRARY_NAME_TAKEN:
-        return reply_error(c, 409, API_E_COLLECTION_NAME_TAKEN,
+        return reply_error(c, API_E_COLLECTION_NAME_TAKEN,
                            "a collection (perhaps a deleted one) has that name already; choose "
                            "another with \"collection\"");
     case LIBRARY_NO_COLLECTION:
-        return reply_error(c, 404, API_E_COLLECTION_NOT_FOUND, "there is no collection %lld",
+        return reply_error(c, API_E_COLLECTION_NOT_FOUND, "there is no collection %lld",
                            (long long)job->collection_id);
     case LIBRARY_FILE_FAILED:
-        return reply_error(c, 422, API_E_UNREADABLE_FILE,
+        return reply_error(c, API_E_UNREADABLE_FILE,
                            "the file could not be read as a level file (see the report)");
     case LIBRARY_NOTHING:
-        return reply_error(c, 422, API_E_NOTHING_TO_IMPORT,
+        return reply_error(c, API_E_NOTHING_TO_IMPORT,
                            "nothing to import: %u level(s) invalid, %u duplicate(s)",
                            job->out.invalid, job->out.duplicates);
     case LIBRARY_STORAGE:
@@ -387,7 +387,7 @@ int uploads_import(struct http_conn *c)
               "with PATCH /api/v1/admin/collections/{id}";
     if (bad != NULL) {
         json_decref(body);
-        return reply_error(c, 400, API_E_INVALID_VALUE, "%s", bad);
+        return reply_error(c, API_E_INVALID_VALUE, "%s", bad);
     }
     size_t name_len = name != NULL ? strlen(json_string_value(name)) : 0;
     size_t description_len = description != NULL ? strlen(json_string_value(description)) : 0;
@@ -395,7 +395,7 @@ int uploads_import(struct http_conn *c)
     struct import_job *job = calloc(1, sizeof *job + name_len + description_len + author_len + 3);
     if (job == NULL) {
         json_decref(body);
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     }
     job->id = c->param[0];
     job->who = who;

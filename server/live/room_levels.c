@@ -150,7 +150,7 @@ static int answer_job(struct http_conn *c, void *arg)
 {
     struct job *j = arg;
     if (j->status == JOB_FAILED)
-        return reply_error(c, 500, API_E_INTERNAL,
+        return reply_error(c, API_E_INTERNAL,
                            "no %s level could be made from seed %lld: try another seed", j->d->name,
                            (long long)j->seed);
     if (j->status != STORAGE_OK)
@@ -160,7 +160,7 @@ static int answer_job(struct http_conn *c, void *arg)
 
 static int bad_difficulty(struct http_conn *c, enum api_error code, const char *what)
 {
-    return reply_error(c, 400, code,
+    return reply_error(c, code,
                        "%s: 'difficulty' is \"beginner\", \"easy\", \"medium\" or \"hard\"", what);
 }
 
@@ -177,7 +177,7 @@ int room_levels_create(struct http_conn *c, json_t *body)
     if (d == NULL)
         return bad_difficulty(c, API_E_UNKNOWN_DIFFICULTY, "there is no such difficulty");
     if (seed_value != NULL && (seed < 0 || seed > ROOM_LEVELS_SEED_MAX))
-        return reply_error(c, 400, API_E_INVALID_VALUE, "'seed' is a whole number from 0 to %lld",
+        return reply_error(c, API_E_INVALID_VALUE, "'seed' is a whole number from 0 to %lld",
                            ROOM_LEVELS_SEED_MAX);
     if (seed_value == NULL)
         seed = randombytes_uniform(ROOM_LEVELS_RANDOM_SEEDS);
@@ -202,7 +202,7 @@ int room_levels_create(struct http_conn *c, json_t *body)
         if (!free_slot) {
             c->retry_after = 1;
             return reply_error(
-                c, 503, API_E_UNAVAILABLE,
+                c, API_E_UNAVAILABLE,
                 "the server is making as many race levels as it can; try again soon");
         }
     }
@@ -216,7 +216,7 @@ int room_levels_create(struct http_conn *c, json_t *body)
     struct job *j = calloc(1, sizeof *j);
     if (j == NULL) {
         unreserve();
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     }
     j->d = d;
     j->seed = seed;

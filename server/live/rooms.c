@@ -421,7 +421,7 @@ static int reply_room(struct http_conn *c, unsigned status, struct room *r, int6
     size_t len = 0;
     char *text = textbuf_take(&b, &len);
     if (text == NULL)
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     return reply_json_text(c, status, text, len);
 }
 
@@ -446,7 +446,7 @@ void rooms_address(struct http_conn *c, char text[ROOMS_ADDRESS_MAX])
 static int no_space(struct http_conn *c)
 {
     http_retry_after(c, ROOMS_RETRY_S);
-    return reply_error(c, 503, API_E_UNAVAILABLE,
+    return reply_error(c, API_E_UNAVAILABLE,
                        "every race room the server can hold is in use: try again in %u s",
                        ROOMS_RETRY_S);
 }
@@ -455,7 +455,7 @@ static int too_many(struct http_conn *c, unsigned retry, const char *what)
 {
     http_attach(c, "retry_after", json_integer(retry));
     c->retry_after = retry;
-    return reply_error(c, 429, API_E_RATE_LIMITED, "too many %s: try again in %u s", what, retry);
+    return reply_error(c, API_E_RATE_LIMITED, "too many %s: try again in %u s", what, retry);
 }
 
 static void seat_init(struct seat *s, int64_t user)
@@ -485,7 +485,7 @@ int rooms_create(struct http_conn *c)
         return room_levels_create(c, body);
     if (json_object_get(body, "difficulty") != NULL || json_object_get(body, "seed") != NULL) {
         json_decref(body);
-        return reply_error(c, 400, API_E_INVALID_VALUE,
+        return reply_error(c, API_E_INVALID_VALUE,
                            "'difficulty' and 'seed' go with {\"level\": \"generated\"}");
     }
     int64_t level = 0;
@@ -493,7 +493,7 @@ int rooms_create(struct http_conn *c)
     if (strcmp(how, "chosen") == 0) {
         if (chosen == NULL) {
             json_decref(body);
-            return reply_error(c, 400, API_E_MISSING_FIELD, "a chosen level needs 'level_id'");
+            return reply_error(c, API_E_MISSING_FIELD, "a chosen level needs 'level_id'");
         }
         level = json_integer_value(chosen);
     } else if (strcmp(how, "random") == 0 && chosen == NULL) {
@@ -506,12 +506,12 @@ int rooms_create(struct http_conn *c)
         status = storage_daily_get(day, &level);
         if (status == STORAGE_NOT_FOUND) {
             json_decref(body);
-            return reply_error(c, 404, API_E_LEVEL_NOT_FOUND,
+            return reply_error(c, API_E_LEVEL_NOT_FOUND,
                                "today's puzzle (%s) is made on its first GET /api/v1/daily", day);
         }
     } else {
         json_decref(body);
-        return reply_error(c, 400, API_E_INVALID_VALUE,
+        return reply_error(c, API_E_INVALID_VALUE,
                            "'level' is \"chosen\" (with 'level_id'), \"random\", \"daily\" or "
                            "\"generated\" (with 'difficulty')");
     }
@@ -522,8 +522,7 @@ int rooms_create(struct http_conn *c)
     if (status == STORAGE_OK)
         status = storage_level_get(level, 0, take_level, &facts);
     if (status == STORAGE_NOT_FOUND)
-        return reply_error(c, 404, API_E_LEVEL_NOT_FOUND, "there is no level %lld",
-                           (long long)level);
+        return reply_error(c, API_E_LEVEL_NOT_FOUND, "there is no level %lld", (long long)level);
     if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
     int64_t user;
@@ -552,8 +551,7 @@ int rooms_open(struct http_conn *c, int64_t user, int64_t level, const char *sou
     struct level_facts facts = {0};
     int status = storage_level_get(level, 0, take_level, &facts);
     if (status == STORAGE_NOT_FOUND)
-        return reply_error(c, 404, API_E_LEVEL_NOT_FOUND, "there is no level %lld",
-                           (long long)level);
+        return reply_error(c, API_E_LEVEL_NOT_FOUND, "there is no level %lld", (long long)level);
     if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
     struct storage_room row = {0};
@@ -572,7 +570,7 @@ int rooms_open(struct http_conn *c, int64_t user, int64_t level, const char *sou
         return reply_storage_failure(c, status);
     struct room *r = calloc(1, sizeof *r);
     if (r == NULL)
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     r->id = row.id;
     r->host_id = user;
     r->level_id = row.level_id;
@@ -617,7 +615,7 @@ int rooms_list(struct http_conn *c)
     size_t len = 0;
     char *text = textbuf_take(&b, &len);
     if (text == NULL)
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     return reply_json_text(c, 200, text, len);
 }
 
@@ -629,8 +627,8 @@ static struct room *route_room(struct http_conn *c, int *result)
     if (r != NULL)
         return r;
     if (status == STORAGE_NOT_FOUND)
-        *result = reply_error(c, 404, API_E_ROOM_NOT_FOUND, "there is no room %lld",
-                              (long long)c->param[0]);
+        *result =
+            reply_error(c, API_E_ROOM_NOT_FOUND, "there is no room %lld", (long long)c->param[0]);
     else if (status == ROOMS_NO_SPACE)
         *result = no_space(c);
     else
@@ -674,13 +672,12 @@ int rooms_join(struct http_conn *c)
     struct seat *s = seat_of(r, user);
     if (s == NULL && r->phase == PHASE_STARTED) {
         pthread_mutex_unlock(&lock);
-        return reply_error(c, 409, API_E_RACE_UNDER_WAY,
+        return reply_error(c, API_E_RACE_UNDER_WAY,
                            "this room is racing: watch it, and join its next round");
     }
     if (s == NULL && r->nseats == ROOM_SEATS) {
         pthread_mutex_unlock(&lock);
-        return reply_error(c, 409, API_E_ROOM_FULL, "every one of the %u seats is taken",
-                           ROOM_SEATS);
+        return reply_error(c, API_E_ROOM_FULL, "every one of the %u seats is taken", ROOM_SEATS);
     }
     bool changed = false;
     if (s == NULL) {
@@ -740,11 +737,11 @@ int rooms_start(struct http_conn *c)
         return result;
     if (r->host_id != user) {
         pthread_mutex_unlock(&lock);
-        return reply_error(c, 403, API_E_NOT_HOST, "only the room's host starts the race");
+        return reply_error(c, API_E_NOT_HOST, "only the room's host starts the race");
     }
     if (r->phase != PHASE_LOBBY || r->starting || r->nseats == 0) {
         pthread_mutex_unlock(&lock);
-        return reply_error(c, 409, API_E_RACE_UNDER_WAY,
+        return reply_error(c, API_E_RACE_UNDER_WAY,
                            "the race has started already: a rematch starts another");
     }
     r->starting = true;
@@ -793,14 +790,14 @@ int rooms_rematch(struct http_conn *c)
         return result;
     if (seat_of(r, user) == NULL && user != r->host_id) {
         pthread_mutex_unlock(&lock);
-        return reply_error(c, 403, API_E_NOT_HOST, "only the room's players call a rematch");
+        return reply_error(c, API_E_NOT_HOST, "only the room's players call a rematch");
     }
     if (r->phase != PHASE_FINISHED) {
         /* Already called by another player: the lobby of the next round. */
         if (r->phase == PHASE_LOBBY)
             return reply_room(c, 200, r, user);
         pthread_mutex_unlock(&lock);
-        return reply_error(c, 409, API_E_RACE_UNDER_WAY, "the race is not over yet");
+        return reply_error(c, API_E_RACE_UNDER_WAY, "the race is not over yet");
     }
     uint32_t round = r->round + 1;
     int64_t id = r->id;

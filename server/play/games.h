@@ -49,11 +49,11 @@ struct live_game *games_take(struct http_conn *c, int64_t user, int64_t id, int 
  * (no such game, or another user's), or the code of a database failure. */
 int games_take_for(int64_t game_id, int64_t user_id, struct games_answer *a, struct live_game **g);
 
-/* Fills *a with an error answer carrying the game as it stands (g may be
- * NULL: no game). The message is formatted like printf. */
-void games_refuse(struct games_answer *a, unsigned status, enum api_error code,
-                  const struct live_game *g, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
+/* Fills *a with an error answer, with the code's HTTP status, carrying the
+ * game as it stands (g may be NULL: no game). The message is formatted like
+ * printf. */
+void games_refuse(struct games_answer *a, enum api_error code, const struct live_game *g,
+                  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* Sends *a on c and takes its body. Returns what the handler should return. */
 int games_reply(struct http_conn *c, struct games_answer *a);

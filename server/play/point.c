@@ -53,18 +53,18 @@ static soko_cell cell_of(const struct live_game *g, struct square q)
 static bool refuse(struct games_answer *a, struct live_game *g, int code)
 {
     if (code == SOKO_E_RANGE)
-        games_refuse(a, 422, API_E_NO_BOX, g, "there is no box on that square");
+        games_refuse(a, API_E_NO_BOX, g, "there is no box on that square");
     else if (code == SOKO_E_FULL)
-        games_refuse(a, 422, API_E_NO_PATH, g, "that path is longer than %u steps", PATH_CAP);
+        games_refuse(a, API_E_NO_PATH, g, "that path is longer than %u steps", PATH_CAP);
     else
-        games_refuse(a, 422, API_E_NO_PATH, g, "there is no way there");
+        games_refuse(a, API_E_NO_PATH, g, "there is no way there");
     return false;
 }
 
 static bool off_board(struct games_answer *a, struct live_game *g)
 {
-    games_refuse(a, 422, API_E_OFF_BOARD, g, "that square is not on the %ux%u board",
-                 g->level.width, g->level.height);
+    games_refuse(a, API_E_OFF_BOARD, g, "that square is not on the %ux%u board", g->level.width,
+                 g->level.height);
     return false;
 }
 
@@ -81,7 +81,7 @@ static bool prepare_path(struct live_game *g, struct games_entry *e, struct game
     soko_path_scratch *s = scratch();
     e->dirs = malloc(PATH_CAP);
     if (s == NULL || e->dirs == NULL) {
-        games_refuse(a, 500, API_E_INTERNAL, NULL, "out of memory");
+        games_refuse(a, API_E_INTERNAL, NULL, "out of memory");
         return false;
     }
     int32_t n = p->push ? soko_path_box_push(&g->game, cell_of(g, p->box), cell_of(g, p->to), s,
@@ -113,7 +113,7 @@ static bool read_seq(struct http_conn *c, json_t *body, struct games_entry *e, i
 {
     json_int_t seq = json_integer_value(json_object_get(body, "seq"));
     if (seq < 1 || seq > (json_int_t)UINT32_MAX - 1) {
-        *result = reply_error(c, 400, API_E_INVALID_VALUE, "'seq' must be at least 1");
+        *result = reply_error(c, API_E_INVALID_VALUE, "'seq' must be at least 1");
         return false;
     }
     e->seq = (uint32_t)seq;
@@ -193,7 +193,7 @@ int point_reach(struct http_conn *c)
     int result = MHD_NO;
     struct square box;
     if (!query_int(c, "x", &box.x) || !query_int(c, "y", &box.y))
-        return reply_error(c, 400, API_E_INVALID_VALUE,
+        return reply_error(c, API_E_INVALID_VALUE,
                            "give the box's square as ?x=...&y=... (integers)");
     int64_t user;
     if (!auth_user(c, AUTH_EXISTING, &user, &result))
@@ -205,7 +205,7 @@ int point_reach(struct http_conn *c)
     soko_path_scratch *s = scratch();
     struct games_answer a = {0};
     if (reach == NULL || s == NULL) {
-        result = reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        result = reply_error(c, API_E_INTERNAL, "out of memory");
     } else if (!on_board(g, box)) {
         off_board(&a, g);
         result = games_reply(c, &a);
