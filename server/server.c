@@ -1,11 +1,13 @@
 /* The server's start-up and shutdown, in their order. */
 #include "server.h"
 
+#include "endpoints.h"
 #include "accounts/account_limits.h"
 #include "accounts/auth.h"
 #include "accounts/device.h"
 #include "accounts/sweeper.h"
 #include "http/access_log.h"
+#include "http/daemon.h"
 #include "http/gzip_cache.h"
 #include "http/http.h"
 #include "http/http_checks.h"
@@ -55,9 +57,9 @@ static void stop_running(void)
         /* No new connection, then every live stream ended (each is woken
          * to finish), so that the requests in flight can all be answered
          * and the daemon stops with no connection suspended. */
-        http_quiesce(running.daemon);
+        daemon_quiesce(running.daemon);
         events_stop();
-        http_stop(running.daemon, STOP_GRACE_MS);
+        daemon_stop(running.daemon, STOP_GRACE_MS);
         running.daemon = NULL;
     }
     if (running.sweeper)
@@ -191,7 +193,8 @@ int server_start(const struct config *cfg, unsigned *port)
     /* Without its thread, lines are written at once: nothing is lost. */
     access_log_start();
     running.access_log = true;
-    running.daemon = http_start(cfg, port);
+    routes_use(endpoints_table);
+    running.daemon = daemon_start(cfg, port);
     if (running.daemon == NULL) {
         stop_running();
         return -1;

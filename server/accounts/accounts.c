@@ -11,7 +11,6 @@
 #include "accounts/device.h"
 #include "base/clock.h"
 #include "http/body.h"
-#include "http/handlers.h"
 #include "storage/storage.h"
 #include "storage/storage_admin.h"
 

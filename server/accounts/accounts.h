@@ -2,6 +2,8 @@
 #ifndef SOKOD_ACCOUNTS_H
 #define SOKOD_ACCOUNTS_H
 
+#include "http/http.h"
+
 #include <stdbool.h>
 
 #define USERNAME_MIN 3
@@ -22,5 +24,11 @@ bool accounts_username_ok(const char *name);
     "a username has " ACCOUNTS_TEXT(USERNAME_MIN) " to " ACCOUNTS_TEXT(                            \
         USERNAME_MAX) " letters, digits, '_', '-' or '.', and starts and ends with a letter or "   \
                       "a digit"
+
+/* Endpoints, for the routing table (server/endpoints.c). */
+int accounts_whoami(struct http_conn *c);
+int accounts_signup(struct http_conn *c);
+int accounts_login(struct http_conn *c);
+int accounts_logout(struct http_conn *c);
 
 #endif

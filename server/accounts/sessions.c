@@ -3,12 +3,13 @@
  * old password, or held a session opened with it, is out). Both make the
  * account forget its trusted browsers (device.h); the browser that changed
  * the password is trusted again at once. */
+#include "accounts/sessions.h"
+
 #include "accounts/account_limits.h"
 #include "accounts/accounts.h"
 #include "accounts/auth.h"
 #include "accounts/device.h"
 #include "http/body.h"
-#include "http/handlers.h"
 #include "storage/storage.h"
 
 #include <sodium.h>

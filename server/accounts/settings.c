@@ -1,11 +1,11 @@
 /* Settings endpoints: the caller's options (theme, animation, sound, point
  * mode ...), kept on the server so that they follow the player to every
  * device. The client owns the keys; the server keeps them small and flat. */
+#include "accounts/settings.h"
+
 #include "accounts/auth.h"
 #include "base/clock.h"
 #include "http/body.h"
-#include "http/handlers.h"
-#include "live/watch.h"
 #include "storage/storage.h"
 
 #include <stdlib.h>
@@ -17,6 +17,22 @@
 /* The stored JSON text, whole: the browser's options take about 150 bytes,
  * and every guest may keep this much on disk. */
 #define SETTINGS_MAX_BYTES 2048
+#define SETTINGS_LISTENERS_MAX 4
+
+static settings_listener listeners[SETTINGS_LISTENERS_MAX];
+static unsigned nlisteners;
+
+int settings_add_listener(settings_listener fn)
+{
+    for (unsigned i = 0; i < nlisteners; i++) {
+        if (listeners[i] == fn)
+            return 0;
+    }
+    if (nlisteners == SETTINGS_LISTENERS_MAX)
+        return -1;
+    listeners[nlisteners++] = fn;
+    return 0;
+}
 
 int settings_get(struct http_conn *c)
 {
@@ -133,6 +149,7 @@ int settings_put(struct http_conn *c)
         json_decref(settings);
         return reply_storage_failure(c, status);
     }
-    watch_settings_changed(user, !json_is_false(json_object_get(settings, "watchable")));
+    for (unsigned i = 0; i < nlisteners; i++)
+        listeners[i](user, settings);
     return reply_json(c, 200, json_pack("{s:o}", "settings", settings));
 }

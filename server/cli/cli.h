@@ -16,11 +16,7 @@ int cli_generate(int argc, char **argv);
 int cli_backup(int argc, char **argv);
 int cli_restore(int argc, char **argv);
 
-/* Reads a whole file (at most 1 GiB) into a NUL-terminated buffer the
- * caller frees. Returns NULL with errno set when it cannot. */
-char *cli_read_file(const char *path, uint32_t *len);
-
-/* cli_read_file for a command that reports per file. With `files` (a JSON
+/* file_read_whole (base/files.h) for a command that reports per file. With `files` (a JSON
  * array; NULL for text output) it appends {"path": path} and sets *entry to
  * it (else *entry is NULL). When the file cannot be read, says why (in the
  * entry, or on standard output) and returns NULL. */

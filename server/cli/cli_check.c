@@ -1,4 +1,5 @@
 /* sokod check: reads level files and reports every level's errors. */
+#include "base/files.h"
 #include "cli/cli.h"
 #include "soko.h"
 
@@ -27,49 +28,9 @@ static void check_usage(FILE *out)
             SOKO_MAX_WIDTH, SOKO_MAX_HEIGHT);
 }
 
-char *cli_read_file(const char *path, uint32_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf != NULL) {
-        if (n == cap) {
-            if (cap >= (size_t)1 << 30) {
-                free(buf);
-                buf = NULL;
-                errno = EFBIG;
-                break;
-            }
-            char *bigger = realloc(buf, cap * 2);
-            if (bigger == NULL) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f)) {
-                free(buf);
-                buf = NULL;
-                errno = EIO;
-            }
-            break;
-        }
-    }
-    fclose(f);
-    *len = (uint32_t)n;
-    return buf;
-}
-
 char *cli_read_reported(const char *path, json_t *files, json_t **entry, uint32_t *len)
 {
-    char *text = cli_read_file(path, len);
+    char *text = file_read_whole(path, len);
     int error = errno;
     *entry = files != NULL ? json_object() : NULL;
     if (*entry != NULL) {

@@ -1,5 +1,6 @@
 /* sokod generate: prints generated levels in the community text format,
  * with their reference solutions, ready for `sokod import`. */
+#include "base/files.h"
 #include "cli/cli.h"
 #include "generate.h"
 #include "soko.h"
@@ -200,7 +201,7 @@ static uint64_t board_hash(const char *board)
 static bool read_avoid(const char *path, uint64_t **list, size_t *n, size_t *cap)
 {
     uint32_t len;
-    char *text = cli_read_file(path, &len);
+    char *text = file_read_whole(path, &len);
     if (text == NULL) {
         fprintf(stderr, "sokod generate: %s: cannot read: %s\n", path, strerror(errno));
         return false;

@@ -1,6 +1,6 @@
-/* The HTTP layer: the libmicrohttpd daemon, one request's state, and every
- * way to answer it (JSON, errors, files). Handlers get a struct http_conn and
- * return the result of one reply function. */
+/* One request's state, and every way to answer it (JSON, errors, files).
+ * Handlers get a struct http_conn and return the result of one reply
+ * function; the daemon (daemon.h) makes the requests. */
 #ifndef SOKOD_HTTP_H
 #define SOKOD_HTTP_H
 
@@ -64,19 +64,25 @@ struct http_conn {
 
 typedef int (*http_handler)(struct http_conn *c);
 
-/* Starts the daemon on cfg's address and port with cfg's limits; returns
- * it and sets *port to the port bound (useful when cfg->port is 0). NULL on
- * failure, after a message on stderr. cfg must outlive the daemon. */
-struct MHD_Daemon *http_start(const struct config *cfg, unsigned *port);
+/* For the daemon (daemon.c): a new request of method `method` for `url`,
+ * NULL when out of memory; its end, once answered or abandoned. */
+struct http_conn *http_conn_new(struct MHD_Connection *mhd, const char *url, const char *method);
+void http_conn_free(struct http_conn *c);
 
-/* Stops accepting connections; requests in flight go on. Live streams
- * never end by themselves and the daemon must not stop with suspended
- * connections: end them (events_stop) between this call and http_stop. */
-void http_quiesce(struct MHD_Daemon *d);
+/* For the daemon, when libmicrohttpd calls again for a request that a
+ * handler suspended (http_suspend, http_defer): returns 1 with *result set
+ * (suspended again while the work goes on, or the request answered), or 0
+ * when the request was not suspended. */
+int http_conn_resume(struct http_conn *c, int *result);
 
-/* Stops accepting connections (if http_quiesce has not), waits (at most
- * `grace_ms`) for requests in flight to be answered, then stops the daemon. */
-void http_stop(struct MHD_Daemon *d, unsigned grace_ms);
+/* For the daemon: readies the requests' shared state (cfg must outlive
+ * it); returns 0, or -1 when out of memory. http_conn_stop frees it once
+ * no request is left. */
+int http_conn_start(const struct config *cfg);
+void http_conn_stop(void);
+
+/* The requests begun and not yet freed. */
+int http_conn_in_flight(void);
 
 /* Answers with `body` as JSON (the reference is stolen), plus any attached
  * members. Returns an MHD_Result for the handler to return. */

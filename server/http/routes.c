@@ -1,87 +1,23 @@
-/* The routing table of sokod, and the matcher that reads it. */
+/* The router: finds the route of a request in the routing table it is
+ * given (server/endpoints.c holds sokod's). */
 #include "http/routes.h"
-
-#include "http/handlers.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-struct route {
-    unsigned method;
-    const char *pattern; /* literal segments and {id} (a positive integer), or CATCH_ALL */
-    http_handler handler;
-};
+/* The table in use (routes_use), ended by a row with no pattern. */
+static const struct route *routes;
 
-/* The pattern of the static files: any path outside /api/. */
-#define CATCH_ALL "/..."
-
-/* Every route of sokod. The static files come last. */
-static const struct route routes[] = {
-    {HTTP_GET, "/api/v1/account", accounts_whoami},
-    {HTTP_POST, "/api/v1/account/signup", accounts_signup},
-    {HTTP_POST, "/api/v1/account/login", accounts_login},
-    {HTTP_POST, "/api/v1/account/logout", accounts_logout},
-    {HTTP_POST, "/api/v1/account/logout-all", sessions_logout_all},
-    {HTTP_POST, "/api/v1/account/password", sessions_password},
-    {HTTP_GET, "/api/v1/account/settings", settings_get},
-    {HTTP_PUT, "/api/v1/account/settings", settings_put},
-    {HTTP_GET, "/api/v1/collections", catalog_collections},
-    {HTTP_GET, "/api/v1/collections/{id}", catalog_collection},
-    {HTTP_GET, "/api/v1/levels/{id}", catalog_level},
-    {HTTP_GET, "/api/v1/daily", daily_get},
-    {HTTP_GET, "/api/v1/daily/leaderboard", leaderboard_daily},
-    {HTTP_GET, "/api/v1/daily/streak", leaderboard_streak},
-    {HTTP_POST, "/api/v1/levels/{id}/game", games_open},
-    {HTTP_GET, "/api/v1/levels/{id}/leaderboard", leaderboard_level},
-    {HTTP_GET, "/api/v1/solutions/{id}", leaderboard_solution},
-    {HTTP_GET, "/api/v1/games/{id}", games_get},
-    {HTTP_POST, "/api/v1/games/{id}/log", games_log},
-    {HTTP_POST, "/api/v1/games/{id}/walk", point_walk},
-    {HTTP_POST, "/api/v1/games/{id}/push", point_push},
-    {HTTP_GET, "/api/v1/games/{id}/reach", point_reach},
-    {HTTP_POST, "/api/v1/games/{id}/hint", hint_ask},
-    {HTTP_GET, "/api/v1/progress", progress_get},
-    {HTTP_GET, "/api/v1/events", live_events},
-    {HTTP_GET, "/api/v1/rooms", rooms_list},
-    {HTTP_POST, "/api/v1/rooms", rooms_create},
-    {HTTP_GET, "/api/v1/rooms/{id}", rooms_get},
-    {HTTP_POST, "/api/v1/rooms/{id}/join", rooms_join},
-    {HTTP_POST, "/api/v1/rooms/{id}/leave", rooms_leave},
-    {HTTP_POST, "/api/v1/rooms/{id}/start", rooms_start},
-    {HTTP_POST, "/api/v1/rooms/{id}/rematch", rooms_rematch},
-    {HTTP_GET, "/api/v1/watch/{id}", watch_get},
-    {HTTP_GET, "/api/v1/progress/export", progress_export},
-    {HTTP_GET, "/api/v1/admin/routes", admin_routes},
-    {HTTP_GET, "/api/v1/admin/audit", admin_audit},
-    {HTTP_GET, "/api/v1/admin/uploads", uploads_list},
-    {HTTP_POST, "/api/v1/admin/uploads", uploads_create},
-    {HTTP_GET, "/api/v1/admin/uploads/{id}", uploads_get},
-    {HTTP_DELETE, "/api/v1/admin/uploads/{id}", uploads_discard},
-    {HTTP_POST, "/api/v1/admin/uploads/{id}/parts", uploads_part},
-    {HTTP_POST, "/api/v1/admin/uploads/{id}/import", uploads_import},
-    {HTTP_GET, "/api/v1/admin/collections", manage_collections},
-    {HTTP_PUT, "/api/v1/admin/collections/order", manage_collections_order},
-    {HTTP_GET, "/api/v1/admin/collections/{id}", manage_collection},
-    {HTTP_PATCH, "/api/v1/admin/collections/{id}", manage_collection_update},
-    {HTTP_DELETE, "/api/v1/admin/collections/{id}", manage_collection_delete},
-    {HTTP_POST, "/api/v1/admin/collections/{id}/restore", manage_collection_restore},
-    {HTTP_PUT, "/api/v1/admin/collections/{id}/order", manage_levels_order},
-    {HTTP_GET, "/api/v1/admin/collections/{id}/export", exports_collection},
-    {HTTP_GET, "/api/v1/admin/levels/{id}", manage_level},
-    {HTTP_PATCH, "/api/v1/admin/levels/{id}", manage_level_update},
-    {HTTP_DELETE, "/api/v1/admin/levels/{id}", manage_level_delete},
-    {HTTP_POST, "/api/v1/admin/levels/{id}/restore", manage_level_restore},
-    {HTTP_GET, "/core.wasm", static_wasm},
-    {HTTP_GET, CATCH_ALL, static_get},
-};
-
-#define NROUTES (sizeof routes / sizeof routes[0])
+void routes_use(const struct route *table)
+{
+    routes = table;
+}
 
 void routes_each(const char *prefix, void (*fn)(void *arg, unsigned method, const char *pattern),
                  void *arg)
 {
     size_t n = strlen(prefix);
-    for (size_t i = 0; i < NROUTES; i++) {
+    for (size_t i = 0; routes != NULL && routes[i].pattern != NULL; i++) {
         if (strncmp(routes[i].pattern, prefix, n) == 0)
             fn(arg, routes[i].method, routes[i].pattern);
     }
@@ -105,7 +41,7 @@ static bool parse_id(const char *s, const char *end, int64_t *out)
 /* Matches path against one pattern, segment by segment, collecting {id}s. */
 static bool pattern_matches(const char *pattern, const char *path, struct route_match *m)
 {
-    if (strcmp(pattern, CATCH_ALL) == 0)
+    if (strcmp(pattern, ROUTES_CATCH_ALL) == 0)
         return path[0] == '/' && strncmp(path, "/api/", 5) != 0 && strcmp(path, "/api") != 0;
     m->nparams = 0;
     const char *p = pattern, *q = path;
@@ -140,7 +76,7 @@ enum route_result routes_match(unsigned method, const char *path, struct route_m
     memset(m, 0, sizeof *m);
     unsigned wanted = method == HTTP_HEAD ? HTTP_GET : method;
     unsigned allowed = 0;
-    for (size_t i = 0; i < NROUTES; i++) {
+    for (size_t i = 0; routes != NULL && routes[i].pattern != NULL; i++) {
         struct route_match trial = {0};
         if (!pattern_matches(routes[i].pattern, path, &trial))
             continue;

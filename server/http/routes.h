@@ -1,8 +1,25 @@
-/* The routing table: which handler answers which method and path. */
+/* The router: which handler answers which method and path, read from a
+ * routing table that the program gives it (server/endpoints.c). */
 #ifndef SOKOD_ROUTES_H
 #define SOKOD_ROUTES_H
 
 #include "http/http.h"
+
+/* One route: a method (one enum http_method bit), a pattern of literal
+ * segments and {id} (a positive integer) or ROUTES_CATCH_ALL, its handler. */
+struct route {
+    unsigned method;
+    const char *pattern;
+    http_handler handler;
+};
+
+/* The pattern of the static files: any path outside /api/. */
+#define ROUTES_CATCH_ALL "/..."
+
+/* Routes with `table` from now on, in its order; it ends with a row whose
+ * pattern is NULL and must outlive the router. Call before the daemon
+ * starts. */
+void routes_use(const struct route *table);
 
 enum route_result { ROUTE_FOUND, ROUTE_NOT_FOUND, ROUTE_WRONG_METHOD };
 

@@ -2,7 +2,6 @@
 #include "http/static_files.h"
 
 #include "http/gzip_cache.h"
-#include "http/handlers.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,7 +3,6 @@
 #include "library/admin.h"
 
 #include "accounts/auth.h"
-#include "http/handlers.h"
 #include "http/routes.h"
 #include "storage/storage_admin.h"
 

@@ -21,4 +21,9 @@ int admin_commit(int status);
 /* A target name for the audit log: "collection 4". */
 void admin_target(char *out, size_t cap, const char *kind, int64_t id);
 
+/* Endpoints, for the routing table (server/endpoints.c). Every handler
+ * under /api/v1/admin/ calls admin_require first. */
+int admin_routes(struct http_conn *c);
+int admin_audit(struct http_conn *c);
+
 #endif

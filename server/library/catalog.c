@@ -1,7 +1,8 @@
 /* Catalogue endpoints: collections and levels, with the caller's solved state. */
+#include "library/catalog.h"
+
 #include "accounts/auth.h"
 #include "base/board.h"
-#include "http/handlers.h"
 #include "storage/storage.h"
 
 #include "soko.h"

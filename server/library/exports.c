@@ -1,7 +1,8 @@
 /* Exporting a collection (its levels not deleted, hidden ones included) as
  * a .sok text file with its reference solutions, as SLC XML, or as a
  * SokoPy binary pack. */
-#include "http/handlers.h"
+#include "library/exports.h"
+
 #include "http/http.h"
 #include "library/admin.h"
 #include "library/slc.h"

@@ -3,7 +3,7 @@
  * the levels of the earlier ones as already in the library. */
 #include "library/import.h"
 
-#include "cli/cli.h"
+#include "base/files.h"
 #include "library/check.h"
 #include "library/check_report.h"
 #include "library/library.h"
@@ -90,7 +90,7 @@ int import_files(char *const *paths, int n, const char *collection, const char *
     struct file_data *files = calloc((size_t)(n > 0 ? n : 1), sizeof *files);
     int status = files != NULL ? 0 : -1;
     for (int i = 0; i < n && status == 0; i++) {
-        files[i].data = cli_read_file(paths[i], &files[i].len);
+        files[i].data = file_read_whole(paths[i], &files[i].len);
         if (files[i].data == NULL) {
             fprintf(report, "%s: cannot read: %s\n", paths[i], strerror(errno));
             status = -1;

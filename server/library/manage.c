@@ -3,9 +3,10 @@
  * reordered, hidden, shown, deleted and restored. Deleting only marks: the
  * players' games and solutions stay, and come back with the level. Every
  * change is one transaction with its audit entry. */
+#include "library/manage.h"
+
 #include "base/clock.h"
 #include "http/body.h"
-#include "http/handlers.h"
 #include "http/http.h"
 #include "library/admin.h"
 #include "library/check_report.h"

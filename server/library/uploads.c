@@ -5,7 +5,6 @@
 #include "library/uploads.h"
 
 #include "http/body.h"
-#include "http/handlers.h"
 #include "http/http.h"
 #include "library/admin.h"
 #include "library/solvecheck.h"

@@ -6,7 +6,6 @@
 
 #include "accounts/auth.h"
 #include "base/textbuf.h"
-#include "http/handlers.h"
 #include "live/events.h"
 #include "live/rooms.h"
 #include "live/watch.h"

@@ -4,6 +4,7 @@
 #ifndef SOKOD_LIVE_H
 #define SOKOD_LIVE_H
 
+#include "http/http.h"
 #include "play/game_play.h"
 
 #include <stdint.h>
@@ -26,5 +27,8 @@ int live_listen(void);
  * `timeout_s` seconds and a wished period of `heartbeat_s` seconds: short
  * enough that a stream never looks idle to libmicrohttpd. */
 unsigned live_heartbeat_ms(unsigned heartbeat_s, unsigned timeout_s);
+
+/* Endpoints, for the routing table (server/endpoints.c). */
+int live_events(struct http_conn *c);
 
 #endif

@@ -6,7 +6,6 @@
 #include "base/clock.h"
 #include "base/textbuf.h"
 #include "http/body.h"
-#include "http/handlers.h"
 #include "http/ratelimit.h"
 #include "live/events.h"
 #include "live/live.h"

@@ -55,4 +55,13 @@ void rooms_address(struct http_conn *c, char text[ROOMS_ADDRESS_MAX]);
  * is no such room, ROOMS_NO_SPACE, or a storage failure. */
 int rooms_presence(int64_t room, int64_t user, int delta);
 
+/* Endpoints, for the routing table (server/endpoints.c). */
+int rooms_list(struct http_conn *c);
+int rooms_create(struct http_conn *c);
+int rooms_get(struct http_conn *c);
+int rooms_join(struct http_conn *c);
+int rooms_leave(struct http_conn *c);
+int rooms_start(struct http_conn *c);
+int rooms_rematch(struct http_conn *c);
+
 #endif

@@ -5,9 +5,9 @@
  * way, so a watcher's board replays them as a second device would. */
 #include "live/watch.h"
 
+#include "accounts/settings.h"
 #include "base/clock.h"
 #include "base/textbuf.h"
-#include "http/handlers.h"
 #include "http/http.h"
 #include "live/live.h"
 #include "play/game_cache.h"
@@ -166,9 +166,10 @@ bool watch_settings_allow(const char *settings)
     return allow;
 }
 
-void watch_settings_changed(int64_t user, bool watchable)
+/* A player who stops being watchable ends every stream watching them. */
+static void settings_stored(int64_t user, const json_t *settings)
 {
-    if (watchable)
+    if (!json_is_false(json_object_get(settings, "watchable")))
         return;
     char topic[EVENTS_TOPIC_MAX];
     watch_topic(user, topic);
@@ -244,7 +245,7 @@ int watch_get(struct http_conn *c)
 
 int watch_listen(void)
 {
-    if (games_add_open_listener(game_opened) != 0)
+    if (games_add_open_listener(game_opened) != 0 || settings_add_listener(settings_stored) != 0)
         return -1;
     return games_add_listener(player_entry);
 }

@@ -22,17 +22,18 @@ void watch_topic(int64_t user, char out[EVENTS_TOPIC_MAX]);
  * or a storage failure, with *result set. */
 bool watch_allowed(struct http_conn *c, int64_t user, int *result);
 
-/* Registers with play what watchers need of it: the game each player
- * opens, and each committed entry of their own games. Call at start-up,
- * before the committer starts. Returns 0, or -1 when play has no room. */
+/* Registers what watchers need: the game each player opens and each
+ * committed entry of their own games (play), and each player's stored
+ * settings (accounts), so that the streams watching a player who stops
+ * being watchable end and cannot come back. Call at start-up, before the
+ * committer starts. Returns 0, or -1 when a list has no room. */
 int watch_listen(void);
-
-/* The player's settings changed: when they no longer let others watch,
- * the streams watching them end (and cannot come back). */
-void watch_settings_changed(int64_t user, bool watchable);
 
 /* True unless the settings object (JSON text, NULL for none) says
  * "watchable": false. */
 bool watch_settings_allow(const char *settings);
+
+/* Endpoints, for the routing table (server/endpoints.c). */
+int watch_get(struct http_conn *c);
 
 #endif

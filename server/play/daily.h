@@ -3,6 +3,7 @@
 #define SOKOD_DAILY_H
 
 #include "base/config.h"
+#include "http/http.h"
 
 /* Takes the limit of --daily-past-jobs (past days' puzzles being made or
  * waiting at once; more are answered 503). Call before serving. */
@@ -11,5 +12,8 @@ void daily_setup(const struct config *cfg);
 /* Today (UTC, on the server's clock, which SOKOD_TEST_NOW sets in tests) as
  * YYYY-MM-DD. Cannot fail. */
 void daily_today(char out[11]);
+
+/* Endpoints, for the routing table (server/endpoints.c). */
+int daily_get(struct http_conn *c);
 
 #endif

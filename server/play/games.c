@@ -6,7 +6,6 @@
 #include "base/textbuf.h"
 #include "http/body.h"
 #include "http/gzip_cache.h"
-#include "http/handlers.h"
 #include "play/commit.h"
 #include "play/game_answers.h"
 #include "play/game_cache.h"

@@ -103,4 +103,9 @@ int games_add_open_listener(games_open_listener fn);
  * session: 401. Takes e->dirs; e->steps and e->arg are copied. */
 int games_submit(struct http_conn *c, int64_t game_id, struct games_entry *e);
 
+/* Endpoints, for the routing table (server/endpoints.c). */
+int games_open(struct http_conn *c);
+int games_get(struct http_conn *c);
+int games_log(struct http_conn *c);
+
 #endif

@@ -7,7 +7,6 @@
 
 #include "accounts/auth.h"
 #include "http/body.h"
-#include "http/handlers.h"
 #include "http/worker.h"
 #include "play/commit.h"
 #include "play/game_cache.h"

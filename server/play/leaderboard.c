@@ -9,9 +9,10 @@
  * for themselves but shown to nobody else: a guest has no name to show,
  * and a board anyone can fill with throw-away guests would be worth little.
  * Signing up puts a guest's solutions on the boards. */
+#include "play/leaderboard.h"
+
 #include "accounts/auth.h"
 #include "base/clock.h"
-#include "http/handlers.h"
 #include "storage/storage.h"
 #include "storage/storage_boards.h"
 #include "storage/storage_daily.h"

@@ -1,7 +1,8 @@
 /* Point mode: walk to a square, push a box to a square, and where a box can go. */
+#include "play/point.h"
+
 #include "accounts/auth.h"
 #include "http/body.h"
-#include "http/handlers.h"
 #include "play/game_cache.h"
 #include "play/games.h"
 

@@ -1,7 +1,8 @@
 /* Progress endpoints: what the caller solved and is playing, and an export
  * of its solutions as a level file. */
+#include "play/progress.h"
+
 #include "accounts/auth.h"
-#include "http/handlers.h"
 #include "storage/storage.h"
 
 #include <stdarg.h>

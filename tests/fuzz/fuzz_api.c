@@ -26,6 +26,7 @@
  * server's access log then stays out of its output, while sanitizer
  * reports and this target's messages (on a copy of stderr) still show. */
 #include "base/config.h"
+#include "endpoints.h"
 #include "http/routes.h"
 #include "server.h"
 #include "storage/storage.h"
@@ -72,7 +73,7 @@ static const char LEVELS[] = "Collection: fuzz\n"
  * hashes twice), and shorter than the -timeout=30 it runs with. */
 #define READ_TIMEOUT_MS 15000
 
-struct route {
+struct fuzz_route {
     unsigned method;
     const char *pattern;
 };
@@ -85,7 +86,7 @@ static char account[2][40];
 static unsigned accounts_made[2];
 static const char PASSWORD[] = "fuzz password 1";
 
-static struct route table[MAX_ROUTES];
+static struct fuzz_route table[MAX_ROUTES];
 static size_t ntable;
 static struct config cfg;
 static unsigned port;
@@ -131,7 +132,7 @@ static void fail(const char *request, size_t request_len, const struct answer *a
  * timer signal, which interrupted the wait below and was counted as a stall
  * (each wait now resumes after a signal), and a handler called again before
  * its work was done, which left the connection where its resume was lost
- * (it now suspends again, in server/http.c). Since then two long runs (22
+ * (it now suspends again, in server/http/http.c). Since then two long runs (22
  * and 30 minutes, over 600,000 requests) saw no stall; a stall is still
  * counted rather than aborting, so that the other checks keep running. */
 static unsigned stalls;
@@ -278,7 +279,7 @@ static void add_route(void *arg, unsigned method, const char *pattern)
 {
     (void)arg;
     if (ntable < MAX_ROUTES)
-        table[ntable++] = (struct route){method, pattern};
+        table[ntable++] = (struct fuzz_route){method, pattern};
 }
 
 static const char *method_name(unsigned m)
@@ -472,6 +473,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     msg = fdopen(dup(2), "w");
     if (msg == NULL)
         msg = stderr;
+    routes_use(endpoints_table);
     routes_each("", add_route, NULL);
     const char *seeds_out = getenv("SOKOD_FUZZ_API_SEEDS_OUT");
     if (seeds_out != NULL)
@@ -591,7 +593,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 2 || size > 65536)
         return 0;
-    const struct route *r = &table[data[0] % ntable];
+    const struct fuzz_route *r = &table[data[0] % ntable];
     int who = data[1] % 3;
     const uint8_t *p = data + 2, *end = data + size;
 

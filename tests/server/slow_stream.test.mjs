@@ -15,7 +15,7 @@ import { levelIds, show, startServer } from './harness.mjs';
 import { openStream } from './sse.mjs';
 
 const SLOW_READER = process.env.SOKOD_SLOW_READER;
-const QUEUE = 512; // EVENTS_QUEUE in server/events.h
+const QUEUE = 512; // EVENTS_QUEUE in server/live/events.h
 const QUEUE_BYTES = 256 * 1024; // EVENTS_QUEUE_BYTES
 
 let server;

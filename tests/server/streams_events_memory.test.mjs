@@ -1,5 +1,5 @@
 // The live events a game keeps for streams that reconnect are bounded in
-// bytes, per game (256 KiB, EVENTS_HISTORY_BYTES in server/events.h) and
+// bytes, per game (256 KiB, EVENTS_HISTORY_BYTES in server/live/events.h) and
 // over all games (--events-memory), not only in number: a guest's batches
 // of 60 KB steps would otherwise keep 256 of them, 15 MB per game. What is
 // kept still resumes with Last-Event-ID; an id older than what is kept
