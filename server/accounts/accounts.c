@@ -65,11 +65,6 @@ int accounts_whoami(struct http_conn *c)
     return reply_user(c, 200, user);
 }
 
-static const struct body_field credential_fields[] = {
-    {"username", BODY_STRING, true},
-    {"password", BODY_STRING, true},
-};
-
 static bool letter_or_digit(char ch)
 {
     return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
@@ -94,13 +89,18 @@ bool accounts_username_ok(const char *name)
 /* Reads and checks the credentials of the body into a new job; NULL after answering. */
 static struct password_job *read_credentials(struct http_conn *c, bool strict, int *result)
 {
-    json_t *body = body_parse(c, credential_fields, 2, result);
+    struct body_text username = {0}, pw = {0};
+    struct body_field spec[] = {
+        body_text("username", &username),
+        body_text("password", &pw),
+        body_end(),
+    };
+    json_t *body = body_parse(c, spec, result);
     if (body == NULL)
         return NULL;
-    const char *name = json_string_value(json_object_get(body, "username"));
-    json_t *pw = json_object_get(body, "password");
-    const char *password = json_string_value(pw);
-    size_t len = json_string_length(pw);
+    const char *name = username.text;
+    const char *password = pw.text;
+    size_t len = pw.len;
     struct password_job *job = NULL;
     if (strict && !accounts_username_ok(name)) {
         *result = reply_error(c, API_E_INVALID_VALUE, "%s", ACCOUNTS_USERNAME_RULE);
@@ -303,7 +303,7 @@ int accounts_login(struct http_conn *c)
 int accounts_logout(struct http_conn *c)
 {
     int result = MHD_NO;
-    json_t *body = body_parse(c, NULL, 0, &result);
+    json_t *body = body_parse(c, NULL, &result);
     if (body == NULL)
         return result;
     json_decref(body);

@@ -109,17 +109,15 @@ static bool settings_ok(struct http_conn *c, json_t *settings, int *result)
     return true;
 }
 
-static const struct body_field settings_fields[] = {
-    {"settings", BODY_OBJECT, true},
-};
-
 int settings_put(struct http_conn *c)
 {
     int result = MHD_NO;
-    json_t *body = body_parse(c, settings_fields, 1, &result);
+    json_t *settings = NULL;
+    struct body_field spec[] = {body_object("settings", &settings), body_end()};
+    json_t *body = body_parse(c, spec, &result);
     if (body == NULL)
         return result;
-    json_t *settings = json_incref(json_object_get(body, "settings"));
+    json_incref(settings);
     json_decref(body);
     int64_t user;
     /* Without a session there is nothing to keep the settings for: the

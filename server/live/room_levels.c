@@ -164,22 +164,17 @@ static int bad_difficulty(struct http_conn *c, enum api_error code, const char *
                        "%s: 'difficulty' is \"beginner\", \"easy\", \"medium\" or \"hard\"", what);
 }
 
-int room_levels_create(struct http_conn *c, json_t *body)
+int room_levels_create(struct http_conn *c, const char *difficulty, bool seeded, int64_t seed)
 {
-    json_t *name = json_object_get(body, "difficulty");
-    json_t *seed_value = json_object_get(body, "seed");
-    const struct difficulty *d = name != NULL ? difficulty_named(json_string_value(name)) : NULL;
-    int64_t seed = seed_value != NULL ? (int64_t)json_integer_value(seed_value) : -1;
-    bool named = name != NULL;
-    json_decref(body);
-    if (!named)
+    const struct difficulty *d = difficulty != NULL ? difficulty_named(difficulty) : NULL;
+    if (difficulty == NULL)
         return bad_difficulty(c, API_E_MISSING_FIELD, "a generated level needs a difficulty");
     if (d == NULL)
         return bad_difficulty(c, API_E_UNKNOWN_DIFFICULTY, "there is no such difficulty");
-    if (seed_value != NULL && (seed < 0 || seed > ROOM_LEVELS_SEED_MAX))
+    if (seeded && (seed < 0 || seed > ROOM_LEVELS_SEED_MAX))
         return reply_error(c, API_E_INVALID_VALUE, "'seed' is a whole number from 0 to %lld",
                            ROOM_LEVELS_SEED_MAX);
-    if (seed_value == NULL)
+    if (!seeded)
         seed = randombytes_uniform(ROOM_LEVELS_RANDOM_SEEDS);
     int result = MHD_NO;
     int64_t user;

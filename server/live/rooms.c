@@ -465,24 +465,29 @@ static void seat_init(struct seat *s, int64_t user)
         s->name[0] = '\0';
 }
 
-static const struct body_field create_fields[] = {
-    {"level", BODY_STRING, true},
-    {"level_id", BODY_INTEGER, false},
-    {"difficulty", BODY_STRING, false},
-    {"seed", BODY_INTEGER, false},
-};
-
 int rooms_create(struct http_conn *c)
 {
     int result = MHD_NO;
-    json_t *body = body_parse(c, create_fields, 4, &result);
+    struct body_text level_how = {0}, difficulty = {0};
+    json_int_t level_id = 0, seed = 0;
+    bool chosen = false, seeded = false;
+    struct body_field spec[] = {
+        body_text("level", &level_how),
+        body_optional(body_integer("level_id", &level_id), &chosen),
+        body_optional(body_text("difficulty", &difficulty), NULL),
+        body_optional(body_integer("seed", &seed), &seeded),
+        body_end(),
+    };
+    json_t *body = body_parse(c, spec, &result);
     if (body == NULL)
         return result;
-    const char *how = json_string_value(json_object_get(body, "level"));
-    json_t *chosen = json_object_get(body, "level_id");
-    if (strcmp(how, "generated") == 0 && chosen == NULL)
-        return room_levels_create(c, body);
-    if (json_object_get(body, "difficulty") != NULL || json_object_get(body, "seed") != NULL) {
+    const char *how = level_how.text;
+    if (strcmp(how, "generated") == 0 && !chosen) {
+        result = room_levels_create(c, difficulty.text, seeded, seed);
+        json_decref(body);
+        return result;
+    }
+    if (difficulty.text != NULL || seeded) {
         json_decref(body);
         return reply_error(c, API_E_INVALID_VALUE,
                            "'difficulty' and 'seed' go with {\"level\": \"generated\"}");
@@ -490,14 +495,14 @@ int rooms_create(struct http_conn *c)
     int64_t level = 0;
     int status = STORAGE_OK;
     if (strcmp(how, "chosen") == 0) {
-        if (chosen == NULL) {
+        if (!chosen) {
             json_decref(body);
             return reply_error(c, API_E_MISSING_FIELD, "a chosen level needs 'level_id'");
         }
-        level = json_integer_value(chosen);
-    } else if (strcmp(how, "random") == 0 && chosen == NULL) {
+        level = level_id;
+    } else if (strcmp(how, "random") == 0 && !chosen) {
         status = storage_level_random(&level);
-    } else if (strcmp(how, "daily") == 0 && chosen == NULL) {
+    } else if (strcmp(how, "daily") == 0 && !chosen) {
         /* Today's puzzle is made on its first GET /daily, not here: a room
          * must not wait on the generator. */
         char day[11];
@@ -652,7 +657,7 @@ int rooms_get(struct http_conn *c)
 static struct room *write_start(struct http_conn *c, enum auth_need need, int64_t *user,
                                 int *result)
 {
-    json_t *body = body_parse(c, NULL, 0, result);
+    json_t *body = body_parse(c, NULL, result);
     if (body == NULL)
         return NULL;
     json_decref(body);

@@ -508,7 +508,7 @@ int games_submit(struct http_conn *c, int64_t game_id, struct games_entry *e)
 int games_open(struct http_conn *c)
 {
     int result = MHD_NO;
-    json_t *body = body_parse(c, NULL, 0, &result);
+    json_t *body = body_parse(c, NULL, &result);
     if (body == NULL)
         return result;
     json_decref(body);
@@ -647,24 +647,29 @@ int games_get(struct http_conn *c)
     return reply_json_text(c, 200, text, len);
 }
 
-static const struct body_field log_fields[] = {
-    {"seq", BODY_INTEGER, true},   {"steps", BODY_STRING, false},    {"undo", BODY_INTEGER, false},
-    {"redo", BODY_INTEGER, false}, {"restart", BODY_BOOLEAN, false},
+struct body_field games_seq_field(json_int_t *out)
+{
+    return body_integer_in("seq", out, 1, (json_int_t)UINT32_MAX - 1, "'seq' must be at least 1");
+}
+
+/* A log request's body, as its spec stores it. */
+struct log_body {
+    json_int_t seq;
+    struct body_text steps;
+    json_int_t count[3]; /* undo and redo, at their STORAGE_LOG_* */
+    bool restart;
+    bool has[4]; /* whether each kind of entry is there, at its STORAGE_LOG_* */
 };
 
 /* Reads the entry of a log request into e; false after answering 400. */
-static bool read_entry(struct http_conn *c, json_t *body, struct games_entry *e, int *result)
+static bool read_entry(struct http_conn *c, const struct log_body *b, struct games_entry *e,
+                       int *result)
 {
-    json_int_t seq = json_integer_value(json_object_get(body, "seq"));
-    if (seq < 1 || seq > (json_int_t)UINT32_MAX - 1) {
-        *result = reply_error(c, API_E_INVALID_VALUE, "'seq' must be at least 1");
-        return false;
-    }
-    e->seq = (uint32_t)seq;
+    e->seq = (uint32_t)b->seq;
     static const char *const kinds[] = {"steps", "undo", "redo", "restart"};
     int found = 0;
     for (int k = 0; k < 4; k++) {
-        if (json_object_get(body, kinds[k]) != NULL) {
+        if (b->has[k]) {
             e->kind = k;
             found++;
         }
@@ -675,7 +680,7 @@ static bool read_entry(struct http_conn *c, json_t *body, struct games_entry *e,
         return false;
     }
     if (e->kind == STORAGE_LOG_UNDO || e->kind == STORAGE_LOG_REDO) {
-        json_int_t n = json_integer_value(json_object_get(body, kinds[e->kind]));
+        json_int_t n = b->count[e->kind];
         if (n < 1 || n > PLAY_MAX_HISTORY) {
             *result = reply_error(c, API_E_INVALID_VALUE, "'%s' counts entries: from 1 to %u",
                                   kinds[e->kind], PLAY_MAX_HISTORY);
@@ -683,12 +688,12 @@ static bool read_entry(struct http_conn *c, json_t *body, struct games_entry *e,
         }
         e->count = (uint32_t)n;
     } else if (e->kind == STORAGE_LOG_RESTART) {
-        if (!json_is_true(json_object_get(body, "restart"))) {
+        if (!b->restart) {
             *result = reply_error(c, API_E_INVALID_VALUE, "'restart' can only be true");
             return false;
         }
     } else {
-        e->steps = json_string_value(json_object_get(body, "steps"));
+        e->steps = b->steps.text;
         size_t len = strlen(e->steps);
         if (len == 0 || len > PLAY_MAX_HISTORY) {
             *result = reply_error(c, API_E_INVALID_STEPS, "'steps' holds from 1 to %u letters",
@@ -716,11 +721,20 @@ static bool read_entry(struct http_conn *c, json_t *body, struct games_entry *e,
 int games_log(struct http_conn *c)
 {
     int result = MHD_NO;
-    json_t *body = body_parse(c, log_fields, sizeof log_fields / sizeof log_fields[0], &result);
+    struct log_body b = {0};
+    struct body_field spec[] = {
+        games_seq_field(&b.seq),
+        body_optional(body_text("steps", &b.steps), &b.has[STORAGE_LOG_STEPS]),
+        body_optional(body_integer("undo", &b.count[STORAGE_LOG_UNDO]), &b.has[STORAGE_LOG_UNDO]),
+        body_optional(body_integer("redo", &b.count[STORAGE_LOG_REDO]), &b.has[STORAGE_LOG_REDO]),
+        body_optional(body_boolean("restart", &b.restart), &b.has[STORAGE_LOG_RESTART]),
+        body_end(),
+    };
+    json_t *body = body_parse(c, spec, &result);
     if (body == NULL)
         return result;
     struct games_entry e = {0};
-    if (!read_entry(c, body, &e, &result)) {
+    if (!read_entry(c, &b, &e, &result)) {
         json_decref(body);
         return result;
     }

@@ -3,6 +3,7 @@
 #ifndef SOKOD_GAMES_H
 #define SOKOD_GAMES_H
 
+#include "http/body.h"
 #include "http/http.h"
 #include "play/game_play.h"
 
@@ -36,6 +37,10 @@ struct games_entry {
     uint8_t *dirs;
     uint32_t ndirs;
 };
+
+/* The body spec row of an entry's "seq" (from 1), stored in *out: the one
+ * range and message of every endpoint that adds an entry. */
+struct body_field games_seq_field(json_int_t *out);
 
 /* Takes game `id` of `user`, locked, up to date with the database. Returns
  * the game, or NULL after answering (404 for another user's game) and

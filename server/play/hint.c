@@ -415,10 +415,6 @@ static bool copy_game(struct hint_job *j, const struct live_game *g)
     return true;
 }
 
-static const struct body_field hint_fields[] = {
-    {"seq", BODY_INTEGER, false},
-};
-
 /* A whole number of seconds to wait before asking again. */
 static unsigned retry_seconds(void)
 {
@@ -429,14 +425,18 @@ static unsigned retry_seconds(void)
 int hint_ask(struct http_conn *c)
 {
     int result = MHD_NO;
-    json_t *body = body_parse(c, hint_fields, 1, &result);
+    json_int_t want = -1;
+    bool asked = false;
+    struct body_field spec[] = {
+        body_optional(body_integer_in("seq", &want, 0, (json_int_t)UINT32_MAX,
+                                      "'seq' is the game's last entry: 0 or more"),
+                      &asked),
+        body_end(),
+    };
+    json_t *body = body_parse(c, spec, &result);
     if (body == NULL)
         return result;
-    json_t *seq = json_object_get(body, "seq");
-    json_int_t want = seq != NULL ? json_integer_value(seq) : -1;
     json_decref(body);
-    if (seq != NULL && (want < 0 || want > (json_int_t)UINT32_MAX))
-        return reply_error(c, API_E_INVALID_VALUE, "'seq' is the game's last entry: 0 or more");
     int64_t user;
     if (!auth_user(c, AUTH_EXISTING, &user, &result))
         return result;
@@ -444,7 +444,7 @@ int hint_ask(struct http_conn *c)
     if (g == NULL)
         return result;
     struct games_answer a = {0};
-    if (seq != NULL && (uint32_t)want != g->seq) {
+    if (asked && (uint32_t)want != g->seq) {
         games_refuse(&a, API_E_STALE_SEQ, g,
                      "the hint was asked for entry %lld but the game is at entry %u",
                      (long long)want, g->seq);

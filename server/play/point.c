@@ -94,76 +94,62 @@ static bool prepare_path(struct live_game *g, struct games_entry *e, struct game
     return true;
 }
 
-static const struct body_field square_fields[] = {
-    {"x", BODY_INTEGER, true},
-    {"y", BODY_INTEGER, true},
-};
-
+/* Reads the square {"x": ..., "y": ...} obj into q; false after answering
+ * 400. */
 static bool read_square(struct http_conn *c, json_t *obj, const char *where, struct square *q,
                         int *result)
 {
-    if (!body_check(c, obj, where, square_fields, 2, result))
+    json_int_t x = 0, y = 0;
+    struct body_field spec[] = {body_integer("x", &x), body_integer("y", &y), body_end()};
+    if (!body_check(c, obj, where, spec, result))
         return false;
-    q->x = json_integer_value(json_object_get(obj, "x"));
-    q->y = json_integer_value(json_object_get(obj, "y"));
+    q->x = x;
+    q->y = y;
     return true;
 }
-
-/* Reads seq from the body into e; false after answering 400. */
-static bool read_seq(struct http_conn *c, json_t *body, struct games_entry *e, int *result)
-{
-    json_int_t seq = json_integer_value(json_object_get(body, "seq"));
-    if (seq < 1 || seq > (json_int_t)UINT32_MAX - 1) {
-        *result = reply_error(c, API_E_INVALID_VALUE, "'seq' must be at least 1");
-        return false;
-    }
-    e->seq = (uint32_t)seq;
-    return true;
-}
-
-static const struct body_field walk_fields[] = {
-    {"seq", BODY_INTEGER, true},
-    {"x", BODY_INTEGER, true},
-    {"y", BODY_INTEGER, true},
-};
 
 int point_walk(struct http_conn *c)
 {
     int result = MHD_NO;
-    json_t *body = body_parse(c, walk_fields, 3, &result);
+    json_int_t seq = 0, x = 0, y = 0;
+    struct body_field spec[] = {
+        games_seq_field(&seq),
+        body_integer("x", &x),
+        body_integer("y", &y),
+        body_end(),
+    };
+    json_t *body = body_parse(c, spec, &result);
     if (body == NULL)
         return result;
-    struct games_entry e = {.kind = STORAGE_LOG_STEPS, .prepare = prepare_path};
-    struct point_request p = {.push = false};
-    p.to.x = json_integer_value(json_object_get(body, "x"));
-    p.to.y = json_integer_value(json_object_get(body, "y"));
-    bool ok = read_seq(c, body, &e, &result);
     json_decref(body);
-    if (!ok)
-        return result;
+    struct games_entry e = {
+        .seq = (uint32_t)seq, .kind = STORAGE_LOG_STEPS, .prepare = prepare_path};
+    struct point_request p = {.push = false, .to = {x, y}};
     e.arg = &p;
     e.arg_size = sizeof p;
     snprintf(e.request, sizeof e.request, "walk %lld %lld", (long long)p.to.x, (long long)p.to.y);
     return games_submit(c, c->param[0], &e);
 }
 
-static const struct body_field push_fields[] = {
-    {"seq", BODY_INTEGER, true},
-    {"box", BODY_OBJECT, true},
-    {"to", BODY_OBJECT, true},
-};
-
 int point_push(struct http_conn *c)
 {
     int result = MHD_NO;
-    json_t *body = body_parse(c, push_fields, 3, &result);
+    json_int_t seq = 0;
+    json_t *box = NULL, *to = NULL;
+    struct body_field spec[] = {
+        games_seq_field(&seq),
+        body_object("box", &box),
+        body_object("to", &to),
+        body_end(),
+    };
+    json_t *body = body_parse(c, spec, &result);
     if (body == NULL)
         return result;
-    struct games_entry e = {.kind = STORAGE_LOG_STEPS, .prepare = prepare_path};
+    struct games_entry e = {
+        .seq = (uint32_t)seq, .kind = STORAGE_LOG_STEPS, .prepare = prepare_path};
     struct point_request p = {.push = true};
-    bool ok = read_seq(c, body, &e, &result) &&
-              read_square(c, json_object_get(body, "box"), "'box'", &p.box, &result) &&
-              read_square(c, json_object_get(body, "to"), "'to'", &p.to, &result);
+    bool ok =
+        read_square(c, box, "'box'", &p.box, &result) && read_square(c, to, "'to'", &p.to, &result);
     json_decref(body);
     if (!ok)
         return result;
