@@ -76,8 +76,8 @@ int games_reply(struct http_conn *c, struct games_answer *a);
  * http_client_address gives it). Runs on the committer thread, inside the
  * batch's transaction, with g held, once the entry's seq is known to be
  * right and before it is applied. Returns true, or false with *code and a
- * message in why (cap bytes): the entry is then refused, 429 for
- * rate_limited and 409 otherwise. */
+ * message in why (cap bytes): the entry is then refused with that code
+ * (and its status: 429 for rate_limited, 409 for the race codes). */
 typedef bool (*games_guard)(const struct live_game *g, const char *address, enum api_error *code,
                             char *why, size_t cap);
 
