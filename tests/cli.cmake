@@ -26,3 +26,10 @@ add_test(NAME cli_generate_import
          COMMAND ${SOKOD_CLI_GUARD} bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/generate_import.sh $<TARGET_FILE:sokod>
                  ${CMAKE_SOURCE_DIR}/migrations)
 set_tests_properties(cli_generate_import PROPERTIES LABELS cli TIMEOUT 300)
+
+# cmake --install: the installed sokod, run from another folder without
+# flags, finds its migrations, levels, client and core.wasm.
+add_test(NAME cli_installed_runs_without_flags
+         COMMAND ${SOKOD_CLI_GUARD} bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/installed.sh ${CMAKE_COMMAND}
+                 ${CMAKE_BINARY_DIR})
+set_tests_properties(cli_installed_runs_without_flags PROPERTIES LABELS cli TIMEOUT 300)

@@ -178,16 +178,20 @@ static const struct option options[] = {
     {"db", "SOKOD_DB", CONFIG_SERVE | CONFIG_IMPORT | CONFIG_ADMIN, "PATH",
      "SQLite database file (default data/sokod.db)", BY(set_db)},
     {"static", "SOKOD_STATIC", CONFIG_SERVE, "DIR",
-     "folder of the browser client (default: static/ beside the binary or its parent)",
+     "folder of the browser client (default: static/ beside the binary or its parent, else "
+     "the installed one)",
      BY(set_static)},
     {"levels", "SOKOD_LEVELS", CONFIG_SERVE, "DIR",
-     "bundled levels imported on first start (default: levels/ beside the binary or its parent)",
+     "bundled levels imported on first start (default: levels/ beside the binary or its "
+     "parent, else the installed ones)",
      BY(set_levels)},
     {"wasm", "SOKOD_WASM", CONFIG_SERVE, "PATH",
-     "core.wasm served at /core.wasm (default: core.wasm beside the binary)", BY(set_wasm)},
+     "core.wasm served at /core.wasm (default: core.wasm beside the binary, else the "
+     "installed one)",
+     BY(set_wasm)},
     {"migrations", "SOKOD_MIGRATIONS", CONFIG_SERVE | CONFIG_IMPORT | CONFIG_ADMIN, "DIR",
      "folder of NNNN_name.sql schema migrations (default: migrations/ beside the binary or "
-     "its parent)",
+     "its parent, else the installed ones)",
      BY(set_migrations)},
     {"synchronous", "SOKOD_SYNCHRONOUS", CONFIG_SERVE | CONFIG_IMPORT | CONFIG_ADMIN, "MODE",
      "SQLite synchronous setting: NORMAL (default) or FULL", BY(set_synchronous)},
@@ -313,17 +317,33 @@ static int exe_dir(char *out, size_t cap)
     return 0;
 }
 
-/* Sets dst to <exe dir>/name, or else <exe dir>/../name, whichever exists
- * first; to the first when neither does (so that messages name a path). */
-static void find_beside_binary(char *dst, size_t cap, const char *name)
+/* Where `cmake --install` puts the data files: a path from the binary's
+ * folder, so that an installed tree still works when moved, and the
+ * absolute one, for a binary copied elsewhere. The build defines both. */
+#ifndef SOKOD_DATADIR_FROM_BIN
+#define SOKOD_DATADIR_FROM_BIN "../share/sokod"
+#endif
+#ifndef SOKOD_DATADIR
+#define SOKOD_DATADIR "/usr/local/share/sokod"
+#endif
+
+/* Sets dst to the first that exists of <exe dir>/name, <exe dir>/../name
+ * (a build folder in the checkout; skipped unless parent), and name in the
+ * installed data folder; to the first when none does (so that messages
+ * name a path). */
+static void find_beside_binary(char *dst, size_t cap, const char *name, bool parent)
 {
     char dir[PATH_MAX];
     if (exe_dir(dir, sizeof dir) != 0) {
         copy_text(dst, cap, name);
         return;
     }
-    const char *forms[] = {"%s/%s", "%s/../%s"};
-    for (size_t i = 0; i < 2; i++) {
+    /* The last form leaves dir out: "%.0s" prints none of it. */
+    const char *forms[] = {"%s/%s", "%s/../%s", "%s/" SOKOD_DATADIR_FROM_BIN "/%s",
+                           "%.0s" SOKOD_DATADIR "/%s"};
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        if (i == 1 && !parent)
+            continue;
         char candidate[PATH_MAX * 2];
         snprintf(candidate, sizeof candidate, forms[i], dir, name);
         struct stat st;
@@ -445,20 +465,13 @@ int config_load(struct config *cfg, unsigned command, int argc, char **argv)
     }
 
     if (cfg->static_dir[0] == '\0')
-        find_beside_binary(cfg->static_dir, sizeof cfg->static_dir, "static");
+        find_beside_binary(cfg->static_dir, sizeof cfg->static_dir, "static", true);
     if (cfg->levels_dir[0] == '\0')
-        find_beside_binary(cfg->levels_dir, sizeof cfg->levels_dir, "levels");
+        find_beside_binary(cfg->levels_dir, sizeof cfg->levels_dir, "levels", true);
     if (cfg->migrations[0] == '\0')
-        find_beside_binary(cfg->migrations, sizeof cfg->migrations, "migrations");
-    if (cfg->wasm[0] == '\0') {
-        char dir[PATH_MAX];
-        char path[PATH_MAX * 2];
-        if (exe_dir(dir, sizeof dir) == 0)
-            snprintf(path, sizeof path, "%s/core.wasm", dir);
-        else
-            snprintf(path, sizeof path, "core.wasm");
-        copy_text(cfg->wasm, sizeof cfg->wasm, path);
-    }
+        find_beside_binary(cfg->migrations, sizeof cfg->migrations, "migrations", true);
+    if (cfg->wasm[0] == '\0')
+        find_beside_binary(cfg->wasm, sizeof cfg->wasm, "core.wasm", false);
     if (cfg->max_streams == 0)
         cfg->max_streams = cfg->max_connections / 2;
     if (cfg->max_streams >= cfg->max_connections) {
