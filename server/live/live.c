@@ -125,18 +125,18 @@ int live_events(struct http_conn *c)
     int64_t room = query_id(c, "room");
     int64_t watch = query_id(c, "watch");
     if (game < 0 || room < 0 || watch < 0)
-        return reply_error(c, 400, API_E_INVALID_VALUE, "'%s' must be an id",
+        return reply_error(c, API_E_INVALID_VALUE, "'%s' must be an id",
                            game < 0   ? "game"
                            : room < 0 ? "room"
                                       : "watch");
     if (game == 0 && room == 0 && watch == 0)
-        return reply_error(c, 400, API_E_MISSING_FIELD,
+        return reply_error(c, API_E_MISSING_FIELD,
                            "say what to follow: events?game=ID (a game of yours), room=ID, "
                            "watch=USER_ID, or several");
     bool has_last;
     uint64_t last = 0;
     if (!last_event_id(c, &has_last, &last))
-        return reply_error(c, 400, API_E_INVALID_VALUE,
+        return reply_error(c, API_E_INVALID_VALUE,
                            "Last-Event-ID must be the id of an event this server sent");
     /* A game is private to its player; a room is open to anyone with its link. */
     int64_t user;
@@ -146,8 +146,7 @@ int live_events(struct http_conn *c)
         struct storage_game row;
         int status = storage_game_get(game, &row);
         if (status == STORAGE_NOT_FOUND || (status == STORAGE_OK && row.user_id != user))
-            return reply_error(c, 404, API_E_GAME_NOT_FOUND, "you have no game %lld",
-                               (long long)game);
+            return reply_error(c, API_E_GAME_NOT_FOUND, "you have no game %lld", (long long)game);
         if (status != STORAGE_OK)
             return reply_storage_failure(c, status);
     }
@@ -186,7 +185,7 @@ int live_events(struct http_conn *c)
         if (room != 0)
             room_state_presence(room, user, -1);
         http_stream_release(slot);
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     }
     ls->slot = slot;
     ls->mhd = c->mhd;
@@ -202,7 +201,7 @@ int live_events(struct http_conn *c)
             room_state_presence(room, user, -1);
         http_stream_release(ls->slot);
         free(ls);
-        return reply_error(c, 503, API_E_UNAVAILABLE, "the server is stopping: try again");
+        return reply_error(c, API_E_UNAVAILABLE, "the server is stopping: try again");
     }
     /* Watching is checked once the stream follows its topics: a player who
      * opts out commits the setting and then ends the topic's streams, so a
@@ -216,7 +215,7 @@ int live_events(struct http_conn *c)
                                                                read_stream, ls, free_stream);
     if (r == NULL) {
         free_stream(ls);
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     }
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream; charset=utf-8");
     MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");

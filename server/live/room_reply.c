@@ -12,7 +12,7 @@ int room_reply_view(struct http_conn *c, unsigned status, int64_t user, struct r
 {
     if (v->room == NULL) {
         room_state_view_done(v);
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     }
     struct textbuf b = {0};
     textbuf_puts(&b, "{\"room\":");
@@ -40,7 +40,7 @@ int room_reply_view(struct http_conn *c, unsigned status, int64_t user, struct r
     size_t len = 0;
     char *text = textbuf_take(&b, &len);
     int result = text != NULL ? reply_json_text(c, status, text, len)
-                              : reply_error(c, 500, API_E_INTERNAL, "out of memory");
+                              : reply_error(c, API_E_INTERNAL, "out of memory");
     room_state_view_done(v);
     return result;
 }
@@ -49,14 +49,14 @@ int room_reply_failure(struct http_conn *c, int64_t id, int status)
 {
     switch (status) {
     case STORAGE_NOT_FOUND:
-        return reply_error(c, 404, API_E_ROOM_NOT_FOUND, "there is no room %lld", (long long)id);
+        return reply_error(c, API_E_ROOM_NOT_FOUND, "there is no room %lld", (long long)id);
     case ROOM_STATE_NO_SPACE:
         http_retry_after(c, ROOM_STATE_RETRY_S);
-        return reply_error(c, 503, API_E_UNAVAILABLE,
+        return reply_error(c, API_E_UNAVAILABLE,
                            "every race room the server can hold is in use: try again in %u s",
                            ROOM_STATE_RETRY_S);
     case ROOM_STATE_NO_MEMORY:
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     default:
         return reply_storage_failure(c, status);
     }
@@ -71,8 +71,7 @@ bool room_reply_may_open(struct http_conn *c, int64_t user, int *result)
         return true;
     http_attach(c, "retry_after", json_integer(retry));
     c->retry_after = retry;
-    *result =
-        reply_error(c, 429, API_E_RATE_LIMITED, "too many new rooms: try again in %u s", retry);
+    *result = reply_error(c, API_E_RATE_LIMITED, "too many new rooms: try again in %u s", retry);
     return false;
 }
 
@@ -81,8 +80,7 @@ int room_reply_open(struct http_conn *c, int64_t user, int64_t level, const char
     struct room_view v;
     int status = room_state_open(user, level, source, &v);
     if (status == STORAGE_NOT_FOUND)
-        return reply_error(c, 404, API_E_LEVEL_NOT_FOUND, "there is no level %lld",
-                           (long long)level);
+        return reply_error(c, API_E_LEVEL_NOT_FOUND, "there is no level %lld", (long long)level);
     if (status != STORAGE_OK)
         return room_reply_failure(c, 0, status);
     return room_reply_view(c, 201, user, &v);

@@ -16,39 +16,44 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct body_field create_fields[] = {
-    {"level", BODY_STRING, true},
-    {"level_id", BODY_INTEGER, false},
-    {"difficulty", BODY_STRING, false},
-    {"seed", BODY_INTEGER, false},
-};
-
 int rooms_create(struct http_conn *c)
 {
     int result = MHD_NO;
-    json_t *body = body_parse(c, create_fields, 4, &result);
+    struct body_text level_how = {0}, difficulty = {0};
+    json_int_t level_id = 0, seed = 0;
+    bool chosen = false, seeded = false;
+    struct body_field spec[] = {
+        body_text("level", &level_how),
+        body_optional(body_integer("level_id", &level_id), &chosen),
+        body_optional(body_text("difficulty", &difficulty), NULL),
+        body_optional(body_integer("seed", &seed), &seeded),
+        body_end(),
+    };
+    json_t *body = body_parse(c, spec, &result);
     if (body == NULL)
         return result;
-    const char *how = json_string_value(json_object_get(body, "level"));
-    json_t *chosen = json_object_get(body, "level_id");
-    if (strcmp(how, "generated") == 0 && chosen == NULL)
-        return room_levels_create(c, body);
-    if (json_object_get(body, "difficulty") != NULL || json_object_get(body, "seed") != NULL) {
+    const char *how = level_how.text;
+    if (strcmp(how, "generated") == 0 && !chosen) {
+        result = room_levels_create(c, difficulty.text, seeded, seed);
         json_decref(body);
-        return reply_error(c, 400, API_E_INVALID_VALUE,
+        return result;
+    }
+    if (difficulty.text != NULL || seeded) {
+        json_decref(body);
+        return reply_error(c, API_E_INVALID_VALUE,
                            "'difficulty' and 'seed' go with {\"level\": \"generated\"}");
     }
     int64_t level = 0;
     int status = STORAGE_OK;
     if (strcmp(how, "chosen") == 0) {
-        if (chosen == NULL) {
+        if (!chosen) {
             json_decref(body);
-            return reply_error(c, 400, API_E_MISSING_FIELD, "a chosen level needs 'level_id'");
+            return reply_error(c, API_E_MISSING_FIELD, "a chosen level needs 'level_id'");
         }
-        level = json_integer_value(chosen);
-    } else if (strcmp(how, "random") == 0 && chosen == NULL) {
+        level = level_id;
+    } else if (strcmp(how, "random") == 0 && !chosen) {
         status = storage_level_random(&level);
-    } else if (strcmp(how, "daily") == 0 && chosen == NULL) {
+    } else if (strcmp(how, "daily") == 0 && !chosen) {
         /* Today's puzzle is made on its first GET /daily, not here: a room
          * must not wait on the generator. */
         char day[11];
@@ -56,12 +61,12 @@ int rooms_create(struct http_conn *c)
         status = storage_daily_get(day, &level);
         if (status == STORAGE_NOT_FOUND) {
             json_decref(body);
-            return reply_error(c, 404, API_E_LEVEL_NOT_FOUND,
+            return reply_error(c, API_E_LEVEL_NOT_FOUND,
                                "today's puzzle (%s) is made on its first GET /api/v1/daily", day);
         }
     } else {
         json_decref(body);
-        return reply_error(c, 400, API_E_INVALID_VALUE,
+        return reply_error(c, API_E_INVALID_VALUE,
                            "'level' is \"chosen\" (with 'level_id'), \"random\", \"daily\" or "
                            "\"generated\" (with 'difficulty')");
     }
@@ -71,8 +76,7 @@ int rooms_create(struct http_conn *c)
     if (status == STORAGE_OK)
         status = room_state_level_check(level);
     if (status == STORAGE_NOT_FOUND)
-        return reply_error(c, 404, API_E_LEVEL_NOT_FOUND, "there is no level %lld",
-                           (long long)level);
+        return reply_error(c, API_E_LEVEL_NOT_FOUND, "there is no level %lld", (long long)level);
     if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
     int64_t user;
@@ -88,7 +92,7 @@ int rooms_list(struct http_conn *c)
     size_t len = 0;
     char *text = room_state_list(&len);
     if (text == NULL)
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     return reply_json_text(c, 200, text, len);
 }
 
@@ -109,7 +113,7 @@ int rooms_get(struct http_conn *c)
  * as a guest when asked). False after answering. */
 static bool write_start(struct http_conn *c, enum auth_need need, int64_t *user, int *result)
 {
-    json_t *body = body_parse(c, NULL, 0, result);
+    json_t *body = body_parse(c, NULL, result);
     if (body == NULL)
         return false;
     json_decref(body);
@@ -134,10 +138,10 @@ int rooms_join(struct http_conn *c)
     struct room_view v;
     int status = room_state_join(c->param[0], user, &v);
     if (status == ROOM_STATE_RACING)
-        return reply_error(c, 409, API_E_RACE_UNDER_WAY,
+        return reply_error(c, API_E_RACE_UNDER_WAY,
                            "this room is racing: watch it, and join its next round");
     if (status == ROOM_STATE_FULL)
-        return reply_error(c, 409, API_E_ROOM_FULL, "every one of the %u seats is taken",
+        return reply_error(c, API_E_ROOM_FULL, "every one of the %u seats is taken",
                            ROOM_STATE_SEATS);
     return write_end(c, user, status, &v);
 }
@@ -162,9 +166,9 @@ int rooms_start(struct http_conn *c)
     struct room_view v;
     int status = room_state_start(c->param[0], user, &v);
     if (status == ROOM_STATE_NOT_HOST)
-        return reply_error(c, 403, API_E_NOT_HOST, "only the room's host starts the race");
+        return reply_error(c, API_E_NOT_HOST, "only the room's host starts the race");
     if (status == ROOM_STATE_RACING)
-        return reply_error(c, 409, API_E_RACE_UNDER_WAY,
+        return reply_error(c, API_E_RACE_UNDER_WAY,
                            "the race has started already: a rematch starts another");
     return write_end(c, user, status, &v);
 }
@@ -178,8 +182,8 @@ int rooms_rematch(struct http_conn *c)
     struct room_view v;
     int status = room_state_rematch(c->param[0], user, &v);
     if (status == ROOM_STATE_NOT_HOST)
-        return reply_error(c, 403, API_E_NOT_HOST, "only the room's players call a rematch");
+        return reply_error(c, API_E_NOT_HOST, "only the room's players call a rematch");
     if (status == ROOM_STATE_NOT_OVER)
-        return reply_error(c, 409, API_E_RACE_UNDER_WAY, "the race is not over yet");
+        return reply_error(c, API_E_RACE_UNDER_WAY, "the race is not over yet");
     return write_end(c, user, status, &v);
 }

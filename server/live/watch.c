@@ -176,8 +176,7 @@ bool watch_allowed(struct http_conn *c, int64_t user, int *result)
     struct storage_user u;
     int status = storage_user_get(user, &u);
     if (status == STORAGE_NOT_FOUND) {
-        *result =
-            reply_error(c, 404, API_E_USER_NOT_FOUND, "there is no player %lld", (long long)user);
+        *result = reply_error(c, API_E_USER_NOT_FOUND, "there is no player %lld", (long long)user);
         return false;
     }
     if (status != STORAGE_OK) {
@@ -187,7 +186,7 @@ bool watch_allowed(struct http_conn *c, int64_t user, int *result)
     /* One refusal for every reason (a guest, an opt-out): it must tell a
      * stranger neither which ids are guests nor whose name an id has. */
     if (u.guest) {
-        *result = reply_error(c, 403, API_E_NOT_WATCHABLE, WATCH_REFUSED);
+        *result = reply_error(c, API_E_NOT_WATCHABLE, WATCH_REFUSED);
         return false;
     }
     char *settings = NULL;
@@ -199,7 +198,7 @@ bool watch_allowed(struct http_conn *c, int64_t user, int *result)
     bool allow = watch_settings_allow(settings);
     free(settings);
     if (!allow) {
-        *result = reply_error(c, 403, API_E_NOT_WATCHABLE, WATCH_REFUSED);
+        *result = reply_error(c, API_E_NOT_WATCHABLE, WATCH_REFUSED);
         return false;
     }
     return true;
@@ -235,7 +234,7 @@ int watch_get(struct http_conn *c)
     size_t len = 0;
     char *text = textbuf_take(&b, &len);
     if (text == NULL)
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     return reply_json_text(c, 200, text, len);
 }
 
