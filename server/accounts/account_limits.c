@@ -62,7 +62,7 @@ static void failure_key(char *key, size_t cap, const char *name, const char *dev
 static int refuse(struct http_conn *c, unsigned retry_s, const char *why)
 {
     http_retry_after(c, retry_s);
-    return reply_error(c, 429, API_E_RATE_LIMITED, "%s; try again in %u second%s", why, retry_s,
+    return reply_error(c, API_E_RATE_LIMITED, "%s; try again in %u second%s", why, retry_s,
                        retry_s == 1 ? "" : "s");
 }
 

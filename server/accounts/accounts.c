@@ -66,11 +66,6 @@ int accounts_whoami(struct http_conn *c)
     return reply_user(c, 200, user);
 }
 
-static const struct body_field credential_fields[] = {
-    {"username", BODY_STRING, true},
-    {"password", BODY_STRING, true},
-};
-
 static bool letter_or_digit(char ch)
 {
     return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
@@ -95,25 +90,30 @@ bool accounts_username_ok(const char *name)
 /* Reads and checks the credentials of the body into a new job; NULL after answering. */
 static struct password_job *read_credentials(struct http_conn *c, bool strict, int *result)
 {
-    json_t *body = body_parse(c, credential_fields, 2, result);
+    struct body_text username = {0}, pw = {0};
+    struct body_field spec[] = {
+        body_text("username", &username),
+        body_text("password", &pw),
+        body_end(),
+    };
+    json_t *body = body_parse(c, spec, result);
     if (body == NULL)
         return NULL;
-    const char *name = json_string_value(json_object_get(body, "username"));
-    json_t *pw = json_object_get(body, "password");
-    const char *password = json_string_value(pw);
-    size_t len = json_string_length(pw);
+    const char *name = username.text;
+    const char *password = pw.text;
+    size_t len = pw.len;
     struct password_job *job = NULL;
     if (strict && !accounts_username_ok(name)) {
-        *result = reply_error(c, 400, API_E_INVALID_VALUE, "%s", ACCOUNTS_USERNAME_RULE);
+        *result = reply_error(c, API_E_INVALID_VALUE, "%s", ACCOUNTS_USERNAME_RULE);
     } else if (strict && (len < PASSWORD_MIN || len > PASSWORD_MAX)) {
-        *result = reply_error(c, 400, API_E_INVALID_VALUE, "a password has %d to %d bytes",
-                              PASSWORD_MIN, PASSWORD_MAX);
+        *result = reply_error(c, API_E_INVALID_VALUE, "a password has %d to %d bytes", PASSWORD_MIN,
+                              PASSWORD_MAX);
     } else if (strlen(name) > USERNAME_MAX || len > PASSWORD_MAX) {
-        *result = reply_error(c, 401, API_E_BAD_CREDENTIALS, "wrong username or password");
+        *result = reply_error(c, API_E_BAD_CREDENTIALS, "wrong username or password");
     } else {
         job = calloc(1, sizeof *job);
         if (job == NULL) {
-            *result = reply_error(c, 500, API_E_INTERNAL, "out of memory");
+            *result = reply_error(c, API_E_INTERNAL, "out of memory");
         } else {
             snprintf(job->username, sizeof job->username, "%s", name);
             memcpy(job->password, password, len);
@@ -138,7 +138,7 @@ static int finish_signup(struct http_conn *c, void *arg)
 {
     struct password_job *job = arg;
     if (!job->ok)
-        return reply_error(c, 500, API_E_INTERNAL, "cannot hash the password (out of memory?)");
+        return reply_error(c, API_E_INTERNAL, "cannot hash the password (out of memory?)");
     int64_t user = job->current;
     int status = storage_begin();
     if (status == STORAGE_OK && user != 0)
@@ -156,12 +156,11 @@ static int finish_signup(struct http_conn *c, void *arg)
         storage_rollback();
     if (status == STORAGE_CONFLICT) {
         c->set_cookie[0] = '\0';
-        return reply_error(c, 409, API_E_USERNAME_TAKEN, "the username '%s' is taken",
-                           job->username);
+        return reply_error(c, API_E_USERNAME_TAKEN, "the username '%s' is taken", job->username);
     }
     if (status == STORAGE_NOT_FOUND) {
         c->set_cookie[0] = '\0';
-        return reply_error(c, 409, API_E_ALREADY_SIGNED_UP, "this session has an account");
+        return reply_error(c, API_E_ALREADY_SIGNED_UP, "this session has an account");
     }
     if (status != STORAGE_OK) {
         c->set_cookie[0] = '\0';
@@ -191,7 +190,7 @@ int accounts_signup(struct http_conn *c)
         status = storage_user_get(user, &u);
     if (status == STORAGE_OK && user != 0 && !u.guest) {
         free(job);
-        return reply_error(c, 409, API_E_ALREADY_SIGNED_UP,
+        return reply_error(c, API_E_ALREADY_SIGNED_UP,
                            "you are signed in as '%s': log out to create another account",
                            u.username);
     }
@@ -199,7 +198,7 @@ int accounts_signup(struct http_conn *c)
         status = storage_user_by_name(job->username, &existing, hash, sizeof hash);
     if (status == STORAGE_OK) {
         free(job);
-        return reply_error(c, 409, API_E_USERNAME_TAKEN, "the username '%s' is taken",
+        return reply_error(c, API_E_USERNAME_TAKEN, "the username '%s' is taken",
                            existing.username);
     }
     if (status != STORAGE_NOT_FOUND) {
@@ -241,7 +240,7 @@ static int finish_login(struct http_conn *c, void *arg)
     struct password_job *job = arg;
     if (!job->ok) {
         account_limits_failed(job->username, job->device);
-        return reply_error(c, 401, API_E_BAD_CREDENTIALS, "wrong username or password");
+        return reply_error(c, API_E_BAD_CREDENTIALS, "wrong username or password");
     }
     account_limits_succeeded(job->username, job->device);
     struct storage_user current;
@@ -305,7 +304,7 @@ int accounts_login(struct http_conn *c)
 int accounts_logout(struct http_conn *c)
 {
     int result = MHD_NO;
-    json_t *body = body_parse(c, NULL, 0, &result);
+    json_t *body = body_parse(c, NULL, &result);
     if (body == NULL)
         return result;
     json_decref(body);

@@ -166,7 +166,7 @@ bool auth_user(struct http_conn *c, enum auth_need need, int64_t *user, int *res
         }
     }
     if (c->user_id == 0 && need == AUTH_EXISTING) {
-        *result = reply_error(c, 401, API_E_NO_SESSION, AUTH_NO_SESSION_MESSAGE);
+        *result = reply_error(c, API_E_NO_SESSION, AUTH_NO_SESSION_MESSAGE);
         return false;
     }
     *user = c->user_id;

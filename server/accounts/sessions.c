@@ -20,7 +20,7 @@
 int sessions_logout_all(struct http_conn *c)
 {
     int result = MHD_NO;
-    json_t *body = body_parse(c, NULL, 0, &result);
+    json_t *body = body_parse(c, NULL, &result);
     if (body == NULL)
         return result;
     json_decref(body);
@@ -78,11 +78,11 @@ static int finish_change(struct http_conn *c, void *arg)
     struct password_change *j = arg;
     if (!j->verified) {
         account_limits_failed(j->username, j->device);
-        return reply_error(c, 401, API_E_BAD_CREDENTIALS, "the current password is wrong");
+        return reply_error(c, API_E_BAD_CREDENTIALS, "the current password is wrong");
     }
     account_limits_succeeded(j->username, j->device);
     if (!j->hashed)
-        return reply_error(c, 500, API_E_INTERNAL, "cannot hash the password (out of memory?)");
+        return reply_error(c, API_E_INTERNAL, "cannot hash the password (out of memory?)");
     int64_t ended = 0;
     int status = storage_begin();
     if (status == STORAGE_OK)
@@ -102,17 +102,11 @@ static int finish_change(struct http_conn *c, void *arg)
                       json_pack("{s:b,s:I}", "changed", 1, "sessions_ended", (json_int_t)ended));
 }
 
-static const struct body_field change_fields[] = {
-    {"current_password", BODY_STRING, true},
-    {"new_password", BODY_STRING, true},
-};
-
-/* Checks who asks and what they send; returns the job to run, or NULL
- * after answering. */
-static struct password_change *read_change(struct http_conn *c, json_t *body, int *result)
+/* Checks who asks and what they send (the current and the new password);
+ * returns the job to run, or NULL after answering. */
+static struct password_change *read_change(struct http_conn *c, const struct body_text *current,
+                                           const struct body_text *fresh, int *result)
 {
-    json_t *current = json_object_get(body, "current_password");
-    json_t *fresh = json_object_get(body, "new_password");
     int64_t user;
     if (!auth_user(c, AUTH_EXISTING, &user, result))
         return NULL;
@@ -123,14 +117,14 @@ static struct password_change *read_change(struct http_conn *c, json_t *body, in
         return NULL;
     }
     if (u.guest) {
-        *result = reply_error(c, 401, API_E_SIGN_IN_REQUIRED,
+        *result = reply_error(c, API_E_SIGN_IN_REQUIRED,
                               "a guest has no password: sign up to choose one");
         return NULL;
     }
-    size_t fresh_len = json_string_length(fresh), current_len = json_string_length(current);
+    size_t fresh_len = fresh->len, current_len = current->len;
     if (fresh_len < PASSWORD_MIN || fresh_len > PASSWORD_MAX) {
-        *result = reply_error(c, 400, API_E_INVALID_VALUE, "a password has %d to %d bytes",
-                              PASSWORD_MIN, PASSWORD_MAX);
+        *result = reply_error(c, API_E_INVALID_VALUE, "a password has %d to %d bytes", PASSWORD_MIN,
+                              PASSWORD_MAX);
         return NULL;
     }
     char device[DEVICE_ID_SIZE];
@@ -139,12 +133,12 @@ static struct password_change *read_change(struct http_conn *c, json_t *body, in
         return NULL;
     if (current_len > PASSWORD_MAX) {
         account_limits_failed(u.username, device);
-        *result = reply_error(c, 401, API_E_BAD_CREDENTIALS, "the current password is wrong");
+        *result = reply_error(c, API_E_BAD_CREDENTIALS, "the current password is wrong");
         return NULL;
     }
     struct password_change *j = calloc(1, sizeof *j);
     if (j == NULL) {
-        *result = reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        *result = reply_error(c, API_E_INTERNAL, "out of memory");
         return NULL;
     }
     status = storage_user_password_hash(user, j->stored, sizeof j->stored);
@@ -157,19 +151,25 @@ static struct password_change *read_change(struct http_conn *c, json_t *body, in
     snprintf(j->username, sizeof j->username, "%s", u.username);
     memcpy(j->device, device, sizeof j->device);
     j->current_len = current_len;
-    memcpy(j->current, json_string_value(current), current_len);
+    memcpy(j->current, current->text, current_len);
     j->fresh_len = fresh_len;
-    memcpy(j->fresh, json_string_value(fresh), fresh_len);
+    memcpy(j->fresh, fresh->text, fresh_len);
     return j;
 }
 
 int sessions_password(struct http_conn *c)
 {
     int result = MHD_NO;
-    json_t *body = body_parse(c, change_fields, 2, &result);
+    struct body_text current = {0}, fresh = {0};
+    struct body_field spec[] = {
+        body_text("current_password", &current),
+        body_text("new_password", &fresh),
+        body_end(),
+    };
+    json_t *body = body_parse(c, spec, &result);
     if (body == NULL)
         return result;
-    struct password_change *j = read_change(c, body, &result);
+    struct password_change *j = read_change(c, &current, &fresh, &result);
     json_decref(body);
     if (j == NULL)
         return result;

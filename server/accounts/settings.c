@@ -77,8 +77,8 @@ static bool key_ok(const char *key)
 static bool settings_ok(struct http_conn *c, json_t *settings, int *result)
 {
     if (json_object_size(settings) > SETTINGS_MAX_KEYS) {
-        *result = reply_error(c, 400, API_E_INVALID_VALUE, "settings hold at most %d keys",
-                              SETTINGS_MAX_KEYS);
+        *result =
+            reply_error(c, API_E_INVALID_VALUE, "settings hold at most %d keys", SETTINGS_MAX_KEYS);
         return false;
     }
     const char *key;
@@ -86,13 +86,13 @@ static bool settings_ok(struct http_conn *c, json_t *settings, int *result)
     json_object_foreach(settings, key, value)
     {
         if (!key_ok(key)) {
-            *result = reply_error(c, 400, API_E_INVALID_VALUE,
+            *result = reply_error(c, API_E_INVALID_VALUE,
                                   "a settings key is 1 to %d letters, digits, '_', '-' or '.'",
                                   SETTINGS_MAX_KEY);
             return false;
         }
         if (strcmp(key, "watchable") == 0 && !json_is_boolean(value)) {
-            *result = reply_error(c, 400, API_E_WRONG_TYPE,
+            *result = reply_error(c, API_E_WRONG_TYPE,
                                   "setting 'watchable' is true (others may watch you play) or "
                                   "false");
             return false;
@@ -100,7 +100,7 @@ static bool settings_ok(struct http_conn *c, json_t *settings, int *result)
         bool scalar = json_is_number(value) || json_is_boolean(value) || json_is_null(value) ||
                       (json_is_string(value) && json_string_length(value) <= SETTINGS_MAX_STRING);
         if (!scalar) {
-            *result = reply_error(c, 400, API_E_INVALID_VALUE,
+            *result = reply_error(c, API_E_INVALID_VALUE,
                                   "setting '%s' must be a number, a boolean, null or a string "
                                   "of at most %d bytes",
                                   key, SETTINGS_MAX_STRING);
@@ -110,17 +110,15 @@ static bool settings_ok(struct http_conn *c, json_t *settings, int *result)
     return true;
 }
 
-static const struct body_field settings_fields[] = {
-    {"settings", BODY_OBJECT, true},
-};
-
 int settings_put(struct http_conn *c)
 {
     int result = MHD_NO;
-    json_t *body = body_parse(c, settings_fields, 1, &result);
+    json_t *settings = NULL;
+    struct body_field spec[] = {body_object("settings", &settings), body_end()};
+    json_t *body = body_parse(c, spec, &result);
     if (body == NULL)
         return result;
-    json_t *settings = json_incref(json_object_get(body, "settings"));
+    json_incref(settings);
     json_decref(body);
     int64_t user;
     /* Without a session there is nothing to keep the settings for: the
@@ -134,7 +132,7 @@ int settings_put(struct http_conn *c)
     if (text != NULL && strlen(text) > SETTINGS_MAX_BYTES) {
         free(text);
         json_decref(settings);
-        return reply_error(c, 413, API_E_BODY_TOO_LARGE, "settings hold at most %d bytes of JSON",
+        return reply_error(c, API_E_BODY_TOO_LARGE, "settings hold at most %d bytes of JSON",
                            SETTINGS_MAX_BYTES);
     }
     int status = text != NULL ? storage_begin() : STORAGE_ERROR;

@@ -89,7 +89,7 @@ static bool declared_too_large(struct http_conn *c)
 
 static int too_large(struct http_conn *c)
 {
-    return reply_error(c, 413, API_E_BODY_TOO_LARGE, "request bodies are limited to %zu bytes",
+    return reply_error(c, API_E_BODY_TOO_LARGE, "request bodies are limited to %zu bytes",
                        settings->max_body);
 }
 
@@ -128,10 +128,10 @@ static int dispatch(struct http_conn *c)
     struct route_match m;
     switch (routes_match(c->method, c->path, &m)) {
     case ROUTE_NOT_FOUND:
-        return reply_error(c, 404, API_E_NOT_FOUND, "no route for %s", c->path);
+        return reply_error(c, API_E_NOT_FOUND, "no route for %s", c->path);
     case ROUTE_WRONG_METHOD:
         snprintf(c->allow, sizeof c->allow, "%s", m.allow);
-        return reply_error(c, 405, API_E_METHOD_NOT_ALLOWED, "%s takes %s", c->path, m.allow);
+        return reply_error(c, API_E_METHOD_NOT_ALLOWED, "%s takes %s", c->path, m.allow);
     case ROUTE_FOUND:
         break;
     }

@@ -159,8 +159,8 @@ bool http_limit_client(struct http_conn *c, struct ratelimit *rl, const char *ki
     if (ratelimit_take(rl, key, clock_mono_us() / 1000u, &retry))
         return true;
     http_retry_after(c, retry);
-    *result = reply_error(c, 429, API_E_RATE_LIMITED, "too many %s; try again in %u second%s%s",
-                          what, retry, retry == 1 ? "" : "s", more);
+    *result = reply_error(c, API_E_RATE_LIMITED, "too many %s; try again in %u second%s%s", what,
+                          retry, retry == 1 ? "" : "s", more);
     return false;
 }
 
@@ -168,7 +168,7 @@ struct http_stream_slot *http_stream_take(struct http_conn *c, int *result)
 {
     struct http_stream_slot *slot = calloc(1, sizeof *slot);
     if (slot == NULL) {
-        *result = reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        *result = reply_error(c, API_E_INTERNAL, "out of memory");
         return NULL;
     }
     http_client_address(c, slot->key, sizeof slot->key);
@@ -178,7 +178,7 @@ struct http_stream_slot *http_stream_take(struct http_conn *c, int *result)
     case ADDRESS_COUNT_KEY_FULL:
         http_retry_after(c, HTTP_STREAM_RETRY_S);
         http_attach(c, "retry_after", json_integer(HTTP_STREAM_RETRY_S));
-        *result = reply_error(c, 429, API_E_RATE_LIMITED,
+        *result = reply_error(c, API_E_RATE_LIMITED,
                               "your address has %u live streams open, as many as one may: "
                               "close one and try again in %u s",
                               settings->streams_per_address, HTTP_STREAM_RETRY_S);
@@ -186,7 +186,7 @@ struct http_stream_slot *http_stream_take(struct http_conn *c, int *result)
     case ADDRESS_COUNT_TOTAL_FULL:
         http_retry_after(c, HTTP_STREAM_RETRY_S);
         http_attach(c, "retry_after", json_integer(HTTP_STREAM_RETRY_S));
-        *result = reply_error(c, 503, API_E_UNAVAILABLE,
+        *result = reply_error(c, API_E_UNAVAILABLE,
                               "the server has as many live streams open as it allows: try "
                               "again in %u s",
                               HTTP_STREAM_RETRY_S);
@@ -335,7 +335,7 @@ json_t *http_json_time(int64_t unix_seconds)
     return json_string(text);
 }
 
-int reply_error(struct http_conn *c, unsigned status, enum api_error code, const char *fmt, ...)
+int reply_error(struct http_conn *c, enum api_error code, const char *fmt, ...)
 {
     char message[512];
     va_list ap;
@@ -346,7 +346,7 @@ int reply_error(struct http_conn *c, unsigned status, enum api_error code, const
     json_t *text = http_json_text(message);
     json_t *body =
         json_pack("{s:{s:s,s:o}}", "error", "code", api_error_name(code), "message", text);
-    return reply_json(c, status, body);
+    return reply_json(c, api_error_status(code), body);
 }
 
 int reply_storage_failure(struct http_conn *c, int status)
@@ -354,12 +354,12 @@ int reply_storage_failure(struct http_conn *c, int status)
     if (status == STORAGE_BUSY) {
         /* Another process holds the database: a short wait usually does. */
         http_retry_after(c, 1);
-        return reply_error(c, 503, API_E_UNAVAILABLE, "the database is busy; try again");
+        return reply_error(c, API_E_UNAVAILABLE, "the database is busy; try again");
     }
     if (status == STORAGE_FULL)
-        return reply_error(c, 507, API_E_STORAGE_FULL,
+        return reply_error(c, API_E_STORAGE_FULL,
                            "the server's disk is full: nothing was saved; try again later");
-    return reply_error(c, 500, API_E_INTERNAL, "the database failed; see the server's log");
+    return reply_error(c, API_E_INTERNAL, "the database failed; see the server's log");
 }
 
 int http_suspend(struct http_conn *c, int (*done)(struct http_conn *c, void *arg),
@@ -371,7 +371,7 @@ int http_suspend(struct http_conn *c, int (*done)(struct http_conn *c, void *arg
     struct http_deferred *d = calloc(1, sizeof *d);
     if (d == NULL) {
         release(arg);
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     }
     d->done = done;
     d->release = release;

@@ -94,10 +94,10 @@ int reply_json(struct http_conn *c, unsigned status, json_t *body);
 int reply_json_text(struct http_conn *c, unsigned status, char *text, size_t len);
 
 /* Answers {"error": {"code": ..., "message": ...}} plus any attached
- * members. The message is formatted like printf. Every error answer of the
- * API goes through here. */
-int reply_error(struct http_conn *c, unsigned status, enum api_error code, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+ * members, with the code's HTTP status (api_error_status). The message is
+ * formatted like printf. Every error answer of the API goes through here. */
+int reply_error(struct http_conn *c, enum api_error code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* Answers a failed storage call (a STORAGE_* code): 503 unavailable with
  * Retry-After when the database is busy, 507 when the disk is full, 500

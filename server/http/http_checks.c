@@ -192,24 +192,23 @@ static enum MHD_Result scan_header(void *cls, enum MHD_ValueKind kind, const cha
 bool http_checks_request(struct http_conn *c, const char *version, bool nul_target, int *result)
 {
     if (nul_target) {
-        *result =
-            reply_error(c, 400, API_E_BAD_PATH, "paths may not contain an encoded NUL (%%00)");
+        *result = reply_error(c, API_E_BAD_PATH, "paths may not contain an encoded NUL (%%00)");
         return false;
     }
     struct header_scan scan = {NULL};
     MHD_get_connection_values_n(c->mhd, MHD_HEADER_KIND, scan_header, &scan);
     if (scan.problem != NULL) {
-        *result = reply_error(c, 400, API_E_BAD_REQUEST, "%s", scan.problem);
+        *result = reply_error(c, API_E_BAD_REQUEST, "%s", scan.problem);
         return false;
     }
     if (strcmp(version, MHD_HTTP_VERSION_1_1) == 0 &&
         http_header(c, MHD_HTTP_HEADER_HOST) == NULL) {
-        *result = reply_error(c, 400, API_E_BAD_REQUEST, "HTTP/1.1 requests need a Host header");
+        *result = reply_error(c, API_E_BAD_REQUEST, "HTTP/1.1 requests need a Host header");
         return false;
     }
     const char *host = http_header(c, MHD_HTTP_HEADER_HOST);
     if (host != NULL && !host_allowed(host)) {
-        *result = reply_error(c, 421, API_E_MISDIRECTED,
+        *result = reply_error(c, API_E_MISDIRECTED,
                               "this server does not answer for the host '%.80s'", host);
         return false;
     }
@@ -218,13 +217,13 @@ bool http_checks_request(struct http_conn *c, const char *version, bool nul_targ
         /* Which of the two frames the body is what request smuggling
          * plays on: a proxy and this server may disagree (RFC 9112 6.3). */
         c->close = true;
-        *result = reply_error(c, 400, API_E_BAD_REQUEST,
+        *result = reply_error(c, API_E_BAD_REQUEST,
                               "a request may not carry both Transfer-Encoding and "
                               "Content-Length");
         return false;
     }
     if (coding != NULL && strcasecmp(coding, "chunked") != 0) {
-        *result = reply_error(c, 501, API_E_NOT_IMPLEMENTED,
+        *result = reply_error(c, API_E_NOT_IMPLEMENTED,
                               "the transfer coding '%.40s' is not supported: send chunked or "
                               "a Content-Length",
                               coding);
@@ -254,7 +253,7 @@ bool http_checks_write(struct http_conn *c, int *result)
     const char *type = http_header(c, MHD_HTTP_HEADER_CONTENT_TYPE);
     if (type == NULL || !is_json_type(type)) {
         *result =
-            reply_error(c, 415, API_E_UNSUPPORTED_MEDIA_TYPE,
+            reply_error(c, API_E_UNSUPPORTED_MEDIA_TYPE,
                         "%s requests must send Content-Type: application/json", c->method_name);
         return false;
     }
@@ -267,7 +266,7 @@ bool http_checks_write(struct http_conn *c, int *result)
              host != NULL ? host : "");
     if (host != NULL && strcasecmp(origin, expected) == 0)
         return true;
-    *result = reply_error(c, 403, API_E_FORBIDDEN_ORIGIN,
+    *result = reply_error(c, API_E_FORBIDDEN_ORIGIN,
                           "requests from %s may not change anything here", origin);
     return false;
 }

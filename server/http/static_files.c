@@ -89,7 +89,7 @@ static int send_file(struct http_conn *c, const char *path)
     struct stat st;
     int fd = open_regular(path, &st);
     if (fd < 0)
-        return reply_error(c, 404, API_E_NOT_FOUND, "no file at %s", c->path);
+        return reply_error(c, API_E_NOT_FOUND, "no file at %s", c->path);
     /* The gzip copy is another representation of the same version, so it
      * has an etag of its own; either one revalidates that version. */
     const char *type = content_type(path);
@@ -130,7 +130,7 @@ static int send_file(struct http_conn *c, const char *path)
         }
     }
     if (r == NULL)
-        return reply_error(c, 500, API_E_INTERNAL, "cannot send %s", c->path);
+        return reply_error(c, API_E_INTERNAL, "cannot send %s", c->path);
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
     if (compressible)
         MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept-Encoding");
@@ -166,7 +166,7 @@ int static_get(struct http_conn *c)
 {
     const char *path = c->path;
     if (suspicious(path))
-        return reply_error(c, 400, API_E_BAD_PATH,
+        return reply_error(c, API_E_BAD_PATH,
                            "paths may not contain '..', hidden "
                            "names or backslashes");
     char wanted[PATH_MAX * 2];
@@ -174,12 +174,12 @@ int static_get(struct http_conn *c)
     int n = snprintf(wanted, sizeof wanted, "%s%s%s", root, path,
                      len > 0 && path[len - 1] == '/' ? "index.html" : "");
     if (n < 0 || (size_t)n >= sizeof wanted)
-        return reply_error(c, 404, API_E_NOT_FOUND, "no file at %s", path);
+        return reply_error(c, API_E_NOT_FOUND, "no file at %s", path);
     char real_root[PATH_MAX], real_file[PATH_MAX];
     if (realpath(root, real_root) == NULL || realpath(wanted, real_file) == NULL)
-        return reply_error(c, 404, API_E_NOT_FOUND, "no file at %s", path);
+        return reply_error(c, API_E_NOT_FOUND, "no file at %s", path);
     size_t rlen = strlen(real_root);
     if (strncmp(real_file, real_root, rlen) != 0 || real_file[rlen] != '/')
-        return reply_error(c, 404, API_E_NOT_FOUND, "no file at %s", path);
+        return reply_error(c, API_E_NOT_FOUND, "no file at %s", path);
     return send_file(c, real_file);
 }

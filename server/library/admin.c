@@ -27,13 +27,12 @@ bool admin_require(struct http_conn *c, struct audit_actor *who, int *result)
         return false;
     }
     if (status == STORAGE_NOT_FOUND || guest) {
-        *result = reply_error(c, 401, API_E_SIGN_IN_REQUIRED,
-                              "this needs an admin account: sign in first");
+        *result =
+            reply_error(c, API_E_SIGN_IN_REQUIRED, "this needs an admin account: sign in first");
         return false;
     }
     if (!admin) {
-        *result =
-            reply_error(c, 403, API_E_ADMIN_REQUIRED, "the account '%s' is not an admin", name);
+        *result = reply_error(c, API_E_ADMIN_REQUIRED, "the account '%s' is not an admin", name);
         return false;
     }
     who->user_id = user;
@@ -111,8 +110,8 @@ static bool query_number(struct http_conn *c, const char *name, long long max, l
     char *end = NULL;
     long long v = strtoll(text, &end, 10);
     if (end == text || *end != '\0' || v < 1 || v > max) {
-        *result = reply_error(c, 400, API_E_INVALID_VALUE, "'%s' must be a number from 1 to %lld",
-                              name, max);
+        *result =
+            reply_error(c, API_E_INVALID_VALUE, "'%s' must be a number from 1 to %lld", name, max);
         return false;
     }
     *out = v;

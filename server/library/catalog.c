@@ -73,7 +73,7 @@ int catalog_collection(struct http_conn *c)
     json_t *collection = NULL;
     int status = storage_collection_get(c->param[0], user, take_collection, &collection);
     if (status == STORAGE_NOT_FOUND)
-        return reply_error(c, 404, API_E_COLLECTION_NOT_FOUND, "there is no collection %lld",
+        return reply_error(c, API_E_COLLECTION_NOT_FOUND, "there is no collection %lld",
                            (long long)c->param[0]);
     json_t *levels = json_array();
     if (status == STORAGE_OK)
@@ -124,12 +124,11 @@ int catalog_level(struct http_conn *c)
     json_t *level = NULL;
     int status = storage_level_get(c->param[0], user, take_level, &level);
     if (status == STORAGE_NOT_FOUND)
-        return reply_error(c, 404, API_E_LEVEL_NOT_FOUND, "there is no level %lld",
+        return reply_error(c, API_E_LEVEL_NOT_FOUND, "there is no level %lld",
                            (long long)c->param[0]);
     if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
     if (level == NULL)
-        return reply_error(c, 500, API_E_INTERNAL, "level %lld cannot be shown",
-                           (long long)c->param[0]);
+        return reply_error(c, API_E_INTERNAL, "level %lld cannot be shown", (long long)c->param[0]);
     return reply_json(c, 200, json_pack("{s:o}", "level", level));
 }

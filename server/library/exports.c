@@ -264,8 +264,7 @@ int exports_collection(struct http_conn *c)
     while (kind < 3 && strcmp(kinds[kind].format, format) != 0)
         kind++;
     if (kind == 3)
-        return reply_error(c, 400, API_E_INVALID_VALUE,
-                           "'format' must be \"sok\", \"slc\" or \"pack\"");
+        return reply_error(c, API_E_INVALID_VALUE, "'format' must be \"sok\", \"slc\" or \"pack\"");
     struct export e = {0};
     int status = storage_admin_collection_get(c->param[0], take_collection, &e);
     if (status == STORAGE_OK && !e.found)
@@ -287,14 +286,14 @@ int exports_collection(struct http_conn *c)
     file_name(e.name != NULL ? e.name : "", kinds[kind].extension, name, sizeof name);
     export_free(&e);
     if (status == STORAGE_NOT_FOUND)
-        return reply_error(c, 404, API_E_COLLECTION_NOT_FOUND, "there is no collection %lld",
+        return reply_error(c, API_E_COLLECTION_NOT_FOUND, "there is no collection %lld",
                            (long long)c->param[0]);
     if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
     if (why[0] != '\0')
-        return reply_error(c, 422, API_E_EXPORT_IMPOSSIBLE, "%s", why);
+        return reply_error(c, API_E_EXPORT_IMPOSSIBLE, "%s", why);
     if (body == NULL)
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     struct MHD_Response *r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
     if (r == NULL) {
         free(body);

@@ -88,14 +88,13 @@ static int add_reference(void *arg, const struct storage_reference *r)
 
 static int no_collection(struct http_conn *c)
 {
-    return reply_error(c, 404, API_E_COLLECTION_NOT_FOUND, "there is no collection %lld",
+    return reply_error(c, API_E_COLLECTION_NOT_FOUND, "there is no collection %lld",
                        (long long)c->param[0]);
 }
 
 static int no_level(struct http_conn *c)
 {
-    return reply_error(c, 404, API_E_LEVEL_NOT_FOUND, "there is no level %lld",
-                       (long long)c->param[0]);
+    return reply_error(c, API_E_LEVEL_NOT_FOUND, "there is no level %lld", (long long)c->param[0]);
 }
 
 /* Answers {"collection": ..., "levels": [...]} for collection `id`. */
@@ -168,21 +167,21 @@ int manage_level(struct http_conn *c)
     return reply_level(c, 200, c->param[0]);
 }
 
-/* A text field of a PATCH body: NULL when absent; false after answering
- * 400 when it is too long, or holds a line break where one line is wanted. */
-static bool text_field(struct http_conn *c, json_t *body, const char *name, bool one_line,
-                       bool required_text, const char **out, int *result)
+/* A text field of a PATCH body, t (NULL text when absent); false after
+ * answering 400 when it is too long, or holds a line break where one line
+ * is wanted. */
+static bool text_field(struct http_conn *c, const struct body_text *t, const char *name,
+                       bool one_line, bool required_text, const char **out, int *result)
 {
-    json_t *v = json_object_get(body, name);
-    *out = json_string_value(v);
-    if (v == NULL)
+    *out = t->text;
+    if (t->text == NULL)
         return true;
-    size_t len = json_string_length(v);
+    size_t len = t->len;
     size_t max = one_line ? NAME_MAX_BYTES : TEXT_MAX_BYTES;
     if (len > max || (required_text && len == 0) || strlen(*out) != len ||
         (one_line && strpbrk(*out, "\r\n\t") != NULL)) {
         *result = reply_error(
-            c, 400, API_E_INVALID_VALUE, "'%s' must be %s of at most %zu bytes", name,
+            c, API_E_INVALID_VALUE, "'%s' must be %s of at most %zu bytes", name,
             one_line ? (required_text ? "one non-empty line" : "one line") : "text", max);
         return false;
     }
@@ -218,30 +217,29 @@ static int patch_collection(void *arg, const struct storage_admin_collection *c)
     return 0;
 }
 
-static const struct body_field collection_fields[] = {
-    {"name", BODY_STRING, false},
-    {"description", BODY_STRING, false},
-    {"author", BODY_STRING, false},
-    {"hidden", BODY_BOOLEAN, false},
-};
-
 int manage_collection_update(struct http_conn *c)
 {
     int result = MHD_NO;
     struct audit_actor who;
     if (!admin_require(c, &who, &result))
         return result;
-    json_t *body = body_parse(c, collection_fields, 4, &result);
+    struct body_text name = {0}, description = {0}, author = {0};
+    bool hidden = false, has_hidden = false;
+    struct body_field spec[] = {
+        body_optional(body_text("name", &name), NULL),
+        body_optional(body_text("description", &description), NULL),
+        body_optional(body_text("author", &author), NULL),
+        body_optional(body_boolean("hidden", &hidden), &has_hidden),
+        body_end(),
+    };
+    json_t *body = body_parse(c, spec, &result);
     if (body == NULL)
         return result;
-    struct collection_patch p = {.hidden = -1, .details = json_object()};
-    json_t *hidden = json_object_get(body, "hidden");
-    if (hidden != NULL)
-        p.hidden = json_is_true(hidden);
+    struct collection_patch p = {.hidden = has_hidden ? hidden : -1, .details = json_object()};
     int status = STORAGE_OK;
-    if (!text_field(c, body, "name", true, true, &p.name, &result) ||
-        !text_field(c, body, "description", false, false, &p.description, &result) ||
-        !text_field(c, body, "author", true, false, &p.author, &result)) {
+    if (!text_field(c, &name, "name", true, true, &p.name, &result) ||
+        !text_field(c, &description, "description", false, false, &p.description, &result) ||
+        !text_field(c, &author, "author", true, false, &p.author, &result)) {
         status = STORAGE_STOP;
     } else {
         char target[48];
@@ -262,7 +260,7 @@ int manage_collection_update(struct http_conn *c)
         return result;
     }
     if (status == STORAGE_CONFLICT)
-        result = reply_error(c, 409, API_E_COLLECTION_NAME_TAKEN,
+        result = reply_error(c, API_E_COLLECTION_NAME_TAKEN,
                              "a collection (perhaps a deleted one) is named '%s' already", p.name);
     else if (status == STORAGE_NOT_FOUND)
         result = no_collection(c);
@@ -290,30 +288,29 @@ static int patch_level(void *arg, const struct storage_admin_level *l)
     return 0;
 }
 
-static const struct body_field level_fields[] = {
-    {"title", BODY_STRING, false},
-    {"comment", BODY_STRING, false},
-    {"author", BODY_STRING, false},
-    {"hidden", BODY_BOOLEAN, false},
-};
-
 int manage_level_update(struct http_conn *c)
 {
     int result = MHD_NO;
     struct audit_actor who;
     if (!admin_require(c, &who, &result))
         return result;
-    json_t *body = body_parse(c, level_fields, 4, &result);
+    struct body_text title = {0}, comment = {0}, author = {0};
+    bool hidden = false, has_hidden = false;
+    struct body_field spec[] = {
+        body_optional(body_text("title", &title), NULL),
+        body_optional(body_text("comment", &comment), NULL),
+        body_optional(body_text("author", &author), NULL),
+        body_optional(body_boolean("hidden", &hidden), &has_hidden),
+        body_end(),
+    };
+    json_t *body = body_parse(c, spec, &result);
     if (body == NULL)
         return result;
-    struct level_patch p = {.hidden = -1, .details = json_object()};
-    json_t *hidden = json_object_get(body, "hidden");
-    if (hidden != NULL)
-        p.hidden = json_is_true(hidden);
+    struct level_patch p = {.hidden = has_hidden ? hidden : -1, .details = json_object()};
     int status = STORAGE_OK;
-    if (!text_field(c, body, "title", true, false, &p.title, &result) ||
-        !text_field(c, body, "comment", false, false, &p.comment, &result) ||
-        !text_field(c, body, "author", true, false, &p.author, &result)) {
+    if (!text_field(c, &title, "title", true, false, &p.title, &result) ||
+        !text_field(c, &comment, "comment", false, false, &p.comment, &result) ||
+        !text_field(c, &author, "author", true, false, &p.author, &result)) {
         status = STORAGE_STOP;
     } else {
         char target[48];
@@ -345,7 +342,7 @@ static int set_deleted(struct http_conn *c, bool collection, bool deleted)
     struct audit_actor who;
     if (!admin_require(c, &who, &result))
         return result;
-    json_t *body = body_parse(c, NULL, 0, &result);
+    json_t *body = body_parse(c, NULL, &result);
     if (body == NULL)
         return result;
     json_decref(body);
@@ -471,16 +468,15 @@ static const char *reorder(struct order *o, json_t *wanted, char *why, size_t ca
     return problem;
 }
 
-static const struct body_field collections_order_fields[] = {{"collections", BODY_ARRAY, true}};
-static const struct body_field levels_order_fields[] = {{"levels", BODY_ARRAY, true}};
-
 int manage_collections_order(struct http_conn *c)
 {
     int result = MHD_NO;
     struct audit_actor who;
     if (!admin_require(c, &who, &result))
         return result;
-    json_t *body = body_parse(c, collections_order_fields, 1, &result);
+    json_t *order = NULL;
+    struct body_field spec[] = {body_array("collections", &order), body_end()};
+    json_t *body = body_parse(c, spec, &result);
     if (body == NULL)
         return result;
     struct order o = {0};
@@ -490,20 +486,20 @@ int manage_collections_order(struct http_conn *c)
     if (status == STORAGE_OK)
         status = storage_admin_collections_each(collect_collection, &o);
     if (status == STORAGE_OK) {
-        problem = reorder(&o, json_object_get(body, "collections"), why, sizeof why);
+        problem = reorder(&o, order, why, sizeof why);
         status = problem != NULL ? STORAGE_STOP : STORAGE_OK;
     }
     for (size_t i = 0; status == STORAGE_OK && i < o.n; i++)
         status = storage_collection_set_position(o.ids[i], (uint32_t)i + 1);
     if (status == STORAGE_OK)
         status = audit_record(&who, "collections.order", "collections",
-                              json_pack("{s:O}", "order", json_object_get(body, "collections")));
+                              json_pack("{s:O}", "order", order));
     status = admin_commit(status);
     free(o.ids);
     free(o.deleted);
     json_decref(body);
     if (problem != NULL)
-        return reply_error(c, 400, API_E_INVALID_VALUE, "'collections': %s", problem);
+        return reply_error(c, API_E_INVALID_VALUE, "'collections': %s", problem);
     if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
     return manage_collections(c);
@@ -515,7 +511,9 @@ int manage_levels_order(struct http_conn *c)
     struct audit_actor who;
     if (!admin_require(c, &who, &result))
         return result;
-    json_t *body = body_parse(c, levels_order_fields, 1, &result);
+    json_t *order = NULL;
+    struct body_field spec[] = {body_array("levels", &order), body_end()};
+    json_t *body = body_parse(c, spec, &result);
     if (body == NULL)
         return result;
     struct order o = {0};
@@ -529,14 +527,13 @@ int manage_levels_order(struct http_conn *c)
     if (status == STORAGE_OK)
         status = storage_admin_levels_each(c->param[0], collect_level, &o);
     if (status == STORAGE_OK) {
-        problem = reorder(&o, json_object_get(body, "levels"), why, sizeof why);
+        problem = reorder(&o, order, why, sizeof why);
         status = problem != NULL ? STORAGE_STOP : STORAGE_OK;
     }
     if (status == STORAGE_OK)
         status = storage_levels_set_order(c->param[0], o.ids, o.n);
     if (status == STORAGE_OK)
-        status = audit_record(&who, "collection.order", target,
-                              json_pack("{s:O}", "order", json_object_get(body, "levels")));
+        status = audit_record(&who, "collection.order", target, json_pack("{s:O}", "order", order));
     status = admin_commit(status);
     json_decref(none);
     free(o.ids);
@@ -545,7 +542,7 @@ int manage_levels_order(struct http_conn *c)
     if (status == STORAGE_NOT_FOUND)
         return no_collection(c);
     if (problem != NULL)
-        return reply_error(c, 400, API_E_INVALID_VALUE, "'levels': %s", problem);
+        return reply_error(c, API_E_INVALID_VALUE, "'levels': %s", problem);
     if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
     return reply_collection(c, 200, c->param[0]);

@@ -31,7 +31,7 @@ void uploads_stop(void)
 
 static int no_upload(struct http_conn *c)
 {
-    return reply_error(c, 404, API_E_UPLOAD_NOT_FOUND,
+    return reply_error(c, API_E_UPLOAD_NOT_FOUND,
                        "there is no upload %lld (uploads are forgotten after three hours "
                        "unused, and when sokod restarts)",
                        (long long)c->param[0]);
@@ -45,25 +45,24 @@ static int reply_upload(struct http_conn *c, unsigned code, int64_t id, bool lev
     if (status == STAGING_NOT_FOUND)
         return no_upload(c);
     if (o == NULL)
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     return reply_json(c, code, json_pack("{s:o}", "upload", o));
 }
 
-/* Decodes the base64 "data" of a body into a new buffer; false after
- * answering 400. */
-static bool decode_data(struct http_conn *c, json_t *body, unsigned char **out, size_t *len,
-                        int *result)
+/* Decodes the base64 "data" of a body (none when its text is NULL) into a
+ * new buffer; false after answering 400. */
+static bool decode_data(struct http_conn *c, const struct body_text *data, unsigned char **out,
+                        size_t *len, int *result)
 {
-    json_t *data = json_object_get(body, "data");
     *out = NULL;
     *len = 0;
-    if (data == NULL)
+    if (data->text == NULL)
         return true;
-    const char *text = json_string_value(data);
-    size_t n = json_string_length(data);
+    const char *text = data->text;
+    size_t n = data->len;
     unsigned char *bytes = malloc(n / 4 * 3 + 3);
     if (bytes == NULL) {
-        *result = reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        *result = reply_error(c, API_E_INTERNAL, "out of memory");
         return false;
     }
     const char *end = NULL;
@@ -71,7 +70,7 @@ static bool decode_data(struct http_conn *c, json_t *body, unsigned char **out, 
                           sodium_base64_VARIANT_ORIGINAL) != 0 ||
         end != text + n) {
         free(bytes);
-        *result = reply_error(c, 400, API_E_INVALID_VALUE,
+        *result = reply_error(c, API_E_INVALID_VALUE,
                               "'data' must be the file's bytes in base64 (RFC 4648, with "
                               "padding)");
         return false;
@@ -99,7 +98,7 @@ static int check_done(struct http_conn *c, void *arg)
     if (job->status == STAGING_NOT_FOUND)
         return no_upload(c);
     if (job->status == STAGING_FAILED)
-        return reply_error(c, 500, API_E_INTERNAL,
+        return reply_error(c, API_E_INTERNAL,
                            "the upload could not be checked (out of memory, or the database "
                            "failed; see the server's log)");
     return reply_upload(c, job->code, job->id, true);
@@ -118,32 +117,25 @@ static int take_part(struct http_conn *c, int64_t id, size_t offset, const unsig
     case STAGING_NOT_FOUND:
         return no_upload(c);
     case STAGING_BAD_OFFSET:
-        return reply_error(c, 409, API_E_UPLOAD_INCOMPLETE,
+        return reply_error(c, API_E_UPLOAD_INCOMPLETE,
                            "this part does not continue the upload: %zu bytes are in, so the "
                            "next part starts at offset %zu and may not pass the declared size",
                            received, received);
     case STAGING_WRONG_STATE:
-        return reply_error(c, 409, API_E_UPLOAD_INCOMPLETE, "upload %lld has all its bytes already",
+        return reply_error(c, API_E_UPLOAD_INCOMPLETE, "upload %lld has all its bytes already",
                            (long long)id);
     default:
-        return reply_error(c, 500, API_E_INTERNAL, "the upload failed");
+        return reply_error(c, API_E_INTERNAL, "the upload failed");
     }
     if (!complete)
         return reply_upload(c, code, id, false);
     struct check_job *job = calloc(1, sizeof *job);
     if (job == NULL)
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     job->id = id;
     job->code = code;
     return http_defer(c, WORKER_UPLOADS, run_check, check_done, job);
 }
-
-static const struct body_field create_fields[] = {
-    {"filename", BODY_STRING, true},
-    {"size", BODY_INTEGER, true},
-    {"format", BODY_STRING, false},
-    {"data", BODY_STRING, false},
-};
 
 int uploads_create(struct http_conn *c)
 {
@@ -151,40 +143,46 @@ int uploads_create(struct http_conn *c)
     struct audit_actor who;
     if (!admin_require(c, &who, &result))
         return result;
-    json_t *body = body_parse(c, create_fields, 4, &result);
+    struct body_text name = {0}, format_name = {0}, data = {0};
+    json_int_t size = 0;
+    struct body_field spec[] = {
+        body_text("filename", &name),
+        body_integer("size", &size),
+        body_optional(body_text("format", &format_name), NULL),
+        body_optional(body_text("data", &data), NULL),
+        body_end(),
+    };
+    json_t *body = body_parse(c, spec, &result);
     if (body == NULL)
         return result;
-    const char *filename = json_string_value(json_object_get(body, "filename"));
-    json_int_t size = json_integer_value(json_object_get(body, "size"));
-    json_t *format_field = json_object_get(body, "format");
+    const char *filename = name.text;
     enum check_format format = CHECK_FORMAT_AUTO;
     unsigned char *bytes = NULL;
     size_t n = 0;
     int64_t id = 0;
     if (filename[0] == '\0' || strlen(filename) > FILENAME_MAX_BYTES ||
         strpbrk(filename, "\r\n") != NULL) {
-        result = reply_error(c, 400, API_E_INVALID_VALUE,
-                             "'filename' must be one line of 1 to %d bytes", FILENAME_MAX_BYTES);
-    } else if (format_field != NULL &&
-               !check_format_parse(json_string_value(format_field), &format)) {
-        result = reply_error(c, 400, API_E_INVALID_VALUE,
+        result = reply_error(c, API_E_INVALID_VALUE, "'filename' must be one line of 1 to %d bytes",
+                             FILENAME_MAX_BYTES);
+    } else if (format_name.text != NULL && !check_format_parse(format_name.text, &format)) {
+        result = reply_error(c, API_E_INVALID_VALUE,
                              "'format' must be \"auto\", \"text\", \"slc\" or \"pack\"");
     } else if (size < 1) {
-        result = reply_error(c, 400, API_E_INVALID_VALUE, "'size' must be at least 1 byte");
-    } else if (decode_data(c, body, &bytes, &n, &result)) {
+        result = reply_error(c, API_E_INVALID_VALUE, "'size' must be at least 1 byte");
+    } else if (decode_data(c, &data, &bytes, &n, &result)) {
         enum staging_status status =
             staging_create(who.user_id, filename, format, (size_t)size, &id);
         if (status == STAGING_TOO_LARGE)
-            result = reply_error(c, 413, API_E_UPLOAD_TOO_LARGE,
+            result = reply_error(c, API_E_UPLOAD_TOO_LARGE,
                                  "uploads are limited to %zu bytes and this file has %lld (see "
                                  "--max-upload)",
                                  staging_max_upload(), (long long)size);
         else if (status == STAGING_FULL)
             result =
-                reply_error(c, 503, API_E_UNAVAILABLE,
+                reply_error(c, API_E_UNAVAILABLE,
                             "too many uploads are waiting or arriving; import or discard some");
         else if (status != STAGING_OK)
-            result = reply_error(c, 500, API_E_INTERNAL, "out of memory");
+            result = reply_error(c, API_E_INTERNAL, "out of memory");
         else if (bytes != NULL)
             result = take_part(c, id, 0, bytes, n, 201);
         else
@@ -195,26 +193,26 @@ int uploads_create(struct http_conn *c)
     return result;
 }
 
-static const struct body_field part_fields[] = {
-    {"offset", BODY_INTEGER, true},
-    {"data", BODY_STRING, true},
-};
-
 int uploads_part(struct http_conn *c)
 {
     int result = MHD_NO;
     struct audit_actor who;
     if (!admin_require(c, &who, &result))
         return result;
-    json_t *body = body_parse(c, part_fields, 2, &result);
+    json_int_t offset = 0;
+    struct body_text data = {0};
+    struct body_field spec[] = {
+        body_integer_in("offset", &offset, 0, (json_int_t)INT64_MAX,
+                        "'offset' must not be negative"),
+        body_text("data", &data),
+        body_end(),
+    };
+    json_t *body = body_parse(c, spec, &result);
     if (body == NULL)
         return result;
-    json_int_t offset = json_integer_value(json_object_get(body, "offset"));
     unsigned char *bytes = NULL;
     size_t n = 0;
-    if (offset < 0)
-        result = reply_error(c, 400, API_E_INVALID_VALUE, "'offset' must not be negative");
-    else if (decode_data(c, body, &bytes, &n, &result))
+    if (decode_data(c, &data, &bytes, &n, &result))
         result = take_part(c, c->param[0], (size_t)offset, bytes, n, 200);
     free(bytes);
     json_decref(body);
@@ -229,7 +227,7 @@ int uploads_list(struct http_conn *c)
         return result;
     json_t *list = staging_list_json();
     if (list == NULL)
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     return reply_json(c, 200, json_pack("{s:o}", "uploads", list));
 }
 
@@ -249,7 +247,7 @@ int uploads_discard(struct http_conn *c)
     struct audit_actor who;
     if (!admin_require(c, &who, &result))
         return result;
-    json_t *body = body_parse(c, NULL, 0, &result);
+    json_t *body = body_parse(c, NULL, &result);
     if (body == NULL)
         return result;
     json_decref(body);
@@ -257,7 +255,7 @@ int uploads_discard(struct http_conn *c)
     if (status == STAGING_NOT_FOUND)
         return no_upload(c);
     if (status == STAGING_WRONG_STATE)
-        return reply_error(c, 409, API_E_UPLOAD_INCOMPLETE,
+        return reply_error(c, API_E_UPLOAD_INCOMPLETE,
                            "upload %lld is being checked or imported; try again",
                            (long long)c->param[0]);
     return reply_json(c, 200,
@@ -309,13 +307,13 @@ static int import_done(struct http_conn *c, void *arg)
         json_int_t into = json_integer_value(json_object_get(u, "collection_id"));
         json_decref(u);
         if (imported)
-            return reply_error(c, 409, API_E_ALREADY_IMPORTED,
+            return reply_error(c, API_E_ALREADY_IMPORTED,
                                "upload %lld is imported already, into collection %lld",
                                (long long)job->id, (long long)into);
         if (importing)
-            return reply_error(c, 409, API_E_ALREADY_IMPORTED,
-                               "upload %lld is being imported right now", (long long)job->id);
-        return reply_error(c, 409, API_E_UPLOAD_INCOMPLETE,
+            return reply_error(c, API_E_ALREADY_IMPORTED, "upload %lld is being imported right now",
+                               (long long)job->id);
+        return reply_error(c, API_E_UPLOAD_INCOMPLETE,
                            "upload %lld is not checked yet: send all of its bytes first",
                            (long long)job->id);
     }
@@ -323,17 +321,17 @@ static int import_done(struct http_conn *c, void *arg)
     case LIBRARY_OK:
         break;
     case LIBRARY_NAME_TAKEN:
-        return reply_error(c, 409, API_E_COLLECTION_NAME_TAKEN,
+        return reply_error(c, API_E_COLLECTION_NAME_TAKEN,
                            "a collection (perhaps a deleted one) has that name already; choose "
                            "another with \"collection\"");
     case LIBRARY_NO_COLLECTION:
-        return reply_error(c, 404, API_E_COLLECTION_NOT_FOUND, "there is no collection %lld",
+        return reply_error(c, API_E_COLLECTION_NOT_FOUND, "there is no collection %lld",
                            (long long)job->collection_id);
     case LIBRARY_FILE_FAILED:
-        return reply_error(c, 422, API_E_UNREADABLE_FILE,
+        return reply_error(c, API_E_UNREADABLE_FILE,
                            "the file could not be read as a level file (see the report)");
     case LIBRARY_NOTHING:
-        return reply_error(c, 422, API_E_NOTHING_TO_IMPORT,
+        return reply_error(c, API_E_NOTHING_TO_IMPORT,
                            "nothing to import: %u level(s) invalid, %u duplicate(s)",
                            job->out.invalid, job->out.duplicates);
     case LIBRARY_STORAGE:
@@ -350,67 +348,67 @@ static int import_done(struct http_conn *c, void *arg)
     return reply_json(c, 201, result);
 }
 
-static const struct body_field import_fields[] = {
-    {"collection", BODY_STRING, false},       {"collection_id", BODY_INTEGER, false},
-    {"description", BODY_STRING, false},      {"author", BODY_STRING, false},
-    {"keep_duplicates", BODY_BOOLEAN, false},
-};
-
 int uploads_import(struct http_conn *c)
 {
     int result = MHD_NO;
     struct audit_actor who;
     if (!admin_require(c, &who, &result))
         return result;
-    json_t *body = body_parse(c, import_fields, 5, &result);
+    struct body_text name = {0}, description = {0}, author = {0};
+    json_int_t collection_id = 0;
+    bool into = false, keep_duplicates = false;
+    struct body_field spec[] = {
+        body_optional(body_text("collection", &name), NULL),
+        body_optional(body_integer("collection_id", &collection_id), &into),
+        body_optional(body_text("description", &description), NULL),
+        body_optional(body_text("author", &author), NULL),
+        body_optional(body_boolean("keep_duplicates", &keep_duplicates), NULL),
+        body_end(),
+    };
+    json_t *body = body_parse(c, spec, &result);
     if (body == NULL)
         return result;
-    json_t *name = json_object_get(body, "collection");
-    json_t *into = json_object_get(body, "collection_id");
-    json_t *description = json_object_get(body, "description");
-    json_t *author = json_object_get(body, "author");
     const char *bad = NULL;
-    if (name != NULL && into != NULL)
+    if (name.text != NULL && into)
         bad = "give \"collection\" (a new one's name) or \"collection_id\" (an existing one), "
               "not both";
-    else if (name != NULL && (json_string_length(name) == 0 || json_string_length(name) > 200 ||
-                              strpbrk(json_string_value(name), "\r\n\t") != NULL))
+    else if (name.text != NULL &&
+             (name.len == 0 || name.len > 200 || strpbrk(name.text, "\r\n\t") != NULL))
         bad = "'collection' must be one line of 1 to 200 bytes";
-    else if (into != NULL && json_integer_value(into) < 1)
+    else if (into && collection_id < 1)
         bad = "'collection_id' must be a collection's id";
-    else if (author != NULL && (json_string_length(author) > 200 ||
-                                strpbrk(json_string_value(author), "\r\n\t") != NULL))
+    else if (author.text != NULL && (author.len > 200 || strpbrk(author.text, "\r\n\t") != NULL))
         bad = "'author' must be one line of at most 200 bytes";
-    else if (into != NULL && (description != NULL || author != NULL))
+    else if (into && (description.text != NULL || author.text != NULL))
         bad = "'description' and 'author' describe a new collection; change an existing one "
               "with PATCH /api/v1/admin/collections/{id}";
     if (bad != NULL) {
         json_decref(body);
-        return reply_error(c, 400, API_E_INVALID_VALUE, "%s", bad);
+        return reply_error(c, API_E_INVALID_VALUE, "%s", bad);
     }
-    size_t name_len = name != NULL ? strlen(json_string_value(name)) : 0;
-    size_t description_len = description != NULL ? strlen(json_string_value(description)) : 0;
-    size_t author_len = author != NULL ? strlen(json_string_value(author)) : 0;
+    size_t name_len = name.text != NULL ? strlen(name.text) : 0;
+    size_t description_len = description.text != NULL ? strlen(description.text) : 0;
+    size_t author_len = author.text != NULL ? strlen(author.text) : 0;
     struct import_job *job = calloc(1, sizeof *job + name_len + description_len + author_len + 3);
     if (job == NULL) {
         json_decref(body);
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     }
     job->id = c->param[0];
     job->who = who;
-    job->collection_id = into != NULL ? json_integer_value(into) : 0;
-    job->keep_duplicates = json_is_true(json_object_get(body, "keep_duplicates"));
-    job->has_name = name != NULL;
-    job->has_description = description != NULL;
-    job->has_author = author != NULL;
+    job->collection_id = into ? collection_id : 0;
+    job->keep_duplicates = keep_duplicates;
+    job->has_name = name.text != NULL;
+    job->has_description = description.text != NULL;
+    job->has_author = author.text != NULL;
     job->description_at = name_len + 1;
     job->author_at = name_len + 1 + description_len + 1;
-    if (name != NULL)
-        memcpy(job->text, json_string_value(name), name_len);
-    if (description != NULL)
-        memcpy(job->text + job->description_at, json_string_value(description), description_len);
-    if (author != NULL)
-        memcpy(job->text + job->author_at, json_string_value(author), author_len);
+    if (name.text != NULL)
+        memcpy(job->text, name.text, name_len);
+    if (description.text != NULL)
+        memcpy(job->text + job->description_at, description.text, description_len);
+    if (author.text != NULL)
+        memcpy(job->text + job->author_at, author.text, author_len);
     json_decref(body);
     return http_defer(c, WORKER_UPLOADS, run_import, import_done, job);
 }

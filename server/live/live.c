@@ -5,9 +5,10 @@
 #include "live/live.h"
 
 #include "accounts/auth.h"
-#include "base/textbuf.h"
+#include "live/entry_event.h"
 #include "live/events.h"
-#include "live/rooms.h"
+#include "live/room_reply.h"
+#include "live/room_state.h"
 #include "live/watch.h"
 #include "play/games.h"
 #include "storage/storage_games.h"
@@ -78,7 +79,7 @@ static void free_stream(void *cls)
     struct live_stream *ls = cls;
     events_close(ls->events);
     if (ls->room != 0)
-        rooms_presence(ls->room, ls->user, -1);
+        room_state_presence(ls->room, ls->user, -1);
     http_stream_release(ls->slot);
     free(ls);
 }
@@ -124,18 +125,18 @@ int live_events(struct http_conn *c)
     int64_t room = query_id(c, "room");
     int64_t watch = query_id(c, "watch");
     if (game < 0 || room < 0 || watch < 0)
-        return reply_error(c, 400, API_E_INVALID_VALUE, "'%s' must be an id",
+        return reply_error(c, API_E_INVALID_VALUE, "'%s' must be an id",
                            game < 0   ? "game"
                            : room < 0 ? "room"
                                       : "watch");
     if (game == 0 && room == 0 && watch == 0)
-        return reply_error(c, 400, API_E_MISSING_FIELD,
+        return reply_error(c, API_E_MISSING_FIELD,
                            "say what to follow: events?game=ID (a game of yours), room=ID, "
                            "watch=USER_ID, or several");
     bool has_last;
     uint64_t last = 0;
     if (!last_event_id(c, &has_last, &last))
-        return reply_error(c, 400, API_E_INVALID_VALUE,
+        return reply_error(c, API_E_INVALID_VALUE,
                            "Last-Event-ID must be the id of an event this server sent");
     /* A game is private to its player; a room is open to anyone with its link. */
     int64_t user;
@@ -145,22 +146,13 @@ int live_events(struct http_conn *c)
         struct storage_game row;
         int status = storage_game_get(game, &row);
         if (status == STORAGE_NOT_FOUND || (status == STORAGE_OK && row.user_id != user))
-            return reply_error(c, 404, API_E_GAME_NOT_FOUND, "you have no game %lld",
-                               (long long)game);
+            return reply_error(c, API_E_GAME_NOT_FOUND, "you have no game %lld", (long long)game);
         if (status != STORAGE_OK)
             return reply_storage_failure(c, status);
     }
-    int presence = room != 0 ? rooms_presence(room, user, 1) : STORAGE_OK;
-    if (presence == STORAGE_NOT_FOUND)
-        return reply_error(c, 404, API_E_ROOM_NOT_FOUND, "there is no room %lld", (long long)room);
-    if (presence == ROOMS_NO_SPACE) {
-        http_retry_after(c, ROOMS_RETRY_S);
-        return reply_error(c, 503, API_E_UNAVAILABLE,
-                           "every race room the server can hold is in use: try again in %u s",
-                           ROOMS_RETRY_S);
-    }
+    int presence = room != 0 ? room_state_presence(room, user, 1) : STORAGE_OK;
     if (presence != STORAGE_OK)
-        return reply_storage_failure(c, presence);
+        return room_reply_failure(c, room, presence);
 
     char names[3][EVENTS_TOPIC_MAX];
     const char *topics[3];
@@ -185,15 +177,15 @@ int live_events(struct http_conn *c)
     struct http_stream_slot *slot = http_stream_take(c, &result);
     if (slot == NULL) {
         if (room != 0)
-            rooms_presence(room, user, -1);
+            room_state_presence(room, user, -1);
         return result;
     }
     struct live_stream *ls = calloc(1, sizeof *ls);
     if (ls == NULL) {
         if (room != 0)
-            rooms_presence(room, user, -1);
+            room_state_presence(room, user, -1);
         http_stream_release(slot);
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     }
     ls->slot = slot;
     ls->mhd = c->mhd;
@@ -206,10 +198,10 @@ int live_events(struct http_conn *c)
     ls->events = events_open(topics, n, has_last, last, &owner);
     if (ls->events == NULL) {
         if (room != 0)
-            rooms_presence(room, user, -1);
+            room_state_presence(room, user, -1);
         http_stream_release(ls->slot);
         free(ls);
-        return reply_error(c, 503, API_E_UNAVAILABLE, "the server is stopping: try again");
+        return reply_error(c, API_E_UNAVAILABLE, "the server is stopping: try again");
     }
     /* Watching is checked once the stream follows its topics: a player who
      * opts out commits the setting and then ends the topic's streams, so a
@@ -223,36 +215,13 @@ int live_events(struct http_conn *c)
                                                                read_stream, ls, free_stream);
     if (r == NULL) {
         free_stream(ls);
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     }
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream; charset=utf-8");
     MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
     /* A proxy in front must pass each event on at once. */
     MHD_add_response_header(r, "X-Accel-Buffering", "no");
     return http_queue(c, 200, r, 0);
-}
-
-static const char *const kind_names[] = {"steps", "undo", "redo", "restart"};
-
-void live_entry_fields(struct textbuf *b, const soko_game *game, int kind, uint32_t seq,
-                       const char *steps, uint32_t count)
-{
-    textbuf_puts(b, ",\"seq\":");
-    textbuf_int(b, seq);
-    textbuf_puts(b, ",\"kind\":\"");
-    textbuf_puts(b, kind_names[kind]);
-    textbuf_puts(b, "\"");
-    if (kind == STORAGE_LOG_STEPS) {
-        textbuf_puts(b, ",\"steps\":");
-        textbuf_json_string(b, steps, strlen(steps));
-    } else if (kind != STORAGE_LOG_RESTART) {
-        textbuf_puts(b, ",\"count\":");
-        textbuf_int(b, count);
-    }
-    textbuf_puts(b, ",\"moves\":");
-    textbuf_int(b, game->moves);
-    textbuf_puts(b, ",\"pushes\":");
-    textbuf_int(b, game->pushes);
 }
 
 /* Publishes, to the followers of the game's topic, the entry `seq` just
@@ -266,13 +235,8 @@ static void game_entry(const struct live_game *g, int kind, uint32_t seq, const 
     snprintf(topic, sizeof topic, "game:%lld", (long long)g->id);
     if (!events_wanted(topic) || kind < 0 || kind > STORAGE_LOG_RESTART)
         return;
-    struct textbuf b = {0};
-    textbuf_puts(&b, "{\"game\":");
-    textbuf_int(&b, g->id);
-    live_entry_fields(&b, &g->game, kind, seq, steps, count);
-    textbuf_puts(&b, soko_game_solved(&g->game) ? ",\"solved\":true}" : ",\"solved\":false}");
     size_t len = 0;
-    char *text = textbuf_take(&b, &len);
+    char *text = entry_event_step(g, kind, seq, steps, count, &len);
     if (text != NULL)
         events_publish(topic, "step", text, len, false);
     free(text);

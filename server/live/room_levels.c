@@ -10,7 +10,7 @@
 #include "base/clock.h"
 #include "generate.h"
 #include "http/worker.h"
-#include "live/rooms.h"
+#include "live/room_reply.h"
 #include "play/generated_level.h"
 #include "soko.h"
 #include "storage/storage_race_levels.h"
@@ -149,36 +149,31 @@ static int answer_job(struct http_conn *c, void *arg)
 {
     struct job *j = arg;
     if (j->status == JOB_FAILED)
-        return reply_error(c, 500, API_E_INTERNAL,
+        return reply_error(c, API_E_INTERNAL,
                            "no %s level could be made from seed %lld: try another seed", j->d->name,
                            (long long)j->seed);
     if (j->status != STORAGE_OK)
         return reply_storage_failure(c, j->status);
-    return rooms_open(c, j->user, j->level, "generated");
+    return room_reply_open(c, j->user, j->level, "generated");
 }
 
 static int bad_difficulty(struct http_conn *c, enum api_error code, const char *what)
 {
-    return reply_error(c, 400, code,
+    return reply_error(c, code,
                        "%s: 'difficulty' is \"beginner\", \"easy\", \"medium\" or \"hard\"", what);
 }
 
-int room_levels_create(struct http_conn *c, json_t *body)
+int room_levels_create(struct http_conn *c, const char *difficulty, bool seeded, int64_t seed)
 {
-    json_t *name = json_object_get(body, "difficulty");
-    json_t *seed_value = json_object_get(body, "seed");
-    const struct difficulty *d = name != NULL ? difficulty_named(json_string_value(name)) : NULL;
-    int64_t seed = seed_value != NULL ? (int64_t)json_integer_value(seed_value) : -1;
-    bool named = name != NULL;
-    json_decref(body);
-    if (!named)
+    const struct difficulty *d = difficulty != NULL ? difficulty_named(difficulty) : NULL;
+    if (difficulty == NULL)
         return bad_difficulty(c, API_E_MISSING_FIELD, "a generated level needs a difficulty");
     if (d == NULL)
         return bad_difficulty(c, API_E_UNKNOWN_DIFFICULTY, "there is no such difficulty");
-    if (seed_value != NULL && (seed < 0 || seed > ROOM_LEVELS_SEED_MAX))
-        return reply_error(c, 400, API_E_INVALID_VALUE, "'seed' is a whole number from 0 to %lld",
+    if (seeded && (seed < 0 || seed > ROOM_LEVELS_SEED_MAX))
+        return reply_error(c, API_E_INVALID_VALUE, "'seed' is a whole number from 0 to %lld",
                            ROOM_LEVELS_SEED_MAX);
-    if (seed_value == NULL)
+    if (!seeded)
         seed = randombytes_uniform(ROOM_LEVELS_RANDOM_SEEDS);
     int result = MHD_NO;
     int64_t user;
@@ -201,21 +196,21 @@ int room_levels_create(struct http_conn *c, json_t *body)
         if (!free_slot) {
             c->retry_after = 1;
             return reply_error(
-                c, 503, API_E_UNAVAILABLE,
+                c, API_E_UNAVAILABLE,
                 "the server is making as many race levels as it can; try again soon");
         }
     }
-    if (!rooms_may_open(c, user, &result)) {
+    if (!room_reply_may_open(c, user, &result)) {
         if (!stored)
             unreserve();
         return result;
     }
     if (stored)
-        return rooms_open(c, user, level, "generated");
+        return room_reply_open(c, user, level, "generated");
     struct job *j = calloc(1, sizeof *j);
     if (j == NULL) {
         unreserve();
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     }
     j->d = d;
     j->seed = seed;

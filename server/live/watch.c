@@ -9,7 +9,7 @@
 #include "base/clock.h"
 #include "base/textbuf.h"
 #include "http/http.h"
-#include "live/live.h"
+#include "live/entry_event.h"
 #include "play/game_cache.h"
 #include "play/games.h"
 #include "storage/storage_games.h"
@@ -146,13 +146,8 @@ static void player_entry(const struct live_game *g, int kind, uint32_t seq, cons
     watch_topic(g->user_id, topic);
     if (!events_wanted(topic))
         return;
-    struct textbuf b = {0};
-    textbuf_puts(&b, "{\"game\":");
-    textbuf_int(&b, g->id);
-    live_entry_fields(&b, &g->game, kind, seq, steps, count);
-    textbuf_puts(&b, soko_game_solved(&g->game) ? ",\"solved\":true}" : ",\"solved\":false}");
     size_t len = 0;
-    char *text = textbuf_take(&b, &len);
+    char *text = entry_event_step(g, kind, seq, steps, count, &len);
     if (text != NULL)
         events_publish(topic, "step", text, len, false);
     free(text);
@@ -183,8 +178,7 @@ bool watch_allowed(struct http_conn *c, int64_t user, int *result)
     struct storage_user u;
     int status = storage_user_get(user, &u);
     if (status == STORAGE_NOT_FOUND) {
-        *result =
-            reply_error(c, 404, API_E_USER_NOT_FOUND, "there is no player %lld", (long long)user);
+        *result = reply_error(c, API_E_USER_NOT_FOUND, "there is no player %lld", (long long)user);
         return false;
     }
     if (status != STORAGE_OK) {
@@ -194,7 +188,7 @@ bool watch_allowed(struct http_conn *c, int64_t user, int *result)
     /* One refusal for every reason (a guest, an opt-out): it must tell a
      * stranger neither which ids are guests nor whose name an id has. */
     if (u.guest) {
-        *result = reply_error(c, 403, API_E_NOT_WATCHABLE, WATCH_REFUSED);
+        *result = reply_error(c, API_E_NOT_WATCHABLE, WATCH_REFUSED);
         return false;
     }
     char *settings = NULL;
@@ -206,7 +200,7 @@ bool watch_allowed(struct http_conn *c, int64_t user, int *result)
     bool allow = watch_settings_allow(settings);
     free(settings);
     if (!allow) {
-        *result = reply_error(c, 403, API_E_NOT_WATCHABLE, WATCH_REFUSED);
+        *result = reply_error(c, API_E_NOT_WATCHABLE, WATCH_REFUSED);
         return false;
     }
     return true;
@@ -242,7 +236,7 @@ int watch_get(struct http_conn *c)
     size_t len = 0;
     char *text = textbuf_take(&b, &len);
     if (text == NULL)
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     return reply_json_text(c, 200, text, len);
 }
 

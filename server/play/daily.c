@@ -75,7 +75,7 @@ static bool take_past_place(struct http_conn *c, int *result)
         return true;
     }
     http_retry_after(c, 1);
-    *result = reply_error(c, 503, API_E_UNAVAILABLE,
+    *result = reply_error(c, API_E_UNAVAILABLE,
                           "the server is making as many past puzzles as it can; try again in "
                           "a second (days already made can always be read)");
     return false;
@@ -236,8 +236,7 @@ static int answer_wait(struct http_conn *c, void *arg)
 {
     struct daily_wait *w = arg;
     if (w->status == DAILY_GENERATION_FAILED)
-        return reply_error(c, 500, API_E_INTERNAL, "the daily puzzle of %s could not be made",
-                           w->day);
+        return reply_error(c, API_E_INTERNAL, "the daily puzzle of %s could not be made", w->day);
     int64_t level;
     int status = w->status == STORAGE_OK ? storage_daily_get(w->day, &level) : w->status;
     if (status != STORAGE_OK)
@@ -258,14 +257,14 @@ int daily_get(struct http_conn *c)
     if (asked == NULL) {
         memcpy(day, now, sizeof day);
     } else if (!parse_day(asked, &y, &m, &d)) {
-        return reply_error(c, 400, API_E_INVALID_VALUE,
+        return reply_error(c, API_E_INVALID_VALUE,
                            "day must be a date of the calendar written YYYY-MM-DD, such as %s",
                            now);
     } else if (strcmp(asked, now) > 0) {
-        return reply_error(c, 400, API_E_INVALID_VALUE,
+        return reply_error(c, API_E_INVALID_VALUE,
                            "the puzzle of %s is not out yet: today is %s (UTC)", asked, now);
     } else if (strcmp(asked, FIRST_DAY) < 0) {
-        return reply_error(c, 400, API_E_INVALID_VALUE, "the daily puzzles start on " FIRST_DAY);
+        return reply_error(c, API_E_INVALID_VALUE, "the daily puzzles start on " FIRST_DAY);
     } else {
         memcpy(day, asked, sizeof day);
     }
@@ -305,7 +304,7 @@ int daily_get(struct http_conn *c)
             if (past)
                 past_making--;
             pthread_mutex_unlock(&pending_lock);
-            return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+            return reply_error(c, API_E_INTERNAL, "out of memory");
         }
         memcpy(p->day, day, sizeof p->day);
         p->past = past;
@@ -326,7 +325,7 @@ int daily_get(struct http_conn *c)
             p->waiters = w;
         }
     } else {
-        result = reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        result = reply_error(c, API_E_INTERNAL, "out of memory");
     }
     pthread_mutex_unlock(&pending_lock);
     if (start && !worker_submit(WORKER_LEVELS, generate_day, p))

@@ -33,7 +33,7 @@ struct live_game *games_take(struct http_conn *c, int64_t user, int64_t id, int 
     struct storage_game row;
     int status = storage_game_get(id, &row);
     if (status == STORAGE_NOT_FOUND || (status == STORAGE_OK && row.user_id != user)) {
-        *result = reply_error(c, 404, API_E_GAME_NOT_FOUND, "you have no game %lld", (long long)id);
+        *result = reply_error(c, API_E_GAME_NOT_FOUND, "you have no game %lld", (long long)id);
         return NULL;
     }
     struct live_game *g = NULL;
@@ -62,15 +62,15 @@ static int reply_game(struct http_conn *c, unsigned status, struct live_game *g,
     json_t *state = play_state(g);
     if (state == NULL) {
         json_decref(extra);
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     }
     json_t *body = extra != NULL ? extra : json_object();
     json_object_set_new(body, "game", state);
     return reply_json(c, status, body);
 }
 
-void games_refuse(struct games_answer *a, unsigned status, enum api_error code,
-                  const struct live_game *g, const char *fmt, ...)
+void games_refuse(struct games_answer *a, enum api_error code, const struct live_game *g,
+                  const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -79,7 +79,7 @@ void games_refuse(struct games_answer *a, unsigned status, enum api_error code,
     json_decref(a->body);
     free(a->text);
     a->text = NULL;
-    a->status = status;
+    a->status = api_error_status(code);
     a->error = true;
     a->code = code;
     a->body = g != NULL ? play_state(g) : NULL;
@@ -102,7 +102,7 @@ static void accept_answer(struct games_answer *a, const struct live_game *g, boo
     free(a->text);
     a->text = textbuf_take(&b, &a->text_len);
     if (a->text == NULL) {
-        games_refuse(a, 500, API_E_INTERNAL, NULL, "out of memory");
+        games_refuse(a, API_E_INTERNAL, NULL, "out of memory");
         return;
     }
     a->status = 200;
@@ -127,7 +127,7 @@ int games_reply(struct http_conn *c, struct games_answer *a)
     if (!a->error)
         return reply_json(c, a->status, body);
     http_attach(c, "game", body);
-    return reply_error(c, a->status, a->code, "%s", a->message);
+    return reply_error(c, a->code, "%s", a->message);
 }
 
 /* Looking for an entry the log holds already. */
@@ -163,7 +163,7 @@ static void refuse_entry(struct games_answer *a, struct live_game *g, const stru
                          const struct play_result *res)
 {
     if (res->code == SOKO_E_FULL) {
-        games_refuse(a, 422, API_E_GAME_TOO_LONG, g,
+        games_refuse(a, API_E_GAME_TOO_LONG, g,
                      "the game's history reached its limit of %u entries; restart "
                      "cannot help, only a new game",
                      PLAY_MAX_HISTORY);
@@ -171,18 +171,17 @@ static void refuse_entry(struct games_answer *a, struct live_game *g, const stru
     }
     switch (e->kind) {
     case STORAGE_LOG_UNDO:
-        games_refuse(a, 422, API_E_NOTHING_TO_UNDO, g, "only %u entries can be undone",
-                     play_cursor(g));
+        games_refuse(a, API_E_NOTHING_TO_UNDO, g, "only %u entries can be undone", play_cursor(g));
         return;
     case STORAGE_LOG_REDO:
-        games_refuse(a, 422, API_E_NOTHING_TO_REDO, g, "only %u entries can be redone",
+        games_refuse(a, API_E_NOTHING_TO_REDO, g, "only %u entries can be redone",
                      play_redo_count(g));
         return;
     default:
         break;
     }
     char letter = e->steps != NULL && e->request[0] == '\0' ? e->steps[res->failed] : '?';
-    games_refuse(a, 422, API_E_STEP_REFUSED, g,
+    games_refuse(a, API_E_STEP_REFUSED, g,
                  "step %u ('%c') %s; nothing of this entry "
                  "was applied",
                  res->failed + 1, letter,
@@ -295,8 +294,7 @@ static bool guards_allow(struct entry_job *j)
         enum api_error refused;
         char why[160];
         if (!guards[i](j->g, j->address, &refused, why, sizeof why)) {
-            games_refuse(&j->answer, refused == API_E_RATE_LIMITED ? 429 : 409, refused, j->g, "%s",
-                         why);
+            games_refuse(&j->answer, refused, j->g, "%s", why);
             return false;
         }
     }
@@ -326,7 +324,7 @@ static bool check_seq(struct entry_job *j, int *status)
         return false;
     }
     free(held.steps);
-    games_refuse(&j->answer, 409, API_E_STALE_SEQ, g,
+    games_refuse(&j->answer, API_E_STALE_SEQ, g,
                  "entry %u does not follow the game (at entry %u): send seq %u, from "
                  "the game below",
                  e->seq, g->seq, g->seq + 1);
@@ -341,7 +339,7 @@ static int take_game(struct entry_job *j)
     struct storage_user u;
     int status = storage_session_user(j->session, clock_now(), &u);
     if (status == STORAGE_NOT_FOUND) {
-        games_refuse(&j->answer, 401, API_E_NO_SESSION, NULL, AUTH_NO_SESSION_MESSAGE);
+        games_refuse(&j->answer, API_E_NO_SESSION, NULL, AUTH_NO_SESSION_MESSAGE);
         return STORAGE_OK;
     }
     if (status != STORAGE_OK)
@@ -355,8 +353,7 @@ int games_take_for(int64_t game_id, int64_t user_id, struct games_answer *a, str
     struct storage_game row;
     int status = storage_game_get(game_id, &row);
     if (status == STORAGE_NOT_FOUND || (status == STORAGE_OK && row.user_id != user_id)) {
-        games_refuse(a, 404, API_E_GAME_NOT_FOUND, NULL, "you have no game %lld",
-                     (long long)game_id);
+        games_refuse(a, API_E_GAME_NOT_FOUND, NULL, "you have no game %lld", (long long)game_id);
         return STORAGE_OK;
     }
     if (status == STORAGE_OK)
@@ -475,13 +472,13 @@ int games_submit(struct http_conn *c, int64_t game_id, struct games_entry *e)
     if (j == NULL) {
         free(e->dirs);
         e->dirs = NULL;
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     }
     j->e = *e;
     e->dirs = NULL;
     if (!auth_session_key(c, j->session)) {
         free_entry(j);
-        return reply_error(c, 401, API_E_NO_SESSION, AUTH_NO_SESSION_MESSAGE);
+        return reply_error(c, API_E_NO_SESSION, AUTH_NO_SESSION_MESSAGE);
     }
     if (e->steps != NULL) {
         j->steps = strdup(e->steps);
@@ -495,7 +492,7 @@ int games_submit(struct http_conn *c, int64_t game_id, struct games_entry *e)
     }
     if ((e->steps != NULL && j->steps == NULL) || (e->arg_size > 0 && j->arg == NULL)) {
         free_entry(j);
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     }
     j->game_id = game_id;
     http_client_address(c, j->address, sizeof j->address);
@@ -514,7 +511,7 @@ int games_submit(struct http_conn *c, int64_t game_id, struct games_entry *e)
 int games_open(struct http_conn *c)
 {
     int result = MHD_NO;
-    json_t *body = body_parse(c, NULL, 0, &result);
+    json_t *body = body_parse(c, NULL, &result);
     if (body == NULL)
         return result;
     json_decref(body);
@@ -522,8 +519,7 @@ int games_open(struct http_conn *c)
     int64_t level = c->param[0];
     int status = storage_level_get(level, 0, level_exists, NULL);
     if (status == STORAGE_NOT_FOUND)
-        return reply_error(c, 404, API_E_LEVEL_NOT_FOUND, "there is no level %lld",
-                           (long long)level);
+        return reply_error(c, API_E_LEVEL_NOT_FOUND, "there is no level %lld", (long long)level);
     if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
     if (!auth_user(c, AUTH_CREATE_GUEST, &user, &result))
@@ -601,7 +597,7 @@ static int send_kept(struct http_conn *c, const struct game_answer *a, bool gzip
         }
     }
     if (r == NULL)
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json; charset=utf-8");
     MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
     if (gzip)
@@ -638,7 +634,7 @@ int games_get(struct http_conn *c)
     game_cache_release(g);
     if (b.failed) {
         textbuf_free(&b);
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     }
     if (b.len >= GAME_ANSWERS_MIN) {
         kept = game_answers_put(&key, b.data, b.len);
@@ -650,55 +646,60 @@ int games_get(struct http_conn *c)
     size_t len = 0;
     char *text = textbuf_take(&b, &len);
     if (text == NULL)
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     return reply_json_text(c, 200, text, len);
 }
 
-static const struct body_field log_fields[] = {
-    {"seq", BODY_INTEGER, true},   {"steps", BODY_STRING, false},    {"undo", BODY_INTEGER, false},
-    {"redo", BODY_INTEGER, false}, {"restart", BODY_BOOLEAN, false},
+struct body_field games_seq_field(json_int_t *out)
+{
+    return body_integer_in("seq", out, 1, (json_int_t)UINT32_MAX - 1, "'seq' must be at least 1");
+}
+
+/* A log request's body, as its spec stores it. */
+struct log_body {
+    json_int_t seq;
+    struct body_text steps;
+    json_int_t count[3]; /* undo and redo, at their STORAGE_LOG_* */
+    bool restart;
+    bool has[4]; /* whether each kind of entry is there, at its STORAGE_LOG_* */
 };
 
 /* Reads the entry of a log request into e; false after answering 400. */
-static bool read_entry(struct http_conn *c, json_t *body, struct games_entry *e, int *result)
+static bool read_entry(struct http_conn *c, const struct log_body *b, struct games_entry *e,
+                       int *result)
 {
-    json_int_t seq = json_integer_value(json_object_get(body, "seq"));
-    if (seq < 1 || seq > (json_int_t)UINT32_MAX - 1) {
-        *result = reply_error(c, 400, API_E_INVALID_VALUE, "'seq' must be at least 1");
-        return false;
-    }
-    e->seq = (uint32_t)seq;
+    e->seq = (uint32_t)b->seq;
     static const char *const kinds[] = {"steps", "undo", "redo", "restart"};
     int found = 0;
     for (int k = 0; k < 4; k++) {
-        if (json_object_get(body, kinds[k]) != NULL) {
+        if (b->has[k]) {
             e->kind = k;
             found++;
         }
     }
     if (found != 1) {
-        *result = reply_error(c, 400, found == 0 ? API_E_MISSING_FIELD : API_E_INVALID_VALUE,
+        *result = reply_error(c, found == 0 ? API_E_MISSING_FIELD : API_E_INVALID_VALUE,
                               "an entry is exactly one of 'steps', 'undo', 'redo' or 'restart'");
         return false;
     }
     if (e->kind == STORAGE_LOG_UNDO || e->kind == STORAGE_LOG_REDO) {
-        json_int_t n = json_integer_value(json_object_get(body, kinds[e->kind]));
+        json_int_t n = b->count[e->kind];
         if (n < 1 || n > PLAY_MAX_HISTORY) {
-            *result = reply_error(c, 400, API_E_INVALID_VALUE, "'%s' counts entries: from 1 to %u",
+            *result = reply_error(c, API_E_INVALID_VALUE, "'%s' counts entries: from 1 to %u",
                                   kinds[e->kind], PLAY_MAX_HISTORY);
             return false;
         }
         e->count = (uint32_t)n;
     } else if (e->kind == STORAGE_LOG_RESTART) {
-        if (!json_is_true(json_object_get(body, "restart"))) {
-            *result = reply_error(c, 400, API_E_INVALID_VALUE, "'restart' can only be true");
+        if (!b->restart) {
+            *result = reply_error(c, API_E_INVALID_VALUE, "'restart' can only be true");
             return false;
         }
     } else {
-        e->steps = json_string_value(json_object_get(body, "steps"));
+        e->steps = b->steps.text;
         size_t len = strlen(e->steps);
         if (len == 0 || len > PLAY_MAX_HISTORY) {
-            *result = reply_error(c, 400, API_E_INVALID_STEPS, "'steps' holds from 1 to %u letters",
+            *result = reply_error(c, API_E_INVALID_STEPS, "'steps' holds from 1 to %u letters",
                                   PLAY_MAX_HISTORY);
             return false;
         }
@@ -707,7 +708,7 @@ static bool read_entry(struct http_conn *c, json_t *body, struct games_entry *e,
         int32_t n = e->dirs != NULL ? play_decode(e->steps, e->dirs, (uint32_t)len, &bad) : -1;
         if (n < 0) {
             unsigned char ch = (unsigned char)e->steps[bad];
-            *result = reply_error(c, 400, API_E_INVALID_STEPS,
+            *result = reply_error(c, API_E_INVALID_STEPS,
                                   "letter %u of 'steps' is '%c': only l u r d (moves) and "
                                   "L U R D (pushes) are steps",
                                   bad + 1, ch >= 0x20 && ch < 0x7F ? ch : '?');
@@ -723,11 +724,20 @@ static bool read_entry(struct http_conn *c, json_t *body, struct games_entry *e,
 int games_log(struct http_conn *c)
 {
     int result = MHD_NO;
-    json_t *body = body_parse(c, log_fields, sizeof log_fields / sizeof log_fields[0], &result);
+    struct log_body b = {0};
+    struct body_field spec[] = {
+        games_seq_field(&b.seq),
+        body_optional(body_text("steps", &b.steps), &b.has[STORAGE_LOG_STEPS]),
+        body_optional(body_integer("undo", &b.count[STORAGE_LOG_UNDO]), &b.has[STORAGE_LOG_UNDO]),
+        body_optional(body_integer("redo", &b.count[STORAGE_LOG_REDO]), &b.has[STORAGE_LOG_REDO]),
+        body_optional(body_boolean("restart", &b.restart), &b.has[STORAGE_LOG_RESTART]),
+        body_end(),
+    };
+    json_t *body = body_parse(c, spec, &result);
     if (body == NULL)
         return result;
     struct games_entry e = {0};
-    if (!read_entry(c, body, &e, &result)) {
+    if (!read_entry(c, &b, &e, &result)) {
         json_decref(body);
         return result;
     }

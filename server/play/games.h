@@ -3,6 +3,7 @@
 #ifndef SOKOD_GAMES_H
 #define SOKOD_GAMES_H
 
+#include "http/body.h"
 #include "http/http.h"
 #include "play/game_play.h"
 
@@ -37,6 +38,10 @@ struct games_entry {
     uint32_t ndirs;
 };
 
+/* The body spec row of an entry's "seq" (from 1), stored in *out: the one
+ * range and message of every endpoint that adds an entry. */
+struct body_field games_seq_field(json_int_t *out);
+
 /* Takes game `id` of `user`, locked, up to date with the database. Returns
  * the game, or NULL after answering (404 for another user's game) and
  * setting *result. Release with game_cache_release. */
@@ -49,11 +54,11 @@ struct live_game *games_take(struct http_conn *c, int64_t user, int64_t id, int 
  * (no such game, or another user's), or the code of a database failure. */
 int games_take_for(int64_t game_id, int64_t user_id, struct games_answer *a, struct live_game **g);
 
-/* Fills *a with an error answer carrying the game as it stands (g may be
- * NULL: no game). The message is formatted like printf. */
-void games_refuse(struct games_answer *a, unsigned status, enum api_error code,
-                  const struct live_game *g, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
+/* Fills *a with an error answer, with the code's HTTP status, carrying the
+ * game as it stands (g may be NULL: no game). The message is formatted like
+ * printf. */
+void games_refuse(struct games_answer *a, enum api_error code, const struct live_game *g,
+                  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* Sends *a on c and takes its body. Returns what the handler should return. */
 int games_reply(struct http_conn *c, struct games_answer *a);
@@ -71,8 +76,8 @@ int games_reply(struct http_conn *c, struct games_answer *a);
  * http_client_address gives it). Runs on the committer thread, inside the
  * batch's transaction, with g held, once the entry's seq is known to be
  * right and before it is applied. Returns true, or false with *code and a
- * message in why (cap bytes): the entry is then refused, 429 for
- * rate_limited and 409 otherwise. */
+ * message in why (cap bytes): the entry is then refused with that code
+ * (and its status: 429 for rate_limited, 409 for the race codes). */
 typedef bool (*games_guard)(const struct live_game *g, const char *address, enum api_error *code,
                             char *why, size_t cap);
 

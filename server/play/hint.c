@@ -316,7 +316,7 @@ static int record_hint(struct commit_job *cj)
         return status;
     struct live_game *g = j->g;
     if (g->seq != j->seq) {
-        games_refuse(&j->answer, 409, API_E_STALE_SEQ, g,
+        games_refuse(&j->answer, API_E_STALE_SEQ, g,
                      "the game moved on to entry %u while the hint for entry %u was worked out; "
                      "ask again",
                      g->seq, j->seq);
@@ -336,7 +336,7 @@ static int record_hint(struct commit_job *cj)
     if (hint == NULL || state == NULL) {
         json_decref(hint);
         json_decref(state);
-        games_refuse(&j->answer, 500, API_E_INTERNAL, NULL, "out of memory");
+        games_refuse(&j->answer, API_E_INTERNAL, NULL, "out of memory");
         return STORAGE_OK;
     }
     j->answer.body = json_pack("{s:o,s:o}", "hint", hint, "game", state);
@@ -415,10 +415,6 @@ static bool copy_game(struct hint_job *j, const struct live_game *g)
     return true;
 }
 
-static const struct body_field hint_fields[] = {
-    {"seq", BODY_INTEGER, false},
-};
-
 /* A whole number of seconds to wait before asking again. */
 static unsigned retry_seconds(void)
 {
@@ -429,15 +425,18 @@ static unsigned retry_seconds(void)
 int hint_ask(struct http_conn *c)
 {
     int result = MHD_NO;
-    json_t *body = body_parse(c, hint_fields, 1, &result);
+    json_int_t want = -1;
+    bool asked = false;
+    struct body_field spec[] = {
+        body_optional(body_integer_in("seq", &want, 0, (json_int_t)UINT32_MAX,
+                                      "'seq' is the game's last entry: 0 or more"),
+                      &asked),
+        body_end(),
+    };
+    json_t *body = body_parse(c, spec, &result);
     if (body == NULL)
         return result;
-    json_t *seq = json_object_get(body, "seq");
-    json_int_t want = seq != NULL ? json_integer_value(seq) : -1;
     json_decref(body);
-    if (seq != NULL && (want < 0 || want > (json_int_t)UINT32_MAX))
-        return reply_error(c, 400, API_E_INVALID_VALUE,
-                           "'seq' is the game's last entry: 0 or more");
     int64_t user;
     if (!auth_user(c, AUTH_EXISTING, &user, &result))
         return result;
@@ -445,8 +444,8 @@ int hint_ask(struct http_conn *c)
     if (g == NULL)
         return result;
     struct games_answer a = {0};
-    if (seq != NULL && (uint32_t)want != g->seq) {
-        games_refuse(&a, 409, API_E_STALE_SEQ, g,
+    if (asked && (uint32_t)want != g->seq) {
+        games_refuse(&a, API_E_STALE_SEQ, g,
                      "the hint was asked for entry %lld but the game is at entry %u",
                      (long long)want, g->seq);
         game_cache_release(g);
@@ -454,7 +453,7 @@ int hint_ask(struct http_conn *c)
     }
     if (g->room_id != 0) {
         /* Fair play: a race is each player's own work. */
-        games_refuse(&a, 409, API_E_RACE_UNDER_WAY, g, "there are no hints in a race");
+        games_refuse(&a, API_E_RACE_UNDER_WAY, g, "there are no hints in a race");
         game_cache_release(g);
         return games_reply(c, &a);
     }
@@ -463,9 +462,9 @@ int hint_ask(struct http_conn *c)
         game_cache_release(g);
         c->retry_after = retry_seconds();
         if (why == BUSY_GAME)
-            return reply_error(c, 429, API_E_HINT_PENDING,
+            return reply_error(c, API_E_HINT_PENDING,
                                "a hint for this game is being worked out; wait for its answer");
-        return reply_error(c, 503, API_E_UNAVAILABLE,
+        return reply_error(c, API_E_UNAVAILABLE,
                            "the server is working out as many hints as it can; try again soon");
     }
     struct hint_job *j = calloc(1, sizeof *j);
@@ -473,7 +472,7 @@ int hint_ask(struct http_conn *c)
         unreserve(g->id);
         game_cache_release(g);
         free(j);
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     }
     j->reserved = true;
     game_cache_release(g);

@@ -145,12 +145,12 @@ static int reply_board(struct http_conn *c, int64_t level, int board, uint32_t l
 static bool read_board_query(struct http_conn *c, int *board, uint32_t *limit, int *result)
 {
     if (!read_by(http_query(c, "by"), board)) {
-        *result = reply_error(c, 400, API_E_INVALID_VALUE, "by must be moves or pushes");
+        *result = reply_error(c, API_E_INVALID_VALUE, "by must be moves or pushes");
         return false;
     }
     if (!read_limit(http_query(c, "limit"), limit)) {
-        *result = reply_error(c, 400, API_E_INVALID_VALUE,
-                              "limit must be a whole number from 1 to %d", BOARD_MAX_LIMIT);
+        *result = reply_error(c, API_E_INVALID_VALUE, "limit must be a whole number from 1 to %d",
+                              BOARD_MAX_LIMIT);
         return false;
     }
     return true;
@@ -168,8 +168,7 @@ int leaderboard_level(struct http_conn *c)
     int64_t level = c->param[0];
     int status = storage_level_get(level, 0, level_seen, NULL);
     if (status == STORAGE_NOT_FOUND)
-        return reply_error(c, 404, API_E_LEVEL_NOT_FOUND, "there is no level %lld",
-                           (long long)level);
+        return reply_error(c, API_E_LEVEL_NOT_FOUND, "there is no level %lld", (long long)level);
     if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
     return reply_board(c, level, board, limit, user, NULL);
@@ -216,14 +215,14 @@ int leaderboard_daily(struct http_conn *c)
     else if (valid_day(asked))
         memcpy(day, asked, sizeof day);
     else
-        return reply_error(c, 400, API_E_INVALID_VALUE, "day must be a date written YYYY-MM-DD");
+        return reply_error(c, API_E_INVALID_VALUE, "day must be a date written YYYY-MM-DD");
     int64_t user;
     if (!auth_user(c, AUTH_OPTIONAL, &user, &result))
         return result;
     int64_t level;
     int status = storage_daily_get(day, &level);
     if (status == STORAGE_NOT_FOUND)
-        return reply_error(c, 404, API_E_LEVEL_NOT_FOUND,
+        return reply_error(c, API_E_LEVEL_NOT_FOUND,
                            "the daily puzzle of %s has not been made yet (GET /api/v1/daily?day=%s "
                            "makes it)",
                            day, day);
@@ -282,13 +281,13 @@ int leaderboard_solution(struct http_conn *c)
     struct solution_ctx x = {0};
     int status = storage_solution_get(c->param[0], take_solution, &x);
     if (status == STORAGE_STOP)
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     if (status != STORAGE_OK && status != STORAGE_NOT_FOUND)
         return reply_storage_failure(c, status);
     /* A guest's solutions are on no board: they are its own to see. */
     if (x.json == NULL || (x.guest_owner != 0 && x.guest_owner != user)) {
         json_decref(x.json);
-        return reply_error(c, 404, API_E_SOLUTION_NOT_FOUND, "there is no solution %lld",
+        return reply_error(c, API_E_SOLUTION_NOT_FOUND, "there is no solution %lld",
                            (long long)c->param[0]);
     }
     return reply_json(c, 200, json_pack("{s:o}", "solution", x.json));

@@ -55,18 +55,18 @@ static soko_cell cell_of(const struct live_game *g, struct square q)
 static bool refuse(struct games_answer *a, struct live_game *g, int code)
 {
     if (code == SOKO_E_RANGE)
-        games_refuse(a, 422, API_E_NO_BOX, g, "there is no box on that square");
+        games_refuse(a, API_E_NO_BOX, g, "there is no box on that square");
     else if (code == SOKO_E_FULL)
-        games_refuse(a, 422, API_E_NO_PATH, g, "that path is longer than %u steps", PATH_CAP);
+        games_refuse(a, API_E_NO_PATH, g, "that path is longer than %u steps", PATH_CAP);
     else
-        games_refuse(a, 422, API_E_NO_PATH, g, "there is no way there");
+        games_refuse(a, API_E_NO_PATH, g, "there is no way there");
     return false;
 }
 
 static bool off_board(struct games_answer *a, struct live_game *g)
 {
-    games_refuse(a, 422, API_E_OFF_BOARD, g, "that square is not on the %ux%u board",
-                 g->level.width, g->level.height);
+    games_refuse(a, API_E_OFF_BOARD, g, "that square is not on the %ux%u board", g->level.width,
+                 g->level.height);
     return false;
 }
 
@@ -83,7 +83,7 @@ static bool prepare_path(struct live_game *g, struct games_entry *e, struct game
     soko_path_scratch *s = scratch();
     e->dirs = malloc(PATH_CAP);
     if (s == NULL || e->dirs == NULL) {
-        games_refuse(a, 500, API_E_INTERNAL, NULL, "out of memory");
+        games_refuse(a, API_E_INTERNAL, NULL, "out of memory");
         return false;
     }
     int32_t n = p->push ? soko_path_box_push(&g->game, cell_of(g, p->box), cell_of(g, p->to), s,
@@ -95,76 +95,62 @@ static bool prepare_path(struct live_game *g, struct games_entry *e, struct game
     return true;
 }
 
-static const struct body_field square_fields[] = {
-    {"x", BODY_INTEGER, true},
-    {"y", BODY_INTEGER, true},
-};
-
+/* Reads the square {"x": ..., "y": ...} obj into q; false after answering
+ * 400. */
 static bool read_square(struct http_conn *c, json_t *obj, const char *where, struct square *q,
                         int *result)
 {
-    if (!body_check(c, obj, where, square_fields, 2, result))
+    json_int_t x = 0, y = 0;
+    struct body_field spec[] = {body_integer("x", &x), body_integer("y", &y), body_end()};
+    if (!body_check(c, obj, where, spec, result))
         return false;
-    q->x = json_integer_value(json_object_get(obj, "x"));
-    q->y = json_integer_value(json_object_get(obj, "y"));
+    q->x = x;
+    q->y = y;
     return true;
 }
-
-/* Reads seq from the body into e; false after answering 400. */
-static bool read_seq(struct http_conn *c, json_t *body, struct games_entry *e, int *result)
-{
-    json_int_t seq = json_integer_value(json_object_get(body, "seq"));
-    if (seq < 1 || seq > (json_int_t)UINT32_MAX - 1) {
-        *result = reply_error(c, 400, API_E_INVALID_VALUE, "'seq' must be at least 1");
-        return false;
-    }
-    e->seq = (uint32_t)seq;
-    return true;
-}
-
-static const struct body_field walk_fields[] = {
-    {"seq", BODY_INTEGER, true},
-    {"x", BODY_INTEGER, true},
-    {"y", BODY_INTEGER, true},
-};
 
 int point_walk(struct http_conn *c)
 {
     int result = MHD_NO;
-    json_t *body = body_parse(c, walk_fields, 3, &result);
+    json_int_t seq = 0, x = 0, y = 0;
+    struct body_field spec[] = {
+        games_seq_field(&seq),
+        body_integer("x", &x),
+        body_integer("y", &y),
+        body_end(),
+    };
+    json_t *body = body_parse(c, spec, &result);
     if (body == NULL)
         return result;
-    struct games_entry e = {.kind = STORAGE_LOG_STEPS, .prepare = prepare_path};
-    struct point_request p = {.push = false};
-    p.to.x = json_integer_value(json_object_get(body, "x"));
-    p.to.y = json_integer_value(json_object_get(body, "y"));
-    bool ok = read_seq(c, body, &e, &result);
     json_decref(body);
-    if (!ok)
-        return result;
+    struct games_entry e = {
+        .seq = (uint32_t)seq, .kind = STORAGE_LOG_STEPS, .prepare = prepare_path};
+    struct point_request p = {.push = false, .to = {x, y}};
     e.arg = &p;
     e.arg_size = sizeof p;
     snprintf(e.request, sizeof e.request, "walk %lld %lld", (long long)p.to.x, (long long)p.to.y);
     return games_submit(c, c->param[0], &e);
 }
 
-static const struct body_field push_fields[] = {
-    {"seq", BODY_INTEGER, true},
-    {"box", BODY_OBJECT, true},
-    {"to", BODY_OBJECT, true},
-};
-
 int point_push(struct http_conn *c)
 {
     int result = MHD_NO;
-    json_t *body = body_parse(c, push_fields, 3, &result);
+    json_int_t seq = 0;
+    json_t *box = NULL, *to = NULL;
+    struct body_field spec[] = {
+        games_seq_field(&seq),
+        body_object("box", &box),
+        body_object("to", &to),
+        body_end(),
+    };
+    json_t *body = body_parse(c, spec, &result);
     if (body == NULL)
         return result;
-    struct games_entry e = {.kind = STORAGE_LOG_STEPS, .prepare = prepare_path};
+    struct games_entry e = {
+        .seq = (uint32_t)seq, .kind = STORAGE_LOG_STEPS, .prepare = prepare_path};
     struct point_request p = {.push = true};
-    bool ok = read_seq(c, body, &e, &result) &&
-              read_square(c, json_object_get(body, "box"), "'box'", &p.box, &result) &&
-              read_square(c, json_object_get(body, "to"), "'to'", &p.to, &result);
+    bool ok =
+        read_square(c, box, "'box'", &p.box, &result) && read_square(c, to, "'to'", &p.to, &result);
     json_decref(body);
     if (!ok)
         return result;
@@ -195,7 +181,7 @@ int point_reach(struct http_conn *c)
     int result = MHD_NO;
     struct square box;
     if (!query_int(c, "x", &box.x) || !query_int(c, "y", &box.y))
-        return reply_error(c, 400, API_E_INVALID_VALUE,
+        return reply_error(c, API_E_INVALID_VALUE,
                            "give the box's square as ?x=...&y=... (integers)");
     int64_t user;
     if (!auth_user(c, AUTH_EXISTING, &user, &result))
@@ -207,7 +193,7 @@ int point_reach(struct http_conn *c)
     soko_path_scratch *s = scratch();
     struct games_answer a = {0};
     if (reach == NULL || s == NULL) {
-        result = reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        result = reply_error(c, API_E_INTERNAL, "out of memory");
     } else if (!on_board(g, box)) {
         off_board(&a, g);
         result = games_reply(c, &a);

@@ -122,13 +122,13 @@ int progress_export(struct http_conn *c)
     struct text t = {.cap = 4096, .last_level = -1};
     t.data = malloc(t.cap);
     if (t.data == NULL)
-        return reply_error(c, 500, API_E_INTERNAL, "out of memory");
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     t.data[0] = '\0';
     add_text(&t, "Collection: sokod solutions\n");
     int status = user != 0 ? storage_solutions_each(user, add_solution, &t) : STORAGE_OK;
     if (status != STORAGE_OK || t.failed) {
         free(t.data);
-        return t.failed ? reply_error(c, 500, API_E_INTERNAL, "out of memory")
+        return t.failed ? reply_error(c, API_E_INTERNAL, "out of memory")
                         : reply_storage_failure(c, status);
     }
     struct MHD_Response *r = MHD_create_response_from_buffer(t.len, t.data, MHD_RESPMEM_MUST_FREE);
