@@ -100,3 +100,15 @@ int play_lurd(soko_game *g, const char *lurd, uint32_t *failed)
     free(steps);
     return rc;
 }
+
+int ref_step(const soko_level *l, int c, int d)
+{
+    static const int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
+    int w = (int)l->width, h = (int)l->height, x = c % w + dx[d], y = c / w + dy[d];
+    return x < 0 || y < 0 || x >= w || y >= h ? -1 : y * w + x;
+}
+
+bool ref_floor(const soko_level *l, int c)
+{
+    return c >= 0 && !(l->cell[c] & (SOKO_WALL | SOKO_OUTSIDE));
+}

@@ -34,4 +34,13 @@ int play_lurd(soko_game *g, const char *lurd, uint32_t *failed);
  * LURD letters with '!' for a restart and '|' at the cursor. */
 char *history_text(const soko_game *g, char *out, size_t cap);
 
+/* The square next to c in direction d (0 up, 1 right, 2 down, 3 left),
+ * computed from coordinates, as a slow reference for the core's tables; -1
+ * off the board. */
+int ref_step(const soko_level *l, int c, int d);
+
+/* True when c is a square of the board (not -1) that is neither wall nor
+ * outside. */
+bool ref_floor(const soko_level *l, int c);
+
 #endif
