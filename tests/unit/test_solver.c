@@ -484,16 +484,27 @@ static void hints_lead_to_the_solution_one_push_at_a_time(void)
     free(lvl);
 }
 
-static void a_hint_in_a_lost_position_says_unsolvable(void)
+/* A game under `rule` in which the player has pushed the only box into the
+ * room's top-right corner: lost under the standard rule. Returns the level
+ * (the caller frees it) with *g playing on it, or NULL after a check
+ * failure. */
+static soko_level *box_in_corner_game(soko_game *g, int rule)
 {
+    static soko_entry_t history[64];
     soko_level *lvl = level_from_text("#######\n#.  $@#\n#     #\n#######\n");
     if (lvl == NULL)
-        return;
-    static soko_entry_t history[64];
+        return NULL;
+    soko_game_init(g, lvl, rule, history, 64);
+    CHECK_INT(play_lurd(g, "dlluR", NULL), SOKO_OK);
+    return lvl;
+}
+
+static void a_hint_in_a_lost_position_says_unsolvable(void)
+{
     soko_game g;
-    soko_game_init(&g, lvl, SOKO_RULE_STANDARD, history, 64);
-    CHECK_INT(play_lurd(&g, "dlluR", NULL), SOKO_OK);
-    /* the box is now in the top-right corner */
+    soko_level *lvl = box_in_corner_game(&g, SOKO_RULE_STANDARD);
+    if (lvl == NULL)
+        return;
     solver_result r;
     CHECK_INT(solver_hint(&g, NULL, &r), SOLVER_UNSOLVABLE);
     CHECK(r.lurd == NULL);
@@ -616,13 +627,10 @@ static void xsokoban_levels_with_goal_rooms_are_solved(void)
  * still be won, so the solver does not call it lost. */
 static void a_multipush_game_is_never_called_unsolvable(void)
 {
-    soko_level *lvl = level_from_text("#######\n#.  $@#\n#     #\n#######\n");
+    soko_game g;
+    soko_level *lvl = box_in_corner_game(&g, SOKO_RULE_MULTIPUSH);
     if (lvl == NULL)
         return;
-    static soko_entry_t history[64];
-    soko_game g;
-    soko_game_init(&g, lvl, SOKO_RULE_MULTIPUSH, history, 64);
-    CHECK_INT(play_lurd(&g, "dlluR", NULL), SOKO_OK);
     solver_result r;
     CHECK_INT(solver_solve_game(&g, NULL, &r), SOLVER_UNKNOWN);
     CHECK(r.lurd == NULL);
