@@ -2,7 +2,7 @@
 // and a guest who signs up, logs out and logs in elsewhere.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { gameOf, levelIds, show, startServer } from './harness.mjs';
+import { gameOf, levelIds, show, startServer, stopCleanly } from './harness.mjs';
 
 let server;
 let ids;
@@ -14,10 +14,7 @@ before(async () => {
   ids = await levelIds(server.client());
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 test('a second device resumes the exact position and redo stack', async () => {
   const phone = server.client();

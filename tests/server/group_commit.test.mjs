@@ -4,7 +4,7 @@
 // transaction is lost, with the games in memory following the database.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { levelIds, show, sqlite, startServer } from './harness.mjs';
+import { levelIds, show, sqlite, startServer, stopCleanly } from './harness.mjs';
 
 let server;
 let ids;
@@ -14,10 +14,7 @@ before(async () => {
   ids = await levelIds(server.client());
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 // Opens a game on the Room level for a new guest: "u" then "d" walks up and
 // back from the start without touching a box.

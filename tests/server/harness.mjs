@@ -1,5 +1,6 @@
 // Starts a real sokod on a free loopback port with a fresh database in a
 // temporary folder, and talks to it like a browser does (cookies, JSON).
+import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -142,6 +143,15 @@ export async function startServer(options = {}) {
     },
   };
   return server;
+}
+
+// Stops a server started by startServer (SIGTERM) and asserts that it ended
+// with status 0: `what` heads the failure's message, before sokod's stderr.
+// Resolves to {code, signal}.
+export async function stopCleanly(server, what = 'sokod should stop cleanly') {
+  const end = await server.stop();
+  assert.equal(end.code, 0, `${what}; stderr:\n${server.stderr().slice(-3000)}`);
+  return end;
 }
 
 // Every sokod started here is looked at once more when the test process

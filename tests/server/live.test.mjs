@@ -4,7 +4,7 @@
 // streams open.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { levelIds, show, startServer } from './harness.mjs';
+import { levelIds, show, startServer, stopCleanly } from './harness.mjs';
 import { openStream } from './sse.mjs';
 
 let server;
@@ -26,8 +26,7 @@ after(async () => {
     await s.next('ready');
     open.push(s);
   }
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
+  await stopCleanly(server);
   for (const s of open) await s.until((x) => x.ended, 'end of the stream at shutdown');
   assert.doesNotMatch(server.stderr(), /unanswered/, 'every stream ended before the daemon stopped');
 });

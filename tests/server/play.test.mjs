@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { gameOf, levelIds, runSokod, show, startServer } from './harness.mjs';
+import { gameOf, levelIds, runSokod, show, startServer, stopCleanly } from './harness.mjs';
 import { Board } from './sokoban.mjs';
 
 let server;
@@ -15,10 +15,7 @@ before(async () => {
   ids = await levelIds(server.client());
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `sokod should stop cleanly on SIGTERM; stderr:\n${server.stderr()}`);
-});
+after(() => stopCleanly(server, 'sokod should stop cleanly on SIGTERM'));
 
 async function openGame(client, levelId) {
   const r = await client.post(`/api/v1/levels/${levelId}/game`);

@@ -4,7 +4,7 @@
 // apart from race games.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { levelIds, show, startServer } from './harness.mjs';
+import { levelIds, show, startServer, stopCleanly } from './harness.mjs';
 import { openStream } from './sse.mjs';
 
 let server;
@@ -16,10 +16,7 @@ before(async () => {
   ids = await levelIds(server.client());
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

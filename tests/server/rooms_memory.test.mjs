@@ -5,7 +5,7 @@
 // is followed, another is refused with 503 and Retry-After.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { levelIds, show, startServer } from './harness.mjs';
+import { levelIds, show, startServer, stopCleanly } from './harness.mjs';
 import { openStream } from './sse.mjs';
 
 const MAX_ROOMS = 3;
@@ -18,10 +18,7 @@ before(async () => {
   ids = await levelIds(server.client());
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 // A room opened by a new guest of its own (the per-player limits stay out of the way).
 async function newRoom() {

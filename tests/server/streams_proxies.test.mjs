@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import http from 'node:http';
 import { after, before, test } from 'node:test';
-import { runSokod, startServer, tempDir } from './harness.mjs';
+import { runSokod, startServer, stopCleanly, tempDir } from './harness.mjs';
 
 const PER_MINUTE = 3; // log-ins per address (--auth-per-minute)
 const STREAMS = 2; // live streams per address (--streams-per-address)
@@ -30,10 +30,7 @@ before(async () => {
   });
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 // A JSON request from the local address `from` with `headers`; resolves
 // to {status, headers, json, text}.
