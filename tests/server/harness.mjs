@@ -218,11 +218,12 @@ export class Client {
   post(p, body, headers) { return this.req('POST', p, body ?? {}, headers); }
 }
 
-// Sends a request with a path exactly as given (fetch would normalise "..").
-export function rawRequest(base, method, rawPath, headers = {}, body) {
+// Sends a request with a path exactly as given (fetch would normalise "..");
+// `options` go to http.request (a localAddress to send from, an agent).
+export function rawRequest(base, method, rawPath, headers = {}, body, options = {}) {
   const u = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: u.hostname, port: u.port, method, path: rawPath, headers }, (res) => {
+    const req = http.request({ host: u.hostname, port: u.port, method, path: rawPath, headers, ...options }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (d) => { text += d; });
