@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
-import { startServer, openBrowser, screenshotPath, apiGet, holdAnswers, SOKOD, SOURCE_DIR } from './harness.mjs';
+import { startServer, openBrowser, closeAll, screenshotPath, apiGet, holdAnswers, SOKOD, SOURCE_DIR } from './harness.mjs';
 
 const SHARED = process.env.SOKOD_SHARED_DIR || join(SOURCE_DIR, '..', 'shared');
 const MIGRATIONS = process.env.SOKOD_MIGRATIONS || join(SOURCE_DIR, 'migrations');
@@ -29,11 +29,7 @@ before(async () => {
   admin = await openBrowser({ viewport: { width: 1280, height: 900 } });
   player = await openBrowser({ viewport: { width: 1280, height: 900 } });
 });
-after(async () => {
-  await admin?.close();
-  await player?.close();
-  await server?.stop();
-});
+after(() => closeAll(server, admin, player));
 
 /** Signs in through the account screen. */
 async function signIn(page, name, password) {

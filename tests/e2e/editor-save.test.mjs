@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { startServer, openBrowser, screenshotPath, apiGet, waitForGame, waitSynced, counters, SOKOD, SOURCE_DIR } from './harness.mjs';
+import { startServer, openBrowser, closeAll, screenshotPath, apiGet, waitForGame, waitSynced, counters, SOKOD, SOURCE_DIR } from './harness.mjs';
 
 const MIGRATIONS = process.env.SOKOD_MIGRATIONS || join(SOURCE_DIR, 'migrations');
 const THEMES = ['classic', 'midnight', 'contrast', 'retro', 'garden'];
@@ -18,10 +18,7 @@ before(async () => {
     { input: 'level maker secret\n' });
   browser = await openBrowser({ viewport: { width: 1280, height: 800 } });
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => closeAll(server, browser));
 
 async function squareCentre(page, x, y) {
   const box = await page.locator('#ed-board').boundingBox();

@@ -8,20 +8,16 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer, openBrowser, screenshotPath, WASM, SOURCE_DIR } from './harness.mjs';
+import { startServerAndBrowser, closeAll, screenshotPath, WASM, SOURCE_DIR } from './harness.mjs';
 import { loadCore } from '../support/wasm_core.mjs';
 
 const SHARED = process.env.SOKOD_SHARED_DIR || join(SOURCE_DIR, '..', 'shared');
 
 let server, browser;
-before(async () => {
-  server = await startServer();
-  browser = await openBrowser({ viewport: { width: 1280, height: 800 }, permissions: ['clipboard-read', 'clipboard-write'] });
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await startServerAndBrowser({
+  viewport: { width: 1280, height: 800 }, permissions: ['clipboard-read', 'clipboard-write'],
+})));
+after(() => closeAll(server, browser));
 
 // ---- The core, here in node, to read what the editor exports ------------------------------
 

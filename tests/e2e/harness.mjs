@@ -151,6 +151,33 @@ export async function openBrowser(options = {}) {
   return { context, page, errors, close: () => context.close() };
 }
 
+/** Debian's chromium, headless, for tests that put several people in one
+ * browser (a context each, from browser.newContext()). */
+export async function launchChromium() {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+}
+
+/** What most test files start before their tests: a sokod (with
+ * startServer's options) and one browser (with openBrowser's options).
+ * Resolves to {server, browser}; when the browser fails to open, the server
+ * is stopped before the failure is passed on. */
+export async function startServerAndBrowser(browserOptions = {}, serverOptions = {}) {
+  const server = await startServer(serverOptions);
+  try {
+    return { server, browser: await openBrowser(browserOptions) };
+  } catch (e) {
+    await server.stop();
+    throw e;
+  }
+}
+
+/** What a test file ends with: closes its browsers, then stops its server.
+ * Each may be undefined, when the hook that starts them failed part way. */
+export async function closeAll(server, ...browsers) {
+  for (const browser of browsers) await browser?.close();
+  await server?.stop();
+}
+
 /** Waits until the game screen shows a level and the board is drawn. */
 export async function waitForGame(page, title) {
   await page.waitForFunction((t) => {

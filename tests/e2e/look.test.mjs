@@ -3,17 +3,11 @@
 // time from a key press to the frame that shows the step.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, openBrowser, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition, screenshotPath, holdAnswers } from './harness.mjs';
+import { startServerAndBrowser, closeAll, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition, screenshotPath, holdAnswers } from './harness.mjs';
 
 let server, browser;
-before(async () => {
-  server = await startServer();
-  browser = await openBrowser({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 2 });
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await startServerAndBrowser({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 2 })));
+after(() => closeAll(server, browser));
 
 test('first load of the game page: bytes transferred', async () => {
   await browser.page.goto(`${server.url}/`);

@@ -5,7 +5,7 @@
 // follow the server, a resend after a reload) undo nothing played since.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, openBrowser, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition, serverGame, holdAnswers } from './harness.mjs';
+import { startServer, openBrowser, closeAll, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition, serverGame, holdAnswers } from './harness.mjs';
 
 let server, phone, laptop, level;
 before(async () => {
@@ -13,11 +13,7 @@ before(async () => {
   phone = await openBrowser();
   laptop = await openBrowser();
 });
-after(async () => {
-  await phone?.close();
-  await laptop?.close();
-  await server?.stop();
-});
+after(() => closeAll(server, phone, laptop));
 
 const same = (p) => ({ player: p.player, boxes: p.boxes, moves: p.moves, pushes: p.pushes, cursor: p.cursor, redo: p.redo, hash: p.hash });
 
