@@ -6,13 +6,11 @@
 // hide, delete, restore) and reads the audit log. Screenshots in every theme.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
-import { startServer, openBrowser, closeAll, screenshotPath, apiGet, holdAnswers, SOKOD, SOURCE_DIR } from './harness.mjs';
+import { startServer, openBrowser, closeAll, createAdmin, sendAccountForm, screenshotPath, apiGet, holdAnswers, SOURCE_DIR } from './harness.mjs';
 
 const SHARED = process.env.SOKOD_SHARED_DIR || join(SOURCE_DIR, '..', 'shared');
-const MIGRATIONS = process.env.SOKOD_MIGRATIONS || join(SOURCE_DIR, 'migrations');
 const MICROBAN = join(SHARED, 'levels', 'Microban_155.xsb');
 const BOXOBAN = join(SHARED, 'levels', 'boxoban-medium-000.txt');
 const THEMES = ['classic', 'midnight', 'contrast', 'retro', 'garden'];
@@ -24,8 +22,7 @@ before(async () => {
   // should not keep the machine busy for the rest of the test.
   process.env.SOKOD_SOLVER_SECONDS = '1';
   server = await startServer();
-  execFileSync(SOKOD, ['admin', 'create', 'boss', '--db', server.db, '--migrations', MIGRATIONS],
-    { input: 'correct horse battery\n' });
+  createAdmin(server.db, 'boss', 'correct horse battery');
   admin = await openBrowser({ viewport: { width: 1280, height: 900 } });
   player = await openBrowser({ viewport: { width: 1280, height: 900 } });
 });
@@ -33,10 +30,7 @@ after(() => closeAll(server, admin, player));
 
 /** Signs in through the account screen. */
 async function signIn(page, name, password) {
-  await page.goto(`${server.url}/#/account`);
-  await page.fill('#acc-login input[name="username"]', name);
-  await page.fill('#acc-login input[name="password"]', password);
-  await page.click('#acc-login button[type="submit"]');
+  await sendAccountForm(page, server.url, 'login', name, password);
   await page.waitForFunction((n) => window.sokod?.app.account?.username === n, name);
 }
 
@@ -72,10 +66,7 @@ test('guests and players see no admin page, and the API refuses them', async () 
   assert.equal(r.status, 401, `a guest asking for the admin collections: ${JSON.stringify(r.body)}`);
   assert.equal(r.body.error.code, 'sign_in_required');
 
-  await page.goto(`${server.url}/#/account`);
-  await page.fill('#acc-signup input[name="username"]', 'player1');
-  await page.fill('#acc-signup input[name="password"]', 'hunter22hunter');
-  await page.click('#acc-signup button[type="submit"]');
+  await sendAccountForm(page, server.url, 'signup', 'player1', 'hunter22hunter');
   await page.waitForFunction(() => window.sokod?.app.account?.username === 'player1');
   await page.goto(`${server.url}/`);
   await page.waitForSelector('#screen-title:not([hidden])');

@@ -4,18 +4,17 @@
 // also photographed in every theme.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
-import { startServer, openBrowser, closeAll, screenshotPath, apiGet, waitForGame, waitSynced, counters, SOKOD, SOURCE_DIR } from './harness.mjs';
+import {
+  startServer, openBrowser, closeAll, createAdmin, sendAccountForm, screenshotPath, apiGet, waitForGame,
+  waitSynced, counters,
+} from './harness.mjs';
 
-const MIGRATIONS = process.env.SOKOD_MIGRATIONS || join(SOURCE_DIR, 'migrations');
 const THEMES = ['classic', 'midnight', 'contrast', 'retro', 'garden'];
 
 let server, browser;
 before(async () => {
   server = await startServer();
-  execFileSync(SOKOD, ['admin', 'create', 'maker', '--db', server.db, '--migrations', MIGRATIONS],
-    { input: 'level maker secret\n' });
+  createAdmin(server.db, 'maker', 'level maker secret');
   browser = await openBrowser({ viewport: { width: 1280, height: 800 } });
 });
 after(() => closeAll(server, browser));
@@ -38,10 +37,7 @@ const ARROW = { l: 'ArrowLeft', r: 'ArrowRight', u: 'ArrowUp', d: 'ArrowDown' };
 
 test('an editor-made level saved by an admin is played and solved from the library', async () => {
   const { page, errors } = browser;
-  await page.goto(`${server.url}/#/account`);
-  await page.fill('#acc-login input[name="username"]', 'maker');
-  await page.fill('#acc-login input[name="password"]', 'level maker secret');
-  await page.click('#acc-login button[type="submit"]');
+  await sendAccountForm(page, server.url, 'login', 'maker', 'level maker secret');
   await page.waitForFunction(() => window.sokod?.app.account?.admin === true);
 
   await page.goto(`${server.url}/#/editor`);

@@ -130,6 +130,13 @@ export function importLevels(db, file, collection) {
   return execFileSync(SOKOD, args, { encoding: 'utf8' });
 }
 
+/** Creates an account with the admin right in a server's database (sokod
+ * admin create), its password given on standard input. */
+export function createAdmin(db, name, password) {
+  execFileSync(SOKOD, ['admin', 'create', name, '--db', db, '--migrations', MIGRATIONS],
+    { input: `${password}\n` });
+}
+
 /** A browser with a fresh profile (a persistent context in a new folder):
  * one per "device". Options go to launchPersistentContext. */
 export async function openBrowser(options = {}) {
@@ -176,6 +183,16 @@ export async function startServerAndBrowser(browserOptions = {}, serverOptions =
 export async function closeAll(server, ...browsers) {
   for (const browser of browsers) await browser?.close();
   await server?.stop();
+}
+
+/** Opens the account screen of the server at `url` and sends its sign-up
+ * or log-in form (`form`: 'signup' or 'login') with a name and a password.
+ * Returns once it is sent: the caller waits for what should follow. */
+export async function sendAccountForm(page, url, form, name, password) {
+  await page.goto(`${url}/#/account`);
+  await page.fill(`#acc-${form} input[name="username"]`, name);
+  await page.fill(`#acc-${form} input[name="password"]`, password);
+  await page.click(`#acc-${form} button[type="submit"]`);
 }
 
 /** Waits until the game screen shows a level and the board is drawn. */
