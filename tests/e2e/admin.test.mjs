@@ -8,12 +8,11 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
-import { startServer, openBrowser, closeAll, createAdmin, sendAccountForm, screenshotPath, apiGet, holdAnswers, SOURCE_DIR } from './harness.mjs';
+import { startServer, openBrowser, closeAll, createAdmin, sendAccountForm, screenshotPath, screenshotEachTheme, apiGet, holdAnswers, SOURCE_DIR } from './harness.mjs';
 
 const SHARED = process.env.SOKOD_SHARED_DIR || join(SOURCE_DIR, '..', 'shared');
 const MICROBAN = join(SHARED, 'levels', 'Microban_155.xsb');
 const BOXOBAN = join(SHARED, 'levels', 'boxoban-medium-000.txt');
-const THEMES = ['classic', 'midnight', 'contrast', 'retro', 'garden'];
 
 let server, admin, player;
 before(async () => {
@@ -50,12 +49,6 @@ async function waitUploadState(page, name, state) {
 }
 
 const chips = (loc) => loc.locator('.report > .adm-summary .chip').allTextContents();
-
-async function setTheme(page, theme) {
-  await page.evaluate((t) => window.sokod.settings.set('theme', t), theme);
-  await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
-  await page.waitForTimeout(250);
-}
 
 test('guests and players see no admin page, and the API refuses them', async () => {
   const { page, errors } = player;
@@ -155,11 +148,7 @@ test('an admin uploads shared collections, reads the reports and imports one', a
   await page.click('.adm-paste summary');
   await mixed.scrollIntoViewIfNeeded();
   await page.screenshot({ path: screenshotPath('admin-upload.png') });
-  for (const theme of THEMES) {
-    await setTheme(page, theme);
-    await page.screenshot({ path: screenshotPath(`admin-${theme}.png`) });
-  }
-  await setTheme(page, 'classic');
+  await screenshotEachTheme(page, 'admin');
 
   // Import Microban into a new collection with a name of our own.
   await micro.locator('input[name="name"]').fill('Microban (upload)');
@@ -296,11 +285,7 @@ test('an admin manages the library and reads the audit log', async () => {
   await page.waitForSelector(`.adm-coll:not(.is-hidden)[data-id="${id}"]`);
   names = (await apiGet(page, '/collections')).body.collections.map((x) => x.name);
   assert.ok(names.includes('Microban'));
-  for (const theme of THEMES) {
-    await setTheme(page, theme);
-    await page.screenshot({ path: screenshotPath(`admin-library-${theme}.png`) });
-  }
-  await setTheme(page, 'classic');
+  await screenshotEachTheme(page, 'admin-library');
 
   // Microban moves before the tutorial.
   const order = async () => (await apiGet(page, '/collections')).body.collections.map((x) => x.id);

@@ -5,11 +5,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, openBrowser, closeAll, createAdmin, sendAccountForm, screenshotPath, apiGet, waitForGame,
-  waitSynced, counters,
+  startServer, openBrowser, closeAll, createAdmin, sendAccountForm, screenshotPath, screenshotEachTheme, apiGet,
+  waitForGame, waitSynced, counters,
 } from './harness.mjs';
 
-const THEMES = ['classic', 'midnight', 'contrast', 'retro', 'garden'];
 
 let server, browser;
 before(async () => {
@@ -54,13 +53,7 @@ test('an editor-made level saved by an admin is played and solved from the libra
   await page.fill('#ed-title', 'Twin rooms');
   await page.fill('#ed-author', 'maker');
   await page.focus('#ed-board');
-  for (const theme of THEMES) {
-    await page.evaluate((t) => window.sokod.settings.set('theme', t), theme);
-    await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
-    await page.waitForTimeout(250);
-    await page.screenshot({ path: screenshotPath(`editor-${theme}.png`) });
-  }
-  await page.evaluate(() => window.sokod.settings.set('theme', 'classic'));
+  await screenshotEachTheme(page, 'editor');
 
   // Test play: the upper box to its goal, then the lower one.
   const solution = 'urRRRlllddRRR';

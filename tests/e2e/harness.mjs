@@ -247,6 +247,26 @@ export function screenshotPath(name) {
   return join(SHOTS, name);
 }
 
+/** The themes the client offers, as static/themes/ names them. */
+export const THEMES = ['classic', 'midnight', 'contrast', 'retro', 'garden'];
+
+/** Switches the page to a theme and waits until it is drawn in it. */
+export async function setTheme(page, theme) {
+  await page.evaluate((t) => window.sokod.settings.set('theme', t), theme);
+  await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
+  await page.waitForTimeout(250);
+}
+
+/** A screenshot of the page in each of `themes`, named `${prefix}-${theme}.png`;
+ * then the page goes back to the classic theme. */
+export async function screenshotEachTheme(page, prefix, themes = THEMES) {
+  for (const theme of themes) {
+    await setTheme(page, theme);
+    await page.screenshot({ path: screenshotPath(`${prefix}-${theme}.png`) });
+  }
+  await setTheme(page, 'classic');
+}
+
 /** The server's game of the level the page shows. */
 export async function serverGame(page) {
   return page.evaluate(async () => {
