@@ -252,6 +252,14 @@ export async function gameOf(client, id) {
   return r.json.game;
 }
 
+// Opens the client's game on a level (or finds the one it has), asserting
+// that the server answered 200 or 201; resolves to the game.
+export async function openGame(client, levelId) {
+  const r = await client.post(`/api/v1/levels/${levelId}/game`);
+  assert.ok(r.status === 200 || r.status === 201, show(r));
+  return r.json.game;
+}
+
 // The id of the tests collection's level at a position (1-based), via the API.
 export async function levelIds(client, collectionName = 'sokod tests') {
   const list = await client.get('/api/v1/collections');

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { gameOf, levelIds, runSokod, show, startServer, stopCleanly } from './harness.mjs';
+import { gameOf, levelIds, openGame, runSokod, show, startServer, stopCleanly } from './harness.mjs';
 import { Board } from './sokoban.mjs';
 
 let server;
@@ -16,12 +16,6 @@ before(async () => {
 });
 
 after(() => stopCleanly(server, 'sokod should stop cleanly on SIGTERM'));
-
-async function openGame(client, levelId) {
-  const r = await client.post(`/api/v1/levels/${levelId}/game`);
-  assert.ok(r.status === 200 || r.status === 201, show(r));
-  return r.json.game;
-}
 
 test('a level is played to solved through batches of steps', async () => {
   const c = server.client();
