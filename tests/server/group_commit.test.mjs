@@ -4,15 +4,12 @@
 // transaction is lost, with the games in memory following the database.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { levelIds, show, sqlite, startServer, stopCleanly } from './harness.mjs';
+import { show, sqlite, startServerWithLevels, stopCleanly } from './harness.mjs';
 
 let server;
 let ids;
 
-before(async () => {
-  server = await startServer();
-  ids = await levelIds(server.client());
-});
+before(async () => ({ server, ids } = await startServerWithLevels()));
 
 after(() => stopCleanly(server));
 

@@ -252,6 +252,19 @@ export async function gameOf(client, id) {
   return r.json.game;
 }
 
+// Starts sokod (with startServer's options) and asks it for the ids of the
+// tests collection's levels; resolves to {server, ids}. When the ids cannot
+// be read, the server is stopped before the failure is passed on.
+export async function startServerWithLevels(options = {}) {
+  const server = await startServer(options);
+  try {
+    return { server, ids: await levelIds(server.client()) };
+  } catch (e) {
+    await server.stop();
+    throw e;
+  }
+}
+
 // Opens the client's game on a level (or finds the one it has), asserting
 // that the server answered 200 or 201; resolves to the game.
 export async function openGame(client, levelId) {

@@ -4,16 +4,13 @@
 // streams open.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { levelIds, show, startServer, stopCleanly } from './harness.mjs';
+import { show, startServerWithLevels, stopCleanly } from './harness.mjs';
 import { openStream } from './sse.mjs';
 
 let server;
 let ids;
 
-before(async () => {
-  server = await startServer({ args: ['--heartbeat', '1'] });
-  ids = await levelIds(server.client());
-});
+before(async () => ({ server, ids } = await startServerWithLevels({ args: ['--heartbeat', '1'] })));
 
 after(async () => {
   // Streams left open must not keep the server from stopping, nor leave it

@@ -4,16 +4,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { gameOf, levelIds, openGame, runSokod, show, startServer, stopCleanly } from './harness.mjs';
+import { gameOf, openGame, runSokod, show, startServerWithLevels, stopCleanly } from './harness.mjs';
 import { Board } from './sokoban.mjs';
 
 let server;
 let ids;
 
-before(async () => {
-  server = await startServer();
-  ids = await levelIds(server.client());
-});
+before(async () => ({ server, ids } = await startServerWithLevels()));
 
 after(() => stopCleanly(server, 'sokod should stop cleanly on SIGTERM'));
 

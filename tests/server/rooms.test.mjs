@@ -4,7 +4,7 @@
 // apart from race games.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { levelIds, show, startServer, stopCleanly } from './harness.mjs';
+import { show, startServerWithLevels, stopCleanly } from './harness.mjs';
 import { openStream } from './sse.mjs';
 
 let server;
@@ -12,8 +12,7 @@ let ids;
 
 before(async () => {
   // Short heartbeats: a dropped connection shows within a second or two.
-  server = await startServer({ args: ['--heartbeat', '1'] });
-  ids = await levelIds(server.client());
+  ({ server, ids } = await startServerWithLevels({ args: ['--heartbeat', '1'] }));
 });
 
 after(() => stopCleanly(server));

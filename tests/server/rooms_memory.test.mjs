@@ -5,7 +5,7 @@
 // is followed, another is refused with 503 and Retry-After.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { levelIds, show, startServer, stopCleanly } from './harness.mjs';
+import { show, startServerWithLevels, stopCleanly } from './harness.mjs';
 import { openStream } from './sse.mjs';
 
 const MAX_ROOMS = 3;
@@ -14,8 +14,7 @@ let ids;
 
 before(async () => {
   // Short heartbeats: the server hears of a closed stream within a second.
-  server = await startServer({ args: ['--max-rooms', String(MAX_ROOMS), '--heartbeat', '1'] });
-  ids = await levelIds(server.client());
+  ({ server, ids } = await startServerWithLevels({ args: ['--max-rooms', String(MAX_ROOMS), '--heartbeat', '1'] }));
 });
 
 after(() => stopCleanly(server));

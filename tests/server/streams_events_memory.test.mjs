@@ -6,7 +6,7 @@
 // gets a snapshot, as for a history that has moved on.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { levelIds, show, startServer, stopCleanly } from './harness.mjs';
+import { show, startServerWithLevels, stopCleanly } from './harness.mjs';
 import { openStream } from './sse.mjs';
 
 const BATCH = 'rl'.repeat(30000); // 60,000 steps on the corridor, back and forth
@@ -17,8 +17,7 @@ let ids;
 
 before(async () => {
   // 1 MiB over all games, by variable: an older sokod starts without it.
-  server = await startServer({ args: ['--heartbeat', '1'], env: { SOKOD_EVENTS_MEMORY: '1' } });
-  ids = await levelIds(server.client());
+  ({ server, ids } = await startServerWithLevels({ args: ['--heartbeat', '1'], env: { SOKOD_EVENTS_MEMORY: '1' } }));
 });
 
 after(() => stopCleanly(server));

@@ -5,16 +5,13 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { levelIds, show, startServer, stopCleanly } from './harness.mjs';
+import { show, startServerWithLevels, stopCleanly } from './harness.mjs';
 import { openStream } from './sse.mjs';
 
 let server;
 let ids;
 
-before(async () => {
-  server = await startServer({ args: ['--heartbeat', '1'] });
-  ids = await levelIds(server.client());
-});
+before(async () => ({ server, ids } = await startServerWithLevels({ args: ['--heartbeat', '1'] })));
 
 after(() => stopCleanly(server));
 
