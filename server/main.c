@@ -1,6 +1,5 @@
 /* sokod: the Sokoban server and its command-line tools, in one program. */
 #include "cli/cli.h"
-#include "cli/cli_solve.h"
 
 #include <stdio.h>
 #include <string.h>

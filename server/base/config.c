@@ -1,5 +1,6 @@
 /* Flags and environment variables of sokod serve and sokod import. */
 #include "base/config.h"
+#include "base/options.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -10,26 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* One setting: its flag (--name), its variable, the commands that take it,
- * and how its text is stored into a struct config: by `set`, or, when set
- * is NULL, as a whole number from min to max into the unsigned field at
- * offset `number`. */
-struct option {
-    const char *name;
-    const char *env;
-    unsigned commands;
-    const char *value_name;
-    const char *help;
-    int (*set)(struct config *cfg, const char *value);
-    size_t number;
-    unsigned long long min, max;
-};
-
-/* The end of an option whose value `fn` stores. */
-#define BY(fn) (fn), 0, 0, 0
-
-/* The end of an option whose value is a whole number kept in field. */
-#define NUMBER(field, lo, hi) NULL, offsetof(struct config, field), (lo), (hi)
+/* The ends of rows binding a field of struct config (options.h). */
+#define NUMBER(field, lo, hi) OPTIONS_NUMBER(struct config, field, lo, hi)
+#define TEXT(field) OPTIONS_TEXT(struct config, field, 0)
+#define BY(field, fn) OPTIONS_BY(struct config, field, fn)
 
 /* A span of seconds for the sweeper: 1 second to 10 years. */
 #define SPAN_MAX (10ull * 366 * 86400)
@@ -45,162 +30,86 @@ static int copy_text(char *dst, size_t cap, const char *value)
     return 0;
 }
 
-static int parse_unsigned(const char *value, unsigned long long max, unsigned long long *out)
+static int set_synchronous(void *field, const char *v)
 {
-    if (value[0] < '0' || value[0] > '9')
-        return -1;
-    errno = 0;
-    char *end = NULL;
-    unsigned long long v = strtoull(value, &end, 10);
-    if (errno != 0 || *end != '\0' || v > max)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int set_address(struct config *cfg, const char *v)
-{
-    return copy_text(cfg->address, sizeof cfg->address, v);
-}
-
-static int set_db(struct config *cfg, const char *v)
-{
-    return copy_text(cfg->db, sizeof cfg->db, v);
-}
-
-static int set_static(struct config *cfg, const char *v)
-{
-    return copy_text(cfg->static_dir, sizeof cfg->static_dir, v);
-}
-
-static int set_levels(struct config *cfg, const char *v)
-{
-    return copy_text(cfg->levels_dir, sizeof cfg->levels_dir, v);
-}
-
-static int set_wasm(struct config *cfg, const char *v)
-{
-    return copy_text(cfg->wasm, sizeof cfg->wasm, v);
-}
-
-static int set_migrations(struct config *cfg, const char *v)
-{
-    return copy_text(cfg->migrations, sizeof cfg->migrations, v);
-}
-
-static int set_synchronous(struct config *cfg, const char *v)
-{
+    int *synchronous = field;
     if (strcasecmp(v, "NORMAL") == 0)
-        cfg->synchronous = CONFIG_SYNC_NORMAL;
+        *synchronous = CONFIG_SYNC_NORMAL;
     else if (strcasecmp(v, "FULL") == 0)
-        cfg->synchronous = CONFIG_SYNC_FULL;
+        *synchronous = CONFIG_SYNC_FULL;
     else
-        return -1;
-    return 0;
-}
-
-static int set_max_body(struct config *cfg, const char *v)
-{
-    unsigned long long n;
-    if (parse_unsigned(v, 1ull << 30, &n) != 0 || n < 1024)
-        return -1;
-    cfg->max_body = (size_t)n;
-    return 0;
-}
-
-static int set_max_upload(struct config *cfg, const char *v)
-{
-    unsigned long long n;
-    if (parse_unsigned(v, 1ull << 30, &n) != 0 || n < 1024)
-        return -1;
-    cfg->max_upload = (size_t)n;
-    return 0;
+        return OPTIONS_REFUSED;
+    return OPTIONS_STORED;
 }
 
 /* Seconds with up to three decimals ("2.5"), from 0.05 to 600. */
-static int set_hint_seconds(struct config *cfg, const char *v)
+static int set_hint_seconds(void *field, const char *v)
 {
     unsigned long long whole = 0, millis = 0;
     const char *dot = strchr(v, '.');
     char head[16];
     size_t len = dot != NULL ? (size_t)(dot - v) : strlen(v);
     if (len == 0 || len >= sizeof head)
-        return -1;
+        return OPTIONS_REFUSED;
     memcpy(head, v, len);
     head[len] = '\0';
-    if (parse_unsigned(head, 600, &whole) != 0)
-        return -1;
+    if (options_read_number(head, 0, 600, &whole) != 0)
+        return OPTIONS_REFUSED;
     if (dot != NULL) {
         size_t digits = strlen(dot + 1);
-        if (digits == 0 || digits > 3 || parse_unsigned(dot + 1, 999, &millis) != 0)
-            return -1;
+        if (digits == 0 || digits > 3 || options_read_number(dot + 1, 0, 999, &millis) != 0)
+            return OPTIONS_REFUSED;
         for (size_t i = digits; i < 3; i++)
             millis *= 10;
     }
     double seconds = (double)whole + (double)millis / 1000.0;
     if (seconds < 0.05 || seconds > 600)
-        return -1;
-    cfg->hint_seconds = seconds;
-    return 0;
+        return OPTIONS_REFUSED;
+    *(double *)field = seconds;
+    return OPTIONS_STORED;
 }
 
-static int set_origins(struct config *cfg, const char *v)
+static int set_trusted_proxies(void *field, const char *v)
 {
-    return copy_text(cfg->origins, sizeof cfg->origins, v);
+    return client_ip_nets_parse(field, v) == 0 ? OPTIONS_STORED : OPTIONS_REFUSED;
 }
 
-static int set_collection(struct config *cfg, const char *v)
-{
-    if (v[0] == '\0')
-        return -1;
-    return copy_text(cfg->collection, sizeof cfg->collection, v);
-}
-
-static int set_trusted_proxies(struct config *cfg, const char *v)
-{
-    return client_ip_nets_parse(&cfg->trusted_proxies, v);
-}
-
-static int set_upload_steps(struct config *cfg, const char *v)
-{
-    unsigned long long n;
-    if (parse_unsigned(v, 1ull << 40, &n) != 0 || n < 1024)
-        return -1;
-    cfg->upload_steps = n;
-    return 0;
-}
-
-static const struct option options[] = {
+static const struct options_row options[] = {
     {"address", "SOKOD_ADDRESS", CONFIG_SERVE, "ADDR", "address to listen on (default 127.0.0.1)",
-     BY(set_address)},
+     TEXT(address)},
     {"port", "SOKOD_PORT", CONFIG_SERVE, "PORT",
      "port to listen on (default 8080; 0 picks a free port)", NUMBER(port, 0, 65535)},
     {"db", "SOKOD_DB", CONFIG_SERVE | CONFIG_IMPORT | CONFIG_ADMIN, "PATH",
-     "SQLite database file (default data/sokod.db)", BY(set_db)},
+     "SQLite database file (default data/sokod.db)", TEXT(db)},
     {"static", "SOKOD_STATIC", CONFIG_SERVE, "DIR",
-     "folder of the browser client (default: static/ beside the binary or its parent)",
-     BY(set_static)},
+     "folder of the browser client (default: static/ beside the binary or its parent, else "
+     "the installed one)",
+     TEXT(static_dir)},
     {"levels", "SOKOD_LEVELS", CONFIG_SERVE, "DIR",
-     "bundled levels imported on first start (default: levels/ beside the binary or its parent)",
-     BY(set_levels)},
+     "bundled levels imported on first start (default: levels/ beside the binary or its "
+     "parent, else the installed ones)",
+     TEXT(levels_dir)},
     {"wasm", "SOKOD_WASM", CONFIG_SERVE, "PATH",
-     "core.wasm served at /core.wasm (default: core.wasm beside the binary)", BY(set_wasm)},
+     "core.wasm served at /core.wasm (default: core.wasm beside the binary, else the "
+     "installed one)",
+     TEXT(wasm)},
     {"migrations", "SOKOD_MIGRATIONS", CONFIG_SERVE | CONFIG_IMPORT | CONFIG_ADMIN, "DIR",
      "folder of NNNN_name.sql schema migrations (default: migrations/ beside the binary or "
-     "its parent)",
-     BY(set_migrations)},
+     "its parent, else the installed ones)",
+     TEXT(migrations)},
     {"synchronous", "SOKOD_SYNCHRONOUS", CONFIG_SERVE | CONFIG_IMPORT | CONFIG_ADMIN, "MODE",
-     "SQLite synchronous setting: NORMAL (default) or FULL", BY(set_synchronous)},
+     "SQLite synchronous setting: NORMAL (default) or FULL", BY(synchronous, set_synchronous)},
     {"max-body", "SOKOD_MAX_BODY", CONFIG_SERVE, "BYTES",
-     "largest request body accepted (default 65536; larger ones get 413)", BY(set_max_body)},
+     "largest request body accepted (default 65536; larger ones get 413)",
+     NUMBER(max_body, 1024, 1u << 30)},
     {"max-upload", "SOKOD_MAX_UPLOAD", CONFIG_SERVE, "BYTES",
      "largest level file an admin may upload (default 33554432; larger ones get 413)",
-     BY(set_max_upload)},
+     NUMBER(max_upload, 1024, 1u << 30)},
     {"solver-seconds", "SOKOD_SOLVER_SECONDS", CONFIG_SERVE, "SECONDS",
      "time the background solvability check gives each uploaded level (default 10; 0: off)",
      NUMBER(solver_seconds, 0, 3600)},
     {"hint-seconds", "SOKOD_HINT_SECONDS", CONFIG_SERVE, "SECONDS",
-     "time one hint may search, decimals allowed (default 3)", BY(set_hint_seconds)},
+     "time one hint may search, decimals allowed (default 3)", BY(hint_seconds, set_hint_seconds)},
     {"hint-memory", "SOKOD_HINT_MEMORY", CONFIG_SERVE, "MIB",
      "memory one hint's search may use, in MiB (default 256)", NUMBER(hint_memory, 16, 65536)},
     {"hint-jobs", "SOKOD_HINT_JOBS", CONFIG_SERVE, "N",
@@ -219,14 +128,14 @@ static const struct option options[] = {
     {"origin", "SOKOD_ORIGIN", CONFIG_SERVE, "URL[,URL]",
      "the address players use, as https://sokoban.example.org: other Host headers get 421 "
      "(default: none; on a loopback address, the loopback names)",
-     BY(set_origins)},
+     TEXT(origins)},
     {"max-rooms", "SOKOD_MAX_ROOMS", CONFIG_SERVE, "N",
      "race rooms held in memory at once; past it, rooms not in use are forgotten, and when all "
      "are in use others get 503 (default 10000)",
      NUMBER(max_rooms, 1, 1000000)},
     {"collection", NULL, CONFIG_IMPORT, "NAME",
      "collection the levels go into (default: the file's Collection: line or its name)",
-     BY(set_collection)},
+     OPTIONS_TEXT(struct config, collection, 1)},
     {"guests-per-minute", "SOKOD_GUESTS_PER_MINUTE", CONFIG_SERVE, "N",
      "new guests one address may make per minute, as a burst and then steadily (default 60; "
      "more get 429)",
@@ -265,11 +174,11 @@ static const struct option options[] = {
     {"trusted-proxies", "SOKOD_TRUSTED_PROXIES", CONFIG_SERVE, "LIST",
      "addresses and networks of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto "
      "are believed, such as 10.0.0.0/8,::1 (default: none)",
-     BY(set_trusted_proxies)},
+     BY(trusted_proxies, set_trusted_proxies)},
     {"upload-steps", "SOKOD_UPLOAD_STEPS", CONFIG_SERVE, "N",
      "solution steps the check of one upload replays in all; solutions past it are reported "
      "\"not checked: over budget\" (default 16777216)",
-     BY(set_upload_steps)},
+     NUMBER(upload_steps, 1024, 1ull << 40)},
     {"upload-solver-seconds", "SOKOD_UPLOAD_SOLVER_SECONDS", CONFIG_SERVE, "SECONDS",
      "solvability-check time the levels of one upload get in all; levels past it are not "
      "checked (default 300)",
@@ -278,25 +187,14 @@ static const struct option options[] = {
      "past days' daily puzzles being made or waiting at once, from 1 to 16; more get 503 "
      "(default 4)",
      NUMBER(daily_past_jobs, 1, 16)},
+    {"help", NULL, 0, NULL, "print this help", OPTIONS_HELP},
+    OPTIONS_END,
 };
-
-#define NOPTIONS (sizeof options / sizeof options[0])
 
 void config_usage(unsigned command, const char *synopsis)
 {
     printf("usage: %s\n\nflags:\n", synopsis);
-    for (size_t i = 0; i < NOPTIONS; i++) {
-        const struct option *o = &options[i];
-        if ((o->commands & command) == 0)
-            continue;
-        char flag[64];
-        snprintf(flag, sizeof flag, "--%s %s", o->name, o->value_name);
-        printf("  %-24s %s", flag, o->help);
-        if (o->env != NULL)
-            printf(" [$%s]", o->env);
-        printf("\n");
-    }
-    printf("  %-24s %s\n", "--help", "print this help");
+    options_usage(stdout, options, command, 24, 1);
 }
 
 /* The folder holding the running binary, from /proc/self/exe. */
@@ -313,17 +211,33 @@ static int exe_dir(char *out, size_t cap)
     return 0;
 }
 
-/* Sets dst to <exe dir>/name, or else <exe dir>/../name, whichever exists
- * first; to the first when neither does (so that messages name a path). */
-static void find_beside_binary(char *dst, size_t cap, const char *name)
+/* Where `cmake --install` puts the data files: a path from the binary's
+ * folder, so that an installed tree still works when moved, and the
+ * absolute one, for a binary copied elsewhere. The build defines both. */
+#ifndef SOKOD_DATADIR_FROM_BIN
+#define SOKOD_DATADIR_FROM_BIN "../share/sokod"
+#endif
+#ifndef SOKOD_DATADIR
+#define SOKOD_DATADIR "/usr/local/share/sokod"
+#endif
+
+/* Sets dst to the first that exists of <exe dir>/name, <exe dir>/../name
+ * (a build folder in the checkout; skipped unless parent), and name in the
+ * installed data folder; to the first when none does (so that messages
+ * name a path). */
+static void find_beside_binary(char *dst, size_t cap, const char *name, bool parent)
 {
     char dir[PATH_MAX];
     if (exe_dir(dir, sizeof dir) != 0) {
         copy_text(dst, cap, name);
         return;
     }
-    const char *forms[] = {"%s/%s", "%s/../%s"};
-    for (size_t i = 0; i < 2; i++) {
+    /* The last form leaves dir out: "%.0s" prints none of it. */
+    const char *forms[] = {"%s/%s", "%s/../%s", "%s/" SOKOD_DATADIR_FROM_BIN "/%s",
+                           "%.0s" SOKOD_DATADIR "/%s"};
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        if (i == 1 && !parent)
+            continue;
         char candidate[PATH_MAX * 2];
         snprintf(candidate, sizeof candidate, forms[i], dir, name);
         struct stat st;
@@ -335,34 +249,42 @@ static void find_beside_binary(char *dst, size_t cap, const char *name)
     copy_text(dst, cap, first);
 }
 
-static const struct option *find_option(const char *name, size_t len, unsigned command)
+/* Says that `value`, from the flag or variable `from`, is not one o takes. */
+static void say_invalid(const char *value, const char *from, const struct options_row *o)
 {
-    for (size_t i = 0; i < NOPTIONS; i++) {
-        if ((options[i].commands & command) != 0 && strlen(options[i].name) == len &&
-            strncmp(options[i].name, name, len) == 0)
-            return &options[i];
-    }
-    return NULL;
-}
-
-/* Stores value as o says; 0, or -1 when it is not a value o takes. */
-static int set_option(struct config *cfg, const struct option *o, const char *value)
-{
-    if (o->set != NULL)
-        return o->set(cfg, value);
-    unsigned long long n;
-    if (parse_unsigned(value, o->max, &n) != 0 || n < o->min)
-        return -1;
-    *(unsigned *)(void *)((char *)cfg + o->number) = (unsigned)n;
-    return 0;
-}
-
-static int apply(struct config *cfg, const struct option *o, const char *value, const char *from)
-{
-    if (set_option(cfg, o, value) == 0)
-        return 0;
     fprintf(stderr, "sokod: invalid value '%s' for %s (%s)\n", value, from, o->help);
-    return -1;
+}
+
+/* Says why the flags cannot be read, for options_parse's result r. */
+static void complain(const struct options_result *r)
+{
+    switch (r->status) {
+    case OPTIONS_MISSING:
+        fprintf(stderr, "sokod: --%s needs a value\n", r->row->name);
+        break;
+    case OPTIONS_INVALID:
+        say_invalid(r->value, r->arg, r->row);
+        break;
+    default:
+        fprintf(stderr, "sokod: unknown flag '%s' (try --help)\n", r->arg);
+        break;
+    }
+}
+
+/* Reads the variables of the rows `command` takes; -1 after saying which
+ * one holds a value its row does not take. */
+static int load_env(struct config *cfg, unsigned command)
+{
+    for (const struct options_row *o = options; o->kind != OPTIONS_KIND_END; o++) {
+        if ((o->commands & command) == 0 || o->env == NULL)
+            continue;
+        const char *v = getenv(o->env);
+        if (v != NULL && v[0] != '\0' && options_store(o, cfg, v) != OPTIONS_STORED) {
+            say_invalid(v, o->env, o);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 int config_load(struct config *cfg, unsigned command, int argc, char **argv)
@@ -395,70 +317,27 @@ int config_load(struct config *cfg, unsigned command, int argc, char **argv)
     cfg->upload_solver_seconds = 300;
     cfg->daily_past_jobs = 4;
 
-    for (size_t i = 0; i < NOPTIONS; i++) {
-        const struct option *o = &options[i];
-        if ((o->commands & command) == 0 || o->env == NULL)
-            continue;
-        const char *v = getenv(o->env);
-        if (v != NULL && v[0] != '\0' && apply(cfg, o, v, o->env) != 0)
-            return -1;
-    }
-
-    cfg->args = argv + 1;
-    cfg->nargs = 0;
-    bool only_args = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (only_args || a[0] != '-' || a[1] == '\0') {
-            cfg->args[cfg->nargs++] = argv[i];
-            continue;
-        }
-        if (strcmp(a, "--") == 0) {
-            only_args = true;
-            continue;
-        }
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
-            return 1;
-        if (strncmp(a, "--", 2) != 0) {
-            fprintf(stderr, "sokod: unknown flag '%s' (try --help)\n", a);
-            return -1;
-        }
-        const char *name = a + 2;
-        const char *eq = strchr(name, '=');
-        size_t len = eq != NULL ? (size_t)(eq - name) : strlen(name);
-        const struct option *o = find_option(name, len, command);
-        if (o == NULL) {
-            fprintf(stderr, "sokod: unknown flag '%s' (try --help)\n", a);
-            return -1;
-        }
-        const char *value = NULL;
-        if (eq != NULL) {
-            value = eq + 1;
-        } else if (i + 1 < argc) {
-            value = argv[++i];
-        } else {
-            fprintf(stderr, "sokod: --%s needs a value\n", o->name);
-            return -1;
-        }
-        if (apply(cfg, o, value, a) != 0)
-            return -1;
+    if (load_env(cfg, command) != 0)
+        return -1;
+    struct options_result r;
+    options_parse(options, command, OPTIONS_EQUALS, cfg, argc, argv, &r);
+    cfg->args = r.args;
+    cfg->nargs = r.nargs;
+    if (r.status == OPTIONS_WANTS_HELP)
+        return 1;
+    if (r.status != OPTIONS_OK) {
+        complain(&r);
+        return -1;
     }
 
     if (cfg->static_dir[0] == '\0')
-        find_beside_binary(cfg->static_dir, sizeof cfg->static_dir, "static");
+        find_beside_binary(cfg->static_dir, sizeof cfg->static_dir, "static", true);
     if (cfg->levels_dir[0] == '\0')
-        find_beside_binary(cfg->levels_dir, sizeof cfg->levels_dir, "levels");
+        find_beside_binary(cfg->levels_dir, sizeof cfg->levels_dir, "levels", true);
     if (cfg->migrations[0] == '\0')
-        find_beside_binary(cfg->migrations, sizeof cfg->migrations, "migrations");
-    if (cfg->wasm[0] == '\0') {
-        char dir[PATH_MAX];
-        char path[PATH_MAX * 2];
-        if (exe_dir(dir, sizeof dir) == 0)
-            snprintf(path, sizeof path, "%s/core.wasm", dir);
-        else
-            snprintf(path, sizeof path, "core.wasm");
-        copy_text(cfg->wasm, sizeof cfg->wasm, path);
-    }
+        find_beside_binary(cfg->migrations, sizeof cfg->migrations, "migrations", true);
+    if (cfg->wasm[0] == '\0')
+        find_beside_binary(cfg->wasm, sizeof cfg->wasm, "core.wasm", false);
     if (cfg->max_streams == 0)
         cfg->max_streams = cfg->max_connections / 2;
     if (cfg->max_streams >= cfg->max_connections) {

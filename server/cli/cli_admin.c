@@ -3,6 +3,7 @@
  * line of standard input when that is not a terminal; never from an
  * argument, which other users of the machine could read. */
 #include "cli/cli.h"
+#include "cli/cli_options.h"
 
 #include "accounts/accounts.h"
 #include "base/clock.h"
@@ -18,18 +19,14 @@
 
 static const char synopsis[] = "sokod admin create|grant|revoke NAME [--db PATH]";
 
-static void usage(void)
-{
-    config_usage(CONFIG_ADMIN, synopsis);
-    printf("\n"
-           "  create NAME   creates the account NAME with the admin right; its password is\n"
-           "                read from the terminal (echo off, asked twice), or from the\n"
-           "                first line of standard input when it is not a terminal\n"
-           "  grant NAME    gives the existing account NAME the admin right\n"
-           "  revoke NAME   takes it back\n"
-           "\nEach change is recorded in the audit log. Exit status: 0 done, 1 refused or\n"
-           "failed, 2 usage.\n");
-}
+static const char about[] =
+    "  create NAME   creates the account NAME with the admin right; its password is\n"
+    "                read from the terminal (echo off, asked twice), or from the\n"
+    "                first line of standard input when it is not a terminal\n"
+    "  grant NAME    gives the existing account NAME the admin right\n"
+    "  revoke NAME   takes it back\n"
+    "\nEach change is recorded in the audit log. Exit status: 0 done, 1 refused or\n"
+    "failed, 2 usage.\n";
 
 /* Reads one line into buf (without its line end); false at end of input
  * or when the line does not fit. */
@@ -164,13 +161,9 @@ static int set_right(const char *name, bool admin, const struct audit_actor *who
 int cli_admin(int argc, char **argv)
 {
     struct config cfg;
-    int loaded = config_load(&cfg, CONFIG_ADMIN, argc, argv);
-    if (loaded == 1) {
-        usage();
-        return 0;
-    }
-    if (loaded < 0)
-        return 2;
+    int early = cli_config(&cfg, CONFIG_ADMIN, argc, argv, synopsis, about);
+    if (early >= 0)
+        return early;
     static const char *const actions[] = {"create", "grant", "revoke"};
     size_t action = 0;
     while (cfg.nargs == 2 && action < 3 && strcmp(cfg.args[0], actions[action]) != 0)

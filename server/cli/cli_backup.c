@@ -1,6 +1,7 @@
 /* sokod backup and sokod restore: a consistent copy of the database taken
  * while the server runs, and its way back once the server is stopped. */
 #include "cli/cli.h"
+#include "cli/cli_options.h"
 
 #include "base/config.h"
 #include "storage/storage.h"
@@ -10,16 +11,12 @@
 #include <string.h>
 #include <unistd.h>
 
+/* cli_config, then the one argument both commands take, FILE. */
 static int load(struct config *cfg, int argc, char **argv, const char *synopsis, const char *about)
 {
-    int loaded = config_load(cfg, CONFIG_ADMIN, argc, argv);
-    if (loaded == 1) {
-        config_usage(CONFIG_ADMIN, synopsis);
-        printf("\n%s", about);
-        return 0;
-    }
-    if (loaded < 0)
-        return 2;
+    int early = cli_config(cfg, CONFIG_ADMIN, argc, argv, synopsis, about);
+    if (early >= 0)
+        return early;
     if (cfg->nargs != 1) {
         fprintf(stderr, "usage: %s (try --help)\n", synopsis);
         return 2;

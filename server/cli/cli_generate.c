@@ -2,6 +2,7 @@
  * with their reference solutions, ready for `sokod import`. */
 #include "base/files.h"
 #include "cli/cli.h"
+#include "cli/cli_options.h"
 #include "generate.h"
 #include "soko.h"
 #include "solver.h"
@@ -19,81 +20,166 @@
 #define MAX_COUNT 100000
 #define MAX_JOBS 64
 
-static void generate_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: sokod generate [--seed N] [--width W] [--height H] [--boxes K] [--count C]\n"
-            "                      [--shape S] [--candidates N] [--min-score S] [--nodes N]\n"
-            "                      [--title T] [--collection NAME] [--comment TEXT] [--sort]\n"
-            "                      [--avoid FILE] [--no-verify] [--jobs N] [--json]\n"
-            "\n"
-            "Generates solvable levels and prints them in the community text format,\n"
-            "each with its title, \"Author: sokod\", a comment giving its seed and\n"
-            "difficulty score, and a solution with the fewest pushes. The same options\n"
-            "give the same levels on every machine.\n"
-            "\n"
-            "  --seed N        the first level's seed (default 1); level i uses N + i,\n"
-            "                  skipping seeds that repeat an earlier level of the run\n"
-            "  --width W       the largest board width, outer walls included (5-40, default 12)\n"
-            "  --height H      the largest board height (5-40, default 12)\n"
-            "  --boxes K       boxes (1-8, default 3)\n"
-            "                  W, H and K may be ranges such as 8-12: each level's seed picks\n"
-            "  --count C       levels to print (default 1)\n"
-            "  --shape S       room shape: any (default), open, rooms, cave or tiles\n"
-            "  --candidates N  rooms whose best positions compete for each level (default 4)\n"
-            "  --min-score S   try more rooms (up to 8 times as many) until the score reaches S\n"
-            "  --nodes N       positions of the pull search per room (default 300000)\n"
-            "  --title T       titles \"T 1\", \"T 2\"... (default \"Generated 1\"...)\n"
-            "  --collection NAME  start with a collection header credited to sokod\n"
-            "  --comment TEXT  the collection's comment\n"
-            "  --sort          print the levels from the lowest difficulty score up\n"
-            "  --avoid FILE    skip seeds that give a level of FILE (again for more files)\n"
-            "  --no-verify     skip the solver's check of each level\n"
-            "  --jobs N        generate on N threads (the output does not change)\n"
-            "  --json          print one JSON document instead\n"
-            "  --help          show this help\n"
-            "\n"
-            "Exit status: 0 when every level was generated, 1 when one could not be,\n"
-            "2 on a usage error.\n");
-}
-
 typedef struct range {
     uint32_t lo, hi;
 } range;
 
-/* Reads "N" or "LO-HI" within [min, max]. */
+/* Canonical board hashes, grown as needed. */
+typedef struct hash_list {
+    uint64_t *hashes;
+    size_t n, cap;
+} hash_list;
+
+/* What the flags ask for. */
+typedef struct generate_args {
+    gen_options base;
+    range width, height, boxes;
+    uint64_t count, jobs;
+    const char *title, *collection, *comment;
+    bool sort, no_verify, json;
+    hash_list avoid; /* the boards of --avoid's files */
+} generate_args;
+
+/* Reads "N" or "LO-HI", decimal digits only, within [min, max]. */
 static bool parse_range(const char *s, uint32_t min, uint32_t max, range *out)
 {
     char *end;
     errno = 0;
-    unsigned long lo = strtoul(s, &end, 10), hi = lo;
-    if (errno != 0 || end == s || s[0] == '-')
+    if (s[0] < '0' || s[0] > '9')
         return false;
+    unsigned long lo = strtoul(s, &end, 10), hi = lo;
     if (*end == '-') {
         const char *h = end + 1;
-        hi = strtoul(h, &end, 10);
-        if (errno != 0 || end == h)
+        if (h[0] < '0' || h[0] > '9')
             return false;
+        hi = strtoul(h, &end, 10);
     }
-    if (*end != '\0' || lo < min || hi > max || lo > hi)
+    if (errno != 0 || *end != '\0' || lo < min || hi > max || lo > hi)
         return false;
     out->lo = (uint32_t)lo;
     out->hi = (uint32_t)hi;
     return true;
 }
 
-static bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+static int store_side(void *field, const char *value)
 {
-    char *end;
-    errno = 0;
-    if (s[0] == '-')
-        return false;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno != 0 || end == s || *end != '\0' || v < min || v > max)
-        return false;
-    *out = v;
-    return true;
+    return parse_range(value, GEN_MIN_SIDE, GEN_MAX_SIDE, field) ? OPTIONS_STORED : OPTIONS_REFUSED;
 }
+
+static int store_boxes(void *field, const char *value)
+{
+    return parse_range(value, 1, GEN_MAX_BOXES, field) ? OPTIONS_STORED : OPTIONS_REFUSED;
+}
+
+static int store_shape(void *field, const char *value)
+{
+    int shape = gen_shape_from_name(value);
+    if (shape < 0)
+        return OPTIONS_REFUSED;
+    *(uint8_t *)field = (uint8_t)shape;
+    return OPTIONS_STORED;
+}
+
+/* A title: one line, not empty, short enough for "TITLE 100000" to fit. */
+static int store_title(void *field, const char *value)
+{
+    if (value[0] == '\0' || strlen(value) >= 200 || strchr(value, '\n') != NULL)
+        return OPTIONS_REFUSED;
+    *(const char **)field = value;
+    return OPTIONS_STORED;
+}
+
+static int store_collection(void *field, const char *value)
+{
+    if (value[0] == '\0' || strchr(value, '\n') != NULL)
+        return OPTIONS_REFUSED;
+    *(const char **)field = value;
+    return OPTIONS_STORED;
+}
+
+static int store_comment(void *field, const char *value)
+{
+    *(const char **)field = value;
+    return OPTIONS_STORED;
+}
+
+static int store_avoid(void *field, const char *path);
+
+static const struct options_row generate_rows[] = {
+    {"seed", NULL, 0, "N",
+     "the first level's seed (default 1); level i uses N + i,\n"
+     "skipping seeds that repeat an earlier level of the run",
+     OPTIONS_NUMBER(generate_args, base.seed, 0, UINT64_MAX)},
+    {"width", NULL, 0, "W", "the largest board width, outer walls included (5-40, default 12)",
+     OPTIONS_BY(generate_args, width, store_side)},
+    {"height", NULL, 0, "H", "the largest board height (5-40, default 12)",
+     OPTIONS_BY(generate_args, height, store_side)},
+    {"boxes", NULL, 0, "K",
+     "boxes (1-8, default 3)\n"
+     "W, H and K may be ranges such as 8-12: each level's seed picks",
+     OPTIONS_BY(generate_args, boxes, store_boxes)},
+    {"count", NULL, 0, "C", "levels to print (default 1)",
+     OPTIONS_NUMBER(generate_args, count, 1, MAX_COUNT)},
+    {"shape", NULL, 0, "S", "room shape: any (default), open, rooms, cave or tiles",
+     OPTIONS_BY(generate_args, base.shape, store_shape)},
+    {"candidates", NULL, 0, "N", "rooms whose best positions compete for each level (default 4)",
+     OPTIONS_NUMBER(generate_args, base.candidates, 1, 1000)},
+    {"min-score", NULL, 0, "S", "try more rooms (up to 8 times as many) until the score reaches S",
+     OPTIONS_NUMBER(generate_args, base.min_score, 0, 100000)},
+    {"nodes", NULL, 0, "N", "positions of the pull search per room (default 300000)",
+     OPTIONS_NUMBER(generate_args, base.node_limit, 1, 50000000)},
+    {"title", NULL, 0, "T", "titles \"T 1\", \"T 2\"... (default \"Generated 1\"...)",
+     OPTIONS_BY(generate_args, title, store_title)},
+    {"collection", NULL, 0, "NAME", "start with a collection header credited to sokod",
+     OPTIONS_BY(generate_args, collection, store_collection)},
+    {"comment", NULL, 0, "TEXT", "the collection's comment",
+     OPTIONS_BY(generate_args, comment, store_comment)},
+    {"sort", NULL, 0, NULL, "print the levels from the lowest difficulty score up",
+     OPTIONS_SWITCH(generate_args, sort)},
+    {"avoid", NULL, 0, "FILE", "skip seeds that give a level of FILE (again for more files)",
+     OPTIONS_BY(generate_args, avoid, store_avoid)},
+    {"no-verify", NULL, 0, NULL, "skip the solver's check of each level",
+     OPTIONS_SWITCH(generate_args, no_verify)},
+    {"jobs", NULL, 0, "N", "generate on N threads (the output does not change)",
+     OPTIONS_NUMBER(generate_args, jobs, 1, MAX_JOBS)},
+    CLI_JSON_ROW(generate_args),
+    CLI_HELP_ROW,
+    OPTIONS_END,
+};
+
+/* An unknown flag that ends the arguments is worded as a flag without its
+ * value, as the command always has. */
+static bool generate_complain(const struct options_result *r)
+{
+    if (r->status == OPTIONS_INVALID) {
+        fprintf(stderr, "sokod generate: %s needs a valid value: %s\n", r->arg, r->value);
+        return true;
+    }
+    if (r->status == OPTIONS_MISSING || (r->status == OPTIONS_UNKNOWN && r->value == NULL)) {
+        fprintf(stderr, "sokod generate: %s needs a valid value\n", r->arg);
+        return true;
+    }
+    return false;
+}
+
+static const struct cli_command generate_command = {
+    .name = "generate",
+    .about = "usage: sokod generate [--seed N] [--width W] [--height H] [--boxes K] [--count C]\n"
+             "                      [--shape S] [--candidates N] [--min-score S] [--nodes N]\n"
+             "                      [--title T] [--collection NAME] [--comment TEXT] [--sort]\n"
+             "                      [--avoid FILE] [--no-verify] [--jobs N] [--json]\n"
+             "\n"
+             "Generates solvable levels and prints them in the community text format,\n"
+             "each with its title, \"Author: sokod\", a comment giving its seed and\n"
+             "difficulty score, and a solution with the fewest pushes. The same options\n"
+             "give the same levels on every machine.\n"
+             "\n",
+    .rows = generate_rows,
+    .pad = 14,
+    .after = "Exit status: 0 when every level was generated, 1 when one could not be,\n"
+             "2 on a usage error.\n",
+    .complain = generate_complain,
+};
 
 typedef struct slot {
     uint64_t seed;
@@ -196,15 +282,38 @@ static uint64_t board_hash(const char *board)
     return soko_level_canonical_hash(&lvl);
 }
 
-/* The canonical hashes of a level file's valid boards, appended to *list.
- * Returns false (after a message) when the file cannot be read. */
-static bool read_avoid(const char *path, uint64_t **list, size_t *n, size_t *cap)
+static void hash_list_add(hash_list *list, uint64_t hash)
+{
+    if (list->n == list->cap) {
+        size_t bigger = list->cap == 0 ? 256 : list->cap * 2;
+        uint64_t *grown = realloc(list->hashes, bigger * sizeof *grown);
+        if (grown == NULL)
+            return;
+        list->hashes = grown;
+        list->cap = bigger;
+    }
+    list->hashes[list->n++] = hash;
+}
+
+static bool hash_list_has(const uint64_t *hashes, size_t n, uint64_t hash)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (hashes[i] == hash)
+            return true;
+    }
+    return false;
+}
+
+/* Adds the canonical hashes of the valid boards of the level file `path`
+ * to the hash_list field. OPTIONS_STOP (after a message) when the file
+ * cannot be read: the command then stops with status 1. */
+static int store_avoid(void *field, const char *path)
 {
     uint32_t len;
     char *text = file_read_whole(path, &len);
     if (text == NULL) {
         fprintf(stderr, "sokod generate: %s: cannot read: %s\n", path, strerror(errno));
-        return false;
+        return OPTIONS_STOP;
     }
     static soko_reader reader;
     static soko_entry entry;
@@ -213,192 +322,148 @@ static bool read_avoid(const char *path, uint64_t **list, size_t *n, size_t *cap
         char *board = strndup(text + entry.board.off, entry.board.len);
         uint64_t hash = board != NULL ? board_hash(board) : 0;
         free(board);
-        if (hash == 0)
-            continue;
-        if (*n == *cap) {
-            size_t bigger = *cap == 0 ? 256 : *cap * 2;
-            uint64_t *grown = realloc(*list, bigger * sizeof *grown);
-            if (grown == NULL)
-                break;
-            *list = grown;
-            *cap = bigger;
-        }
-        (*list)[(*n)++] = hash;
+        if (hash != 0)
+            hash_list_add(field, hash);
     }
     free(text);
-    return true;
+    return OPTIONS_STORED;
+}
+
+/* The levels kept so far, in seed order, and how the run goes. */
+typedef struct run {
+    slot *done;       /* count at most */
+    uint64_t *hashes; /* of done's boards, to skip repeats */
+    uint64_t have, skipped;
+    int status; /* 1 once a seed has failed */
+} run;
+
+/* Generates slots[0..n) on `jobs` threads, this one included. */
+static void generate_batch(slot *slots, uint32_t n, uint64_t jobs)
+{
+    batch b = {.slots = slots, .n = n, .next = 0};
+    pthread_mutex_init(&b.lock, NULL);
+    pthread_t threads[MAX_JOBS];
+    unsigned started = 0;
+    for (unsigned t = 1; t < jobs && t < n; t++) {
+        if (pthread_create(&threads[started], NULL, generate_worker, &b) == 0)
+            started++;
+    }
+    generate_worker(&b);
+    for (unsigned t = 0; t < started; t++)
+        pthread_join(threads[t], NULL);
+    pthread_mutex_destroy(&b.lock);
+}
+
+/* Keeps the levels of slots[0..n) in order, but not one that repeats a
+ * level kept or one to avoid, nor any past the count or after a failed
+ * seed: their levels are freed. */
+static void take_batch(const generate_args *a, run *run, slot *slots, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        slot *s = &slots[i];
+        if (s->rc != GEN_OK) {
+            fprintf(stderr, "sokod generate: seed %" PRIu64 ": %s\n", s->seed,
+                    gen_error_name(s->rc));
+            run->status = 1;
+            continue;
+        }
+        uint64_t hash = board_hash(s->level.board);
+        bool repeat = hash_list_has(run->hashes, run->have, hash) ||
+                      hash_list_has(a->avoid.hashes, a->avoid.n, hash);
+        if (repeat || run->have == a->count || run->status != 0) {
+            run->skipped += repeat;
+            gen_level_free(&s->level);
+            continue;
+        }
+        run->hashes[run->have] = hash;
+        run->done[run->have++] = *s;
+    }
+}
+
+/* Generates levels from the first seed on until run holds the count or a
+ * seed fails. Seeds are generated in batches on the threads, and taken in
+ * seed order, so the levels do not depend on the number of threads. */
+static void generate_all(const generate_args *a, run *run, slot *slots, uint32_t per_batch)
+{
+    uint64_t seed = a->base.seed;
+    while (run->have < a->count && run->status == 0) {
+        uint64_t left = a->count - run->have;
+        uint32_t n = (uint32_t)(left < per_batch ? left : per_batch);
+        for (uint32_t i = 0; i < n; i++) {
+            slots[i].seed = seed + i;
+            slots[i].opt = level_options(&a->base, seed + i, a->width, a->height, a->boxes);
+        }
+        generate_batch(slots, n, a->jobs);
+        take_batch(a, run, slots, n);
+        seed += n;
+    }
+}
+
+/* Prints the levels kept, with the collection header when asked for one. */
+static void print_levels_text(const generate_args *a, const run *run)
+{
+    if (a->collection != NULL) {
+        printf("Collection: %s\nAuthor: sokod\n", a->collection);
+        if (a->comment != NULL)
+            printf("Comment:\n%s\nComment-End:\n", a->comment);
+        printf("\n");
+    }
+    for (uint64_t i = 0; i < run->have; i++)
+        print_text(&run->done[i], a->title, (unsigned)i + 1);
+}
+
+static void print_levels_json(const generate_args *a, const run *run)
+{
+    json_t *root = json_object(), *levels = json_array();
+    if (a->collection != NULL)
+        json_object_set_new(root, "collection", json_string(a->collection));
+    json_object_set_new(root, "levels", levels);
+    for (uint64_t i = 0; i < run->have; i++)
+        json_array_append_new(levels, level_json(&run->done[i], a->title, (unsigned)i + 1));
+    json_object_set_new(root, "skipped_repeats", json_integer((json_int_t)run->skipped));
+    cli_print_json(root);
+}
+
+/* Generates and prints the levels the flags ask for; the exit status. */
+static int generate_run(const generate_args *a)
+{
+    uint32_t per_batch = (uint32_t)a->jobs * 4;
+    run run = {.done = calloc(a->count, sizeof *run.done),
+               .hashes = calloc(a->count, sizeof *run.hashes)};
+    slot *slots = calloc(per_batch, sizeof *slots);
+    if (run.done != NULL && run.hashes != NULL && slots != NULL) {
+        generate_all(a, &run, slots, per_batch);
+        if (a->sort)
+            qsort(run.done, run.have, sizeof *run.done, by_score);
+        if (a->json)
+            print_levels_json(a, &run);
+        else
+            print_levels_text(a, &run);
+        for (uint64_t i = 0; i < run.have; i++)
+            gen_level_free(&run.done[i].level);
+    } else {
+        fprintf(stderr, "sokod generate: out of memory\n");
+        run.status = 1;
+    }
+    free(run.done);
+    free(run.hashes);
+    free(slots);
+    return run.status;
 }
 
 int cli_generate(int argc, char **argv)
 {
-    uint64_t *avoid = NULL;
-    size_t avoid_n = 0, avoid_cap = 0;
-    gen_options base;
-    gen_options_default(&base);
-    base.verify_nodes = VERIFY_NODES;
-    range w = {12, 12}, h = {12, 12}, k = {3, 3};
-    uint64_t count = 1, jobs = 1, v = 0;
-    const char *title = "Generated", *collection = NULL, *comment = NULL;
-    bool json = false, sort = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        bool ok = true;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            generate_usage(stdout);
-            return 0;
-        } else if (strcmp(a, "--json") == 0) {
-            json = true;
-            continue;
-        } else if (strcmp(a, "--sort") == 0) {
-            sort = true;
-            continue;
-        } else if (strcmp(a, "--no-verify") == 0) {
-            base.verify_nodes = 0;
-            continue;
-        } else if (val == NULL) {
-            ok = false;
-        } else if (strcmp(a, "--seed") == 0) {
-            ok = parse_u64(val, 0, UINT64_MAX, &base.seed);
-        } else if (strcmp(a, "--width") == 0) {
-            ok = parse_range(val, GEN_MIN_SIDE, GEN_MAX_SIDE, &w);
-        } else if (strcmp(a, "--height") == 0) {
-            ok = parse_range(val, GEN_MIN_SIDE, GEN_MAX_SIDE, &h);
-        } else if (strcmp(a, "--boxes") == 0) {
-            ok = parse_range(val, 1, GEN_MAX_BOXES, &k);
-        } else if (strcmp(a, "--count") == 0) {
-            ok = parse_u64(val, 1, MAX_COUNT, &count);
-        } else if (strcmp(a, "--jobs") == 0) {
-            ok = parse_u64(val, 1, MAX_JOBS, &jobs);
-        } else if (strcmp(a, "--candidates") == 0) {
-            ok = parse_u64(val, 1, 1000, &v);
-            base.candidates = (uint32_t)v;
-        } else if (strcmp(a, "--min-score") == 0) {
-            ok = parse_u64(val, 0, 100000, &v);
-            base.min_score = (uint32_t)v;
-        } else if (strcmp(a, "--nodes") == 0) {
-            ok = parse_u64(val, 1, 50000000, &base.node_limit);
-        } else if (strcmp(a, "--shape") == 0) {
-            int s = gen_shape_from_name(val);
-            ok = s >= 0;
-            base.shape = (uint8_t)(s >= 0 ? s : 0);
-        } else if (strcmp(a, "--title") == 0) {
-            title = val;
-            ok = val[0] != '\0' && strlen(val) < 200 && strchr(val, '\n') == NULL;
-        } else if (strcmp(a, "--collection") == 0) {
-            collection = val;
-            ok = val[0] != '\0' && strchr(val, '\n') == NULL;
-        } else if (strcmp(a, "--comment") == 0) {
-            comment = val;
-        } else if (strcmp(a, "--avoid") == 0) {
-            if (!read_avoid(val, &avoid, &avoid_n, &avoid_cap)) {
-                free(avoid);
-                return 1;
-            }
-        } else {
-            fprintf(stderr, "sokod generate: unknown option '%s'\n\n", a);
-            generate_usage(stderr);
-            free(avoid);
-            return 2;
-        }
-        if (!ok) {
-            fprintf(stderr, "sokod generate: %s needs a valid value%s%s\n\n", a, val ? ": " : "",
-                    val ? val : "");
-            generate_usage(stderr);
-            free(avoid);
-            return 2;
-        }
-        i++;
+    generate_args a = {.width = {12, 12}, .height = {12, 12}, .boxes = {3, 3}};
+    gen_options_default(&a.base);
+    a.count = 1;
+    a.jobs = 1;
+    a.title = "Generated";
+    struct options_result r;
+    int status = cli_options(&generate_command, &a, argc, argv, &r);
+    if (status < 0) {
+        a.base.verify_nodes = a.no_verify ? 0 : VERIFY_NODES;
+        status = generate_run(&a);
     }
-    slot *done = calloc(count, sizeof *done);
-    uint64_t *hashes = calloc(count, sizeof *hashes);
-    uint32_t per_batch = (uint32_t)jobs * 4;
-    slot *slots = calloc(per_batch, sizeof *slots);
-    if (done == NULL || hashes == NULL || slots == NULL) {
-        free(done);
-        free(hashes);
-        free(slots);
-        free(avoid);
-        fprintf(stderr, "sokod generate: out of memory\n");
-        return 1;
-    }
-    uint64_t have = 0, seed = base.seed, skipped = 0;
-    int status = 0;
-    /* Seeds are generated in batches on the threads, and taken in seed
-     * order, so the levels do not depend on the number of threads. */
-    while (have < count && status == 0) {
-        uint32_t n = (uint32_t)(count - have < per_batch ? count - have : per_batch);
-        for (uint32_t i = 0; i < n; i++) {
-            slots[i].seed = seed + i;
-            slots[i].opt = level_options(&base, seed + i, w, h, k);
-        }
-        batch b = {.slots = slots, .n = n, .next = 0};
-        pthread_mutex_init(&b.lock, NULL);
-        pthread_t threads[MAX_JOBS];
-        unsigned started = 0;
-        for (unsigned t = 1; t < jobs && t < n; t++) {
-            if (pthread_create(&threads[started], NULL, generate_worker, &b) == 0)
-                started++;
-        }
-        generate_worker(&b);
-        for (unsigned t = 0; t < started; t++)
-            pthread_join(threads[t], NULL);
-        pthread_mutex_destroy(&b.lock);
-        for (uint32_t i = 0; i < n; i++) {
-            slot *s = &slots[i];
-            if (s->rc != GEN_OK) {
-                fprintf(stderr, "sokod generate: seed %" PRIu64 ": %s\n", s->seed,
-                        gen_error_name(s->rc));
-                status = 1;
-                continue;
-            }
-            uint64_t hash = board_hash(s->level.board);
-            bool repeat = false;
-            for (uint64_t j = 0; j < have && !repeat; j++)
-                repeat = hashes[j] == hash;
-            for (size_t j = 0; j < avoid_n && !repeat; j++)
-                repeat = avoid[j] == hash;
-            if (repeat || have == count || status != 0) {
-                skipped += repeat;
-                gen_level_free(&s->level);
-                continue;
-            }
-            hashes[have] = hash;
-            done[have++] = *s;
-        }
-        seed += n;
-    }
-    if (sort)
-        qsort(done, have, sizeof *done, by_score);
-    json_t *root = NULL, *levels = NULL;
-    if (json) {
-        root = json_object();
-        levels = json_array();
-        if (collection != NULL)
-            json_object_set_new(root, "collection", json_string(collection));
-        json_object_set_new(root, "levels", levels);
-    } else if (collection != NULL) {
-        printf("Collection: %s\nAuthor: sokod\n", collection);
-        if (comment != NULL)
-            printf("Comment:\n%s\nComment-End:\n", comment);
-        printf("\n");
-    }
-    for (uint64_t i = 0; i < have; i++) {
-        if (json)
-            json_array_append_new(levels, level_json(&done[i], title, (unsigned)i + 1));
-        else
-            print_text(&done[i], title, (unsigned)i + 1);
-        gen_level_free(&done[i].level);
-    }
-    if (json) {
-        json_object_set_new(root, "skipped_repeats", json_integer((json_int_t)skipped));
-        json_dumpf(root, stdout, JSON_INDENT(2));
-        fputc('\n', stdout);
-        json_decref(root);
-    }
-    free(done);
-    free(hashes);
-    free(slots);
-    free(avoid);
+    free(a.avoid.hashes);
     return status;
 }

@@ -1,6 +1,7 @@
 /* sokod import: level files into the database, from the command line,
  * through the same checks as an upload. */
 #include "cli/cli.h"
+#include "cli/cli_options.h"
 
 #include "base/config.h"
 #include "library/audit.h"
@@ -14,21 +15,18 @@ static const char synopsis[] = "sokod import FILE... [--db PATH] [--collection N
 int cli_import(int argc, char **argv)
 {
     struct config cfg;
-    int loaded = config_load(&cfg, CONFIG_IMPORT, argc, argv);
-    if (loaded == 1) {
-        config_usage(CONFIG_IMPORT, synopsis);
-        printf("\nChecks level files (the text format, SLC XML or SokoPy binary packs) as an\n"
-               "upload is checked, prints each file's report (every level, its errors as\n"
-               "FILE:LINE:COL, duplicates of levels already in the library or earlier in the\n"
-               "file, solutions that fail), then imports the valid levels that are not\n"
-               "duplicates in one transaction, with the solutions that solve them as\n"
-               "reference solutions. Each file becomes a collection unless --collection\n"
-               "gathers them. The last line reads \"imported: N, invalid: I, duplicates: D\".\n"
-               "Exit status: 0 all imported, 1 some or all refused or skipped, 2 usage.\n");
-        return 0;
-    }
-    if (loaded < 0)
-        return 2;
+    int early =
+        cli_config(&cfg, CONFIG_IMPORT, argc, argv, synopsis,
+                   "Checks level files (the text format, SLC XML or SokoPy binary packs) as an\n"
+                   "upload is checked, prints each file's report (every level, its errors as\n"
+                   "FILE:LINE:COL, duplicates of levels already in the library or earlier in the\n"
+                   "file, solutions that fail), then imports the valid levels that are not\n"
+                   "duplicates in one transaction, with the solutions that solve them as\n"
+                   "reference solutions. Each file becomes a collection unless --collection\n"
+                   "gathers them. The last line reads \"imported: N, invalid: I, duplicates: D\".\n"
+                   "Exit status: 0 all imported, 1 some or all refused or skipped, 2 usage.\n");
+    if (early >= 0)
+        return early;
     if (cfg.nargs == 0) {
         fprintf(stderr, "usage: %s\n", synopsis);
         return 2;

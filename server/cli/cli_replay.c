@@ -1,5 +1,6 @@
 /* sokod replay: plays every solution written in level files on its level. */
 #include "cli/cli.h"
+#include "cli/cli_options.h"
 #include "soko.h"
 
 #include <errno.h>
@@ -11,24 +12,35 @@
 /* The longest solution replayed, in steps. */
 #define REPLAY_MAX_STEPS (1u << 20)
 
-static void replay_usage(FILE *out)
-{
-    fprintf(out, "usage: sokod replay [--json] [--multipush] FILE...\n"
-                 "\n"
-                 "Finds the solutions written after each level's board (LURD, run-length\n"
-                 "counts allowed) and plays them. Prints for each one whether it ends\n"
-                 "solved (with its moves and pushes), the step where it fails and why, or\n"
-                 "that it ends unsolved; then \"solutions: N, solved: S, failed: F\".\n"
-                 "A solution is judged by the position it ends in, even when it passes\n"
-                 "through the solved position earlier.\n"
-                 "\n"
-                 "  --json        print one JSON document instead\n"
-                 "  --multipush   play under the multi-push rule (a push moves a line of boxes)\n"
-                 "  --help        show this help\n"
-                 "\n"
-                 "Exit status: 0 when every solution solves its level, 1 when one does not\n"
-                 "or a file cannot be read, 2 on a usage error.\n");
-}
+struct replay_args {
+    bool json, multipush;
+};
+
+static const struct options_row replay_rows[] = {
+    CLI_JSON_ROW(struct replay_args),
+    {"multipush", NULL, 0, NULL, "play under the multi-push rule (a push moves a line of boxes)",
+     OPTIONS_SWITCH(struct replay_args, multipush)},
+    CLI_HELP_ROW,
+    OPTIONS_END,
+};
+
+static const struct cli_command replay_command = {
+    .name = "replay",
+    .about = "usage: sokod replay [--json] [--multipush] FILE...\n"
+             "\n"
+             "Finds the solutions written after each level's board (LURD, run-length\n"
+             "counts allowed) and plays them. Prints for each one whether it ends\n"
+             "solved (with its moves and pushes), the step where it fails and why, or\n"
+             "that it ends unsolved; then \"solutions: N, solved: S, failed: F\".\n"
+             "A solution is judged by the position it ends in, even when it passes\n"
+             "through the solved position earlier.\n"
+             "\n",
+    .rows = replay_rows,
+    .pad = 12,
+    .after = "Exit status: 0 when every solution solves its level, 1 when one does not\n"
+             "or a file cannot be read, 2 on a usage error.\n",
+    .files = true,
+};
 
 typedef struct replay_state {
     bool json;
@@ -138,105 +150,59 @@ static void replay_one(replay_state *st, const char *path, const char *text, con
     }
 }
 
-static void replay_file(replay_state *st, const char *path, json_t *files)
+/* Replays the solutions of one level, under a line naming it. */
+static void replay_level(void *ctx, const struct cli_level *l)
 {
-    uint32_t len;
-    json_t *jf;
-    char *text = cli_read_reported(path, files, &jf, &len);
-    if (text == NULL) {
-        st->file_failed = true;
+    replay_state *st = ctx;
+    const soko_entry *e = l->entry;
+    if (e->solution_total == 0)
         return;
-    }
-    static soko_reader reader;
-    static soko_entry entry;
-    static soko_level level;
-    json_t *jlevels = NULL;
-    if (jf != NULL) {
-        jlevels = json_array();
-        json_object_set_new(jf, "levels", jlevels);
+    uint32_t not_replayed = e->solution_total - e->solution_count;
+    json_t *jsols = NULL;
+    if (l->levels != NULL) {
+        json_t *jl = json_object();
+        json_object_set_new(jl, "number", json_integer(e->number));
+        json_object_set_new(jl, "title", cli_json_text(l->text + e->title.off, e->title.len));
+        jsols = json_array();
+        json_object_set_new(jl, "solutions", jsols);
+        if (not_replayed > 0)
+            json_object_set_new(jl, "not_replayed", json_integer(not_replayed));
+        json_array_append_new(l->levels, jl);
+    } else if (e->title.len > 0) {
+        printf("  %u \"%.*s\"\n", e->number, (int)e->title.len, l->text + e->title.off);
     } else {
-        printf("%s\n", path);
+        printf("  %u\n", e->number);
     }
-    soko_reader_init(&reader, text, len);
-    while (soko_reader_next(&reader, &entry) == 1) {
-        if (entry.solution_total == 0)
-            continue;
-        soko_error err = {0};
-        int rc = soko_level_parse(&level, text + entry.board.off, entry.board.len, entry.board_line,
-                                  &err);
-        json_t *jsols = NULL;
-        if (jf != NULL) {
-            json_t *jl = json_object();
-            json_object_set_new(jl, "number", json_integer(entry.number));
-            json_object_set_new(jl, "title",
-                                cli_json_text(text + entry.title.off, entry.title.len));
-            jsols = json_array();
-            json_object_set_new(jl, "solutions", jsols);
-            if (entry.solution_total > entry.solution_count)
-                json_object_set_new(jl, "not_replayed",
-                                    json_integer(entry.solution_total - entry.solution_count));
-            json_array_append_new(jlevels, jl);
-        } else if (entry.title.len > 0) {
-            printf("  %u \"%.*s\"\n", entry.number, (int)entry.title.len, text + entry.title.off);
-        } else {
-            printf("  %u\n", entry.number);
-        }
-        for (uint32_t s = 0; s < entry.solution_count; s++)
-            replay_one(st, path, text, &entry, s, rc == SOKO_OK ? &level : NULL, &err, jsols);
-        if (jf == NULL && entry.solution_total > entry.solution_count)
-            printf("  %u: %u more solutions not replayed (at most %d are kept per level)\n",
-                   entry.number, entry.solution_total - entry.solution_count, SOKO_MAX_SOLUTIONS);
-    }
-    free(text);
+    for (uint32_t s = 0; s < e->solution_count; s++)
+        replay_one(st, l->path, l->text, e, s, l->level, l->error, jsols);
+    if (l->levels == NULL && not_replayed > 0)
+        printf("  %u: %u more solutions not replayed (at most %d are kept per level)\n", e->number,
+               not_replayed, SOKO_MAX_SOLUTIONS);
 }
 
 int cli_replay(int argc, char **argv)
 {
-    replay_state st = {.rule = SOKO_RULE_STANDARD};
-    bool options = true;
-    char **paths = calloc((size_t)argc, sizeof *paths);
-    int nfiles = 0;
-    if (paths == NULL)
-        return 1;
-    for (int i = 1; i < argc; i++) {
-        if (options && strcmp(argv[i], "--") == 0) {
-            options = false;
-        } else if (options && (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)) {
-            replay_usage(stdout);
-            free(paths);
-            return 0;
-        } else if (options && strcmp(argv[i], "--json") == 0) {
-            st.json = true;
-        } else if (options && strcmp(argv[i], "--multipush") == 0) {
-            st.rule = SOKO_RULE_MULTIPUSH;
-        } else if (options && argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "sokod replay: unknown option '%s'\n\n", argv[i]);
-            replay_usage(stderr);
-            free(paths);
-            return 2;
-        } else {
-            paths[nfiles++] = argv[i];
-        }
-    }
-    if (nfiles == 0) {
-        replay_usage(stderr);
-        free(paths);
-        return 2;
-    }
+    struct replay_args args = {0};
+    struct options_result r;
+    int early = cli_options(&replay_command, &args, argc, argv, &r);
+    if (early >= 0)
+        return early;
+    replay_state st = {.json = args.json,
+                       .rule = args.multipush ? SOKO_RULE_MULTIPUSH : SOKO_RULE_STANDARD};
     st.steps = malloc(REPLAY_MAX_STEPS);
     st.history = malloc(REPLAY_MAX_STEPS * sizeof *st.history);
     if (st.steps == NULL || st.history == NULL) {
         fprintf(stderr, "sokod replay: out of memory\n");
         free(st.steps);
         free(st.history);
-        free(paths);
         return 1;
     }
     json_t *root = st.json ? json_object() : NULL;
     json_t *files = st.json ? json_array() : NULL;
-    for (int i = 0; i < nfiles; i++)
-        replay_file(&st, paths[i], files);
-    free(paths);
+    for (int i = 0; i < r.nargs; i++) {
+        if (cli_each_level(r.args[i], files, 0, replay_level, &st) < 0)
+            st.file_failed = true;
+    }
     free(st.steps);
     free(st.history);
     if (st.json) {
@@ -244,9 +210,7 @@ int cli_replay(int argc, char **argv)
         json_object_set_new(root, "solutions", json_integer(st.solutions));
         json_object_set_new(root, "solved", json_integer(st.solved));
         json_object_set_new(root, "failed", json_integer(st.failed));
-        json_dumpf(root, stdout, JSON_INDENT(2));
-        fputc('\n', stdout);
-        json_decref(root);
+        cli_print_json(root);
     } else {
         printf("solutions: %u, solved: %u, failed: %u\n", st.solutions, st.solved, st.failed);
     }

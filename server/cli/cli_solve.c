@@ -1,6 +1,6 @@
 /* sokod solve: runs the solver on every level of level files. */
 #include "cli/cli.h"
-#include "cli/cli_solve.h"
+#include "cli/cli_options.h"
 #include "soko.h"
 #include "solver.h"
 
@@ -13,24 +13,59 @@
 #define DEFAULT_SECONDS 10.0
 #define DEFAULT_MEGABYTES 1024.0
 
-static void solve_usage(FILE *out)
+struct solve_args {
+    double seconds, megabytes;
+    bool optimal, json;
+};
+
+/* A positive number, decimals allowed, into a double field. */
+static int store_positive(void *field, const char *s)
 {
-    fprintf(out, "usage: sokod solve [--time-limit S] [--memory MB] [--optimal] [--json] FILE...\n"
-                 "\n"
-                 "Solves every level of the files, one after another on one core. Prints for\n"
-                 "each level its solution in LURD with its moves, pushes, time and the\n"
-                 "positions searched (nodes); or that it has no solution; or that none was\n"
-                 "found within the limits. Then \"levels: N, solved: S\".\n"
-                 "\n"
-                 "  --time-limit S  seconds per level (default 10)\n"
-                 "  --memory MB     memory per level for the search (default 1024)\n"
-                 "  --optimal       find solutions with the fewest pushes (much slower)\n"
-                 "  --json          print one JSON document instead\n"
-                 "  --help          show this help\n"
-                 "\n"
-                 "Exit status: 0 when every level was solved, 1 when one was not or a file\n"
-                 "cannot be read, 2 on a usage error.\n");
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno != 0 || end == s || *end != '\0' || !(v > 0))
+        return OPTIONS_REFUSED;
+    *(double *)field = v;
+    return OPTIONS_STORED;
 }
+
+static const struct options_row solve_rows[] = {
+    {"time-limit", NULL, 0, "S", "seconds per level (default 10)",
+     OPTIONS_BY(struct solve_args, seconds, store_positive)},
+    {"memory", NULL, 0, "MB", "memory per level for the search (default 1024)",
+     OPTIONS_BY(struct solve_args, megabytes, store_positive)},
+    {"optimal", NULL, 0, NULL, "find solutions with the fewest pushes (much slower)",
+     OPTIONS_SWITCH(struct solve_args, optimal)},
+    CLI_JSON_ROW(struct solve_args),
+    CLI_HELP_ROW,
+    OPTIONS_END,
+};
+
+static bool solve_complain(const struct options_result *r)
+{
+    if (r->status != OPTIONS_MISSING && r->status != OPTIONS_INVALID)
+        return false;
+    fprintf(stderr, "sokod solve: %s needs a positive number\n", r->arg);
+    return true;
+}
+
+static const struct cli_command solve_command = {
+    .name = "solve",
+    .about = "usage: sokod solve [--time-limit S] [--memory MB] [--optimal] [--json] FILE...\n"
+             "\n"
+             "Solves every level of the files, one after another on one core. Prints for\n"
+             "each level its solution in LURD with its moves, pushes, time and the\n"
+             "positions searched (nodes); or that it has no solution; or that none was\n"
+             "found within the limits. Then \"levels: N, solved: S\".\n"
+             "\n",
+    .rows = solve_rows,
+    .pad = 14,
+    .after = "Exit status: 0 when every level was solved, 1 when one was not or a file\n"
+             "cannot be read, 2 on a usage error.\n",
+    .files = true,
+    .complain = solve_complain,
+};
 
 typedef struct solve_state {
     bool json;
@@ -39,10 +74,15 @@ typedef struct solve_state {
     bool failed;
 } solve_state;
 
-/* Solves one level and reports it; lvl is NULL when the board is invalid. */
-static void solve_one(solve_state *st, const char *text, const soko_entry *e, const soko_level *lvl,
-                      const soko_error *err, json_t *jlevels)
+/* Solves one level and reports it. */
+static void solve_level(void *ctx, const struct cli_level *l)
 {
+    solve_state *st = ctx;
+    const char *text = l->text;
+    const soko_entry *e = l->entry;
+    const soko_level *lvl = l->level;
+    const soko_error *err = l->error;
+    json_t *jlevels = l->levels;
     st->levels++;
     json_t *jl = st->json ? json_object() : NULL;
     char head[300];
@@ -103,108 +143,30 @@ static void solve_one(solve_state *st, const char *text, const soko_entry *e, co
     solver_result_free(&r);
 }
 
-static void solve_file(solve_state *st, const char *path, json_t *files)
-{
-    uint32_t len;
-    json_t *jf;
-    char *text = cli_read_reported(path, files, &jf, &len);
-    if (text == NULL) {
-        st->failed = true;
-        return;
-    }
-    json_t *jlevels = NULL;
-    if (jf != NULL) {
-        jlevels = json_array();
-        json_object_set_new(jf, "levels", jlevels);
-    } else {
-        printf("%s\n", path);
-    }
-    static soko_reader reader;
-    static soko_entry entry;
-    static soko_level level;
-    soko_reader_init(&reader, text, len);
-    while (soko_reader_next(&reader, &entry) == 1) {
-        soko_error err = {0};
-        int rc = soko_level_parse(&level, text + entry.board.off, entry.board.len, entry.board_line,
-                                  &err);
-        solve_one(st, text, &entry, rc == SOKO_OK ? &level : NULL, &err, jlevels);
-    }
-    free(text);
-}
-
-/* Reads a positive number option's value; false when it is not one. */
-static bool number_value(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno != 0 || end == s || *end != '\0' || !(v > 0))
-        return false;
-    *out = v;
-    return true;
-}
-
 int cli_solve(int argc, char **argv)
 {
-    solve_state st = {0};
+    struct solve_args args = {.seconds = DEFAULT_SECONDS, .megabytes = DEFAULT_MEGABYTES};
+    struct options_result r;
+    int early = cli_options(&solve_command, &args, argc, argv, &r);
+    if (early >= 0)
+        return early;
+    solve_state st = {.json = args.json};
     solver_options_default(&st.options);
-    double seconds = DEFAULT_SECONDS, megabytes = DEFAULT_MEGABYTES;
-    bool options = true;
-    char **paths = calloc((size_t)argc + 1, sizeof *paths);
-    int nfiles = 0;
-    if (paths == NULL)
-        return 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        bool takes_value = strcmp(a, "--time-limit") == 0 || strcmp(a, "--memory") == 0;
-        if (options && strcmp(a, "--") == 0) {
-            options = false;
-        } else if (options && (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)) {
-            solve_usage(stdout);
-            free(paths);
-            return 0;
-        } else if (options && strcmp(a, "--json") == 0) {
-            st.json = true;
-        } else if (options && strcmp(a, "--optimal") == 0) {
-            st.options.optimal = true;
-        } else if (options && takes_value) {
-            double *v = strcmp(a, "--memory") == 0 ? &megabytes : &seconds;
-            if (i + 1 >= argc || !number_value(argv[i + 1], v)) {
-                fprintf(stderr, "sokod solve: %s needs a positive number\n\n", a);
-                solve_usage(stderr);
-                free(paths);
-                return 2;
-            }
-            i++;
-        } else if (options && a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "sokod solve: unknown option '%s'\n\n", a);
-            solve_usage(stderr);
-            free(paths);
-            return 2;
-        } else {
-            paths[nfiles++] = argv[i];
-        }
-    }
-    if (nfiles == 0) {
-        solve_usage(stderr);
-        free(paths);
-        return 2;
-    }
-    st.options.time_limit = seconds;
-    st.options.memory_limit = (uint64_t)(megabytes * 1024 * 1024);
+    st.options.optimal = args.optimal;
+    st.options.time_limit = args.seconds;
+    st.options.memory_limit = (uint64_t)(args.megabytes * 1024 * 1024);
     json_t *root = st.json ? json_object() : NULL;
     json_t *files = st.json ? json_array() : NULL;
-    for (int i = 0; i < nfiles; i++)
-        solve_file(&st, paths[i], files);
-    free(paths);
+    for (int i = 0; i < r.nargs; i++) {
+        if (cli_each_level(r.args[i], files, 0, solve_level, &st) < 0)
+            st.failed = true;
+    }
     if (st.json) {
         json_object_set_new(root, "files", files);
         json_object_set_new(root, "levels", json_integer(st.levels));
         json_object_set_new(root, "solved", json_integer(st.solved));
         json_object_set_new(root, "unsolvable", json_integer(st.unsolvable));
-        json_dumpf(root, stdout, JSON_INDENT(2));
-        fputc('\n', stdout);
-        json_decref(root);
+        cli_print_json(root);
     } else {
         printf("levels: %u, solved: %u\n", st.levels, st.solved);
     }

@@ -132,7 +132,7 @@ static void fail(const char *request, size_t request_len, const struct answer *a
  * timer signal, which interrupted the wait below and was counted as a stall
  * (each wait now resumes after a signal), and a handler called again before
  * its work was done, which left the connection where its resume was lost
- * (it now suspends again, in server/http.c). Since then two long runs (22
+ * (it now suspends again, in server/http/http.c). Since then two long runs (22
  * and 30 minutes, over 600,000 requests) saw no stall; a stall is still
  * counted rather than aborting, so that the other checks keep running. */
 static unsigned stalls;

@@ -24,7 +24,7 @@ let player;
 let collection;
 let firstCollection;
 let ids;
-let games = {};
+const games = {};
 
 async function listedLevels(client, id) {
   const r = await client.get(`/api/v1/collections/${id}`);
@@ -84,6 +84,7 @@ test('hiding a level or a collection takes it out of the lists; showing it bring
   assert.ok(!(await listedCollections(player)).some((c) => c.id === collection));
   assert.equal(await listedLevels(player, collection), null, 'a hidden collection is not found by players');
   r = await admin.req('PATCH', `/api/v1/admin/collections/${collection}`, { hidden: false });
+  assert.equal(r.status, 200, show(r));
   assert.equal((await listedCollections(player)).find((c) => c.id === collection).solved, 1);
 });
 

@@ -137,6 +137,7 @@ test('a guest plays, signs up and keeps its progress; logs out and in on a secon
   assert.equal(r.status, 200, show(r));
   const g3 = (await work.post(`/api/v1/levels/${ids[0]}/game`)).json.game;
   r = await work.post(`/api/v1/games/${g3.id}/log`, { seq: 1, steps: 'r' });
+  assert.equal(r.status, 200, show(r));
 
   r = await work.post('/api/v1/account/login', { username: 'carol', password: 'wrong password' });
   assert.equal(r.status, 401, show(r));

@@ -179,7 +179,7 @@ test('state-changing requests need JSON and, when an Origin is sent, this origin
   expectError(r, 403, 'forbidden_origin', 'Origin null');
   r = await owner.post(log(), { seq: 2, steps: 'l' }, { Origin: `https://127.0.0.1:${server.port}` });
   expectError(r, 403, 'forbidden_origin', 'the same host over another scheme');
-  let g = await owner.get(`/api/v1/games/${game.id}`);
+  const g = await owner.get(`/api/v1/games/${game.id}`);
   assert.equal(g.json.game.seq, 1, 'no refused request changed the game');
   r = await owner.post(log(), { seq: 2, steps: 'l' }, { Origin: `http://127.0.0.1:${server.port}`, 'Content-Type': 'application/json; charset=utf-8' });
   assert.equal(r.status, 200, `the same origin with a charset is fine: ${show(r)}`);

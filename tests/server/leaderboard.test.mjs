@@ -77,7 +77,7 @@ async function solve(client, levelId, line) {
     r = await client.post(`/api/v1/games/${game.id}/log`, { seq: ++seq, restart: true });
     assert.equal(r.status, 200, show(r));
   }
-  r = await client.post(`/api/v1/games/${game.id}/log`, { seq: ++seq, steps: line });
+  r = await client.post(`/api/v1/games/${game.id}/log`, { seq: seq + 1, steps: line });
   assert.equal(r.status, 200, `playing ${line} on level ${levelId}: ${show(r)}`);
   assert.equal(r.json.game.solved, true, `${line} should solve level ${levelId}: ${show(r)}`);
   return r.json.game;

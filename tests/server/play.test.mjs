@@ -183,6 +183,7 @@ test('the export holds every solution as a level file that sokod replay accepts'
   let r = await c.post(`/api/v1/games/${game.id}/log`, { seq: 1, steps: 'rrr' });
   assert.equal(r.json.game.solved, true, show(r));
   r = await c.post(`/api/v1/games/${game.id}/log`, { seq: 2, restart: true });
+  assert.equal(r.status, 200, show(r));
   r = await c.post(`/api/v1/games/${game.id}/log`, { seq: 3, steps: 'rrlrr' });
   assert.equal(r.json.game.solved, true, show(r));
 

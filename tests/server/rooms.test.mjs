@@ -158,7 +158,7 @@ test('a player who leaves is shown as gone and comes back to the same game', asy
   await spectator.next('ready');
   const seat = await openStream(guest, `?room=${id}`);
   await seat.next('ready');
-  let connected = await spectator.next('room', (room) => room.players.find((p) => p.user_id === guestId)?.connected);
+  const connected = await spectator.next('room', (room) => room.players.find((p) => p.user_id === guestId)?.connected);
   assert.ok(connected);
   const state = await startAndWait(host, id);
   const game = gameOf(state, guestId);

@@ -1,4 +1,4 @@
-/* Client addresses (server/client_ip.c): the forms an X-Forwarded-For hop
+/* Client addresses (server/base/client_ip.c): the forms an X-Forwarded-For hop
  * and a --trusted-proxies entry may take, the key per-client limits count
  * by, and which hop of a forwarded chain is the client. Each failure
  * prints the text read and what came out. */

@@ -1,4 +1,4 @@
-/* sokod's SQLite VFS (server/storage_vfs.c) gathers a transaction's WAL
+/* sokod's SQLite VFS (server/storage/storage_vfs.c) gathers a transaction's WAL
  * writes. Checked here: every commit is in the file when COMMIT returns (a
  * process killed right after its last commit loses nothing, and another
  * connection sees each commit at once), transactions larger than the
