@@ -17,7 +17,7 @@
 #include "library/uploads.h"
 #include "live/events.h"
 #include "live/live.h"
-#include "live/rooms.h"
+#include "live/room_state.h"
 #include "live/watch.h"
 #include "play/commit.h"
 #include "play/daily.h"
@@ -133,7 +133,7 @@ int server_start(const struct config *cfg, unsigned *port)
         stop_running();
         return -1;
     }
-    rooms_set_limit(cfg->max_rooms);
+    room_state_set_limit(cfg->max_rooms);
     game_cache_setup((size_t)cfg->game_cache_mb << 20);
     if (uploads_start(cfg) != 0) {
         fprintf(stderr, "sokod: cannot start the solvability check's thread\n");
@@ -167,7 +167,7 @@ int server_start(const struct config *cfg, unsigned *port)
      * game's own followers hear of an entry before its race room or the
      * player's watchers do. Before the committer starts, which reads the
      * lists without a lock. */
-    if (live_listen() != 0 || rooms_listen() != 0 || watch_listen() != 0) {
+    if (live_listen() != 0 || room_state_listen() != 0 || watch_listen() != 0) {
         fprintf(stderr, "sokod: too many listeners of game entries\n");
         stop_running();
         return -1;

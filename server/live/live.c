@@ -5,9 +5,10 @@
 #include "live/live.h"
 
 #include "accounts/auth.h"
-#include "base/textbuf.h"
+#include "live/entry_event.h"
 #include "live/events.h"
-#include "live/rooms.h"
+#include "live/room_reply.h"
+#include "live/room_state.h"
 #include "live/watch.h"
 #include "play/games.h"
 #include "storage/storage.h"
@@ -78,7 +79,7 @@ static void free_stream(void *cls)
     struct live_stream *ls = cls;
     events_close(ls->events);
     if (ls->room != 0)
-        rooms_presence(ls->room, ls->user, -1);
+        room_state_presence(ls->room, ls->user, -1);
     http_stream_release(ls->slot);
     free(ls);
 }
@@ -150,17 +151,9 @@ int live_events(struct http_conn *c)
         if (status != STORAGE_OK)
             return reply_storage_failure(c, status);
     }
-    int presence = room != 0 ? rooms_presence(room, user, 1) : STORAGE_OK;
-    if (presence == STORAGE_NOT_FOUND)
-        return reply_error(c, 404, API_E_ROOM_NOT_FOUND, "there is no room %lld", (long long)room);
-    if (presence == ROOMS_NO_SPACE) {
-        http_retry_after(c, ROOMS_RETRY_S);
-        return reply_error(c, 503, API_E_UNAVAILABLE,
-                           "every race room the server can hold is in use: try again in %u s",
-                           ROOMS_RETRY_S);
-    }
+    int presence = room != 0 ? room_state_presence(room, user, 1) : STORAGE_OK;
     if (presence != STORAGE_OK)
-        return reply_storage_failure(c, presence);
+        return room_reply_failure(c, room, presence);
 
     char names[3][EVENTS_TOPIC_MAX];
     const char *topics[3];
@@ -185,13 +178,13 @@ int live_events(struct http_conn *c)
     struct http_stream_slot *slot = http_stream_take(c, &result);
     if (slot == NULL) {
         if (room != 0)
-            rooms_presence(room, user, -1);
+            room_state_presence(room, user, -1);
         return result;
     }
     struct live_stream *ls = calloc(1, sizeof *ls);
     if (ls == NULL) {
         if (room != 0)
-            rooms_presence(room, user, -1);
+            room_state_presence(room, user, -1);
         http_stream_release(slot);
         return reply_error(c, 500, API_E_INTERNAL, "out of memory");
     }
@@ -206,7 +199,7 @@ int live_events(struct http_conn *c)
     ls->events = events_open(topics, n, has_last, last, &owner);
     if (ls->events == NULL) {
         if (room != 0)
-            rooms_presence(room, user, -1);
+            room_state_presence(room, user, -1);
         http_stream_release(ls->slot);
         free(ls);
         return reply_error(c, 503, API_E_UNAVAILABLE, "the server is stopping: try again");
@@ -232,29 +225,6 @@ int live_events(struct http_conn *c)
     return http_queue(c, 200, r, 0);
 }
 
-static const char *const kind_names[] = {"steps", "undo", "redo", "restart"};
-
-void live_entry_fields(struct textbuf *b, const soko_game *game, int kind, uint32_t seq,
-                       const char *steps, uint32_t count)
-{
-    textbuf_puts(b, ",\"seq\":");
-    textbuf_int(b, seq);
-    textbuf_puts(b, ",\"kind\":\"");
-    textbuf_puts(b, kind_names[kind]);
-    textbuf_puts(b, "\"");
-    if (kind == STORAGE_LOG_STEPS) {
-        textbuf_puts(b, ",\"steps\":");
-        textbuf_json_string(b, steps, strlen(steps));
-    } else if (kind != STORAGE_LOG_RESTART) {
-        textbuf_puts(b, ",\"count\":");
-        textbuf_int(b, count);
-    }
-    textbuf_puts(b, ",\"moves\":");
-    textbuf_int(b, game->moves);
-    textbuf_puts(b, ",\"pushes\":");
-    textbuf_int(b, game->pushes);
-}
-
 /* Publishes, to the followers of the game's topic, the entry `seq` just
  * committed: its kind, the steps as the log holds them (pushes in upper
  * case) or its count, and the game's counts after it. Call only after the
@@ -266,13 +236,8 @@ static void game_entry(const struct live_game *g, int kind, uint32_t seq, const 
     snprintf(topic, sizeof topic, "game:%lld", (long long)g->id);
     if (!events_wanted(topic) || kind < 0 || kind > STORAGE_LOG_RESTART)
         return;
-    struct textbuf b = {0};
-    textbuf_puts(&b, "{\"game\":");
-    textbuf_int(&b, g->id);
-    live_entry_fields(&b, &g->game, kind, seq, steps, count);
-    textbuf_puts(&b, soko_game_solved(&g->game) ? ",\"solved\":true}" : ",\"solved\":false}");
     size_t len = 0;
-    char *text = textbuf_take(&b, &len);
+    char *text = entry_event_step(g, kind, seq, steps, count, &len);
     if (text != NULL)
         events_publish(topic, "step", text, len, false);
     free(text);

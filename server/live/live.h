@@ -5,18 +5,8 @@
 #define SOKOD_LIVE_H
 
 #include "http/http.h"
-#include "play/game_play.h"
 
 #include <stdint.h>
-
-struct textbuf;
-
-/* Appends the members that describe log entry `seq` of a game (kind 0..3
- * as STORAGE_LOG_*): ,"seq", ,"kind", ,"steps" or ,"count", then the
- * game's ,"moves" and ,"pushes" after it. Shared by the game's and the race
- * room's events, which the client reads alike. */
-void live_entry_fields(struct textbuf *b, const soko_game *game, int kind, uint32_t seq,
-                       const char *steps, uint32_t count);
 
 /* Registers with play what live streams need of it: each committed entry
  * goes to the followers of its game. Call at start-up, before the

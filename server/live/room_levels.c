@@ -10,7 +10,7 @@
 #include "base/clock.h"
 #include "generate.h"
 #include "http/worker.h"
-#include "live/rooms.h"
+#include "live/room_reply.h"
 #include "play/generated_level.h"
 #include "soko.h"
 #include "storage/storage.h"
@@ -155,7 +155,7 @@ static int answer_job(struct http_conn *c, void *arg)
                            (long long)j->seed);
     if (j->status != STORAGE_OK)
         return reply_storage_failure(c, j->status);
-    return rooms_open(c, j->user, j->level, "generated");
+    return room_reply_open(c, j->user, j->level, "generated");
 }
 
 static int bad_difficulty(struct http_conn *c, enum api_error code, const char *what)
@@ -206,13 +206,13 @@ int room_levels_create(struct http_conn *c, json_t *body)
                 "the server is making as many race levels as it can; try again soon");
         }
     }
-    if (!rooms_may_open(c, user, &result)) {
+    if (!room_reply_may_open(c, user, &result)) {
         if (!stored)
             unreserve();
         return result;
     }
     if (stored)
-        return rooms_open(c, user, level, "generated");
+        return room_reply_open(c, user, level, "generated");
     struct job *j = calloc(1, sizeof *j);
     if (j == NULL) {
         unreserve();

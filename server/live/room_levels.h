@@ -8,7 +8,7 @@
 /* Answers a room creation whose body (owned: released here) asks for a
  * generated level. The level of a difficulty and a seed is made once, on
  * the worker pool with the request suspended, and stored in the hidden
- * collection "Race levels"; then the room opens on it (rooms_open). 400
+ * collection "Race levels"; then the room opens on it (room_reply_open). 400
  * for a bad difficulty or seed, 429 beyond the fair-play limits, 503 when
  * the server is making as many levels as it allows. Returns what the
  * handler returns. */

@@ -9,7 +9,7 @@
 #include "base/clock.h"
 #include "base/textbuf.h"
 #include "http/http.h"
-#include "live/live.h"
+#include "live/entry_event.h"
 #include "play/game_cache.h"
 #include "play/games.h"
 #include "storage/storage.h"
@@ -144,13 +144,8 @@ static void player_entry(const struct live_game *g, int kind, uint32_t seq, cons
     watch_topic(g->user_id, topic);
     if (!events_wanted(topic))
         return;
-    struct textbuf b = {0};
-    textbuf_puts(&b, "{\"game\":");
-    textbuf_int(&b, g->id);
-    live_entry_fields(&b, &g->game, kind, seq, steps, count);
-    textbuf_puts(&b, soko_game_solved(&g->game) ? ",\"solved\":true}" : ",\"solved\":false}");
     size_t len = 0;
-    char *text = textbuf_take(&b, &len);
+    char *text = entry_event_step(g, kind, seq, steps, count, &len);
     if (text != NULL)
         events_publish(topic, "step", text, len, false);
     free(text);

@@ -214,6 +214,39 @@ test('a rematch is a new round with fresh games, and the list shows rooms being 
   assert.equal(r.json.error.code, 'race_over', show(r));
 });
 
+test('each change a player makes is heard by the room\'s followers', async () => {
+  const host = server.client();
+  const guest = server.client();
+  const made = await host.post('/api/v1/rooms', { level: 'chosen', level_id: ids[0] });
+  assert.equal(made.status, 201, show(made));
+  const id = made.json.room.id;
+  const spectator = await openStream(server.client(), `?room=${id}`);
+  await spectator.next('ready');
+  const joined = await guest.post(`/api/v1/rooms/${id}/join`);
+  assert.equal(joined.status, 200, show(joined));
+  const guestId = joined.json.you.user_id;
+  const seated = (room) => room.players.find((p) => p.user_id === guestId);
+  await spectator.next('room', (room) => room.state === 'lobby' && seated(room));
+  let r = await guest.post(`/api/v1/rooms/${id}/leave`);
+  assert.equal(r.status, 200, show(r));
+  await spectator.next('room', (room) => room.state === 'lobby' && room.players.length === 1);
+  r = await guest.post(`/api/v1/rooms/${id}/join`);
+  assert.equal(r.status, 200, show(r));
+  r = await host.post(`/api/v1/rooms/${id}/start`);
+  assert.equal(r.status, 200, show(r));
+  await spectator.next('room', (room) => room.state === 'countdown' && room.players.length === 2);
+  r = await guest.post(`/api/v1/rooms/${id}/leave`);
+  assert.equal(r.status, 200, show(r));
+  await spectator.next('room', (room) => room.state !== 'finished' && seated(room)?.left);
+  r = await host.post(`/api/v1/rooms/${id}/leave`);
+  assert.equal(r.status, 200, show(r));
+  await spectator.next('room', (room) => room.state === 'finished');
+  r = await host.post(`/api/v1/rooms/${id}/rematch`);
+  assert.equal(r.status, 200, show(r));
+  await spectator.next('room', (room) => room.state === 'lobby' && room.round === 2);
+  spectator.close();
+});
+
 test('room creation is rate limited per user', async () => {
   const eager = server.client();
   const answers = [];
