@@ -4,17 +4,11 @@
 // Back and Prev while a level loads keep the board and the address together.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, openBrowser, waitForGame, tutorialLevels, press, arrows, localPosition, apiGet, holdAnswers } from './harness.mjs';
+import { startServerAndBrowser, closeAll, waitForGame, tutorialLevels, press, arrows, localPosition, apiGet, holdAnswers } from './harness.mjs';
 
 let server, browser;
-before(async () => {
-  server = await startServer();
-  browser = await openBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await startServerAndBrowser()));
+after(() => closeAll(server, browser));
 
 /** Tabs forward until the focused element's text matches, at most 30 times. */
 async function tabTo(page, pattern) {

@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { SOURCE, levelIds, show, sqlite } from './harness.mjs';
+import { SOURCE, levelIds, show, sqlite, stopCleanly } from './harness.mjs';
 import { startAdminServer, signedUpPlayer } from './admin.mjs';
 
 // How each route is guarded:
@@ -99,10 +99,7 @@ before(async () => {
   game = step.json.game;
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 // A digest of what no refused call may change: games, logs, solutions,
 // the library, settings and accounts (sessions aside).

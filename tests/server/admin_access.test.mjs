@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { SOURCE, runSokod, show } from './harness.mjs';
+import { SOURCE, runSokod, show, stopCleanly } from './harness.mjs';
 import { ADMIN, startAdminServer, signedUpPlayer } from './admin.mjs';
 
 let server;
@@ -17,10 +17,7 @@ before(async () => {
   ({ server, admin } = await startAdminServer());
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 // The admin routes as the routing table's source writes them.
 function routesInSource() {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { SOURCE, levelIds, show, sqlite, startServer, tempDir } from './harness.mjs';
+import { SOURCE, levelIds, show, sqlite, startServer, stopCleanly, tempDir } from './harness.mjs';
 
 const ALL = path.join(SOURCE, 'migrations');
 const LAST = Math.max(...fs.readdirSync(ALL).filter((f) => /^\d{4}_.*\.sql$/.test(f)).map((f) => Number(f.slice(0, 4))));
@@ -28,8 +28,7 @@ async function migratedDb(folders) {
   const db = path.join(dir, 'data', 'sokod.db');
   for (const folder of folders) {
     const s = await startServer({ dir, db, args: ['--migrations', folder] });
-    const end = await s.stop();
-    assert.equal(end.code, 0, s.stderr());
+    await stopCleanly(s);
   }
   return db;
 }

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { runSokod, show, sokodEnv, sqlite, startServer, tempDir } from './harness.mjs';
+import { runSokod, show, sokodEnv, sqlite, startServer, stopCleanly, tempDir } from './harness.mjs';
 import { ADMIN, ADMIN_PASSWORD, importUpload, upload } from './admin.mjs';
 
 // 2033-05-18, years away from any machine's clock.
@@ -44,10 +44,7 @@ before(async () => {
   adminCreated = seconds(login.json.user.created_at);
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 test('an account made on the command line is on the test clock', () => {
   assertOnTestClock('the account made by sokod admin create', adminCreated);

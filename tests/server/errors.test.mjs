@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { levelIds, rawRequest, show, startServer, tempDir } from './harness.mjs';
+import { levelIds, rawRequest, show, startServer, stopCleanly, tempDir } from './harness.mjs';
 
 let server;
 let ids;
@@ -26,10 +26,7 @@ before(async () => {
   game = (await owner.post(`/api/v1/levels/${ids[0]}/game`)).json.game;
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 // Checks an error answer: status, code, and the one error shape.
 function expectError(r, status, code, what) {

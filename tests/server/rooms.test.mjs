@@ -4,7 +4,7 @@
 // apart from race games.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { levelIds, show, startServer } from './harness.mjs';
+import { show, startServerWithLevels, stopCleanly } from './harness.mjs';
 import { openStream } from './sse.mjs';
 
 let server;
@@ -12,14 +12,10 @@ let ids;
 
 before(async () => {
   // Short heartbeats: a dropped connection shows within a second or two.
-  server = await startServer({ args: ['--heartbeat', '1'] });
-  ids = await levelIds(server.client());
+  ({ server, ids } = await startServerWithLevels({ args: ['--heartbeat', '1'] }));
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

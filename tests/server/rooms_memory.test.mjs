@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, test } from 'node:test';
-import { levelIds, show, startServer } from './harness.mjs';
+import { levelIds, show, startServer, startServerWithLevels, stopCleanly } from './harness.mjs';
 import { openStream } from './sse.mjs';
 
 const MAX_ROOMS = 3;
@@ -15,14 +15,10 @@ let ids;
 
 before(async () => {
   // Short heartbeats: the server hears of a closed stream within a second.
-  server = await startServer({ args: ['--max-rooms', String(MAX_ROOMS), '--heartbeat', '1'] });
-  ids = await levelIds(server.client());
+  ({ server, ids } = await startServerWithLevels({ args: ['--max-rooms', String(MAX_ROOMS), '--heartbeat', '1'] }));
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 // A room opened by a new guest of its own (the per-player limits stay out of the way).
 async function newRoom() {
@@ -126,7 +122,6 @@ test('a room stays in memory while its rematch waits for the database', async ()
     else assert.equal(r.json?.error?.code, 'unavailable', show(r));
   } finally {
     holder?.kill(); // a failed assertion must not leave the lock held
-    const end = await own.stop();
-    assert.equal(end.code, 0, `stderr:\n${own.stderr().slice(-3000)}`);
+    await stopCleanly(own);
   }
 });

@@ -42,17 +42,6 @@ typedef struct file_levels {
 
 static file_levels files[NCOLL];
 
-static const char *span_str(const char *text, soko_span s)
-{
-    static char buf[4][256];
-    static int k;
-    char *b = buf[k++ % 4];
-    size_t n = s.len < 255 ? s.len : 255;
-    memcpy(b, text + s.off, n);
-    b[n] = '\0';
-    return b;
-}
-
 /* Reads and parses every level of collection i once; later tests use it. */
 static file_levels *load(size_t i)
 {
@@ -74,7 +63,7 @@ static file_levels *load(size_t i)
         f->valid[f->count] = rc == SOKO_OK;
         if (rc != SOKO_OK)
             note("%s:%u:%u: level %u \"%s\": %s", collections[i].path, err.line, err.col, e->number,
-                 span_str(f->text, e->title), err.message);
+                 span_text(f->text, e->title), err.message);
         f->count++;
     }
     return f;
@@ -120,7 +109,7 @@ static void check_title(const char *path, int number, const char *title)
         check_fail(__FILE__, __LINE__, "%s has no level %d", path, number);
         return;
     }
-    const char *got = span_str(f->text, f->entry[number - 1].title);
+    const char *got = span_text(f->text, f->entry[number - 1].title);
     if (strcmp(got, title) != 0)
         check_fail(__FILE__, __LINE__, "%s level %d: title \"%s\", expected \"%s\"", path, number,
                    got, title);
@@ -152,15 +141,15 @@ static void titles_come_out_as_the_files_write_them(void)
 
     file_levels *f = load_path("levels/Microban_155.xsb");
     if (f != NULL && f->count == 155) {
-        CHECK_STR(span_str(f->text, f->entry[154].notes), "'The Dungeon'");
-        CHECK(strncmp(span_str(f->text, f->reader.header), "; Microban (155 puzzles", 23) == 0);
+        CHECK_STR(span_text(f->text, f->entry[154].notes), "'The Dungeon'");
+        CHECK(strncmp(span_text(f->text, f->reader.header), "; Microban (155 puzzles", 23) == 0);
     }
     f = load_path("levels/Microban_155.rle.sok");
     if (f != NULL)
-        CHECK_STR(span_str(f->text, f->reader.collection), "Microban (RLE test copy)");
+        CHECK_STR(span_text(f->text, f->reader.collection), "Microban (RLE test copy)");
     f = load_path("levels/solutions/MicroCosmos.sol");
     if (f != NULL)
-        CHECK_STR(span_str(f->text, f->reader.collection), "data/MicroCosmos.txt");
+        CHECK_STR(span_text(f->text, f->reader.collection), "data/MicroCosmos.txt");
 }
 
 /* Levels k of files a and b are the same puzzles, square for square. */
@@ -372,7 +361,7 @@ static void every_solution_replays_to_solved(void)
                                "%s level %d solution %u (line %u, \"%s\"): rc %d at step %u of "
                                "%d, solved %d",
                                paths[p], k + 1, s + 1, e->solution[s].line,
-                               span_str(f->text, e->solution[s].title), rc, failed, n,
+                               span_text(f->text, e->solution[s].title), rc, failed, n,
                                soko_game_solved(&game));
                 replayed++;
             }
