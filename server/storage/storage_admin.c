@@ -248,13 +248,8 @@ static int read_reference(sqlite3_stmt *st, void *fn, void *arg)
 int storage_references_each(int64_t level, int (*fn)(void *arg, const struct storage_reference *r),
                             void *arg)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_REFERENCES);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, level);
-    int status =
-        storage_each_row(st, read_reference, (void *)fn, arg, "reading reference solutions");
-    return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
+    return storage_list_by_id(SQL_REFERENCES, level, read_reference, (void *)fn, arg,
+                              "reading reference solutions");
 }
 
 static const char SQL_SET_SOLVER[] =
@@ -320,11 +315,8 @@ int storage_admin_collection_get(int64_t id,
                                  int (*fn)(void *arg, const struct storage_admin_collection *c),
                                  void *arg)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_ADMIN_COLLECTION);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, id);
-    return storage_each_row(st, read_admin_collection, (void *)fn, arg, "reading a collection");
+    return storage_rows_by_id(SQL_ADMIN_COLLECTION, id, read_admin_collection, (void *)fn, arg,
+                              "reading a collection");
 }
 
 #define ADMIN_LEVEL_COLUMNS                                                                        \
@@ -368,22 +360,15 @@ static int read_admin_level(sqlite3_stmt *st, void *fn, void *arg)
 int storage_admin_levels_each(int64_t collection,
                               int (*fn)(void *arg, const struct storage_admin_level *l), void *arg)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_ADMIN_LEVELS);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, collection);
-    int status = storage_each_row(st, read_admin_level, (void *)fn, arg, "listing levels");
-    return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
+    return storage_list_by_id(SQL_ADMIN_LEVELS, collection, read_admin_level, (void *)fn, arg,
+                              "listing levels");
 }
 
 int storage_admin_level_get(int64_t id, int (*fn)(void *arg, const struct storage_admin_level *l),
                             void *arg)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_ADMIN_LEVEL);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, id);
-    return storage_each_row(st, read_admin_level, (void *)fn, arg, "reading a level");
+    return storage_rows_by_id(SQL_ADMIN_LEVEL, id, read_admin_level, (void *)fn, arg,
+                              "reading a level");
 }
 
 static const char SQL_COLLECTION_UPDATE[] =

@@ -79,12 +79,8 @@ static int read_collection(sqlite3_stmt *st, void *fn, void *arg)
 int storage_collections_each(int64_t user, int (*fn)(void *arg, const struct storage_collection *c),
                              void *arg)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_COLLECTIONS);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, user);
-    int status = storage_each_row(st, read_collection, (void *)fn, arg, "listing collections");
-    return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
+    return storage_list_by_id(SQL_COLLECTIONS, user, read_collection, (void *)fn, arg,
+                              "listing collections");
 }
 
 int storage_collection_get(int64_t id, int64_t user,

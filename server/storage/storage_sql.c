@@ -101,3 +101,22 @@ int storage_each_row(sqlite3_stmt *st, int (*row)(sqlite3_stmt *st, void *fn, vo
     sqlite3_reset(st);
     return status;
 }
+
+int storage_rows_by_id(const char *sql, int64_t id,
+                       int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn, void *arg,
+                       const char *what)
+{
+    sqlite3_stmt *st = storage_stmt(sql);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, id);
+    return storage_each_row(st, row, fn, arg, what);
+}
+
+int storage_list_by_id(const char *sql, int64_t id,
+                       int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn, void *arg,
+                       const char *what)
+{
+    int status = storage_rows_by_id(sql, id, row, fn, arg, what);
+    return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
+}

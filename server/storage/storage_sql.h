@@ -42,6 +42,19 @@ int storage_text_by_id(const char *sql, int64_t id, char *out, size_t cap, const
 int storage_each_row(sqlite3_stmt *st, int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn,
                      void *arg, const char *what);
 
+/* Runs `sql`, a statement of one parameter (bound to id), through
+ * storage_each_row with row, fn and arg, and returns what that returns;
+ * STORAGE_ERROR when the statement cannot be prepared. `sql` must have
+ * static storage, as for storage_stmt. */
+int storage_rows_by_id(const char *sql, int64_t id,
+                       int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn, void *arg,
+                       const char *what);
+
+/* As storage_rows_by_id, for a listing: no rows is STORAGE_OK. */
+int storage_list_by_id(const char *sql, int64_t id,
+                       int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn, void *arg,
+                       const char *what);
+
 /* The best solutions of user ?1, one row per level: level_id, best_moves,
  * best_pushes, hinted, first_at. A solution was helped when the game it
  * was played in had been given hints by the time it was solved. The counts
