@@ -7,13 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static int changed_or_not_found(int status)
-{
-    if (status == STORAGE_OK && sqlite3_changes(storage_db()) == 0)
-        return STORAGE_NOT_FOUND;
-    return status;
-}
-
 static void bind_optional_text(sqlite3_stmt *st, int idx, const char *text)
 {
     if (text == NULL)
@@ -200,7 +193,7 @@ int storage_level_revive(int64_t level, int64_t collection, uint32_t position, c
     storage_bind_text(st, 4, title);
     storage_bind_text(st, 5, author);
     storage_bind_text(st, 6, comment);
-    return changed_or_not_found(storage_exec_stmt(st, "bringing back a level"));
+    return storage_exec_changed(st, "bringing back a level");
 }
 
 static const char SQL_LEVEL_BOARD[] = "SELECT board FROM levels WHERE id = ?";
@@ -387,7 +380,7 @@ int storage_collection_update(int64_t id, const char *name, const char *notes, c
     bind_optional_text(st, 4, author);
     if (hidden >= 0)
         sqlite3_bind_int(st, 5, hidden != 0);
-    return changed_or_not_found(storage_exec_stmt(st, "changing a collection"));
+    return storage_exec_changed(st, "changing a collection");
 }
 
 static const char SQL_LEVEL_UPDATE[] =
@@ -406,7 +399,7 @@ int storage_level_update(int64_t id, const char *title, const char *comment, con
     bind_optional_text(st, 4, author);
     if (hidden >= 0)
         sqlite3_bind_int(st, 5, hidden != 0);
-    return changed_or_not_found(storage_exec_stmt(st, "changing a level"));
+    return storage_exec_changed(st, "changing a level");
 }
 
 static const char SQL_COLLECTION_DELETED[] =
@@ -421,7 +414,7 @@ static int set_deleted(const char *sql, int64_t id, int64_t at, const char *what
         return STORAGE_ERROR;
     sqlite3_bind_int64(st, 1, id);
     sqlite3_bind_int64(st, 2, at);
-    return changed_or_not_found(storage_exec_stmt(st, what));
+    return storage_exec_changed(st, what);
 }
 
 int storage_collection_set_deleted(int64_t id, int64_t at)
@@ -443,7 +436,7 @@ int storage_collection_set_position(int64_t id, uint32_t position)
         return STORAGE_ERROR;
     sqlite3_bind_int64(st, 1, id);
     sqlite3_bind_int64(st, 2, position);
-    return changed_or_not_found(storage_exec_stmt(st, "moving a collection"));
+    return storage_exec_changed(st, "moving a collection");
 }
 
 /* Positions are unique in a collection: every level first moves to a
@@ -467,7 +460,7 @@ int storage_levels_set_order(int64_t collection, const int64_t *ids, size_t n)
         sqlite3_bind_int64(st, 1, ids[i]);
         sqlite3_bind_int64(st, 2, collection);
         sqlite3_bind_int64(st, 3, (int64_t)i + 1);
-        status = changed_or_not_found(storage_exec_stmt(st, "reordering levels"));
+        status = storage_exec_changed(st, "reordering levels");
     }
     return status;
 }

@@ -49,6 +49,14 @@ int storage_exec_stmt(sqlite3_stmt *st, const char *what)
     return status;
 }
 
+int storage_exec_changed(sqlite3_stmt *st, const char *what)
+{
+    int status = storage_exec_stmt(st, what);
+    if (status == STORAGE_OK && sqlite3_changes(storage_db()) == 0)
+        return STORAGE_NOT_FOUND;
+    return status;
+}
+
 int storage_bind_text(sqlite3_stmt *st, int idx, const char *text)
 {
     return sqlite3_bind_text(st, idx, text != NULL ? text : "", -1, SQLITE_TRANSIENT);

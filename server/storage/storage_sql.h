@@ -16,6 +16,10 @@ int storage_status(int rc, const char *what);
 /* Steps a statement that returns no rows; resets it. */
 int storage_exec_stmt(sqlite3_stmt *st, const char *what);
 
+/* As storage_exec_stmt, for a statement that must change a row:
+ * STORAGE_NOT_FOUND when it ran but changed none. */
+int storage_exec_changed(sqlite3_stmt *st, const char *what);
+
 /* Binds text, treating NULL as "". */
 int storage_bind_text(sqlite3_stmt *st, int idx, const char *text);
 

@@ -79,10 +79,7 @@ int storage_user_register(int64_t id, const char *username, const char *hash)
     storage_bind_text(st, 1, username);
     storage_bind_text(st, 2, hash);
     sqlite3_bind_int64(st, 3, id);
-    int status = storage_exec_stmt(st, "signing up a guest");
-    if (status == STORAGE_OK && sqlite3_changes(storage_db()) == 0)
-        status = STORAGE_NOT_FOUND;
-    return status;
+    return storage_exec_changed(st, "signing up a guest");
 }
 
 static const char SQL_USER_CREATE[] =
@@ -231,10 +228,7 @@ int storage_user_set_password(int64_t user, const char *hash)
         return STORAGE_ERROR;
     storage_bind_text(st, 1, hash);
     sqlite3_bind_int64(st, 2, user);
-    int status = storage_exec_stmt(st, "changing a password");
-    if (status == STORAGE_OK && sqlite3_changes(storage_db()) == 0)
-        status = STORAGE_NOT_FOUND;
-    return status;
+    return storage_exec_changed(st, "changing a password");
 }
 
 static const char SQL_USER_DEVICES_EPOCH[] =
