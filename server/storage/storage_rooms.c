@@ -75,10 +75,7 @@ int storage_race_game(int64_t room, uint32_t round, int64_t user, int64_t level,
     sqlite3_bind_int64(st, 1, room);
     sqlite3_bind_int64(st, 2, round);
     sqlite3_bind_int64(st, 3, user);
-    int status = storage_first_row(st, "finding a race game");
-    if (status == STORAGE_OK)
-        *game_id = sqlite3_column_int64(st, 0);
-    sqlite3_reset(st);
+    int status = storage_first_int64(st, game_id, "finding a race game");
     if (status != STORAGE_NOT_FOUND)
         return status;
     st = storage_stmt(SQL_RACE_INSERT);
@@ -106,9 +103,6 @@ int storage_level_random(int64_t *level_id)
     sqlite3_stmt *st = storage_stmt(SQL_LEVEL_RANDOM);
     if (st == NULL)
         return STORAGE_ERROR;
-    int status = storage_first_row(st, "choosing a level");
-    if (status == STORAGE_OK)
-        *level_id = sqlite3_column_int64(st, 0);
-    sqlite3_reset(st);
+    int status = storage_first_int64(st, level_id, "choosing a level");
     return status;
 }

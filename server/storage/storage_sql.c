@@ -78,6 +78,15 @@ int storage_first_row(sqlite3_stmt *st, const char *what)
     return storage_status(rc, what);
 }
 
+int storage_first_int64(sqlite3_stmt *st, int64_t *out, const char *what)
+{
+    int status = storage_first_row(st, what);
+    if (status == STORAGE_OK)
+        *out = sqlite3_column_int64(st, 0);
+    sqlite3_reset(st);
+    return status;
+}
+
 int storage_text_by_id(const char *sql, int64_t id, char *out, size_t cap, const char *what)
 {
     sqlite3_stmt *st = storage_stmt(sql);

@@ -31,6 +31,11 @@ const char *storage_column_text(sqlite3_stmt *st, int col);
  * (logged with what). The caller reads the row, then resets the statement. */
 int storage_first_row(sqlite3_stmt *st, const char *what);
 
+/* As storage_first_row, for a statement whose first column is an integer:
+ * reads it into *out (untouched when there is no row) and resets the
+ * statement. */
+int storage_first_int64(sqlite3_stmt *st, int64_t *out, const char *what);
+
 /* Runs `sql`, a statement of one parameter (bound to id) and one text
  * column, and copies the first row's text into out (cap bytes, cut short
  * to fit). STORAGE_NOT_FOUND when there is no row; out is then untouched.

@@ -241,14 +241,8 @@ int storage_user_devices_epoch(const char *username, int64_t *epoch)
     if (st == NULL)
         return STORAGE_ERROR;
     storage_bind_text(st, 1, username);
-    int rc = sqlite3_step(st);
-    int status = STORAGE_OK;
-    if (rc == SQLITE_ROW)
-        *epoch = sqlite3_column_int64(st, 0);
-    else if (rc != SQLITE_DONE)
-        status = storage_status(rc, "reading a devices epoch");
-    sqlite3_reset(st);
-    return status;
+    int status = storage_first_int64(st, epoch, "reading a devices epoch");
+    return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
 }
 
 static const char SQL_USER_FORGET_DEVICES[] =
@@ -333,10 +327,7 @@ static int guest_value(const char *sql, int64_t id, int64_t span, int64_t *value
     sqlite3_bind_int64(st, 1, id);
     if (span >= 0)
         sqlite3_bind_int64(st, 2, span);
-    int status = storage_first_row(st, "reading about a guest");
-    if (status == STORAGE_OK)
-        *value = sqlite3_column_int64(st, 0);
-    sqlite3_reset(st);
+    int status = storage_first_int64(st, value, "reading about a guest");
     return status;
 }
 
