@@ -154,9 +154,7 @@ int storage_library_collection_create(const char *name, const char *source, cons
     storage_bind_text(st, 3, notes);
     storage_bind_text(st, 4, author);
     sqlite3_bind_int64(st, 5, now);
-    int status = storage_exec_stmt(st, "creating a collection");
-    if (status == STORAGE_OK)
-        *id = sqlite3_last_insert_rowid(storage_db());
+    int status = storage_exec_insert(st, id, "creating a collection");
     return status;
 }
 

@@ -40,9 +40,7 @@ int storage_level_insert(const struct storage_new_level *l, int64_t now, int64_t
     sqlite3_bind_int64(st, 9, l->boxes);
     storage_bind_text(st, 10, l->canonical_hash);
     sqlite3_bind_int64(st, 11, now);
-    int status = storage_exec_stmt(st, "adding a level");
-    if (status == STORAGE_OK)
-        *id = sqlite3_last_insert_rowid(storage_db());
+    int status = storage_exec_insert(st, id, "adding a level");
     return status;
 }
 

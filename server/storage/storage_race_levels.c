@@ -67,10 +67,8 @@ int storage_hidden_collection(const char *source, const char *name, const char *
         storage_bind_text(st, 2, source);
         storage_bind_text(st, 3, notes);
         sqlite3_bind_int64(st, 4, now);
-        status = storage_exec_stmt(st, "creating a hidden collection");
-        if (status == STORAGE_OK)
-            *id = sqlite3_last_insert_rowid(storage_db());
-        else if (status == STORAGE_CONFLICT)
+        status = storage_exec_insert(st, id, "creating a hidden collection");
+        if (status == STORAGE_CONFLICT)
             status = STORAGE_NOT_FOUND;
     }
     return status == STORAGE_NOT_FOUND ? STORAGE_CONFLICT : status;

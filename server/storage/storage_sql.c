@@ -57,6 +57,14 @@ int storage_exec_changed(sqlite3_stmt *st, const char *what)
     return status;
 }
 
+int storage_exec_insert(sqlite3_stmt *st, int64_t *id, const char *what)
+{
+    int status = storage_exec_stmt(st, what);
+    if (status == STORAGE_OK)
+        *id = sqlite3_last_insert_rowid(storage_db());
+    return status;
+}
+
 int storage_bind_text(sqlite3_stmt *st, int idx, const char *text)
 {
     return sqlite3_bind_text(st, idx, text != NULL ? text : "", -1, SQLITE_TRANSIENT);

@@ -20,6 +20,10 @@ int storage_exec_stmt(sqlite3_stmt *st, const char *what);
  * STORAGE_NOT_FOUND when it ran but changed none. */
 int storage_exec_changed(sqlite3_stmt *st, const char *what);
 
+/* As storage_exec_stmt, for an INSERT: sets *id to the new row's id when
+ * it succeeds (leaves it untouched otherwise). */
+int storage_exec_insert(sqlite3_stmt *st, int64_t *id, const char *what);
+
 /* Binds text, treating NULL as "". */
 int storage_bind_text(sqlite3_stmt *st, int idx, const char *text);
 

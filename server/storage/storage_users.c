@@ -33,9 +33,7 @@ int storage_user_create_guest(int64_t now, int64_t *id)
     if (st == NULL)
         return STORAGE_ERROR;
     sqlite3_bind_int64(st, 1, now);
-    int status = storage_exec_stmt(st, "creating a guest");
-    if (status == STORAGE_OK)
-        *id = sqlite3_last_insert_rowid(storage_db());
+    int status = storage_exec_insert(st, id, "creating a guest");
     return status;
 }
 
@@ -93,9 +91,7 @@ int storage_user_create(const char *username, const char *hash, int64_t now, int
     storage_bind_text(st, 1, username);
     storage_bind_text(st, 2, hash);
     sqlite3_bind_int64(st, 3, now);
-    int status = storage_exec_stmt(st, "creating an account");
-    if (status == STORAGE_OK)
-        *id = sqlite3_last_insert_rowid(storage_db());
+    int status = storage_exec_insert(st, id, "creating an account");
     return status;
 }
 
