@@ -100,13 +100,8 @@ static int read_audit(sqlite3_stmt *st, void *fn, void *arg)
 int storage_audit_each(int64_t before, int limit,
                        int (*fn)(void *arg, const struct storage_audit *a), void *arg)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_AUDIT_EACH);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, before > 0 ? before : INT64_MAX);
-    sqlite3_bind_int(st, 2, limit);
-    int status = storage_each_row(st, read_audit, (void *)fn, arg, "reading the audit log");
-    return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
+    return storage_list_by_ids(SQL_AUDIT_EACH, before > 0 ? before : INT64_MAX, limit, read_audit,
+                               (void *)fn, arg, "reading the audit log");
 }
 
 /* ---- Importing ----------------------------------------------------------------------------- */

@@ -113,12 +113,8 @@ static const char SQL_LOG_ONE[] =
 int storage_log_get(int64_t game, uint32_t seq,
                     int (*fn)(void *arg, const struct storage_log_entry *e), void *arg)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_LOG_ONE);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, game);
-    sqlite3_bind_int64(st, 2, seq);
-    return storage_each_row(st, read_entry, (void *)fn, arg, "reading a game log");
+    return storage_rows_by_ids(SQL_LOG_ONE, game, seq, read_entry, (void *)fn, arg,
+                               "reading a game log");
 }
 
 static const char SQL_LOG_APPEND[] =

@@ -84,12 +84,8 @@ int storage_collections_each(int64_t user, int (*fn)(void *arg, const struct sto
 int storage_collection_get(int64_t id, int64_t user,
                            int (*fn)(void *arg, const struct storage_collection *c), void *arg)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_COLLECTION);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, user);
-    sqlite3_bind_int64(st, 2, id);
-    return storage_each_row(st, read_collection, (void *)fn, arg, "listing collections");
+    return storage_rows_by_ids(SQL_COLLECTION, user, id, read_collection, (void *)fn, arg,
+                               "listing collections");
 }
 
 /* Levels with the user's best solution counts and game. Column 6 is the
@@ -134,22 +130,12 @@ static int read_level(sqlite3_stmt *st, void *fn, void *arg)
 int storage_levels_each(int64_t collection, int64_t user,
                         int (*fn)(void *arg, const struct storage_level *l), void *arg)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_LEVELS);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, user);
-    sqlite3_bind_int64(st, 2, collection);
-    int status = storage_each_row(st, read_level, (void *)fn, arg, "listing levels");
-    return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
+    return storage_list_by_ids(SQL_LEVELS, user, collection, read_level, (void *)fn, arg,
+                               "listing levels");
 }
 
 int storage_level_get(int64_t id, int64_t user, int (*fn)(void *arg, const struct storage_level *l),
                       void *arg)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_LEVEL);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, user);
-    sqlite3_bind_int64(st, 2, id);
-    return storage_each_row(st, read_level, (void *)fn, arg, "listing levels");
+    return storage_rows_by_ids(SQL_LEVEL, user, id, read_level, (void *)fn, arg, "listing levels");
 }

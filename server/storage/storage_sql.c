@@ -127,21 +127,50 @@ int storage_each_row(sqlite3_stmt *st, int (*row)(sqlite3_stmt *st, void *fn, vo
     return status;
 }
 
-int storage_rows_by_id(const char *sql, int64_t id,
-                       int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn, void *arg,
-                       const char *what)
+/* Prepares sql, binds ids[0..n) to ?1..?n, and steps it through its rows. */
+static int rows_of(const char *sql, const int64_t *ids, int n,
+                   int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn, void *arg,
+                   const char *what)
 {
     sqlite3_stmt *st = storage_stmt(sql);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, id);
+    for (int i = 0; i < n; i++)
+        sqlite3_bind_int64(st, i + 1, ids[i]);
     return storage_each_row(st, row, fn, arg, what);
+}
+
+static int listed(int status)
+{
+    return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
+}
+
+int storage_rows_by_id(const char *sql, int64_t id,
+                       int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn, void *arg,
+                       const char *what)
+{
+    return rows_of(sql, &id, 1, row, fn, arg, what);
 }
 
 int storage_list_by_id(const char *sql, int64_t id,
                        int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn, void *arg,
                        const char *what)
 {
-    int status = storage_rows_by_id(sql, id, row, fn, arg, what);
-    return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
+    return listed(rows_of(sql, &id, 1, row, fn, arg, what));
+}
+
+int storage_rows_by_ids(const char *sql, int64_t a, int64_t b,
+                        int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn, void *arg,
+                        const char *what)
+{
+    const int64_t ids[] = {a, b};
+    return rows_of(sql, ids, 2, row, fn, arg, what);
+}
+
+int storage_list_by_ids(const char *sql, int64_t a, int64_t b,
+                        int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn, void *arg,
+                        const char *what)
+{
+    const int64_t ids[] = {a, b};
+    return listed(rows_of(sql, ids, 2, row, fn, arg, what));
 }

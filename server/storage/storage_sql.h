@@ -68,6 +68,15 @@ int storage_list_by_id(const char *sql, int64_t id,
                        int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn, void *arg,
                        const char *what);
 
+/* As storage_rows_by_id and storage_list_by_id, for a statement of two
+ * parameters: a bound to ?1, b to ?2. */
+int storage_rows_by_ids(const char *sql, int64_t a, int64_t b,
+                        int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn, void *arg,
+                        const char *what);
+int storage_list_by_ids(const char *sql, int64_t a, int64_t b,
+                        int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn, void *arg,
+                        const char *what);
+
 /* The best solutions of user ?1, one row per level: level_id, best_moves,
  * best_pushes, hinted, first_at. A solution was helped when the game it
  * was played in had been given hints by the time it was solved. The counts

@@ -2,11 +2,12 @@
  * steps a statement through its rows with the codes the listings promise
  * (none found, stopped, an error that ends the rows); storage_first_row
  * gives a lookup's one row with the same codes (storage_first_int64 its
- * integer), storage_text_by_id a lookup's one text, storage_rows_by_id and
- * storage_list_by_id the rows of a one-id statement (a listing of none
- * being no error); storage_exec_changed refuses an update that changed no
- * row and storage_exec_insert gives the new row's id; a connection opened while a WAL hook is set
- * leaves checkpoints to its owner and reports each commit, while one opened after the hook is
+ * integer), storage_text_by_id a lookup's one text; storage_rows_by_id,
+ * storage_list_by_id and their two-id forms bind their ids, a listing of
+ * no rows being no error; storage_exec_changed refuses an update that
+ * changed no row and storage_exec_insert gives the new row's id; a
+ * connection opened while a WAL hook is set leaves checkpoints to its
+ * owner and reports each commit, while one opened after the hook is
  * cleared does neither. */
 #include "storage/storage_conn.h"
 #include "storage/storage_sql.h"
@@ -182,6 +183,24 @@ static void rows_by_id_without_rows_is_not_found(void)
     CHECK_INT(s.n, 0);
 }
 
+static const char SQL_BETWEEN[] = "SELECT x FROM t WHERE x BETWEEN ?1 AND ?2 ORDER BY x";
+
+static void rows_by_ids_binds_both_in_order(void)
+{
+    struct seen s = {0};
+    CHECK_INT(
+        storage_rows_by_ids(SQL_BETWEEN, 2, 3, read_x, (void *)collect, &s, "the test's rows"),
+        STORAGE_OK);
+    CHECK_INT(s.n, 2);
+    CHECK_INT(s.x[0], 2);
+    CHECK_INT(s.x[1], 3);
+    struct seen none = {0};
+    CHECK_INT(
+        storage_list_by_ids(SQL_BETWEEN, 3, 2, read_x, (void *)collect, &none, "the test's list"),
+        STORAGE_OK);
+    CHECK_INT(none.n, 0);
+}
+
 static void list_by_id_without_rows_is_ok(void)
 {
     struct seen s = {0};
@@ -331,6 +350,7 @@ int main(void)
     RUN(rows_by_id_binds_the_id);
     RUN(rows_by_id_without_rows_is_not_found);
     RUN(list_by_id_without_rows_is_ok);
+    RUN(rows_by_ids_binds_both_in_order);
     RUN(exec_changed_needs_a_changed_row);
     RUN(exec_insert_gives_the_new_rows_id);
     RUN(watched_connections_leave_checkpoints_to_the_hook);
