@@ -1,4 +1,5 @@
-/* Whole files read into memory, for the commands and the importer. */
+/* Whole files read into memory, for the commands, the importer and the
+ * migrations. */
 #ifndef SOKOD_FILES_H
 #define SOKOD_FILES_H
 

@@ -57,4 +57,22 @@ int cli_each_level(const char *path, json_t *files, unsigned flags,
  * output, then frees it. */
 void cli_print_json(json_t *root);
 
+/* cli_each_level over the n files of paths, in order. Returns true when
+ * one of them failed (could not be read, or held no level when required). */
+bool cli_each_file(char **paths, int n, json_t *files, unsigned flags,
+                   void (*fn)(void *ctx, const struct cli_level *level), void *ctx);
+
+/* One count of a command's closing summary. */
+struct cli_count {
+    const char *name;
+    unsigned value;
+    bool json_only; /* left out of the text line */
+};
+
+/* Prints a command's closing summary, counts ended by one whose name is
+ * NULL. With files (JSON output) it prints one JSON document, {"files":
+ * files, then each count}, and takes files over; else one line,
+ * "name: value, name: value". */
+void cli_print_summary(json_t *files, const struct cli_count *counts);
+
 #endif

@@ -4,6 +4,7 @@
  * argument, which other users of the machine could read. */
 #include "cli/cli.h"
 #include "cli/cli_options.h"
+#include "cli/cli_storage.h"
 
 #include "accounts/accounts.h"
 #include "base/clock.h"
@@ -11,7 +12,6 @@
 #include "library/audit.h"
 #include "storage/storage.h"
 #include "storage/storage_admin.h"
-#include "storage/storage_migrate.h"
 #include "storage/storage_users.h"
 
 #include <sodium.h>
@@ -186,12 +186,8 @@ int cli_admin(int argc, char **argv)
         fprintf(stderr, "sokod admin: libsodium failed to start\n");
         return 1;
     }
-    bool fresh = false;
-    if (storage_init(cfg.db, cfg.synchronous) != STORAGE_OK ||
-        storage_migrate(cfg.migrations, &fresh) != STORAGE_OK) {
-        storage_shutdown();
+    if (!cli_storage_open(&cfg))
         return 1;
-    }
     struct audit_actor who;
     audit_command_line(&who);
     int status = action == 0 ? create(name, &who) : set_right(name, action == 1, &who);

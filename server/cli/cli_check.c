@@ -114,21 +114,12 @@ int cli_check(int argc, char **argv)
         return early;
     bool json = args.json;
     totals t = {0};
-    json_t *root = json ? json_object() : NULL;
     json_t *files = json ? json_array() : NULL;
-    for (int i = 0; i < r.nargs; i++) {
-        if (cli_each_level(r.args[i], files, CLI_LEVELS_COLLECTION | CLI_LEVELS_REQUIRED,
-                           check_level, &t) < 0)
-            t.file_failed = true;
-    }
-    if (json) {
-        json_object_set_new(root, "files", files);
-        json_object_set_new(root, "levels", json_integer(t.levels));
-        json_object_set_new(root, "valid", json_integer(t.valid));
-        json_object_set_new(root, "invalid", json_integer(t.invalid));
-        cli_print_json(root);
-    } else {
-        printf("levels: %u, valid: %u, invalid: %u\n", t.levels, t.valid, t.invalid);
-    }
+    t.file_failed = cli_each_file(r.args, r.nargs, files,
+                                  CLI_LEVELS_COLLECTION | CLI_LEVELS_REQUIRED, check_level, &t);
+    cli_print_summary(files, (struct cli_count[]){{"levels", t.levels, false},
+                                                  {"valid", t.valid, false},
+                                                  {"invalid", t.invalid, false},
+                                                  {NULL, 0, false}});
     return t.invalid > 0 || t.file_failed ? 1 : 0;
 }

@@ -102,3 +102,34 @@ void cli_print_json(json_t *root)
     fputc('\n', stdout);
     json_decref(root);
 }
+
+bool cli_each_file(char **paths, int n, json_t *files, unsigned flags,
+                   void (*fn)(void *ctx, const struct cli_level *level), void *ctx)
+{
+    bool failed = false;
+    for (int i = 0; i < n; i++) {
+        if (cli_each_level(paths[i], files, flags, fn, ctx) < 0)
+            failed = true;
+    }
+    return failed;
+}
+
+void cli_print_summary(json_t *files, const struct cli_count *counts)
+{
+    if (files != NULL) {
+        json_t *root = json_object();
+        json_object_set_new(root, "files", files);
+        for (const struct cli_count *c = counts; c->name != NULL; c++)
+            json_object_set_new(root, c->name, json_integer(c->value));
+        cli_print_json(root);
+        return;
+    }
+    const char *sep = "";
+    for (const struct cli_count *c = counts; c->name != NULL; c++) {
+        if (c->json_only)
+            continue;
+        printf("%s%s: %u", sep, c->name, c->value);
+        sep = ", ";
+    }
+    putchar('\n');
+}

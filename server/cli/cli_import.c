@@ -2,12 +2,12 @@
  * through the same checks as an upload. */
 #include "cli/cli.h"
 #include "cli/cli_options.h"
+#include "cli/cli_storage.h"
 
 #include "base/config.h"
 #include "library/audit.h"
 #include "library/import.h"
 #include "storage/storage.h"
-#include "storage/storage_migrate.h"
 
 #include <stdio.h>
 
@@ -32,12 +32,8 @@ int cli_import(int argc, char **argv)
         fprintf(stderr, "usage: %s\n", synopsis);
         return 2;
     }
-    bool fresh = false;
-    if (storage_init(cfg.db, cfg.synchronous) != STORAGE_OK ||
-        storage_migrate(cfg.migrations, &fresh) != STORAGE_OK) {
-        storage_shutdown();
+    if (!cli_storage_open(&cfg))
         return 1;
-    }
     struct audit_actor who;
     audit_command_line(&who);
     struct import_summary sum;

@@ -197,22 +197,13 @@ int cli_replay(int argc, char **argv)
         free(st.history);
         return 1;
     }
-    json_t *root = st.json ? json_object() : NULL;
     json_t *files = st.json ? json_array() : NULL;
-    for (int i = 0; i < r.nargs; i++) {
-        if (cli_each_level(r.args[i], files, 0, replay_level, &st) < 0)
-            st.file_failed = true;
-    }
+    st.file_failed = cli_each_file(r.args, r.nargs, files, 0, replay_level, &st);
     free(st.steps);
     free(st.history);
-    if (st.json) {
-        json_object_set_new(root, "files", files);
-        json_object_set_new(root, "solutions", json_integer(st.solutions));
-        json_object_set_new(root, "solved", json_integer(st.solved));
-        json_object_set_new(root, "failed", json_integer(st.failed));
-        cli_print_json(root);
-    } else {
-        printf("solutions: %u, solved: %u, failed: %u\n", st.solutions, st.solved, st.failed);
-    }
+    cli_print_summary(files, (struct cli_count[]){{"solutions", st.solutions, false},
+                                                  {"solved", st.solved, false},
+                                                  {"failed", st.failed, false},
+                                                  {NULL, 0, false}});
     return st.failed > 0 || st.file_failed ? 1 : 0;
 }

@@ -155,20 +155,11 @@ int cli_solve(int argc, char **argv)
     st.options.optimal = args.optimal;
     st.options.time_limit = args.seconds;
     st.options.memory_limit = (uint64_t)(args.megabytes * 1024 * 1024);
-    json_t *root = st.json ? json_object() : NULL;
     json_t *files = st.json ? json_array() : NULL;
-    for (int i = 0; i < r.nargs; i++) {
-        if (cli_each_level(r.args[i], files, 0, solve_level, &st) < 0)
-            st.failed = true;
-    }
-    if (st.json) {
-        json_object_set_new(root, "files", files);
-        json_object_set_new(root, "levels", json_integer(st.levels));
-        json_object_set_new(root, "solved", json_integer(st.solved));
-        json_object_set_new(root, "unsolvable", json_integer(st.unsolvable));
-        cli_print_json(root);
-    } else {
-        printf("levels: %u, solved: %u\n", st.levels, st.solved);
-    }
+    st.failed = cli_each_file(r.args, r.nargs, files, 0, solve_level, &st);
+    cli_print_summary(files, (struct cli_count[]){{"levels", st.levels, false},
+                                                  {"solved", st.solved, false},
+                                                  {"unsolvable", st.unsolvable, true},
+                                                  {NULL, 0, false}});
     return st.failed ? 1 : 0;
 }

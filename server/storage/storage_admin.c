@@ -7,13 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static int changed_or_not_found(int status)
-{
-    if (status == STORAGE_OK && sqlite3_changes(storage_db()) == 0)
-        return STORAGE_NOT_FOUND;
-    return status;
-}
-
 static void bind_optional_text(sqlite3_stmt *st, int idx, const char *text)
 {
     if (text == NULL)
@@ -107,13 +100,8 @@ static int read_audit(sqlite3_stmt *st, void *fn, void *arg)
 int storage_audit_each(int64_t before, int limit,
                        int (*fn)(void *arg, const struct storage_audit *a), void *arg)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_AUDIT_EACH);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, before > 0 ? before : INT64_MAX);
-    sqlite3_bind_int(st, 2, limit);
-    int status = storage_each_row(st, read_audit, (void *)fn, arg, "reading the audit log");
-    return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
+    return storage_list_by_ids(SQL_AUDIT_EACH, before > 0 ? before : INT64_MAX, limit, read_audit,
+                               (void *)fn, arg, "reading the audit log");
 }
 
 /* ---- Importing ----------------------------------------------------------------------------- */
@@ -161,9 +149,7 @@ int storage_library_collection_create(const char *name, const char *source, cons
     storage_bind_text(st, 3, notes);
     storage_bind_text(st, 4, author);
     sqlite3_bind_int64(st, 5, now);
-    int status = storage_exec_stmt(st, "creating a collection");
-    if (status == STORAGE_OK)
-        *id = sqlite3_last_insert_rowid(storage_db());
+    int status = storage_exec_insert(st, id, "creating a collection");
     return status;
 }
 
@@ -200,7 +186,7 @@ int storage_level_revive(int64_t level, int64_t collection, uint32_t position, c
     storage_bind_text(st, 4, title);
     storage_bind_text(st, 5, author);
     storage_bind_text(st, 6, comment);
-    return changed_or_not_found(storage_exec_stmt(st, "bringing back a level"));
+    return storage_exec_changed(st, "bringing back a level");
 }
 
 static const char SQL_LEVEL_BOARD[] = "SELECT board FROM levels WHERE id = ?";
@@ -248,13 +234,8 @@ static int read_reference(sqlite3_stmt *st, void *fn, void *arg)
 int storage_references_each(int64_t level, int (*fn)(void *arg, const struct storage_reference *r),
                             void *arg)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_REFERENCES);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, level);
-    int status =
-        storage_each_row(st, read_reference, (void *)fn, arg, "reading reference solutions");
-    return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
+    return storage_list_by_id(SQL_REFERENCES, level, read_reference, (void *)fn, arg,
+                              "reading reference solutions");
 }
 
 static const char SQL_SET_SOLVER[] =
@@ -320,11 +301,8 @@ int storage_admin_collection_get(int64_t id,
                                  int (*fn)(void *arg, const struct storage_admin_collection *c),
                                  void *arg)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_ADMIN_COLLECTION);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, id);
-    return storage_each_row(st, read_admin_collection, (void *)fn, arg, "reading a collection");
+    return storage_rows_by_id(SQL_ADMIN_COLLECTION, id, read_admin_collection, (void *)fn, arg,
+                              "reading a collection");
 }
 
 #define ADMIN_LEVEL_COLUMNS                                                                        \
@@ -368,22 +346,15 @@ static int read_admin_level(sqlite3_stmt *st, void *fn, void *arg)
 int storage_admin_levels_each(int64_t collection,
                               int (*fn)(void *arg, const struct storage_admin_level *l), void *arg)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_ADMIN_LEVELS);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, collection);
-    int status = storage_each_row(st, read_admin_level, (void *)fn, arg, "listing levels");
-    return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
+    return storage_list_by_id(SQL_ADMIN_LEVELS, collection, read_admin_level, (void *)fn, arg,
+                              "listing levels");
 }
 
 int storage_admin_level_get(int64_t id, int (*fn)(void *arg, const struct storage_admin_level *l),
                             void *arg)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_ADMIN_LEVEL);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, id);
-    return storage_each_row(st, read_admin_level, (void *)fn, arg, "reading a level");
+    return storage_rows_by_id(SQL_ADMIN_LEVEL, id, read_admin_level, (void *)fn, arg,
+                              "reading a level");
 }
 
 static const char SQL_COLLECTION_UPDATE[] =
@@ -402,7 +373,7 @@ int storage_collection_update(int64_t id, const char *name, const char *notes, c
     bind_optional_text(st, 4, author);
     if (hidden >= 0)
         sqlite3_bind_int(st, 5, hidden != 0);
-    return changed_or_not_found(storage_exec_stmt(st, "changing a collection"));
+    return storage_exec_changed(st, "changing a collection");
 }
 
 static const char SQL_LEVEL_UPDATE[] =
@@ -421,7 +392,7 @@ int storage_level_update(int64_t id, const char *title, const char *comment, con
     bind_optional_text(st, 4, author);
     if (hidden >= 0)
         sqlite3_bind_int(st, 5, hidden != 0);
-    return changed_or_not_found(storage_exec_stmt(st, "changing a level"));
+    return storage_exec_changed(st, "changing a level");
 }
 
 static const char SQL_COLLECTION_DELETED[] =
@@ -436,7 +407,7 @@ static int set_deleted(const char *sql, int64_t id, int64_t at, const char *what
         return STORAGE_ERROR;
     sqlite3_bind_int64(st, 1, id);
     sqlite3_bind_int64(st, 2, at);
-    return changed_or_not_found(storage_exec_stmt(st, what));
+    return storage_exec_changed(st, what);
 }
 
 int storage_collection_set_deleted(int64_t id, int64_t at)
@@ -458,7 +429,7 @@ int storage_collection_set_position(int64_t id, uint32_t position)
         return STORAGE_ERROR;
     sqlite3_bind_int64(st, 1, id);
     sqlite3_bind_int64(st, 2, position);
-    return changed_or_not_found(storage_exec_stmt(st, "moving a collection"));
+    return storage_exec_changed(st, "moving a collection");
 }
 
 /* Positions are unique in a collection: every level first moves to a
@@ -482,7 +453,7 @@ int storage_levels_set_order(int64_t collection, const int64_t *ids, size_t n)
         sqlite3_bind_int64(st, 1, ids[i]);
         sqlite3_bind_int64(st, 2, collection);
         sqlite3_bind_int64(st, 3, (int64_t)i + 1);
-        status = changed_or_not_found(storage_exec_stmt(st, "reordering levels"));
+        status = storage_exec_changed(st, "reordering levels");
     }
     return status;
 }

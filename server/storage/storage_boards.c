@@ -147,15 +147,10 @@ int storage_board_count(int64_t level, int board, bool hinted, uint32_t *count)
     sqlite3_bind_int64(st, 1, level);
     sqlite3_bind_int(st, 2, board);
     sqlite3_bind_int(st, 3, hinted ? 1 : 0);
-    int rc = sqlite3_step(st);
-    int status = STORAGE_OK;
-    *count = 0;
-    if (rc == SQLITE_ROW)
-        *count = (uint32_t)sqlite3_column_int64(st, 0);
-    else if (rc != SQLITE_DONE)
-        status = storage_status(rc, "counting a leaderboard");
-    sqlite3_reset(st);
-    return status;
+    int64_t n = 0;
+    int status = storage_first_int64(st, &n, "counting a leaderboard");
+    *count = (uint32_t)n;
+    return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
 }
 
 /* Days whose puzzle the user solved that day, hinted or not, walked back

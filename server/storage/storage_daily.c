@@ -18,10 +18,7 @@ int storage_daily_get(const char *day, int64_t *level)
     if (st == NULL)
         return STORAGE_ERROR;
     storage_bind_text(st, 1, day);
-    int status = storage_first_row(st, "finding the daily puzzle");
-    if (status == STORAGE_OK)
-        *level = sqlite3_column_int64(st, 0);
-    sqlite3_reset(st);
+    int status = storage_first_int64(st, level, "finding the daily puzzle");
     return status;
 }
 

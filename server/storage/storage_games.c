@@ -104,12 +104,7 @@ static const char SQL_LOG_ALL[] =
 int storage_log_each(int64_t game, int (*fn)(void *arg, const struct storage_log_entry *e),
                      void *arg)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_LOG_ALL);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, game);
-    int status = storage_each_row(st, read_entry, (void *)fn, arg, "reading a game log");
-    return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
+    return storage_list_by_id(SQL_LOG_ALL, game, read_entry, (void *)fn, arg, "reading a game log");
 }
 
 static const char SQL_LOG_ONE[] =
@@ -118,12 +113,8 @@ static const char SQL_LOG_ONE[] =
 int storage_log_get(int64_t game, uint32_t seq,
                     int (*fn)(void *arg, const struct storage_log_entry *e), void *arg)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_LOG_ONE);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, game);
-    sqlite3_bind_int64(st, 2, seq);
-    return storage_each_row(st, read_entry, (void *)fn, arg, "reading a game log");
+    return storage_rows_by_ids(SQL_LOG_ONE, game, seq, read_entry, (void *)fn, arg,
+                               "reading a game log");
 }
 
 static const char SQL_LOG_APPEND[] =
@@ -204,12 +195,8 @@ static const char SQL_PROGRESS_SOLVED[] =
 int storage_progress_solved(int64_t user, int (*fn)(void *arg, const struct storage_progress *p),
                             void *arg)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_PROGRESS_SOLVED);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, user);
-    int status = storage_each_row(st, read_progress, (void *)fn, arg, "reading progress");
-    return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
+    return storage_list_by_id(SQL_PROGRESS_SOLVED, user, read_progress, (void *)fn, arg,
+                              "reading progress");
 }
 
 static const char SQL_PROGRESS_GAMES[] =
@@ -221,12 +208,8 @@ static const char SQL_PROGRESS_GAMES[] =
 int storage_progress_games(int64_t user, int (*fn)(void *arg, const struct storage_progress *p),
                            void *arg)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_PROGRESS_GAMES);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, user);
-    int status = storage_each_row(st, read_progress, (void *)fn, arg, "reading progress");
-    return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
+    return storage_list_by_id(SQL_PROGRESS_GAMES, user, read_progress, (void *)fn, arg,
+                              "reading progress");
 }
 
 static const char SQL_SOLUTIONS[] =
@@ -254,10 +237,6 @@ static int read_solution(sqlite3_stmt *st, void *fn, void *arg)
 int storage_solutions_each(int64_t user, int (*fn)(void *arg, const struct storage_solution *s),
                            void *arg)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_SOLUTIONS);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, user);
-    int status = storage_each_row(st, read_solution, (void *)fn, arg, "reading solutions");
-    return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
+    return storage_list_by_id(SQL_SOLUTIONS, user, read_solution, (void *)fn, arg,
+                              "reading solutions");
 }

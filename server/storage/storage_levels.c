@@ -40,9 +40,7 @@ int storage_level_insert(const struct storage_new_level *l, int64_t now, int64_t
     sqlite3_bind_int64(st, 9, l->boxes);
     storage_bind_text(st, 10, l->canonical_hash);
     sqlite3_bind_int64(st, 11, now);
-    int status = storage_exec_stmt(st, "adding a level");
-    if (status == STORAGE_OK)
-        *id = sqlite3_last_insert_rowid(storage_db());
+    int status = storage_exec_insert(st, id, "adding a level");
     return status;
 }
 
@@ -79,23 +77,15 @@ static int read_collection(sqlite3_stmt *st, void *fn, void *arg)
 int storage_collections_each(int64_t user, int (*fn)(void *arg, const struct storage_collection *c),
                              void *arg)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_COLLECTIONS);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, user);
-    int status = storage_each_row(st, read_collection, (void *)fn, arg, "listing collections");
-    return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
+    return storage_list_by_id(SQL_COLLECTIONS, user, read_collection, (void *)fn, arg,
+                              "listing collections");
 }
 
 int storage_collection_get(int64_t id, int64_t user,
                            int (*fn)(void *arg, const struct storage_collection *c), void *arg)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_COLLECTION);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, user);
-    sqlite3_bind_int64(st, 2, id);
-    return storage_each_row(st, read_collection, (void *)fn, arg, "listing collections");
+    return storage_rows_by_ids(SQL_COLLECTION, user, id, read_collection, (void *)fn, arg,
+                               "listing collections");
 }
 
 /* Levels with the user's best solution counts and game. Column 6 is the
@@ -140,22 +130,12 @@ static int read_level(sqlite3_stmt *st, void *fn, void *arg)
 int storage_levels_each(int64_t collection, int64_t user,
                         int (*fn)(void *arg, const struct storage_level *l), void *arg)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_LEVELS);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, user);
-    sqlite3_bind_int64(st, 2, collection);
-    int status = storage_each_row(st, read_level, (void *)fn, arg, "listing levels");
-    return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
+    return storage_list_by_ids(SQL_LEVELS, user, collection, read_level, (void *)fn, arg,
+                               "listing levels");
 }
 
 int storage_level_get(int64_t id, int64_t user, int (*fn)(void *arg, const struct storage_level *l),
                       void *arg)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_LEVEL);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, user);
-    sqlite3_bind_int64(st, 2, id);
-    return storage_each_row(st, read_level, (void *)fn, arg, "listing levels");
+    return storage_rows_by_ids(SQL_LEVEL, user, id, read_level, (void *)fn, arg, "listing levels");
 }

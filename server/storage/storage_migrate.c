@@ -1,6 +1,7 @@
 /* Storage: schema migrations, applied in order and tracked by PRAGMA user_version. */
 #include "storage/storage_migrate.h"
 
+#include "base/files.h"
 #include "storage/storage.h"
 #include "storage/storage_conn.h"
 #include "storage/storage_sql.h"
@@ -44,39 +45,6 @@ static int by_number(const void *a, const void *b)
 {
     const struct migration *x = a, *y = b;
     return (x->number > y->number) - (x->number < y->number);
-}
-
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    while (buf != NULL) {
-        if (len + 1 >= cap) {
-            char *bigger = realloc(buf, cap * 2);
-            if (bigger == NULL) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-        size_t n = fread(buf + len, 1, cap - len - 1, f);
-        len += n;
-        if (n == 0)
-            break;
-    }
-    if (buf != NULL && ferror(f)) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf != NULL)
-        buf[len] = '\0';
-    return buf;
 }
 
 /* Lists the migrations of dir in order into *out (malloc'd). Checks that
@@ -204,7 +172,8 @@ static int apply_next(sqlite3 *db, const char *dir, const struct migration *list
     const struct migration *m = &list[*version];
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/%s", dir, m->name);
-    char *sql = read_file(path);
+    uint32_t len = 0;
+    char *sql = file_read_whole(path, &len);
     if (sql == NULL) {
         fprintf(stderr, "sokod: cannot read %s: %s\n", path, strerror(errno));
         storage_rollback();

@@ -52,10 +52,7 @@ int storage_hidden_collection(const char *source, const char *name, const char *
     if (st == NULL)
         return STORAGE_ERROR;
     storage_bind_text(st, 1, source);
-    int status = storage_first_row(st, "finding a hidden collection");
-    if (status == STORAGE_OK)
-        *id = sqlite3_column_int64(st, 0);
-    sqlite3_reset(st);
+    int status = storage_first_int64(st, id, "finding a hidden collection");
     /* An admin may have taken the name for a collection of their own. */
     for (int n = 1; status == STORAGE_NOT_FOUND && n <= 100; n++) {
         char full[96];
@@ -70,10 +67,8 @@ int storage_hidden_collection(const char *source, const char *name, const char *
         storage_bind_text(st, 2, source);
         storage_bind_text(st, 3, notes);
         sqlite3_bind_int64(st, 4, now);
-        status = storage_exec_stmt(st, "creating a hidden collection");
-        if (status == STORAGE_OK)
-            *id = sqlite3_last_insert_rowid(storage_db());
-        else if (status == STORAGE_CONFLICT)
+        status = storage_exec_insert(st, id, "creating a hidden collection");
+        if (status == STORAGE_CONFLICT)
             status = STORAGE_NOT_FOUND;
     }
     return status == STORAGE_NOT_FOUND ? STORAGE_CONFLICT : status;
@@ -90,10 +85,7 @@ int storage_race_level_get(const char *difficulty, int64_t seed, int64_t *level)
         return STORAGE_ERROR;
     storage_bind_text(st, 1, difficulty);
     sqlite3_bind_int64(st, 2, seed);
-    int status = storage_first_row(st, "finding a race level");
-    if (status == STORAGE_OK)
-        *level = sqlite3_column_int64(st, 0);
-    sqlite3_reset(st);
+    int status = storage_first_int64(st, level, "finding a race level");
     return status;
 }
 

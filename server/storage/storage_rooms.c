@@ -19,11 +19,9 @@ int storage_room_create(struct storage_room *r)
     sqlite3_bind_int64(st, 2, r->level_id);
     sqlite3_bind_text(st, 3, r->source, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 4, r->created_at);
-    int status = storage_exec_stmt(st, "creating a room");
-    if (status == STORAGE_OK) {
-        r->id = sqlite3_last_insert_rowid(storage_db());
+    int status = storage_exec_insert(st, &r->id, "creating a room");
+    if (status == STORAGE_OK)
         r->round = 1;
-    }
     return status;
 }
 
@@ -75,10 +73,7 @@ int storage_race_game(int64_t room, uint32_t round, int64_t user, int64_t level,
     sqlite3_bind_int64(st, 1, room);
     sqlite3_bind_int64(st, 2, round);
     sqlite3_bind_int64(st, 3, user);
-    int status = storage_first_row(st, "finding a race game");
-    if (status == STORAGE_OK)
-        *game_id = sqlite3_column_int64(st, 0);
-    sqlite3_reset(st);
+    int status = storage_first_int64(st, game_id, "finding a race game");
     if (status != STORAGE_NOT_FOUND)
         return status;
     st = storage_stmt(SQL_RACE_INSERT);
@@ -90,9 +85,7 @@ int storage_race_game(int64_t room, uint32_t round, int64_t user, int64_t level,
     sqlite3_bind_int64(st, 4, round);
     sqlite3_bind_int64(st, 5, now);
     sqlite3_bind_int64(st, 6, now);
-    status = storage_exec_stmt(st, "creating a race game");
-    if (status == STORAGE_OK)
-        *game_id = sqlite3_last_insert_rowid(storage_db());
+    status = storage_exec_insert(st, game_id, "creating a race game");
     return status;
 }
 
@@ -106,9 +99,6 @@ int storage_level_random(int64_t *level_id)
     sqlite3_stmt *st = storage_stmt(SQL_LEVEL_RANDOM);
     if (st == NULL)
         return STORAGE_ERROR;
-    int status = storage_first_row(st, "choosing a level");
-    if (status == STORAGE_OK)
-        *level_id = sqlite3_column_int64(st, 0);
-    sqlite3_reset(st);
+    int status = storage_first_int64(st, level_id, "choosing a level");
     return status;
 }

@@ -49,6 +49,22 @@ int storage_exec_stmt(sqlite3_stmt *st, const char *what)
     return status;
 }
 
+int storage_exec_changed(sqlite3_stmt *st, const char *what)
+{
+    int status = storage_exec_stmt(st, what);
+    if (status == STORAGE_OK && sqlite3_changes(storage_db()) == 0)
+        return STORAGE_NOT_FOUND;
+    return status;
+}
+
+int storage_exec_insert(sqlite3_stmt *st, int64_t *id, const char *what)
+{
+    int status = storage_exec_stmt(st, what);
+    if (status == STORAGE_OK)
+        *id = sqlite3_last_insert_rowid(storage_db());
+    return status;
+}
+
 int storage_bind_text(sqlite3_stmt *st, int idx, const char *text)
 {
     return sqlite3_bind_text(st, idx, text != NULL ? text : "", -1, SQLITE_TRANSIENT);
@@ -68,6 +84,15 @@ int storage_first_row(sqlite3_stmt *st, const char *what)
     if (rc == SQLITE_DONE)
         return STORAGE_NOT_FOUND;
     return storage_status(rc, what);
+}
+
+int storage_first_int64(sqlite3_stmt *st, int64_t *out, const char *what)
+{
+    int status = storage_first_row(st, what);
+    if (status == STORAGE_OK)
+        *out = sqlite3_column_int64(st, 0);
+    sqlite3_reset(st);
+    return status;
 }
 
 int storage_text_by_id(const char *sql, int64_t id, char *out, size_t cap, const char *what)
@@ -100,4 +125,52 @@ int storage_each_row(sqlite3_stmt *st, int (*row)(sqlite3_stmt *st, void *fn, vo
         status = storage_status(rc, what);
     sqlite3_reset(st);
     return status;
+}
+
+/* Prepares sql, binds ids[0..n) to ?1..?n, and steps it through its rows. */
+static int rows_of(const char *sql, const int64_t *ids, int n,
+                   int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn, void *arg,
+                   const char *what)
+{
+    sqlite3_stmt *st = storage_stmt(sql);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    for (int i = 0; i < n; i++)
+        sqlite3_bind_int64(st, i + 1, ids[i]);
+    return storage_each_row(st, row, fn, arg, what);
+}
+
+static int listed(int status)
+{
+    return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
+}
+
+int storage_rows_by_id(const char *sql, int64_t id,
+                       int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn, void *arg,
+                       const char *what)
+{
+    return rows_of(sql, &id, 1, row, fn, arg, what);
+}
+
+int storage_list_by_id(const char *sql, int64_t id,
+                       int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn, void *arg,
+                       const char *what)
+{
+    return listed(rows_of(sql, &id, 1, row, fn, arg, what));
+}
+
+int storage_rows_by_ids(const char *sql, int64_t a, int64_t b,
+                        int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn, void *arg,
+                        const char *what)
+{
+    const int64_t ids[] = {a, b};
+    return rows_of(sql, ids, 2, row, fn, arg, what);
+}
+
+int storage_list_by_ids(const char *sql, int64_t a, int64_t b,
+                        int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn, void *arg,
+                        const char *what)
+{
+    const int64_t ids[] = {a, b};
+    return listed(rows_of(sql, ids, 2, row, fn, arg, what));
 }

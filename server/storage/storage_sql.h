@@ -16,6 +16,14 @@ int storage_status(int rc, const char *what);
 /* Steps a statement that returns no rows; resets it. */
 int storage_exec_stmt(sqlite3_stmt *st, const char *what);
 
+/* As storage_exec_stmt, for a statement that must change a row:
+ * STORAGE_NOT_FOUND when it ran but changed none. */
+int storage_exec_changed(sqlite3_stmt *st, const char *what);
+
+/* As storage_exec_stmt, for an INSERT: sets *id to the new row's id when
+ * it succeeds (leaves it untouched otherwise). */
+int storage_exec_insert(sqlite3_stmt *st, int64_t *id, const char *what);
+
 /* Binds text, treating NULL as "". */
 int storage_bind_text(sqlite3_stmt *st, int idx, const char *text);
 
@@ -26,6 +34,11 @@ const char *storage_column_text(sqlite3_stmt *st, int col);
  * to read, STORAGE_NOT_FOUND when there is none, or the error's code
  * (logged with what). The caller reads the row, then resets the statement. */
 int storage_first_row(sqlite3_stmt *st, const char *what);
+
+/* As storage_first_row, for a statement whose first column is an integer:
+ * reads it into *out (untouched when there is no row) and resets the
+ * statement. */
+int storage_first_int64(sqlite3_stmt *st, int64_t *out, const char *what);
 
 /* Runs `sql`, a statement of one parameter (bound to id) and one text
  * column, and copies the first row's text into out (cap bytes, cut short
@@ -41,6 +54,28 @@ int storage_text_by_id(const char *sql, int64_t id, char *out, size_t cap, const
  * stop, or the code of the error that ended the rows (logged with what). */
 int storage_each_row(sqlite3_stmt *st, int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn,
                      void *arg, const char *what);
+
+/* Runs `sql`, a statement of one parameter (bound to id), through
+ * storage_each_row with row, fn and arg, and returns what that returns;
+ * STORAGE_ERROR when the statement cannot be prepared. `sql` must have
+ * static storage, as for storage_stmt. */
+int storage_rows_by_id(const char *sql, int64_t id,
+                       int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn, void *arg,
+                       const char *what);
+
+/* As storage_rows_by_id, for a listing: no rows is STORAGE_OK. */
+int storage_list_by_id(const char *sql, int64_t id,
+                       int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn, void *arg,
+                       const char *what);
+
+/* As storage_rows_by_id and storage_list_by_id, for a statement of two
+ * parameters: a bound to ?1, b to ?2. */
+int storage_rows_by_ids(const char *sql, int64_t a, int64_t b,
+                        int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn, void *arg,
+                        const char *what);
+int storage_list_by_ids(const char *sql, int64_t a, int64_t b,
+                        int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn, void *arg,
+                        const char *what);
 
 /* The best solutions of user ?1, one row per level: level_id, best_moves,
  * best_pushes, hinted, first_at. A solution was helped when the game it

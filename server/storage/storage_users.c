@@ -33,9 +33,7 @@ int storage_user_create_guest(int64_t now, int64_t *id)
     if (st == NULL)
         return STORAGE_ERROR;
     sqlite3_bind_int64(st, 1, now);
-    int status = storage_exec_stmt(st, "creating a guest");
-    if (status == STORAGE_OK)
-        *id = sqlite3_last_insert_rowid(storage_db());
+    int status = storage_exec_insert(st, id, "creating a guest");
     return status;
 }
 
@@ -79,10 +77,7 @@ int storage_user_register(int64_t id, const char *username, const char *hash)
     storage_bind_text(st, 1, username);
     storage_bind_text(st, 2, hash);
     sqlite3_bind_int64(st, 3, id);
-    int status = storage_exec_stmt(st, "signing up a guest");
-    if (status == STORAGE_OK && sqlite3_changes(storage_db()) == 0)
-        status = STORAGE_NOT_FOUND;
-    return status;
+    return storage_exec_changed(st, "signing up a guest");
 }
 
 static const char SQL_USER_CREATE[] =
@@ -96,9 +91,7 @@ int storage_user_create(const char *username, const char *hash, int64_t now, int
     storage_bind_text(st, 1, username);
     storage_bind_text(st, 2, hash);
     sqlite3_bind_int64(st, 3, now);
-    int status = storage_exec_stmt(st, "creating an account");
-    if (status == STORAGE_OK)
-        *id = sqlite3_last_insert_rowid(storage_db());
+    int status = storage_exec_insert(st, id, "creating an account");
     return status;
 }
 
@@ -231,10 +224,7 @@ int storage_user_set_password(int64_t user, const char *hash)
         return STORAGE_ERROR;
     storage_bind_text(st, 1, hash);
     sqlite3_bind_int64(st, 2, user);
-    int status = storage_exec_stmt(st, "changing a password");
-    if (status == STORAGE_OK && sqlite3_changes(storage_db()) == 0)
-        status = STORAGE_NOT_FOUND;
-    return status;
+    return storage_exec_changed(st, "changing a password");
 }
 
 static const char SQL_USER_DEVICES_EPOCH[] =
@@ -247,14 +237,8 @@ int storage_user_devices_epoch(const char *username, int64_t *epoch)
     if (st == NULL)
         return STORAGE_ERROR;
     storage_bind_text(st, 1, username);
-    int rc = sqlite3_step(st);
-    int status = STORAGE_OK;
-    if (rc == SQLITE_ROW)
-        *epoch = sqlite3_column_int64(st, 0);
-    else if (rc != SQLITE_DONE)
-        status = storage_status(rc, "reading a devices epoch");
-    sqlite3_reset(st);
-    return status;
+    int status = storage_first_int64(st, epoch, "reading a devices epoch");
+    return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
 }
 
 static const char SQL_USER_FORGET_DEVICES[] =
@@ -339,10 +323,7 @@ static int guest_value(const char *sql, int64_t id, int64_t span, int64_t *value
     sqlite3_bind_int64(st, 1, id);
     if (span >= 0)
         sqlite3_bind_int64(st, 2, span);
-    int status = storage_first_row(st, "reading about a guest");
-    if (status == STORAGE_OK)
-        *value = sqlite3_column_int64(st, 0);
-    sqlite3_reset(st);
+    int status = storage_first_int64(st, value, "reading about a guest");
     return status;
 }
 

@@ -1,10 +1,14 @@
 /* The storage wing's plumbing, on its own with SQLite: storage_each_row
  * steps a statement through its rows with the codes the listings promise
  * (none found, stopped, an error that ends the rows); storage_first_row
- * gives a lookup's one row with the same codes, and storage_text_by_id a
- * lookup's one text; a connection opened while a WAL hook is set leaves
- * checkpoints to its owner and reports each commit, while one opened after
- * the hook is cleared does neither. */
+ * gives a lookup's one row with the same codes (storage_first_int64 its
+ * integer), storage_text_by_id a lookup's one text; storage_rows_by_id,
+ * storage_list_by_id and their two-id forms bind their ids, a listing of
+ * no rows being no error; storage_exec_changed refuses an update that
+ * changed no row and storage_exec_insert gives the new row's id; a
+ * connection opened while a WAL hook is set leaves checkpoints to its
+ * owner and reports each commit, while one opened after the hook is
+ * cleared does neither. */
 #include "storage/storage_conn.h"
 #include "storage/storage_sql.h"
 
@@ -106,10 +110,8 @@ static int first_row(const char *sql, int64_t *x)
     sqlite3_stmt *st = storage_stmt(sql);
     if (st == NULL)
         return NO_STATEMENT;
-    int status = storage_first_row(st, "the test's first row");
-    if (status == STORAGE_OK)
-        *x = sqlite3_column_int64(st, 0);
-    sqlite3_reset(st);
+    int status = storage_first_int64(st, x, "the test's first row");
+    CHECK(!sqlite3_stmt_busy(st));
     return status;
 }
 
@@ -122,8 +124,9 @@ static void first_row_is_ready_to_read(void)
 
 static void first_row_of_nothing_is_not_found(void)
 {
-    int64_t x = 0;
+    int64_t x = 7;
     CHECK_INT(first_row(SQL_NONE, &x), STORAGE_NOT_FOUND);
+    CHECK_INT(x, 7);
 }
 
 static void first_row_reports_its_error(void)
@@ -156,6 +159,99 @@ static void text_by_id_without_a_row_leaves_out_alone(void)
     CHECK_INT(storage_text_by_id(SQL_NAME, 42, out, sizeof out, "the test's text"),
               STORAGE_NOT_FOUND);
     CHECK_STR(out, "before");
+}
+
+/* --- storage_rows_by_id and storage_list_by_id ----------------------------------------------- */
+
+static const char SQL_FROM[] = "SELECT x FROM t WHERE x >= ? ORDER BY x";
+
+static void rows_by_id_binds_the_id(void)
+{
+    struct seen s = {0};
+    CHECK_INT(storage_rows_by_id(SQL_FROM, 2, read_x, (void *)collect, &s, "the test's rows"),
+              STORAGE_OK);
+    CHECK_INT(s.n, 2);
+    CHECK_INT(s.x[0], 2);
+    CHECK_INT(s.x[1], 3);
+}
+
+static void rows_by_id_without_rows_is_not_found(void)
+{
+    struct seen s = {0};
+    CHECK_INT(storage_rows_by_id(SQL_FROM, 42, read_x, (void *)collect, &s, "the test's rows"),
+              STORAGE_NOT_FOUND);
+    CHECK_INT(s.n, 0);
+}
+
+static const char SQL_BETWEEN[] = "SELECT x FROM t WHERE x BETWEEN ?1 AND ?2 ORDER BY x";
+
+static void rows_by_ids_binds_both_in_order(void)
+{
+    struct seen s = {0};
+    CHECK_INT(
+        storage_rows_by_ids(SQL_BETWEEN, 2, 3, read_x, (void *)collect, &s, "the test's rows"),
+        STORAGE_OK);
+    CHECK_INT(s.n, 2);
+    CHECK_INT(s.x[0], 2);
+    CHECK_INT(s.x[1], 3);
+    struct seen none = {0};
+    CHECK_INT(
+        storage_list_by_ids(SQL_BETWEEN, 3, 2, read_x, (void *)collect, &none, "the test's list"),
+        STORAGE_OK);
+    CHECK_INT(none.n, 0);
+}
+
+static void list_by_id_without_rows_is_ok(void)
+{
+    struct seen s = {0};
+    CHECK_INT(storage_list_by_id(SQL_FROM, 42, read_x, (void *)collect, &s, "the test's list"),
+              STORAGE_OK);
+    CHECK_INT(s.n, 0);
+    struct seen stopped = {.stop_at = 1};
+    CHECK_INT(storage_list_by_id(SQL_FROM, 1, read_x, (void *)collect, &stopped, "the test's list"),
+              STORAGE_STOP);
+}
+
+/* --- storage_exec_changed and storage_exec_insert --------------------------------------------- */
+
+static const char SQL_TOUCH[] = "UPDATE t SET x = x WHERE x = ?";
+
+static int touch(int64_t x)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_TOUCH);
+    if (st == NULL)
+        return NO_STATEMENT;
+    sqlite3_bind_int64(st, 1, x);
+    return storage_exec_changed(st, "the test's update");
+}
+
+static void exec_changed_needs_a_changed_row(void)
+{
+    CHECK_INT(touch(2), STORAGE_OK);
+    CHECK_INT(touch(42), STORAGE_NOT_FOUND);
+}
+
+static const char SQL_ADD[] = "INSERT INTO u (name) VALUES (?)";
+
+static int add(const char *name, int64_t *id)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_ADD);
+    if (st == NULL)
+        return NO_STATEMENT;
+    storage_bind_text(st, 1, name);
+    return storage_exec_insert(st, id, "the test's insert");
+}
+
+static void exec_insert_gives_the_new_rows_id(void)
+{
+    int64_t first = 0, second = 0;
+    CHECK_INT(add("one", &first), STORAGE_OK);
+    CHECK_INT(add("two", &second), STORAGE_OK);
+    CHECK(first > 0);
+    CHECK_INT(second, first + 1);
+    int64_t again = -1;
+    CHECK_INT(add("one", &again), STORAGE_CONFLICT);
+    CHECK_INT(again, -1);
 }
 
 /* --- the WAL hook -------------------------------------------------------------------------- */
@@ -233,7 +329,9 @@ int main(void)
     char path[sizeof dir + 16];
     snprintf(path, sizeof path, "%s/test.db", dir);
     if (!storage_conn_configure(path, 1) || storage_db() == NULL ||
-        sqlite3_exec(storage_db(), "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2), (3)",
+        sqlite3_exec(storage_db(),
+                     "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2), (3); "
+                     "CREATE TABLE u (id INTEGER PRIMARY KEY, name TEXT UNIQUE)",
                      NULL, NULL, NULL) != SQLITE_OK) {
         fprintf(stderr, "cannot set up %s\n", path);
         return 1;
@@ -249,6 +347,12 @@ int main(void)
     RUN(text_by_id_copies_the_text);
     RUN(text_by_id_cuts_the_text_to_fit);
     RUN(text_by_id_without_a_row_leaves_out_alone);
+    RUN(rows_by_id_binds_the_id);
+    RUN(rows_by_id_without_rows_is_not_found);
+    RUN(list_by_id_without_rows_is_ok);
+    RUN(rows_by_ids_binds_both_in_order);
+    RUN(exec_changed_needs_a_changed_row);
+    RUN(exec_insert_gives_the_new_rows_id);
     RUN(watched_connections_leave_checkpoints_to_the_hook);
     RUN(connections_opened_after_the_hook_checkpoint_themselves);
 
