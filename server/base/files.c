@@ -29,13 +29,16 @@ char *file_read_whole(const char *path, uint32_t *len)
             buf = bigger;
             cap *= 2;
         }
+        errno = 0;
         size_t got = fread(buf + n, 1, cap - n, f);
         n += got;
         if (got == 0) {
             if (ferror(f)) {
+                /* The read's own reason (EISDIR for a folder), else EIO. */
+                int why = errno != 0 ? errno : EIO;
                 free(buf);
                 buf = NULL;
-                errno = EIO;
+                errno = why;
             }
             break;
         }
