@@ -40,6 +40,14 @@ bool admin_require(struct http_conn *c, struct audit_actor *who, int *result)
     return true;
 }
 
+json_t *admin_body(struct http_conn *c, struct audit_actor *who, const struct body_field *spec,
+                   int *result)
+{
+    if (!admin_require(c, who, result))
+        return NULL;
+    return body_parse(c, spec, result);
+}
+
 int admin_commit(int status)
 {
     if (status == STORAGE_OK)

@@ -235,9 +235,11 @@ static int patch_level(void *arg, const struct storage_admin_level *l)
     return 0;
 }
 
-/* Reads the PATCH body into p; false after answering (*result set). p's
- * texts point into *body, which the caller releases. */
-static bool patch_read(struct http_conn *c, struct patch *p, json_t **body, int *result)
+/* Checks the admin (*who) and reads the PATCH body into p; false after
+ * answering (*result set). p's texts point into *body, which the caller
+ * releases. */
+static bool patch_read(struct http_conn *c, struct audit_actor *who, struct patch *p, json_t **body,
+                       int *result)
 {
     const char *const *field = patch_fields[p->collection];
     struct body_text text[3] = {{0}};
@@ -249,7 +251,7 @@ static bool patch_read(struct http_conn *c, struct patch *p, json_t **body, int 
         body_optional(body_boolean("hidden", &hidden), &has_hidden),
         body_end(),
     };
-    *body = body_parse(c, spec, result);
+    *body = admin_body(c, who, spec, result);
     if (*body == NULL)
         return false;
     p->hidden = has_hidden ? hidden : -1;
@@ -299,11 +301,9 @@ static int update(struct http_conn *c, bool collection)
 {
     int result = MHD_NO;
     struct audit_actor who;
-    if (!admin_require(c, &who, &result))
-        return result;
     json_t *body = NULL;
     struct patch p = {.collection = collection, .details = json_object()};
-    if (patch_read(c, &p, &body, &result)) {
+    if (patch_read(c, &who, &p, &body, &result)) {
         int status = patch_store(&who, c->param[0], &p);
         if (status != STORAGE_STOP)
             result = reply_update(c, collection, status, p.text[0]);
@@ -328,9 +328,7 @@ static int set_deleted(struct http_conn *c, bool collection, bool deleted)
 {
     int result = MHD_NO;
     struct audit_actor who;
-    if (!admin_require(c, &who, &result))
-        return result;
-    json_t *body = body_parse(c, NULL, &result);
+    json_t *body = admin_body(c, &who, NULL, &result);
     if (body == NULL)
         return result;
     json_decref(body);
@@ -460,11 +458,9 @@ int manage_collections_order(struct http_conn *c)
 {
     int result = MHD_NO;
     struct audit_actor who;
-    if (!admin_require(c, &who, &result))
-        return result;
     json_t *order = NULL;
     struct body_field spec[] = {body_array("collections", &order), body_end()};
-    json_t *body = body_parse(c, spec, &result);
+    json_t *body = admin_body(c, &who, spec, &result);
     if (body == NULL)
         return result;
     struct order o = {0};
@@ -497,11 +493,9 @@ int manage_levels_order(struct http_conn *c)
 {
     int result = MHD_NO;
     struct audit_actor who;
-    if (!admin_require(c, &who, &result))
-        return result;
     json_t *order = NULL;
     struct body_field spec[] = {body_array("levels", &order), body_end()};
-    json_t *body = body_parse(c, spec, &result);
+    json_t *body = admin_body(c, &who, spec, &result);
     if (body == NULL)
         return result;
     struct order o = {0};
