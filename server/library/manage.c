@@ -454,78 +454,79 @@ static const char *reorder(struct order *o, json_t *wanted, char *why, size_t ca
     return problem;
 }
 
-int manage_collections_order(struct http_conn *c)
+/* Reads the ids to order, deleted or not, in the caller's transaction:
+ * every collection, or the levels of collection `id`. */
+static int order_load(bool levels, int64_t id, struct order *o)
+{
+    if (!levels)
+        return storage_admin_collections_each(collect_collection, o);
+    json_t *none = NULL;
+    int status = storage_admin_collection_get(id, take_collection, &none);
+    json_decref(none);
+    if (status == STORAGE_OK)
+        status = storage_admin_levels_each(id, collect_level, o);
+    return status;
+}
+
+/* Stores the order of o->ids, in the caller's transaction. */
+static int order_store(bool levels, int64_t id, const struct order *o)
+{
+    if (levels)
+        return storage_levels_set_order(id, o->ids, o->n);
+    int status = STORAGE_OK;
+    for (size_t i = 0; status == STORAGE_OK && i < o->n; i++)
+        status = storage_collection_set_position(o->ids[i], (uint32_t)i + 1);
+    return status;
+}
+
+/* Reorders the collections, or the levels of a collection, as the body's
+ * list says, with its audit entry, in one transaction. */
+static int set_order(struct http_conn *c, bool levels)
 {
     int result = MHD_NO;
     struct audit_actor who;
+    const char *field = levels ? "levels" : "collections";
     json_t *order = NULL;
-    struct body_field spec[] = {body_array("collections", &order), body_end()};
+    struct body_field spec[] = {body_array(field, &order), body_end()};
     json_t *body = admin_body(c, &who, spec, &result);
     if (body == NULL)
         return result;
     struct order o = {0};
-    char why[160];
+    char why[160], target[48] = "collections";
     const char *problem = NULL;
+    if (levels)
+        admin_target(target, sizeof target, "collection", c->param[0]);
     int status = storage_begin();
     if (status == STORAGE_OK)
-        status = storage_admin_collections_each(collect_collection, &o);
+        status = order_load(levels, c->param[0], &o);
     if (status == STORAGE_OK) {
         problem = reorder(&o, order, why, sizeof why);
         status = problem != NULL ? STORAGE_STOP : STORAGE_OK;
     }
-    for (size_t i = 0; status == STORAGE_OK && i < o.n; i++)
-        status = storage_collection_set_position(o.ids[i], (uint32_t)i + 1);
     if (status == STORAGE_OK)
-        status = audit_record(&who, "collections.order", "collections",
+        status = order_store(levels, c->param[0], &o);
+    if (status == STORAGE_OK)
+        status = audit_record(&who, levels ? "collection.order" : "collections.order", target,
                               json_pack("{s:O}", "order", order));
     status = admin_commit(status);
     free(o.ids);
     free(o.deleted);
     json_decref(body);
+    if (status == STORAGE_NOT_FOUND && levels)
+        return no_collection(c);
     if (problem != NULL)
-        return reply_error(c, API_E_INVALID_VALUE, "'collections': %s", problem);
+        return reply_error(c, API_E_INVALID_VALUE, "'%s': %s", field, problem);
     if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
-    return manage_collections(c);
+    return levels ? reply_collection(c, 200, c->param[0]) : manage_collections(c);
+}
+
+int manage_collections_order(struct http_conn *c)
+{
+    return set_order(c, false);
 }
 
 int manage_levels_order(struct http_conn *c)
 {
-    int result = MHD_NO;
-    struct audit_actor who;
-    json_t *order = NULL;
-    struct body_field spec[] = {body_array("levels", &order), body_end()};
-    json_t *body = admin_body(c, &who, spec, &result);
-    if (body == NULL)
-        return result;
-    struct order o = {0};
-    char why[160], target[48];
-    const char *problem = NULL;
-    json_t *none = NULL;
-    admin_target(target, sizeof target, "collection", c->param[0]);
-    int status = storage_begin();
-    if (status == STORAGE_OK)
-        status = storage_admin_collection_get(c->param[0], take_collection, &none);
-    if (status == STORAGE_OK)
-        status = storage_admin_levels_each(c->param[0], collect_level, &o);
-    if (status == STORAGE_OK) {
-        problem = reorder(&o, order, why, sizeof why);
-        status = problem != NULL ? STORAGE_STOP : STORAGE_OK;
-    }
-    if (status == STORAGE_OK)
-        status = storage_levels_set_order(c->param[0], o.ids, o.n);
-    if (status == STORAGE_OK)
-        status = audit_record(&who, "collection.order", target, json_pack("{s:O}", "order", order));
-    status = admin_commit(status);
-    json_decref(none);
-    free(o.ids);
-    free(o.deleted);
-    json_decref(body);
-    if (status == STORAGE_NOT_FOUND)
-        return no_collection(c);
-    if (problem != NULL)
-        return reply_error(c, API_E_INVALID_VALUE, "'levels': %s", problem);
-    if (status != STORAGE_OK)
-        return reply_storage_failure(c, status);
-    return reply_collection(c, 200, c->param[0]);
+    return set_order(c, true);
 }
