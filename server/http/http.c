@@ -45,19 +45,29 @@ struct http_stream_slot {
     char key[CLIENT_IP_KEY_MAX];
 };
 
+static const struct {
+    const char *name;
+    unsigned bit;
+} methods[] = {{"GET", HTTP_GET},        {"HEAD", HTTP_HEAD},   {"POST", HTTP_POST},
+               {"PUT", HTTP_PUT},        {"PATCH", HTTP_PATCH}, {"DELETE", HTTP_DELETE},
+               {"OPTIONS", HTTP_OPTIONS}};
+
 static unsigned method_bit(const char *m)
 {
-    static const struct {
-        const char *name;
-        unsigned bit;
-    } methods[] = {{"GET", HTTP_GET},        {"HEAD", HTTP_HEAD},   {"POST", HTTP_POST},
-                   {"PUT", HTTP_PUT},        {"PATCH", HTTP_PATCH}, {"DELETE", HTTP_DELETE},
-                   {"OPTIONS", HTTP_OPTIONS}};
     for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) {
         if (strcmp(m, methods[i].name) == 0)
             return methods[i].bit;
     }
     return HTTP_OTHER;
+}
+
+const char *http_method_name(unsigned method)
+{
+    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) {
+        if (method == methods[i].bit)
+            return methods[i].name;
+    }
+    return "OTHER";
 }
 
 struct http_conn *http_conn_new(struct MHD_Connection *mhd, const char *url, const char *method)

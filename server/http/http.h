@@ -25,6 +25,10 @@ enum http_method {
     HTTP_OTHER = 1u << 7,
 };
 
+/* The name of one method bit ("GET" for HTTP_GET), or "OTHER" for
+ * HTTP_OTHER and any value that is not a single known method. */
+const char *http_method_name(unsigned method);
+
 /* Methods that change state: they must send JSON from the same origin. */
 #define HTTP_WRITES (HTTP_POST | HTTP_PUT | HTTP_PATCH | HTTP_DELETE)
 

@@ -40,6 +40,14 @@ bool admin_require(struct http_conn *c, struct audit_actor *who, int *result)
     return true;
 }
 
+json_t *admin_body(struct http_conn *c, struct audit_actor *who, const struct body_field *spec,
+                   int *result)
+{
+    if (!admin_require(c, who, result))
+        return NULL;
+    return body_parse(c, spec, result);
+}
+
 int admin_commit(int status)
 {
     if (status == STORAGE_OK)
@@ -53,28 +61,10 @@ void admin_target(char *out, size_t cap, const char *kind, int64_t id)
     snprintf(out, cap, "%s %lld", kind, (long long)id);
 }
 
-static const char *method_name(unsigned method)
-{
-    switch (method) {
-    case HTTP_GET:
-        return "GET";
-    case HTTP_POST:
-        return "POST";
-    case HTTP_PUT:
-        return "PUT";
-    case HTTP_PATCH:
-        return "PATCH";
-    case HTTP_DELETE:
-        return "DELETE";
-    default:
-        return "OTHER";
-    }
-}
-
 static void add_route(void *arg, unsigned method, const char *pattern)
 {
-    json_array_append_new(arg,
-                          json_pack("{s:s,s:s}", "method", method_name(method), "path", pattern));
+    json_array_append_new(
+        arg, json_pack("{s:s,s:s}", "method", http_method_name(method), "path", pattern));
 }
 
 int admin_routes(struct http_conn *c)

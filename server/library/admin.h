@@ -2,6 +2,7 @@
 #ifndef SOKOD_ADMIN_H
 #define SOKOD_ADMIN_H
 
+#include "http/body.h"
 #include "http/http.h"
 #include "library/audit.h"
 
@@ -13,6 +14,12 @@
  * it before looking at anything else. Returns true with *who set to the
  * admin; otherwise has answered and set *result. */
 bool admin_require(struct http_conn *c, struct audit_actor *who, int *result);
+
+/* admin_require, then body_parse(c, spec, result) for an admin who sends a
+ * body. Returns the parsed body (the caller's reference), or NULL after
+ * answering and setting *result. */
+json_t *admin_body(struct http_conn *c, struct audit_actor *who, const struct body_field *spec,
+                   int *result);
 
 /* Ends the caller's transaction: commits when status is STORAGE_OK, rolls
  * back otherwise. Returns the final STORAGE_* code. */

@@ -37,32 +37,32 @@ struct checker {
     uint64_t step_budget;
 };
 
+/* The formats by name, for both directions. */
+static const struct {
+    const char *name;
+    enum check_format format;
+} format_names[] = {{"auto", CHECK_FORMAT_AUTO},
+                    {"text", CHECK_FORMAT_TEXT},
+                    {"slc", CHECK_FORMAT_SLC},
+                    {"pack", CHECK_FORMAT_PACK}};
+
 const char *check_format_name(enum check_format f)
 {
-    switch (f) {
-    case CHECK_FORMAT_SLC:
-        return "slc";
-    case CHECK_FORMAT_PACK:
-        return "pack";
-    case CHECK_FORMAT_TEXT:
-    case CHECK_FORMAT_AUTO:
-        break;
+    /* A file not yet read as one format or another is read as text. */
+    if (f == CHECK_FORMAT_AUTO)
+        f = CHECK_FORMAT_TEXT;
+    for (size_t i = 0; i < sizeof format_names / sizeof format_names[0]; i++) {
+        if (format_names[i].format == f)
+            return format_names[i].name;
     }
     return "text";
 }
 
 bool check_format_parse(const char *name, enum check_format *out)
 {
-    static const struct {
-        const char *name;
-        enum check_format format;
-    } names[] = {{"auto", CHECK_FORMAT_AUTO},
-                 {"text", CHECK_FORMAT_TEXT},
-                 {"slc", CHECK_FORMAT_SLC},
-                 {"pack", CHECK_FORMAT_PACK}};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (strcmp(name, names[i].name) == 0) {
-            *out = names[i].format;
+    for (size_t i = 0; i < sizeof format_names / sizeof format_names[0]; i++) {
+        if (strcmp(name, format_names[i].name) == 0) {
+            *out = format_names[i].format;
             return true;
         }
     }

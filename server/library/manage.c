@@ -201,138 +201,126 @@ static void change_flag(json_t *details, const char *field, bool from, int to)
         json_object_set_new(details, field, json_pack("{s:b,s:b}", "from", from, "to", to != 0));
 }
 
-struct collection_patch {
-    const char *name, *description, *author;
+/* The PATCH body of a collection or a level: its three texts (NULL when
+ * absent) and the hidden flag (-1 when absent), and what they change. */
+struct patch {
+    bool collection;
+    const char *text[3];
     int hidden;
     json_t *details;
 };
 
+/* The names of the three texts: a level's, then a collection's. */
+static const char *const patch_fields[2][3] = {
+    {"title", "comment", "author"},
+    {"name", "description", "author"},
+};
+
+static void note_changes(struct patch *p, const char *const from[3], bool hidden)
+{
+    for (int i = 0; i < 3; i++)
+        change(p->details, patch_fields[p->collection][i], from[i], p->text[i]);
+    change_flag(p->details, "hidden", hidden, p->hidden);
+}
+
 static int patch_collection(void *arg, const struct storage_admin_collection *c)
 {
-    struct collection_patch *p = arg;
-    change(p->details, "name", c->name, p->name);
-    change(p->details, "description", c->notes, p->description);
-    change(p->details, "author", c->author, p->author);
-    change_flag(p->details, "hidden", c->hidden, p->hidden);
+    note_changes(arg, (const char *const[3]){c->name, c->notes, c->author}, c->hidden);
     return 0;
 }
 
-int manage_collection_update(struct http_conn *c)
+static int patch_level(void *arg, const struct storage_admin_level *l)
 {
-    int result = MHD_NO;
-    struct audit_actor who;
-    if (!admin_require(c, &who, &result))
-        return result;
-    struct body_text name = {0}, description = {0}, author = {0};
+    note_changes(arg, (const char *const[3]){l->title, l->comment, l->author}, l->hidden);
+    return 0;
+}
+
+/* Checks the admin (*who) and reads the PATCH body into p; false after
+ * answering (*result set). p's texts point into *body, which the caller
+ * releases. */
+static bool patch_read(struct http_conn *c, struct audit_actor *who, struct patch *p, json_t **body,
+                       int *result)
+{
+    const char *const *field = patch_fields[p->collection];
+    struct body_text text[3] = {{0}};
     bool hidden = false, has_hidden = false;
     struct body_field spec[] = {
-        body_optional(body_text("name", &name), NULL),
-        body_optional(body_text("description", &description), NULL),
-        body_optional(body_text("author", &author), NULL),
+        body_optional(body_text(field[0], &text[0]), NULL),
+        body_optional(body_text(field[1], &text[1]), NULL),
+        body_optional(body_text(field[2], &text[2]), NULL),
         body_optional(body_boolean("hidden", &hidden), &has_hidden),
         body_end(),
     };
-    json_t *body = body_parse(c, spec, &result);
-    if (body == NULL)
-        return result;
-    struct collection_patch p = {.hidden = has_hidden ? hidden : -1, .details = json_object()};
-    int status = STORAGE_OK;
-    if (!text_field(c, &name, "name", true, true, &p.name, &result) ||
-        !text_field(c, &description, "description", false, false, &p.description, &result) ||
-        !text_field(c, &author, "author", true, false, &p.author, &result)) {
-        status = STORAGE_STOP;
-    } else {
-        char target[48];
-        admin_target(target, sizeof target, "collection", c->param[0]);
-        status = storage_begin();
-        if (status == STORAGE_OK)
-            status = storage_admin_collection_get(c->param[0], patch_collection, &p);
-        if (status == STORAGE_OK)
-            status =
-                storage_collection_update(c->param[0], p.name, p.description, p.author, p.hidden);
-        if (status == STORAGE_OK && json_object_size(p.details) > 0)
-            status = audit_record(&who, "collection.update", target, json_incref(p.details));
-        status = admin_commit(status);
+    *body = admin_body(c, who, spec, result);
+    if (*body == NULL)
+        return false;
+    p->hidden = has_hidden ? hidden : -1;
+    /* A collection must keep a name; a level may lose its title. */
+    return text_field(c, &text[0], field[0], true, p->collection, &p->text[0], result) &&
+           text_field(c, &text[1], field[1], false, false, &p->text[1], result) &&
+           text_field(c, &text[2], field[2], true, false, &p->text[2], result);
+}
+
+/* Applies p to collection or level `id` with its audit entry, in one
+ * transaction. Returns the final STORAGE_* code. */
+static int patch_store(const struct audit_actor *who, int64_t id, struct patch *p)
+{
+    const char *kind = p->collection ? "collection" : "level";
+    char target[48], action[32];
+    admin_target(target, sizeof target, kind, id);
+    snprintf(action, sizeof action, "%s.update", kind);
+    int status = storage_begin();
+    if (status == STORAGE_OK)
+        status = p->collection ? storage_admin_collection_get(id, patch_collection, p)
+                               : storage_admin_level_get(id, patch_level, p);
+    if (status == STORAGE_OK)
+        status = p->collection
+                     ? storage_collection_update(id, p->text[0], p->text[1], p->text[2], p->hidden)
+                     : storage_level_update(id, p->text[0], p->text[1], p->text[2], p->hidden);
+    if (status == STORAGE_OK && json_object_size(p->details) > 0)
+        status = audit_record(who, action, target, json_incref(p->details));
+    return admin_commit(status);
+}
+
+/* Answers an update that reached the database: the item as it is now, or
+ * what went wrong. `name` is the collection name asked for. */
+static int reply_update(struct http_conn *c, bool collection, int status, const char *name)
+{
+    if (status == STORAGE_CONFLICT && collection)
+        return reply_error(c, API_E_COLLECTION_NAME_TAKEN,
+                           "a collection (perhaps a deleted one) is named '%s' already", name);
+    if (status == STORAGE_NOT_FOUND)
+        return collection ? no_collection(c) : no_level(c);
+    if (status != STORAGE_OK)
+        return reply_storage_failure(c, status);
+    return collection ? reply_collection(c, 200, c->param[0]) : reply_level(c, 200, c->param[0]);
+}
+
+/* Renames, describes, credits, hides or shows a collection or a level. */
+static int update(struct http_conn *c, bool collection)
+{
+    int result = MHD_NO;
+    struct audit_actor who;
+    json_t *body = NULL;
+    struct patch p = {.collection = collection, .details = json_object()};
+    if (patch_read(c, &who, &p, &body, &result)) {
+        int status = patch_store(&who, c->param[0], &p);
+        if (status != STORAGE_STOP)
+            result = reply_update(c, collection, status, p.text[0]);
     }
     json_decref(p.details);
-    if (status == STORAGE_STOP) {
-        json_decref(body);
-        return result;
-    }
-    if (status == STORAGE_CONFLICT)
-        result = reply_error(c, API_E_COLLECTION_NAME_TAKEN,
-                             "a collection (perhaps a deleted one) is named '%s' already", p.name);
-    else if (status == STORAGE_NOT_FOUND)
-        result = no_collection(c);
-    else if (status != STORAGE_OK)
-        result = reply_storage_failure(c, status);
-    else
-        result = reply_collection(c, 200, c->param[0]);
     json_decref(body);
     return result;
 }
 
-struct level_patch {
-    const char *title, *comment, *author;
-    int hidden;
-    json_t *details;
-};
-
-static int patch_level(void *arg, const struct storage_admin_level *l)
+int manage_collection_update(struct http_conn *c)
 {
-    struct level_patch *p = arg;
-    change(p->details, "title", l->title, p->title);
-    change(p->details, "comment", l->comment, p->comment);
-    change(p->details, "author", l->author, p->author);
-    change_flag(p->details, "hidden", l->hidden, p->hidden);
-    return 0;
+    return update(c, true);
 }
 
 int manage_level_update(struct http_conn *c)
 {
-    int result = MHD_NO;
-    struct audit_actor who;
-    if (!admin_require(c, &who, &result))
-        return result;
-    struct body_text title = {0}, comment = {0}, author = {0};
-    bool hidden = false, has_hidden = false;
-    struct body_field spec[] = {
-        body_optional(body_text("title", &title), NULL),
-        body_optional(body_text("comment", &comment), NULL),
-        body_optional(body_text("author", &author), NULL),
-        body_optional(body_boolean("hidden", &hidden), &has_hidden),
-        body_end(),
-    };
-    json_t *body = body_parse(c, spec, &result);
-    if (body == NULL)
-        return result;
-    struct level_patch p = {.hidden = has_hidden ? hidden : -1, .details = json_object()};
-    int status = STORAGE_OK;
-    if (!text_field(c, &title, "title", true, false, &p.title, &result) ||
-        !text_field(c, &comment, "comment", false, false, &p.comment, &result) ||
-        !text_field(c, &author, "author", true, false, &p.author, &result)) {
-        status = STORAGE_STOP;
-    } else {
-        char target[48];
-        admin_target(target, sizeof target, "level", c->param[0]);
-        status = storage_begin();
-        if (status == STORAGE_OK)
-            status = storage_admin_level_get(c->param[0], patch_level, &p);
-        if (status == STORAGE_OK)
-            status = storage_level_update(c->param[0], p.title, p.comment, p.author, p.hidden);
-        if (status == STORAGE_OK && json_object_size(p.details) > 0)
-            status = audit_record(&who, "level.update", target, json_incref(p.details));
-        status = admin_commit(status);
-    }
-    json_decref(p.details);
-    json_decref(body);
-    if (status == STORAGE_STOP)
-        return result;
-    if (status == STORAGE_NOT_FOUND)
-        return no_level(c);
-    if (status != STORAGE_OK)
-        return reply_storage_failure(c, status);
-    return reply_level(c, 200, c->param[0]);
+    return update(c, false);
 }
 
 /* Deletes (at now) or restores (at 0) a collection or a level. */
@@ -340,9 +328,7 @@ static int set_deleted(struct http_conn *c, bool collection, bool deleted)
 {
     int result = MHD_NO;
     struct audit_actor who;
-    if (!admin_require(c, &who, &result))
-        return result;
-    json_t *body = body_parse(c, NULL, &result);
+    json_t *body = admin_body(c, &who, NULL, &result);
     if (body == NULL)
         return result;
     json_decref(body);
@@ -468,82 +454,79 @@ static const char *reorder(struct order *o, json_t *wanted, char *why, size_t ca
     return problem;
 }
 
-int manage_collections_order(struct http_conn *c)
+/* Reads the ids to order, deleted or not, in the caller's transaction:
+ * every collection, or the levels of collection `id`. */
+static int order_load(bool levels, int64_t id, struct order *o)
+{
+    if (!levels)
+        return storage_admin_collections_each(collect_collection, o);
+    json_t *none = NULL;
+    int status = storage_admin_collection_get(id, take_collection, &none);
+    json_decref(none);
+    if (status == STORAGE_OK)
+        status = storage_admin_levels_each(id, collect_level, o);
+    return status;
+}
+
+/* Stores the order of o->ids, in the caller's transaction. */
+static int order_store(bool levels, int64_t id, const struct order *o)
+{
+    if (levels)
+        return storage_levels_set_order(id, o->ids, o->n);
+    int status = STORAGE_OK;
+    for (size_t i = 0; status == STORAGE_OK && i < o->n; i++)
+        status = storage_collection_set_position(o->ids[i], (uint32_t)i + 1);
+    return status;
+}
+
+/* Reorders the collections, or the levels of a collection, as the body's
+ * list says, with its audit entry, in one transaction. */
+static int set_order(struct http_conn *c, bool levels)
 {
     int result = MHD_NO;
     struct audit_actor who;
-    if (!admin_require(c, &who, &result))
-        return result;
+    const char *field = levels ? "levels" : "collections";
     json_t *order = NULL;
-    struct body_field spec[] = {body_array("collections", &order), body_end()};
-    json_t *body = body_parse(c, spec, &result);
+    struct body_field spec[] = {body_array(field, &order), body_end()};
+    json_t *body = admin_body(c, &who, spec, &result);
     if (body == NULL)
         return result;
     struct order o = {0};
-    char why[160];
+    char why[160], target[48] = "collections";
     const char *problem = NULL;
+    if (levels)
+        admin_target(target, sizeof target, "collection", c->param[0]);
     int status = storage_begin();
     if (status == STORAGE_OK)
-        status = storage_admin_collections_each(collect_collection, &o);
+        status = order_load(levels, c->param[0], &o);
     if (status == STORAGE_OK) {
         problem = reorder(&o, order, why, sizeof why);
         status = problem != NULL ? STORAGE_STOP : STORAGE_OK;
     }
-    for (size_t i = 0; status == STORAGE_OK && i < o.n; i++)
-        status = storage_collection_set_position(o.ids[i], (uint32_t)i + 1);
     if (status == STORAGE_OK)
-        status = audit_record(&who, "collections.order", "collections",
+        status = order_store(levels, c->param[0], &o);
+    if (status == STORAGE_OK)
+        status = audit_record(&who, levels ? "collection.order" : "collections.order", target,
                               json_pack("{s:O}", "order", order));
     status = admin_commit(status);
     free(o.ids);
     free(o.deleted);
     json_decref(body);
+    if (status == STORAGE_NOT_FOUND && levels)
+        return no_collection(c);
     if (problem != NULL)
-        return reply_error(c, API_E_INVALID_VALUE, "'collections': %s", problem);
+        return reply_error(c, API_E_INVALID_VALUE, "'%s': %s", field, problem);
     if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
-    return manage_collections(c);
+    return levels ? reply_collection(c, 200, c->param[0]) : manage_collections(c);
+}
+
+int manage_collections_order(struct http_conn *c)
+{
+    return set_order(c, false);
 }
 
 int manage_levels_order(struct http_conn *c)
 {
-    int result = MHD_NO;
-    struct audit_actor who;
-    if (!admin_require(c, &who, &result))
-        return result;
-    json_t *order = NULL;
-    struct body_field spec[] = {body_array("levels", &order), body_end()};
-    json_t *body = body_parse(c, spec, &result);
-    if (body == NULL)
-        return result;
-    struct order o = {0};
-    char why[160], target[48];
-    const char *problem = NULL;
-    json_t *none = NULL;
-    admin_target(target, sizeof target, "collection", c->param[0]);
-    int status = storage_begin();
-    if (status == STORAGE_OK)
-        status = storage_admin_collection_get(c->param[0], take_collection, &none);
-    if (status == STORAGE_OK)
-        status = storage_admin_levels_each(c->param[0], collect_level, &o);
-    if (status == STORAGE_OK) {
-        problem = reorder(&o, order, why, sizeof why);
-        status = problem != NULL ? STORAGE_STOP : STORAGE_OK;
-    }
-    if (status == STORAGE_OK)
-        status = storage_levels_set_order(c->param[0], o.ids, o.n);
-    if (status == STORAGE_OK)
-        status = audit_record(&who, "collection.order", target, json_pack("{s:O}", "order", order));
-    status = admin_commit(status);
-    json_decref(none);
-    free(o.ids);
-    free(o.deleted);
-    json_decref(body);
-    if (status == STORAGE_NOT_FOUND)
-        return no_collection(c);
-    if (problem != NULL)
-        return reply_error(c, API_E_INVALID_VALUE, "'levels': %s", problem);
-    if (status != STORAGE_OK)
-        return reply_storage_failure(c, status);
-    return reply_collection(c, 200, c->param[0]);
+    return set_order(c, true);
 }

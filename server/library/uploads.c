@@ -141,8 +141,6 @@ int uploads_create(struct http_conn *c)
 {
     int result = MHD_NO;
     struct audit_actor who;
-    if (!admin_require(c, &who, &result))
-        return result;
     struct body_text name = {0}, format_name = {0}, data = {0};
     json_int_t size = 0;
     struct body_field spec[] = {
@@ -152,7 +150,7 @@ int uploads_create(struct http_conn *c)
         body_optional(body_text("data", &data), NULL),
         body_end(),
     };
-    json_t *body = body_parse(c, spec, &result);
+    json_t *body = admin_body(c, &who, spec, &result);
     if (body == NULL)
         return result;
     const char *filename = name.text;
@@ -197,8 +195,6 @@ int uploads_part(struct http_conn *c)
 {
     int result = MHD_NO;
     struct audit_actor who;
-    if (!admin_require(c, &who, &result))
-        return result;
     json_int_t offset = 0;
     struct body_text data = {0};
     struct body_field spec[] = {
@@ -207,7 +203,7 @@ int uploads_part(struct http_conn *c)
         body_text("data", &data),
         body_end(),
     };
-    json_t *body = body_parse(c, spec, &result);
+    json_t *body = admin_body(c, &who, spec, &result);
     if (body == NULL)
         return result;
     unsigned char *bytes = NULL;
@@ -245,9 +241,7 @@ int uploads_discard(struct http_conn *c)
 {
     int result = MHD_NO;
     struct audit_actor who;
-    if (!admin_require(c, &who, &result))
-        return result;
-    json_t *body = body_parse(c, NULL, &result);
+    json_t *body = admin_body(c, &who, NULL, &result);
     if (body == NULL)
         return result;
     json_decref(body);
@@ -352,8 +346,6 @@ int uploads_import(struct http_conn *c)
 {
     int result = MHD_NO;
     struct audit_actor who;
-    if (!admin_require(c, &who, &result))
-        return result;
     struct body_text name = {0}, description = {0}, author = {0};
     json_int_t collection_id = 0;
     bool into = false, keep_duplicates = false;
@@ -365,7 +357,7 @@ int uploads_import(struct http_conn *c)
         body_optional(body_boolean("keep_duplicates", &keep_duplicates), NULL),
         body_end(),
     };
-    json_t *body = body_parse(c, spec, &result);
+    json_t *body = admin_body(c, &who, spec, &result);
     if (body == NULL)
         return result;
     const char *bad = NULL;

@@ -27,6 +27,7 @@
  * reports and this target's messages (on a copy of stderr) still show. */
 #include "base/config.h"
 #include "endpoints.h"
+#include "http/http.h"
 #include "http/routes.h"
 #include "server.h"
 #include "storage/storage.h"
@@ -282,24 +283,6 @@ static void add_route(void *arg, unsigned method, const char *pattern)
         table[ntable++] = (struct fuzz_route){method, pattern};
 }
 
-static const char *method_name(unsigned m)
-{
-    switch (m) {
-    case HTTP_GET:
-        return "GET";
-    case HTTP_POST:
-        return "POST";
-    case HTTP_PUT:
-        return "PUT";
-    case HTTP_PATCH:
-        return "PATCH";
-    case HTTP_DELETE:
-        return "DELETE";
-    default:
-        return "GET";
-    }
-}
-
 static void die(const char *what)
 {
     fprintf(msg, "fuzz_api: %s\n", what);
@@ -431,7 +414,7 @@ static void write_seeds(const char *from, const char *to)
         size_t route = ntable;
         for (size_t i = 0; i < ntable; i++) {
             if (strcmp(table[i].pattern, pattern) == 0 &&
-                strcmp(method_name(table[i].method), method) == 0)
+                strcmp(http_method_name(table[i].method), method) == 0)
                 route = i;
         }
         if (route == ntable) {
@@ -622,8 +605,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     target[n] = '\0';
 
     size_t request_len;
-    char *request = build(method_name(r->method), target, who, (const char *)p, (size_t)(end - p),
-                          &request_len);
+    char *request = build(http_method_name(r->method), target, who, (const char *)p,
+                          (size_t)(end - p), &request_len);
     struct answer a;
     if (exchange(request, request_len, &a))
         check_answer(request, request_len, &a, strncmp(r->pattern, "/api/", 5) == 0);
