@@ -56,6 +56,14 @@ struct live_game *games_take(struct http_conn *c, int64_t user, int64_t id, int 
     return g;
 }
 
+struct live_game *games_take_requested(struct http_conn *c, int *result)
+{
+    int64_t user;
+    if (!auth_user(c, AUTH_EXISTING, &user, result))
+        return NULL;
+    return games_take(c, user, c->param[0], result);
+}
+
 /* Answers with the game's state under "game", plus `extra` members. */
 static int reply_game(struct http_conn *c, unsigned status, struct live_game *g, json_t *extra)
 {
@@ -613,10 +621,7 @@ static int send_kept(struct http_conn *c, const struct game_answer *a, bool gzip
 int games_get(struct http_conn *c)
 {
     int result = MHD_NO;
-    int64_t user;
-    if (!auth_user(c, AUTH_EXISTING, &user, &result))
-        return result;
-    struct live_game *g = games_take(c, user, c->param[0], &result);
+    struct live_game *g = games_take_requested(c, &result);
     if (g == NULL)
         return result;
     bool gzip = gzip_cache_accepted(http_header(c, MHD_HTTP_HEADER_ACCEPT_ENCODING));

@@ -47,6 +47,12 @@ struct body_field games_seq_field(json_int_t *out);
  * setting *result. Release with game_cache_release. */
 struct live_game *games_take(struct http_conn *c, int64_t user, int64_t id, int *result);
 
+/* Takes the game the request's path names (its first parameter) for the
+ * session's user, who must exist already: games_take after auth_user.
+ * Returns the game, or NULL after answering (401, 404, ...) and setting
+ * *result. Release with game_cache_release. */
+struct live_game *games_take_requested(struct http_conn *c, int *result);
+
 /* On the committer thread: takes game `game_id` of `user_id` from the
  * cache, up to date with the database (its owner and hint count read from
  * its row). Returns STORAGE_OK with *g set (release it with
