@@ -431,20 +431,28 @@ static int run_entry(struct commit_job *cj)
     return STORAGE_OK;
 }
 
+bool games_answer_lost(struct games_answer *a, struct live_game *g, bool wrote, int status,
+                       bool ran)
+{
+    if (status == STORAGE_OK || (!wrote && ran && a->status != 0))
+        return false;
+    /* The game in memory is ahead of the database: rebuild it next time. */
+    if (g != NULL && wrote)
+        g->valid = false;
+    json_decref(a->body);
+    a->body = NULL;
+    free(a->text);
+    a->text = NULL;
+    a->failure = status;
+    return true;
+}
+
 /* After the batch's transaction: the answer stands once committed. */
 static void finish_entry(struct commit_job *cj, int status, bool ran)
 {
     struct entry_job *j = (struct entry_job *)cj;
-    if (status != STORAGE_OK && (j->wrote || !ran || j->answer.status == 0)) {
-        /* What this entry wrote is lost with the transaction. */
-        if (j->g != NULL && j->wrote)
-            j->g->valid = false;
-        json_decref(j->answer.body);
-        j->answer.body = NULL;
-        free(j->answer.text);
-        j->answer.text = NULL;
-        j->answer.failure = status;
-    } else if (j->wrote) {
+    bool lost = games_answer_lost(&j->answer, j->g, j->wrote, status, ran);
+    if (!lost && j->wrote) {
         /* Committed: other devices may hear of it now, not before. */
         const char *applied = j->applied != NULL ? j->applied : "";
         for (unsigned i = 0; i < nlisteners; i++)

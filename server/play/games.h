@@ -66,6 +66,14 @@ int games_take_for(int64_t game_id, int64_t user_id, struct games_answer *a, str
 void games_refuse(struct games_answer *a, enum api_error code, const struct live_game *g,
                   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/* After a commit job's batch (status its outcome, ran whether the job's
+ * run was called): when the batch failed and the job's answer does not
+ * stand (the job wrote to g, never ran, or had no answer yet), replaces
+ * the answer with the database failure and, if the job wrote, marks g to
+ * be rebuilt from the database. Returns whether it did. */
+bool games_answer_lost(struct games_answer *a, struct live_game *g, bool wrote, int status,
+                       bool ran);
+
 /* Sends *a on c and takes its body. Returns what the handler should return. */
 int games_reply(struct http_conn *c, struct games_answer *a);
 

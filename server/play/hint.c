@@ -348,14 +348,7 @@ static int record_hint(struct commit_job *cj)
 static void finish_hint(struct commit_job *cj, int status, bool ran)
 {
     struct hint_job *j = (struct hint_job *)cj;
-    if (status != STORAGE_OK && (j->wrote || !ran || j->answer.status == 0)) {
-        /* The count in memory is ahead of the database: rebuild it next time. */
-        if (j->g != NULL && j->wrote)
-            j->g->valid = false;
-        json_decref(j->answer.body);
-        j->answer.body = NULL;
-        j->answer.failure = status;
-    }
+    games_answer_lost(&j->answer, j->g, j->wrote, status, ran);
     if (j->g != NULL)
         game_cache_release(j->g);
     j->g = NULL;
