@@ -150,22 +150,13 @@ static int finish_signup(struct http_conn *c, void *arg)
         status = auth_session_end(c);
     if (status == STORAGE_OK)
         status = auth_session_start(c, user);
-    if (status == STORAGE_OK)
-        status = storage_commit();
-    else
-        storage_rollback();
-    if (status == STORAGE_CONFLICT) {
-        c->set_cookie[0] = '\0';
+    status = auth_session_commit(c, status);
+    if (status == STORAGE_CONFLICT)
         return reply_error(c, API_E_USERNAME_TAKEN, "the username '%s' is taken", job->username);
-    }
-    if (status == STORAGE_NOT_FOUND) {
-        c->set_cookie[0] = '\0';
+    if (status == STORAGE_NOT_FOUND)
         return reply_error(c, API_E_ALREADY_SIGNED_UP, "this session has an account");
-    }
-    if (status != STORAGE_OK) {
-        c->set_cookie[0] = '\0';
+    if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
-    }
     device_remember(c, job->username);
     return reply_user(c, 201, user);
 }
@@ -261,14 +252,9 @@ static int finish_login(struct http_conn *c, void *arg)
         status = storage_user_merge_guest(job->current, job->account);
     if (status == STORAGE_OK)
         status = auth_session_start(c, job->account);
-    if (status == STORAGE_OK)
-        status = storage_commit();
-    else
-        storage_rollback();
-    if (status != STORAGE_OK) {
-        c->set_cookie[0] = '\0';
+    status = auth_session_commit(c, status);
+    if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
-    }
     device_remember(c, job->username);
     return reply_user(c, 200, job->account);
 }

@@ -35,14 +35,9 @@ int sessions_logout_all(struct http_conn *c)
         status = storage_user_forget_devices(user);
     if (status == STORAGE_OK)
         status = auth_session_end(c);
-    if (status == STORAGE_OK)
-        status = storage_commit();
-    else
-        storage_rollback();
-    if (status != STORAGE_OK) {
-        c->set_cookie[0] = '\0';
+    status = auth_session_commit(c, status);
+    if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
-    }
     return reply_json(c, 200, json_pack("{s:n,s:I}", "user", "sessions_ended", (json_int_t)ended));
 }
 
