@@ -229,11 +229,8 @@ static void verify_password(void *arg)
 static int finish_login(struct http_conn *c, void *arg)
 {
     struct password_job *job = arg;
-    if (!job->ok) {
-        account_limits_failed(job->username, job->device);
+    if (!account_limits_checked(job->username, job->device, job->ok))
         return reply_error(c, API_E_BAD_CREDENTIALS, "wrong username or password");
-    }
-    account_limits_succeeded(job->username, job->device);
     struct storage_user current;
     int status = storage_begin();
     bool merge = false;

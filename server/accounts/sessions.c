@@ -71,11 +71,8 @@ static void check_and_hash(void *arg)
 static int finish_change(struct http_conn *c, void *arg)
 {
     struct password_change *j = arg;
-    if (!j->verified) {
-        account_limits_failed(j->username, j->device);
+    if (!account_limits_checked(j->username, j->device, j->verified))
         return reply_error(c, API_E_BAD_CREDENTIALS, "the current password is wrong");
-    }
-    account_limits_succeeded(j->username, j->device);
     if (!j->hashed)
         return reply_error(c, API_E_INTERNAL, "cannot hash the password (out of memory?)");
     int64_t ended = 0;
