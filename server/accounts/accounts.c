@@ -287,10 +287,8 @@ int accounts_login(struct http_conn *c)
 int accounts_logout(struct http_conn *c)
 {
     int result = MHD_NO;
-    json_t *body = body_parse(c, NULL, &result);
-    if (body == NULL)
+    if (!body_parse_empty(c, &result))
         return result;
-    json_decref(body);
     int status = storage_begin();
     if (status == STORAGE_OK)
         status = auth_session_end(c);

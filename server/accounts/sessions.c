@@ -20,10 +20,8 @@
 int sessions_logout_all(struct http_conn *c)
 {
     int result = MHD_NO;
-    json_t *body = body_parse(c, NULL, &result);
-    if (body == NULL)
+    if (!body_parse_empty(c, &result))
         return result;
-    json_decref(body);
     int64_t user;
     if (!auth_user(c, AUTH_EXISTING, &user, &result))
         return result;

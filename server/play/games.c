@@ -527,10 +527,8 @@ int games_submit(struct http_conn *c, int64_t game_id, struct games_entry *e)
 int games_open(struct http_conn *c)
 {
     int result = MHD_NO;
-    json_t *body = body_parse(c, NULL, &result);
-    if (body == NULL)
+    if (!body_parse_empty(c, &result))
         return result;
-    json_decref(body);
     int64_t user;
     int64_t level = c->param[0];
     int status = storage_level_get(level, 0, level_exists, NULL);
