@@ -28,6 +28,18 @@ static int level_exists(void *arg, const struct storage_level *l)
     return 0;
 }
 
+bool games_level_found(struct http_conn *c, int64_t level, int *result)
+{
+    int status = storage_level_get(level, 0, level_exists, NULL);
+    if (status == STORAGE_OK)
+        return true;
+    if (status == STORAGE_NOT_FOUND)
+        *result = reply_error(c, API_E_LEVEL_NOT_FOUND, "there is no level %lld", (long long)level);
+    else
+        *result = reply_storage_failure(c, status);
+    return false;
+}
+
 struct live_game *games_take(struct http_conn *c, int64_t user, int64_t id, int *result)
 {
     struct storage_game row;
@@ -531,16 +543,13 @@ int games_open(struct http_conn *c)
         return result;
     int64_t user;
     int64_t level = c->param[0];
-    int status = storage_level_get(level, 0, level_exists, NULL);
-    if (status == STORAGE_NOT_FOUND)
-        return reply_error(c, API_E_LEVEL_NOT_FOUND, "there is no level %lld", (long long)level);
-    if (status != STORAGE_OK)
-        return reply_storage_failure(c, status);
+    if (!games_level_found(c, level, &result))
+        return result;
     if (!auth_user(c, AUTH_CREATE_GUEST, &user, &result))
         return result;
     struct storage_game row;
     bool created = false;
-    status = storage_begin();
+    int status = storage_begin();
     if (status == STORAGE_OK)
         status = storage_game_open(user, level, clock_now(), &row, &created);
     if (status == STORAGE_OK)

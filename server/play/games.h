@@ -42,6 +42,11 @@ struct games_entry {
  * range and message of every endpoint that adds an entry. */
 struct body_field games_seq_field(json_int_t *out);
 
+/* Whether level `level` exists. Returns true, or false after answering
+ * (404 when there is no such level, or the database's failure) and setting
+ * *result. */
+bool games_level_found(struct http_conn *c, int64_t level, int *result);
+
 /* Takes game `id` of `user`, locked, up to date with the database. Returns
  * the game, or NULL after answering (404 for another user's game) and
  * setting *result. Release with game_cache_release. */

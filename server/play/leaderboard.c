@@ -13,9 +13,9 @@
 
 #include "accounts/auth.h"
 #include "base/clock.h"
+#include "play/games.h"
 #include "storage/storage_boards.h"
 #include "storage/storage_daily.h"
-#include "storage/storage_levels.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,13 +23,6 @@
 
 #define BOARD_DEFAULT_LIMIT 10
 #define BOARD_MAX_LIMIT 100
-
-static int level_seen(void *arg, const struct storage_level *l)
-{
-    (void)arg;
-    (void)l;
-    return 0;
-}
 
 /* Building one list's JSON. */
 struct list_ctx {
@@ -166,11 +159,8 @@ int leaderboard_level(struct http_conn *c)
         !auth_user(c, AUTH_OPTIONAL, &user, &result))
         return result;
     int64_t level = c->param[0];
-    int status = storage_level_get(level, 0, level_seen, NULL);
-    if (status == STORAGE_NOT_FOUND)
-        return reply_error(c, API_E_LEVEL_NOT_FOUND, "there is no level %lld", (long long)level);
-    if (status != STORAGE_OK)
-        return reply_storage_failure(c, status);
+    if (!games_level_found(c, level, &result))
+        return result;
     return reply_board(c, level, board, limit, user, NULL);
 }
 
