@@ -292,10 +292,7 @@ int accounts_logout(struct http_conn *c)
     int status = storage_begin();
     if (status == STORAGE_OK)
         status = auth_session_end(c);
-    if (status == STORAGE_OK)
-        status = storage_commit();
-    else
-        storage_rollback();
+    status = storage_finish(status);
     if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
     return reply_json(c, 200, json_pack("{s:n}", "user"));

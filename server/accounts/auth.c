@@ -89,10 +89,7 @@ int auth_session_end(struct http_conn *c)
 
 int auth_session_commit(struct http_conn *c, int status)
 {
-    if (status == STORAGE_OK)
-        status = storage_commit();
-    else
-        storage_rollback();
+    status = storage_finish(status);
     if (status != STORAGE_OK)
         c->set_cookie[0] = '\0';
     return status;

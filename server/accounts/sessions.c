@@ -81,10 +81,7 @@ static int finish_change(struct http_conn *c, void *arg)
         status = auth_sessions_revoke(c, j->user, true, &ended);
     if (status == STORAGE_OK)
         status = storage_user_forget_devices(j->user);
-    if (status == STORAGE_OK)
-        status = storage_commit();
-    else
-        storage_rollback();
+    status = storage_finish(status);
     if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
     device_remember(c, j->username);

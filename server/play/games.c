@@ -552,10 +552,7 @@ int games_open(struct http_conn *c)
     int status = storage_begin();
     if (status == STORAGE_OK)
         status = storage_game_open(user, level, clock_now(), &row, &created);
-    if (status == STORAGE_OK)
-        status = storage_commit();
-    else
-        storage_rollback();
+    status = storage_finish(status);
     if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
     struct live_game *g = games_take(c, user, row.id, &result);
