@@ -12,14 +12,13 @@
 #include "play/leaderboard.h"
 
 #include "accounts/auth.h"
-#include "base/clock.h"
+#include "play/daily.h"
 #include "play/games.h"
 #include "storage/storage_boards.h"
 #include "storage/storage_daily.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define BOARD_DEFAULT_LIMIT 10
 #define BOARD_MAX_LIMIT 100
@@ -164,33 +163,6 @@ int leaderboard_level(struct http_conn *c)
     return reply_board(c, level, board, limit, user, NULL);
 }
 
-/* Today (UTC, by the server's clock) as YYYY-MM-DD. */
-static void today_utc(char out[11])
-{
-    time_t now = (time_t)clock_now();
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    if (strftime(out, 11, "%Y-%m-%d", &tm) == 0)
-        out[0] = '\0';
-}
-
-/* Whether s is a date written YYYY-MM-DD that the calendar has. */
-static bool valid_day(const char *s)
-{
-    static const int days_in[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    if (strlen(s) != 10 || s[4] != '-' || s[7] != '-')
-        return false;
-    for (int i = 0; i < 10; i++) {
-        if (i != 4 && i != 7 && (s[i] < '0' || s[i] > '9'))
-            return false;
-    }
-    int y = atoi(s), m = atoi(s + 5), d = atoi(s + 8);
-    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    if (m < 1 || m > 12 || d < 1 || d > days_in[m - 1])
-        return false;
-    return m != 2 || d < 29 || leap;
-}
-
 int leaderboard_daily(struct http_conn *c)
 {
     int board;
@@ -199,10 +171,11 @@ int leaderboard_daily(struct http_conn *c)
     if (!read_board_query(c, &board, &limit, &result))
         return result;
     char day[11];
+    int y, m, d;
     const char *asked = http_query(c, "day");
     if (asked == NULL)
-        today_utc(day);
-    else if (valid_day(asked))
+        daily_today(day);
+    else if (daily_parse_day(asked, &y, &m, &d))
         memcpy(day, asked, sizeof day);
     else
         return reply_error(c, API_E_INVALID_VALUE, "day must be a date written YYYY-MM-DD");
@@ -230,7 +203,7 @@ int leaderboard_streak(struct http_conn *c)
     if (!auth_user(c, AUTH_OPTIONAL, &user, &result))
         return result;
     char day[11];
-    today_utc(day);
+    daily_today(day);
     uint32_t streak = 0;
     bool solved_today = false;
     if (user != 0) {
