@@ -109,3 +109,12 @@ void account_limits_succeeded(const char *name, const char *device)
     failure_key(key, sizeof key, name, device);
     ratelimit_reset(by_name, key);
 }
+
+bool account_limits_checked(const char *name, const char *device, bool right)
+{
+    if (right)
+        account_limits_succeeded(name, device);
+    else
+        account_limits_failed(name, device);
+    return right;
+}

@@ -36,4 +36,8 @@ void account_limits_failed(const char *name, const char *device);
  * device's, or else the name's. */
 void account_limits_succeeded(const char *name, const char *device);
 
+/* Records a password check for `name`: account_limits_succeeded when the
+ * password was right, account_limits_failed when not. Returns right. */
+bool account_limits_checked(const char *name, const char *device, bool right);
+
 #endif

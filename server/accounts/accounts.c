@@ -150,22 +150,13 @@ static int finish_signup(struct http_conn *c, void *arg)
         status = auth_session_end(c);
     if (status == STORAGE_OK)
         status = auth_session_start(c, user);
-    if (status == STORAGE_OK)
-        status = storage_commit();
-    else
-        storage_rollback();
-    if (status == STORAGE_CONFLICT) {
-        c->set_cookie[0] = '\0';
+    status = auth_session_commit(c, status);
+    if (status == STORAGE_CONFLICT)
         return reply_error(c, API_E_USERNAME_TAKEN, "the username '%s' is taken", job->username);
-    }
-    if (status == STORAGE_NOT_FOUND) {
-        c->set_cookie[0] = '\0';
+    if (status == STORAGE_NOT_FOUND)
         return reply_error(c, API_E_ALREADY_SIGNED_UP, "this session has an account");
-    }
-    if (status != STORAGE_OK) {
-        c->set_cookie[0] = '\0';
+    if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
-    }
     device_remember(c, job->username);
     return reply_user(c, 201, user);
 }
@@ -238,11 +229,8 @@ static void verify_password(void *arg)
 static int finish_login(struct http_conn *c, void *arg)
 {
     struct password_job *job = arg;
-    if (!job->ok) {
-        account_limits_failed(job->username, job->device);
+    if (!account_limits_checked(job->username, job->device, job->ok))
         return reply_error(c, API_E_BAD_CREDENTIALS, "wrong username or password");
-    }
-    account_limits_succeeded(job->username, job->device);
     struct storage_user current;
     int status = storage_begin();
     bool merge = false;
@@ -261,14 +249,9 @@ static int finish_login(struct http_conn *c, void *arg)
         status = storage_user_merge_guest(job->current, job->account);
     if (status == STORAGE_OK)
         status = auth_session_start(c, job->account);
-    if (status == STORAGE_OK)
-        status = storage_commit();
-    else
-        storage_rollback();
-    if (status != STORAGE_OK) {
-        c->set_cookie[0] = '\0';
+    status = auth_session_commit(c, status);
+    if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
-    }
     device_remember(c, job->username);
     return reply_user(c, 200, job->account);
 }
@@ -304,17 +287,12 @@ int accounts_login(struct http_conn *c)
 int accounts_logout(struct http_conn *c)
 {
     int result = MHD_NO;
-    json_t *body = body_parse(c, NULL, &result);
-    if (body == NULL)
+    if (!body_parse_empty(c, &result))
         return result;
-    json_decref(body);
     int status = storage_begin();
     if (status == STORAGE_OK)
         status = auth_session_end(c);
-    if (status == STORAGE_OK)
-        status = storage_commit();
-    else
-        storage_rollback();
+    status = storage_finish(status);
     if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
     return reply_json(c, 200, json_pack("{s:n}", "user"));

@@ -87,6 +87,14 @@ int auth_session_end(struct http_conn *c)
     return status;
 }
 
+int auth_session_commit(struct http_conn *c, int status)
+{
+    status = storage_finish(status);
+    if (status != STORAGE_OK)
+        c->set_cookie[0] = '\0';
+    return status;
+}
+
 /* New guests per client address: a burst of `per_minute`, then one every
  * 60/per_minute seconds. Each guest is a user row and a session on disk,
  * so this bounds how fast one address can fill the database. */
@@ -122,12 +130,8 @@ static int create_guest(struct http_conn *c, int64_t *user)
     status = storage_user_create_guest(clock_now(), user);
     if (status == STORAGE_OK)
         status = auth_session_start(c, *user);
-    if (status == STORAGE_OK)
-        status = storage_commit();
-    else
-        storage_rollback();
+    status = auth_session_commit(c, status);
     if (status != STORAGE_OK) {
-        c->set_cookie[0] = '\0';
         c->auth_done = false;
         c->user_id = 0;
     }

@@ -50,6 +50,12 @@ int auth_session_start(struct http_conn *c, int64_t user);
  * sets a cookie that clears it. Returns a STORAGE_* code. */
 int auth_session_end(struct http_conn *c);
 
+/* Ends the caller's transaction that started or ended the request's
+ * session: commits it when status is STORAGE_OK, else rolls it back. On
+ * any failure the answer sets no cookie, since the session it named is not
+ * stored. Returns the outcome, a STORAGE_* code. */
+int auth_session_commit(struct http_conn *c, int status);
+
 /* Ends every session of `user` inside the caller's transaction, except the
  * request's own when keep_current; *count (when not NULL) receives how many
  * ended. Returns a STORAGE_* code. */

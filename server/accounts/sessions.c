@@ -20,10 +20,8 @@
 int sessions_logout_all(struct http_conn *c)
 {
     int result = MHD_NO;
-    json_t *body = body_parse(c, NULL, &result);
-    if (body == NULL)
+    if (!body_parse_empty(c, &result))
         return result;
-    json_decref(body);
     int64_t user;
     if (!auth_user(c, AUTH_EXISTING, &user, &result))
         return result;
@@ -35,14 +33,9 @@ int sessions_logout_all(struct http_conn *c)
         status = storage_user_forget_devices(user);
     if (status == STORAGE_OK)
         status = auth_session_end(c);
-    if (status == STORAGE_OK)
-        status = storage_commit();
-    else
-        storage_rollback();
-    if (status != STORAGE_OK) {
-        c->set_cookie[0] = '\0';
+    status = auth_session_commit(c, status);
+    if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
-    }
     return reply_json(c, 200, json_pack("{s:n,s:I}", "user", "sessions_ended", (json_int_t)ended));
 }
 
@@ -76,11 +69,8 @@ static void check_and_hash(void *arg)
 static int finish_change(struct http_conn *c, void *arg)
 {
     struct password_change *j = arg;
-    if (!j->verified) {
-        account_limits_failed(j->username, j->device);
+    if (!account_limits_checked(j->username, j->device, j->verified))
         return reply_error(c, API_E_BAD_CREDENTIALS, "the current password is wrong");
-    }
-    account_limits_succeeded(j->username, j->device);
     if (!j->hashed)
         return reply_error(c, API_E_INTERNAL, "cannot hash the password (out of memory?)");
     int64_t ended = 0;
@@ -91,10 +81,7 @@ static int finish_change(struct http_conn *c, void *arg)
         status = auth_sessions_revoke(c, j->user, true, &ended);
     if (status == STORAGE_OK)
         status = storage_user_forget_devices(j->user);
-    if (status == STORAGE_OK)
-        status = storage_commit();
-    else
-        storage_rollback();
+    status = storage_finish(status);
     if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
     device_remember(c, j->username);

@@ -138,10 +138,7 @@ int settings_put(struct http_conn *c)
     int status = text != NULL ? storage_begin() : STORAGE_ERROR;
     if (status == STORAGE_OK) {
         status = storage_settings_put(user, text, clock_now());
-        if (status == STORAGE_OK)
-            status = storage_commit();
-        else
-            storage_rollback();
+        status = storage_finish(status);
     }
     free(text);
     if (status != STORAGE_OK) {

@@ -64,10 +64,7 @@ static int delete_unplayed(const int64_t *ids, int n, int64_t made_before, int64
     int status = storage_begin();
     for (int i = 0; i < n && status == STORAGE_OK; i++)
         status = storage_guest_delete_unplayed(ids[i], made_before, deleted);
-    if (status == STORAGE_OK)
-        return storage_commit();
-    storage_rollback();
-    return status;
+    return storage_finish(status);
 }
 
 /* Runs one step of deleting an idle guest in a transaction of its own. */
@@ -81,10 +78,7 @@ static int idle_step(int64_t id, int64_t seen_before, bool trim, bool *idle, int
             storage_guest_trim_idle(id, seen_before, AUTH_SESSION_SECONDS, SWEEP_LOG_ROWS, idle, n);
     else
         status = storage_guest_delete_idle(id, seen_before, AUTH_SESSION_SECONDS, n);
-    if (status == STORAGE_OK)
-        return storage_commit();
-    storage_rollback();
-    return status;
+    return storage_finish(status);
 }
 
 /* Deletes an idle guest, when it still is one: first its sessions and its
@@ -153,10 +147,7 @@ static int sweep_sessions(int64_t now, int64_t *deleted)
         if (status != STORAGE_OK)
             break;
         status = storage_sessions_expired(now, SWEEP_BATCH, &n);
-        if (status == STORAGE_OK)
-            status = storage_commit();
-        else
-            storage_rollback();
+        status = storage_finish(status);
         if (status == STORAGE_OK)
             *deleted += n;
     }

@@ -196,3 +196,10 @@ json_t *body_parse(struct http_conn *c, const struct body_field *spec, int *resu
     }
     return obj;
 }
+
+bool body_parse_empty(struct http_conn *c, int *result)
+{
+    json_t *body = body_parse(c, NULL, result);
+    json_decref(body);
+    return body != NULL;
+}

@@ -81,6 +81,11 @@ struct body_field body_end(void);
  * setting *result. */
 json_t *body_parse(struct http_conn *c, const struct body_field *spec, int *result);
 
+/* Checks the body of a request that carries no fields: empty, or an object
+ * that body_parse with no spec accepts. Returns true, or false after
+ * answering 400 and setting *result. */
+bool body_parse_empty(struct http_conn *c, int *result);
+
 /* Checks that obj has only the fields of spec, each of its type, every
  * required one, and integers within their limits; then stores each value
  * where its row says. `where` names obj in messages ("the body", "'box'").

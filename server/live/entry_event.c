@@ -2,8 +2,10 @@
 #include "live/entry_event.h"
 
 #include "base/textbuf.h"
+#include "live/events.h"
 #include "storage/storage_games.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const kind_names[] = {"steps", "undo", "redo", "restart"};
@@ -29,7 +31,9 @@ void entry_event_fields(struct textbuf *b, const soko_game *game, int kind, uint
     textbuf_int(b, game->pushes);
 }
 
-char *entry_event_step(const struct live_game *g, int kind, uint32_t seq, const char *steps,
+/* The data of a "step" event, malloc'd (*len bytes), or NULL when out of
+ * memory. */
+static char *step_text(const struct live_game *g, int kind, uint32_t seq, const char *steps,
                        uint32_t count, size_t *len)
 {
     struct textbuf b = {0};
@@ -38,4 +42,16 @@ char *entry_event_step(const struct live_game *g, int kind, uint32_t seq, const 
     entry_event_fields(&b, &g->game, kind, seq, steps, count);
     textbuf_puts(&b, soko_game_solved(&g->game) ? ",\"solved\":true}" : ",\"solved\":false}");
     return textbuf_take(&b, len);
+}
+
+void entry_event_publish_step(const char *topic, const struct live_game *g, int kind, uint32_t seq,
+                              const char *steps, uint32_t count)
+{
+    if (!events_wanted(topic))
+        return;
+    size_t len = 0;
+    char *text = step_text(g, kind, seq, steps, count, &len);
+    if (text != NULL)
+        events_publish(topic, "step", text, len, false);
+    free(text);
 }

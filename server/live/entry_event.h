@@ -17,11 +17,11 @@ struct textbuf;
 void entry_event_fields(struct textbuf *b, const soko_game *game, int kind, uint32_t seq,
                         const char *steps, uint32_t count);
 
-/* The data of a "step" event for entry `seq` of game g (kind 0..3, g held
- * by the caller): {"game":ID, the entry's members, "solved":...}. Returns
- * the text (malloc'd, *len bytes, the caller frees it), or NULL when out of
- * memory. */
-char *entry_event_step(const struct live_game *g, int kind, uint32_t seq, const char *steps,
-                       uint32_t count, size_t *len);
+/* Publishes on `topic` the "step" event of entry `seq` of game g (kind
+ * 0..3, g held by the caller): {"game":ID, the entry's members,
+ * "solved":...}. Does nothing when nobody follows the topic; when out of
+ * memory the event is dropped. */
+void entry_event_publish_step(const char *topic, const struct live_game *g, int kind, uint32_t seq,
+                              const char *steps, uint32_t count);
 
 #endif

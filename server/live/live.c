@@ -233,13 +233,9 @@ static void game_entry(const struct live_game *g, int kind, uint32_t seq, const 
 {
     char topic[EVENTS_TOPIC_MAX];
     snprintf(topic, sizeof topic, "game:%lld", (long long)g->id);
-    if (!events_wanted(topic) || kind < 0 || kind > STORAGE_LOG_RESTART)
+    if (kind < 0 || kind > STORAGE_LOG_RESTART)
         return;
-    size_t len = 0;
-    char *text = entry_event_step(g, kind, seq, steps, count, &len);
-    if (text != NULL)
-        events_publish(topic, "step", text, len, false);
-    free(text);
+    entry_event_publish_step(topic, g, kind, seq, steps, count);
 }
 
 unsigned live_heartbeat_ms(unsigned heartbeat_s, unsigned timeout_s)

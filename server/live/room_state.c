@@ -450,10 +450,7 @@ int room_state_open(int64_t user, int64_t level, const char *source, struct room
     status = storage_begin();
     if (status == STORAGE_OK)
         status = storage_room_create(&row);
-    if (status == STORAGE_OK)
-        status = storage_commit();
-    else
-        storage_rollback();
+    status = storage_finish(status);
     if (status != STORAGE_OK)
         return status;
     struct room *r = calloc(1, sizeof *r);
@@ -608,10 +605,7 @@ static int start(struct room *r, int64_t user, bool *changed)
     int status = storage_begin();
     for (unsigned i = 0; i < n && status == STORAGE_OK; i++)
         status = storage_race_game(id, round, users[i], level, clock_now(), &games[i]);
-    if (status == STORAGE_OK)
-        status = storage_commit();
-    else
-        storage_rollback();
+    status = storage_finish(status);
     pthread_mutex_lock(&lock);
     r->starting = false;
     if (status != STORAGE_OK)

@@ -113,10 +113,8 @@ int rooms_get(struct http_conn *c)
  * as a guest when asked). False after answering. */
 static bool write_start(struct http_conn *c, enum auth_need need, int64_t *user, int *result)
 {
-    json_t *body = body_parse(c, NULL, result);
-    if (body == NULL)
+    if (!body_parse_empty(c, result))
         return false;
-    json_decref(body);
     return auth_user(c, need, user, result);
 }
 

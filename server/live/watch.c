@@ -144,13 +144,7 @@ static void player_entry(const struct live_game *g, int kind, uint32_t seq, cons
         publish_playing(g->user_id, g->id, g->level_id);
     char topic[EVENTS_TOPIC_MAX];
     watch_topic(g->user_id, topic);
-    if (!events_wanted(topic))
-        return;
-    size_t len = 0;
-    char *text = entry_event_step(g, kind, seq, steps, count, &len);
-    if (text != NULL)
-        events_publish(topic, "step", text, len, false);
-    free(text);
+    entry_event_publish_step(topic, g, kind, seq, steps, count);
 }
 
 bool watch_settings_allow(const char *settings)

@@ -102,8 +102,7 @@ static bool leap(int y)
     return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
 }
 
-/* Reads a date written exactly YYYY-MM-DD that exists in the calendar. */
-static bool parse_day(const char *s, int *y, int *m, int *d)
+bool daily_parse_day(const char *s, int *y, int *m, int *d)
 {
     static const int month_days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     if (strlen(s) != 10 || s[4] != '-' || s[7] != '-')
@@ -174,7 +173,7 @@ static struct pending *pendings;
 static int make_day(const char *day)
 {
     int y, m, d;
-    if (!parse_day(day, &y, &m, &d))
+    if (!daily_parse_day(day, &y, &m, &d))
         return DAILY_GENERATION_FAILED;
     gen_options o = day_options(days_from_civil(y, m, d));
     gen_level l;
@@ -256,7 +255,7 @@ int daily_get(struct http_conn *c)
     int y, m, d;
     if (asked == NULL) {
         memcpy(day, now, sizeof day);
-    } else if (!parse_day(asked, &y, &m, &d)) {
+    } else if (!daily_parse_day(asked, &y, &m, &d)) {
         return reply_error(c, API_E_INVALID_VALUE,
                            "day must be a date of the calendar written YYYY-MM-DD, such as %s",
                            now);

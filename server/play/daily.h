@@ -13,6 +13,10 @@ void daily_setup(const struct config *cfg);
  * YYYY-MM-DD. Cannot fail. */
 void daily_today(char out[11]);
 
+/* Reads a date written exactly YYYY-MM-DD into *y, *m and *d. Returns
+ * false when s is written otherwise or the calendar has no such day. */
+bool daily_parse_day(const char *s, int *y, int *m, int *d);
+
 /* Endpoints, for the routing table (server/endpoints.c). */
 int daily_get(struct http_conn *c);
 

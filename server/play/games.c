@@ -28,6 +28,18 @@ static int level_exists(void *arg, const struct storage_level *l)
     return 0;
 }
 
+bool games_level_found(struct http_conn *c, int64_t level, int *result)
+{
+    int status = storage_level_get(level, 0, level_exists, NULL);
+    if (status == STORAGE_OK)
+        return true;
+    if (status == STORAGE_NOT_FOUND)
+        *result = reply_error(c, API_E_LEVEL_NOT_FOUND, "there is no level %lld", (long long)level);
+    else
+        *result = reply_storage_failure(c, status);
+    return false;
+}
+
 struct live_game *games_take(struct http_conn *c, int64_t user, int64_t id, int *result)
 {
     struct storage_game row;
@@ -54,6 +66,14 @@ struct live_game *games_take(struct http_conn *c, int64_t user, int64_t id, int 
         return NULL;
     }
     return g;
+}
+
+struct live_game *games_take_requested(struct http_conn *c, int *result)
+{
+    int64_t user;
+    if (!auth_user(c, AUTH_EXISTING, &user, result))
+        return NULL;
+    return games_take(c, user, c->param[0], result);
 }
 
 /* Answers with the game's state under "game", plus `extra` members. */
@@ -423,20 +443,28 @@ static int run_entry(struct commit_job *cj)
     return STORAGE_OK;
 }
 
+bool games_answer_lost(struct games_answer *a, struct live_game *g, bool wrote, int status,
+                       bool ran)
+{
+    if (status == STORAGE_OK || (!wrote && ran && a->status != 0))
+        return false;
+    /* The game in memory is ahead of the database: rebuild it next time. */
+    if (g != NULL && wrote)
+        g->valid = false;
+    json_decref(a->body);
+    a->body = NULL;
+    free(a->text);
+    a->text = NULL;
+    a->failure = status;
+    return true;
+}
+
 /* After the batch's transaction: the answer stands once committed. */
 static void finish_entry(struct commit_job *cj, int status, bool ran)
 {
     struct entry_job *j = (struct entry_job *)cj;
-    if (status != STORAGE_OK && (j->wrote || !ran || j->answer.status == 0)) {
-        /* What this entry wrote is lost with the transaction. */
-        if (j->g != NULL && j->wrote)
-            j->g->valid = false;
-        json_decref(j->answer.body);
-        j->answer.body = NULL;
-        free(j->answer.text);
-        j->answer.text = NULL;
-        j->answer.failure = status;
-    } else if (j->wrote) {
+    bool lost = games_answer_lost(&j->answer, j->g, j->wrote, status, ran);
+    if (!lost && j->wrote) {
         /* Committed: other devices may hear of it now, not before. */
         const char *applied = j->applied != NULL ? j->applied : "";
         for (unsigned i = 0; i < nlisteners; i++)
@@ -511,28 +539,20 @@ int games_submit(struct http_conn *c, int64_t game_id, struct games_entry *e)
 int games_open(struct http_conn *c)
 {
     int result = MHD_NO;
-    json_t *body = body_parse(c, NULL, &result);
-    if (body == NULL)
+    if (!body_parse_empty(c, &result))
         return result;
-    json_decref(body);
     int64_t user;
     int64_t level = c->param[0];
-    int status = storage_level_get(level, 0, level_exists, NULL);
-    if (status == STORAGE_NOT_FOUND)
-        return reply_error(c, API_E_LEVEL_NOT_FOUND, "there is no level %lld", (long long)level);
-    if (status != STORAGE_OK)
-        return reply_storage_failure(c, status);
+    if (!games_level_found(c, level, &result))
+        return result;
     if (!auth_user(c, AUTH_CREATE_GUEST, &user, &result))
         return result;
     struct storage_game row;
     bool created = false;
-    status = storage_begin();
+    int status = storage_begin();
     if (status == STORAGE_OK)
         status = storage_game_open(user, level, clock_now(), &row, &created);
-    if (status == STORAGE_OK)
-        status = storage_commit();
-    else
-        storage_rollback();
+    status = storage_finish(status);
     if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
     struct live_game *g = games_take(c, user, row.id, &result);
@@ -613,10 +633,7 @@ static int send_kept(struct http_conn *c, const struct game_answer *a, bool gzip
 int games_get(struct http_conn *c)
 {
     int result = MHD_NO;
-    int64_t user;
-    if (!auth_user(c, AUTH_EXISTING, &user, &result))
-        return result;
-    struct live_game *g = games_take(c, user, c->param[0], &result);
+    struct live_game *g = games_take_requested(c, &result);
     if (g == NULL)
         return result;
     bool gzip = gzip_cache_accepted(http_header(c, MHD_HTTP_HEADER_ACCEPT_ENCODING));

@@ -42,10 +42,21 @@ struct games_entry {
  * range and message of every endpoint that adds an entry. */
 struct body_field games_seq_field(json_int_t *out);
 
+/* Whether level `level` exists. Returns true, or false after answering
+ * (404 when there is no such level, or the database's failure) and setting
+ * *result. */
+bool games_level_found(struct http_conn *c, int64_t level, int *result);
+
 /* Takes game `id` of `user`, locked, up to date with the database. Returns
  * the game, or NULL after answering (404 for another user's game) and
  * setting *result. Release with game_cache_release. */
 struct live_game *games_take(struct http_conn *c, int64_t user, int64_t id, int *result);
+
+/* Takes the game the request's path names (its first parameter) for the
+ * session's user, who must exist already: games_take after auth_user.
+ * Returns the game, or NULL after answering (401, 404, ...) and setting
+ * *result. Release with game_cache_release. */
+struct live_game *games_take_requested(struct http_conn *c, int *result);
 
 /* On the committer thread: takes game `game_id` of `user_id` from the
  * cache, up to date with the database (its owner and hint count read from
@@ -59,6 +70,14 @@ int games_take_for(int64_t game_id, int64_t user_id, struct games_answer *a, str
  * printf. */
 void games_refuse(struct games_answer *a, enum api_error code, const struct live_game *g,
                   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* After a commit job's batch (status its outcome, ran whether the job's
+ * run was called): when the batch failed and the job's answer does not
+ * stand (the job wrote to g, never ran, or had no answer yet), replaces
+ * the answer with the database failure and, if the job wrote, marks g to
+ * be rebuilt from the database. Returns whether it did. */
+bool games_answer_lost(struct games_answer *a, struct live_game *g, bool wrote, int status,
+                       bool ran);
 
 /* Sends *a on c and takes its body. Returns what the handler should return. */
 int games_reply(struct http_conn *c, struct games_answer *a);

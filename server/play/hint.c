@@ -5,7 +5,6 @@
 #include "play/hint.h"
 #include "play/hint_plan.h"
 
-#include "accounts/auth.h"
 #include "http/body.h"
 #include "http/worker.h"
 #include "play/commit.h"
@@ -349,14 +348,7 @@ static int record_hint(struct commit_job *cj)
 static void finish_hint(struct commit_job *cj, int status, bool ran)
 {
     struct hint_job *j = (struct hint_job *)cj;
-    if (status != STORAGE_OK && (j->wrote || !ran || j->answer.status == 0)) {
-        /* The count in memory is ahead of the database: rebuild it next time. */
-        if (j->g != NULL && j->wrote)
-            j->g->valid = false;
-        json_decref(j->answer.body);
-        j->answer.body = NULL;
-        j->answer.failure = status;
-    }
+    games_answer_lost(&j->answer, j->g, j->wrote, status, ran);
     if (j->g != NULL)
         game_cache_release(j->g);
     j->g = NULL;
@@ -437,10 +429,7 @@ int hint_ask(struct http_conn *c)
     if (body == NULL)
         return result;
     json_decref(body);
-    int64_t user;
-    if (!auth_user(c, AUTH_EXISTING, &user, &result))
-        return result;
-    struct live_game *g = games_take(c, user, c->param[0], &result);
+    struct live_game *g = games_take_requested(c, &result);
     if (g == NULL)
         return result;
     struct games_answer a = {0};

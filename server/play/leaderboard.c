@@ -12,24 +12,16 @@
 #include "play/leaderboard.h"
 
 #include "accounts/auth.h"
-#include "base/clock.h"
+#include "play/daily.h"
+#include "play/games.h"
 #include "storage/storage_boards.h"
 #include "storage/storage_daily.h"
-#include "storage/storage_levels.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define BOARD_DEFAULT_LIMIT 10
 #define BOARD_MAX_LIMIT 100
-
-static int level_seen(void *arg, const struct storage_level *l)
-{
-    (void)arg;
-    (void)l;
-    return 0;
-}
 
 /* Building one list's JSON. */
 struct list_ctx {
@@ -166,39 +158,9 @@ int leaderboard_level(struct http_conn *c)
         !auth_user(c, AUTH_OPTIONAL, &user, &result))
         return result;
     int64_t level = c->param[0];
-    int status = storage_level_get(level, 0, level_seen, NULL);
-    if (status == STORAGE_NOT_FOUND)
-        return reply_error(c, API_E_LEVEL_NOT_FOUND, "there is no level %lld", (long long)level);
-    if (status != STORAGE_OK)
-        return reply_storage_failure(c, status);
+    if (!games_level_found(c, level, &result))
+        return result;
     return reply_board(c, level, board, limit, user, NULL);
-}
-
-/* Today (UTC, by the server's clock) as YYYY-MM-DD. */
-static void today_utc(char out[11])
-{
-    time_t now = (time_t)clock_now();
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    if (strftime(out, 11, "%Y-%m-%d", &tm) == 0)
-        out[0] = '\0';
-}
-
-/* Whether s is a date written YYYY-MM-DD that the calendar has. */
-static bool valid_day(const char *s)
-{
-    static const int days_in[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    if (strlen(s) != 10 || s[4] != '-' || s[7] != '-')
-        return false;
-    for (int i = 0; i < 10; i++) {
-        if (i != 4 && i != 7 && (s[i] < '0' || s[i] > '9'))
-            return false;
-    }
-    int y = atoi(s), m = atoi(s + 5), d = atoi(s + 8);
-    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    if (m < 1 || m > 12 || d < 1 || d > days_in[m - 1])
-        return false;
-    return m != 2 || d < 29 || leap;
 }
 
 int leaderboard_daily(struct http_conn *c)
@@ -209,10 +171,11 @@ int leaderboard_daily(struct http_conn *c)
     if (!read_board_query(c, &board, &limit, &result))
         return result;
     char day[11];
+    int y, m, d;
     const char *asked = http_query(c, "day");
     if (asked == NULL)
-        today_utc(day);
-    else if (valid_day(asked))
+        daily_today(day);
+    else if (daily_parse_day(asked, &y, &m, &d))
         memcpy(day, asked, sizeof day);
     else
         return reply_error(c, API_E_INVALID_VALUE, "day must be a date written YYYY-MM-DD");
@@ -240,7 +203,7 @@ int leaderboard_streak(struct http_conn *c)
     if (!auth_user(c, AUTH_OPTIONAL, &user, &result))
         return result;
     char day[11];
-    today_utc(day);
+    daily_today(day);
     uint32_t streak = 0;
     bool solved_today = false;
     if (user != 0) {

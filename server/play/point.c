@@ -1,7 +1,6 @@
 /* Point mode: walk to a square, push a box to a square, and where a box can go. */
 #include "play/point.h"
 
-#include "accounts/auth.h"
 #include "http/body.h"
 #include "play/game_cache.h"
 #include "play/games.h"
@@ -183,10 +182,7 @@ int point_reach(struct http_conn *c)
     if (!query_int(c, "x", &box.x) || !query_int(c, "y", &box.y))
         return reply_error(c, API_E_INVALID_VALUE,
                            "give the box's square as ?x=...&y=... (integers)");
-    int64_t user;
-    if (!auth_user(c, AUTH_EXISTING, &user, &result))
-        return result;
-    struct live_game *g = games_take(c, user, c->param[0], &result);
+    struct live_game *g = games_take_requested(c, &result);
     if (g == NULL)
         return result;
     uint8_t *reach = malloc(SOKO_MAX_CELLS);

@@ -130,6 +130,15 @@ void storage_rollback(void)
     end_write();
 }
 
+int storage_finish(int status)
+{
+    if (status != STORAGE_OK) {
+        storage_rollback();
+        return status;
+    }
+    return storage_commit();
+}
+
 static const char SQL_SAVEPOINT[] = "SAVEPOINT part";
 static const char SQL_RELEASE[] = "RELEASE part";
 static const char SQL_UNDO_TO[] = "ROLLBACK TO part";

@@ -53,6 +53,10 @@ int storage_begin_until(int64_t deadline_ms);
 int storage_commit(void);
 /* ROLLBACK, when a transaction is open. Cannot fail. */
 void storage_rollback(void);
+/* Ends the open transaction by what was done in it: storage_commit when
+ * status is STORAGE_OK, else storage_rollback. Returns status, or the
+ * commit's failure. */
+int storage_finish(int status);
 
 /* SAVEPOINT inside the open transaction, so that one part of it can be
  * undone (storage_undo_to_savepoint) and the rest still committed. */
