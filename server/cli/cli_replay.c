@@ -1,6 +1,7 @@
 /* sokod replay: plays every solution written in level files on its level. */
 #include "cli/cli.h"
 #include "cli/cli_options.h"
+#include "library/check.h"
 #include "soko.h"
 
 #include <errno.h>
@@ -50,20 +51,6 @@ typedef struct replay_state {
     uint8_t *steps;
     soko_entry_t *history;
 } replay_state;
-
-static const char *step_error_words(int code)
-{
-    switch (code) {
-    case SOKO_E_WALL:
-        return "the player walks into a wall";
-    case SOKO_E_BLOCKED:
-        return "the box cannot move there";
-    case SOKO_E_FULL:
-        return "the solution is too long";
-    default:
-        return soko_error_name(code);
-    }
-}
 
 /* Replays solution s of entry e on lvl (NULL when the level is invalid)
  * and reports it. */
@@ -125,7 +112,7 @@ static void replay_one(replay_state *st, const char *path, const char *text, con
             json_object_set_new(js, "error", json_string(soko_error_name(rc)));
         } else {
             printf("%s: fails at step %u of %d ('%c'): %s\n", head, failed_at + 1, n, letter,
-                   step_error_words(rc));
+                   check_step_words(rc));
         }
         return;
     }

@@ -197,7 +197,7 @@ static bool replay_buffers(struct checker *k)
     return false;
 }
 
-static const char *step_words(int code)
+const char *check_step_words(int code)
 {
     switch (code) {
     case SOKO_E_WALL:
@@ -271,7 +271,7 @@ static void replay(struct checker *k, const struct check_level *l, struct check_
         s->result = CHECK_SOLUTION_FAILED;
         s->step = failed + 1;
         snprintf(s->message, sizeof s->message, "fails at step %u of %d ('%c'): %s", failed + 1, n,
-                 soko_lurd_letter(step & 3, (step & SOKO_LURD_PUSH) != 0), step_words(rc));
+                 soko_lurd_letter(step & 3, (step & SOKO_LURD_PUSH) != 0), check_step_words(rc));
         return;
     }
     s->moves = k->game->moves;

@@ -124,6 +124,10 @@ const char *check_format_name(enum check_format f);
 /* Parses "text", "slc", "pack" or "auto"; false for anything else. */
 bool check_format_parse(const char *name, enum check_format *out);
 
+/* Why a solution's step was refused, in words, for a core error code
+ * (SOKO_E_WALL, SOKO_E_BLOCKED, SOKO_E_FULL; the core's name otherwise). */
+const char *check_step_words(int code);
+
 /* "pending", "solvable", ... for solver states; NULL for CHECK_SOLVER_NONE. */
 const char *check_solver_name(enum check_solver s);
 
