@@ -101,19 +101,19 @@ static int open_database(const struct config *cfg)
     if (storage_init(cfg->db, cfg->synchronous) == STORAGE_OK && storage_lock(cfg->db, false) < 0) {
         if (errno == EWOULDBLOCK) {
             fprintf(stderr, "sokod: %s is being restored (%s.lock is held): try again once done\n",
-                    cfg->db, cfg->db);
+                    storage_name(), storage_name());
             return -1;
         }
         /* A folder sokod may not write to: serve, without the guard. */
         fprintf(stderr, "sokod: cannot lock %s.lock (%s): sokod restore will not see this server\n",
-                cfg->db, strerror(errno));
+                storage_name(), strerror(errno));
     }
     running.storage = true;
     if (storage_init(cfg->db, cfg->synchronous) != STORAGE_OK ||
         storage_migrate(cfg->migrations, &fresh) != STORAGE_OK)
         return -1;
     if (fresh)
-        fprintf(stderr, "sokod: created the database %s\n", cfg->db);
+        fprintf(stderr, "sokod: created the database %s\n", storage_name());
     import_bundled(cfg->levels_dir);
     return 0;
 }

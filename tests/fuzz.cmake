@@ -34,7 +34,7 @@ if(CMAKE_C_COMPILER_ID STREQUAL "Clang")
                                                  ${CMAKE_SOURCE_DIR}/solver)
       target_compile_definitions(${name} PRIVATE _GNU_SOURCE SOKOD_VERSION="${PROJECT_VERSION}")
       target_link_libraries(${name} PRIVATE soko_solver PkgConfig::MHD PkgConfig::JANSSON
-                            PkgConfig::SQLITE PkgConfig::SODIUM PkgConfig::LIBXML2 PkgConfig::ZLIB
+                            PkgConfig::SQLITE PkgConfig::PQ PkgConfig::SODIUM PkgConfig::LIBXML2 PkgConfig::ZLIB
                             Threads::Threads)
     endif()
     set(flags -timeout=10)

@@ -80,7 +80,9 @@ static const struct options_row options[] = {
     {"port", "SOKOD_PORT", CONFIG_SERVE, "PORT",
      "port to listen on (default 8080; 0 picks a free port)", NUMBER(port, 0, 65535)},
     {"db", "SOKOD_DB", CONFIG_SERVE | CONFIG_IMPORT | CONFIG_ADMIN, "PATH",
-     "SQLite database file (default data/sokod.db)", TEXT(db)},
+     "the database: a SQLite file, or a PostgreSQL URI (postgresql://user@host/name) "
+     "(default data/sokod.db)",
+     TEXT(db)},
     {"static", "SOKOD_STATIC", CONFIG_SERVE, "DIR",
      "folder of the browser client (default: static/ beside the binary or its parent, else "
      "the installed one)",

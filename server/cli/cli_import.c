@@ -40,12 +40,12 @@ int cli_import(int argc, char **argv)
     int status =
         import_files(cfg.args, cfg.nargs, cfg.collection[0] != '\0' ? cfg.collection : NULL, "",
                      &who, stdout, true, &sum);
-    storage_shutdown();
     if (status < 0)
-        printf("nothing imported into %s\n", cfg.db);
+        printf("nothing imported into %s\n", storage_name());
     else
         printf("imported %u level(s) from %u file(s) into %s, with %u reference solution(s)\n",
-               sum.levels, sum.files, cfg.db, sum.references);
+               sum.levels, sum.files, storage_name(), sum.references);
+    storage_shutdown();
     printf("imported: %u, invalid: %u, duplicates: %u\n", sum.levels, sum.refused, sum.duplicates);
     return status == 0 ? 0 : 1;
 }

@@ -2,6 +2,7 @@
 #include "storage/storage.h"
 
 #include "base/clock.h"
+#include "storage/sql_sqlite.h"
 #include "storage/storage_conn.h"
 #include "storage/storage_sql.h"
 #include "storage/storage_wal.h"
@@ -51,14 +52,17 @@ int storage_init(const char *path, int synchronous)
         fprintf(stderr, "sokod: database path too long: %s\n", path);
         return STORAGE_ERROR;
     }
-    if (make_parent_dirs(path) != 0) {
+    if (sql_backend() == SQL_SQLITE && make_parent_dirs(path) != 0) {
         fprintf(stderr, "sokod: cannot create the folder of %s: %s\n", path, strerror(errno));
         return STORAGE_ERROR;
     }
     return STORAGE_OK;
 }
 
+/* SQLite's IMMEDIATE takes the write lock at once; PostgreSQL locks rows
+ * as it writes them, and its transactions read committed rows. */
 static const char SQL_BEGIN[] = "BEGIN IMMEDIATE";
+static const char SQL_BEGIN_PG[] = "BEGIN";
 static const char SQL_COMMIT[] = "COMMIT";
 static const char SQL_ROLLBACK[] = "ROLLBACK";
 
@@ -74,8 +78,8 @@ static bool lock_writers_until(int64_t deadline_ms)
 
 int storage_begin_until(int64_t deadline_ms)
 {
-    sqlite3 *db = storage_db();
-    if (db == NULL)
+    struct sql_conn *conn = storage_conn();
+    if (conn == NULL)
         return STORAGE_ERROR;
     if (!writing) {
         /* Another writer of this process may be waiting out a lock held by
@@ -86,11 +90,17 @@ int storage_begin_until(int64_t deadline_ms)
         }
         writing = true;
     }
-    int64_t left = deadline_ms - clock_mono_ms();
-    /* 0 turns SQLite's busy handler off: a lock held elsewhere answers at once. */
-    sqlite3_busy_timeout(db, left <= 0 ? 0 : left > INT_MAX ? INT_MAX : (int)left);
-    int status = storage_exec_stmt(storage_stmt(SQL_BEGIN), "BEGIN IMMEDIATE");
-    sqlite3_busy_timeout(db, STORAGE_BUSY_MS);
+    int status;
+    sqlite3 *db = sql_sqlite_handle(conn);
+    if (db != NULL) {
+        int64_t left = deadline_ms - clock_mono_ms();
+        /* 0 turns SQLite's busy handler off: a lock held elsewhere answers at once. */
+        sqlite3_busy_timeout(db, left <= 0 ? 0 : left > INT_MAX ? INT_MAX : (int)left);
+        status = storage_exec_stmt(storage_stmt(SQL_BEGIN), "BEGIN IMMEDIATE");
+        sqlite3_busy_timeout(db, STORAGE_BUSY_MS);
+    } else {
+        status = storage_exec_stmt(storage_stmt(SQL_BEGIN_PG), "BEGIN");
+    }
     if (status != STORAGE_OK) {
         writing = false;
         pthread_mutex_unlock(&write_lock);
@@ -124,8 +134,7 @@ int storage_commit(void)
 
 void storage_rollback(void)
 {
-    sqlite3 *db = storage_db();
-    if (db != NULL && !sqlite3_get_autocommit(db))
+    if (storage_conn_in_transaction())
         storage_exec_stmt(storage_stmt(SQL_ROLLBACK), "ROLLBACK");
     end_write();
 }
@@ -159,6 +168,11 @@ int storage_undo_to_savepoint(void)
     if (status == STORAGE_OK)
         status = storage_release_savepoint();
     return status;
+}
+
+const char *storage_name(void)
+{
+    return storage_conn_name();
 }
 
 void storage_shutdown(void)

@@ -37,6 +37,10 @@
  * before any other storage function. Returns STORAGE_OK or STORAGE_ERROR. */
 int storage_init(const char *path, int synchronous);
 
+/* The database's name as storage_init was given it, with a PostgreSQL
+ * URI's password hidden: what messages may print. */
+const char *storage_name(void);
+
 /* Closes the calling thread's connection, and reports on stderr connections
  * of other threads still open. */
 void storage_shutdown(void);

@@ -7,12 +7,12 @@
 #include <stdio.h>
 #include <string.h>
 
-static void bind_optional_text(sqlite3_stmt *st, int idx, const char *text)
+static void bind_optional_text(struct sql_stmt *st, int idx, const char *text)
 {
     if (text == NULL)
-        sqlite3_bind_null(st, idx);
+        sql_bind_null(st, idx);
     else
-        sqlite3_bind_text(st, idx, text, -1, SQLITE_TRANSIENT);
+        sql_bind_text(st, idx, text);
 }
 
 /* ---- Admins and the audit log ------------------------------------------------------------ */
@@ -22,21 +22,15 @@ static const char SQL_SET_ADMIN[] = "UPDATE users SET admin = ?2 WHERE username 
 
 int storage_user_set_admin(const char *username, bool admin, int64_t *id)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_SET_ADMIN);
+    struct sql_stmt *st = storage_stmt(SQL_SET_ADMIN);
     if (st == NULL)
         return STORAGE_ERROR;
-    storage_bind_text(st, 1, username);
-    sqlite3_bind_int(st, 2, admin ? 1 : 0);
-    int rc = sqlite3_step(st);
-    int status = STORAGE_NOT_FOUND;
-    if (rc == SQLITE_ROW) {
-        *id = sqlite3_column_int64(st, 0);
-        rc = sqlite3_step(st);
-        status = STORAGE_OK;
-    }
-    if (rc != SQLITE_DONE)
-        status = storage_status(rc, "setting the admin right");
-    sqlite3_reset(st);
+    sql_bind_text(st, 1, username);
+    sql_bind_int64(st, 2, admin ? 1 : 0);
+    int status = storage_first_row(st, "setting the admin right");
+    if (status == STORAGE_OK)
+        *id = sql_column_int64(st, 0);
+    sql_reset(st);
     return status;
 }
 
@@ -44,17 +38,17 @@ static const char SQL_USER_ADMIN[] = "SELECT guest, admin, username FROM users W
 
 int storage_user_admin(int64_t id, bool *guest, bool *admin, char *name, size_t cap)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_USER_ADMIN);
+    struct sql_stmt *st = storage_stmt(SQL_USER_ADMIN);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, id);
+    sql_bind_int64(st, 1, id);
     int status = storage_first_row(st, "reading a user's rights");
     if (status == STORAGE_OK) {
-        *guest = sqlite3_column_int(st, 0) != 0;
-        *admin = sqlite3_column_int(st, 1) != 0;
-        snprintf(name, cap, "%s", storage_column_text(st, 2));
+        *guest = sql_column_int(st, 0) != 0;
+        *admin = sql_column_int(st, 1) != 0;
+        snprintf(name, cap, "%s", sql_column_text(st, 2));
     }
-    sqlite3_reset(st);
+    sql_reset(st);
     return status;
 }
 
@@ -64,18 +58,18 @@ static const char SQL_AUDIT_ADD[] =
 int storage_audit_add(int64_t user_id, const char *actor, const char *action, const char *target,
                       const char *details, int64_t now)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_AUDIT_ADD);
+    struct sql_stmt *st = storage_stmt(SQL_AUDIT_ADD);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, now);
+    sql_bind_int64(st, 1, now);
     if (user_id != 0)
-        sqlite3_bind_int64(st, 2, user_id);
+        sql_bind_int64(st, 2, user_id);
     else
-        sqlite3_bind_null(st, 2);
-    storage_bind_text(st, 3, actor);
-    storage_bind_text(st, 4, action);
-    storage_bind_text(st, 5, target);
-    storage_bind_text(st, 6, details != NULL ? details : "{}");
+        sql_bind_null(st, 2);
+    sql_bind_text(st, 3, actor);
+    sql_bind_text(st, 4, action);
+    sql_bind_text(st, 5, target);
+    sql_bind_text(st, 6, details != NULL ? details : "{}");
     return storage_exec_stmt(st, "adding to the audit log");
 }
 
@@ -83,16 +77,16 @@ static const char SQL_AUDIT_EACH[] =
     "SELECT id, at, coalesce(user_id, 0), actor, action, target, details FROM audit_log "
     "WHERE id < ?1 ORDER BY id DESC LIMIT ?2";
 
-static int read_audit(sqlite3_stmt *st, void *fn, void *arg)
+static int read_audit(struct sql_stmt *st, void *fn, void *arg)
 {
     struct storage_audit a = {
-        .id = sqlite3_column_int64(st, 0),
-        .at = sqlite3_column_int64(st, 1),
-        .user_id = sqlite3_column_int64(st, 2),
-        .actor = storage_column_text(st, 3),
-        .action = storage_column_text(st, 4),
-        .target = storage_column_text(st, 5),
-        .details = storage_column_text(st, 6),
+        .id = sql_column_int64(st, 0),
+        .at = sql_column_int64(st, 1),
+        .user_id = sql_column_int64(st, 2),
+        .actor = sql_column_text(st, 3),
+        .action = sql_column_text(st, 4),
+        .target = sql_column_text(st, 5),
+        .details = sql_column_text(st, 6),
     };
     return ((int (*)(void *, const struct storage_audit *))fn)(arg, &a);
 }
@@ -111,14 +105,14 @@ static const char SQL_BY_HASH[] = "SELECT l.id, l.collection_id, l.title, c.name
                                   "FROM levels l JOIN collections c ON c.id = l.collection_id "
                                   "WHERE l.canonical_hash = ? ORDER BY gone, l.id";
 
-static int read_match(sqlite3_stmt *st, void *fn, void *arg)
+static int read_match(struct sql_stmt *st, void *fn, void *arg)
 {
     struct storage_hash_match m = {
-        .level_id = sqlite3_column_int64(st, 0),
-        .collection_id = sqlite3_column_int64(st, 1),
-        .title = storage_column_text(st, 2),
-        .collection_name = storage_column_text(st, 3),
-        .deleted = sqlite3_column_int(st, 4) != 0,
+        .level_id = sql_column_int64(st, 0),
+        .collection_id = sql_column_int64(st, 1),
+        .title = sql_column_text(st, 2),
+        .collection_name = sql_column_text(st, 3),
+        .deleted = sql_column_int(st, 4) != 0,
     };
     return ((int (*)(void *, const struct storage_hash_match *))fn)(arg, &m);
 }
@@ -126,29 +120,29 @@ static int read_match(sqlite3_stmt *st, void *fn, void *arg)
 int storage_levels_by_hash(const char *hash,
                            int (*fn)(void *arg, const struct storage_hash_match *m), void *arg)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_BY_HASH);
+    struct sql_stmt *st = storage_stmt(SQL_BY_HASH);
     if (st == NULL)
         return STORAGE_ERROR;
-    storage_bind_text(st, 1, hash);
+    sql_bind_text(st, 1, hash);
     int status = storage_each_row(st, read_match, (void *)fn, arg, "finding levels by hash");
     return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
 }
 
 static const char SQL_LIBRARY_COLLECTION_CREATE[] =
     "INSERT INTO collections (name, source, notes, author, created_at, position) "
-    "VALUES (?, ?, ?, ?, ?, (SELECT coalesce(max(position), 0) + 1 FROM collections))";
+    "VALUES (?, ?, ?, ?, ?, (SELECT coalesce(max(position), 0) + 1 FROM collections)) RETURNING id";
 
 int storage_library_collection_create(const char *name, const char *source, const char *notes,
                                       const char *author, int64_t now, int64_t *id)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_LIBRARY_COLLECTION_CREATE);
+    struct sql_stmt *st = storage_stmt(SQL_LIBRARY_COLLECTION_CREATE);
     if (st == NULL)
         return STORAGE_ERROR;
-    storage_bind_text(st, 1, name);
-    storage_bind_text(st, 2, source);
-    storage_bind_text(st, 3, notes);
-    storage_bind_text(st, 4, author);
-    sqlite3_bind_int64(st, 5, now);
+    sql_bind_text(st, 1, name);
+    sql_bind_text(st, 2, source);
+    sql_bind_text(st, 3, notes);
+    sql_bind_text(st, 4, author);
+    sql_bind_int64(st, 5, now);
     int status = storage_exec_insert(st, id, "creating a collection");
     return status;
 }
@@ -158,15 +152,13 @@ static const char SQL_NEXT_POSITION[] =
 
 int storage_collection_next_position(int64_t collection, uint32_t *position)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_NEXT_POSITION);
+    struct sql_stmt *st = storage_stmt(SQL_NEXT_POSITION);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, collection);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW)
-        *position = (uint32_t)sqlite3_column_int64(st, 0);
-    int status = storage_status(rc, "finding the last position");
-    sqlite3_reset(st);
+    sql_bind_int64(st, 1, collection);
+    int64_t next = 1;
+    int status = storage_first_int64(st, &next, "finding the last position");
+    *position = (uint32_t)next;
     return status;
 }
 
@@ -177,15 +169,15 @@ static const char SQL_LEVEL_REVIVE[] =
 int storage_level_revive(int64_t level, int64_t collection, uint32_t position, const char *title,
                          const char *author, const char *comment)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_LEVEL_REVIVE);
+    struct sql_stmt *st = storage_stmt(SQL_LEVEL_REVIVE);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, level);
-    sqlite3_bind_int64(st, 2, collection);
-    sqlite3_bind_int64(st, 3, position);
-    storage_bind_text(st, 4, title);
-    storage_bind_text(st, 5, author);
-    storage_bind_text(st, 6, comment);
+    sql_bind_int64(st, 1, level);
+    sql_bind_int64(st, 2, collection);
+    sql_bind_int64(st, 3, position);
+    sql_bind_text(st, 4, title);
+    sql_bind_text(st, 5, author);
+    sql_bind_text(st, 6, comment);
     return storage_exec_changed(st, "bringing back a level");
 }
 
@@ -197,21 +189,21 @@ int storage_level_board(int64_t level, char *out, size_t cap)
 }
 
 static const char SQL_REFERENCE_ADD[] =
-    "INSERT OR IGNORE INTO reference_solutions (level_id, title, lurd, moves, pushes, created_at) "
-    "VALUES (?, ?, ?, ?, ?, ?)";
+    "INSERT INTO reference_solutions (level_id, title, lurd, moves, pushes, created_at) "
+    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
 
 int storage_reference_add(int64_t level, const char *title, const char *lurd, uint32_t moves,
                           uint32_t pushes, int64_t now)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_REFERENCE_ADD);
+    struct sql_stmt *st = storage_stmt(SQL_REFERENCE_ADD);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, level);
-    storage_bind_text(st, 2, title);
-    storage_bind_text(st, 3, lurd);
-    sqlite3_bind_int64(st, 4, moves);
-    sqlite3_bind_int64(st, 5, pushes);
-    sqlite3_bind_int64(st, 6, now);
+    sql_bind_int64(st, 1, level);
+    sql_bind_text(st, 2, title);
+    sql_bind_text(st, 3, lurd);
+    sql_bind_int64(st, 4, moves);
+    sql_bind_int64(st, 5, pushes);
+    sql_bind_int64(st, 6, now);
     return storage_exec_stmt(st, "keeping a reference solution");
 }
 
@@ -219,14 +211,14 @@ static const char SQL_REFERENCES[] =
     "SELECT id, title, lurd, moves, pushes FROM reference_solutions "
     "WHERE level_id = ? ORDER BY moves, pushes, id";
 
-static int read_reference(sqlite3_stmt *st, void *fn, void *arg)
+static int read_reference(struct sql_stmt *st, void *fn, void *arg)
 {
     struct storage_reference r = {
-        .id = sqlite3_column_int64(st, 0),
-        .title = storage_column_text(st, 1),
-        .lurd = storage_column_text(st, 2),
-        .moves = (uint32_t)sqlite3_column_int64(st, 3),
-        .pushes = (uint32_t)sqlite3_column_int64(st, 4),
+        .id = sql_column_int64(st, 0),
+        .title = sql_column_text(st, 1),
+        .lurd = sql_column_text(st, 2),
+        .moves = (uint32_t)sql_column_int64(st, 3),
+        .pushes = (uint32_t)sql_column_int64(st, 4),
     };
     return ((int (*)(void *, const struct storage_reference *))fn)(arg, &r);
 }
@@ -243,15 +235,15 @@ static const char SQL_SET_SOLVER[] =
 
 int storage_level_set_solver(int64_t level, const char *status, uint32_t moves, uint32_t pushes)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_SET_SOLVER);
+    struct sql_stmt *st = storage_stmt(SQL_SET_SOLVER);
     if (st == NULL)
         return STORAGE_ERROR;
     bool solvable = strcmp(status, "solvable") == 0;
-    sqlite3_bind_int64(st, 1, level);
-    storage_bind_text(st, 2, status);
+    sql_bind_int64(st, 1, level);
+    sql_bind_text(st, 2, status);
     if (solvable) {
-        sqlite3_bind_int64(st, 3, moves);
-        sqlite3_bind_int64(st, 4, pushes);
+        sql_bind_int64(st, 3, moves);
+        sql_bind_int64(st, 4, pushes);
     }
     return storage_exec_stmt(st, "recording a solver result");
 }
@@ -268,20 +260,20 @@ int storage_level_set_solver(int64_t level, const char *status, uint32_t moves, 
 static const char SQL_ADMIN_COLLECTIONS[] = ADMIN_COLLECTION_COLUMNS "ORDER BY c.position, c.id";
 static const char SQL_ADMIN_COLLECTION[] = ADMIN_COLLECTION_COLUMNS "WHERE c.id = ?";
 
-static int read_admin_collection(sqlite3_stmt *st, void *fn, void *arg)
+static int read_admin_collection(struct sql_stmt *st, void *fn, void *arg)
 {
     struct storage_admin_collection c = {
-        .id = sqlite3_column_int64(st, 0),
-        .name = storage_column_text(st, 1),
-        .source = storage_column_text(st, 2),
-        .notes = storage_column_text(st, 3),
-        .author = storage_column_text(st, 4),
-        .position = (uint32_t)sqlite3_column_int64(st, 5),
-        .hidden = sqlite3_column_int(st, 6) != 0,
-        .deleted_at = sqlite3_column_int64(st, 7),
-        .created_at = sqlite3_column_int64(st, 8),
-        .levels = (uint32_t)sqlite3_column_int64(st, 9),
-        .deleted = (uint32_t)sqlite3_column_int64(st, 10),
+        .id = sql_column_int64(st, 0),
+        .name = sql_column_text(st, 1),
+        .source = sql_column_text(st, 2),
+        .notes = sql_column_text(st, 3),
+        .author = sql_column_text(st, 4),
+        .position = (uint32_t)sql_column_int64(st, 5),
+        .hidden = sql_column_int(st, 6) != 0,
+        .deleted_at = sql_column_int64(st, 7),
+        .created_at = sql_column_int64(st, 8),
+        .levels = (uint32_t)sql_column_int64(st, 9),
+        .deleted = (uint32_t)sql_column_int64(st, 10),
     };
     return ((int (*)(void *, const struct storage_admin_collection *))fn)(arg, &c);
 }
@@ -289,7 +281,7 @@ static int read_admin_collection(sqlite3_stmt *st, void *fn, void *arg)
 int storage_admin_collections_each(int (*fn)(void *arg, const struct storage_admin_collection *c),
                                    void *arg)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_ADMIN_COLLECTIONS);
+    struct sql_stmt *st = storage_stmt(SQL_ADMIN_COLLECTIONS);
     if (st == NULL)
         return STORAGE_ERROR;
     int status =
@@ -317,28 +309,28 @@ static const char SQL_ADMIN_LEVELS[] =
     ADMIN_LEVEL_COLUMNS "WHERE l.collection_id = ? ORDER BY l.position";
 static const char SQL_ADMIN_LEVEL[] = ADMIN_LEVEL_COLUMNS "WHERE l.id = ?";
 
-static int read_admin_level(sqlite3_stmt *st, void *fn, void *arg)
+static int read_admin_level(struct sql_stmt *st, void *fn, void *arg)
 {
     struct storage_admin_level l = {
-        .id = sqlite3_column_int64(st, 0),
-        .collection_id = sqlite3_column_int64(st, 1),
-        .position = (uint32_t)sqlite3_column_int64(st, 2),
-        .title = storage_column_text(st, 3),
-        .author = storage_column_text(st, 4),
-        .comment = storage_column_text(st, 5),
-        .board = storage_column_text(st, 6),
-        .canonical_hash = storage_column_text(st, 7),
-        .width = (uint32_t)sqlite3_column_int64(st, 8),
-        .height = (uint32_t)sqlite3_column_int64(st, 9),
-        .boxes = (uint32_t)sqlite3_column_int64(st, 10),
-        .hidden = sqlite3_column_int(st, 11) != 0,
-        .deleted_at = sqlite3_column_int64(st, 12),
-        .solver_status = storage_column_text(st, 13),
-        .solver_moves = (uint32_t)sqlite3_column_int64(st, 14),
-        .solver_pushes = (uint32_t)sqlite3_column_int64(st, 15),
-        .games = (uint32_t)sqlite3_column_int64(st, 16),
-        .solutions = (uint32_t)sqlite3_column_int64(st, 17),
-        .references = (uint32_t)sqlite3_column_int64(st, 18),
+        .id = sql_column_int64(st, 0),
+        .collection_id = sql_column_int64(st, 1),
+        .position = (uint32_t)sql_column_int64(st, 2),
+        .title = sql_column_text(st, 3),
+        .author = sql_column_text(st, 4),
+        .comment = sql_column_text(st, 5),
+        .board = sql_column_text(st, 6),
+        .canonical_hash = sql_column_text(st, 7),
+        .width = (uint32_t)sql_column_int64(st, 8),
+        .height = (uint32_t)sql_column_int64(st, 9),
+        .boxes = (uint32_t)sql_column_int64(st, 10),
+        .hidden = sql_column_int(st, 11) != 0,
+        .deleted_at = sql_column_int64(st, 12),
+        .solver_status = sql_column_text(st, 13),
+        .solver_moves = (uint32_t)sql_column_int64(st, 14),
+        .solver_pushes = (uint32_t)sql_column_int64(st, 15),
+        .games = (uint32_t)sql_column_int64(st, 16),
+        .solutions = (uint32_t)sql_column_int64(st, 17),
+        .references = (uint32_t)sql_column_int64(st, 18),
     };
     return ((int (*)(void *, const struct storage_admin_level *))fn)(arg, &l);
 }
@@ -364,15 +356,15 @@ static const char SQL_COLLECTION_UPDATE[] =
 int storage_collection_update(int64_t id, const char *name, const char *notes, const char *author,
                               int hidden)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_COLLECTION_UPDATE);
+    struct sql_stmt *st = storage_stmt(SQL_COLLECTION_UPDATE);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, id);
+    sql_bind_int64(st, 1, id);
     bind_optional_text(st, 2, name);
     bind_optional_text(st, 3, notes);
     bind_optional_text(st, 4, author);
     if (hidden >= 0)
-        sqlite3_bind_int(st, 5, hidden != 0);
+        sql_bind_int64(st, 5, hidden != 0);
     return storage_exec_changed(st, "changing a collection");
 }
 
@@ -383,15 +375,15 @@ static const char SQL_LEVEL_UPDATE[] =
 int storage_level_update(int64_t id, const char *title, const char *comment, const char *author,
                          int hidden)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_LEVEL_UPDATE);
+    struct sql_stmt *st = storage_stmt(SQL_LEVEL_UPDATE);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, id);
+    sql_bind_int64(st, 1, id);
     bind_optional_text(st, 2, title);
     bind_optional_text(st, 3, comment);
     bind_optional_text(st, 4, author);
     if (hidden >= 0)
-        sqlite3_bind_int(st, 5, hidden != 0);
+        sql_bind_int64(st, 5, hidden != 0);
     return storage_exec_changed(st, "changing a level");
 }
 
@@ -402,11 +394,11 @@ static const char SQL_LEVEL_DELETED[] =
 
 static int set_deleted(const char *sql, int64_t id, int64_t at, const char *what)
 {
-    sqlite3_stmt *st = storage_stmt(sql);
+    struct sql_stmt *st = storage_stmt(sql);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, id);
-    sqlite3_bind_int64(st, 2, at);
+    sql_bind_int64(st, 1, id);
+    sql_bind_int64(st, 2, at);
     return storage_exec_changed(st, what);
 }
 
@@ -424,11 +416,11 @@ static const char SQL_COLLECTION_POSITION[] = "UPDATE collections SET position =
 
 int storage_collection_set_position(int64_t id, uint32_t position)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_COLLECTION_POSITION);
+    struct sql_stmt *st = storage_stmt(SQL_COLLECTION_POSITION);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, id);
-    sqlite3_bind_int64(st, 2, position);
+    sql_bind_int64(st, 1, id);
+    sql_bind_int64(st, 2, position);
     return storage_exec_changed(st, "moving a collection");
 }
 
@@ -441,18 +433,18 @@ static const char SQL_LEVEL_POSITION[] =
 
 int storage_levels_set_order(int64_t collection, const int64_t *ids, size_t n)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_LEVELS_ASIDE);
+    struct sql_stmt *st = storage_stmt(SQL_LEVELS_ASIDE);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, collection);
+    sql_bind_int64(st, 1, collection);
     int status = storage_exec_stmt(st, "reordering levels");
     for (size_t i = 0; status == STORAGE_OK && i < n; i++) {
         st = storage_stmt(SQL_LEVEL_POSITION);
         if (st == NULL)
             return STORAGE_ERROR;
-        sqlite3_bind_int64(st, 1, ids[i]);
-        sqlite3_bind_int64(st, 2, collection);
-        sqlite3_bind_int64(st, 3, (int64_t)i + 1);
+        sql_bind_int64(st, 1, ids[i]);
+        sql_bind_int64(st, 2, collection);
+        sql_bind_int64(st, 3, (int64_t)i + 1);
         status = storage_exec_changed(st, "reordering levels");
     }
     return status;

@@ -8,6 +8,8 @@
  * the target is either the old file or the complete new one. */
 #include "storage/storage_backup.h"
 
+#include "storage/sql_driver.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -189,6 +191,8 @@ static int lock_path(const char *db_path, char *out, size_t cap)
 
 int storage_lock(const char *db_path, bool exclusive)
 {
+    if (sql_driver_for(db_path)->backend != SQL_SQLITE)
+        return 0; /* a server's database, not a file: nothing to guard */
     char path[PATH_MAX];
     if (lock_path(db_path, path, sizeof path) != 0)
         return -1;

@@ -1,34 +1,41 @@
 /* The storage wing's connections (storage_conn.c): each thread has its own
- * SQLite connection, opened and configured on first use and closed when the
- * thread ends, with its cache of prepared statements. For the storage*.c
- * files only. */
+ * connection to the database, opened on first use with the driver the
+ * database's name calls for (sql_driver.h) and closed when the thread
+ * ends, with its cache of prepared statements. For the storage*.c files
+ * only. */
 #ifndef SOKOD_STORAGE_CONN_H
 #define SOKOD_STORAGE_CONN_H
 
-#include <sqlite3.h>
+#include "storage/sql.h"
+
 #include <stdbool.h>
 
-/* Sets the database file and the synchronous mode (1 NORMAL, 2 FULL) of
- * every connection opened from now on. False when the path is too long. */
-bool storage_conn_configure(const char *path, int synchronous);
+struct sql_conn;
 
-/* The calling thread's connection, opened (and configured) on first use;
- * NULL when it cannot be opened (logged). */
-sqlite3 *storage_db(void);
+/* Sets the database (a file path or a PostgreSQL URI) and the synchronous
+ * mode of SQLite (1 NORMAL, 2 FULL) of every connection opened from now
+ * on, and the driver the process uses. False when the name is too long. */
+bool storage_conn_configure(const char *target, int synchronous);
+
+/* The database's name as given to storage_conn_configure, with a URI's
+ * password hidden, for messages. */
+const char *storage_conn_name(void);
+
+/* The calling thread's connection, opened on first use; NULL when it
+ * cannot be opened (logged). */
+struct sql_conn *storage_conn(void);
 
 /* The prepared statement for `sql`, reset and unbound, from the calling
  * thread's cache (prepared on first use). `sql` must be a string with static
  * storage: the cache is keyed by its address. NULL on failure (logged). */
-sqlite3_stmt *storage_stmt(const char *sql);
+struct sql_stmt *storage_stmt(const char *sql);
 
-/* Called by SQLite after each commit of a connection, with the frames the
- * WAL then holds (the signature of sqlite3_wal_hook's callback). */
-typedef int storage_wal_hook(void *arg, sqlite3 *db, const char *name, int frames);
+/* Runs a script of statements without parameters on the calling thread's
+ * connection: STORAGE_OK or the error's code (logged with what). */
+int storage_conn_exec(const char *script, const char *what);
 
-/* Connections opened from now on leave checkpoints to the caller (SQLite's
- * automatic ones off) and call hook after each commit; NULL gives the
- * connections opened from then on SQLite's automatic checkpoints again. */
-void storage_conn_watch_wal(storage_wal_hook *hook);
+/* Whether the calling thread's connection has a transaction open. */
+bool storage_conn_in_transaction(void);
 
 /* Closes the calling thread's connection, and reports on stderr connections
  * of other threads still open. */

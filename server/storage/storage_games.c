@@ -22,41 +22,42 @@ static int kind_from_name(const char *name)
     "hints, coalesce(room_id, 0), round "                                                          \
     "FROM games "
 
-static int one_game(sqlite3_stmt *st, struct storage_game *g, const char *what)
+static int one_game(struct sql_stmt *st, struct storage_game *g, const char *what)
 {
     int status = storage_first_row(st, what);
     if (status == STORAGE_OK) {
-        g->id = sqlite3_column_int64(st, 0);
-        g->user_id = sqlite3_column_int64(st, 1);
-        g->level_id = sqlite3_column_int64(st, 2);
-        g->rule = sqlite3_column_int(st, 3);
-        g->seq = (uint32_t)sqlite3_column_int64(st, 4);
-        g->moves = (uint32_t)sqlite3_column_int64(st, 5);
-        g->pushes = (uint32_t)sqlite3_column_int64(st, 6);
-        g->solved = sqlite3_column_int(st, 7) != 0;
-        g->created_at = sqlite3_column_int64(st, 8);
-        g->updated_at = sqlite3_column_int64(st, 9);
-        g->hints = (uint32_t)sqlite3_column_int64(st, 10);
-        g->room_id = sqlite3_column_int64(st, 11);
-        g->round = (uint32_t)sqlite3_column_int64(st, 12);
+        g->id = sql_column_int64(st, 0);
+        g->user_id = sql_column_int64(st, 1);
+        g->level_id = sql_column_int64(st, 2);
+        g->rule = sql_column_int(st, 3);
+        g->seq = (uint32_t)sql_column_int64(st, 4);
+        g->moves = (uint32_t)sql_column_int64(st, 5);
+        g->pushes = (uint32_t)sql_column_int64(st, 6);
+        g->solved = sql_column_int(st, 7) != 0;
+        g->created_at = sql_column_int64(st, 8);
+        g->updated_at = sql_column_int64(st, 9);
+        g->hints = (uint32_t)sql_column_int64(st, 10);
+        g->room_id = sql_column_int64(st, 11);
+        g->round = (uint32_t)sql_column_int64(st, 12);
     }
-    sqlite3_reset(st);
+    sql_reset(st);
     return status;
 }
 
 static const char SQL_GAME_FIND[] =
     GAME_COLUMNS "WHERE user_id = ? AND level_id = ? AND room_id IS NULL";
 static const char SQL_GAME_INSERT[] =
-    "INSERT INTO games (user_id, level_id, created_at, updated_at) VALUES (?, ?, ?, ?)";
+    "INSERT INTO games (user_id, level_id, created_at, updated_at) VALUES (?, ?, ?, ?) "
+    "RETURNING id";
 
 int storage_game_open(int64_t user, int64_t level, int64_t now, struct storage_game *g,
                       bool *created)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_GAME_FIND);
+    struct sql_stmt *st = storage_stmt(SQL_GAME_FIND);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, user);
-    sqlite3_bind_int64(st, 2, level);
+    sql_bind_int64(st, 1, user);
+    sql_bind_int64(st, 2, level);
     int status = one_game(st, g, "finding a game");
     *created = false;
     if (status != STORAGE_NOT_FOUND)
@@ -64,36 +65,37 @@ int storage_game_open(int64_t user, int64_t level, int64_t now, struct storage_g
     st = storage_stmt(SQL_GAME_INSERT);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, user);
-    sqlite3_bind_int64(st, 2, level);
-    sqlite3_bind_int64(st, 3, now);
-    sqlite3_bind_int64(st, 4, now);
-    status = storage_exec_stmt(st, "creating a game");
+    sql_bind_int64(st, 1, user);
+    sql_bind_int64(st, 2, level);
+    sql_bind_int64(st, 3, now);
+    sql_bind_int64(st, 4, now);
+    int64_t id = 0;
+    status = storage_exec_insert(st, &id, "creating a game");
     if (status != STORAGE_OK)
         return status;
     *created = true;
-    return storage_game_get(sqlite3_last_insert_rowid(storage_db()), g);
+    return storage_game_get(id, g);
 }
 
 static const char SQL_GAME_GET[] = GAME_COLUMNS "WHERE id = ?";
 
 int storage_game_get(int64_t id, struct storage_game *g)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_GAME_GET);
+    struct sql_stmt *st = storage_stmt(SQL_GAME_GET);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, id);
+    sql_bind_int64(st, 1, id);
     return one_game(st, g, "reading a game");
 }
 
-static int read_entry(sqlite3_stmt *st, void *fn, void *arg)
+static int read_entry(struct sql_stmt *st, void *fn, void *arg)
 {
     struct storage_log_entry e = {
-        .seq = (uint32_t)sqlite3_column_int64(st, 0),
-        .kind = kind_from_name(storage_column_text(st, 1)),
-        .steps = storage_column_text(st, 2),
-        .count = (uint32_t)sqlite3_column_int64(st, 3),
-        .request = storage_column_text(st, 4),
+        .seq = (uint32_t)sql_column_int64(st, 0),
+        .kind = kind_from_name(sql_column_text(st, 1)),
+        .steps = sql_column_text(st, 2),
+        .count = (uint32_t)sql_column_int64(st, 3),
+        .request = sql_column_text(st, 4),
     };
     return ((int (*)(void *, const struct storage_log_entry *))fn)(arg, &e);
 }
@@ -125,16 +127,16 @@ int storage_log_append(int64_t game, const struct storage_log_entry *e, int64_t 
 {
     if (e->kind < 0 || e->kind > 3)
         return STORAGE_ERROR;
-    sqlite3_stmt *st = storage_stmt(SQL_LOG_APPEND);
+    struct sql_stmt *st = storage_stmt(SQL_LOG_APPEND);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, game);
-    sqlite3_bind_int64(st, 2, e->seq);
-    storage_bind_text(st, 3, kind_names[e->kind]);
-    storage_bind_text(st, 4, e->steps);
-    sqlite3_bind_int64(st, 5, e->count);
-    storage_bind_text(st, 6, e->request);
-    sqlite3_bind_int64(st, 7, now);
+    sql_bind_int64(st, 1, game);
+    sql_bind_int64(st, 2, e->seq);
+    sql_bind_text(st, 3, kind_names[e->kind]);
+    sql_bind_text(st, 4, e->steps);
+    sql_bind_int64(st, 5, e->count);
+    sql_bind_text(st, 6, e->request);
+    sql_bind_int64(st, 7, now);
     return storage_exec_stmt(st, "appending to a game log");
 }
 
@@ -143,15 +145,15 @@ static const char SQL_GAME_UPDATE[] =
 
 int storage_game_update(const struct storage_game *g, int64_t now)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_GAME_UPDATE);
+    struct sql_stmt *st = storage_stmt(SQL_GAME_UPDATE);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, g->seq);
-    sqlite3_bind_int64(st, 2, g->moves);
-    sqlite3_bind_int64(st, 3, g->pushes);
-    sqlite3_bind_int(st, 4, g->solved ? 1 : 0);
-    sqlite3_bind_int64(st, 5, now);
-    sqlite3_bind_int64(st, 6, g->id);
+    sql_bind_int64(st, 1, g->seq);
+    sql_bind_int64(st, 2, g->moves);
+    sql_bind_int64(st, 3, g->pushes);
+    sql_bind_int64(st, 4, g->solved ? 1 : 0);
+    sql_bind_int64(st, 5, now);
+    sql_bind_int64(st, 6, g->id);
     return storage_exec_stmt(st, "updating a game");
 }
 
@@ -159,29 +161,29 @@ static const char SQL_GAME_HINT_ADD[] = "UPDATE games SET hints = hints + 1 WHER
 
 int storage_game_hint_add(int64_t id)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_GAME_HINT_ADD);
+    struct sql_stmt *st = storage_stmt(SQL_GAME_HINT_ADD);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, id);
+    sql_bind_int64(st, 1, id);
     return storage_exec_stmt(st, "counting a hint");
 }
 
-static int read_progress(sqlite3_stmt *st, void *fn, void *arg)
+static int read_progress(struct sql_stmt *st, void *fn, void *arg)
 {
     struct storage_progress p = {
-        .level_id = sqlite3_column_int64(st, 0),
-        .collection_id = sqlite3_column_int64(st, 1),
-        .collection_name = storage_column_text(st, 2),
-        .position = (uint32_t)sqlite3_column_int64(st, 3),
-        .title = storage_column_text(st, 4),
-        .game_id = sqlite3_column_int64(st, 5),
-        .moves = (uint32_t)sqlite3_column_int64(st, 6),
-        .pushes = (uint32_t)sqlite3_column_int64(st, 7),
-        .at = sqlite3_column_int64(st, 8),
+        .level_id = sql_column_int64(st, 0),
+        .collection_id = sql_column_int64(st, 1),
+        .collection_name = sql_column_text(st, 2),
+        .position = (uint32_t)sql_column_int64(st, 3),
+        .title = sql_column_text(st, 4),
+        .game_id = sql_column_int64(st, 5),
+        .moves = (uint32_t)sql_column_int64(st, 6),
+        .pushes = (uint32_t)sql_column_int64(st, 7),
+        .at = sql_column_int64(st, 8),
     };
     /* Column 9: whether a solved level is hinted, or a game's hint count. */
-    p.hinted = sqlite3_column_int64(st, 9) != 0;
-    p.hints = (uint32_t)sqlite3_column_int64(st, 9);
+    p.hinted = sql_column_int64(st, 9) != 0;
+    p.hints = (uint32_t)sql_column_int64(st, 9);
     return ((int (*)(void *, const struct storage_progress *))fn)(arg, &p);
 }
 
@@ -218,18 +220,18 @@ static const char SQL_SOLUTIONS[] =
     "JOIN collections c ON c.id = l.collection_id WHERE s.user_id = ? "
     "ORDER BY c.id, l.position, s.moves, s.pushes, s.id";
 
-static int read_solution(sqlite3_stmt *st, void *fn, void *arg)
+static int read_solution(struct sql_stmt *st, void *fn, void *arg)
 {
     struct storage_solution s = {
-        .level_id = sqlite3_column_int64(st, 0),
-        .collection_name = storage_column_text(st, 1),
-        .position = (uint32_t)sqlite3_column_int64(st, 2),
-        .title = storage_column_text(st, 3),
-        .board = storage_column_text(st, 4),
-        .moves = (uint32_t)sqlite3_column_int64(st, 5),
-        .pushes = (uint32_t)sqlite3_column_int64(st, 6),
-        .lurd = storage_column_text(st, 7),
-        .solved_at = sqlite3_column_int64(st, 8),
+        .level_id = sql_column_int64(st, 0),
+        .collection_name = sql_column_text(st, 1),
+        .position = (uint32_t)sql_column_int64(st, 2),
+        .title = sql_column_text(st, 3),
+        .board = sql_column_text(st, 4),
+        .moves = (uint32_t)sql_column_int64(st, 5),
+        .pushes = (uint32_t)sql_column_int64(st, 6),
+        .lurd = sql_column_text(st, 7),
+        .solved_at = sql_column_int64(st, 8),
     };
     return ((int (*)(void *, const struct storage_solution *))fn)(arg, &s);
 }

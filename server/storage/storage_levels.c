@@ -11,35 +11,35 @@ static const char SQL_COLLECTION_FROM_SOURCE[] =
 
 int storage_collection_from_source(const char *source)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_COLLECTION_FROM_SOURCE);
+    struct sql_stmt *st = storage_stmt(SQL_COLLECTION_FROM_SOURCE);
     if (st == NULL)
         return STORAGE_ERROR;
-    storage_bind_text(st, 1, source);
+    sql_bind_text(st, 1, source);
     int status = storage_first_row(st, "finding a collection");
-    sqlite3_reset(st);
+    sql_reset(st);
     return status;
 }
 
 static const char SQL_LEVEL_INSERT[] =
     "INSERT INTO levels (collection_id, position, title, author, comment, board, width, height, "
-    "boxes, canonical_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    "boxes, canonical_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id";
 
 int storage_level_insert(const struct storage_new_level *l, int64_t now, int64_t *id)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_LEVEL_INSERT);
+    struct sql_stmt *st = storage_stmt(SQL_LEVEL_INSERT);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, l->collection_id);
-    sqlite3_bind_int64(st, 2, l->position);
-    storage_bind_text(st, 3, l->title);
-    storage_bind_text(st, 4, l->author);
-    storage_bind_text(st, 5, l->comment);
-    storage_bind_text(st, 6, l->board);
-    sqlite3_bind_int64(st, 7, l->width);
-    sqlite3_bind_int64(st, 8, l->height);
-    sqlite3_bind_int64(st, 9, l->boxes);
-    storage_bind_text(st, 10, l->canonical_hash);
-    sqlite3_bind_int64(st, 11, now);
+    sql_bind_int64(st, 1, l->collection_id);
+    sql_bind_int64(st, 2, l->position);
+    sql_bind_text(st, 3, l->title);
+    sql_bind_text(st, 4, l->author);
+    sql_bind_text(st, 5, l->comment);
+    sql_bind_text(st, 6, l->board);
+    sql_bind_int64(st, 7, l->width);
+    sql_bind_int64(st, 8, l->height);
+    sql_bind_int64(st, 9, l->boxes);
+    sql_bind_text(st, 10, l->canonical_hash);
+    sql_bind_int64(st, 11, now);
     int status = storage_exec_insert(st, id, "adding a level");
     return status;
 }
@@ -59,17 +59,17 @@ static const char SQL_COLLECTIONS[] =
     COLLECTION_COLUMNS "WHERE " LISTED_C " ORDER BY c.position, c.id";
 static const char SQL_COLLECTION[] = COLLECTION_COLUMNS "WHERE c.id = ?2 AND " LISTED_C;
 
-static int read_collection(sqlite3_stmt *st, void *fn, void *arg)
+static int read_collection(struct sql_stmt *st, void *fn, void *arg)
 {
     struct storage_collection c = {
-        .id = sqlite3_column_int64(st, 0),
-        .name = storage_column_text(st, 1),
-        .source = storage_column_text(st, 2),
-        .notes = storage_column_text(st, 3),
-        .created_at = sqlite3_column_int64(st, 4),
-        .levels = (uint32_t)sqlite3_column_int64(st, 5),
-        .solved = (uint32_t)sqlite3_column_int64(st, 6),
-        .author = storage_column_text(st, 7),
+        .id = sql_column_int64(st, 0),
+        .name = sql_column_text(st, 1),
+        .source = sql_column_text(st, 2),
+        .notes = sql_column_text(st, 3),
+        .created_at = sql_column_int64(st, 4),
+        .levels = (uint32_t)sql_column_int64(st, 5),
+        .solved = (uint32_t)sql_column_int64(st, 6),
+        .author = sql_column_text(st, 7),
     };
     return ((int (*)(void *, const struct storage_collection *))fn)(arg, &c);
 }
@@ -102,27 +102,27 @@ static const char SQL_LEVELS[] =
     LEVEL_COLUMNS("NULL") "WHERE l.collection_id = ?2 AND " LISTED_L " ORDER BY l.position";
 static const char SQL_LEVEL[] = LEVEL_COLUMNS("l.board") "WHERE l.id = ?2";
 
-static int read_level(sqlite3_stmt *st, void *fn, void *arg)
+static int read_level(struct sql_stmt *st, void *fn, void *arg)
 {
-    bool solved = sqlite3_column_type(st, 12) != SQLITE_NULL;
+    bool solved = !sql_column_is_null(st, 12);
     struct storage_level l = {
-        .id = sqlite3_column_int64(st, 0),
-        .collection_id = sqlite3_column_int64(st, 1),
-        .position = (uint32_t)sqlite3_column_int64(st, 2),
-        .title = storage_column_text(st, 3),
-        .author = storage_column_text(st, 4),
-        .comment = storage_column_text(st, 5),
-        .board = (const char *)sqlite3_column_text(st, 6),
-        .collection_name = storage_column_text(st, 7),
-        .width = (uint32_t)sqlite3_column_int64(st, 8),
-        .height = (uint32_t)sqlite3_column_int64(st, 9),
-        .boxes = (uint32_t)sqlite3_column_int64(st, 10),
-        .canonical_hash = storage_column_text(st, 11),
+        .id = sql_column_int64(st, 0),
+        .collection_id = sql_column_int64(st, 1),
+        .position = (uint32_t)sql_column_int64(st, 2),
+        .title = sql_column_text(st, 3),
+        .author = sql_column_text(st, 4),
+        .comment = sql_column_text(st, 5),
+        .board = storage_column_text_or_null(st, 6),
+        .collection_name = sql_column_text(st, 7),
+        .width = (uint32_t)sql_column_int64(st, 8),
+        .height = (uint32_t)sql_column_int64(st, 9),
+        .boxes = (uint32_t)sql_column_int64(st, 10),
+        .canonical_hash = sql_column_text(st, 11),
         .solved = solved,
-        .best_moves = solved ? (uint32_t)sqlite3_column_int64(st, 12) : 0,
-        .best_pushes = solved ? (uint32_t)sqlite3_column_int64(st, 13) : 0,
-        .game_id = sqlite3_column_int64(st, 14),
-        .hinted = solved && sqlite3_column_int(st, 15) != 0,
+        .best_moves = solved ? (uint32_t)sql_column_int64(st, 12) : 0,
+        .best_pushes = solved ? (uint32_t)sql_column_int64(st, 13) : 0,
+        .game_id = sql_column_int64(st, 14),
+        .hinted = solved && sql_column_int(st, 15) != 0,
     };
     return ((int (*)(void *, const struct storage_level *))fn)(arg, &l);
 }

@@ -1,4 +1,5 @@
-/* Storage: schema migrations, applied in order and tracked by PRAGMA user_version. */
+/* Storage: schema migrations, applied in order and tracked by SQLite's PRAGMA
+ * user_version or PostgreSQL's schema_version table. */
 #include "storage/storage_migrate.h"
 
 #include "base/files.h"
@@ -91,16 +92,50 @@ static int list_migrations(const char *dir, struct migration **out)
     return n;
 }
 
-static int user_version(sqlite3 *db, int *version)
+/* PostgreSQL keeps the version in a table of one row, made by the runner
+ * before the first migration. */
+static const char SQL_PG_VERSION_TABLE[] =
+    "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL); "
+    "INSERT INTO schema_version SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM schema_version)";
+static const char SQL_PG_VERSION[] = "SELECT version FROM schema_version";
+static const char SQL_PG_VERSION_SET[] = "UPDATE schema_version SET version = ?";
+/* Nodes that start together apply each migration once: the first to take
+ * this lock applies it, the others wait, then find it applied. The key is
+ * any constant of sokod's own ("sokodmig" in ASCII). */
+static const char SQL_PG_MIGRATE_LOCK[] = "SELECT pg_advisory_xact_lock(8317147483291658599)";
+static const char SQL_LITE_VERSION[] = "PRAGMA user_version";
+
+static int schema_version(int *version)
 {
-    sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW)
-        *version = sqlite3_column_int(st, 0);
-    sqlite3_finalize(st);
-    return rc == SQLITE_ROW ? STORAGE_OK : storage_status(rc, "reading user_version");
+    bool pg = sql_backend() == SQL_POSTGRES;
+    if (pg &&
+        storage_conn_exec(SQL_PG_VERSION_TABLE, "making the schema_version table") != STORAGE_OK) {
+        /* Two nodes creating it at once: one fails, and finds it made. */
+        if (storage_conn_exec("SELECT 1 FROM schema_version", "reading the schema version") !=
+            STORAGE_OK)
+            return STORAGE_ERROR;
+    }
+    struct sql_stmt *st = storage_stmt(pg ? SQL_PG_VERSION : SQL_LITE_VERSION);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    int64_t v = 0;
+    int status = storage_first_int64(st, &v, "reading the schema version");
+    *version = (int)v;
+    return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
+}
+
+static int set_schema_version(int version)
+{
+    if (sql_backend() == SQL_POSTGRES) {
+        struct sql_stmt *st = storage_stmt(SQL_PG_VERSION_SET);
+        if (st == NULL)
+            return STORAGE_ERROR;
+        sql_bind_int64(st, 1, version);
+        return storage_exec_stmt(st, "setting the schema version");
+    }
+    char pragma[64];
+    snprintf(pragma, sizeof pragma, "PRAGMA user_version=%d", version);
+    return storage_conn_exec(pragma, "setting user_version");
 }
 
 /* A migration whose first line is this runs with foreign keys off, as
@@ -110,6 +145,8 @@ static int user_version(sqlite3 *db, int *version)
 
 static bool wants_foreign_keys_off(const char *dir, const char *name)
 {
+    if (sql_backend() != SQL_SQLITE)
+        return false;
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *f = fopen(path, "r");
@@ -122,49 +159,48 @@ static bool wants_foreign_keys_off(const char *dir, const char *name)
     return off;
 }
 
-static bool foreign_keys_on(sqlite3 *db)
-{
-    sqlite3_stmt *st = NULL;
-    bool on = true;
-    if (sqlite3_prepare_v2(db, "PRAGMA foreign_keys", -1, &st, NULL) == SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW)
-        on = sqlite3_column_int(st, 0) != 0;
-    sqlite3_finalize(st);
-    return on;
-}
+static const char SQL_LITE_FOREIGN_KEYS[] = "PRAGMA foreign_keys";
+static const char SQL_LITE_FOREIGN_KEY_CHECK[] = "PRAGMA foreign_key_check";
 
-/* Fails (SQLITE_CONSTRAINT, with a message) when a row refers to a row that
- * does not exist: what a migration run with foreign keys off must not leave. */
-static int check_foreign_keys(sqlite3 *db, const char *name)
+/* Fails when a migration run with SQLite's foreign keys off leaves a row
+ * that refers to a row that does not exist. */
+static int check_foreign_keys(const char *name)
 {
-    sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(db, "PRAGMA foreign_key_check", -1, &st, NULL);
-    if (rc != SQLITE_OK)
-        return rc;
-    rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
+    if (sql_backend() != SQL_SQLITE)
+        return STORAGE_OK; /* PostgreSQL checks them whatever a migration does */
+    int64_t on = 1;
+    int status =
+        storage_first_int64(storage_stmt(SQL_LITE_FOREIGN_KEYS), &on, "PRAGMA foreign_keys");
+    if (status != STORAGE_OK || on != 0)
+        return status;
+    struct sql_stmt *st = storage_stmt(SQL_LITE_FOREIGN_KEY_CHECK);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    status = storage_first_row(st, "PRAGMA foreign_key_check");
+    if (status == STORAGE_OK) {
         fprintf(stderr, "sokod: migration %s leaves a row of %s referring to a missing row of %s\n",
-                name, (const char *)sqlite3_column_text(st, 0),
-                (const char *)sqlite3_column_text(st, 2));
-        rc = SQLITE_CONSTRAINT;
-    } else if (rc == SQLITE_DONE) {
-        rc = SQLITE_OK;
+                name, sql_column_text(st, 0), sql_column_text(st, 2));
+        status = STORAGE_ERROR;
+    } else if (status == STORAGE_NOT_FOUND) {
+        status = STORAGE_OK;
     }
-    sqlite3_finalize(st);
-    return rc;
+    sql_reset(st);
+    return status;
 }
 
 /* Applies the migration after the current version, inside one write
  * transaction that also reads the version, so that two processes starting
  * at once cannot apply the same migration twice. Sets *version to the
  * version now in force. */
-static int apply_next(sqlite3 *db, const char *dir, const struct migration *list, int n,
-                      int *version)
+static int apply_next(const char *dir, const struct migration *list, int n, int *version)
 {
     int status = storage_begin();
     if (status != STORAGE_OK)
         return status;
-    status = user_version(db, version);
+    if (sql_backend() == SQL_POSTGRES)
+        status = storage_conn_exec(SQL_PG_MIGRATE_LOCK, "waiting for other nodes' migrations");
+    if (status == STORAGE_OK)
+        status = schema_version(version);
     if (status != STORAGE_OK || *version >= n) {
         storage_rollback();
         return status;
@@ -179,24 +215,16 @@ static int apply_next(sqlite3 *db, const char *dir, const struct migration *list
         storage_rollback();
         return STORAGE_ERROR;
     }
-    char *msg = NULL;
-    int rc = sqlite3_exec(db, sql, NULL, NULL, &msg);
+    status = storage_conn_exec(sql, m->name);
     free(sql);
-    if (rc == SQLITE_OK && !foreign_keys_on(db))
-        rc = check_foreign_keys(db, m->name);
-    if (rc != SQLITE_OK) {
-        fprintf(stderr, "sokod: migration %s failed: %s\n", m->name,
-                msg != NULL ? msg : sqlite3_errstr(rc));
-        sqlite3_free(msg);
+    if (status == STORAGE_OK)
+        status = check_foreign_keys(m->name);
+    if (status == STORAGE_OK)
+        status = set_schema_version(m->number);
+    if (status != STORAGE_OK) {
+        fprintf(stderr, "sokod: migration %s failed\n", m->name);
         storage_rollback();
         return STORAGE_ERROR;
-    }
-    char pragma[64];
-    snprintf(pragma, sizeof pragma, "PRAGMA user_version=%d", m->number);
-    rc = sqlite3_exec(db, pragma, NULL, NULL, NULL);
-    if (rc != SQLITE_OK) {
-        storage_rollback();
-        return storage_status(rc, "setting user_version");
     }
     status = storage_commit();
     if (status == STORAGE_OK) {
@@ -208,11 +236,18 @@ static int apply_next(sqlite3 *db, const char *dir, const struct migration *list
 
 int storage_migrate(const char *dir, bool *fresh)
 {
-    sqlite3 *db = storage_db();
-    if (db == NULL)
+    /* PostgreSQL's migrations sit beside SQLite's, with the same numbers. */
+    char pg_dir[PATH_MAX];
+    if (sql_backend() == SQL_POSTGRES) {
+        int w = snprintf(pg_dir, sizeof pg_dir, "%s/postgresql", dir);
+        if (w < 0 || (size_t)w >= sizeof pg_dir)
+            return STORAGE_ERROR;
+        dir = pg_dir;
+    }
+    if (storage_conn() == NULL)
         return STORAGE_ERROR;
     int version = 0;
-    int status = user_version(db, &version);
+    int status = schema_version(&version);
     if (status != STORAGE_OK)
         return status;
     *fresh = version == 0;
@@ -226,7 +261,7 @@ int storage_migrate(const char *dir, bool *fresh)
                 "sokod: the database %s has schema version %d, newer than this sokod knows "
                 "(%d, from %s); it was written by a newer sokod: run that one, or restore a "
                 "backup\n",
-                sqlite3_db_filename(db, "main"), version, n, dir);
+                storage_conn_name(), version, n, dir);
         free(list);
         return STORAGE_ERROR;
     }
@@ -234,10 +269,10 @@ int storage_migrate(const char *dir, bool *fresh)
         /* PRAGMA foreign_keys does nothing inside a transaction. */
         bool off = wants_foreign_keys_off(dir, list[version].name);
         if (off)
-            sqlite3_exec(db, "PRAGMA foreign_keys=OFF", NULL, NULL, NULL);
-        status = apply_next(db, dir, list, n, &version);
+            storage_conn_exec("PRAGMA foreign_keys=OFF", "PRAGMA foreign_keys");
+        status = apply_next(dir, list, n, &version);
         if (off)
-            sqlite3_exec(db, "PRAGMA foreign_keys=ON", NULL, NULL, NULL);
+            storage_conn_exec("PRAGMA foreign_keys=ON", "PRAGMA foreign_keys");
     }
     free(list);
     return status;

@@ -6,8 +6,10 @@
 
 #include <stdbool.h>
 
-/* Brings the schema up to date with the NNNN_name.sql files of `dir`, each
- * in its own transaction, tracked by PRAGMA user_version. Sets *fresh when
+/* Brings the schema up to date with the NNNN_name.sql files of `dir` (of
+ * dir/postgresql on PostgreSQL), each in its own transaction, tracked by
+ * SQLite's PRAGMA user_version or PostgreSQL's schema_version table; on
+ * PostgreSQL, nodes starting together apply each migration once. Sets *fresh when
  * the database had no schema before. Refuses (STORAGE_ERROR, with a message
  * on stderr) a database newer than the newest migration. */
 int storage_migrate(const char *dir, bool *fresh);

@@ -12,17 +12,17 @@ static const char SQL_SETTINGS_GET[] = "SELECT settings FROM user_settings WHERE
 int storage_settings_get(int64_t user, char **json)
 {
     *json = NULL;
-    sqlite3_stmt *st = storage_stmt(SQL_SETTINGS_GET);
+    struct sql_stmt *st = storage_stmt(SQL_SETTINGS_GET);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, user);
+    sql_bind_int64(st, 1, user);
     int status = storage_first_row(st, "reading settings");
     if (status == STORAGE_OK) {
-        *json = strdup(storage_column_text(st, 0));
+        *json = strdup(sql_column_text(st, 0));
         if (*json == NULL)
             status = STORAGE_ERROR;
     }
-    sqlite3_reset(st);
+    sql_reset(st);
     return status;
 }
 
@@ -33,11 +33,11 @@ static const char SQL_SETTINGS_PUT[] =
 
 int storage_settings_put(int64_t user, const char *json, int64_t now)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_SETTINGS_PUT);
+    struct sql_stmt *st = storage_stmt(SQL_SETTINGS_PUT);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, user);
-    storage_bind_text(st, 2, json);
-    sqlite3_bind_int64(st, 3, now);
+    sql_bind_int64(st, 1, user);
+    sql_bind_text(st, 2, json);
+    sql_bind_int64(st, 3, now);
     return storage_exec_stmt(st, "saving settings");
 }

@@ -1,44 +1,44 @@
-/* Helpers for the storage*.c files' statements (storage_sql.c): SQLite's
- * result codes mapped to STORAGE_* codes, binding and reading text, and SQL
- * text shared by several files. For the storage*.c files only. */
+/* Helpers for the storage*.c files' statements (storage_sql.c), over the
+ * statement API of sql.h, and SQL text shared by several files. For the
+ * storage*.c files only. */
 #ifndef SOKOD_STORAGE_SQL_H
 #define SOKOD_STORAGE_SQL_H
 
 #include "storage/storage_codes.h"
 
-#include <sqlite3.h>
+#include "storage/sql.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
-/* Maps an SQLite result code to a STORAGE_* code, logging errors with `what`. */
-int storage_status(int rc, const char *what);
-
 /* Steps a statement that returns no rows; resets it. */
-int storage_exec_stmt(sqlite3_stmt *st, const char *what);
+int storage_exec_stmt(struct sql_stmt *st, const char *what);
 
 /* As storage_exec_stmt, for a statement that must change a row:
  * STORAGE_NOT_FOUND when it ran but changed none. */
-int storage_exec_changed(sqlite3_stmt *st, const char *what);
+int storage_exec_changed(struct sql_stmt *st, const char *what);
 
-/* As storage_exec_stmt, for an INSERT: sets *id to the new row's id when
- * it succeeds (leaves it untouched otherwise). */
-int storage_exec_insert(sqlite3_stmt *st, int64_t *id, const char *what);
+/* As storage_exec_stmt, for an INSERT ... RETURNING id: sets *id to the
+ * new row's id when it succeeds (leaves it untouched otherwise), and gives
+ * STORAGE_NOT_FOUND when no row was inserted (ON CONFLICT DO NOTHING). */
+int storage_exec_insert(struct sql_stmt *st, int64_t *id, const char *what);
 
-/* Binds text, treating NULL as "". */
-int storage_bind_text(sqlite3_stmt *st, int idx, const char *text);
+/* The text of a statement whose dialects part: lite on SQLite, pg on
+ * PostgreSQL. Both must have static storage, as for storage_stmt. */
+const char *storage_dialect(const char *lite, const char *pg);
 
-/* A column's text, "" for NULL. */
-const char *storage_column_text(sqlite3_stmt *st, int col);
+/* A column's text, or NULL when the column is NULL. */
+const char *storage_column_text_or_null(struct sql_stmt *st, int col);
 
 /* Steps a bound statement to its first row: STORAGE_OK with that row ready
  * to read, STORAGE_NOT_FOUND when there is none, or the error's code
  * (logged with what). The caller reads the row, then resets the statement. */
-int storage_first_row(sqlite3_stmt *st, const char *what);
+int storage_first_row(struct sql_stmt *st, const char *what);
 
 /* As storage_first_row, for a statement whose first column is an integer:
  * reads it into *out (untouched when there is no row) and resets the
  * statement. */
-int storage_first_int64(sqlite3_stmt *st, int64_t *out, const char *what);
+int storage_first_int64(struct sql_stmt *st, int64_t *out, const char *what);
 
 /* Runs `sql`, a statement of one parameter (bound to id) and one text
  * column, and copies the first row's text into out (cap bytes, cut short
@@ -52,29 +52,29 @@ int storage_text_by_id(const char *sql, int64_t id, char *out, size_t cap, const
  * through untouched). Returns STORAGE_OK after one row or more,
  * STORAGE_NOT_FOUND when there was none, STORAGE_STOP when row asked to
  * stop, or the code of the error that ended the rows (logged with what). */
-int storage_each_row(sqlite3_stmt *st, int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn,
-                     void *arg, const char *what);
+int storage_each_row(struct sql_stmt *st, int (*row)(struct sql_stmt *st, void *fn, void *arg),
+                     void *fn, void *arg, const char *what);
 
 /* Runs `sql`, a statement of one parameter (bound to id), through
  * storage_each_row with row, fn and arg, and returns what that returns;
  * STORAGE_ERROR when the statement cannot be prepared. `sql` must have
  * static storage, as for storage_stmt. */
 int storage_rows_by_id(const char *sql, int64_t id,
-                       int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn, void *arg,
+                       int (*row)(struct sql_stmt *st, void *fn, void *arg), void *fn, void *arg,
                        const char *what);
 
 /* As storage_rows_by_id, for a listing: no rows is STORAGE_OK. */
 int storage_list_by_id(const char *sql, int64_t id,
-                       int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn, void *arg,
+                       int (*row)(struct sql_stmt *st, void *fn, void *arg), void *fn, void *arg,
                        const char *what);
 
 /* As storage_rows_by_id and storage_list_by_id, for a statement of two
  * parameters: a bound to ?1, b to ?2. */
 int storage_rows_by_ids(const char *sql, int64_t a, int64_t b,
-                        int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn, void *arg,
+                        int (*row)(struct sql_stmt *st, void *fn, void *arg), void *fn, void *arg,
                         const char *what);
 int storage_list_by_ids(const char *sql, int64_t a, int64_t b,
-                        int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn, void *arg,
+                        int (*row)(struct sql_stmt *st, void *fn, void *arg), void *fn, void *arg,
                         const char *what);
 
 /* The best solutions of user ?1, one row per level: level_id, best_moves,

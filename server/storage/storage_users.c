@@ -7,32 +7,33 @@
 #include <stdio.h>
 #include <string.h>
 
-static void read_user(sqlite3_stmt *st, struct storage_user *u)
+static void read_user(struct sql_stmt *st, struct storage_user *u)
 {
-    u->id = sqlite3_column_int64(st, 0);
-    u->guest = sqlite3_column_int(st, 1) != 0;
-    snprintf(u->username, sizeof u->username, "%s", storage_column_text(st, 2));
-    u->created_at = sqlite3_column_int64(st, 3);
+    u->id = sql_column_int64(st, 0);
+    u->guest = sql_column_int(st, 1) != 0;
+    snprintf(u->username, sizeof u->username, "%s", sql_column_text(st, 2));
+    u->created_at = sql_column_int64(st, 3);
 }
 
 /* Steps a statement expected to return at most one user row. */
-static int one_user(sqlite3_stmt *st, struct storage_user *u, const char *what)
+static int one_user(struct sql_stmt *st, struct storage_user *u, const char *what)
 {
     int status = storage_first_row(st, what);
     if (status == STORAGE_OK)
         read_user(st, u);
-    sqlite3_reset(st);
+    sql_reset(st);
     return status;
 }
 
-static const char SQL_CREATE_GUEST[] = "INSERT INTO users (guest, created_at) VALUES (1, ?)";
+static const char SQL_CREATE_GUEST[] =
+    "INSERT INTO users (guest, created_at) VALUES (1, ?) RETURNING id";
 
 int storage_user_create_guest(int64_t now, int64_t *id)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_CREATE_GUEST);
+    struct sql_stmt *st = storage_stmt(SQL_CREATE_GUEST);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, now);
+    sql_bind_int64(st, 1, now);
     int status = storage_exec_insert(st, id, "creating a guest");
     return status;
 }
@@ -41,10 +42,10 @@ static const char SQL_USER_GET[] = "SELECT id, guest, username, created_at FROM 
 
 int storage_user_get(int64_t id, struct storage_user *u)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_USER_GET);
+    struct sql_stmt *st = storage_stmt(SQL_USER_GET);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, id);
+    sql_bind_int64(st, 1, id);
     return one_user(st, u, "reading a user");
 }
 
@@ -53,16 +54,16 @@ static const char SQL_USER_BY_NAME[] = "SELECT id, guest, username, created_at, 
 
 int storage_user_by_name(const char *username, struct storage_user *u, char *hash, size_t cap)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_USER_BY_NAME);
+    struct sql_stmt *st = storage_stmt(SQL_USER_BY_NAME);
     if (st == NULL)
         return STORAGE_ERROR;
-    storage_bind_text(st, 1, username);
+    sql_bind_text(st, 1, username);
     int status = storage_first_row(st, "finding a user");
     if (status == STORAGE_OK) {
         read_user(st, u);
-        snprintf(hash, cap, "%s", storage_column_text(st, 4));
+        snprintf(hash, cap, "%s", sql_column_text(st, 4));
     }
-    sqlite3_reset(st);
+    sql_reset(st);
     return status;
 }
 
@@ -71,26 +72,26 @@ static const char SQL_USER_REGISTER[] =
 
 int storage_user_register(int64_t id, const char *username, const char *hash)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_USER_REGISTER);
+    struct sql_stmt *st = storage_stmt(SQL_USER_REGISTER);
     if (st == NULL)
         return STORAGE_ERROR;
-    storage_bind_text(st, 1, username);
-    storage_bind_text(st, 2, hash);
-    sqlite3_bind_int64(st, 3, id);
+    sql_bind_text(st, 1, username);
+    sql_bind_text(st, 2, hash);
+    sql_bind_int64(st, 3, id);
     return storage_exec_changed(st, "signing up a guest");
 }
 
-static const char SQL_USER_CREATE[] =
-    "INSERT INTO users (guest, username, password_hash, created_at) VALUES (0, ?, ?, ?)";
+static const char SQL_USER_CREATE[] = "INSERT INTO users (guest, username, password_hash, "
+                                      "created_at) VALUES (0, ?, ?, ?) RETURNING id";
 
 int storage_user_create(const char *username, const char *hash, int64_t now, int64_t *id)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_USER_CREATE);
+    struct sql_stmt *st = storage_stmt(SQL_USER_CREATE);
     if (st == NULL)
         return STORAGE_ERROR;
-    storage_bind_text(st, 1, username);
-    storage_bind_text(st, 2, hash);
-    sqlite3_bind_int64(st, 3, now);
+    sql_bind_text(st, 1, username);
+    sql_bind_text(st, 2, hash);
+    sql_bind_int64(st, 3, now);
     int status = storage_exec_insert(st, id, "creating an account");
     return status;
 }
@@ -106,12 +107,12 @@ int storage_user_merge_guest(int64_t guest, int64_t account)
 {
     const char *const steps[] = {SQL_MERGE_SOLUTIONS, SQL_MERGE_GAMES, SQL_DELETE_GUEST};
     for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
-        sqlite3_stmt *st = storage_stmt(steps[i]);
+        struct sql_stmt *st = storage_stmt(steps[i]);
         if (st == NULL)
             return STORAGE_ERROR;
-        sqlite3_bind_int64(st, 1, guest);
+        sql_bind_int64(st, 1, guest);
         if (i < 2)
-            sqlite3_bind_int64(st, 2, account);
+            sql_bind_int64(st, 2, account);
         int status = storage_exec_stmt(st, "merging a guest into an account");
         if (status != STORAGE_OK)
             return status;
@@ -125,13 +126,13 @@ static const char SQL_SESSION_CREATE[] =
 int storage_session_create(const uint8_t token_hash[32], int64_t user, int64_t now,
                            int64_t expires_at)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_SESSION_CREATE);
+    struct sql_stmt *st = storage_stmt(SQL_SESSION_CREATE);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_blob(st, 1, token_hash, 32, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(st, 2, user);
-    sqlite3_bind_int64(st, 3, now);
-    sqlite3_bind_int64(st, 4, expires_at);
+    sql_bind_blob(st, 1, token_hash, 32);
+    sql_bind_int64(st, 2, user);
+    sql_bind_int64(st, 3, now);
+    sql_bind_int64(st, 4, expires_at);
     return storage_exec_stmt(st, "creating a session");
 }
 
@@ -142,18 +143,18 @@ static const char SQL_SESSION_USER[] =
 int storage_session_lookup(const uint8_t token_hash[32], int64_t now, struct storage_user *u,
                            int64_t *expires_at)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_SESSION_USER);
+    struct sql_stmt *st = storage_stmt(SQL_SESSION_USER);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_blob(st, 1, token_hash, 32, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(st, 2, now);
+    sql_bind_blob(st, 1, token_hash, 32);
+    sql_bind_int64(st, 2, now);
     int status = storage_first_row(st, "reading a session");
     if (status == STORAGE_OK) {
         read_user(st, u);
         if (expires_at != NULL)
-            *expires_at = sqlite3_column_int64(st, 4);
+            *expires_at = sql_column_int64(st, 4);
     }
-    sqlite3_reset(st);
+    sql_reset(st);
     return status;
 }
 
@@ -166,30 +167,30 @@ static const char SQL_SESSION_REFRESH[] = "UPDATE sessions SET expires_at = ? WH
 
 int storage_session_refresh(const uint8_t token_hash[32], int64_t expires_at)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_SESSION_REFRESH);
+    struct sql_stmt *st = storage_stmt(SQL_SESSION_REFRESH);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, expires_at);
-    sqlite3_bind_blob(st, 2, token_hash, 32, SQLITE_TRANSIENT);
+    sql_bind_int64(st, 1, expires_at);
+    sql_bind_blob(st, 2, token_hash, 32);
     return storage_exec_stmt(st, "refreshing a session");
 }
 
 static const char SQL_SESSIONS_REVOKE[] =
-    "DELETE FROM sessions WHERE user_id = ?1 AND (?2 IS NULL OR token_hash <> ?2)";
+    "DELETE FROM sessions WHERE user_id = ?1 AND (token_hash <> ?2 OR ?2 IS NULL)";
 
 int storage_sessions_revoke(int64_t user, const uint8_t *keep_hash, int64_t *count)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_SESSIONS_REVOKE);
+    struct sql_stmt *st = storage_stmt(SQL_SESSIONS_REVOKE);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, user);
+    sql_bind_int64(st, 1, user);
     if (keep_hash != NULL)
-        sqlite3_bind_blob(st, 2, keep_hash, 32, SQLITE_TRANSIENT);
+        sql_bind_blob(st, 2, keep_hash, 32);
     else
-        sqlite3_bind_null(st, 2);
+        sql_bind_null(st, 2);
     int status = storage_exec_stmt(st, "revoking sessions");
     if (status == STORAGE_OK && count != NULL)
-        *count = sqlite3_changes(storage_db());
+        *count = sql_changes(st);
     return status;
 }
 
@@ -198,11 +199,11 @@ static const char SQL_SESSIONS_PURGE[] =
 
 int storage_sessions_purge(int64_t user, int64_t now)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_SESSIONS_PURGE);
+    struct sql_stmt *st = storage_stmt(SQL_SESSIONS_PURGE);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, user);
-    sqlite3_bind_int64(st, 2, now);
+    sql_bind_int64(st, 1, user);
+    sql_bind_int64(st, 2, now);
     return storage_exec_stmt(st, "deleting expired sessions");
 }
 
@@ -219,11 +220,11 @@ static const char SQL_USER_SET_PASSWORD[] =
 
 int storage_user_set_password(int64_t user, const char *hash)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_USER_SET_PASSWORD);
+    struct sql_stmt *st = storage_stmt(SQL_USER_SET_PASSWORD);
     if (st == NULL)
         return STORAGE_ERROR;
-    storage_bind_text(st, 1, hash);
-    sqlite3_bind_int64(st, 2, user);
+    sql_bind_text(st, 1, hash);
+    sql_bind_int64(st, 2, user);
     return storage_exec_changed(st, "changing a password");
 }
 
@@ -233,10 +234,10 @@ static const char SQL_USER_DEVICES_EPOCH[] =
 int storage_user_devices_epoch(const char *username, int64_t *epoch)
 {
     *epoch = 0;
-    sqlite3_stmt *st = storage_stmt(SQL_USER_DEVICES_EPOCH);
+    struct sql_stmt *st = storage_stmt(SQL_USER_DEVICES_EPOCH);
     if (st == NULL)
         return STORAGE_ERROR;
-    storage_bind_text(st, 1, username);
+    sql_bind_text(st, 1, username);
     int status = storage_first_int64(st, epoch, "reading a devices epoch");
     return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
 }
@@ -246,10 +247,10 @@ static const char SQL_USER_FORGET_DEVICES[] =
 
 int storage_user_forget_devices(int64_t user)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_USER_FORGET_DEVICES);
+    struct sql_stmt *st = storage_stmt(SQL_USER_FORGET_DEVICES);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, user);
+    sql_bind_int64(st, 1, user);
     return storage_exec_stmt(st, "forgetting an account's devices");
 }
 
@@ -257,10 +258,10 @@ static const char SQL_SESSION_DELETE[] = "DELETE FROM sessions WHERE token_hash 
 
 int storage_session_delete(const uint8_t token_hash[32])
 {
-    sqlite3_stmt *st = storage_stmt(SQL_SESSION_DELETE);
+    struct sql_stmt *st = storage_stmt(SQL_SESSION_DELETE);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_blob(st, 1, token_hash, 32, SQLITE_TRANSIENT);
+    sql_bind_blob(st, 1, token_hash, 32);
     return storage_exec_stmt(st, "deleting a session");
 }
 
@@ -279,13 +280,17 @@ int storage_session_delete(const uint8_t token_hash[32])
  * last moved (the expiry less ?2, a session's span) or, without a session,
  * when it was made. */
 #define SQL_SEEN                                                                                   \
-    "max(u.created_at, coalesce((SELECT max(s.expires_at) FROM sessions s WHERE s.user_id = ?1) "  \
-    "- ?2, 0))"
+    "(SELECT CASE WHEN u.created_at > x.seen THEN u.created_at ELSE x.seen END FROM "              \
+    "(SELECT coalesce(max(s.expires_at) - ?2, 0) AS seen FROM sessions s WHERE s.user_id = ?1) x)"
 
-static const char SQL_GUESTS_BY_AGE[] =
-    "SELECT id, created_at FROM users INDEXED BY users_guests "
-    "WHERE guest = 1 AND created_at <= ?1 AND (created_at > ?2 OR (created_at = ?2 AND id > ?3)) "
-    "ORDER BY created_at, id LIMIT ?4";
+/* SQLite is told which index to walk (INDEXED BY); PostgreSQL's planner
+ * finds it. */
+#define SQL_GUESTS_BY_AGE(INDEXED)                                                                 \
+    "SELECT id, created_at FROM users " INDEXED                                                    \
+    "WHERE guest = 1 AND created_at <= ?1 AND (created_at > ?2 OR (created_at = ?2 AND id > ?3)) " \
+    "ORDER BY created_at, id LIMIT ?4"
+static const char SQL_GUESTS_BY_AGE_LITE[] = SQL_GUESTS_BY_AGE("INDEXED BY users_guests ");
+static const char SQL_GUESTS_BY_AGE_PG[] = SQL_GUESTS_BY_AGE("");
 
 static const char SQL_GUESTS_BY_ID[] =
     "SELECT id, created_at FROM users WHERE guest = 1 AND id > ?1 ORDER BY id LIMIT ?2";
@@ -296,20 +301,19 @@ static const char SQL_GUEST_SEEN[] = "SELECT " SQL_SEEN " FROM users u WHERE u.i
 
 /* Reads the next rows (id, created_at) of a listing into ids, moving the
  * cursor past each. Sets cursor->done when the listing ran out. */
-static int list_guests(sqlite3_stmt *st, struct storage_sweep_cursor *cursor, int max, int64_t *ids,
-                       int *n)
+static int list_guests(struct sql_stmt *st, struct storage_sweep_cursor *cursor, int max,
+                       int64_t *ids, int *n)
 {
-    int rc = SQLITE_DONE;
+    int rc = STORAGE_OK;
     *n = 0;
-    while (*n < max && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        ids[(*n)++] = sqlite3_column_int64(st, 0);
-        cursor->id = sqlite3_column_int64(st, 0);
-        cursor->at = sqlite3_column_int64(st, 1);
+    while (*n < max && (rc = sql_step(st, "listing guests")) == SQL_ROW) {
+        ids[(*n)++] = sql_column_int64(st, 0);
+        cursor->id = sql_column_int64(st, 0);
+        cursor->at = sql_column_int64(st, 1);
     }
-    int status =
-        rc == SQLITE_ROW || rc == SQLITE_DONE ? STORAGE_OK : storage_status(rc, "listing guests");
+    int status = rc == SQL_ROW ? STORAGE_OK : rc;
     cursor->done = *n < max;
-    sqlite3_reset(st);
+    sql_reset(st);
     return status;
 }
 
@@ -317,12 +321,12 @@ static int list_guests(sqlite3_stmt *st, struct storage_sweep_cursor *cursor, in
  * not negative) into *value. */
 static int guest_value(const char *sql, int64_t id, int64_t span, int64_t *value)
 {
-    sqlite3_stmt *st = storage_stmt(sql);
+    struct sql_stmt *st = storage_stmt(sql);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, id);
+    sql_bind_int64(st, 1, id);
     if (span >= 0)
-        sqlite3_bind_int64(st, 2, span);
+        sql_bind_int64(st, 2, span);
     int status = storage_first_int64(st, value, "reading about a guest");
     return status;
 }
@@ -331,13 +335,14 @@ int storage_guests_unplayed(int64_t made_before, struct storage_sweep_cursor *cu
                             int64_t *ids, int *n)
 {
     *n = 0;
-    sqlite3_stmt *st = storage_stmt(SQL_GUESTS_BY_AGE);
+    struct sql_stmt *st =
+        storage_stmt(storage_dialect(SQL_GUESTS_BY_AGE_LITE, SQL_GUESTS_BY_AGE_PG));
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, made_before);
-    sqlite3_bind_int64(st, 2, cursor->at);
-    sqlite3_bind_int64(st, 3, cursor->id);
-    sqlite3_bind_int(st, 4, max);
+    sql_bind_int64(st, 1, made_before);
+    sql_bind_int64(st, 2, cursor->at);
+    sql_bind_int64(st, 3, cursor->id);
+    sql_bind_int64(st, 4, max);
     int listed = 0;
     int status = list_guests(st, cursor, max, ids, &listed);
     for (int i = 0; i < listed && status == STORAGE_OK; i++) {
@@ -353,11 +358,11 @@ int storage_guests_idle(int64_t seen_before, int64_t session_span,
                         struct storage_sweep_cursor *cursor, int max, int64_t *ids, int *n)
 {
     *n = 0;
-    sqlite3_stmt *st = storage_stmt(SQL_GUESTS_BY_ID);
+    struct sql_stmt *st = storage_stmt(SQL_GUESTS_BY_ID);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, cursor->id);
-    sqlite3_bind_int(st, 2, max);
+    sql_bind_int64(st, 1, cursor->id);
+    sql_bind_int64(st, 2, max);
     int listed = 0;
     int status = list_guests(st, cursor, max, ids, &listed);
     for (int i = 0; i < listed && status == STORAGE_OK; i++) {
@@ -380,33 +385,33 @@ static const char SQL_DELETE_IDLE[] =
     "DELETE FROM users AS u WHERE u.id = ?1 AND u.guest = 1 AND " SQL_SEEN " <= ?3";
 
 /* Runs a delete of one guest and adds 1 to *deleted when it went. */
-static int delete_guest(sqlite3_stmt *st, int64_t *deleted)
+static int delete_guest(struct sql_stmt *st, int64_t *deleted)
 {
     int status = storage_exec_stmt(st, "deleting an old guest");
     if (status == STORAGE_OK)
-        *deleted += sqlite3_changes(storage_db());
+        *deleted += sql_changes(st);
     return status;
 }
 
 int storage_guest_delete_unplayed(int64_t id, int64_t made_before, int64_t *deleted)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_DELETE_UNPLAYED);
+    struct sql_stmt *st = storage_stmt(SQL_DELETE_UNPLAYED);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, id);
-    sqlite3_bind_int64(st, 2, made_before);
+    sql_bind_int64(st, 1, id);
+    sql_bind_int64(st, 2, made_before);
     return delete_guest(st, deleted);
 }
 
 int storage_guest_delete_idle(int64_t id, int64_t seen_before, int64_t session_span,
                               int64_t *deleted)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_DELETE_IDLE);
+    struct sql_stmt *st = storage_stmt(SQL_DELETE_IDLE);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, id);
-    sqlite3_bind_int64(st, 2, session_span);
-    sqlite3_bind_int64(st, 3, seen_before);
+    sql_bind_int64(st, 1, id);
+    sql_bind_int64(st, 2, session_span);
+    sql_bind_int64(st, 3, seen_before);
     return delete_guest(st, deleted);
 }
 
@@ -428,39 +433,42 @@ int storage_guest_trim_idle(int64_t id, int64_t seen_before, int64_t session_spa
     if (status != STORAGE_OK)
         return status;
     *idle = true;
-    sqlite3_stmt *st = storage_stmt(SQL_GUEST_SESSIONS_END);
+    struct sql_stmt *st = storage_stmt(SQL_GUEST_SESSIONS_END);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, id);
+    sql_bind_int64(st, 1, id);
     status = storage_exec_stmt(st, "ending an idle guest's sessions");
     if (status != STORAGE_OK)
         return status;
     st = storage_stmt(SQL_GUEST_LOGS_TRIM);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, id);
-    sqlite3_bind_int(st, 2, max);
+    sql_bind_int64(st, 1, id);
+    sql_bind_int64(st, 2, max);
     status = storage_exec_stmt(st, "deleting an idle guest's game logs");
     if (status == STORAGE_OK)
-        *trimmed = sqlite3_changes(storage_db());
+        *trimmed = sql_changes(st);
     return status;
 }
 
-static const char SQL_SESSIONS_EXPIRED[] =
-    "DELETE FROM sessions WHERE token_hash IN (SELECT token_hash FROM sessions "
-    "INDEXED BY sessions_expiry WHERE expires_at <= ?1 LIMIT ?2)";
+#define SQL_SESSIONS_EXPIRED(INDEXED)                                                              \
+    "DELETE FROM sessions WHERE token_hash IN (SELECT token_hash FROM sessions " INDEXED           \
+    "WHERE expires_at <= ?1 LIMIT ?2)"
+static const char SQL_SESSIONS_EXPIRED_LITE[] = SQL_SESSIONS_EXPIRED("INDEXED BY sessions_expiry ");
+static const char SQL_SESSIONS_EXPIRED_PG[] = SQL_SESSIONS_EXPIRED("");
 
 int storage_sessions_expired(int64_t now, int max, int64_t *deleted)
 {
     *deleted = 0;
-    sqlite3_stmt *st = storage_stmt(SQL_SESSIONS_EXPIRED);
+    struct sql_stmt *st =
+        storage_stmt(storage_dialect(SQL_SESSIONS_EXPIRED_LITE, SQL_SESSIONS_EXPIRED_PG));
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, now);
-    sqlite3_bind_int(st, 2, max);
+    sql_bind_int64(st, 1, now);
+    sql_bind_int64(st, 2, max);
     int status = storage_exec_stmt(st, "deleting expired sessions");
     if (status == STORAGE_OK)
-        *deleted = sqlite3_changes(storage_db());
+        *deleted = sql_changes(st);
     return status;
 }
 

@@ -19,6 +19,7 @@
  * stops, when the last connection's checkpoint removes it. */
 #include "storage/storage_wal.h"
 
+#include "storage/sql_sqlite.h"
 #include "storage/storage_conn.h"
 #include "storage/storage_sql.h"
 
@@ -90,9 +91,10 @@ void storage_wal_tend(void)
         return;
     /* SQLITE_BUSY when the checkpointer is in a pass of its own: it will
      * ask again. */
-    int rc = sqlite3_wal_checkpoint_v2(storage_db(), NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+    sqlite3 *db = sql_sqlite_handle(storage_conn());
+    int rc = sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
     if (rc != SQLITE_OK && rc != SQLITE_BUSY && rc != SQLITE_LOCKED)
-        storage_status(rc, "checkpoint");
+        sql_sqlite_status(db, rc, "checkpoint");
 }
 
 /* One passive checkpoint; asks for a restart when the WAL is long and
@@ -103,7 +105,7 @@ static bool checkpoint_pass(sqlite3 *db)
     int rc = sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &copied);
     if (rc != SQLITE_OK) {
         if (rc != SQLITE_BUSY && rc != SQLITE_LOCKED)
-            storage_status(rc, "checkpoint");
+            sql_sqlite_status(db, rc, "checkpoint");
         return false;
     }
     atomic_store(&wal_copied, copied);
@@ -136,7 +138,7 @@ static void *checkpoint_main(void *unused)
 {
     (void)unused;
     pthread_setname_np(pthread_self(), "sokod-wal"); /* as top -H shows it */
-    sqlite3 *db = storage_db();
+    sqlite3 *db = sql_sqlite_handle(storage_conn());
     bool more = false;
     pthread_mutex_lock(&lock);
     for (bool last = false; !last;) {
@@ -154,13 +156,15 @@ static void *checkpoint_main(void *unused)
 
 int storage_checkpointer_start(void)
 {
+    if (sql_backend() != SQL_SQLITE)
+        return STORAGE_OK; /* PostgreSQL checkpoints on its own */
     atomic_store(&background, true);
     atomic_store(&restart_wanted, false);
     stopping = false;
     woken = false;
-    storage_conn_watch_wal(on_commit);
+    sql_sqlite_watch_wal(on_commit);
     if (pthread_create(&checkpointer, NULL, checkpoint_main, NULL) != 0) {
-        storage_conn_watch_wal(NULL);
+        sql_sqlite_watch_wal(NULL);
         atomic_store(&background, false);
         return STORAGE_ERROR;
     }
@@ -176,6 +180,6 @@ void storage_checkpointer_stop(void)
     pthread_cond_signal(&wake);
     pthread_mutex_unlock(&lock);
     pthread_join(checkpointer, NULL);
-    storage_conn_watch_wal(NULL);
+    sql_sqlite_watch_wal(NULL);
     atomic_store(&background, false);
 }

@@ -12,15 +12,15 @@ static const char SQL_LAST_GAME[] =
 
 int storage_watch_last_game(int64_t user, int64_t *game, int64_t *level)
 {
-    sqlite3_stmt *st = storage_stmt(SQL_LAST_GAME);
+    struct sql_stmt *st = storage_stmt(SQL_LAST_GAME);
     if (st == NULL)
         return STORAGE_ERROR;
-    sqlite3_bind_int64(st, 1, user);
+    sql_bind_int64(st, 1, user);
     int status = storage_first_row(st, "finding a player's last game");
     if (status == STORAGE_OK) {
-        *game = sqlite3_column_int64(st, 0);
-        *level = sqlite3_column_int64(st, 1);
+        *game = sql_column_int64(st, 0);
+        *level = sql_column_int64(st, 1);
     }
-    sqlite3_reset(st);
+    sql_reset(st);
     return status;
 }

@@ -1,0 +1,442 @@
+/* Storage: the PostgreSQL driver of sql.h, over libpq.
+ *
+ * Statements are prepared on the server (named s1, s2 ... per connection)
+ * the first time they run, with the `?` placeholders of sokod's SQL
+ * numbered as `$N`, and run with their parameters in text form (blobs in
+ * binary), their results read in text form. Integers are sent as int8;
+ * text as of unknown type, so that PostgreSQL takes the type of the
+ * column it meets (a citext username compares regardless of case). A
+ * connection that breaks is reset on the next statement, which then
+ * prepares itself again. */
+#include "storage/sql_driver.h"
+#include "storage/storage_codes.h"
+
+#include <inttypes.h>
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The most parameters one statement of sokod takes. */
+#define PG_MAX_PARAMS 32
+#define INT8OID 20
+#define BYTEAOID 17
+
+struct pg_conn {
+    struct sql_conn base;
+    PGconn *pg;
+    int next_name;
+    /* Moves on at each reset of the connection: statements prepared
+     * before it must be prepared again. */
+    unsigned generation;
+};
+
+struct pg_stmt {
+    struct sql_stmt base;
+    struct pg_conn *conn;
+    char *text; /* the statement with $N placeholders */
+    int nparams;
+    char name[16];
+    bool prepared;
+    unsigned generation;
+    /* The bindings of the next run. */
+    char *values[PG_MAX_PARAMS];
+    int lengths[PG_MAX_PARAMS];
+    int formats[PG_MAX_PARAMS];
+    Oid types[PG_MAX_PARAMS];
+    bool owned[PG_MAX_PARAMS];
+    char numbers[PG_MAX_PARAMS][24];
+    /* The run's result and the row being read; row is -1 before the first
+     * step. */
+    PGresult *result;
+    int row;
+    int64_t changes;
+    unsigned char *bytes; /* the last blob read, decoded */
+};
+
+static void ignore_notice(void *arg, const char *message)
+{
+    (void)arg;
+    (void)message;
+}
+
+static struct sql_conn *pg_open(const char *uri)
+{
+    PGconn *pg = PQconnectdb(uri);
+    if (pg == NULL || PQstatus(pg) != CONNECTION_OK) {
+        /* libpq's messages name the host and user, never the password. */
+        fprintf(stderr, "sokod: cannot connect to PostgreSQL: %s",
+                pg != NULL ? PQerrorMessage(pg) : "out of memory\n");
+        PQfinish(pg);
+        return NULL;
+    }
+    PQsetNoticeProcessor(pg, ignore_notice, NULL);
+    /* A lock held elsewhere is waited for as long as SQLite's busy timeout. */
+    char set[64];
+    snprintf(set, sizeof set, "SET lock_timeout = %d", STORAGE_BUSY_MS);
+    PGresult *r = PQexec(pg, set);
+    bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+    PQclear(r);
+    if (!ok) {
+        fprintf(stderr, "sokod: PostgreSQL: %s", PQerrorMessage(pg));
+        PQfinish(pg);
+        return NULL;
+    }
+    struct pg_conn *c = calloc(1, sizeof *c);
+    if (c == NULL) {
+        PQfinish(pg);
+        return NULL;
+    }
+    c->base.driver = &sql_pg_driver;
+    c->pg = pg;
+    return &c->base;
+}
+
+static void pg_close(struct sql_conn *base)
+{
+    struct pg_conn *c = (struct pg_conn *)base;
+    PQfinish(c->pg);
+    free(c);
+}
+
+/* Maps a failed result to a STORAGE_* code, logging all but a uniqueness
+ * conflict (which callers expect and answer). */
+static int failure(struct pg_conn *c, const PGresult *r, const char *what)
+{
+    const char *state = r != NULL ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+    const char *message = r != NULL ? PQresultErrorMessage(r) : PQerrorMessage(c->pg);
+    if (state != NULL && strcmp(state, "23505") == 0)
+        return STORAGE_CONFLICT;
+    if (state != NULL && (strcmp(state, "40001") == 0 || strcmp(state, "40P01") == 0 ||
+                          strcmp(state, "55P03") == 0 || strcmp(state, "57014") == 0)) {
+        fprintf(stderr, "sokod: database busy: %s: %s", what, message);
+        return STORAGE_BUSY;
+    }
+    if (state != NULL && strcmp(state, "53100") == 0) {
+        fprintf(stderr, "sokod: database: disk full: %s\n", what);
+        return STORAGE_FULL;
+    }
+    fprintf(stderr, "sokod: database: %s: %s", what, message);
+    if (PQstatus(c->pg) == CONNECTION_BAD) {
+        /* The server went away: the next statement finds a fresh
+         * connection, and prepares itself on it. */
+        PQreset(c->pg);
+        c->generation++;
+        if (PQstatus(c->pg) == CONNECTION_OK)
+            PQsetNoticeProcessor(c->pg, ignore_notice, NULL);
+    }
+    return STORAGE_ERROR;
+}
+
+static int pg_exec(struct sql_conn *base, const char *script, const char *what)
+{
+    struct pg_conn *c = (struct pg_conn *)base;
+    PGresult *r = PQexec(c->pg, script);
+    ExecStatusType s = PQresultStatus(r);
+    int status = s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK ? STORAGE_OK : failure(c, r, what);
+    PQclear(r);
+    return status;
+}
+
+static bool pg_in_transaction(struct sql_conn *base)
+{
+    PGTransactionStatusType t = PQtransactionStatus(((struct pg_conn *)base)->pg);
+    return t == PQTRANS_INTRANS || t == PQTRANS_INERROR || t == PQTRANS_ACTIVE;
+}
+
+/* Numbers sokod's placeholders as PostgreSQL's: `?N` is `$N`, and a bare
+ * `?` takes the number after the largest so far, as SQLite counts them.
+ * Quoted text, quoted names and comments are copied as they are. Returns
+ * the new text (malloc'd) and sets *nparams; NULL when out of memory or
+ * past PG_MAX_PARAMS. */
+static char *number_placeholders(const char *sql, int *nparams)
+{
+    size_t len = strlen(sql);
+    char *out = malloc(len * 3 + 1);
+    if (out == NULL)
+        return NULL;
+    size_t o = 0;
+    int most = 0;
+    for (size_t i = 0; i < len;) {
+        char ch = sql[i];
+        if (ch == '\'' || ch == '"') {
+            size_t j = i + 1;
+            while (j < len && sql[j] != ch)
+                j++;
+            j = j < len ? j + 1 : j;
+            memcpy(out + o, sql + i, j - i);
+            o += j - i;
+            i = j;
+        } else if (ch == '-' && i + 1 < len && sql[i + 1] == '-') {
+            size_t j = i;
+            while (j < len && sql[j] != '\n')
+                j++;
+            memcpy(out + o, sql + i, j - i);
+            o += j - i;
+            i = j;
+        } else if (ch == '?') {
+            int n = 0;
+            size_t j = i + 1;
+            while (j < len && sql[j] >= '0' && sql[j] <= '9' && n < 1000)
+                n = n * 10 + (sql[j++] - '0');
+            if (j == i + 1)
+                n = most + 1;
+            if (n < 1 || n > PG_MAX_PARAMS) {
+                free(out);
+                return NULL;
+            }
+            most = n > most ? n : most;
+            o += (size_t)snprintf(out + o, 8, "$%d", n);
+            i = j;
+        } else {
+            out[o++] = ch;
+            i++;
+        }
+    }
+    out[o] = '\0';
+    *nparams = most;
+    return out;
+}
+
+static struct sql_stmt *pg_prepare(struct sql_conn *base, const char *sql)
+{
+    struct pg_conn *c = (struct pg_conn *)base;
+    struct pg_stmt *st = calloc(1, sizeof *st);
+    if (st == NULL)
+        return NULL;
+    st->base.driver = &sql_pg_driver;
+    st->conn = c;
+    st->row = -1;
+    st->text = number_placeholders(sql, &st->nparams);
+    if (st->text == NULL) {
+        fprintf(stderr, "sokod: database: preparing %s: too many parameters\n", sql);
+        free(st);
+        return NULL;
+    }
+    return &st->base;
+}
+
+static void unbind(struct pg_stmt *st)
+{
+    for (int i = 0; i < PG_MAX_PARAMS; i++) {
+        if (st->owned[i])
+            free(st->values[i]);
+        st->values[i] = NULL;
+        st->owned[i] = false;
+        st->lengths[i] = 0;
+        st->formats[i] = 0;
+        st->types[i] = 0;
+    }
+}
+
+static void clear_result(struct pg_stmt *st)
+{
+    PQclear(st->result);
+    st->result = NULL;
+    st->row = -1;
+    PQfreemem(st->bytes);
+    st->bytes = NULL;
+}
+
+static void pg_reset(struct sql_stmt *base)
+{
+    struct pg_stmt *st = (struct pg_stmt *)base;
+    clear_result(st);
+    unbind(st);
+}
+
+static void pg_finalize(struct sql_stmt *base)
+{
+    struct pg_stmt *st = (struct pg_stmt *)base;
+    pg_reset(base);
+    free(st->text);
+    free(st);
+}
+
+/* The slot of parameter idx, emptied; NULL when idx is out of range. */
+static struct pg_stmt *slot(struct sql_stmt *base, int idx)
+{
+    struct pg_stmt *st = (struct pg_stmt *)base;
+    if (idx < 1 || idx > PG_MAX_PARAMS)
+        return NULL;
+    int i = idx - 1;
+    if (st->owned[i])
+        free(st->values[i]);
+    st->values[i] = NULL;
+    st->owned[i] = false;
+    return st;
+}
+
+static void pg_bind_int64(struct sql_stmt *base, int idx, int64_t value)
+{
+    struct pg_stmt *st = slot(base, idx);
+    if (st == NULL)
+        return;
+    int i = idx - 1;
+    snprintf(st->numbers[i], sizeof st->numbers[i], "%" PRId64, value);
+    st->values[i] = st->numbers[i];
+    st->formats[i] = 0;
+    st->types[i] = INT8OID;
+}
+
+static void pg_bind_text(struct sql_stmt *base, int idx, const char *text)
+{
+    struct pg_stmt *st = slot(base, idx);
+    if (st == NULL)
+        return;
+    int i = idx - 1;
+    st->values[i] = strdup(text);
+    st->owned[i] = st->values[i] != NULL;
+    st->formats[i] = 0;
+    st->types[i] = 0;
+}
+
+static void pg_bind_blob(struct sql_stmt *base, int idx, const void *data, size_t len)
+{
+    struct pg_stmt *st = slot(base, idx);
+    if (st == NULL)
+        return;
+    int i = idx - 1;
+    st->values[i] = malloc(len > 0 ? len : 1);
+    if (st->values[i] == NULL)
+        return;
+    memcpy(st->values[i], data, len);
+    st->owned[i] = true;
+    st->lengths[i] = (int)len;
+    st->formats[i] = 1;
+    st->types[i] = BYTEAOID;
+}
+
+static void pg_bind_null(struct sql_stmt *base, int idx)
+{
+    struct pg_stmt *st = slot(base, idx);
+    if (st != NULL)
+        st->types[idx - 1] = 0;
+}
+
+/* Prepares the statement on its connection, with the types of its first
+ * bindings. */
+static int prepare_on_server(struct pg_stmt *st, const char *what)
+{
+    struct pg_conn *c = st->conn;
+    snprintf(st->name, sizeof st->name, "s%d", ++c->next_name);
+    PGresult *r = PQprepare(c->pg, st->name, st->text, st->nparams, st->types);
+    int status = PQresultStatus(r) == PGRES_COMMAND_OK ? STORAGE_OK : failure(c, r, what);
+    PQclear(r);
+    if (status == STORAGE_OK) {
+        st->prepared = true;
+        st->generation = c->generation;
+    }
+    return status;
+}
+
+static int run(struct pg_stmt *st, const char *what)
+{
+    struct pg_conn *c = st->conn;
+    st->changes = 0;
+    if (!st->prepared || st->generation != c->generation) {
+        int status = prepare_on_server(st, what);
+        if (status != STORAGE_OK)
+            return status;
+    }
+    st->result = PQexecPrepared(c->pg, st->name, st->nparams, (const char *const *)st->values,
+                                st->lengths, st->formats, 0);
+    ExecStatusType s = PQresultStatus(st->result);
+    if (s != PGRES_TUPLES_OK && s != PGRES_COMMAND_OK) {
+        int status = failure(c, st->result, what);
+        clear_result(st);
+        return status;
+    }
+    st->changes = strtoll(PQcmdTuples(st->result), NULL, 10);
+    return STORAGE_OK;
+}
+
+static int pg_step(struct sql_stmt *base, const char *what)
+{
+    struct pg_stmt *st = (struct pg_stmt *)base;
+    if (st->result == NULL) {
+        int status = run(st, what);
+        if (status != STORAGE_OK)
+            return status;
+    }
+    PQfreemem(st->bytes);
+    st->bytes = NULL;
+    st->row++;
+    return st->row < PQntuples(st->result) ? SQL_ROW : STORAGE_OK;
+}
+
+static const char *value(struct sql_stmt *base, int col)
+{
+    struct pg_stmt *st = (struct pg_stmt *)base;
+    if (st->result == NULL || st->row < 0 || st->row >= PQntuples(st->result) || col < 0 ||
+        col >= PQnfields(st->result) || PQgetisnull(st->result, st->row, col))
+        return NULL;
+    return PQgetvalue(st->result, st->row, col);
+}
+
+static int64_t pg_column_int64(struct sql_stmt *base, int col)
+{
+    const char *v = value(base, col);
+    if (v == NULL)
+        return 0;
+    /* A comparison or EXISTS gives a boolean: sokod reads it as 1 or 0. */
+    if (v[0] == 't' && v[1] == '\0')
+        return 1;
+    if (v[0] == 'f' && v[1] == '\0')
+        return 0;
+    return strtoll(v, NULL, 10);
+}
+
+static const char *pg_column_text(struct sql_stmt *base, int col)
+{
+    return value(base, col);
+}
+
+static const void *pg_column_blob(struct sql_stmt *base, int col, size_t *len)
+{
+    struct pg_stmt *st = (struct pg_stmt *)base;
+    *len = 0;
+    const char *v = value(base, col);
+    if (v == NULL)
+        return NULL;
+    PQfreemem(st->bytes);
+    st->bytes = PQunescapeBytea((const unsigned char *)v, len);
+    return st->bytes;
+}
+
+static bool pg_column_is_null(struct sql_stmt *base, int col)
+{
+    return value(base, col) == NULL;
+}
+
+static int64_t pg_changes(struct sql_stmt *base)
+{
+    return ((struct pg_stmt *)base)->changes;
+}
+
+static bool pg_busy(struct sql_stmt *base)
+{
+    return ((struct pg_stmt *)base)->result != NULL;
+}
+
+const struct sql_driver sql_pg_driver = {
+    .backend = SQL_POSTGRES,
+    .open = pg_open,
+    .close = pg_close,
+    .prepare = pg_prepare,
+    .finalize = pg_finalize,
+    .exec = pg_exec,
+    .in_transaction = pg_in_transaction,
+    .bind_int64 = pg_bind_int64,
+    .bind_text = pg_bind_text,
+    .bind_blob = pg_bind_blob,
+    .bind_null = pg_bind_null,
+    .step = pg_step,
+    .column_int64 = pg_column_int64,
+    .column_text = pg_column_text,
+    .column_blob = pg_column_blob,
+    .column_is_null = pg_column_is_null,
+    .changes = pg_changes,
+    .reset = pg_reset,
+    .busy = pg_busy,
+};
