@@ -5,6 +5,7 @@
 #include "storage/storage.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Open addressing for the keys of the batch being formed: twice its size. */
@@ -105,11 +106,28 @@ static void refuse_batch(struct commit_job **batch, unsigned n, int status, int6
     requeue(later, nlater);
 }
 
+static int by_key(const void *a, const void *b)
+{
+    int64_t x = (*(struct commit_job *const *)a)->key, y = (*(struct commit_job *const *)b)->key;
+    return (x > y) - (x < y);
+}
+
+/* Sorts a batch by key. The jobs of a batch have different keys (but for
+ * those of key 0, which have no order to keep), so no game's order
+ * changes; the batches of every node then lock games' rows (PostgreSQL's
+ * FOR UPDATE) in one order, and two nodes never wait for each other in a
+ * circle. */
+static void sort_by_key(struct commit_job **batch, unsigned n)
+{
+    qsort(batch, n, sizeof batch[0], by_key);
+}
+
 /* Runs n jobs in one transaction, each under its own savepoint, then
  * finishes every one of them. The transaction waits for a locked database
  * no later than the earliest deadline of its jobs. */
 static void run_batch(struct commit_job **batch, unsigned n)
 {
+    sort_by_key(batch, n);
     int64_t until = INT64_MAX;
     for (unsigned i = 0; i < n; i++) {
         if (batch[i]->deadline_ms < until)

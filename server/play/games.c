@@ -371,7 +371,8 @@ int games_take_for(int64_t game_id, int64_t user_id, struct games_answer *a, str
 {
     *g = NULL;
     struct storage_game row;
-    int status = storage_game_get(game_id, &row);
+    /* Locked: another node's entry for the game waits for this one. */
+    int status = storage_game_get_locked(game_id, &row);
     if (status == STORAGE_NOT_FOUND || (status == STORAGE_OK && row.user_id != user_id)) {
         games_refuse(a, API_E_GAME_NOT_FOUND, NULL, "you have no game %lld", (long long)game_id);
         return STORAGE_OK;

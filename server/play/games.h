@@ -58,11 +58,12 @@ struct live_game *games_take(struct http_conn *c, int64_t user, int64_t id, int 
  * *result. Release with game_cache_release. */
 struct live_game *games_take_requested(struct http_conn *c, int *result);
 
-/* On the committer thread: takes game `game_id` of `user_id` from the
- * cache, up to date with the database (its owner and hint count read from
- * its row). Returns STORAGE_OK with *g set (release it with
- * game_cache_release), STORAGE_OK with *g NULL after filling *a with a 404
- * (no such game, or another user's), or the code of a database failure. */
+/* On the committer thread, inside its transaction: takes game `game_id` of
+ * `user_id` from the cache, up to date with the database (its owner and
+ * hint count read from its row, which stays locked until the transaction
+ * ends, so that other nodes' entries of the game wait). Returns STORAGE_OK with *g set (release it
+ * with game_cache_release), STORAGE_OK with *g NULL after filling *a with a 404 (no such game, or
+ * another user's), or the code of a database failure. */
 int games_take_for(int64_t game_id, int64_t user_id, struct games_answer *a, struct live_game **g);
 
 /* Fills *a with an error answer, with the code's HTTP status, carrying the

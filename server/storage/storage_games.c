@@ -78,6 +78,16 @@ int storage_game_open(int64_t user, int64_t level, int64_t now, struct storage_g
 }
 
 static const char SQL_GAME_GET[] = GAME_COLUMNS "WHERE id = ?";
+static const char SQL_GAME_GET_LOCKED_PG[] = GAME_COLUMNS "WHERE id = ? FOR UPDATE";
+
+int storage_game_get_locked(int64_t id, struct storage_game *g)
+{
+    struct sql_stmt *st = storage_stmt(storage_dialect(SQL_GAME_GET, SQL_GAME_GET_LOCKED_PG));
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sql_bind_int64(st, 1, id);
+    return one_game(st, g, "reading a game to write it");
+}
 
 int storage_game_get(int64_t id, struct storage_game *g)
 {

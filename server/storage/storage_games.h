@@ -38,6 +38,12 @@ struct storage_log_entry {
 int storage_game_open(int64_t user, int64_t level, int64_t now, struct storage_game *g,
                       bool *created);
 int storage_game_get(int64_t id, struct storage_game *g);
+
+/* As storage_game_get, inside the open write transaction, holding the
+ * game's row until the transaction ends: on PostgreSQL no other node
+ * writes the game meanwhile (SQLite's write lock already holds the whole
+ * database). */
+int storage_game_get_locked(int64_t id, struct storage_game *g);
 /* Calls fn for each entry of a game's log, in order. */
 int storage_log_each(int64_t game, int (*fn)(void *arg, const struct storage_log_entry *e),
                      void *arg);
