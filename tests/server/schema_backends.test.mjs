@@ -164,6 +164,10 @@ function definitions(sql) {
   return parts.map((p) => p.trim());
 }
 
+// A column's default as both engines would agree on it: PostgreSQL adds
+// casts ('none'::text) that SQLite does not write.
+const defaultText = (d) => (d === null || d === undefined ? null : d.replace(/::[\w ]+/g, ''));
+
 function sqliteClass(decl, nocase) {
   const t = decl.toUpperCase();
   if (t === 'INTEGER') return 'integer';
@@ -184,7 +188,7 @@ function pgClass(type) {
 // indexes and foreign keys.
 const SQLITE_SCHEMA = [
   "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'",
-  `SELECT m.name AS tbl, p.name, p.type, p."notnull", p.pk FROM sqlite_master m
+  `SELECT m.name AS tbl, p.name, p.type, p."notnull", p.dflt_value, p.pk FROM sqlite_master m
      JOIN pragma_table_info(m.name) p WHERE m.type IN ('table', 'view') ORDER BY m.name, p.cid`,
   `SELECT m.name AS tbl, il.name, il."unique", il.origin, il.partial,
        (SELECT group_concat(name, ', ') FROM (SELECT name FROM pragma_index_info(il.name) ORDER BY seqno)) AS cols
@@ -214,6 +218,7 @@ function sqliteSchema([objects, columns, indexes, fks]) {
         // A view's column has the type of the column it shows, or none.
         type: o.type === 'view' && c.type === '' ? '' : sqliteClass(c.type, nocase.has(c.name.toLowerCase())),
         notnull: c.notnull === 1 || (c.pk > 0 && (withoutRowid || rowid)),
+        default: defaultText(c.dflt_value),
         identity: rowid && c.pk > 0,
       })),
       pk: pk.map((c) => c.name).join(', '),
@@ -243,8 +248,9 @@ const PG_ACTIONS = { a: 'NO ACTION', r: 'RESTRICT', c: 'CASCADE', n: 'SET NULL',
 const PUBLIC = "JOIN pg_namespace n ON n.oid = t.relnamespace WHERE n.nspname = 'public'";
 const PG_SCHEMA = [
   `SELECT t.relname AS tbl, t.relkind, a.attname, format_type(a.atttypid, a.atttypmod) AS type, a.attnotnull,
-       a.attidentity
+       a.attidentity, pg_get_expr(d.adbin, d.adrelid) AS dflt
      FROM pg_class t LEFT JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum > 0 AND NOT a.attisdropped
+     LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
      ${PUBLIC} AND t.relkind IN ('r', 'v') ORDER BY t.relname, a.attnum`,
   `SELECT t.relname AS tbl, ic.relname AS idx, i.indisunique, pg_get_expr(i.indpred, i.indrelid) AS pred,
        (SELECT string_agg(a.attname, ', ' ORDER BY k.ord)
@@ -275,6 +281,7 @@ function pgSchema([columns, indexes, constraints, triggers]) {
       name: c.attname,
       type: pgClass(c.type),
       notnull: c.attnotnull,
+      default: defaultText(c.dflt),
       identity: c.attidentity !== '',
       identityKind: c.attidentity,
     });
@@ -325,7 +332,10 @@ function differences(lite, pg) {
       // of the four, as board_entries' columns do.
       if (ca.type !== '') differ(`${what}, column ${ca.name}: type`, ca.type, cb.type);
       else if (cb.type.includes('(not ')) out.push(`${what}, column ${ca.name}: type ${cb.type} on PostgreSQL`);
-      if (a.kind === 'table') differ(`${what}, column ${ca.name}: NOT NULL`, ca.notnull, cb.notnull);
+      if (a.kind === 'table') {
+        differ(`${what}, column ${ca.name}: NOT NULL`, ca.notnull, cb.notnull);
+        differ(`${what}, column ${ca.name}: default`, ca.default, cb.default);
+      }
       // SQLite's rowid ids are identities BY DEFAULT, except a key that is
       // another table's id (user_settings.user_id): it is never made here.
       const foreign = a.fks.some((f) => f.startsWith(`(${ca.name}) `));
