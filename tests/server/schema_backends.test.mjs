@@ -123,7 +123,7 @@ function pair(version = Infinity) {
 
 // ---- The schema of each side, in one shape ----
 //
-// { relations: {name: {kind, columns: [{name, type, notnull, identity}],
+// { relations: {name: {kind, columns: [{name, type, notnull, default, identity}],
 //   pk, uniques: [], fks: [], checks}}, indexes: {name: text},
 //   triggers: {name: text} }, where type is a coarse class: integer
 // (BIGINT on PostgreSQL), text, text nocase (citext), blob (BYTEA).
@@ -487,7 +487,9 @@ test('ids are never given twice, even after the newest row is deleted', () => {
   // others it gives the newest id again once its row is deleted, which
   // PostgreSQL's identities never do.
   const kept = identities.filter((t) => lite.relations[t].autoincrement);
-  assert.deepEqual(kept, ['games', 'rooms', 'users'], 'the tables whose ids SQLite never gives twice');
+  for (const table of ['games', 'rooms', 'users']) {
+    assert.ok(kept.includes(table), `SQLite's ${table} has AUTOINCREMENT (migration 0012)`);
+  }
   const a = same(dbs, kept.flatMap(steps));
   const b = dbs.pg.batch(identities.filter((t) => !kept.includes(t)).flatMap(steps));
   for (const [rows, tables, name] of [[a, kept, 'both'], [b, identities.filter((t) => !kept.includes(t)), 'PostgreSQL']]) {
