@@ -21,3 +21,5 @@ foreach(script ${SOKOD_SERVER_TESTS})
     TIMEOUT 600
     ENVIRONMENT "SOKOD_BIN=$<TARGET_FILE:sokod>;SOKOD_SHARED_DIR=${SOKOD_SHARED_DIR};SOKOD_SOURCE_DIR=${CMAKE_SOURCE_DIR};SOKOD_SLOW_READER=$<TARGET_FILE:slow_reader>;NO_COLOR=1")
 endforeach()
+# The schema comparison applies the PostgreSQL migrations to the test cluster.
+sokod_needs_postgresql(server_schema_backends)

@@ -39,7 +39,8 @@ else
   fail "cmake --install --prefix $prefix"$'\n'"$out"
   finish
 fi
-for f in bin/sokod share/sokod/migrations/0001_init.sql share/sokod/static/index.html \
+for f in bin/sokod share/sokod/migrations/0001_init.sql \
+  share/sokod/migrations/postgresql/0001_init.sql share/sokod/static/index.html \
   share/sokod/levels/tutorial.sok share/sokod/core.wasm; do
   if [ -e "$prefix/$f" ]; then ok "installed $f"; else fail "installed $f: missing"; fi
 done
