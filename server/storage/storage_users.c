@@ -96,8 +96,12 @@ int storage_user_create(const char *username, const char *hash, int64_t now, int
     return status;
 }
 
+/* A solution the account has already found stays the guest's, and goes
+ * with the guest. */
 static const char SQL_MERGE_SOLUTIONS[] =
-    "UPDATE OR IGNORE solutions SET user_id = ?2 WHERE user_id = ?1";
+    "UPDATE solutions SET user_id = ?2 WHERE user_id = ?1 AND NOT EXISTS (SELECT 1 FROM "
+    "solutions o WHERE o.user_id = ?2 AND o.level_id = solutions.level_id "
+    "AND o.lurd = solutions.lurd)";
 static const char SQL_MERGE_GAMES[] =
     "UPDATE games SET user_id = ?2 WHERE user_id = ?1 AND room_id IS NULL "
     "AND level_id NOT IN (SELECT level_id FROM games WHERE user_id = ?2 AND room_id IS NULL)";
