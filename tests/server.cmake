@@ -11,15 +11,27 @@ endif()
 add_executable(slow_reader ${CMAKE_CURRENT_SOURCE_DIR}/tools/slow_reader.c)
 target_compile_options(slow_reader PRIVATE ${SOKOD_WARNINGS})
 
+# Each runs on SQLite (server_NAME) and again on PostgreSQL
+# (server_NAME_postgresql, on the cluster of tests/pg.cmake), but for those
+# about what only SQLite has (its files, its VFS, its WAL) and the schema
+# comparison, which works on both backends at once.
+set(SOKOD_ONE_RUN_TESTS backup durability faults schema_backends)
 file(GLOB SOKOD_SERVER_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/server/*.test.mjs)
+set(SOKOD_SERVER_ENV "SOKOD_BIN=$<TARGET_FILE:sokod>;SOKOD_SHARED_DIR=${SOKOD_SHARED_DIR};SOKOD_SOURCE_DIR=${CMAKE_SOURCE_DIR};SOKOD_SLOW_READER=$<TARGET_FILE:slow_reader>;NO_COLOR=1")
 foreach(script ${SOKOD_SERVER_TESTS})
   get_filename_component(file ${script} NAME)
   string(REPLACE ".test.mjs" "" name ${file})
   add_test(NAME server_${name} COMMAND ${SOKOD_NODE} --test-reporter=spec --test ${script})
-  set_tests_properties(server_${name} PROPERTIES
-    LABELS server
-    TIMEOUT 600
-    ENVIRONMENT "SOKOD_BIN=$<TARGET_FILE:sokod>;SOKOD_SHARED_DIR=${SOKOD_SHARED_DIR};SOKOD_SOURCE_DIR=${CMAKE_SOURCE_DIR};SOKOD_SLOW_READER=$<TARGET_FILE:slow_reader>;NO_COLOR=1")
+  set_tests_properties(server_${name} PROPERTIES LABELS server TIMEOUT 600
+                       ENVIRONMENT "${SOKOD_SERVER_ENV}")
+  if(NOT name IN_LIST SOKOD_ONE_RUN_TESTS)
+    add_test(NAME server_${name}_postgresql
+             COMMAND ${SOKOD_NODE} --test-reporter=spec --test ${script})
+    set_tests_properties(server_${name}_postgresql PROPERTIES LABELS "server;postgresql"
+                         TIMEOUT 600
+                         ENVIRONMENT "${SOKOD_SERVER_ENV};SOKOD_TEST_BACKEND=postgresql")
+    sokod_needs_postgresql(server_${name}_postgresql)
+  endif()
 endforeach()
 # The schema comparison applies the PostgreSQL migrations to the test cluster.
 sokod_needs_postgresql(server_schema_backends)

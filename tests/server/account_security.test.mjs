@@ -5,7 +5,7 @@
 // session.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { show, sqlite, startServer, stopCleanly } from './harness.mjs';
+import { show, SQL, sqlite, startServer, stopCleanly } from './harness.mjs';
 
 let server; // generous address limit: per-name limits and sessions
 let strict; // an address limit of 6 a minute
@@ -155,7 +155,7 @@ test('one address may try only so many log-ins and sign-ups a minute', async () 
 });
 
 function sessionHash(db, user) {
-  return sqlite(db, `SELECT hex(token_hash) FROM sessions WHERE user_id = ${user} ORDER BY created_at LIMIT 1`);
+  return sqlite(db, `SELECT ${SQL.hex('token_hash')} FROM sessions WHERE user_id = ${user} ORDER BY created_at LIMIT 1`);
 }
 
 test('an expired session is no session; a used one slides forward', async () => {
@@ -165,17 +165,17 @@ test('an expired session is no session; a used one slides forward', async () => 
   assert.match(hash, /^[0-9A-F]{64}$/);
   const now = Math.floor(Date.now() / 1000);
   // Close to its end: the next use moves it a full span ahead, cookie too.
-  sqlite(server.db, `UPDATE sessions SET expires_at = ${now + 3600} WHERE token_hash = x'${hash}'`);
+  sqlite(server.db, `UPDATE sessions SET expires_at = ${now + 3600} WHERE token_hash = ${SQL.blob(hash)}`);
   let r = await c.get('/api/v1/account');
   assert.equal(r.json.user?.id, me.id, show(r));
-  const slid = Number(sqlite(server.db, `SELECT expires_at FROM sessions WHERE token_hash = x'${hash}'`));
+  const slid = Number(sqlite(server.db, `SELECT expires_at FROM sessions WHERE token_hash = ${SQL.blob(hash)}`));
   assert.ok(slid >= now + 89 * 86400, `the session slid to ${slid - now} s ahead`);
   assert.match(r.headers.get('set-cookie') ?? '', /Max-Age=7776000/, 'the cookie is renewed with it');
   // A fresh one is not written on every request.
   r = await c.get('/api/v1/account');
   assert.equal(r.headers.get('set-cookie'), null, 'no cookie on a session used within the day');
   // Past its end: nobody, and endpoints that need a session refuse.
-  sqlite(server.db, `UPDATE sessions SET expires_at = ${now - 1} WHERE token_hash = x'${hash}'`);
+  sqlite(server.db, `UPDATE sessions SET expires_at = ${now - 1} WHERE token_hash = ${SQL.blob(hash)}`);
   r = await c.get('/api/v1/account');
   assert.equal(r.json.user, null, `an expired session is nobody: ${show(r)}`);
   r = await c.post('/api/v1/account/logout-all', {});

@@ -7,17 +7,23 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { SOURCE, levelIds, show, sqlite, startServer, stopCleanly, tempDir } from './harness.mjs';
+import { BACKEND, SOURCE, freshPgDatabase, levelIds, show, sqlite, startServer, stopCleanly, tempDir } from './harness.mjs';
 
 const ALL = path.join(SOURCE, 'migrations');
 const LAST = Math.max(...fs.readdirSync(ALL).filter((f) => /^\d{4}_.*\.sql$/.test(f)).map((f) => Number(f.slice(0, 4))));
 
 // A folder holding the migrations numbered up to n.
+// (PostgreSQL's in its subfolder, as sokod reads them).
 function migrationsUpTo(n) {
   const dir = tempDir('sokod-migrations-');
-  for (const f of fs.readdirSync(ALL)) {
-    if (/^\d{4}_.*\.sql$/.test(f) && Number(f.slice(0, 4)) <= n) fs.copyFileSync(path.join(ALL, f), path.join(dir, f));
-  }
+  const copy = (from, to) => {
+    for (const f of fs.readdirSync(from)) {
+      if (/^\d{4}_.*\.sql$/.test(f) && Number(f.slice(0, 4)) <= n) fs.copyFileSync(path.join(from, f), path.join(to, f));
+    }
+  };
+  copy(ALL, dir);
+  fs.mkdirSync(path.join(dir, 'postgresql'));
+  copy(path.join(ALL, 'postgresql'), path.join(dir, 'postgresql'));
   return dir;
 }
 
@@ -25,7 +31,7 @@ function migrationsUpTo(n) {
 // and stopping it once per folder); resolves to its path.
 async function migratedDb(folders) {
   const dir = tempDir('sokod-claims-');
-  const db = path.join(dir, 'data', 'sokod.db');
+  const db = BACKEND === 'postgresql' ? freshPgDatabase() : path.join(dir, 'data', 'sokod.db');
   for (const folder of folders) {
     const s = await startServer({ dir, db, args: ['--migrations', folder] });
     await stopCleanly(s);
@@ -108,7 +114,7 @@ const STEPS = [
   ['the level goes, and its rows with it', 8, 'DELETE FROM levels WHERE id = 901'],
 ];
 
-test('the claims of migration 0013 write the same board rows as the triggers of 0007', async () => {
+test('the claims of migration 0013 write the same board rows as the triggers of 0007', { skip: BACKEND === 'postgresql' && 'server_schema_backends compares PostgreSQL\'s boards under 0007 and 0013' }, async () => {
   const old12 = migrationsUpTo(12);
   const [old, now] = await Promise.all([migratedDb([old12]), migratedDb([old12, ALL])]);
   assert.equal(sqlite(old, 'PRAGMA user_version'), '12');

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { runSokod, show, sokodEnv, sqlite, startServer, stopCleanly, tempDir } from './harness.mjs';
+import { BACKEND, freshPgDatabase, runSokod, show, sokodEnv, sqlite, startServer, stopCleanly, tempDir } from './harness.mjs';
 import { ADMIN, ADMIN_PASSWORD, importUpload, upload } from './admin.mjs';
 
 // 2033-05-18, years away from any machine's clock.
@@ -31,7 +31,7 @@ function assertOnTestClock(what, unixSeconds) {
 
 before(async () => {
   const dir = tempDir('sokod-clock-');
-  db = path.join(dir, 'data', 'sokod.db');
+  db = BACKEND === 'postgresql' ? freshPgDatabase() : path.join(dir, 'data', 'sokod.db');
   const env = { SOKOD_TEST_NOW: String(NOW) };
   const made = runSokod(['admin', 'create', ADMIN, '--db', db], {
     input: `${ADMIN_PASSWORD}\n`, env: sokodEnv(env),

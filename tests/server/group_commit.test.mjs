@@ -4,7 +4,7 @@
 // transaction is lost, with the games in memory following the database.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { show, sqlite, startServerWithLevels, stopCleanly } from './harness.mjs';
+import { BACKEND, show, sqlite, startServerWithLevels, stopCleanly } from './harness.mjs';
 
 let server;
 let ids;
@@ -37,7 +37,7 @@ test('forty players stepping at once each get every entry, in order', async () =
     const g = (await c.get(`/api/v1/games/${id}`)).json.game;
     assert.equal(g.seq, entries);
     assert.equal(g.history, 'ud'.repeat(entries / 2), `game ${id}`);
-    const log = sqlite(server.db, `SELECT group_concat(steps, '') FROM (SELECT steps FROM game_log WHERE game_id = ${id} ORDER BY seq)`);
+    const log = sqlite(server.db, `SELECT steps FROM game_log WHERE game_id = ${id} ORDER BY seq`).split('\n').join('');
     assert.equal(log, 'ud'.repeat(entries / 2), `game ${id}: the database holds every acknowledged entry`);
   }
 });
@@ -73,6 +73,26 @@ test('two devices sending the same seq at once: exactly one takes it', async () 
   assert.equal(sqlite(server.db, `SELECT count(*) FROM game_log WHERE game_id = ${id}`), String(seq));
 });
 
+// Makes the database fail every insert into game_log for game gameId, as
+// a trigger `name`: `how` is 'statement' (the insert fails) or
+// 'transaction' (the whole transaction is lost: SQLite's RAISE(ROLLBACK);
+// on PostgreSQL the connection's end). Returns the function that drops it.
+function failInserts(name, gameId, how) {
+  if (BACKEND === 'postgresql') {
+    const body = how === 'statement'
+      ? "RAISE EXCEPTION 'the disk says no';"
+      : 'PERFORM pg_terminate_backend(pg_backend_pid()); RETURN NEW;';
+    sqlite(server.db, `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN ${body} END $$;
+      CREATE TRIGGER ${name} BEFORE INSERT ON game_log FOR EACH ROW WHEN (NEW.game_id = ${gameId})
+      EXECUTE FUNCTION ${name}()`);
+    return () => sqlite(server.db, `DROP TRIGGER ${name} ON game_log; DROP FUNCTION ${name}()`);
+  }
+  const raise = how === 'statement' ? "RAISE(ABORT, 'the disk says no')" : "RAISE(ROLLBACK, 'the disk is gone')";
+  sqlite(server.db, `CREATE TRIGGER ${name} BEFORE INSERT ON game_log WHEN NEW.game_id = ${gameId}
+    BEGIN SELECT ${raise}; END`);
+  return () => sqlite(server.db, `DROP TRIGGER ${name}`);
+}
+
 // Runs entry 1 ("u") of several games at once; resolves to their answers.
 function stepAll(players, seq, steps) {
   return Promise.all(players.map(({ c, id }) => c.post(`/api/v1/games/${id}/log`, { seq, steps })));
@@ -81,8 +101,7 @@ function stepAll(players, seq, steps) {
 test('a write that fails undoes its own entry only; the others of its batch commit', async () => {
   const players = await Promise.all(Array.from({ length: 8 }, openRoom));
   const victim = players[3];
-  sqlite(server.db, `CREATE TRIGGER refuse_victim BEFORE INSERT ON game_log WHEN NEW.game_id = ${victim.id}
-    BEGIN SELECT RAISE(ABORT, 'the disk says no'); END`);
+  const drop = failInserts('refuse_victim', victim.id, 'statement');
   try {
     const answers = await stepAll(players, 1, 'u');
     answers.forEach((r, i) => {
@@ -94,7 +113,7 @@ test('a write that fails undoes its own entry only; the others of its batch comm
       }
     });
   } finally {
-    sqlite(server.db, 'DROP TRIGGER refuse_victim');
+    drop();
   }
   const g = (await victim.c.get(`/api/v1/games/${victim.id}`)).json.game;
   assert.equal(g.seq, 0, `the game in memory went back to what the database holds: ${JSON.stringify(g)}`);
@@ -109,14 +128,13 @@ test('a write that fails undoes its own entry only; the others of its batch comm
 test('a lost transaction acknowledges nothing of its batch, and every game can go on', async () => {
   const players = await Promise.all(Array.from({ length: 8 }, openRoom));
   const victim = players[5];
-  // RAISE(ROLLBACK) ends the whole transaction, with the other entries in it.
-  sqlite(server.db, `CREATE TRIGGER lose_batch BEFORE INSERT ON game_log WHEN NEW.game_id = ${victim.id}
-    BEGIN SELECT RAISE(ROLLBACK, 'the disk is gone'); END`);
+  // The whole transaction ends, with the other entries in it.
+  const drop = failInserts('lose_batch', victim.id, 'transaction');
   let answers;
   try {
     answers = await stepAll(players, 1, 'u');
   } finally {
-    sqlite(server.db, 'DROP TRIGGER lose_batch');
+    drop();
   }
   console.log(`answers of the batch: ${answers.map((r) => r.status).join(' ')}`);
   const victimAnswer = answers[5];

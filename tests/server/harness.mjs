@@ -75,10 +75,69 @@ export function runSokod(args, options = {}) {
   return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
-// Runs the sqlite3 CLI on a database; returns its trimmed output.
+// The backend the tests run on: SOKOD_TEST_BACKEND=postgresql (with
+// SOKOD_TEST_PG_DIR, the socket folder of the cluster of tests/pg.cmake)
+// gives every server a fresh PostgreSQL database instead of a SQLite file.
+export const BACKEND = process.env.SOKOD_TEST_BACKEND === 'postgresql' ? 'postgresql' : 'sqlite';
+const PG_DIR = process.env.SOKOD_TEST_PG_DIR;
+if (BACKEND === 'postgresql' && !PG_DIR) throw new Error('SOKOD_TEST_PG_DIR must name the cluster\'s socket folder');
+
+export function pgUri(name) {
+  return `postgresql://postgres@/${name}?host=${PG_DIR}`;
+}
+
+// Runs SQL through psql's standard input, so that each of several
+// statements prints its rows (as the sqlite3 CLI does), not the last only.
+function psql(uri, sql) {
+  return spawnSync('psql', ['-X', '-q', '-At', '-v', 'ON_ERROR_STOP=1', '-d', uri, '-f', '-'], { encoding: 'utf8', input: sql });
+}
+
+// Databases made by this test file, dropped when it ends.
+const madeDatabases = [];
+let databaseCount = 0;
+
+// Where the tests' own SQL must differ between the backends: a blob as
+// upper-case hexadecimal, a blob literal from such hexadecimal, the schema's
+// version (read, and set on an empty database), the tables, and what a
+// write must say first for foreign keys to act (SQLite's CLI has them off).
+export const SQL = BACKEND === 'postgresql'
+  ? {
+    hex: (col) => `upper(encode(${col}, 'hex'))`,
+    blob: (hex) => `decode('${hex}', 'hex')`,
+    version: 'SELECT version FROM schema_version',
+    setVersion: (n) => `CREATE TABLE schema_version (version BIGINT NOT NULL); INSERT INTO schema_version VALUES (${n})`,
+    tables: "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
+    foreignKeysOn: '',
+  }
+  : {
+    hex: (col) => `hex(${col})`,
+    blob: (hex) => `x'${hex}'`,
+    version: 'PRAGMA user_version',
+    setVersion: (n) => `PRAGMA user_version = ${n}`,
+    tables: "SELECT name FROM sqlite_master WHERE type = 'table'",
+    foreignKeysOn: 'PRAGMA foreign_keys = ON; ',
+  };
+
+// A fresh, empty PostgreSQL database; returns its URI.
+export function freshPgDatabase() {
+  const name = `t${process.pid}_${++databaseCount}`;
+  const r = psql(pgUri('postgres'), `CREATE DATABASE ${name}`);
+  if (r.status !== 0) throw new Error(`cannot create the database ${name}: ${r.stderr}`);
+  madeDatabases.push(name);
+  return pgUri(name);
+}
+
+process.on('exit', () => {
+  for (const name of madeDatabases) psql(pgUri('postgres'), `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+});
+
+// Runs SQL on a server's database (the sqlite3 CLI on a file, psql on a
+// PostgreSQL URI); returns its trimmed output, rows by line and columns
+// split by '|' either way.
 export function sqlite(db, sql) {
-  const r = spawnSync('sqlite3', [db, sql], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`sqlite3 ${db} "${sql}" failed: ${r.stderr}`);
+  const postgres = /^postgres(ql)?:\/\//.test(db);
+  const r = postgres ? psql(db, sql) : spawnSync('sqlite3', [db, sql], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${postgres ? 'psql' : 'sqlite3'} ${db} "${sql}" failed: ${r.stderr}`);
   return r.stdout.trim();
 }
 
@@ -87,7 +146,7 @@ export function sqlite(db, sql) {
 // args (more flags), env (more variables).
 export async function startServer(options = {}) {
   const dir = options.dir ?? tempDir();
-  const db = options.db ?? path.join(dir, 'data', 'sokod.db');
+  const db = options.db ?? (BACKEND === 'postgresql' ? freshPgDatabase() : path.join(dir, 'data', 'sokod.db'));
   let levels = options.levels;
   if (levels === undefined) {
     levels = path.join(dir, 'levels');

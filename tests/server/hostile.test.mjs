@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import net from 'node:net';
 import { after, before, test } from 'node:test';
-import { levelIds, show, sqlite, stopCleanly } from './harness.mjs';
+import { BACKEND, levelIds, show, SQL, sqlite, stopCleanly } from './harness.mjs';
 import { startAdminServer, signedUpPlayer } from './admin.mjs';
 
 const MAX_BODY = 8192;
@@ -39,7 +39,7 @@ after(() => stopCleanly(server));
 // Everything a hostile request must not change.
 function digest() {
   const tables = ['users', 'sessions', 'games', 'game_log', 'solutions', 'collections', 'levels', 'user_settings'];
-  const have = new Set(sqlite(server.db, "SELECT name FROM sqlite_master WHERE type = 'table'").split('\n'));
+  const have = new Set(sqlite(server.db, SQL.tables).split('\n'));
   const sql = tables.filter((x) => have.has(x)).map((t) => `SELECT '${t}'; SELECT * FROM ${t} ORDER BY 1;`).join(' ');
   return crypto.createHash('sha256').update([...have].sort().join(',') + sqlite(server.db, sql)).digest('hex');
 }
@@ -328,5 +328,5 @@ test('hostile requests get their status, the server stays up, and nothing change
   // Every row's game entry was refused: the player's game is untouched.
   const g = await raw(request('GET', `/api/v1/games/${game.id}`, me));
   assert.equal(g.json.game.seq, 0, `the player's game took no entry: ${show(g)}`);
-  assert.equal(sqlite(server.db, 'PRAGMA integrity_check'), 'ok');
+  if (BACKEND === 'sqlite') assert.equal(sqlite(server.db, 'PRAGMA integrity_check'), 'ok');
 });

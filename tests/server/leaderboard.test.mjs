@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { levelIds, runSokod, show, startServer, stopCleanly, tempDir } from './harness.mjs';
+import { BACKEND, freshPgDatabase, levelIds, runSokod, show, startServer, stopCleanly, tempDir } from './harness.mjs';
 import { ADMIN, ADMIN_PASSWORD, signedUpPlayer, startAdminServer } from './admin.mjs';
 import { Board } from './sokoban.mjs';
 
@@ -321,7 +321,7 @@ async function solveDaily(server, client, admin, day) {
 
 test('the daily board holds the solutions of its own day (UTC) only, and streaks count days in a row', async () => {
   const dir = tempDir('sokod-daily-board-');
-  const db = path.join(dir, 'data', 'sokod.db');
+  const db = BACKEND === 'postgresql' ? freshPgDatabase() : path.join(dir, 'data', 'sokod.db');
   const made = runSokod(['admin', 'create', ADMIN, '--db', db], { input: `${ADMIN_PASSWORD}\n` });
   assert.equal(made.status, 0, `sokod admin create: ${made.stdout}${made.stderr}`);
 
