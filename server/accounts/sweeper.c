@@ -18,6 +18,7 @@
 #include "base/clock.h"
 #include "storage/storage.h"
 #include "storage/storage_users.h"
+#include "storage/storage_work.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -158,6 +159,9 @@ static int sweep_sessions(int64_t now, int64_t *deleted)
  * the next sweep tries again. */
 static void sweep(void)
 {
+    /* Nodes sharing a database take turns: one sweeps, the others skip. */
+    if (!storage_work_begin(STORAGE_WORK_SWEEP))
+        return;
     struct sweep_counts n = {0};
     int64_t now = clock_now();
     int status = sweep_unplayed(now, &n.unplayed);
@@ -173,6 +177,7 @@ static void sweep(void)
     if (status != STORAGE_OK)
         fprintf(stderr, "sokod: sweep stopped early (storage status %d); it goes on later\n",
                 status);
+    storage_work_end(STORAGE_WORK_SWEEP);
 }
 
 static void *sweeper_main(void *arg)

@@ -5,6 +5,7 @@
 #include "storage/storage_conn.h"
 #include "storage/storage_race_levels.h"
 #include "storage/storage_sql.h"
+#include "storage/storage_work.h"
 
 #include <stdio.h>
 
@@ -30,6 +31,12 @@ int storage_daily_add(const struct storage_daily_new *d, int64_t now, int64_t *l
     int status = storage_begin();
     if (status != STORAGE_OK)
         return status;
+    /* Nodes asked at once make it once: the others wait here, then find it. */
+    status = storage_work_serialize(STORAGE_WORK_DAILY);
+    if (status != STORAGE_OK) {
+        storage_rollback();
+        return status;
+    }
     status = storage_daily_get(d->day, level);
     if (status == STORAGE_OK) {
         /* Made by someone else meanwhile: theirs stands. */

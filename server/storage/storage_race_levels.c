@@ -7,6 +7,7 @@
 #include "storage/storage_conn.h"
 #include "storage/storage_levels.h"
 #include "storage/storage_sql.h"
+#include "storage/storage_work.h"
 
 #include <stdio.h>
 
@@ -101,6 +102,12 @@ int storage_race_level_add(const struct storage_race_level_new *r, int64_t now, 
     int status = storage_begin();
     if (status != STORAGE_OK)
         return status;
+    /* Nodes asked at once make it once: the others wait here, then find it. */
+    status = storage_work_serialize(STORAGE_WORK_RACE_LEVEL);
+    if (status != STORAGE_OK) {
+        storage_rollback();
+        return status;
+    }
     status = storage_race_level_get(r->difficulty, r->seed, level);
     if (status == STORAGE_OK)
         return storage_commit(); /* made meanwhile: that one stands */
