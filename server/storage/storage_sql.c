@@ -2,11 +2,13 @@
 #include "storage/storage_sql.h"
 
 #include "storage/storage_conn.h"
+#include "storage/storage_metrics.h"
 
 #include <errno.h>
 #include <stdio.h>
 
-int storage_status(int rc, const char *what)
+/* The STORAGE_* code of an SQLite result code, logging a failure. */
+static int status_of(int rc, const char *what)
 {
     switch (rc & 0xFF) {
     case SQLITE_OK:
@@ -37,6 +39,11 @@ int storage_status(int rc, const char *what)
     fprintf(stderr, "sokod: database: %s: %s\n", what,
             db != NULL ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
     return STORAGE_ERROR;
+}
+
+int storage_status(int rc, const char *what)
+{
+    return storage_metrics_note(status_of(rc, what));
 }
 
 int storage_exec_stmt(sqlite3_stmt *st, const char *what)
