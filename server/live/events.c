@@ -6,6 +6,7 @@
 #include "live/events.h"
 
 #include "base/clock.h"
+#include "base/metrics.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -495,6 +496,7 @@ struct events_stream *events_open(const char *const *topics, unsigned n, bool ha
         streams->prev = s;
     streams = s;
     pthread_mutex_unlock(&lock);
+    metrics_live_streams(1);
     return s;
 fail:
     for (unsigned i = 0; i < s->ntopics; i++)
@@ -554,5 +556,6 @@ void events_close(struct events_stream *s)
     if (s->next != NULL)
         s->next->prev = s->prev;
     pthread_mutex_unlock(&lock);
+    metrics_live_streams(-1);
     free(s);
 }

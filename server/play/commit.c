@@ -2,6 +2,7 @@
 #include "play/commit.h"
 
 #include "base/clock.h"
+#include "base/metrics.h"
 #include "storage/storage.h"
 
 #include <pthread.h>
@@ -159,6 +160,8 @@ static void run_batch(struct commit_job **batch, unsigned n)
     } else {
         status = storage_commit();
     }
+    if (status == STORAGE_OK)
+        metrics_commit_batch(n);
     for (unsigned i = 0; i < n; i++) {
         int s = outcome[i] != STORAGE_OK ? outcome[i] : status;
         if (broken && s == STORAGE_OK)

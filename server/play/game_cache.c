@@ -1,6 +1,7 @@
 /* The live game cache: a hash table of games, least recently used first out. */
 #include "play/game_cache.h"
 
+#include "base/metrics.h"
 #include "storage/storage_codes.h"
 
 #include <stdbool.h>
@@ -77,6 +78,7 @@ static void evict(void)
         }
         g = colder;
     }
+    metrics_game_cache_bytes(total);
 }
 
 void game_cache_setup(size_t bytes)

@@ -3,6 +3,7 @@
 
 #include "accounts/auth.h"
 #include "base/clock.h"
+#include "base/metrics.h"
 #include "base/textbuf.h"
 #include "http/body.h"
 #include "http/gzip_cache.h"
@@ -480,7 +481,9 @@ static void finish_entry(struct commit_job *cj, int status, bool ran)
 static int answer_entry(struct http_conn *c, void *arg)
 {
     struct entry_job *j = arg;
-    return games_reply(c, &j->answer);
+    int result = games_reply(c, &j->answer);
+    metrics_step_us(clock_mono_us() - c->start_us);
+    return result;
 }
 
 static void free_entry(void *arg)

@@ -2,6 +2,8 @@
  * and the choice of driver. */
 #include "storage/sql_driver.h"
 
+#include "storage/storage_metrics.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -97,7 +99,8 @@ void sql_bind_null(struct sql_stmt *st, int idx)
 
 int sql_step(struct sql_stmt *st, const char *what)
 {
-    return st->driver->step(st, what);
+    int status = st->driver->step(st, what);
+    return status == SQL_ROW ? status : storage_metrics_note(status);
 }
 
 int64_t sql_column_int64(struct sql_stmt *st, int col)

@@ -3,6 +3,7 @@
 
 #include "storage/sql_driver.h"
 #include "storage/storage_codes.h"
+#include "storage/storage_metrics.h"
 #include "storage/sql_sqlite.h"
 
 #include <limits.h>
@@ -123,7 +124,7 @@ int storage_conn_exec(const char *script, const char *what)
     struct connection *c = current();
     if (c == NULL)
         return STORAGE_ERROR;
-    return driver->exec(c->conn, script, what);
+    return storage_metrics_note(driver->exec(c->conn, script, what));
 }
 
 bool storage_conn_in_transaction(void)
