@@ -5,6 +5,7 @@
 #include "accounts/accounts.h"
 #include "accounts/sessions.h"
 #include "accounts/settings.h"
+#include "http/ops.h"
 #include "http/static_files.h"
 #include "library/admin.h"
 #include "library/catalog.h"
@@ -23,6 +24,9 @@
 
 /* Every route of sokod. The static files come last. */
 const struct route endpoints_table[] = {
+    {HTTP_GET, "/healthz", ops_healthz},
+    {HTTP_GET, "/readyz", ops_readyz},
+    {HTTP_GET, "/metrics", ops_metrics},
     {HTTP_GET, "/api/v1/account", accounts_whoami},
     {HTTP_POST, "/api/v1/account/signup", accounts_signup},
     {HTTP_POST, "/api/v1/account/login", accounts_login},

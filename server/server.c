@@ -11,6 +11,7 @@
 #include "http/gzip_cache.h"
 #include "http/http.h"
 #include "http/http_checks.h"
+#include "http/ops.h"
 #include "http/static_files.h"
 #include "http/worker.h"
 #include "library/import.h"
@@ -197,6 +198,10 @@ int server_start(const struct config *cfg, unsigned *port)
     access_log_start();
     running.access_log = true;
     routes_use(endpoints_table);
+    if (ops_setup(cfg) != 0) {
+        stop_running();
+        return -1;
+    }
     running.daemon = daemon_start(cfg, port);
     if (running.daemon == NULL) {
         stop_running();

@@ -74,6 +74,12 @@ static int set_trusted_proxies(void *field, const char *v)
     return client_ip_nets_parse(field, v) == 0 ? OPTIONS_STORED : OPTIONS_REFUSED;
 }
 
+/* As set_trusted_proxies, and "none" for an empty list. */
+static int set_metrics_allow(void *field, const char *v)
+{
+    return set_trusted_proxies(field, strcmp(v, "none") == 0 ? "" : v);
+}
+
 static const struct options_row options[] = {
     {"address", "SOKOD_ADDRESS", CONFIG_SERVE, "ADDR", "address to listen on (default 127.0.0.1)",
      TEXT(address)},
@@ -175,6 +181,10 @@ static const struct options_row options[] = {
      "addresses and networks of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto "
      "are believed, such as 10.0.0.0/8,::1 (default: none)",
      BY(trusted_proxies, set_trusted_proxies)},
+    {"metrics-allow", "SOKOD_METRICS_ALLOW", CONFIG_SERVE, "LIST",
+     "addresses and networks of the clients that may read GET /metrics (behind a trusted proxy, "
+     "the client it names), or none (default 127.0.0.0/8,::1)",
+     BY(metrics_allow, set_metrics_allow)},
     {"upload-steps", "SOKOD_UPLOAD_STEPS", CONFIG_SERVE, "N",
      "solution steps the check of one upload replays in all; solutions past it are reported "
      "\"not checked: over budget\" (default 16777216)",
@@ -316,6 +326,7 @@ int config_load(struct config *cfg, unsigned command, int argc, char **argv)
     cfg->upload_steps = 1ull << 24;
     cfg->upload_solver_seconds = 300;
     cfg->daily_past_jobs = 4;
+    client_ip_nets_parse(&cfg->metrics_allow, "127.0.0.0/8,::1");
 
     if (load_env(cfg, command) != 0)
         return -1;

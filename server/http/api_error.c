@@ -22,6 +22,7 @@ static const struct row rows[API_E_COUNT] = {
     [API_E_SIGN_IN_REQUIRED] = {"sign_in_required", 401},
     [API_E_ADMIN_REQUIRED] = {"admin_required", 403},
     [API_E_FORBIDDEN_ORIGIN] = {"forbidden_origin", 403},
+    [API_E_FORBIDDEN] = {"forbidden", 403},
     [API_E_NOT_FOUND] = {"not_found", 404},
     [API_E_COLLECTION_NOT_FOUND] = {"collection_not_found", 404},
     [API_E_LEVEL_NOT_FOUND] = {"level_not_found", 404},

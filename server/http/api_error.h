@@ -18,6 +18,7 @@ enum api_error {
     API_E_SIGN_IN_REQUIRED, /* an admin endpoint asked by a guest or nobody */
     API_E_ADMIN_REQUIRED,   /* an admin endpoint asked by an account that is not one */
     API_E_FORBIDDEN_ORIGIN, /* a state-changing request from another origin */
+    API_E_FORBIDDEN,        /* a client not allowed to read this (GET /metrics) */
     API_E_NOT_FOUND,        /* no such route or file */
     API_E_COLLECTION_NOT_FOUND,
     API_E_LEVEL_NOT_FOUND,

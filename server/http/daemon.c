@@ -8,6 +8,7 @@
 #include "http/address_count.h"
 #include "http/http.h"
 #include "http/http_checks.h"
+#include "http/ops.h"
 #include "http/routes.h"
 
 #include <arpa/inet.h>
@@ -139,6 +140,7 @@ static int dispatch(struct http_conn *c)
     if ((c->method & HTTP_WRITES) != 0 && !http_checks_write(c, &result))
         return result;
     memcpy(c->param, m.param, sizeof c->param);
+    c->route = m.index + 1;
     return m.handler(c);
 }
 
@@ -189,7 +191,9 @@ static void on_completed(void *cls, struct MHD_Connection *mhd, void **con_cls,
     *con_cls = NULL;
     if (c == NULL || (void *)c == (void *)&http_checks_nul_target)
         return;
-    access_log(c);
+    ops_count(c);
+    if (!c->quiet)
+        access_log(c);
     http_conn_free(c);
 }
 

@@ -146,6 +146,8 @@ static void find_client(struct http_conn *c)
         client_ip_forwarded(&settings->trusted_proxies, peer, f.value, f.n, client);
     }
     client_ip_key(client, c->client, sizeof c->client);
+    memcpy(c->client_ip, client, sizeof c->client_ip);
+    c->client_ip_known = true;
 }
 
 void http_client_address(struct http_conn *c, char *out, size_t cap)
@@ -155,6 +157,15 @@ void http_client_address(struct http_conn *c, char *out, size_t cap)
     if (!c->client_known)
         find_client(c);
     snprintf(out, cap, "%s", c->client);
+}
+
+bool http_client_ip(struct http_conn *c, unsigned char out[16])
+{
+    if (!c->client_known)
+        find_client(c);
+    if (c->client_ip_known)
+        memcpy(out, c->client_ip, sizeof c->client_ip);
+    return c->client_ip_known;
 }
 
 bool http_limit_client(struct http_conn *c, struct ratelimit *rl, const char *kind,

@@ -43,6 +43,8 @@ struct http_conn {
     char method_name[16];
     char *path;                     /* the decoded path, without the query */
     int64_t param[HTTP_MAX_PARAMS]; /* the {id} segments of the route, in order */
+    unsigned route;                 /* 1 + the routing table's row that took it; 0: none (yet) */
+    bool quiet;                     /* left out of the access log (a load balancer's probe) */
     char *body;                     /* the request body, NUL-terminated (NULL when empty) */
     size_t body_len;
     size_t body_cap;
@@ -63,6 +65,8 @@ struct http_conn {
     /* The client, read once per request (http_client_address). */
     bool client_known;
     bool from_proxy; /* the socket's peer is a trusted proxy */
+    bool client_ip_known;
+    unsigned char client_ip[16]; /* the whole address, in client_ip.h's form */
     char client[CLIENT_IP_KEY_MAX];
 };
 
@@ -123,6 +127,11 @@ void http_retry_after(struct http_conn *c, unsigned seconds);
  * Behind a trusted proxy (--trusted-proxies) it is the right-most hop of
  * X-Forwarded-For that is not one; otherwise the socket's peer. */
 void http_client_address(struct http_conn *c, char *out, size_t cap);
+
+/* The client's whole address (not cut to a /64), found as
+ * http_client_address finds it, in client_ip.h's 16-byte form; false when
+ * unknown. */
+bool http_client_ip(struct http_conn *c, unsigned char out[16]);
 
 struct ratelimit;
 

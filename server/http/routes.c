@@ -82,6 +82,7 @@ enum route_result routes_match(unsigned method, const char *path, struct route_m
             continue;
         if (routes[i].method == wanted) {
             m->handler = routes[i].handler;
+            m->index = (unsigned)i;
             m->nparams = trial.nparams;
             memcpy(m->param, trial.param, sizeof m->param);
             return ROUTE_FOUND;

@@ -25,12 +25,14 @@ enum route_result { ROUTE_FOUND, ROUTE_NOT_FOUND, ROUTE_WRONG_METHOD };
 
 struct route_match {
     http_handler handler;
+    unsigned index; /* the row of the table, for ROUTE_FOUND */
     int64_t param[HTTP_MAX_PARAMS];
     unsigned nparams;
     char allow[64]; /* for ROUTE_WRONG_METHOD: the methods the path takes */
 };
 
-/* Finds the route of (method, path). ROUTE_FOUND fills handler and params;
+/* Finds the route of (method, path). ROUTE_FOUND fills handler, index and
+ * params;
  * ROUTE_WRONG_METHOD fills allow ("GET, HEAD"); ROUTE_NOT_FOUND otherwise.
  * A HEAD request matches GET routes. */
 enum route_result routes_match(unsigned method, const char *path, struct route_match *m);
