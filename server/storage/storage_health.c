@@ -2,6 +2,7 @@
 #include "storage/storage_health.h"
 
 #include "storage/storage_conn.h"
+#include "storage/storage_metrics.h"
 #include "storage/storage_sql.h"
 
 #include <stdatomic.h>
@@ -17,8 +18,8 @@ static atomic_int expected;
 int storage_health_schema(int *version)
 {
     struct sql_stmt *st = storage_stmt(storage_dialect(SQL_SCHEMA_VERSION, SQL_SCHEMA_VERSION_PG));
-    if (st == NULL)
-        return STORAGE_ERROR;
+    if (st == NULL) /* no connection: counted here, as sql_step does not see it */
+        return storage_metrics_note(STORAGE_ERROR);
     int64_t v = 0;
     int status = storage_first_int64(st, &v, "reading the schema version");
     if (status == STORAGE_OK)

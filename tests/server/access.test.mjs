@@ -22,6 +22,8 @@ import { startAdminServer, signedUpPlayer } from './admin.mjs';
 //  watch   {id} is a player: anyone watches an account that lets others watch
 //          (its game now, its entries live); nobody watches one that opted out
 //          nor a guest (tests/server/watch.test.mjs)
+//  address by the client's address, whatever the session: --metrics-allow
+//          (tests/server/metrics.test.mjs)
 // A body (for writes) and a query are given where the route needs them.
 const MATRIX = {
   'GET /api/v1/account': { kind: 'self' },
@@ -61,6 +63,9 @@ const MATRIX = {
   'POST /api/v1/rooms/{id}/rematch': { kind: 'room' },
   'GET /api/v1/watch/{id}': { kind: 'watch' },
   'GET /core.wasm': { kind: 'public' },
+  'GET /healthz': { kind: 'public' },
+  'GET /readyz': { kind: 'public' },
+  'GET /metrics': { kind: 'address' },
   'GET /...': { kind: 'public', path: '/' },
 };
 const ADMIN_PREFIX = '/api/v1/admin/';

@@ -106,6 +106,7 @@ export const SQL = BACKEND === 'postgresql'
     blob: (hex) => `decode('${hex}', 'hex')`,
     version: 'SELECT version FROM schema_version',
     setVersion: (n) => `CREATE TABLE schema_version (version BIGINT NOT NULL); INSERT INTO schema_version VALUES (${n})`,
+    changeVersion: (n) => `UPDATE schema_version SET version = ${n}`,
     tables: "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
     foreignKeysOn: '',
   }
@@ -114,6 +115,7 @@ export const SQL = BACKEND === 'postgresql'
     blob: (hex) => `x'${hex}'`,
     version: 'PRAGMA user_version',
     setVersion: (n) => `PRAGMA user_version = ${n}`,
+    changeVersion: (n) => `PRAGMA user_version = ${n}`,
     tables: "SELECT name FROM sqlite_master WHERE type = 'table'",
     foreignKeysOn: 'PRAGMA foreign_keys = ON; ',
   };

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { SOURCE, openGame, rawRequest, show, sqlite, startServerWithLevels, stopCleanly } from './harness.mjs';
+import { BACKEND, SOURCE, SQL, openGame, rawRequest, show, sqlite, startServerWithLevels, stopCleanly } from './harness.mjs';
 import { EventStream } from './sse.mjs';
 
 // The newest migration this checkout knows: what /readyz expects.
@@ -146,19 +146,19 @@ test('/healthz and /readyz answer a probe without a session, and 200s stay out o
 test('/readyz answers 503 while the database holds another schema than the node knows, and 200 again once it does', async () => {
   const { server } = await startServerWithLevels();
   try {
-    sqlite(server.db, `PRAGMA user_version = ${NEWEST + 1}`);
+    sqlite(server.db, SQL.changeVersion(NEWEST + 1));
     let r = await rawRequest(server.url, 'GET', '/readyz');
     assert.equal(r.status, 503, `a database newer than the node: ${show(r)}`);
     assert.equal(r.json?.error?.code, 'unavailable', show(r));
     assert.equal(r.json?.reason, 'schema_newer', show(r));
     assert.match(r.json.error.message, new RegExp(`version ${NEWEST + 1}, this node's is ${NEWEST}`));
-    sqlite(server.db, `PRAGMA user_version = ${NEWEST - 1}`);
+    sqlite(server.db, SQL.changeVersion(NEWEST - 1));
     r = await rawRequest(server.url, 'GET', '/readyz');
     assert.equal(r.status, 503, `a database older than the node: ${show(r)}`);
     assert.equal(r.json?.reason, 'schema_older', show(r));
     // The process is still alive meanwhile.
     assert.equal((await rawRequest(server.url, 'GET', '/healthz')).status, 200);
-    sqlite(server.db, `PRAGMA user_version = ${NEWEST}`);
+    sqlite(server.db, SQL.changeVersion(NEWEST));
     r = await rawRequest(server.url, 'GET', '/readyz');
     assert.equal(r.status, 200, `once the schema is the node's again: ${show(r)}`);
     for (let i = 0; i < 200 && !server.stderr().includes('GET /readyz 503'); i++) await new Promise((res) => setTimeout(res, 25));
@@ -229,14 +229,21 @@ test('a database locked by another process moves the busy series of the database
     const game = await openGame(player, ids[0]);
     const busy = (f) => valueOf(f, 'sokod_database_errors_total', 'sokod_database_errors_total', { code: 'busy' });
     const before = await scrape(server);
-    holder = spawn('sqlite3', [server.db], { stdio: ['pipe', 'pipe', 'pipe'] });
+    // Another process holds what a step must write: SQLite's write lock, or
+    // on PostgreSQL the games table (a step reads its game's row FOR UPDATE).
+    const postgres = BACKEND === 'postgresql';
+    holder = spawn(postgres ? 'psql' : 'sqlite3', postgres ? ['-X', '-q', '-At', '-d', server.db] : [server.db],
+      { stdio: ['pipe', 'pipe', 'pipe'] });
     let said = '';
     holder.stdout.on('data', (d) => { said += d; });
-    holder.stdin.write("BEGIN EXCLUSIVE; INSERT INTO users (guest, created_at) VALUES (1, 0); SELECT 'locked';\n");
+    holder.stdin.write(postgres
+      ? "BEGIN; LOCK TABLE games IN EXCLUSIVE MODE; SELECT 'locked';\n"
+      : "BEGIN EXCLUSIVE; INSERT INTO users (guest, created_at) VALUES (1, 0); SELECT 'locked';\n");
     while (!said.includes('locked')) await new Promise((r) => setTimeout(r, 20));
     const r = await player.post(`/api/v1/games/${game.id}/log`, { seq: game.seq + 1, steps: 'r' });
     assert.equal(r.status, 503, `a step while locked: ${show(r)}`);
-    // Reads go on in WAL mode: the node stays ready.
+    // Reads go on (SQLite's WAL mode; PostgreSQL's row versions): the node
+    // stays ready.
     assert.equal((await rawRequest(server.url, 'GET', '/readyz')).status, 200);
     holder.stdin.end('ROLLBACK;\n');
     await new Promise((res) => holder.on('exit', res));
