@@ -79,7 +79,7 @@ function setup() {
     if (name === 'menu') return openMenu();
     if (ready()) act(name);
   });
-  for (const [id, name] of [['g-undo', 'undo'], ['g-redo', 'redo'], ['g-restart', 'restart'],
+  for (const [id, name] of [['g-undo', 'undo'], ['g-undo-push', 'undoPush'], ['g-redo', 'redo'], ['g-restart', 'restart'],
     ['g-prev', 'prev'], ['g-next', 'next']]) {
     $(id).addEventListener('click', () => ready() && act(name));
   }
@@ -226,6 +226,7 @@ function updateHud() {
   $('g-pushes').textContent = g.pushes;
   $('g-goals').textContent = `${g.boxesOnGoal}/${g.boxCount}`;
   $('g-undo').disabled = g.cursor === 0;
+  $('g-undo-push').disabled = g.cursor === 0;
   $('g-redo').disabled = g.redoCount === 0;
   $('g-restart').disabled = g.moves === 0;
   $('g-prev').disabled = !neighbours.prev;
