@@ -66,3 +66,52 @@ test('the leaderboard breaks no word in two on a phone', async () => {
   assert.ok(table.x >= 0 && table.x + table.width <= 390.5, `the table (${JSON.stringify(table)}) fits the screen`);
   assert.deepEqual(errors, []);
 });
+
+/** Each editor panel: whether it lies inside the screen's width without
+ * scrolling sideways, shows its content whole, and can be scrolled into
+ * view from its top to its bottom. */
+async function panelsFit(page) {
+  return page.evaluate(() => [...document.querySelectorAll('.ed-side > .ed-panel')].map((p) => {
+    const name = p.querySelector('h2, summary').textContent;
+    const r = p.getBoundingClientRect();
+    const across = r.left >= 0 && r.right <= innerWidth + 0.5;
+    const whole = p.scrollHeight <= p.clientHeight + 1 && p.scrollWidth <= p.clientWidth + 1;
+    p.scrollIntoView({ block: 'end', inline: 'nearest' });
+    const end = p.getBoundingClientRect();
+    p.scrollIntoView({ block: 'start', inline: 'nearest' });
+    const start = p.getBoundingClientRect();
+    const reachable = end.bottom <= innerHeight + 0.5 && start.top >= -0.5;
+    return { name, across, whole, reachable, rect: [r.left, r.top, r.width, r.height].map(Math.round) };
+  }));
+}
+
+for (const [w, h, name] of [[390, 844, 'upright'], [844, 390, 'sideways']]) {
+  test(`the editor's panels show whole on a phone held ${name}`, async () => {
+    const { page, errors } = phone;
+    await page.setViewportSize({ width: w, height: h });
+    try {
+      await page.goto(`${server.url}/#/editor`);
+      await page.waitForFunction(() => window.sokod?.editor && document.getElementById('ed-board').width > 0);
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: screenshotPath(`phone-editor-${name}.png`) });
+      for (const p of await panelsFit(page)) {
+        assert.ok(p.across, `the ${p.name} panel (${p.rect}) lies inside the ${w} px wide screen`);
+        assert.ok(p.whole, `the ${p.name} panel (${p.rect}) shows its content whole`);
+        assert.ok(p.reachable, `the ${p.name} panel (${p.rect}) scrolls into view from top to bottom`);
+      }
+      // The tools scroll along their strip, but none is cut across it.
+      const cut = await page.evaluate(() => {
+        const strip = document.querySelector('.ed-tools').getBoundingClientRect();
+        const across = strip.width > strip.height ? ['top', 'bottom'] : ['left', 'right'];
+        return [...document.querySelectorAll('.ed-tool span')].map((t) => t.getBoundingClientRect())
+          .filter((r) => r[across[0]] < strip[across[0]] - 0.5 || r[across[1]] > strip[across[1]] + 0.5).length;
+      });
+      assert.equal(cut, 0, `${cut} tools are cut across their strip`);
+      const board = await page.locator('#ed-board').boundingBox();
+      assert.ok(board.width >= 0.5 * Math.min(w, h), `the board (${JSON.stringify(board)}) keeps room to draw`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.setViewportSize({ width: 390, height: 844 });
+    }
+  });
+}
