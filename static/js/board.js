@@ -4,11 +4,18 @@
 // Tiles are whole device pixels, so the board stays sharp at any
 // devicePixelRatio. Steps animate through a queue of transitions; a queue
 // that grows (fast keys, long walks) plays faster so it never lags behind.
+// A board may be zoomed in beyond the size that fits its frame: the frame
+// then shows a part of it, moved by a pan, and follows the player.
 
 import { WALL, GOAL, OUTSIDE } from './core.js';
 import { SpriteSheet } from './sprites.js';
 
 const DX = [0, 1, 0, -1], DY = [-1, 0, 1, 0];
+// The most pixels a board's canvas holds: a zoomed big board is drawn
+// coarser beyond it rather than costing a phone hundreds of megabytes.
+const MAX_PIXELS = 8e6;
+// Squares zoom in up to this many CSS pixels.
+const ZOOM_SQUARE = 56;
 
 export class BoardView {
   /** canvas: the <canvas>; frame: the element whose size the board fits. */
@@ -29,6 +36,10 @@ export class BoardView {
     this.raf = 0;
     this.onFrame = null;    // called after each drawn frame with its time
     this.overlay = null;    // overlay(ctx, tile, width): draws on top when no step animates
+    this.zoom = 1;          // squares' size over the size that fits the frame
+    this.pan = [0, 0];      // CSS pixels the zoomed board is moved from the frame's centre
+    this.playerAt = null;   // where the player was drawn, in squares from the top left
+    this.followed = '';     // that place, when the view last followed it
     this.resizer = new ResizeObserver(() => this.resize());
     this.resizer.observe(frame);
   }
@@ -47,6 +58,8 @@ export class BoardView {
     this.anim = null;
     this.marks = { reach: null, select: -1, frozen: null, target: -1, path: null };
     this.shown = { player: state.player, boxes: new Set(state.boxes), facing: 2 };
+    this.zoom = 1;
+    this.pan = [0, 0];
     this.resize();
   }
 
@@ -96,14 +109,31 @@ export class BoardView {
     return this.anim !== null || this.queue.length > 0;
   }
 
-  resize() {
-    if (!this.level) return;
+  /** The board's size in the frame at a zoom: the squares' size in device
+   * pixels as shown and as drawn (a canvas holds at most MAX_PIXELS; beyond,
+   * squares are drawn smaller and stretched), and the board's CSS size. */
+  geometry(zoom) {
     const dpr = window.devicePixelRatio || 1;
     const rect = this.frame.getBoundingClientRect();
-    if (rect.width < 1 || rect.height < 1) return;
     const { width, height } = this.level;
-    const tile = Math.max(2, Math.floor(Math.min(
-      (rect.width * dpr) / width, (rect.height * dpr) / height, 96 * dpr)));
+    const fit = Math.min((rect.width * dpr) / width, (rect.height * dpr) / height, 96 * dpr);
+    const shown = Math.max(2, Math.floor(fit * Math.min(zoom, this.maxZoom(fit / dpr))));
+    const tile = Math.min(shown, Math.max(2, Math.floor(Math.sqrt(MAX_PIXELS / (width * height)))));
+    return { rect, dpr, shown, tile, w: (shown * width) / dpr, h: (shown * height) / dpr };
+  }
+
+  /** How far a board whose squares fit at `fit` CSS pixels may zoom in:
+   * until its squares are ZOOM_SQUARE pixels, a finger's width. */
+  maxZoom(fit) {
+    return Math.max(1, ZOOM_SQUARE / fit);
+  }
+
+  resize() {
+    if (!this.level) return;
+    const rect = this.frame.getBoundingClientRect();
+    if (rect.width < 1 || rect.height < 1) return;
+    const { dpr, shown, tile, w, h } = this.geometry(this.zoom);
+    const { width, height } = this.level;
     if (tile !== this.tile || this.canvas.width !== tile * width || this.canvas.height !== tile * height) {
       this.tile = tile;
       this.canvas.width = tile * width;
@@ -111,9 +141,60 @@ export class BoardView {
       this.sheet = null;
       this.layer = null;
     }
-    this.canvas.style.width = `${(tile * width) / dpr}px`;
-    this.canvas.style.height = `${(tile * height) / dpr}px`;
+    this.canvas.style.width = `${(shown * width) / dpr}px`;
+    this.canvas.style.height = `${(shown * height) / dpr}px`;
+    this.placeBoard(rect, w, h);
     this.requestFrame();
+  }
+
+  /** Keeps the pan inside the board (a board smaller than its frame stays
+   * centred) and moves the canvas by it. */
+  placeBoard(rect, w, h) {
+    const room = [Math.max(0, (w - rect.width) / 2), Math.max(0, (h - rect.height) / 2)];
+    this.pan = this.pan.map((p, i) => Math.round(Math.min(room[i], Math.max(-room[i], p))));
+    const [x, y] = this.pan;
+    this.canvas.style.transform = x || y ? `translate(${x}px, ${y}px)` : '';
+  }
+
+  /** Zooms by `factor` about the client point (x, y), the board under it
+   * staying there, then pans by (dx, dy) CSS pixels: a pinch's step. */
+  zoomAt(factor, x, y, dx = 0, dy = 0) {
+    if (!this.level) return;
+    const before = this.canvas.getBoundingClientRect();
+    if (before.width < 1) return;
+    const u = (x - before.left) / before.width, v = (y - before.top) / before.height;
+    const rect = this.frame.getBoundingClientRect();
+    const fit = this.geometry(1);
+    this.zoom = Math.min(this.maxZoom(fit.shown / fit.dpr), Math.max(1, this.zoom * factor));
+    const { w, h } = this.geometry(this.zoom);
+    // The board's left edge, unpanned, is the frame's centre less half its width.
+    this.pan = [x + dx - u * w - (rect.left + rect.width / 2 - w / 2),
+      y + dy - v * h - (rect.top + rect.height / 2 - h / 2)];
+    // Where the player stands now is where the user put it: not followed.
+    this.followed = String(this.playerAt);
+    this.resize();
+  }
+
+  /** Pans a zoomed board so that the player, who moved since the last
+   * call, stays at least a few squares inside the frame. */
+  follow() {
+    const key = String(this.playerAt);
+    if (this.zoom <= 1 || !this.playerAt || key === this.followed) return;
+    this.followed = key;
+    const rect = this.frame.getBoundingClientRect();
+    const board = this.canvas.getBoundingClientRect();
+    const scale = board.width / this.canvas.width, square = this.tile * scale;
+    const shift = [0, 0];
+    for (let i = 0; i < 2; i++) {
+      const lo = i ? rect.top : rect.left, size = i ? rect.height : rect.width;
+      const at = (i ? board.top : board.left) + this.playerAt[i] * square;
+      const margin = Math.min(2.5 * square, (size - square) / 2);
+      if (at < lo + margin) shift[i] = lo + margin - at;
+      else if (at + square > lo + size - margin) shift[i] = lo + size - margin - at - square;
+    }
+    if (!shift[0] && !shift[1]) return;
+    this.pan = [this.pan[0] + shift[0], this.pan[1] + shift[1]];
+    this.placeBoard(rect, board.width, board.height);
   }
 
   /** The square under a point in client coordinates, or -1. */
@@ -143,6 +224,7 @@ export class BoardView {
     const t0 = performance.now();
     this.advance(now);
     this.draw(now);
+    this.follow();
     this.drawMs = performance.now() - t0;
     if (this.onFrame) this.onFrame(now);
     if (this.animating) this.requestFrame();
@@ -267,6 +349,7 @@ export class BoardView {
       if (box === m.select) this.drawSelect(x, y);
     }
     const [px, py] = a ? place(a.after.player, a.from) : place(this.shown.player);
+    this.playerAt = [px / t, py / t];
     ctx.drawImage(this.sheet.get('player', this.shown.facing), Math.round(px), Math.round(py));
     if (this.overlay && !a) this.overlay(ctx, t, width);
   }

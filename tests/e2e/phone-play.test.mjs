@@ -4,7 +4,9 @@
 // makes their squares larger.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServerAndBrowser, closeAll, waitForGame, waitSynced, tutorialLevels, localPosition, press, arrows } from './harness.mjs';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startServerAndBrowser, closeAll, waitForGame, waitSynced, tutorialLevels, localPosition, press, arrows, importLevels, tempDir, apiGet, clickSquare, screenshotPath } from './harness.mjs';
 
 let server, phone;
 before(async () => ({ server, browser: phone } = await startServerAndBrowser({
@@ -41,6 +43,133 @@ test('the goals counter and an undo-push button are on a phone screen', async ()
   await page.waitForFunction(() => window.sokod.position().moves === 6);
   local = await localPosition(page);
   assert.deepEqual([local.moves, local.pushes, local.redo], [6, 0, 2], 'the button undoes back to before the push');
+  await waitSynced(page);
+  assert.deepEqual(errors, []);
+});
+
+/** Fingers on the screen through CDP: each step is a list of [x, y], one
+ * per finger, and the fingers lift after the last. */
+async function touch(page, steps) {
+  const cdp = await page.context().newCDPSession(page);
+  const points = (at) => at.map(([x, y], i) => ({ x, y, id: i + 1, radiusX: 4, radiusY: 4, force: 1 }));
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: points(steps[0]) });
+  for (const at of steps.slice(1)) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: points(at) });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+}
+
+/** Two fingers about (x, y), `from` pixels apart, spread to `to` apart while
+ * both move by (dx, dy). */
+function pinch(page, x, y, from, to, dx = 0, dy = 0, n = 6) {
+  const steps = [];
+  for (let i = 0; i <= n; i++) {
+    const half = (from + ((to - from) * i) / n) / 2, cx = x + (dx * i) / n, cy = y + (dy * i) / n;
+    steps.push([[cx - half, cy], [cx + half, cy]]);
+  }
+  return touch(page, steps);
+}
+
+/** One finger from the frame's centre, moved by (dx, dy). */
+async function swipe(page, dx, dy) {
+  const f = await page.locator('#board-frame').boundingBox();
+  const x = f.x + f.width / 2, y = f.y + f.height / 2;
+  await touch(page, [0, 1, 2, 3, 4].map((i) => [[x + (dx * i) / 4, y + (dy * i) / 4]]));
+}
+
+/** A 30 by 18 room, walled, with the player at (2, 2), a box at (5, 9)
+ * and its goal at (27, 9). */
+function wideLevel() {
+  const rows = [];
+  for (let y = 0; y < 18; y++) {
+    let row = '';
+    for (let x = 0; x < 30; x++) row += x === 0 || y === 0 || x === 29 || y === 17 ? '#' : ' ';
+    rows.push(row);
+  }
+  const put = (x, y, ch) => { rows[y] = rows[y].slice(0, x) + ch + rows[y].slice(x + 1); };
+  put(2, 2, '@');
+  put(5, 9, '$');
+  put(27, 9, '.');
+  return `${rows.join('\n')}\nTitle: The long hall\n`;
+}
+
+async function openWide(page) {
+  const file = join(tempDir(), 'wide.sok');
+  writeFileSync(file, wideLevel());
+  importLevels(server.db, file, 'Wide');
+  await page.goto(`${server.url}/`);
+  const list = (await apiGet(page, '/collections')).body.collections;
+  const wide = list.find((c) => c.name === 'Wide');
+  const id = (await apiGet(page, `/collections/${wide.id}`)).body.levels[0].id;
+  await page.goto(`${server.url}/#/play/${id}`);
+  await waitForGame(page, 'The long hall');
+}
+
+/** The board's square size in CSS pixels, the frame's box, and the client
+ * box of the player's square. */
+async function view(page) {
+  return page.evaluate(() => {
+    const b = document.getElementById('board').getBoundingClientRect();
+    const f = document.getElementById('board-frame').getBoundingClientRect();
+    const p = window.sokod.position();
+    const square = b.width / p.width;
+    const x = b.left + (p.player % p.width) * square, y = b.top + Math.floor(p.player / p.width) * square;
+    return { square, board: [b.left, b.top, b.width, b.height], frame: [f.left, f.top, f.right, f.bottom],
+      player: [x, y, x + square, y + square] };
+  });
+}
+
+const inside = (v) => v.player[0] >= v.frame[0] - 0.5 && v.player[1] >= v.frame[1] - 0.5 &&
+  v.player[2] <= v.frame[2] + 0.5 && v.player[3] <= v.frame[3] + 0.5;
+
+test('two fingers zoom and pan a big board; taps and swipes still play', async () => {
+  const { page, errors } = phone;
+  await openWide(page);
+  const fit = await view(page);
+  const [fx, fy] = [(fit.frame[0] + fit.frame[2]) / 2, (fit.frame[1] + fit.frame[3]) / 2];
+
+  await pinch(page, fx, fy, 60, 200);
+  const zoomed = await view(page);
+  assert.ok(zoomed.square >= 2 * fit.square,
+    `spreading two fingers from 60 to 200 px zooms in: squares of ${fit.square} px became ${zoomed.square} px`);
+  assert.ok(zoomed.board[2] > fit.frame[2] - fit.frame[0], 'the zoomed board is wider than its frame');
+
+  // Two fingers moved together, the same distance apart, pan the board.
+  await pinch(page, fx, fy, 80, 80, -120, 0);
+  const panned = await view(page);
+  assert.ok(Math.abs(panned.board[0] - (zoomed.board[0] - 120)) < 2,
+    `moving two fingers 120 px left moves the board with them: its left edge went from ${zoomed.board[0]} to ${panned.board[0]}`);
+  assert.equal((await localPosition(page)).moves, 0, 'a pinch is neither a tap nor a swipe');
+
+  // Back to the player, then a tap walks and a swipe steps at this zoom.
+  await pinch(page, fx, fy, 80, 80, 400, 400);
+  const back = await view(page);
+  assert.ok(inside(back), `the player's square ${back.player} is in the frame ${back.frame}`);
+  await clickSquare(page, 4, 3, true);
+  let local = await localPosition(page);
+  assert.equal(local.player, 3 * 30 + 4, `a tap on (4, 3) walks there, not to ${local.player}`);
+  await swipe(page, 0, 60);
+  local = await localPosition(page);
+  assert.equal(local.player, 4 * 30 + 4, `a swipe down steps to (4, 4), not to ${local.player}`);
+  await page.screenshot({ path: screenshotPath('phone-zoomed.png') });
+
+  // The view follows the player across the board.
+  await press(page, arrows('rrrrrrrrrrrrrrrrrrrrrrrdddddddddddd'));
+  local = await localPosition(page);
+  assert.equal(local.player, 16 * 30 + 27, 'the walk ended at (27, 16)');
+  // The last steps are still animating: give the view until they end.
+  await page.waitForFunction(() => {
+    const b = document.getElementById('board').getBoundingClientRect();
+    const f = document.getElementById('board-frame').getBoundingClientRect();
+    const square = b.width / 30, x = b.left + 27 * square, y = b.top + 16 * square;
+    return x >= f.left && y >= f.top && x + square <= f.right && y + square <= f.bottom;
+  }, null, { timeout: 5000 }).catch(() => {});
+  const followed = await view(page);
+  assert.ok(inside(followed), `the view followed the player: its square ${followed.player} is in the frame ${followed.frame}`);
+
+  // Pinching back in shows the whole board again.
+  await pinch(page, fx, fy, 300, 20);
+  const whole = await view(page);
+  assert.ok(Math.abs(whole.square - fit.square) < 0.01, `zoomed back out to ${fit.square} px squares, not ${whole.square}`);
   await waitSynced(page);
   assert.deepEqual(errors, []);
 });

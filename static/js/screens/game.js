@@ -61,6 +61,7 @@ function setup() {
       play.pointAt(view.cellAt(x, y));
     },
     action: (name) => ready() && act(name),
+    zoom: (factor, x, y, dx, dy) => view.zoomAt(factor, x, y, dx, dy),
     hover: (x, y) => {
       if (!ready() || !settings.get('pointMode')) return view.setMarks({ target: -1, path: null });
       const c = x < 0 ? -1 : view.cellAt(x, y);
