@@ -6,6 +6,9 @@
 // that grows (fast keys, long walks) plays faster so it never lags behind.
 // A board may be zoomed in beyond the size that fits its frame: the frame
 // then shows a part of it, moved by a pan, and follows the player.
+// A wide board in a tall frame may be shown turned a quarter clockwise (see
+// shouldTurn): positions, marks and directions stay the board's own in the
+// interface, and are turned only where they are drawn or read from screen.
 
 import { WALL, GOAL, OUTSIDE } from './core.js';
 import { SpriteSheet } from './sprites.js';
@@ -16,6 +19,8 @@ const DX = [0, 1, 0, -1], DY = [-1, 0, 1, 0];
 const MAX_PIXELS = 8e6;
 // Squares zoom in up to this many CSS pixels.
 const ZOOM_SQUARE = 56;
+// A board whose squares are smaller than this may be turned to grow them.
+const TURN_BELOW = 32;
 
 export class BoardView {
   /** canvas: the <canvas>; frame: the element whose size the board fits. */
@@ -25,6 +30,9 @@ export class BoardView {
     this.ctx = canvas.getContext('2d', { alpha: false });
     this.theme = null;
     this.level = null;      // {width, height, start cells}
+    this.grid = null;       // the level as drawn: turned when `turned`
+    this.mayTurn = false;   // whether a wide board may be turned in a tall frame
+    this.turned = false;
     this.shown = null;      // {player, boxes: Set, facing}
     this.queue = [];        // transitions waiting to play
     this.anim = null;       // the transition playing: {t0, duration, ...}
@@ -54,6 +62,8 @@ export class BoardView {
   /** Shows a new level; state: {player, boxes (array of cells)}. */
   setLevel(level, state) {
     this.level = level;
+    this.turned = false;
+    this.grid = level;
     this.queue = [];
     this.anim = null;
     this.marks = { reach: null, select: -1, frozen: null, target: -1, path: null };
@@ -115,7 +125,7 @@ export class BoardView {
   geometry(zoom) {
     const dpr = window.devicePixelRatio || 1;
     const rect = this.frame.getBoundingClientRect();
-    const { width, height } = this.level;
+    const { width, height } = this.grid;
     const fit = Math.min((rect.width * dpr) / width, (rect.height * dpr) / height, 96 * dpr);
     const shown = Math.max(2, Math.floor(fit * Math.min(zoom, this.maxZoom(fit / dpr))));
     const tile = Math.min(shown, Math.max(2, Math.floor(Math.sqrt(MAX_PIXELS / (width * height)))));
@@ -132,8 +142,10 @@ export class BoardView {
     if (!this.level) return;
     const rect = this.frame.getBoundingClientRect();
     if (rect.width < 1 || rect.height < 1) return;
+    const turn = this.mayTurn && shouldTurn(this.level, rect);
+    if (turn !== this.turned) this.turn(turn);
     const { dpr, shown, tile, w, h } = this.geometry(this.zoom);
-    const { width, height } = this.level;
+    const { width, height } = this.grid;
     if (tile !== this.tile || this.canvas.width !== tile * width || this.canvas.height !== tile * height) {
       this.tile = tile;
       this.canvas.width = tile * width;
@@ -145,6 +157,36 @@ export class BoardView {
     this.canvas.style.height = `${(shown * height) / dpr}px`;
     this.placeBoard(rect, w, h);
     this.requestFrame();
+  }
+
+  /** Shows the board turned a quarter clockwise, or not, from the zoom
+   * that fits. */
+  turn(on) {
+    this.turned = on;
+    this.grid = on ? turnedLevel(this.level) : this.level;
+    this.zoom = 1;
+    this.pan = [0, 0];
+    this.layer = null;
+    this.tile = 0;
+  }
+
+  /** A square of the board as drawn (turned or not), and back. */
+  toGrid(cell) {
+    if (!this.turned || cell < 0) return cell;
+    const { width, height } = this.level;
+    return (cell % width) * height + (height - 1 - Math.floor(cell / width));
+  }
+
+  toBoard(cell) {
+    if (!this.turned || cell < 0) return cell;
+    const { width, height } = this.level;
+    return (height - 1 - (cell % height)) * width + Math.floor(cell / height);
+  }
+
+  /** The direction a player's key or swipe means on the board, for one
+   * given as seen on screen (UP, RIGHT, DOWN, LEFT = 0..3). */
+  boardDir(dir) {
+    return this.turned ? (dir + 3) % 4 : dir;
   }
 
   /** Keeps the pan inside the board (a board smaller than its frame stays
@@ -200,18 +242,18 @@ export class BoardView {
   /** The square under a point in client coordinates, or -1. */
   cellAt(clientX, clientY) {
     if (!this.level) return -1;
-    const r = this.canvas.getBoundingClientRect();
-    const x = Math.floor(((clientX - r.left) / r.width) * this.level.width);
-    const y = Math.floor(((clientY - r.top) / r.height) * this.level.height);
-    if (x < 0 || y < 0 || x >= this.level.width || y >= this.level.height) return -1;
-    return y * this.level.width + x;
+    const r = this.canvas.getBoundingClientRect(), { width, height } = this.grid;
+    const x = Math.floor(((clientX - r.left) / r.width) * width);
+    const y = Math.floor(((clientY - r.top) / r.height) * height);
+    if (x < 0 || y < 0 || x >= width || y >= height) return -1;
+    return this.toBoard(y * width + x);
   }
 
   /** Where a square's centre is, in client coordinates. */
   clientPoint(cell) {
     const r = this.canvas.getBoundingClientRect();
-    const w = this.level.width, h = this.level.height;
-    return [r.left + ((cell % w) + 0.5) * (r.width / w), r.top + (Math.floor(cell / w) + 0.5) * (r.height / h)];
+    const w = this.grid.width, h = this.grid.height, c = this.toGrid(cell);
+    return [r.left + ((c % w) + 0.5) * (r.width / w), r.top + (Math.floor(c / w) + 0.5) * (r.height / h)];
   }
 
   requestFrame() {
@@ -250,7 +292,7 @@ export class BoardView {
   }
 
   buildLayer() {
-    const { width, height, cells } = this.level, t = this.tile, b = this.theme.board;
+    const { width, height, cells } = this.grid, t = this.tile, b = this.theme.board;
     const layer = document.createElement('canvas');
     layer.width = width * t;
     layer.height = height * t;
@@ -269,7 +311,7 @@ export class BoardView {
           g.lineWidth = Math.max(1, Math.round(t / 32));
           g.strokeRect(x * t + 0.5, y * t + 0.5, t - 1, t - 1);
         }
-        if (this.showDead && this.dead && this.dead[y * width + x] && !(c & GOAL)) {
+        if (this.showDead && this.dead && this.dead[this.toBoard(y * width + x)] && !(c & GOAL)) {
           g.fillStyle = b.dead;
           g.fillRect(x * t, y * t, t, t);
         }
@@ -288,7 +330,8 @@ export class BoardView {
   }
 
   draw(now) {
-    const t = this.tile, ctx = this.ctx, { width, cells } = this.level, b = this.theme.board;
+    const t = this.tile, ctx = this.ctx, { width, cells } = this.grid, b = this.theme.board;
+    const at = (cell) => this.toGrid(cell);
     if (!this.sheet) {
       this.sheet = new SpriteSheet(this.theme.sprites, t);
       // Render every sprite now, so the first step of each kind costs nothing.
@@ -302,15 +345,15 @@ export class BoardView {
     let k = 1;
     if (a) k = Math.min(1, Math.max(0, (now - a.t0) / a.duration));
     const ease = k < 1 ? k * (2 - k) : 1;
-    const boxes = a ? a.after.boxes : this.shown.boxes;
+    const boxes = [...(a ? a.after.boxes : this.shown.boxes)].map(at);
     const moving = new Map();
-    if (a) for (const [from, to] of a.moved) moving.set(to, from);
+    if (a) for (const [from, to] of a.moved) moving.set(at(to), at(from));
 
-    const m = this.marks;
+    const m = this.marks, select = at(m.select);
     if (m.reach) {
       ctx.fillStyle = b.reach;
       for (let i = 0; i < m.reach.length; i++) {
-        if (!m.reach[i] || i === m.select) continue;
+        if (!m.reach[this.toBoard(i)] || i === select) continue;
         const x = (i % width) * t, y = Math.floor(i / width) * t;
         ctx.beginPath();
         ctx.arc(x + t / 2, y + t / 2, t * 0.18, 0, Math.PI * 2);
@@ -319,7 +362,7 @@ export class BoardView {
     }
     if (m.path && !a) {
       ctx.fillStyle = b.target;
-      for (const c of m.path) {
+      for (const c of m.path.map(at)) {
         const x = (c % width) * t, y = Math.floor(c / width) * t;
         ctx.beginPath();
         ctx.arc(x + t / 2, y + t / 2, Math.max(1.5, t * 0.08), 0, Math.PI * 2);
@@ -329,7 +372,8 @@ export class BoardView {
     if (m.target >= 0) {
       ctx.strokeStyle = b.target;
       ctx.lineWidth = Math.max(2, t * 0.08);
-      const x = (m.target % width) * t, y = Math.floor(m.target / width) * t;
+      const target = at(m.target);
+      const x = (target % width) * t, y = Math.floor(target / width) * t;
       ctx.strokeRect(x + t * 0.1, y + t * 0.1, t * 0.8, t * 0.8);
     }
 
@@ -345,13 +389,25 @@ export class BoardView {
       // The box turns "on goal" when it arrives, not when it leaves.
       const onGoal = cells[box] & GOAL && (from === undefined || ease >= 1);
       ctx.drawImage(this.sheet.get(onGoal ? 'boxOnGoal' : 'box'), Math.round(x), Math.round(y));
-      if (m.frozen && m.frozen[box] && !a) this.drawFrozen(x, y);
-      if (box === m.select) this.drawSelect(x, y);
+      if (m.frozen && m.frozen[this.toBoard(box)] && !a) this.drawFrozen(x, y);
+      if (box === select) this.drawSelect(x, y);
     }
-    const [px, py] = a ? place(a.after.player, a.from) : place(this.shown.player);
+    const [px, py] = a ? place(at(a.after.player), at(a.from)) : place(at(this.shown.player));
     this.playerAt = [px / t, py / t];
-    ctx.drawImage(this.sheet.get('player', this.shown.facing), Math.round(px), Math.round(py));
-    if (this.overlay && !a) this.overlay(ctx, t, width);
+    const facing = this.turned ? (this.shown.facing + 1) % 4 : this.shown.facing;
+    ctx.drawImage(this.sheet.get('player', facing), Math.round(px), Math.round(py));
+    if (this.overlay && !a) this.drawOverlay(t);
+  }
+
+  /** The overlay draws on the board's own squares: a turned board turns
+   * its drawing with it. */
+  drawOverlay(t) {
+    const ctx = this.ctx;
+    ctx.save();
+    // A quarter turn clockwise: the board's (x, y) is drawn at (height - y, x).
+    if (this.turned) ctx.setTransform(0, 1, -1, 0, this.level.height * t, 0);
+    this.overlay(ctx, t, this.level.width);
+    ctx.restore();
   }
 
   drawFrozen(x, y) {
@@ -430,4 +486,26 @@ export function undoTransition(width, stepFrom, dir, pushed, after) {
   const to = stepFrom + delta, moved = [];
   for (let i = 0; i < pushed; i++) moved.push([to + (i + 1) * delta, to + i * delta]);
   return { from: to, dir, moved, after };
+}
+
+/** Whether a board shows larger turned a quarter in a frame of this size:
+ * only a wide board in a tall frame, whose squares would be smaller than a
+ * finger (TURN_BELOW pixels) and grow by a quarter or more turned. */
+function shouldTurn(level, rect) {
+  const { width, height } = level;
+  if (width <= height || rect.height <= rect.width) return false;
+  const straight = Math.min(rect.width / width, rect.height / height);
+  const turned = Math.min(rect.width / height, rect.height / width);
+  return straight < TURN_BELOW && turned >= 1.25 * straight;
+}
+
+/** The level turned a quarter clockwise: its square (x, y) becomes
+ * (height - 1 - y, x) of a level `height` wide. */
+function turnedLevel(level) {
+  const { width, height, cells } = level;
+  const turned = new cells.constructor(width * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) turned[x * height + (height - 1 - y)] = cells[y * width + x];
+  }
+  return { ...level, width: height, height: width, cells: turned };
 }

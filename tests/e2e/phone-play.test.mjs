@@ -76,44 +76,50 @@ async function swipe(page, dx, dy) {
   await touch(page, [0, 1, 2, 3, 4].map((i) => [[x + (dx * i) / 4, y + (dy * i) / 4]]));
 }
 
-/** A 30 by 18 room, walled, with the player at (2, 2), a box at (5, 9)
- * and its goal at (27, 9). */
-function wideLevel() {
+/** A walled room `w` by `h` with the player at (2, 2), a box at (5, 9)
+ * and its goal at (20, 12). */
+function room(w, h, title) {
   const rows = [];
-  for (let y = 0; y < 18; y++) {
+  for (let y = 0; y < h; y++) {
     let row = '';
-    for (let x = 0; x < 30; x++) row += x === 0 || y === 0 || x === 29 || y === 17 ? '#' : ' ';
+    for (let x = 0; x < w; x++) row += x === 0 || y === 0 || x === w - 1 || y === h - 1 ? '#' : ' ';
     rows.push(row);
   }
   const put = (x, y, ch) => { rows[y] = rows[y].slice(0, x) + ch + rows[y].slice(x + 1); };
   put(2, 2, '@');
   put(5, 9, '$');
-  put(27, 9, '.');
-  return `${rows.join('\n')}\nTitle: The long hall\n`;
+  put(20, 12, '.');
+  return `${rows.join('\n')}\nTitle: ${title}\n`;
 }
 
-async function openWide(page) {
-  const file = join(tempDir(), 'wide.sok');
-  writeFileSync(file, wideLevel());
-  importLevels(server.db, file, 'Wide');
+/** Imports a room into a collection of its own and opens it. */
+async function openRoom(page, w, h, title) {
+  const file = join(tempDir(), 'room.sok');
+  writeFileSync(file, room(w, h, title));
+  importLevels(server.db, file, title);
   await page.goto(`${server.url}/`);
   const list = (await apiGet(page, '/collections')).body.collections;
-  const wide = list.find((c) => c.name === 'Wide');
-  const id = (await apiGet(page, `/collections/${wide.id}`)).body.levels[0].id;
+  const mine = list.find((c) => c.name === title);
+  const id = (await apiGet(page, `/collections/${mine.id}`)).body.levels[0].id;
   await page.goto(`${server.url}/#/play/${id}`);
-  await waitForGame(page, 'The long hall');
+  await waitForGame(page, title);
 }
 
-/** The board's square size in CSS pixels, the frame's box, and the client
- * box of the player's square. */
+/** The board's square size in CSS pixels, the frame's box, whether the
+ * board is drawn turned (taller than the level is), and the client box of
+ * the player's square. A turned board is turned a quarter clockwise: the
+ * level's square (x, y) shows in column height - 1 - y, row x. */
 async function view(page) {
   return page.evaluate(() => {
     const b = document.getElementById('board').getBoundingClientRect();
     const f = document.getElementById('board-frame').getBoundingClientRect();
     const p = window.sokod.position();
-    const square = b.width / p.width;
-    const x = b.left + (p.player % p.width) * square, y = b.top + Math.floor(p.player / p.width) * square;
-    return { square, board: [b.left, b.top, b.width, b.height], frame: [f.left, f.top, f.right, f.bottom],
+    const turned = p.width !== p.height && (b.width > b.height) !== (p.width > p.height);
+    const square = b.width / (turned ? p.height : p.width);
+    const px = p.player % p.width, py = Math.floor(p.player / p.width);
+    const [col, row] = turned ? [p.height - 1 - py, px] : [px, py];
+    const x = b.left + col * square, y = b.top + row * square;
+    return { square, turned, board: [b.left, b.top, b.width, b.height], frame: [f.left, f.top, f.right, f.bottom],
       player: [x, y, x + square, y + square] };
   });
 }
@@ -123,8 +129,9 @@ const inside = (v) => v.player[0] >= v.frame[0] - 0.5 && v.player[1] >= v.frame[
 
 test('two fingers zoom and pan a big board; taps and swipes still play', async () => {
   const { page, errors } = phone;
-  await openWide(page);
+  await openRoom(page, 24, 40, 'The tall hall');
   const fit = await view(page);
+  assert.equal(fit.turned, false, 'a tall board is never turned');
   const [fx, fy] = [(fit.frame[0] + fit.frame[2]) / 2, (fit.frame[1] + fit.frame[3]) / 2];
 
   await pinch(page, fx, fy, 60, 200);
@@ -146,21 +153,21 @@ test('two fingers zoom and pan a big board; taps and swipes still play', async (
   assert.ok(inside(back), `the player's square ${back.player} is in the frame ${back.frame}`);
   await clickSquare(page, 4, 3, true);
   let local = await localPosition(page);
-  assert.equal(local.player, 3 * 30 + 4, `a tap on (4, 3) walks there, not to ${local.player}`);
+  assert.equal(local.player, 3 * 24 + 4, `a tap on (4, 3) walks there, not to ${local.player}`);
   await swipe(page, 0, 60);
   local = await localPosition(page);
-  assert.equal(local.player, 4 * 30 + 4, `a swipe down steps to (4, 4), not to ${local.player}`);
+  assert.equal(local.player, 4 * 24 + 4, `a swipe down steps to (4, 4), not to ${local.player}`);
   await page.screenshot({ path: screenshotPath('phone-zoomed.png') });
 
   // The view follows the player across the board.
-  await press(page, arrows('rrrrrrrrrrrrrrrrrrrrrrrdddddddddddd'));
+  await press(page, arrows(`${'r'.repeat(18)}${'d'.repeat(30)}`));
   local = await localPosition(page);
-  assert.equal(local.player, 16 * 30 + 27, 'the walk ended at (27, 16)');
+  assert.equal(local.player, 34 * 24 + 22, `the walk ended at (22, 34), not ${local.player}`);
   // The last steps are still animating: give the view until they end.
   await page.waitForFunction(() => {
     const b = document.getElementById('board').getBoundingClientRect();
     const f = document.getElementById('board-frame').getBoundingClientRect();
-    const square = b.width / 30, x = b.left + 27 * square, y = b.top + 16 * square;
+    const square = b.width / 24, x = b.left + 22 * square, y = b.top + 34 * square;
     return x >= f.left && y >= f.top && x + square <= f.right && y + square <= f.bottom;
   }, null, { timeout: 5000 }).catch(() => {});
   const followed = await view(page);
@@ -170,6 +177,58 @@ test('two fingers zoom and pan a big board; taps and swipes still play', async (
   await pinch(page, fx, fy, 300, 20);
   const whole = await view(page);
   assert.ok(Math.abs(whole.square - fit.square) < 0.01, `zoomed back out to ${fit.square} px squares, not ${whole.square}`);
+  await waitSynced(page);
+  assert.deepEqual(errors, []);
+});
+
+/** Taps the centre of the level's square (x, y), wherever the board shows it. */
+async function tapSquare(page, x, y) {
+  const [cx, cy] = await page.evaluate(([sx, sy]) => {
+    const b = document.getElementById('board').getBoundingClientRect();
+    const p = window.sokod.position();
+    const turned = (b.width > b.height) !== (p.width > p.height);
+    const square = b.width / (turned ? p.height : p.width);
+    const [col, row] = turned ? [p.height - 1 - sy, sx] : [sx, sy];
+    return [b.left + (col + 0.5) * square, b.top + (row + 0.5) * square];
+  }, [x, y]);
+  await page.touchscreen.tap(cx, cy);
+}
+
+test('a wide board turns a quarter in a tall screen, and directions turn with it', async () => {
+  const { page, errors } = phone;
+  await openRoom(page, 30, 18, 'The long hall');
+  const v = await view(page);
+  const [fw, fh] = [v.frame[2] - v.frame[0], v.frame[3] - v.frame[1]];
+  const straight = Math.min(fw / 30, fh / 18);
+  assert.equal(v.turned, true, `the 30 by 18 board is drawn turned in the ${fw}x${fh} frame: ${v.board}`);
+  assert.ok(v.square >= 1.25 * straight, `turned, its squares are ${v.square} px, not the ${straight} px of a straight board`);
+  await page.screenshot({ path: screenshotPath('phone-turned.png') });
+
+  // Each way of stepping moves the player the way it points on screen.
+  const moved = async (what, expected) => {
+    const before = (await view(page)).player, moves = (await localPosition(page)).moves;
+    await what();
+    await page.waitForFunction((n) => window.sokod.position().moves === n, moves + 1, { timeout: 5000 });
+    const after = (await view(page)).player;
+    const d = [Math.round((after[0] - before[0]) / v.square), Math.round((after[1] - before[1]) / v.square)];
+    assert.deepEqual(d, expected, `the player moved by ${d} squares on screen, not ${expected}`);
+  };
+  await moved(() => swipe(page, 0, -60), [0, -1]);
+  await moved(() => swipe(page, 60, 0), [1, 0]);
+  await moved(() => press(page, ['ArrowDown']), [0, 1]);
+  await moved(() => press(page, ['ArrowLeft']), [-1, 0]);
+  assert.equal((await localPosition(page)).player, 2 * 30 + 2, 'four steps around a square lead back to (2, 2)');
+  await moved(() => swipe(page, 0, -60), [0, -1]);
+  assert.equal((await localPosition(page)).player, 2 * 30 + 1, 'up on screen is left on the level: (1, 2)');
+
+  // A tap walks to the square under the finger; pushing works as drawn.
+  await tapSquare(page, 4, 9);
+  assert.equal((await localPosition(page)).player, 9 * 30 + 4, 'a tap on (4, 9) walks there');
+  await tapSquare(page, 5, 9);
+  await tapSquare(page, 8, 9);
+  await page.waitForFunction(() => window.sokod.position().pushes === 3);
+  const local = await localPosition(page);
+  assert.deepEqual(local.boxes, [9 * 30 + 8], 'tapping the box, then (8, 9), pushes it there');
   await waitSynced(page);
   assert.deepEqual(errors, []);
 });

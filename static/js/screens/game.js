@@ -36,6 +36,7 @@ export const metrics = { keyAt: 0, handledAt: 0, shownAt: 0, latencies: [] };
 
 function setup() {
   view = new BoardView($('board'), $('board-frame'));
+  view.mayTurn = true;
   view.onFrame = () => {
     if (metrics.keyAt && !metrics.shownAt) {
       metrics.shownAt = performance.now();
@@ -242,7 +243,8 @@ function updateHud() {
 }
 
 function act(name) {
-  if (DIR_OF[name] !== undefined) return play.step(DIR_OF[name]);
+  // Directions are as seen on screen, where the board may be turned.
+  if (DIR_OF[name] !== undefined) return play.step(view.boardDir(DIR_OF[name]));
   switch (name) {
     case 'undo': return play.undo();
     case 'redo': return play.redo();
