@@ -3,7 +3,8 @@
 // no word in two, the editor's panels show whole.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServerAndBrowser, closeAll, waitForGame, waitSynced, tutorialLevels, press, arrows, sendAccountForm, screenshotPath } from './harness.mjs';
+import { startServerAndBrowser, closeAll, screenshotPath } from './harness.mjs';
+import { leaderboardWithEntry } from './rooms.mjs';
 
 let server, phone;
 before(async () => ({ server, browser: phone } = await startServerAndBrowser({
@@ -49,16 +50,7 @@ async function brokenWords(page, selector) {
 
 test('the leaderboard breaks no word in two on a phone', async () => {
   const { page, errors } = phone;
-  await sendAccountForm(page, server.url, 'signup', 'Bartholomew', 'correct horse battery');
-  await page.waitForSelector('#acc-signed-in:not([hidden])');
-  const level = (await tutorialLevels(page))[0];
-  await page.goto(`${server.url}/#/play/${level.id}`);
-  await waitForGame(page, level.title);
-  await press(page, arrows(level.solution));
-  await page.waitForSelector('#solved:not([hidden])');
-  await waitSynced(page);
-  await page.goto(`${server.url}/#/board/${level.id}`);
-  await page.waitForSelector('#board-plain .board-table tbody tr');
+  await leaderboardWithEntry(page, server.url, 'Bartholomew');
   await page.screenshot({ path: screenshotPath('phone-leaderboard.png') });
   const broken = await brokenWords(page, '.board-table');
   assert.deepEqual(broken, [], `words broken over two lines in the leaderboard at 390 px: ${broken.join(', ')}`);

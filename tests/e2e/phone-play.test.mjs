@@ -4,9 +4,8 @@
 // makes their squares larger.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { startServerAndBrowser, closeAll, waitForGame, waitSynced, tutorialLevels, localPosition, press, arrows, importLevels, tempDir, apiGet, clickSquare, screenshotPath } from './harness.mjs';
+import { startServerAndBrowser, closeAll, waitForGame, waitSynced, tutorialLevels, localPosition, press, arrows, clickSquare, screenshotPath } from './harness.mjs';
+import { openRoom } from './rooms.mjs';
 
 let server, phone;
 before(async () => ({ server, browser: phone } = await startServerAndBrowser({
@@ -76,35 +75,6 @@ async function swipe(page, dx, dy) {
   await touch(page, [0, 1, 2, 3, 4].map((i) => [[x + (dx * i) / 4, y + (dy * i) / 4]]));
 }
 
-/** A walled room `w` by `h` with the player at (2, 2), a box at (5, 9)
- * and its goal at (20, 12). */
-function room(w, h, title) {
-  const rows = [];
-  for (let y = 0; y < h; y++) {
-    let row = '';
-    for (let x = 0; x < w; x++) row += x === 0 || y === 0 || x === w - 1 || y === h - 1 ? '#' : ' ';
-    rows.push(row);
-  }
-  const put = (x, y, ch) => { rows[y] = rows[y].slice(0, x) + ch + rows[y].slice(x + 1); };
-  put(2, 2, '@');
-  put(5, 9, '$');
-  put(20, 12, '.');
-  return `${rows.join('\n')}\nTitle: ${title}\n`;
-}
-
-/** Imports a room into a collection of its own and opens it. */
-async function openRoom(page, w, h, title) {
-  const file = join(tempDir(), 'room.sok');
-  writeFileSync(file, room(w, h, title));
-  importLevels(server.db, file, title);
-  await page.goto(`${server.url}/`);
-  const list = (await apiGet(page, '/collections')).body.collections;
-  const mine = list.find((c) => c.name === title);
-  const id = (await apiGet(page, `/collections/${mine.id}`)).body.levels[0].id;
-  await page.goto(`${server.url}/#/play/${id}`);
-  await waitForGame(page, title);
-}
-
 /** The board's square size in CSS pixels, the frame's box, whether the
  * board is drawn turned (taller than the level is), and the client box of
  * the player's square. A turned board is turned a quarter clockwise: the
@@ -129,7 +99,7 @@ const inside = (v) => v.player[0] >= v.frame[0] - 0.5 && v.player[1] >= v.frame[
 
 test('two fingers zoom and pan a big board; taps and swipes still play', async () => {
   const { page, errors } = phone;
-  await openRoom(page, 24, 40, 'The tall hall');
+  await openRoom(page, server, 24, 40, 'The tall hall');
   const fit = await view(page);
   assert.equal(fit.turned, false, 'a tall board is never turned');
   const [fx, fy] = [(fit.frame[0] + fit.frame[2]) / 2, (fit.frame[1] + fit.frame[3]) / 2];
@@ -196,7 +166,7 @@ async function tapSquare(page, x, y) {
 
 test('a wide board turns a quarter in a tall screen, and directions turn with it', async () => {
   const { page, errors } = phone;
-  await openRoom(page, 30, 18, 'The long hall');
+  await openRoom(page, server, 30, 18, 'The long hall');
   const v = await view(page);
   const [fw, fh] = [v.frame[2] - v.frame[0], v.frame[3] - v.frame[1]];
   const straight = Math.min(fw / 30, fh / 18);
