@@ -196,6 +196,10 @@ export class BoardView {
     this.pan = this.pan.map((p, i) => Math.round(Math.min(room[i], Math.max(-room[i], p))));
     const [x, y] = this.pan;
     this.canvas.style.transform = x || y ? `translate(${x}px, ${y}px)` : '';
+    // Only a board larger than its frame is clipped: what else the frame
+    // holds may reach beyond it. Clipped, not hidden: a frame that could
+    // scroll would scroll to show the focused board, undoing the pan.
+    this.frame.style.overflow = room[0] || room[1] ? 'clip' : '';
   }
 
   /** Zooms by `factor` about the client point (x, y), the board under it
