@@ -189,6 +189,11 @@ export class BoardView {
     return this.turned ? (dir + 3) % 4 : dir;
   }
 
+  /** The direction on screen of one on the board. */
+  screenDir(dir) {
+    return this.turned ? (dir + 1) % 4 : dir;
+  }
+
   /** Keeps the pan inside the board (a board smaller than its frame stays
    * centred) and moves the canvas by it. */
   placeBoard(rect, w, h) {
@@ -398,8 +403,7 @@ export class BoardView {
     }
     const [px, py] = a ? place(at(a.after.player), at(a.from)) : place(at(this.shown.player));
     this.playerAt = [px / t, py / t];
-    const facing = this.turned ? (this.shown.facing + 1) % 4 : this.shown.facing;
-    ctx.drawImage(this.sheet.get('player', facing), Math.round(px), Math.round(py));
+    ctx.drawImage(this.sheet.get('player', this.screenDir(this.shown.facing)), Math.round(px), Math.round(py));
     if (this.overlay && !a) this.drawOverlay(t);
   }
 

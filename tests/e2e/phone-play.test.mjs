@@ -172,7 +172,19 @@ test('a wide board turns a quarter in a tall screen, and directions turn with it
   const straight = Math.min(fw / 30, fh / 18);
   assert.equal(v.turned, true, `the 30 by 18 board is drawn turned in the ${fw}x${fh} frame: ${v.board}`);
   assert.ok(v.square >= 1.25 * straight, `turned, its squares are ${v.square} px, not the ${straight} px of a straight board`);
+
+  // A hint names the way its arrow points on screen: the level's direction
+  // (read from the squares it announces) turned a quarter clockwise.
+  await page.tap('#g-ask-hint');
+  await page.waitForFunction(() => /push the box at/.test(document.getElementById('live-polite').textContent));
+  const said = await page.textContent('#live-polite');
+  const [, bx, by, tx, ty] = said.match(/column (\d+), row (\d+) \w+, to column (\d+), row (\d+)/).map(Number);
+  const onLevel = ty < by ? 'up' : tx > bx ? 'right' : ty > by ? 'down' : 'left';
+  const onScreen = { up: 'right', right: 'down', down: 'left', left: 'up' }[onLevel];
+  const text = await page.textContent('#hint-text');
+  assert.match(text, new RegExp(`push the box ${onScreen}\\b`), `a push ${onLevel} on the level shows as ${onScreen}: "${text}"`);
   await page.screenshot({ path: screenshotPath('phone-turned.png') });
+  await page.tap('#hint-close');
 
   // Each way of stepping moves the player the way it points on screen.
   const moved = async (what, expected) => {
