@@ -4,11 +4,23 @@
 // Tiles are whole device pixels, so the board stays sharp at any
 // devicePixelRatio. Steps animate through a queue of transitions; a queue
 // that grows (fast keys, long walks) plays faster so it never lags behind.
+// A board may be zoomed in beyond the size that fits its frame: the frame
+// then shows a part of it, moved by a pan, and follows the player.
+// A wide board in a tall frame may be shown turned a quarter clockwise (see
+// shouldTurn): positions, marks and directions stay the board's own in the
+// interface, and are turned only where they are drawn or read from screen.
 
 import { WALL, GOAL, OUTSIDE } from './core.js';
 import { SpriteSheet } from './sprites.js';
 
 const DX = [0, 1, 0, -1], DY = [-1, 0, 1, 0];
+// The most pixels a board's canvas holds: a zoomed big board is drawn
+// coarser beyond it rather than costing a phone hundreds of megabytes.
+const MAX_PIXELS = 8e6;
+// Squares zoom in up to this many CSS pixels.
+const ZOOM_SQUARE = 56;
+// A board whose squares are smaller than this may be turned to grow them.
+const TURN_BELOW = 32;
 
 export class BoardView {
   /** canvas: the <canvas>; frame: the element whose size the board fits. */
@@ -18,6 +30,9 @@ export class BoardView {
     this.ctx = canvas.getContext('2d', { alpha: false });
     this.theme = null;
     this.level = null;      // {width, height, start cells}
+    this.grid = null;       // the level as drawn: turned when `turned`
+    this.mayTurn = false;   // whether a wide board may be turned in a tall frame
+    this.turned = false;
     this.shown = null;      // {player, boxes: Set, facing}
     this.queue = [];        // transitions waiting to play
     this.anim = null;       // the transition playing: {t0, duration, ...}
@@ -29,6 +44,10 @@ export class BoardView {
     this.raf = 0;
     this.onFrame = null;    // called after each drawn frame with its time
     this.overlay = null;    // overlay(ctx, tile, width): draws on top when no step animates
+    this.zoom = 1;          // squares' size over the size that fits the frame
+    this.pan = [0, 0];      // CSS pixels the zoomed board is moved from the frame's centre
+    this.playerAt = null;   // where the player was drawn, in squares from the top left
+    this.followed = '';     // that place, when the view last followed it
     this.resizer = new ResizeObserver(() => this.resize());
     this.resizer.observe(frame);
   }
@@ -43,10 +62,14 @@ export class BoardView {
   /** Shows a new level; state: {player, boxes (array of cells)}. */
   setLevel(level, state) {
     this.level = level;
+    this.turned = false;
+    this.grid = level;
     this.queue = [];
     this.anim = null;
     this.marks = { reach: null, select: -1, frozen: null, target: -1, path: null };
     this.shown = { player: state.player, boxes: new Set(state.boxes), facing: 2 };
+    this.zoom = 1;
+    this.pan = [0, 0];
     this.resize();
   }
 
@@ -96,14 +119,33 @@ export class BoardView {
     return this.anim !== null || this.queue.length > 0;
   }
 
-  resize() {
-    if (!this.level) return;
+  /** The board's size in the frame at a zoom: the squares' size in device
+   * pixels as shown and as drawn (a canvas holds at most MAX_PIXELS; beyond,
+   * squares are drawn smaller and stretched), and the board's CSS size. */
+  geometry(zoom) {
     const dpr = window.devicePixelRatio || 1;
     const rect = this.frame.getBoundingClientRect();
+    const { width, height } = this.grid;
+    const fit = Math.min((rect.width * dpr) / width, (rect.height * dpr) / height, 96 * dpr);
+    const shown = Math.max(2, Math.floor(fit * Math.min(zoom, this.maxZoom(fit / dpr))));
+    const tile = Math.min(shown, Math.max(2, Math.floor(Math.sqrt(MAX_PIXELS / (width * height)))));
+    return { rect, dpr, shown, tile, w: (shown * width) / dpr, h: (shown * height) / dpr };
+  }
+
+  /** How far a board whose squares fit at `fit` CSS pixels may zoom in:
+   * until its squares are ZOOM_SQUARE pixels, a finger's width. */
+  maxZoom(fit) {
+    return Math.max(1, ZOOM_SQUARE / fit);
+  }
+
+  resize() {
+    if (!this.level) return;
+    const rect = this.frame.getBoundingClientRect();
     if (rect.width < 1 || rect.height < 1) return;
-    const { width, height } = this.level;
-    const tile = Math.max(2, Math.floor(Math.min(
-      (rect.width * dpr) / width, (rect.height * dpr) / height, 96 * dpr)));
+    const turn = this.mayTurn && shouldTurn(this.level, rect);
+    if (turn !== this.turned) this.turn(turn);
+    const { dpr, shown, tile, w, h } = this.geometry(this.zoom);
+    const { width, height } = this.grid;
     if (tile !== this.tile || this.canvas.width !== tile * width || this.canvas.height !== tile * height) {
       this.tile = tile;
       this.canvas.width = tile * width;
@@ -111,26 +153,116 @@ export class BoardView {
       this.sheet = null;
       this.layer = null;
     }
-    this.canvas.style.width = `${(tile * width) / dpr}px`;
-    this.canvas.style.height = `${(tile * height) / dpr}px`;
+    this.canvas.style.width = `${(shown * width) / dpr}px`;
+    this.canvas.style.height = `${(shown * height) / dpr}px`;
+    this.placeBoard(rect, w, h);
     this.requestFrame();
+  }
+
+  /** Shows the board turned a quarter clockwise, or not, from the zoom
+   * that fits. */
+  turn(on) {
+    this.turned = on;
+    this.grid = on ? turnedLevel(this.level) : this.level;
+    this.zoom = 1;
+    this.pan = [0, 0];
+    this.layer = null;
+    this.tile = 0;
+  }
+
+  /** A square of the board as drawn (turned or not), and back. */
+  toGrid(cell) {
+    if (!this.turned || cell < 0) return cell;
+    const { width, height } = this.level;
+    return (cell % width) * height + (height - 1 - Math.floor(cell / width));
+  }
+
+  toBoard(cell) {
+    if (!this.turned || cell < 0) return cell;
+    const { width, height } = this.level;
+    return (height - 1 - (cell % height)) * width + Math.floor(cell / height);
+  }
+
+  /** The direction a player's key or swipe means on the board, for one
+   * given as seen on screen (UP, RIGHT, DOWN, LEFT = 0..3). */
+  boardDir(dir) {
+    return this.turned ? (dir + 3) % 4 : dir;
+  }
+
+  /** The direction on screen of one on the board. */
+  screenDir(dir) {
+    return this.turned ? (dir + 1) % 4 : dir;
+  }
+
+  /** Keeps the pan inside the board (a board smaller than its frame stays
+   * centred) and moves the canvas by it. */
+  placeBoard(rect, w, h) {
+    const room = [Math.max(0, (w - rect.width) / 2), Math.max(0, (h - rect.height) / 2)];
+    this.pan = this.pan.map((p, i) => Math.round(Math.min(room[i], Math.max(-room[i], p))));
+    const [x, y] = this.pan;
+    this.canvas.style.transform = x || y ? `translate(${x}px, ${y}px)` : '';
+    // Only a board larger than its frame is clipped: what else the frame
+    // holds may reach beyond it. Clipped, not hidden: a frame that could
+    // scroll would scroll to show the focused board, undoing the pan.
+    this.frame.style.overflow = room[0] || room[1] ? 'clip' : '';
+  }
+
+  /** Zooms by `factor` about the client point (x, y), the board under it
+   * staying there, then pans by (dx, dy) CSS pixels: a pinch's step. */
+  zoomAt(factor, x, y, dx = 0, dy = 0) {
+    if (!this.level) return;
+    const before = this.canvas.getBoundingClientRect();
+    if (before.width < 1) return;
+    const u = (x - before.left) / before.width, v = (y - before.top) / before.height;
+    const rect = this.frame.getBoundingClientRect();
+    const fit = this.geometry(1);
+    this.zoom = Math.min(this.maxZoom(fit.shown / fit.dpr), Math.max(1, this.zoom * factor));
+    const { w, h } = this.geometry(this.zoom);
+    // The board's left edge, unpanned, is the frame's centre less half its width.
+    this.pan = [x + dx - u * w - (rect.left + rect.width / 2 - w / 2),
+      y + dy - v * h - (rect.top + rect.height / 2 - h / 2)];
+    // Where the player stands now is where the user put it: not followed.
+    this.followed = String(this.playerAt);
+    this.resize();
+  }
+
+  /** Pans a zoomed board so that the player, who moved since the last
+   * call, stays at least a few squares inside the frame. */
+  follow() {
+    const key = String(this.playerAt);
+    if (this.zoom <= 1 || !this.playerAt || key === this.followed) return;
+    this.followed = key;
+    const rect = this.frame.getBoundingClientRect();
+    const board = this.canvas.getBoundingClientRect();
+    const scale = board.width / this.canvas.width, square = this.tile * scale;
+    const shift = [0, 0];
+    for (let i = 0; i < 2; i++) {
+      const lo = i ? rect.top : rect.left, size = i ? rect.height : rect.width;
+      const at = (i ? board.top : board.left) + this.playerAt[i] * square;
+      const margin = Math.min(2.5 * square, (size - square) / 2);
+      if (at < lo + margin) shift[i] = lo + margin - at;
+      else if (at + square > lo + size - margin) shift[i] = lo + size - margin - at - square;
+    }
+    if (!shift[0] && !shift[1]) return;
+    this.pan = [this.pan[0] + shift[0], this.pan[1] + shift[1]];
+    this.placeBoard(rect, board.width, board.height);
   }
 
   /** The square under a point in client coordinates, or -1. */
   cellAt(clientX, clientY) {
     if (!this.level) return -1;
-    const r = this.canvas.getBoundingClientRect();
-    const x = Math.floor(((clientX - r.left) / r.width) * this.level.width);
-    const y = Math.floor(((clientY - r.top) / r.height) * this.level.height);
-    if (x < 0 || y < 0 || x >= this.level.width || y >= this.level.height) return -1;
-    return y * this.level.width + x;
+    const r = this.canvas.getBoundingClientRect(), { width, height } = this.grid;
+    const x = Math.floor(((clientX - r.left) / r.width) * width);
+    const y = Math.floor(((clientY - r.top) / r.height) * height);
+    if (x < 0 || y < 0 || x >= width || y >= height) return -1;
+    return this.toBoard(y * width + x);
   }
 
   /** Where a square's centre is, in client coordinates. */
   clientPoint(cell) {
     const r = this.canvas.getBoundingClientRect();
-    const w = this.level.width, h = this.level.height;
-    return [r.left + ((cell % w) + 0.5) * (r.width / w), r.top + (Math.floor(cell / w) + 0.5) * (r.height / h)];
+    const w = this.grid.width, h = this.grid.height, c = this.toGrid(cell);
+    return [r.left + ((c % w) + 0.5) * (r.width / w), r.top + (Math.floor(c / w) + 0.5) * (r.height / h)];
   }
 
   requestFrame() {
@@ -143,6 +275,7 @@ export class BoardView {
     const t0 = performance.now();
     this.advance(now);
     this.draw(now);
+    this.follow();
     this.drawMs = performance.now() - t0;
     if (this.onFrame) this.onFrame(now);
     if (this.animating) this.requestFrame();
@@ -168,7 +301,7 @@ export class BoardView {
   }
 
   buildLayer() {
-    const { width, height, cells } = this.level, t = this.tile, b = this.theme.board;
+    const { width, height, cells } = this.grid, t = this.tile, b = this.theme.board;
     const layer = document.createElement('canvas');
     layer.width = width * t;
     layer.height = height * t;
@@ -187,7 +320,7 @@ export class BoardView {
           g.lineWidth = Math.max(1, Math.round(t / 32));
           g.strokeRect(x * t + 0.5, y * t + 0.5, t - 1, t - 1);
         }
-        if (this.showDead && this.dead && this.dead[y * width + x] && !(c & GOAL)) {
+        if (this.showDead && this.dead && this.dead[this.toBoard(y * width + x)] && !(c & GOAL)) {
           g.fillStyle = b.dead;
           g.fillRect(x * t, y * t, t, t);
         }
@@ -206,7 +339,8 @@ export class BoardView {
   }
 
   draw(now) {
-    const t = this.tile, ctx = this.ctx, { width, cells } = this.level, b = this.theme.board;
+    const t = this.tile, ctx = this.ctx, { width, cells } = this.grid, b = this.theme.board;
+    const at = (cell) => this.toGrid(cell);
     if (!this.sheet) {
       this.sheet = new SpriteSheet(this.theme.sprites, t);
       // Render every sprite now, so the first step of each kind costs nothing.
@@ -220,15 +354,15 @@ export class BoardView {
     let k = 1;
     if (a) k = Math.min(1, Math.max(0, (now - a.t0) / a.duration));
     const ease = k < 1 ? k * (2 - k) : 1;
-    const boxes = a ? a.after.boxes : this.shown.boxes;
+    const boxes = [...(a ? a.after.boxes : this.shown.boxes)].map(at);
     const moving = new Map();
-    if (a) for (const [from, to] of a.moved) moving.set(to, from);
+    if (a) for (const [from, to] of a.moved) moving.set(at(to), at(from));
 
-    const m = this.marks;
+    const m = this.marks, select = at(m.select);
     if (m.reach) {
       ctx.fillStyle = b.reach;
       for (let i = 0; i < m.reach.length; i++) {
-        if (!m.reach[i] || i === m.select) continue;
+        if (!m.reach[this.toBoard(i)] || i === select) continue;
         const x = (i % width) * t, y = Math.floor(i / width) * t;
         ctx.beginPath();
         ctx.arc(x + t / 2, y + t / 2, t * 0.18, 0, Math.PI * 2);
@@ -237,7 +371,7 @@ export class BoardView {
     }
     if (m.path && !a) {
       ctx.fillStyle = b.target;
-      for (const c of m.path) {
+      for (const c of m.path.map(at)) {
         const x = (c % width) * t, y = Math.floor(c / width) * t;
         ctx.beginPath();
         ctx.arc(x + t / 2, y + t / 2, Math.max(1.5, t * 0.08), 0, Math.PI * 2);
@@ -247,7 +381,8 @@ export class BoardView {
     if (m.target >= 0) {
       ctx.strokeStyle = b.target;
       ctx.lineWidth = Math.max(2, t * 0.08);
-      const x = (m.target % width) * t, y = Math.floor(m.target / width) * t;
+      const target = at(m.target);
+      const x = (target % width) * t, y = Math.floor(target / width) * t;
       ctx.strokeRect(x + t * 0.1, y + t * 0.1, t * 0.8, t * 0.8);
     }
 
@@ -263,12 +398,24 @@ export class BoardView {
       // The box turns "on goal" when it arrives, not when it leaves.
       const onGoal = cells[box] & GOAL && (from === undefined || ease >= 1);
       ctx.drawImage(this.sheet.get(onGoal ? 'boxOnGoal' : 'box'), Math.round(x), Math.round(y));
-      if (m.frozen && m.frozen[box] && !a) this.drawFrozen(x, y);
-      if (box === m.select) this.drawSelect(x, y);
+      if (m.frozen && m.frozen[this.toBoard(box)] && !a) this.drawFrozen(x, y);
+      if (box === select) this.drawSelect(x, y);
     }
-    const [px, py] = a ? place(a.after.player, a.from) : place(this.shown.player);
-    ctx.drawImage(this.sheet.get('player', this.shown.facing), Math.round(px), Math.round(py));
-    if (this.overlay && !a) this.overlay(ctx, t, width);
+    const [px, py] = a ? place(at(a.after.player), at(a.from)) : place(at(this.shown.player));
+    this.playerAt = [px / t, py / t];
+    ctx.drawImage(this.sheet.get('player', this.screenDir(this.shown.facing)), Math.round(px), Math.round(py));
+    if (this.overlay && !a) this.drawOverlay(t);
+  }
+
+  /** The overlay draws on the board's own squares: a turned board turns
+   * its drawing with it. */
+  drawOverlay(t) {
+    const ctx = this.ctx;
+    ctx.save();
+    // A quarter turn clockwise: the board's (x, y) is drawn at (height - y, x).
+    if (this.turned) ctx.setTransform(0, 1, -1, 0, this.level.height * t, 0);
+    this.overlay(ctx, t, this.level.width);
+    ctx.restore();
   }
 
   drawFrozen(x, y) {
@@ -347,4 +494,26 @@ export function undoTransition(width, stepFrom, dir, pushed, after) {
   const to = stepFrom + delta, moved = [];
   for (let i = 0; i < pushed; i++) moved.push([to + (i + 1) * delta, to + i * delta]);
   return { from: to, dir, moved, after };
+}
+
+/** Whether a board shows larger turned a quarter in a frame of this size:
+ * only a wide board in a tall frame, whose squares would be smaller than a
+ * finger (TURN_BELOW pixels) and grow by a quarter or more turned. */
+function shouldTurn(level, rect) {
+  const { width, height } = level;
+  if (width <= height || rect.height <= rect.width) return false;
+  const straight = Math.min(rect.width / width, rect.height / height);
+  const turned = Math.min(rect.width / height, rect.height / width);
+  return straight < TURN_BELOW && turned >= 1.25 * straight;
+}
+
+/** The level turned a quarter clockwise: its square (x, y) becomes
+ * (height - 1 - y, x) of a level `height` wide. */
+function turnedLevel(level) {
+  const { width, height, cells } = level;
+  const turned = new cells.constructor(width * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) turned[x * height + (height - 1 - y)] = cells[y * width + x];
+  }
+  return { ...level, width: height, height: width, cells: turned };
 }

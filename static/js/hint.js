@@ -125,9 +125,11 @@ function show(text, { playIt = false, undo = 0 }) {
 function describe(h) {
   const square = (p) => `column ${p.x + 1}, row ${p.y + 1}`;
   if (h.kind === 'push') {
-    const dir = DIR_NAMES[dirOfLetter(h.steps[h.steps.length - 1])];
+    const d = dirOfLetter(h.steps[h.steps.length - 1]), dir = DIR_NAMES[d];
     const walk = h.moves - 1;
-    const text = `Next: push the box ${dir}` + (walk > 0 ? ` after a walk of ${walk} ${walk === 1 ? 'step' : 'steps'}.` : '.');
+    // The way the arrow points on screen, where the board may be turned.
+    const text = `Next: push the box ${DIR_NAMES[view.screenDir(d)]}` +
+      (walk > 0 ? ` after a walk of ${walk} ${walk === 1 ? 'step' : 'steps'}.` : '.');
     show(text, { playIt: true });
     announce(`Hint: ${walk > 0 ? `walk ${walk} ${walk === 1 ? 'step' : 'steps'}, then ` : ''}push the box at ` +
       `${square(h.box)} ${dir}, to ${square(h.to)}. Press H again to play it.`);

@@ -29,21 +29,50 @@ export function actionOfKey(e) {
   return LETTER_KEYS[key] ?? null;
 }
 
-/** Listens on `target` (the board's frame) for taps, clicks and swipes:
- * a tap calls point(x, y), a swipe calls action(direction). */
-export function watchPointer(target, { point, action, hover }) {
+/** Listens on `target` (the board's frame) for taps, clicks, swipes and
+ * pinches: a tap calls point(x, y), a swipe calls action(direction), two
+ * fingers call zoom(factor, x, y, dx, dy) as they move (zoom by factor
+ * about the client point (x, y), then pan by (dx, dy)), and so does the
+ * mouse wheel. A touch that was part of a pinch is never a tap or a swipe. */
+export function watchPointer(target, { point, action, hover, zoom }) {
   let start = null;
   const SWIPE = 24;
+  const down = new Map(); // pointer id -> [x, y] of the pointers touching
+  let pinch = null;       // {dist, x, y} of the two fingers at the last move
+  const pinchOf = () => {
+    const [[ax, ay], [bx, by]] = [...down.values()];
+    return { dist: Math.hypot(bx - ax, by - ay) || 1, x: (ax + bx) / 2, y: (ay + by) / 2 };
+  };
+  const lift = (e) => {
+    down.delete(e.pointerId);
+    if (down.size < 2) pinch = null;
+  };
   target.addEventListener('pointerdown', (e) => {
     if (e.button !== 0) return;
-    start = { x: e.clientX, y: e.clientY, id: e.pointerId, type: e.pointerType };
+    down.set(e.pointerId, [e.clientX, e.clientY]);
+    if (down.size === 1) {
+      start = { x: e.clientX, y: e.clientY, id: e.pointerId, type: e.pointerType };
+    } else {
+      start = null;
+      if (down.size === 2 && zoom) pinch = pinchOf();
+    }
   });
   target.addEventListener('pointermove', (e) => {
     if (!start && e.pointerType === 'mouse') hover?.(e.clientX, e.clientY);
+    if (!down.has(e.pointerId)) return;
+    down.set(e.pointerId, [e.clientX, e.clientY]);
+    if (!pinch || down.size !== 2) return;
+    const now = pinchOf();
+    zoom(now.dist / pinch.dist, pinch.x, pinch.y, now.x - pinch.x, now.y - pinch.y);
+    pinch = now;
   });
   target.addEventListener('pointerleave', () => hover?.(-1, -1));
-  target.addEventListener('pointercancel', () => { start = null; });
+  target.addEventListener('pointercancel', (e) => {
+    lift(e);
+    start = null;
+  });
   target.addEventListener('pointerup', (e) => {
+    lift(e);
     if (!start || start.id !== e.pointerId) return;
     const dx = e.clientX - start.x, dy = e.clientY - start.y;
     const s = start;
@@ -55,7 +84,14 @@ export function watchPointer(target, { point, action, hover }) {
     }
     point(s.x, s.y);
   });
-  // Touch screens scroll and zoom on swipes unless told otherwise.
+  if (zoom) {
+    target.addEventListener('wheel', (e) => {
+      e.preventDefault();
+      zoom(Math.exp(-e.deltaY / 400), e.clientX, e.clientY, 0, 0);
+    }, { passive: false });
+  }
+  // Touch screens scroll and zoom the page on swipes and pinches unless
+  // told otherwise.
   target.style.touchAction = 'none';
 }
 

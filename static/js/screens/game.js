@@ -36,6 +36,7 @@ export const metrics = { keyAt: 0, handledAt: 0, shownAt: 0, latencies: [] };
 
 function setup() {
   view = new BoardView($('board'), $('board-frame'));
+  view.mayTurn = true;
   view.onFrame = () => {
     if (metrics.keyAt && !metrics.shownAt) {
       metrics.shownAt = performance.now();
@@ -61,6 +62,7 @@ function setup() {
       play.pointAt(view.cellAt(x, y));
     },
     action: (name) => ready() && act(name),
+    zoom: (factor, x, y, dx, dy) => view.zoomAt(factor, x, y, dx, dy),
     hover: (x, y) => {
       if (!ready() || !settings.get('pointMode')) return view.setMarks({ target: -1, path: null });
       const c = x < 0 ? -1 : view.cellAt(x, y);
@@ -79,7 +81,7 @@ function setup() {
     if (name === 'menu') return openMenu();
     if (ready()) act(name);
   });
-  for (const [id, name] of [['g-undo', 'undo'], ['g-redo', 'redo'], ['g-restart', 'restart'],
+  for (const [id, name] of [['g-undo', 'undo'], ['g-undo-push', 'undoPush'], ['g-redo', 'redo'], ['g-restart', 'restart'],
     ['g-prev', 'prev'], ['g-next', 'next']]) {
     $(id).addEventListener('click', () => ready() && act(name));
   }
@@ -226,6 +228,7 @@ function updateHud() {
   $('g-pushes').textContent = g.pushes;
   $('g-goals').textContent = `${g.boxesOnGoal}/${g.boxCount}`;
   $('g-undo').disabled = g.cursor === 0;
+  $('g-undo-push').disabled = g.cursor === 0;
   $('g-redo').disabled = g.redoCount === 0;
   $('g-restart').disabled = g.moves === 0;
   $('g-prev').disabled = !neighbours.prev;
@@ -240,7 +243,8 @@ function updateHud() {
 }
 
 function act(name) {
-  if (DIR_OF[name] !== undefined) return play.step(DIR_OF[name]);
+  // Directions are as seen on screen, where the board may be turned.
+  if (DIR_OF[name] !== undefined) return play.step(view.boardDir(DIR_OF[name]));
   switch (name) {
     case 'undo': return play.undo();
     case 'redo': return play.redo();
