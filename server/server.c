@@ -115,6 +115,8 @@ static int open_database(const struct config *cfg)
         return -1;
     if (fresh)
         fprintf(stderr, "sokod: created the database %s\n", storage_name());
+    /* Nodes of one PostgreSQL database read one time: its own. */
+    storage_follow_clock();
     import_bundled(cfg->levels_dir);
     return 0;
 }

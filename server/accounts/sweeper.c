@@ -159,6 +159,8 @@ static int sweep_sessions(int64_t now, int64_t *deleted)
  * the next sweep tries again. */
 static void sweep(void)
 {
+    /* Each round, every node measures again how far its clock drifted. */
+    storage_follow_clock();
     /* Nodes sharing a database take turns: one sweeps, the others skip. */
     if (!storage_work_begin(STORAGE_WORK_SWEEP))
         return;

@@ -170,6 +170,31 @@ int storage_undo_to_savepoint(void)
     return status;
 }
 
+/* A measure whose round trip took longer says little about the clock. */
+#define CLOCK_ROUND_TRIP_US 50000
+
+static const char SQL_DATABASE_CLOCK[] =
+    "SELECT CAST(extract(epoch FROM clock_timestamp()) * 1000000 AS bigint)";
+
+int storage_follow_clock(void)
+{
+    if (sql_backend() != SQL_POSTGRES)
+        return STORAGE_NOT_FOUND;
+    struct sql_stmt *st = storage_stmt(SQL_DATABASE_CLOCK);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    int64_t before = clock_system_us();
+    int64_t database = 0;
+    int status = storage_first_int64(st, &database, "reading the database's clock");
+    int64_t after = clock_system_us();
+    if (status != STORAGE_OK)
+        return status;
+    if (after - before > CLOCK_ROUND_TRIP_US)
+        return STORAGE_BUSY;
+    clock_follow(database - (before + after) / 2);
+    return STORAGE_OK;
+}
+
 const char *storage_name(void)
 {
     return storage_conn_name();

@@ -38,6 +38,13 @@
  * before any other storage function. Returns STORAGE_OK or STORAGE_ERROR. */
 int storage_init(const char *path, int synchronous);
 
+/* On PostgreSQL, measures how far the database's clock is from this
+ * machine's and makes the process's wall clock follow it (clock_follow),
+ * so that every node of the database reads one time. Returns STORAGE_OK,
+ * STORAGE_NOT_FOUND on SQLite (its clock is this machine's), STORAGE_BUSY
+ * when the round trip was too slow to measure by, or the failure's code. */
+int storage_follow_clock(void);
+
 /* The database's name as storage_init was given it, with a PostgreSQL
  * URI's password hidden: what messages may print. */
 const char *storage_name(void);
