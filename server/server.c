@@ -44,6 +44,11 @@
 #define LEVELS_WORKERS 2
 #define UPLOADS_WORKERS 2
 
+/* Threads beside the pools that may hold a database connection: the main
+ * thread, the committer, the sweeper, the upload checker, the live
+ * listener, and one to spare. */
+#define OTHER_DB_THREADS 6
+
 /* How long requests in flight get at a stop. */
 #define STOP_GRACE_MS 10000
 
@@ -94,6 +99,26 @@ static void stop_running(void)
     memset(&running, 0, sizeof running);
 }
 
+/* On PostgreSQL, the connections this node's threads may hold at once,
+ * one each; false (with a message) when that is more than --db-connections
+ * allows. SQLite's connections cost nothing beyond the process. */
+static bool connections_fit(const struct config *cfg)
+{
+    if (!storage_is_server())
+        return true;
+    unsigned need = cfg->threads + AUTH_WORKERS + cfg->hint_jobs + LEVELS_WORKERS +
+                    UPLOADS_WORKERS + OTHER_DB_THREADS;
+    storage_set_max_connections(cfg->db_connections);
+    if (need <= cfg->db_connections)
+        return true;
+    fprintf(stderr,
+            "sokod: this node's threads may hold %u database connections, more than "
+            "--db-connections %u: lower --threads (%u) or --hint-jobs (%u), or raise "
+            "--db-connections\n",
+            need, cfg->db_connections, cfg->threads, cfg->hint_jobs);
+    return false;
+}
+
 /* Opens the database: locked, migrated, with the bundled levels. */
 static int open_database(const struct config *cfg)
 {
@@ -110,7 +135,7 @@ static int open_database(const struct config *cfg)
                 storage_name(), strerror(errno));
     }
     running.storage = true;
-    if (storage_init(cfg->db, cfg->synchronous) != STORAGE_OK ||
+    if (storage_init(cfg->db, cfg->synchronous) != STORAGE_OK || !connections_fit(cfg) ||
         storage_migrate(cfg->migrations, &fresh) != STORAGE_OK)
         return -1;
     if (fresh)

@@ -199,6 +199,11 @@ static const struct options_row options[] = {
      "past days' daily puzzles being made or waiting at once, from 1 to 16; more get 503 "
      "(default 4)",
      NUMBER(daily_past_jobs, 1, 16)},
+    {"db-connections", "SOKOD_DB_CONNECTIONS", CONFIG_SERVE, "N",
+     "PostgreSQL connections this node may hold, one per thread that reads or writes (default "
+     "32: three nodes fit PostgreSQL's default max_connections of 100); a node whose threads "
+     "need more does not start",
+     NUMBER(db_connections, 4, 10000)},
     {"help", NULL, 0, NULL, "print this help", OPTIONS_HELP},
     OPTIONS_END,
 };
@@ -328,6 +333,7 @@ int config_load(struct config *cfg, unsigned command, int argc, char **argv)
     cfg->upload_steps = 1ull << 24;
     cfg->upload_solver_seconds = 300;
     cfg->daily_past_jobs = 4;
+    cfg->db_connections = 32;
     client_ip_nets_parse(&cfg->metrics_allow, "127.0.0.0/8,::1");
 
     if (load_env(cfg, command) != 0)

@@ -59,6 +59,7 @@ struct config {
     unsigned long long upload_steps; /* solution steps one upload's check replays at most */
     unsigned upload_solver_seconds;  /* solver time one upload's levels get in all */
     unsigned daily_past_jobs;        /* past days' puzzles being made or waiting at once */
+    unsigned db_connections;         /* PostgreSQL connections the node may hold */
 };
 
 /* Fills *cfg for `command` (CONFIG_SERVE, CONFIG_IMPORT or CONFIG_ADMIN): defaults, then

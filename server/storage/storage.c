@@ -170,6 +170,16 @@ int storage_undo_to_savepoint(void)
     return status;
 }
 
+bool storage_is_server(void)
+{
+    return sql_backend() == SQL_POSTGRES;
+}
+
+void storage_set_max_connections(unsigned n)
+{
+    storage_conn_limit(n);
+}
+
 /* A measure whose round trip took longer says little about the clock. */
 #define CLOCK_ROUND_TRIP_US 50000
 

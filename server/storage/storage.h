@@ -31,12 +31,22 @@
 
 #include "storage/storage_codes.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Sets the database file and the synchronous mode (1 NORMAL, 2 FULL) used by
  * every connection, and creates the file's folder if missing. Call once,
  * before any other storage function. Returns STORAGE_OK or STORAGE_ERROR. */
 int storage_init(const char *path, int synchronous);
+
+/* Whether the database is a server's (PostgreSQL), which other nodes may
+ * share and which counts each connection, rather than a SQLite file. */
+bool storage_is_server(void);
+
+/* The connections the process may hold at once (each thread that uses
+ * the database holds one); a thread past it gets none, and its storage
+ * calls fail (logged). 0: no bound. */
+void storage_set_max_connections(unsigned n);
 
 /* On PostgreSQL, measures how far the database's clock is from this
  * machine's and makes the process's wall clock follow it (clock_follow),

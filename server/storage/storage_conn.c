@@ -32,6 +32,7 @@ static const struct sql_driver *driver = &sql_sqlite_driver;
 static pthread_key_t conn_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 static atomic_int open_connections;
+static atomic_uint max_connections; /* 0: no bound */
 
 static void connection_close(void *p)
 {
@@ -68,22 +69,43 @@ const char *storage_conn_name(void)
     return db_name;
 }
 
+void storage_conn_limit(unsigned n)
+{
+    atomic_store(&max_connections, n);
+}
+
+/* Counts a connection about to open; false when the bound is reached. */
+static bool reserve(void)
+{
+    unsigned max = atomic_load(&max_connections);
+    int n = atomic_fetch_add(&open_connections, 1);
+    if (max == 0 || (unsigned)n < max)
+        return true;
+    atomic_fetch_sub(&open_connections, 1);
+    fprintf(stderr, "sokod: database: all %u connections are in use (--db-connections)\n", max);
+    return false;
+}
+
 static struct connection *current(void)
 {
     pthread_once(&key_once, make_key);
     struct connection *c = pthread_getspecific(conn_key);
     if (c != NULL)
         return c;
-    struct sql_conn *conn = driver->open(db_target);
-    if (conn == NULL)
+    if (!reserve())
         return NULL;
+    struct sql_conn *conn = driver->open(db_target);
+    if (conn == NULL) {
+        atomic_fetch_sub(&open_connections, 1);
+        return NULL;
+    }
     c = calloc(1, sizeof *c);
     if (c == NULL) {
         driver->close(conn);
+        atomic_fetch_sub(&open_connections, 1);
         return NULL;
     }
     c->conn = conn;
-    atomic_fetch_add(&open_connections, 1);
     pthread_setspecific(conn_key, c);
     return c;
 }

@@ -21,6 +21,10 @@ bool storage_conn_configure(const char *target, int synchronous);
  * password hidden, for messages. */
 const char *storage_conn_name(void);
 
+/* Bounds the connections open at once (0: no bound): a thread past it
+ * gets no connection. */
+void storage_conn_limit(unsigned n);
+
 /* The calling thread's connection, opened on first use; NULL when it
  * cannot be opened (logged). */
 struct sql_conn *storage_conn(void);

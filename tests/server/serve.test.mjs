@@ -86,6 +86,15 @@ test('a database newer than the binary is refused with a clear message', () => {
   assert.doesNotMatch(r.stdout, /listening/);
 });
 
+test('a node whose threads need more PostgreSQL connections than --db-connections does not start', { skip: BACKEND !== 'postgresql' && 'SQLite\'s connections are not counted' }, () => {
+  const db = freshPgDatabase();
+  const dir = tempDir();
+  const r = runSokod(['serve', '--port', '0', '--db', db, '--levels', dir, '--threads', '4', '--db-connections', '8'], { timeout: 20000 });
+  assert.equal(r.status, 1, `sokod must refuse, not serve: ${r.stdout}${r.stderr}`);
+  assert.match(r.stderr, /may hold 1\d database connections, more than --db-connections 8/);
+  assert.doesNotMatch(r.stdout, /listening/);
+});
+
 test('SIGTERM lets a request in flight finish, then closes the database', async () => {
   const server = await startServer();
   // A sign-up whose body is only half sent when SIGTERM comes: the request
