@@ -166,8 +166,8 @@ refused 2 "usage: sokod import FILE... [--db PATH] [--collection NAME]" import
 refused 2 "sokod: --db needs a value" admin grant name --db
 refused 2 "usage: sokod admin create|grant|revoke NAME [--db PATH]" admin create
 refused 2 "sokod: unknown flag '--frob' (try --help)" backup --frob file
-refused 2 "usage: sokod backup FILE [--db PATH] (try --help)" backup
-refused 2 "usage: sokod restore FILE [--db PATH] (try --help)" restore a b
+refused 2 "usage: sokod backup FILE [--db PATH|URI] (try --help)" backup
+refused 2 "usage: sokod restore FILE [--db PATH|URI] (try --help)" restore a b
 refused 2 "usage: sokod copy --from DB --to DB [--migrations DIR] (try --help)" copy
 refused 2 "usage: sokod copy --from DB --to DB [--migrations DIR] (try --help)" copy --from a.db
 refused 2 "usage: sokod copy --from DB --to DB [--migrations DIR] (try --help)" copy --from a --to b extra
