@@ -71,3 +71,33 @@ test('backup and restore on PostgreSQL say so when the client tools are missing'
   assert.equal(r.status, 1, `${r.stdout}${r.stderr}`);
   assert.match(r.stderr, /pg_restore is not installed .*postgresql-client/);
 });
+
+// pg_restore is run the same way, after a check of the database's other
+// connections that needs a server listening at the URI.
+test('the password of the URI reaches pg_dump in PGPASSWORD, not on its command line', () => {
+  // A stand-in pg_dump that writes down what it was given.
+  const dir = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'sokod-pgtools-'));
+  fs.writeFileSync(path.join(dir, 'pg_dump'), `#!/bin/sh
+printf '%s\\n' "$@" > "${dir}/args"
+printf '%s' "$PGPASSWORD" > "${dir}/password"
+for a; do case $a in --file=*) echo PGDMP > "\${a#--file=}";; esac; done
+`, { mode: 0o755 });
+  const env = { env: sokodEnv({ PATH: `${dir}:${process.env.PATH}`, PGPASSWORD: 'not this one' }) };
+  const file = path.join(dir, 'sokod.dump');
+  const cases = [
+    ['postgresql://sokod:p%40ss%2Fw0rd@db.example.org:5433/sokod?sslmode=disable', 'p@ss/w0rd',
+      'postgresql://sokod@db.example.org:5433/sokod?sslmode=disable'],
+    ['postgres://sokod@/sokod?host=/run/pg&password=s3cret&application_name=x', 's3cret',
+      'postgres://sokod@/sokod?host=/run/pg&application_name=x'],
+  ];
+  for (const [uri, password, shown] of cases) {
+    const r = runSokod(['backup', file, '--db', uri], env);
+    assert.equal(r.status, 0, `sokod backup with the stand-in pg_dump: ${r.stdout}${r.stderr}`);
+    const args = fs.readFileSync(path.join(dir, 'args'), 'utf8').trim().split('\n');
+    assert.ok(args.includes(shown), `pg_dump gets the URI without its password: ${args.join(' ')}`);
+    assert.ok(!args.join(' ').includes(password.slice(0, 4)), `no password on the command line: ${args.join(' ')}`);
+    assert.equal(fs.readFileSync(path.join(dir, 'password'), 'utf8'), password, 'PGPASSWORD holds it, decoded');
+    assert.ok(!`${r.stdout}${r.stderr}`.includes(password.slice(0, 4)), `nor in the output: ${r.stdout}${r.stderr}`);
+    assert.equal(fs.readFileSync(file, 'utf8'), 'PGDMP\n', 'the dump is put in place');
+  }
+});
