@@ -429,6 +429,9 @@ struct table_copy {
     int nkey;
     int key[MAX_KEY]; /* indexes into cols */
     char first[4096], next[4096], insert[4096];
+    /* Prepared once per table: PostgreSQL keeps each prepared statement
+     * until the connection ends. */
+    struct sql_stmt *read_first, *read_next, *ins;
 };
 
 /* Builds tc's statements from its columns. */
@@ -492,13 +495,10 @@ static void bind_column(struct sql_stmt *ins, struct sql_stmt *row, int i, enum 
 
 /* Copies one batch: the rows after `keys` (or the first ones), inside one
  * transaction of the target. Sets *rows to the rows copied. */
-static int copy_batch(struct storage_copy *c, struct table_copy *tc, struct sql_stmt *ins,
-                      struct key_value *keys, bool first, int64_t *rows)
+static int copy_batch(struct table_copy *tc, struct key_value *keys, bool first, int64_t *rows)
 {
-    struct sql_conn *src = c->source;
-    struct sql_stmt *read = src->driver->prepare(src, first ? tc->first : tc->next);
-    if (read == NULL)
-        return STORAGE_ERROR;
+    struct sql_stmt *read = first ? tc->read_first : tc->read_next;
+    struct sql_stmt *ins = tc->ins;
     for (int k = 0; k < tc->nkey && !first; k++)
         key_bind(read, k + 1, &keys[k]);
     *rows = 0;
@@ -518,8 +518,30 @@ static int copy_batch(struct storage_copy *c, struct table_copy *tc, struct sql_
         if (status == STORAGE_OK)
             (*rows)++;
     }
-    src->driver->finalize(read);
+    sql_reset(read);
     return storage_finish(status);
+}
+
+/* Prepares tc's statements: the reads on the source, the insert on the
+ * target. */
+static int prepare_table(struct storage_copy *c, struct table_copy *tc)
+{
+    struct sql_conn *src = c->source, *dst = storage_conn();
+    tc->read_first = src->driver->prepare(src, tc->first);
+    tc->read_next = src->driver->prepare(src, tc->next);
+    tc->ins = dst->driver->prepare(dst, tc->insert);
+    return tc->read_first != NULL && tc->read_next != NULL && tc->ins != NULL ? STORAGE_OK
+                                                                              : STORAGE_ERROR;
+}
+
+static void finalize_table(struct storage_copy *c, struct table_copy *tc)
+{
+    if (tc->read_first != NULL)
+        c->source->driver->finalize(tc->read_first);
+    if (tc->read_next != NULL)
+        c->source->driver->finalize(tc->read_next);
+    if (tc->ins != NULL)
+        storage_conn()->driver->finalize(tc->ins);
 }
 
 static int copy_table(struct storage_copy *c, const struct known_table *t, int64_t *total,
@@ -537,22 +559,19 @@ static int copy_table(struct storage_copy *c, const struct known_table *t, int64
         status = same_columns(t->name, &tc->cols, &target, err, cap);
     if (status == STORAGE_OK)
         status = plan_table(tc, err, cap);
-    struct sql_conn *dst = storage_conn();
-    struct sql_stmt *ins = status == STORAGE_OK ? dst->driver->prepare(dst, tc->insert) : NULL;
-    if (status == STORAGE_OK && ins == NULL)
-        status = STORAGE_ERROR;
+    if (status == STORAGE_OK)
+        status = prepare_table(c, tc);
     struct key_value keys[MAX_KEY] = {0};
     *total = 0;
     for (bool first = true; status == STORAGE_OK; first = false) {
         int64_t rows = 0;
-        status = copy_batch(c, tc, ins, keys, first, &rows);
+        status = copy_batch(tc, keys, first, &rows);
         *total += rows;
         if (rows < COPY_BATCH)
             break;
     }
     key_clear(keys, MAX_KEY);
-    if (ins != NULL)
-        dst->driver->finalize(ins);
+    finalize_table(c, tc);
     free(tc);
     return status;
 }
