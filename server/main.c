@@ -20,6 +20,7 @@ static const struct command commands[] = {
     {"generate", cli_generate, "generate solvable levels from a seed"},
     {"backup", cli_backup, "copy the database to a file, safely while the server runs"},
     {"restore", cli_restore, "replace the database with a backup (the server stopped)"},
+    {"copy", cli_copy, "copy a whole database to another, SQLite or PostgreSQL"},
 };
 
 static void usage(FILE *out)

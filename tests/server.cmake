@@ -15,7 +15,7 @@ target_compile_options(slow_reader PRIVATE ${SOKOD_WARNINGS})
 # (server_NAME_postgresql, on the cluster of tests/pg.cmake), but for those
 # about what only SQLite has (its files, its VFS, its WAL) and the schema
 # comparison, which works on both backends at once.
-set(SOKOD_ONE_RUN_TESTS backup durability faults schema_backends)
+set(SOKOD_ONE_RUN_TESTS backup backup_postgresql copy durability faults schema_backends)
 file(GLOB SOKOD_SERVER_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/server/*.test.mjs)
 set(SOKOD_SERVER_ENV "SOKOD_BIN=$<TARGET_FILE:sokod>;SOKOD_SHARED_DIR=${SOKOD_SHARED_DIR};SOKOD_SOURCE_DIR=${CMAKE_SOURCE_DIR};SOKOD_SLOW_READER=$<TARGET_FILE:slow_reader>;NO_COLOR=1")
 foreach(script ${SOKOD_SERVER_TESTS})
@@ -34,4 +34,4 @@ foreach(script ${SOKOD_SERVER_TESTS})
   endif()
 endforeach()
 # The schema comparison applies the PostgreSQL migrations to the test cluster.
-sokod_needs_postgresql(server_schema_backends)
+sokod_needs_postgresql(server_schema_backends server_copy server_backup_postgresql)

@@ -89,6 +89,10 @@ static const struct options_row options[] = {
      "the database: a SQLite file, or a PostgreSQL URI (postgresql://user@host/name) "
      "(default data/sokod.db)",
      TEXT(db)},
+    {"from", NULL, CONFIG_COPY, "DB", "the database copied: a SQLite file or a PostgreSQL URI",
+     TEXT(from)},
+    {"to", NULL, CONFIG_COPY, "DB",
+     "the database made: a SQLite file or a PostgreSQL URI, empty or new", TEXT(to)},
     {"static", "SOKOD_STATIC", CONFIG_SERVE, "DIR",
      "folder of the browser client (default: static/ beside the binary or its parent, else "
      "the installed one)",
@@ -101,7 +105,8 @@ static const struct options_row options[] = {
      "core.wasm served at /core.wasm (default: core.wasm beside the binary, else the "
      "installed one)",
      TEXT(wasm)},
-    {"migrations", "SOKOD_MIGRATIONS", CONFIG_SERVE | CONFIG_IMPORT | CONFIG_ADMIN, "DIR",
+    {"migrations", "SOKOD_MIGRATIONS", CONFIG_SERVE | CONFIG_IMPORT | CONFIG_ADMIN | CONFIG_COPY,
+     "DIR",
      "folder of NNNN_name.sql schema migrations (default: migrations/ beside the binary or "
      "its parent, else the installed ones)",
      TEXT(migrations)},

@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 /* Which command a flag belongs to (a flag may belong to several). */
-enum { CONFIG_SERVE = 1, CONFIG_IMPORT = 2, CONFIG_ADMIN = 4 };
+enum { CONFIG_SERVE = 1, CONFIG_IMPORT = 2, CONFIG_ADMIN = 4, CONFIG_COPY = 8 };
 
 enum { CONFIG_SYNC_NORMAL = 1, CONFIG_SYNC_FULL = 2 };
 
@@ -18,6 +18,7 @@ struct config {
     char address[64];
     unsigned port;
     char db[PATH_MAX];
+    char from[PATH_MAX], to[PATH_MAX]; /* the databases of `sokod copy` */
     char static_dir[PATH_MAX];
     char levels_dir[PATH_MAX];
     char wasm[PATH_MAX];

@@ -19,6 +19,7 @@ int cli_generate(int argc, char **argv);
 int cli_backup(int argc, char **argv);
 int cli_solve(int argc, char **argv);
 int cli_restore(int argc, char **argv);
+int cli_copy(int argc, char **argv);
 
 /* file_read_whole (base/files.h) for a command that reports per file. With `files` (a JSON
  * array; NULL for text output) it appends {"path": path} and sets *entry to

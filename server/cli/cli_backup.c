@@ -1,13 +1,18 @@
 /* sokod backup and sokod restore: a consistent copy of the database taken
- * while the server runs, and its way back once the server is stopped. */
+ * while the server runs, and its way back once the server is stopped. A
+ * SQLite database is copied by SQLite's online backup; a PostgreSQL one by
+ * pg_dump and pg_restore. */
 #include "cli/cli.h"
 #include "cli/cli_options.h"
 
 #include "base/config.h"
 #include "storage/storage.h"
 #include "storage/storage_backup.h"
+#include "storage/storage_copy.h"
+#include "storage/storage_pgdump.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -25,17 +30,62 @@ static int load(struct config *cfg, int argc, char **argv, const char *synopsis,
     return -1;
 }
 
+/* sokod backup on PostgreSQL: pg_dump of the whole database. */
+static int backup_postgres(const struct config *cfg)
+{
+    if (storage_init(cfg->db, cfg->synchronous) != STORAGE_OK)
+        return 1;
+    char err[PATH_MAX + 256] = "";
+    int status = storage_pg_backup(cfg->db, cfg->args[0], err, sizeof err);
+    if (status != STORAGE_OK)
+        fprintf(stderr, "sokod backup: %s\n", err);
+    else
+        printf("sokod backup: %s dumped to %s (pg_dump's custom format)\n", storage_name(),
+               cfg->args[0]);
+    storage_shutdown();
+    return status == STORAGE_OK ? 0 : 1;
+}
+
+/* sokod restore on PostgreSQL: pg_restore into the same database, refused
+ * while others (sokod servers) are connected to it. */
+static int restore_postgres(const struct config *cfg)
+{
+    if (storage_init(cfg->db, cfg->synchronous) != STORAGE_OK)
+        return 1;
+    int64_t others = 0;
+    int status = storage_pg_other_connections(&others);
+    storage_shutdown();
+    if (status != STORAGE_OK)
+        return 1;
+    if (others > 0) {
+        fprintf(stderr,
+                "sokod restore: %" PRId64 " other connections use %s: stop the sokod servers, "
+                "then restore\n",
+                others, storage_name());
+        return 1;
+    }
+    char err[PATH_MAX + 256] = "";
+    if (storage_pg_restore(cfg->db, cfg->args[0], err, sizeof err) != STORAGE_OK) {
+        fprintf(stderr, "sokod restore: %s\n", err);
+        return 1;
+    }
+    printf("sokod restore: %s now holds the content of %s\n", storage_name(), cfg->args[0]);
+    return 0;
+}
+
 int cli_backup(int argc, char **argv)
 {
-    static const char synopsis[] = "sokod backup FILE [--db PATH]";
+    static const char synopsis[] = "sokod backup FILE [--db PATH|URI]";
     struct config cfg;
     int early = load(&cfg, argc, argv, synopsis,
                      "Copies the database to FILE as it stands at one moment, while the server\n"
                      "keeps serving and writing, and checks the copy (PRAGMA integrity_check).\n"
-                     "FILE is replaced only once the copy is complete. Exit status: 0 done,\n"
-                     "1 failed, 2 usage.\n");
+                     "FILE is replaced only once the copy is complete. On PostgreSQL it runs\n"
+                     "pg_dump (custom format) instead. Exit status: 0 done, 1 failed, 2 usage.\n");
     if (early >= 0)
         return early;
+    if (storage_copy_is_postgres(cfg.db))
+        return backup_postgres(&cfg);
     if (access(cfg.db, F_OK) != 0) {
         fprintf(stderr, "sokod backup: no database at %s\n", cfg.db);
         return 1;
@@ -51,12 +101,13 @@ int cli_backup(int argc, char **argv)
 
 int cli_restore(int argc, char **argv)
 {
-    static const char synopsis[] = "sokod restore FILE [--db PATH]";
+    static const char synopsis[] = "sokod restore FILE [--db PATH|URI]";
     struct config cfg;
     int early =
         load(&cfg, argc, argv, synopsis,
              "Replaces the database with FILE, a copy made by sokod backup, after checking\n"
-             "it. Refuses while a sokod server uses the database: stop it first. Exit\n"
+             "it. Refuses while a sokod server uses the database: stop it first. On\n"
+             "PostgreSQL it runs pg_restore --clean --if-exists in one transaction. Exit\n"
              "status: 0 done, 1 refused or failed, 2 usage.\n");
     if (early >= 0)
         return early;
@@ -64,6 +115,8 @@ int cli_restore(int argc, char **argv)
         fprintf(stderr, "sokod restore: cannot read %s: %s\n", cfg.args[0], strerror(errno));
         return 1;
     }
+    if (storage_copy_is_postgres(cfg.db))
+        return restore_postgres(&cfg);
     if (storage_init(cfg.db, cfg.synchronous) != STORAGE_OK)
         return 1;
     int lock = storage_lock(cfg.db, true);

@@ -249,6 +249,13 @@ static void pg_finalize(struct sql_stmt *base)
 {
     struct pg_stmt *st = (struct pg_stmt *)base;
     pg_reset(base);
+    /* The server keeps a prepared statement until its connection ends. */
+    if (st->prepared && st->generation == st->conn->generation &&
+        PQstatus(st->conn->pg) == CONNECTION_OK) {
+        char sql[32];
+        snprintf(sql, sizeof sql, "DEALLOCATE %s", st->name);
+        PQclear(PQexec(st->conn->pg, sql));
+    }
     free(st->text);
     free(st);
 }

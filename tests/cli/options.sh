@@ -65,7 +65,7 @@ then_usage() {
 # --- help ---
 help sokod.txt --help
 help sokod.txt -h
-for c in check replay solve generate serve import admin backup restore; do
+for c in check replay solve generate serve import admin backup restore copy; do
   help "$c.txt" "$c" --help
   help "$c.txt" "$c" -h
 done
@@ -166,8 +166,13 @@ refused 2 "usage: sokod import FILE... [--db PATH] [--collection NAME]" import
 refused 2 "sokod: --db needs a value" admin grant name --db
 refused 2 "usage: sokod admin create|grant|revoke NAME [--db PATH]" admin create
 refused 2 "sokod: unknown flag '--frob' (try --help)" backup --frob file
-refused 2 "usage: sokod backup FILE [--db PATH] (try --help)" backup
-refused 2 "usage: sokod restore FILE [--db PATH] (try --help)" restore a b
+refused 2 "usage: sokod backup FILE [--db PATH|URI] (try --help)" backup
+refused 2 "usage: sokod restore FILE [--db PATH|URI] (try --help)" restore a b
+refused 2 "usage: sokod copy --from DB --to DB [--migrations DIR] (try --help)" copy
+refused 2 "usage: sokod copy --from DB --to DB [--migrations DIR] (try --help)" copy --from a.db
+refused 2 "usage: sokod copy --from DB --to DB [--migrations DIR] (try --help)" copy --from a --to b extra
+refused 2 "sokod: unknown flag '--db' (try --help)" copy --from a --to b --db c
+refused 2 "sokod: --to needs a value" copy --from a --to
 refused 2 "sokod: unknown command 'frob'" frob
 
 echo "$passed passed, $failed failed"
