@@ -120,7 +120,7 @@ static void publish_playing(int64_t user, int64_t game, int64_t level)
     char data[128];
     int n = snprintf(data, sizeof data, "{\"user_id\":%lld,\"game\":%lld,\"level_id\":%lld}",
                      (long long)user, (long long)game, (long long)level);
-    events_publish(topic, "playing", data, (size_t)n, false);
+    events_publish(topic, "playing", data, (size_t)n, false, 0);
 }
 
 /* The player `user` opened game `game` on `level`: when it is not the game
@@ -144,7 +144,7 @@ static void player_entry(const struct live_game *g, int kind, uint32_t seq, cons
         publish_playing(g->user_id, g->id, g->level_id);
     char topic[EVENTS_TOPIC_MAX];
     watch_topic(g->user_id, topic);
-    entry_event_publish_step(topic, g, kind, seq, steps, count);
+    entry_event_publish_step(topic, g, kind, seq, steps, count, 0);
 }
 
 bool watch_settings_allow(const char *settings)
