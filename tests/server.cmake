@@ -21,3 +21,14 @@ foreach(script ${SOKOD_SERVER_TESTS})
     TIMEOUT 600
     ENVIRONMENT "SOKOD_BIN=$<TARGET_FILE:sokod>;SOKOD_SHARED_DIR=${SOKOD_SHARED_DIR};SOKOD_SOURCE_DIR=${CMAKE_SOURCE_DIR};SOKOD_SLOW_READER=$<TARGET_FILE:slow_reader>;NO_COLOR=1")
 endforeach()
+# Live events across nodes need PostgreSQL: the test above skips on SQLite
+# and runs again here on the test cluster.
+if(NOT TEST server_live_nodes_postgresql)
+  add_test(NAME server_live_nodes_postgresql COMMAND ${SOKOD_NODE} --test-reporter=spec --test
+           ${CMAKE_CURRENT_SOURCE_DIR}/server/live_nodes.test.mjs)
+  set_tests_properties(server_live_nodes_postgresql PROPERTIES
+    LABELS server
+    TIMEOUT 600
+    ENVIRONMENT "SOKOD_BIN=$<TARGET_FILE:sokod>;SOKOD_SHARED_DIR=${SOKOD_SHARED_DIR};SOKOD_SOURCE_DIR=${CMAKE_SOURCE_DIR};SOKOD_SLOW_READER=$<TARGET_FILE:slow_reader>;NO_COLOR=1;SOKOD_TEST_BACKEND=postgresql")
+  sokod_needs_postgresql(server_live_nodes_postgresql)
+endif()

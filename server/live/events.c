@@ -478,6 +478,27 @@ uint64_t events_position(const char *topic)
     return pos;
 }
 
+char (*events_followed(const char *prefix, unsigned *n))[EVENTS_TOPIC_MAX]
+{
+    *n = 0;
+    size_t plen = strlen(prefix);
+    pthread_mutex_lock(&lock);
+    unsigned count = 0;
+    for (unsigned b = 0; b < TOPIC_BUCKETS; b++) {
+        for (struct topic *t = buckets[b]; t != NULL; t = t->next)
+            count += t->nsubs > 0 && strncmp(t->name, prefix, plen) == 0;
+    }
+    char(*names)[EVENTS_TOPIC_MAX] = count > 0 ? malloc(count * sizeof *names) : NULL;
+    for (unsigned b = 0; names != NULL && b < TOPIC_BUCKETS; b++) {
+        for (struct topic *t = buckets[b]; t != NULL; t = t->next) {
+            if (t->nsubs > 0 && strncmp(t->name, prefix, plen) == 0)
+                memcpy(names[(*n)++], t->name, EVENTS_TOPIC_MAX);
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    return names;
+}
+
 void events_end_topic(const char *topic)
 {
     pthread_mutex_lock(&lock);

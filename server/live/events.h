@@ -81,6 +81,11 @@ uint64_t events_publish(const char *topic, const char *type, const char *data, s
  * it), for a listener that reads what came after it. */
 uint64_t events_position(const char *topic);
 
+/* The names of the topics some stream follows whose names start with
+ * `prefix`: a malloc'd array of *n names (NULL when none, or out of
+ * memory), for a node that catches up on what it may have missed. */
+char (*events_followed(const char *prefix, unsigned *n))[EVENTS_TOPIC_MAX];
+
 /* Ends every stream following `topic` (each ends at its next read; the
  * sleeping ones are woken): what it showed may no longer be shown. The
  * topic's history stays. Does nothing when nobody follows it. */

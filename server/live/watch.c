@@ -10,6 +10,7 @@
 #include "base/textbuf.h"
 #include "http/http.h"
 #include "live/entry_event.h"
+#include "live/nodes.h"
 #include "play/game_cache.h"
 #include "play/games.h"
 #include "storage/storage_games.h"
@@ -165,6 +166,8 @@ static void settings_stored(int64_t user, const json_t *settings)
     char topic[EVENTS_TOPIC_MAX];
     watch_topic(user, topic);
     events_end_topic(topic);
+    /* And on the other nodes: they end theirs as the notification comes. */
+    live_nodes_unwatch(user);
 }
 
 bool watch_allowed(struct http_conn *c, int64_t user, int *result)

@@ -21,6 +21,10 @@ bool storage_conn_configure(const char *target, int synchronous);
  * password hidden, for messages. */
 const char *storage_conn_name(void);
 
+/* The database as configured, password and all: for a connection of the
+ * storage wing's own (never to be printed). */
+const char *storage_conn_target(void);
+
 /* The calling thread's connection, opened on first use; NULL when it
  * cannot be opened (logged). */
 struct sql_conn *storage_conn(void);

@@ -1,0 +1,24 @@
+/* Live events across the sokod nodes that share one PostgreSQL database
+ * (nodes.c). A node that commits an entry notifies "game:ID:SEQ" in the
+ * entry's transaction; every node's listener reads the entries a followed
+ * game topic lacks from the database and publishes them at their seqs
+ * (the bus drops those it has, such as the committing node's own). A
+ * player who stops being watchable is notified as "unwatch:USER", and
+ * every node ends the streams watching them. On SQLite nothing runs. */
+#ifndef SOKOD_LIVE_NODES_H
+#define SOKOD_LIVE_NODES_H
+
+#include <stdint.h>
+
+/* Starts listening to the other nodes. Returns 0, or -1 when the listener
+ * cannot start. */
+int live_nodes_start(void);
+
+/* Stops listening. Does nothing when it did not start. */
+void live_nodes_stop(void);
+
+/* Tells every node (this one too) that the streams watching `user` must
+ * end. Returns a STORAGE_* code. */
+int live_nodes_unwatch(int64_t user);
+
+#endif
