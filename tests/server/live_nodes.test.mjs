@@ -124,3 +124,17 @@ test('node B catches up after its listening connection was cut', { skip }, async
   await s.next('step', (x) => x.seq === 4);
   s.close();
 });
+
+test('a player who opts out on node A ends the streams watching them on node B', { skip }, async () => {
+  const bob = a.client();
+  const name = `p${process.pid}x${Date.now() % 100000}`;
+  let r = await bob.post('/api/v1/account/signup', { username: name, password: 'a watched password' });
+  assert.equal(r.status, 201, show(r));
+  const me = await bob.get('/api/v1/account');
+  await openGame(bob, ids[0]);
+  const watching = await openStream(b.client(), `?watch=${me.json.user.id}`);
+  await watching.next('ready');
+  r = await bob.req('PUT', '/api/v1/account/settings', { settings: { watchable: false } });
+  assert.equal(r.status, 200, show(r));
+  await watching.until((s) => s.ended, 'the end of the stream on node B once the player opted out on node A');
+});
