@@ -7,6 +7,7 @@
 #include "accounts/auth.h"
 #include "live/entry_event.h"
 #include "live/events.h"
+#include "live/nodes.h"
 #include "live/room_reply.h"
 #include "live/room_state.h"
 #include "live/watch.h"
@@ -265,6 +266,10 @@ static void game_entry(const struct live_game *g, int kind, uint32_t seq, const 
     snprintf(topic, sizeof topic, "game:%lld", (long long)g->id);
     if (kind < 0 || kind > STORAGE_LOG_RESTART)
         return;
+    /* Entries of another node that this one has not heard of yet would
+     * come after this one, and be dropped as older: they go first. */
+    if (seq > 1 && events_wanted(topic) && events_position(topic) + 1 < seq)
+        live_nodes_catch_up(g->id);
     entry_event_publish_step(topic, g, kind, seq, steps, count, seq);
 }
 

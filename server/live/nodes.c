@@ -37,6 +37,11 @@ static void catch_up_game(int64_t game, uint32_t seq)
     entry_event_free(m, n);
 }
 
+void live_nodes_catch_up(int64_t game)
+{
+    catch_up_game(game, 0);
+}
+
 static void on_payload(void *arg, const char *payload)
 {
     (void)arg;

@@ -17,6 +17,12 @@ int live_nodes_start(void);
 /* Stops listening. Does nothing when it did not start. */
 void live_nodes_stop(void);
 
+/* Publishes the entries of game `game` that its topic lacks, read from
+ * the database (a followed topic only): before an entry committed here
+ * whose predecessors came from another node and were not yet heard of,
+ * so that the topic's events stay in order. */
+void live_nodes_catch_up(int64_t game);
+
 /* Tells every node (this one too) that the streams watching `user` must
  * end. Returns a STORAGE_* code. */
 int live_nodes_unwatch(int64_t user);

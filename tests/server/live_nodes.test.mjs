@@ -138,3 +138,24 @@ test('a player who opts out on node A ends the streams watching them on node B',
   assert.equal(r.status, 200, show(r));
   await watching.until((s) => s.ended, 'the end of the stream on node B once the player opted out on node A');
 });
+
+test('an entry committed on node B after one it has not heard of comes after it', { skip }, async () => {
+  const { phone, laptop, game } = await playerOnBoth(1);
+  const s = await openStream(laptop.sameUser(), `?game=${game.id}`);
+  await s.next('ready');
+  await step(laptop, game, { seq: 1, steps: 'r' }); // B's committer has its connection
+  await s.next('step', (x) => x.seq === 1);
+  // B does not hear of entry 2 (committed on A) before it commits entry 3.
+  psql(`ALTER DATABASE ${db} ALLOW_CONNECTIONS false`);
+  try {
+    psql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity ` +
+      `WHERE application_name = 'sokod-listen ${b.proc.pid}'`);
+    await step(phone, game, { seq: 2, steps: 'r' });
+    await step(laptop, game, { seq: 3, undo: 1 });
+  } finally {
+    psql(`ALTER DATABASE ${db} ALLOW_CONNECTIONS true`);
+  }
+  await s.until((x) => x.of('step').length >= 3, 'entries 2 and 3 on node B');
+  assert.deepEqual(s.of('step').map((e) => e.json.seq), [1, 2, 3], s.raw);
+  s.close();
+});
