@@ -8,10 +8,76 @@
 #include "live/watch.h"
 #include "storage/storage_notify.h"
 
+#include "storage/storage_games.h"
+
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The last entry of each game that its player's watchers on this node
+ * were told of, for the games played lately: a slot per game id's hash,
+ * the newest game taking it. A game whose slot was taken is told from the
+ * entry notified. */
+#define TOLD_SLOTS 4096
+static struct {
+    int64_t game;
+    uint32_t seq;
+} told[TOLD_SLOTS];
+static pthread_mutex_t told_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static unsigned told_slot(int64_t game)
+{
+    return (unsigned)(((uint64_t)game * 0x9E3779B97F4A7C15ull) >> 52) % TOLD_SLOTS;
+}
+
+void live_nodes_watchers_told(int64_t game, uint32_t seq)
+{
+    unsigned i = told_slot(game);
+    pthread_mutex_lock(&told_lock);
+    if (told[i].game != game || told[i].seq < seq) {
+        told[i].game = game;
+        told[i].seq = seq;
+    }
+    pthread_mutex_unlock(&told_lock);
+}
+
+/* The last entry of `game` its watchers here were told of, or seq - 1
+ * when not known. */
+static uint32_t watchers_know(int64_t game, uint32_t seq)
+{
+    unsigned i = told_slot(game);
+    pthread_mutex_lock(&told_lock);
+    uint32_t known = told[i].game == game ? told[i].seq : seq - 1;
+    pthread_mutex_unlock(&told_lock);
+    return known;
+}
+
+/* Tells the watchers of the player of `game` (followed on this node) of
+ * the entries up to `seq` they were not told of. */
+static void tell_watchers(int64_t game, uint32_t seq)
+{
+    uint32_t known = watchers_know(game, seq);
+    if (known >= seq)
+        return; /* this node committed it, or told them already */
+    struct storage_game row;
+    if (storage_game_get(game, &row) != STORAGE_OK || row.room_id != 0)
+        return; /* race games are followed through their room */
+    char topic[EVENTS_TOPIC_MAX];
+    watch_topic(row.user_id, topic);
+    if (!events_wanted(topic))
+        return;
+    struct events_missed *m = NULL;
+    unsigned n = 0;
+    if (entry_event_read(game, known, &m, &n) != STORAGE_OK)
+        return;
+    for (unsigned i = 0; i < n; i++)
+        events_publish(topic, "step", m[i].data, m[i].len, false, 0);
+    if (n > 0)
+        live_nodes_watchers_told(game, (uint32_t)m[n - 1].pos);
+    entry_event_free(m, n);
+}
 
 /* Publishes what topic "game:ID" lacks of the game's log, up to entry
  * `seq` at least (0: whatever the log holds). A topic too far behind ends
@@ -42,15 +108,18 @@ void live_nodes_catch_up(int64_t game)
     catch_up_game(game, 0);
 }
 
-static void on_payload(void *arg, const char *payload)
+static void on_payload(void *arg, const char *payload, bool own)
 {
     (void)arg;
+    if (own)
+        return; /* published here as it was committed */
     long long id = 0;
     unsigned seq = 0;
     int used = 0;
     if (sscanf(payload, "game:%lld:%u%n", &id, &seq, &used) == 2 && payload[used] == '\0' &&
         id > 0 && seq > 0) {
         catch_up_game(id, seq);
+        tell_watchers(id, seq);
     } else if (sscanf(payload, "unwatch:%lld%n", &id, &used) == 1 && payload[used] == '\0') {
         char topic[EVENTS_TOPIC_MAX];
         watch_topic(id, topic);

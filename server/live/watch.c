@@ -145,6 +145,9 @@ static void player_entry(const struct live_game *g, int kind, uint32_t seq, cons
         publish_playing(g->user_id, g->id, g->level_id);
     char topic[EVENTS_TOPIC_MAX];
     watch_topic(g->user_id, topic);
+    /* Before it is published: this node's listener, told of the entry
+     * too, must not publish it again. */
+    live_nodes_watchers_told(g->id, seq);
     entry_event_publish_step(topic, g, kind, seq, steps, count, 0);
 }
 

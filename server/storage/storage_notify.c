@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define RETRY_MS 1000
@@ -29,17 +30,30 @@ static struct storage_listener listener;
 static pthread_t thread;
 static bool started;
 static int stop_pipe[2] = {-1, -1};
+/* This process's mark, after a '/' at the end of what it sends. */
+static char mark[24];
+static pthread_once_t mark_once = PTHREAD_ONCE_INIT;
+
+static void make_mark(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    snprintf(mark, sizeof mark, "/%x.%lx", (unsigned)getpid(), (unsigned long)t.tv_nsec);
+}
 
 int storage_notify(const char *payload)
 {
     if (sql_backend() != SQL_POSTGRES)
         return STORAGE_OK;
-    if (strlen(payload) > STORAGE_NOTIFY_MAX)
+    pthread_once(&mark_once, make_mark);
+    char text[STORAGE_NOTIFY_MAX + sizeof mark];
+    int n = snprintf(text, sizeof text, "%s%s", payload, mark);
+    if (strlen(payload) > STORAGE_NOTIFY_MAX || n < 0 || (size_t)n >= sizeof text)
         return STORAGE_ERROR;
     struct sql_stmt *st = storage_stmt(SQL_NOTIFY);
     if (st == NULL)
         return STORAGE_ERROR;
-    sql_bind_text(st, 1, payload);
+    sql_bind_text(st, 1, text);
     int status = sql_step(st, "notifying the other nodes");
     while (status == SQL_ROW)
         status = sql_step(st, "notifying the other nodes");
@@ -85,7 +99,11 @@ static bool consume(PGconn *pg)
         return false;
     PGnotify *n;
     while ((n = PQnotifies(pg)) != NULL) {
-        listener.payload(listener.arg, n->extra);
+        char *from = strrchr(n->extra, '/');
+        bool own = from != NULL && strcmp(from, mark) == 0;
+        if (from != NULL)
+            *from = '\0';
+        listener.payload(listener.arg, n->extra, own);
         PQfreemem(n);
     }
     return true;
@@ -134,6 +152,7 @@ int storage_listen_start(const struct storage_listener *l)
     if (sql_backend() != SQL_POSTGRES || started)
         return STORAGE_OK;
     listener = *l;
+    pthread_once(&mark_once, make_mark);
     if (pipe(stop_pipe) != 0)
         return STORAGE_ERROR;
     if (pthread_create(&thread, NULL, listen_main, NULL) != 0) {

@@ -8,6 +8,8 @@
 
 #include "storage/storage_codes.h"
 
+#include <stdbool.h>
+
 /* A payload's bytes at most: PostgreSQL allows 8,000, a payload names ids. */
 #define STORAGE_NOTIFY_MAX 128
 
@@ -20,12 +22,12 @@
 int storage_notify(const char *payload);
 
 /* What the listener thread calls: `payload` for each notification (the
- * text, valid during the call), `caught_up` each time its connection is
- * back after a loss, once it listens again (notifications sent meanwhile
- * were lost: read what changed from the tables). Both run on the listener
- * thread, which has its own database connection for their reads. */
+ * text, valid during the call; `own` when this process sent it), `reconnected` each time its
+ * connection is back after a loss, once it listens again (notifications sent meanwhile were lost:
+ * read what changed from the tables). Both run on the listener thread, which has its own database
+ * connection for their reads. */
 struct storage_listener {
-    void (*payload)(void *arg, const char *payload);
+    void (*payload)(void *arg, const char *payload, bool own);
     void (*reconnected)(void *arg);
     void *arg;
 };

@@ -125,16 +125,38 @@ test('node B catches up after its listening connection was cut', { skip }, async
   s.close();
 });
 
-test('a player who opts out on node A ends the streams watching them on node B', { skip }, async () => {
-  const bob = a.client();
-  const name = `p${process.pid}x${Date.now() % 100000}`;
-  let r = await bob.post('/api/v1/account/signup', { username: name, password: 'a watched password' });
+// A signed-up player on node A; resolves to {client, id}.
+let players = 0;
+async function signedUp() {
+  const client = a.client();
+  const name = `p${process.pid}n${++players}`;
+  const r = await client.post('/api/v1/account/signup', { username: name, password: 'a watched password' });
   assert.equal(r.status, 201, show(r));
-  const me = await bob.get('/api/v1/account');
-  await openGame(bob, ids[0]);
-  const watching = await openStream(b.client(), `?watch=${me.json.user.id}`);
+  const me = await client.get('/api/v1/account');
+  return { client, id: me.json.user.id };
+}
+
+test('a watcher on node B gets the entries a player commits through node A, once', { skip }, async () => {
+  const alice = await signedUp();
+  const game = await openGame(alice.client, ids[1]);
+  const watching = await openStream(b.client(), `?watch=${alice.id}`);
   await watching.next('ready');
-  r = await bob.req('PUT', '/api/v1/account/settings', { settings: { watchable: false } });
+  for (let seq = 1; seq <= 3; seq++) await step(alice.client, game, seq === 2 ? { seq, undo: 1 } : { seq, steps: 'r' });
+  await watching.until((x) => x.of('step').length >= 3, 'three step events on node B');
+  // One more, so that a duplicate of the first three would have come by now.
+  await step(alice.client, game, { seq: 4, steps: 'r' });
+  await watching.next('step', (x) => x.seq === 4);
+  assert.deepEqual(watching.of('step').map((e) => [e.json.game, e.json.seq, e.json.moves]),
+    [[game.id, 1, 1], [game.id, 2, 0], [game.id, 3, 1], [game.id, 4, 2]], watching.raw);
+  watching.close();
+});
+
+test('a player who opts out on node A ends the streams watching them on node B', { skip }, async () => {
+  const { client: bob, id } = await signedUp();
+  await openGame(bob, ids[0]);
+  const watching = await openStream(b.client(), `?watch=${id}`);
+  await watching.next('ready');
+  const r = await bob.req('PUT', '/api/v1/account/settings', { settings: { watchable: false } });
   assert.equal(r.status, 200, show(r));
   await watching.until((s) => s.ended, 'the end of the stream on node B once the player opted out on node A');
 });
