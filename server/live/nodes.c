@@ -11,54 +11,15 @@
 #include "storage/storage_games.h"
 
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The last entry of each game that its player's watchers on this node
- * were told of, for the games played lately: a slot per game id's hash,
- * the newest game taking it. A game whose slot was taken is told from the
- * entry notified. */
-#define TOLD_SLOTS 4096
-static struct {
-    int64_t game;
-    uint32_t seq;
-} told[TOLD_SLOTS];
-static pthread_mutex_t told_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static unsigned told_slot(int64_t game)
-{
-    return (unsigned)(((uint64_t)game * 0x9E3779B97F4A7C15ull) >> 52) % TOLD_SLOTS;
-}
-
-void live_nodes_watchers_told(int64_t game, uint32_t seq)
-{
-    unsigned i = told_slot(game);
-    pthread_mutex_lock(&told_lock);
-    if (told[i].game != game || told[i].seq < seq) {
-        told[i].game = game;
-        told[i].seq = seq;
-    }
-    pthread_mutex_unlock(&told_lock);
-}
-
-/* The last entry of `game` its watchers here were told of, or seq - 1
- * when not known. */
-static uint32_t watchers_know(int64_t game, uint32_t seq)
-{
-    unsigned i = told_slot(game);
-    pthread_mutex_lock(&told_lock);
-    uint32_t known = told[i].game == game ? told[i].seq : seq - 1;
-    pthread_mutex_unlock(&told_lock);
-    return known;
-}
 
 /* Tells the watchers of the player of `game` (followed on this node) of
  * the entries up to `seq` they were not told of. */
 static void tell_watchers(int64_t game, uint32_t seq)
 {
-    uint32_t known = watchers_know(game, seq);
+    uint32_t known = watch_told_through(game, seq);
     if (known >= seq)
         return; /* this node committed it, or told them already */
     struct storage_game row;
@@ -75,7 +36,7 @@ static void tell_watchers(int64_t game, uint32_t seq)
     for (unsigned i = 0; i < n; i++)
         events_publish(topic, "step", m[i].data, m[i].len, false, 0);
     if (n > 0)
-        live_nodes_watchers_told(game, (uint32_t)m[n - 1].pos);
+        watch_told(game, (uint32_t)m[n - 1].pos);
     entry_event_free(m, n);
 }
 
@@ -151,11 +112,4 @@ int live_nodes_start(void)
 void live_nodes_stop(void)
 {
     storage_listen_stop();
-}
-
-int live_nodes_unwatch(int64_t user)
-{
-    char payload[STORAGE_NOTIFY_MAX];
-    snprintf(payload, sizeof payload, "unwatch:%lld", (long long)user);
-    return storage_notify(payload);
 }

@@ -23,13 +23,4 @@ void live_nodes_stop(void);
  * so that the topic's events stay in order. */
 void live_nodes_catch_up(int64_t game);
 
-/* Records that the watchers of a game's player on this node were told of
- * entry `seq` (the committing node does so as it publishes): the
- * notification of that entry then tells them nothing more. */
-void live_nodes_watchers_told(int64_t game, uint32_t seq);
-
-/* Tells every node (this one too) that the streams watching `user` must
- * end. Returns a STORAGE_* code. */
-int live_nodes_unwatch(int64_t user);
-
 #endif
