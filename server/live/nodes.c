@@ -22,6 +22,11 @@ static void tell_watchers(int64_t game, uint32_t seq)
     uint32_t known = watch_told_through(game, seq);
     if (known >= seq)
         return; /* this node committed it, or told them already */
+    /* Nobody watches anyone here: no need to ask whose game it is. */
+    unsigned watched = 0;
+    free(events_followed("watch:", &watched));
+    if (watched == 0)
+        return;
     struct storage_game row;
     if (storage_game_get(game, &row) != STORAGE_OK || row.room_id != 0)
         return; /* race games are followed through their room */
