@@ -17,6 +17,7 @@
 #include "library/import.h"
 #include "library/uploads.h"
 #include "live/events.h"
+#include "live/nodes.h"
 #include "live/live.h"
 #include "live/room_state.h"
 #include "live/watch.h"
@@ -77,6 +78,7 @@ static void stop_running(void)
         /* Stops the heartbeats when the daemon never started (else done). */
         events_stop();
         commit_stop();
+        live_nodes_stop();
     }
     if (running.access_log)
         access_log_stop();
@@ -206,7 +208,7 @@ int server_start(const struct config *cfg, unsigned *port)
     /* Each of these stops cleanly when it did not start. */
     running.threads = true;
     if (worker_start(pools) != 0 || storage_checkpointer_start() != STORAGE_OK ||
-        commit_start() != 0 ||
+        commit_start() != 0 || live_nodes_start() != 0 ||
         events_start(live_heartbeat_ms(cfg->heartbeat, cfg->timeout),
                      (size_t)cfg->events_memory << 20) != 0) {
         fprintf(stderr, "sokod: cannot start worker threads\n");

@@ -2,15 +2,18 @@
  * history each, and streams (one per browser tab) that follow a few topics
  * and read what was published to them as Server-Sent Events text.
  *
- * Every event gets an id from one counter, which starts at the process's
- * start time in microseconds (clock_now_us): ids grow across restarts, so
- * an id a client kept from an earlier process is older than every topic of
- * this one (a test clock set back can break this: such an id, from the
- * future, is then taken as unknown, and the client gets a snapshot). A
+ * Every event has a position in its topic. A game topic's positions are
+ * the game's own log numbers (seq): they follow commit order and mean the
+ * same on every node. Other topics (rooms, watchers) count on the node
+ * that publishes them, from the process's start time in microseconds, and
+ * their positions carry a tag of the process, so that a position from
+ * another node or an earlier process is known as foreign. An event's SSE
+ * id names the position the stream reached in each of its topics:
+ * "game:12@34,room:3@a1b2c3d4.1764111111000001" (see events_parse_id). A
  * stream opened with the last id its client saw gets the events it missed
- * from each topic's history, or a "snapshot" event for a topic whose
- * history no longer reaches back that far (the client then fetches the
- * state again).
+ * from each topic's history (for a game topic, also those the caller read
+ * back from the database), or a "snapshot" event for a topic that cannot
+ * say what was missed (the client then fetches the state again).
  *
  * The bus knows nothing of HTTP: a stream has two callbacks, suspend and
  * wake, which the HTTP layer maps to suspending and resuming the
@@ -41,6 +44,8 @@
 #define EVENTS_MAX_TOPICS 4
 /* Topic names: "game:ID", "room:ID". */
 #define EVENTS_TOPIC_MAX 40
+/* An id's text at most: a name, a tag and a position per topic. */
+#define EVENTS_ID_MAX (EVENTS_MAX_TOPICS * (EVENTS_TOPIC_MAX + 32))
 
 struct events_stream;
 
@@ -62,11 +67,24 @@ bool events_wanted(const char *topic);
 
 /* Publishes an event of `type` with `data` (one line of JSON, len bytes) to
  * a topic: appended to its history and queued for every stream that follows
- * it. `create` makes the topic when it does not exist (a room); otherwise
- * an event for a topic nobody follows is dropped. Returns the event's id,
- * or 0 when it was dropped or out of memory. */
+ * it. `pos` is the event's position in a game topic (the entry's seq), or
+ * 0 for a topic the node counts (the next position is taken). `create`
+ * makes the topic when it does not exist (a room); otherwise an event for
+ * a topic nobody follows is dropped, and so is a game event whose position
+ * the topic has already (published by the listener of another node's
+ * commits, or by the commit here). Returns the event's position, or 0 when
+ * it was dropped or out of memory. */
 uint64_t events_publish(const char *topic, const char *type, const char *data, size_t len,
-                        bool create);
+                        bool create, uint64_t pos);
+
+/* The last position published to a game topic (0: none, or nobody follows
+ * it), for a listener that reads what came after it. */
+uint64_t events_position(const char *topic);
+
+/* The names of the topics some stream follows whose names start with
+ * `prefix`: a malloc'd array of *n names (NULL when none, or out of
+ * memory), for a node that catches up on what it may have missed. */
+char (*events_followed(const char *prefix, unsigned *n))[EVENTS_TOPIC_MAX];
 
 /* Ends every stream following `topic` (each ends at its next read; the
  * sleeping ones are woken): what it showed may no longer be shown. The
@@ -85,13 +103,41 @@ struct events_owner {
     void *arg;
 };
 
-/* Opens a stream on `n` topics. With `has_last`, queues the events after
- * `last_id` each topic still holds (oldest first), or a snapshot event for
- * a topic that cannot say what was missed; then a "ready" event carrying
- * the current id. Returns the stream, or NULL when the bus is stopping or
- * out of memory. */
+/* One event read back from the database for a stream that resumes. */
+struct events_missed {
+    uint64_t pos;
+    char *data; /* malloc'd by the caller, who frees it after events_open */
+    size_t len;
+};
+
+/* Where a stream opens in one of its topics. */
+struct events_from {
+    bool known;   /* the client's last id named this topic (events_parse_id) */
+    uint64_t pos; /* and the position it had reached */
+    bool foreign; /* a counted position of another process */
+    bool game;    /* a game topic: positions are seqs */
+    uint64_t seq; /* a game topic: its seq, read before the open */
+    bool gap;     /* a game topic: the database could not say what was missed */
+    const struct events_missed *missed; /* a game topic: the "step" events after pos, read
+                                           back from the database, oldest first */
+    unsigned nmissed;
+};
+
+/* Reads an SSE id (text) into from[0..n-1], one per topic of the stream
+ * about to open: the topics the id names get known = true and the
+ * position; names the stream does not follow are ignored. A bare number
+ * (an id of an older sokod) names no topic. Returns 0, or -1 when the text
+ * is malformed or longer than EVENTS_ID_MAX. */
+int events_parse_id(const char *text, const char *const *topics, unsigned n,
+                    struct events_from *from);
+
+/* Opens a stream on `n` topics (from[i] says how each is followed). With
+ * `has_last`, queues for each topic the events after its known position
+ * (oldest first), or a snapshot event for a topic that cannot say what was
+ * missed; then a "ready" event whose id names every topic's position.
+ * Returns the stream, or NULL when the bus is stopping or out of memory. */
 struct events_stream *events_open(const char *const *topics, unsigned n, bool has_last,
-                                  uint64_t last_id, const struct events_owner *owner);
+                                  const struct events_from *from, const struct events_owner *owner);
 
 /* What events_read found. */
 enum events_read_result {

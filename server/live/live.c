@@ -7,6 +7,7 @@
 #include "accounts/auth.h"
 #include "live/entry_event.h"
 #include "live/events.h"
+#include "live/nodes.h"
 #include "live/room_reply.h"
 #include "live/room_state.h"
 #include "live/watch.h"
@@ -99,24 +100,38 @@ static int64_t query_id(struct http_conn *c, const char *name)
 }
 
 /* The Last-Event-ID header (set by EventSource when it reconnects) or the
- * last_event_id argument (for a page that opens a new stream). */
-static bool last_event_id(struct http_conn *c, bool *has, uint64_t *id)
+ * last_event_id argument (for a page that opens a new stream), read into
+ * from[]. False when it is malformed. */
+static bool last_event_id(struct http_conn *c, const char *const *topics, unsigned n,
+                          struct events_from *from, bool *has)
 {
     const char *v = http_header(c, "Last-Event-ID");
     if (v == NULL || v[0] == '\0')
         v = http_query(c, "last_event_id");
-    *has = false;
-    if (v == NULL || v[0] == '\0')
-        return true;
-    char *end = NULL;
-    errno = 0;
-    unsigned long long n = strtoull(v, &end, 10);
-    if (errno != 0 || *end != '\0' || v[0] == '-')
-        return false;
-    *has = true;
-    *id = n;
-    return true;
+    *has = v != NULL && v[0] != '\0';
+    return !*has || events_parse_id(v, topics, n, from) == 0;
 }
+
+/* For a stream resuming in game topic `from` (at position from->pos, the
+ * game at seq `seq`): reads back what it missed from the database. Those
+ * too far behind, or a failed read, get a snapshot (from->gap). */
+static void read_missed(int64_t game, struct events_from *from, struct events_missed **missed)
+{
+    *missed = NULL;
+    if (!from->known || from->pos >= from->seq)
+        return;
+    unsigned n = 0;
+    if (entry_event_read(game, (uint32_t)from->pos, missed, &n) != STORAGE_OK) {
+        from->gap = true;
+        return;
+    }
+    from->missed = *missed;
+    from->nmissed = n;
+}
+
+static int open_stream(struct http_conn *c, int64_t room, int64_t user, int64_t watch,
+                       const char *const *topics, unsigned n, bool has_last,
+                       const struct events_from *from);
 
 int live_events(struct http_conn *c)
 {
@@ -133,33 +148,15 @@ int live_events(struct http_conn *c)
         return reply_error(c, API_E_MISSING_FIELD,
                            "say what to follow: events?game=ID (a game of yours), room=ID, "
                            "watch=USER_ID, or several");
-    bool has_last;
-    uint64_t last = 0;
-    if (!last_event_id(c, &has_last, &last))
-        return reply_error(c, API_E_INVALID_VALUE,
-                           "Last-Event-ID must be the id of an event this server sent");
     /* A game is private to its player; a room is open to anyone with its link. */
-    int64_t user;
-    if (!auth_user(c, game != 0 ? AUTH_EXISTING : AUTH_OPTIONAL, &user, &result))
-        return result;
-    if (game != 0) {
-        struct storage_game row;
-        int status = storage_game_get(game, &row);
-        if (status == STORAGE_NOT_FOUND || (status == STORAGE_OK && row.user_id != user))
-            return reply_error(c, API_E_GAME_NOT_FOUND, "you have no game %lld", (long long)game);
-        if (status != STORAGE_OK)
-            return reply_storage_failure(c, status);
-    }
-    int presence = room != 0 ? room_state_presence(room, user, 1) : STORAGE_OK;
-    if (presence != STORAGE_OK)
-        return room_reply_failure(c, room, presence);
-
     char names[3][EVENTS_TOPIC_MAX];
     const char *topics[3];
+    struct events_from from[3] = {0};
     unsigned n = 0;
     if (game != 0) {
         snprintf(names[n], sizeof names[n], "game:%lld", (long long)game);
         topics[n] = names[n];
+        from[n].game = true;
         n++;
     }
     if (room != 0) {
@@ -172,6 +169,40 @@ int live_events(struct http_conn *c)
         topics[n] = names[n];
         n++;
     }
+    bool has_last;
+    if (!last_event_id(c, topics, n, from, &has_last))
+        return reply_error(c, API_E_INVALID_VALUE,
+                           "Last-Event-ID must be the id of an event this server sent");
+    int64_t user;
+    if (!auth_user(c, game != 0 ? AUTH_EXISTING : AUTH_OPTIONAL, &user, &result))
+        return result;
+    struct events_missed *missed = NULL;
+    if (game != 0) {
+        struct storage_game row;
+        int status = storage_game_get(game, &row);
+        if (status == STORAGE_NOT_FOUND || (status == STORAGE_OK && row.user_id != user))
+            return reply_error(c, API_E_GAME_NOT_FOUND, "you have no game %lld", (long long)game);
+        if (status != STORAGE_OK)
+            return reply_storage_failure(c, status);
+        from[0].seq = row.seq;
+        if (has_last)
+            read_missed(game, &from[0], &missed);
+    }
+    int result_open = open_stream(c, room, user, watch, topics, n, has_last, from);
+    entry_event_free(missed, from[0].nmissed);
+    return result_open;
+}
+
+/* Opens the stream on its topics, once the checks passed. */
+static int open_stream(struct http_conn *c, int64_t room, int64_t user, int64_t watch,
+                       const char *const *topics, unsigned n, bool has_last,
+                       const struct events_from *from)
+{
+    int result = MHD_NO;
+    int presence = room != 0 ? room_state_presence(room, user, 1) : STORAGE_OK;
+    if (presence != STORAGE_OK)
+        return room_reply_failure(c, room, presence);
+
     /* Each stream holds a connection for as long as its tab is open: the
      * caps keep connections for everything else. */
     struct http_stream_slot *slot = http_stream_take(c, &result);
@@ -195,7 +226,7 @@ int live_events(struct http_conn *c)
     ls->room = room;
     ls->user = user;
     struct events_owner owner = {suspend_stream, wake_stream, drop_stream, ls};
-    ls->events = events_open(topics, n, has_last, last, &owner);
+    ls->events = events_open(topics, n, has_last, from, &owner);
     if (ls->events == NULL) {
         if (room != 0)
             room_state_presence(room, user, -1);
@@ -235,7 +266,11 @@ static void game_entry(const struct live_game *g, int kind, uint32_t seq, const 
     snprintf(topic, sizeof topic, "game:%lld", (long long)g->id);
     if (kind < 0 || kind > STORAGE_LOG_RESTART)
         return;
-    entry_event_publish_step(topic, g, kind, seq, steps, count);
+    /* Entries of another node that this one has not heard of yet would
+     * come after this one, and be dropped as older: they go first. */
+    if (seq > 1 && events_wanted(topic) && events_position(topic) + 1 < seq)
+        live_nodes_catch_up(g->id);
+    entry_event_publish_step(topic, g, kind, seq, steps, count, seq);
 }
 
 unsigned live_heartbeat_ms(unsigned heartbeat_s, unsigned timeout_s)

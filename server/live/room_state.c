@@ -381,7 +381,7 @@ static void publish_room(int64_t id, char *text, size_t len)
         return;
     char topic[EVENTS_TOPIC_MAX];
     snprintf(topic, sizeof topic, "room:%lld", (long long)id);
-    events_publish(topic, "room", text, len, true);
+    events_publish(topic, "room", text, len, true, 0);
     free(text);
 }
 
@@ -820,7 +820,7 @@ static void race_entry(const struct live_game *g, int kind, uint32_t seq, const 
     if (step != NULL) {
         char topic[EVENTS_TOPIC_MAX];
         snprintf(topic, sizeof topic, "room:%lld", (long long)id);
-        events_publish(topic, "race_step", step, step_len, true);
+        events_publish(topic, "race_step", step, step_len, true, 0);
         free(step);
     }
     publish_room(id, room, room_len);

@@ -13,6 +13,7 @@
 #include "play/game_cache.h"
 #include "play/games.h"
 #include "storage/storage_games.h"
+#include "storage/storage_notify.h"
 #include "storage/storage_settings.h"
 #include "storage/storage_users.h"
 #include "storage/storage_watch.h"
@@ -120,7 +121,7 @@ static void publish_playing(int64_t user, int64_t game, int64_t level)
     char data[128];
     int n = snprintf(data, sizeof data, "{\"user_id\":%lld,\"game\":%lld,\"level_id\":%lld}",
                      (long long)user, (long long)game, (long long)level);
-    events_publish(topic, "playing", data, (size_t)n, false);
+    events_publish(topic, "playing", data, (size_t)n, false, 0);
 }
 
 /* The player `user` opened game `game` on `level`: when it is not the game
@@ -144,7 +145,46 @@ static void player_entry(const struct live_game *g, int kind, uint32_t seq, cons
         publish_playing(g->user_id, g->id, g->level_id);
     char topic[EVENTS_TOPIC_MAX];
     watch_topic(g->user_id, topic);
-    entry_event_publish_step(topic, g, kind, seq, steps, count);
+    /* Before it is published: this node's listener, told of the entry
+     * too, must not publish it again. */
+    watch_told(g->id, seq);
+    entry_event_publish_step(topic, g, kind, seq, steps, count, 0);
+}
+
+/* The last entry of each game that its player's watchers on this node
+ * were told of, for the games played lately: a slot per game id's hash,
+ * the newest game taking it. A game whose slot was taken is told from the
+ * entry notified. */
+#define TOLD_SLOTS 4096
+static struct {
+    int64_t game;
+    uint32_t seq;
+} told[TOLD_SLOTS];
+static pthread_mutex_t told_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static unsigned told_slot(int64_t game)
+{
+    return (unsigned)(((uint64_t)game * 0x9E3779B97F4A7C15ull) >> 52) % TOLD_SLOTS;
+}
+
+void watch_told(int64_t game, uint32_t seq)
+{
+    unsigned i = told_slot(game);
+    pthread_mutex_lock(&told_lock);
+    if (told[i].game != game || told[i].seq < seq) {
+        told[i].game = game;
+        told[i].seq = seq;
+    }
+    pthread_mutex_unlock(&told_lock);
+}
+
+uint32_t watch_told_through(int64_t game, uint32_t seq)
+{
+    unsigned i = told_slot(game);
+    pthread_mutex_lock(&told_lock);
+    uint32_t known = told[i].game == game ? told[i].seq : seq - 1;
+    pthread_mutex_unlock(&told_lock);
+    return known;
 }
 
 bool watch_settings_allow(const char *settings)
@@ -165,6 +205,11 @@ static void settings_stored(int64_t user, const json_t *settings)
     char topic[EVENTS_TOPIC_MAX];
     watch_topic(user, topic);
     events_end_topic(topic);
+    /* And on the other nodes: they end theirs as the notification comes
+     * (live/nodes.c reads it). */
+    char payload[STORAGE_NOTIFY_MAX];
+    snprintf(payload, sizeof payload, "unwatch:%lld", (long long)user);
+    storage_notify(payload);
 }
 
 bool watch_allowed(struct http_conn *c, int64_t user, int *result)

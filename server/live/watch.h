@@ -33,6 +33,15 @@ int watch_listen(void);
  * "watchable": false. */
 bool watch_settings_allow(const char *settings);
 
+/* Records that the watchers of a game's player on this node were told of
+ * entry `seq` (as the committing node publishes it, and as a node hears
+ * of another's): its notification then tells them nothing more. */
+void watch_told(int64_t game, uint32_t seq);
+
+/* The last entry of `game` its watchers on this node were told of, or
+ * seq - 1 when not known (the game was not played here lately). */
+uint32_t watch_told_through(int64_t game, uint32_t seq);
+
 /* Endpoints, for the routing table (server/endpoints.c). */
 int watch_get(struct http_conn *c);
 

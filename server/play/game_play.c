@@ -564,6 +564,10 @@ struct replay {
     uint8_t *dirs;
     uint32_t cap;
     int64_t moved; /* the cursor's move by the undos and redos not applied yet */
+    /* play_replay's: called with the game after each entry past `after`. */
+    play_each_fn each;
+    void *each_arg;
+    uint32_t after;
 };
 
 /* Undo and redo only move the cursor over a history they leave as it is,
@@ -587,6 +591,16 @@ static bool apply_moves(struct replay *r)
     return false;
 }
 
+/* Tells play_replay's caller of entry e, the game now after it. */
+static int tell(struct replay *r, const struct storage_log_entry *e)
+{
+    if (r->each == NULL || e->seq <= r->after)
+        return 0;
+    if (!apply_moves(r))
+        return 1;
+    return r->each(r->each_arg, r->g, e);
+}
+
 static int replay_entry(void *arg, const struct storage_log_entry *e)
 {
     struct replay *r = arg;
@@ -600,7 +614,7 @@ static int replay_entry(void *arg, const struct storage_log_entry *e)
     if (e->kind == STORAGE_LOG_UNDO || e->kind == STORAGE_LOG_REDO) {
         r->moved += e->kind == STORAGE_LOG_REDO ? (int64_t)e->count : -(int64_t)e->count;
         g->seq = e->seq;
-        return 0;
+        return tell(r, e);
     }
     if (!apply_moves(r))
         return 1;
@@ -635,7 +649,7 @@ static int replay_entry(void *arg, const struct storage_log_entry *e)
         return 1;
     }
     g->seq = e->seq;
-    return 0;
+    return tell(r, e);
 }
 
 /* Reads the level of the game into g. */
@@ -665,7 +679,19 @@ static int take_level(void *arg, const struct storage_level *l)
     return 0;
 }
 
+static int rebuild(struct live_game *g, play_each_fn each, void *arg, uint32_t after);
+
 int play_rebuild(struct live_game *g)
+{
+    return rebuild(g, NULL, NULL, 0);
+}
+
+int play_replay(struct live_game *g, uint32_t after, play_each_fn each, void *arg)
+{
+    return rebuild(g, each, arg, after);
+}
+
+static int rebuild(struct live_game *g, play_each_fn each, void *arg, uint32_t after)
 {
     g->valid = false;
     struct storage_game row;
@@ -677,7 +703,7 @@ int play_rebuild(struct live_game *g)
     g->room_id = row.room_id;
     g->round = row.round;
     g->hints = row.hints;
-    struct replay r = {.g = g, .status = STORAGE_OK};
+    struct replay r = {.g = g, .status = STORAGE_OK, .each = each, .each_arg = arg, .after = after};
     status = storage_level_get(row.level_id, 0, take_level, &r);
     if (status == STORAGE_STOP || r.status != STORAGE_OK)
         return STORAGE_ERROR;

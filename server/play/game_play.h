@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct storage_log_entry;
+
 /* The longest history a game may reach, in steps and restarts: the core's,
  * which the browser reads from core.wasm. */
 #define PLAY_MAX_HISTORY SOKO_MAX_HISTORY
@@ -72,6 +74,17 @@ struct play_result {
  * log. Returns a STORAGE_* code; STORAGE_ERROR also for a log the core
  * refuses (logged). g->valid tells whether g can be used. */
 int play_rebuild(struct live_game *g);
+
+/* What play_replay calls after each entry: g is in its state after e.
+ * Nonzero stops the replay. */
+typedef int (*play_each_fn)(void *arg, const struct live_game *g,
+                            const struct storage_log_entry *e);
+
+/* Rebuilds g as play_rebuild does, calling each(arg, g, e) after every
+ * entry past `after`, as the game was then (for the entries of a game to
+ * be told again, with their counts). Returns as play_rebuild; STORAGE_ERROR
+ * also when `each` stopped it. */
+int play_replay(struct live_game *g, uint32_t after, play_each_fn each, void *arg);
 
 /* Applies one entry to g. With `record`, notes each time the game reaches
  * the solved position in res->solution. Returns res->code. A refused entry

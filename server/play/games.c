@@ -11,6 +11,7 @@
 #include "play/game_answers.h"
 #include "play/game_cache.h"
 #include "play/solutions.h"
+#include "storage/storage_notify.h"
 #include "storage/storage.h"
 #include "storage/storage_games.h"
 #include "storage/storage_levels.h"
@@ -391,6 +392,15 @@ int games_take_for(int64_t game_id, int64_t user_id, struct games_answer *a, str
     return status;
 }
 
+/* Tells the other nodes sharing the database of entry `seq` of a game,
+ * with the entry's own savepoint: only a committed entry is told, once. */
+static int notify_entry(int64_t game, uint32_t seq)
+{
+    char payload[STORAGE_NOTIFY_MAX];
+    snprintf(payload, sizeof payload, "game:%lld:%u", (long long)game, seq);
+    return storage_notify(payload);
+}
+
 /* On the committer thread, inside the batch's transaction. */
 static int run_entry(struct commit_job *cj)
 {
@@ -430,6 +440,8 @@ static int run_entry(struct commit_job *cj)
     }
     if (status == STORAGE_OK)
         status = record(g, e, steps != NULL ? steps : "", &res);
+    if (status == STORAGE_OK)
+        status = notify_entry(g->id, e->seq);
     play_result_clear(&res);
     if (status != STORAGE_OK) {
         /* The memory copy is ahead of the database: rebuild it next time. */

@@ -64,6 +64,11 @@ bool storage_conn_configure(const char *target, int synchronous)
     return true;
 }
 
+const char *storage_conn_target(void)
+{
+    return db_target;
+}
+
 const char *storage_conn_name(void)
 {
     return db_name;

@@ -25,6 +25,10 @@ const char *storage_conn_name(void);
  * gets no connection. */
 void storage_conn_limit(unsigned n);
 
+/* The database as configured, password and all: for a connection of the
+ * storage wing's own (never to be printed). */
+const char *storage_conn_target(void);
+
 /* The calling thread's connection, opened on first use; NULL when it
  * cannot be opened (logged). */
 struct sql_conn *storage_conn(void);

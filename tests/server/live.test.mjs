@@ -43,10 +43,9 @@ test('a stream starts with a ready event carrying an id, as text/event-stream', 
   assert.match(s.headers['content-type'], /^text\/event-stream/);
   assert.equal(s.headers['cache-control'], 'no-store');
   const ready = await s.next('ready');
-  assert.match(ready.id, /^\d+$/, `the ready event has a numeric id: ${s.raw}`);
-  assert.equal(String(ready.json.id), ready.id);
+  assert.equal(ready.id, `game:${game.id}@0`, `the ready event's id names the game's seq: ${s.raw}`);
   assert.equal(ready.json.replayed, 0);
-  assert.match(s.raw, /^id: \d+\nevent: ready\ndata: \{.*\}\n\n/, 'fields one a line, a blank line after');
+  assert.match(s.raw, /^id: game:\d+@0\nevent: ready\ndata: \{.*\}\n\n/, 'fields one a line, a blank line after');
   s.close();
 });
 
@@ -74,8 +73,8 @@ test('steps played on one device reach the other device, in order, once committe
     assert.equal(steps[i].pushes, answers[i].pushes);
     assert.equal(steps[i].solved, answers[i].solved);
   }
-  const ids = s.of('step').map((e) => BigInt(e.id));
-  for (let i = 1; i < ids.length; i++) assert.ok(ids[i] > ids[i - 1], `ids grow: ${ids}`);
+  assert.deepEqual(s.of('step').map((e) => e.id), [1, 2, 3, 4].map((n) => `game:${game.id}@${n}`),
+    'each event\'s id is its entry\'s seq');
   // A refused entry and a retried one publish nothing.
   let r = await phone.post(`/api/v1/games/${game.id}/log`, { seq: 5, steps: 'l' });
   assert.equal(r.status, 422, show(r));
@@ -130,6 +129,28 @@ test('a stream reopened with Last-Event-ID gets what it missed, then ready', asy
   const current = await openStream(laptop, `?game=${game.id}`, { 'Last-Event-ID': ready.id });
   assert.equal((await current.next('ready')).json.replayed, 0);
   current.close();
+});
+
+test('a stream resumes from the database what no history holds', async () => {
+  const { phone, laptop, game } = await twoDevices(2);
+  // Nobody follows the game here while these are committed: no history.
+  for (const e of [{ seq: 1, steps: 'r' }, { seq: 2, steps: 'r' }, { seq: 3, undo: 1 }]) {
+    const r = await phone.post(`/api/v1/games/${game.id}/log`, e);
+    assert.equal(r.status, 200, show(r));
+  }
+  const back = await openStream(laptop, `?game=${game.id}`, { 'Last-Event-ID': `game:${game.id}@1` });
+  const ready = await back.next('ready');
+  assert.deepEqual(ready.json, { replayed: 2, snapshots: 0 }, back.raw);
+  const steps = back.of('step');
+  assert.deepEqual(steps.map((e) => [e.id, e.json.seq, e.json.kind, e.json.moves]),
+    [[`game:${game.id}@2`, 2, 'steps', 2], [`game:${game.id}@3`, 3, 'undo', 1]],
+    `entries 2 and 3 as the game was after each: ${back.raw}`);
+  assert.equal(ready.id, `game:${game.id}@3`);
+  back.close();
+  // A position past the game's log is no position of this game.
+  const ahead = await openStream(laptop, `?game=${game.id}`, { 'Last-Event-ID': `game:${game.id}@9` });
+  assert.equal((await ahead.next('ready')).json.snapshots, 1, ahead.raw);
+  ahead.close();
 });
 
 test('an id older than what the server keeps gets a snapshot event instead', async () => {

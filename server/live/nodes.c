@@ -1,0 +1,120 @@
+/* What a notification from another node means, and catching up after the
+ * listening connection was lost. Runs on the storage wing's listener
+ * thread. */
+#include "live/nodes.h"
+
+#include "live/entry_event.h"
+#include "live/events.h"
+#include "live/watch.h"
+#include "storage/storage_notify.h"
+
+#include "storage/storage_games.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Tells the watchers of the player of `game` (followed on this node) of
+ * the entries up to `seq` they were not told of. */
+static void tell_watchers(int64_t game, uint32_t seq)
+{
+    uint32_t known = watch_told_through(game, seq);
+    if (known >= seq)
+        return; /* this node committed it, or told them already */
+    /* Nobody watches anyone here: no need to ask whose game it is. */
+    unsigned watched = 0;
+    free(events_followed("watch:", &watched));
+    if (watched == 0)
+        return;
+    struct storage_game row;
+    if (storage_game_get(game, &row) != STORAGE_OK || row.room_id != 0)
+        return; /* race games are followed through their room */
+    char topic[EVENTS_TOPIC_MAX];
+    watch_topic(row.user_id, topic);
+    if (!events_wanted(topic))
+        return;
+    struct events_missed *m = NULL;
+    unsigned n = 0;
+    if (entry_event_read(game, known, &m, &n) != STORAGE_OK)
+        return;
+    for (unsigned i = 0; i < n; i++)
+        events_publish(topic, "step", m[i].data, m[i].len, false, 0);
+    if (n > 0)
+        watch_told(game, (uint32_t)m[n - 1].pos);
+    entry_event_free(m, n);
+}
+
+/* Publishes what topic "game:ID" lacks of the game's log, up to entry
+ * `seq` at least (0: whatever the log holds). A topic too far behind ends
+ * its streams: their clients come back and get a snapshot. */
+static void catch_up_game(int64_t game, uint32_t seq)
+{
+    char topic[EVENTS_TOPIC_MAX];
+    snprintf(topic, sizeof topic, "game:%lld", (long long)game);
+    if (!events_wanted(topic))
+        return;
+    uint64_t have = events_position(topic);
+    if (seq != 0 && have >= seq)
+        return; /* this node published it (it committed it) */
+    struct events_missed *m = NULL;
+    unsigned n = 0;
+    int status = entry_event_read(game, (uint32_t)have, &m, &n);
+    if (status == STORAGE_STOP) {
+        events_end_topic(topic);
+        return;
+    }
+    for (unsigned i = 0; i < n; i++)
+        events_publish(topic, "step", m[i].data, m[i].len, false, m[i].pos);
+    entry_event_free(m, n);
+}
+
+void live_nodes_catch_up(int64_t game)
+{
+    catch_up_game(game, 0);
+}
+
+static void on_payload(void *arg, const char *payload, bool own)
+{
+    (void)arg;
+    if (own)
+        return; /* published here as it was committed */
+    long long id = 0;
+    unsigned seq = 0;
+    int used = 0;
+    if (sscanf(payload, "game:%lld:%u%n", &id, &seq, &used) == 2 && payload[used] == '\0' &&
+        id > 0 && seq > 0) {
+        catch_up_game(id, seq);
+        tell_watchers(id, seq);
+    } else if (sscanf(payload, "unwatch:%lld%n", &id, &used) == 1 && payload[used] == '\0') {
+        char topic[EVENTS_TOPIC_MAX];
+        watch_topic(id, topic);
+        events_end_topic(topic);
+    }
+}
+
+/* Notifications sent while the connection was down are lost: every game
+ * topic followed here reads what it lacks from the tables. */
+static void on_reconnected(void *arg)
+{
+    (void)arg;
+    unsigned n = 0;
+    char(*names)[EVENTS_TOPIC_MAX] = events_followed("game:", &n);
+    for (unsigned i = 0; i < n; i++) {
+        long long id = 0;
+        if (sscanf(names[i], "game:%lld", &id) == 1 && id > 0)
+            catch_up_game(id, 0);
+    }
+    free(names);
+}
+
+int live_nodes_start(void)
+{
+    struct storage_listener l = {on_payload, on_reconnected, NULL};
+    return storage_listen_start(&l) == STORAGE_OK ? 0 : -1;
+}
+
+void live_nodes_stop(void)
+{
+    storage_listen_stop();
+}
