@@ -1,0 +1,55 @@
+// The first minute: the title screen fits short windows and groups its
+// buttons, "Play" continues where the player left off, the tutorial's
+// lessons sit on the board, and the last level of a collection leads on.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServerAndBrowser, openBrowser, closeAll, screenshotPath } from './harness.mjs';
+
+let server, browser, phone;
+before(async () => {
+  ({ server, browser } = await startServerAndBrowser({ viewport: { width: 1280, height: 800 } }));
+  phone = await openBrowser({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+});
+after(() => closeAll(server, browser, phone));
+
+/** Screenshots of the page at `hash` on the desktop (1280x800) and on the
+ * phone (390x844, touch), once `ready` (a selector) shows. */
+async function shoot(name, hash, ready) {
+  for (const [device, b] of [['desktop', browser], ['phone', phone]]) {
+    await b.page.goto(`${server.url}/${hash}`);
+    await b.page.waitForSelector(ready);
+    await b.page.waitForTimeout(300);
+    await b.page.screenshot({ path: screenshotPath(`first-${name}-${device}.png`) });
+  }
+}
+
+/** Where the title screen's first and last things are once scrolled to
+ * each end of the screen (page coordinates), and the viewport's height. */
+async function titleEnds(page) {
+  return page.evaluate(() => {
+    const screen = document.getElementById('screen-title');
+    screen.scrollTop = 0;
+    const art = document.getElementById('title-art').getBoundingClientRect();
+    screen.scrollTop = screen.scrollHeight;
+    const user = document.getElementById('title-user').getBoundingClientRect();
+    screen.scrollTop = 0;
+    return { artTop: art.top, artHeight: art.height, userBottom: user.bottom, height: innerHeight };
+  });
+}
+
+test('the title screen can be seen whole on short windows', async () => {
+  const { page, errors } = browser;
+  for (const [width, height] of [[1280, 800], [1366, 650], [1024, 560], [390, 844], [390, 600]]) {
+    await page.setViewportSize({ width, height });
+    await page.goto(`${server.url}/#/`);
+    await page.waitForSelector('#screen-title:not([hidden])');
+    const ends = await titleEnds(page);
+    assert.ok(ends.artTop >= 0 && ends.artHeight > 40,
+      `at ${width}x${height} the title art can be scrolled into view: its top is at ${ends.artTop} px`);
+    assert.ok(ends.userBottom <= ends.height + 1,
+      `at ${width}x${height} the foot of the title screen can be scrolled into view: it ends at ${ends.userBottom} of ${ends.height} px`);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await shoot('title', '#/', '#screen-title:not([hidden])');
+  assert.deepEqual(errors, []);
+});
