@@ -53,3 +53,24 @@ test('the title screen can be seen whole on short windows', async () => {
   await shoot('title', '#/', '#screen-title:not([hidden])');
   assert.deepEqual(errors, []);
 });
+
+test('the title screen groups its buttons', async () => {
+  const { page, errors } = browser;
+  await page.goto(`${server.url}/#/`);
+  await page.waitForSelector('#screen-title:not([hidden])');
+  const layout = await page.evaluate(() => {
+    const menu = document.querySelector('#screen-title .menu');
+    const groups = [...menu.querySelectorAll('[role="group"]')].map((g) => ({
+      name: document.getElementById(g.getAttribute('aria-labelledby'))?.textContent ?? '',
+      items: [...g.querySelectorAll('a, button')].map((b) => b.textContent.trim()),
+    }));
+    const loose = [...menu.children].filter((el) => el.matches('a, button') && !el.hidden).map((b) => b.textContent.trim());
+    return { groups, loose };
+  });
+  assert.ok(layout.groups.length >= 2 && layout.groups.every((g) => g.name && g.items.length > 0),
+    `the menu is in named groups: ${JSON.stringify(layout.groups)}`);
+  assert.deepEqual(layout.loose.length, 1, `only "Play" stands alone: ${layout.loose}`);
+  const daily = layout.groups.find((g) => g.items.includes('Daily puzzle'));
+  assert.ok(daily && daily.items.includes('Daily board'), 'the daily puzzle and its board share a group');
+  assert.deepEqual(errors, []);
+});
