@@ -64,6 +64,11 @@ test('solving the daily puzzle starts a streak shown on the daily board', async 
     today, { timeout: 10000 });
   await page.waitForSelector('#board-streak:not([hidden])');
   assert.match(await page.textContent('#board-streak'), /start a streak/, 'no streak before solving');
+  await page.goto(`${server.url}/#/`);
+  await page.waitForFunction(() => document.getElementById('title-daily-state').textContent !== '',
+    null, { timeout: 5000 }).catch(() => {});
+  assert.equal(await page.textContent('#title-daily-state'), 'Not solved yet today',
+    'the title screen tells today\'s puzzle is still to solve');
 
   // Solve today's puzzle through the API by following hints from the start.
   const daily = (await apiGet(page, '/daily')).body;
@@ -96,6 +101,13 @@ test('solving the daily puzzle starts a streak shown on the daily board', async 
     null, { timeout: 10000 }).catch(() => {});
   assert.equal(await page.textContent('#board-streak'), 'Your streak: 1 day in a row',
     'the streak after solving today\'s puzzle');
+
+  // The title screen says so too.
+  await page.goto(`${server.url}/#/`);
+  await page.waitForFunction(() => /Solved today/.test(document.getElementById('title-daily-state').textContent),
+    null, { timeout: 5000 }).catch(() => {});
+  assert.equal(await page.textContent('#title-daily-state'), 'Solved today · 1 day in a row',
+    'the title screen tells today\'s puzzle is solved, and the streak');
   assert.deepEqual(errors, [], 'no page errors');
 });
 

@@ -69,12 +69,33 @@ async function openDaily() {
   go(`#/play/${r.body.level.id}`);
 }
 
+// Counts the title screen's visits: a daily state answered for an earlier
+// one is dropped.
+let visits = 0;
+
+/** Today's puzzle in a line: solved or not, and the streak of days. */
+function dailyStateText(s) {
+  const days = `${s.streak} ${s.streak === 1 ? 'day' : 'days'} in a row`;
+  if (s.solved_today) return `Solved today · ${days}`;
+  return s.streak > 0 ? `Not solved yet today · ${days} so far` : 'Not solved yet today';
+}
+
+async function showDailyState() {
+  const visit = ++visits;
+  const r = await api.streak();
+  if (visit !== visits) return;
+  const state = $('title-daily-state');
+  state.textContent = r.ok ? dailyStateText(r.body) : '';
+  state.toggleAttribute('data-solved', !!(r.ok && r.body.solved_today));
+}
+
 export function enter() {
   if (!dailyWired) {
     dailyWired = true;
     $('title-daily').addEventListener('click', openDaily);
   }
   $('title-daily-status').textContent = '';
+  showDailyState();
   const art = $('title-art');
   if (app.theme) requestAnimationFrame(() => drawTitleArt(art, app.theme));
   const play = $('title-play');
