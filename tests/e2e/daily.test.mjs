@@ -22,6 +22,26 @@ test('the title screen opens today\'s daily puzzle', async () => {
   assert.deepEqual(errors, [], 'no page errors');
 });
 
+test('the daily puzzle\'s header names its collection, which is not asked for', async () => {
+  const { page, errors } = browser;
+  await page.goto(`${server.url}/#/`);
+  const daily = (await apiGet(page, '/daily')).body;
+  const asked = [];
+  const listen = (r) => { if (/\/api\/v1\/collections\/\d+$/.test(r.url())) asked.push(`${r.url()} (${r.status()})`); };
+  page.on('response', listen);
+  // A fresh page: the game screen may show the level already.
+  await page.goto(`${server.url}/#/play/${daily.level.id}`);
+  await page.reload();
+  await waitForGame(page, daily.level.title);
+  await page.waitForFunction(() => document.getElementById('g-sub').textContent !== '', null, { timeout: 5000 });
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 500)));
+  page.off('response', listen);
+  const sub = await page.textContent('#g-sub');
+  assert.equal(sub, 'Daily puzzles', `the line under the daily puzzle's title: "${sub}"`);
+  assert.deepEqual(asked, [], 'the hidden collection of the daily puzzles is not asked for');
+  assert.deepEqual(errors, [], 'no page errors');
+});
+
 test('a daily puzzle or a room asked for, then given up on, does not pull the player away when it arrives', async () => {
   const { page, errors } = browser;
   // The title screen's daily puzzle, still on its way when the player opens the library.

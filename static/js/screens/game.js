@@ -189,7 +189,28 @@ export function redraw() {
   if (view) view.setTheme(app.theme);
 }
 
+// The ids of the collections listed to players (GET /collections), asked
+// again when a level's is not among them.
+let listed = null;
+
+/** False when a collection is not listed (the daily puzzles' hidden one):
+ * it has no list of levels to ask for. True when unknown (offline). */
+async function isListed(id) {
+  if (!listed?.has(id)) {
+    const list = await app.collections();
+    if (list) listed = new Set(list.map((c) => c.id));
+  }
+  return listed?.has(id) ?? true;
+}
+
 async function loadNeighbours(level) {
+  if (!(await isListed(level.collection_id))) {
+    const r = await api.level(level.id);
+    if (play.state?.level.id !== level.id) return;
+    neighbours = { prev: 0, next: 0, count: 0, position: level.position, name: r.ok ? r.body.level.collection_name : '' };
+    updateHud();
+    return;
+  }
   const data = await app.collection(level.collection_id);
   // Another level's, when the player moved on while it was on its way.
   if (play.state?.level.id !== level.id) return;
@@ -220,8 +241,8 @@ function updateHud() {
   hovered = -1;
   const g = play.game, lvl = play.state.level;
   $('game-h').textContent = loading ? 'Loading…' : lvl.title || `Level ${lvl.position}`;
-  $('g-sub').textContent = neighbours.name
-    ? `${neighbours.name} · ${lvl.position} of ${neighbours.count}` : `Level ${lvl.position}`;
+  $('g-sub').textContent = !neighbours.name ? `Level ${lvl.position}`
+    : neighbours.count ? `${neighbours.name} · ${lvl.position} of ${neighbours.count}` : neighbours.name;
   $('g-moves').textContent = g.moves;
   $('g-pushes').textContent = g.pushes;
   $('g-goals').textContent = `${g.boxesOnGoal}/${g.boxCount}`;
