@@ -9,7 +9,7 @@ import { letterOf, playEntry, gameOfState } from './letters.js';
 import { stepTransition, undoTransition } from './board.js';
 import { GameSync, savedOutbox } from './sync.js';
 import { api } from './api.js';
-import { announce, toast } from './a11y.js';
+import { announce, toast, counted } from './a11y.js';
 import { play as sound } from './sound.js';
 
 const DIR_NAMES = ['up', 'right', 'down', 'left'];
@@ -320,7 +320,7 @@ export class Play {
     const [x, y] = this.game.xy(cell);
     this.queue({ kind: 'walk', walk: { x, y }, steps: letters });
     sound('step');
-    announce(`Walked ${path.length} steps. ${this.counts()}`);
+    announce(`Walked ${counted(path.length, 'step')}. ${this.counts()}`);
     this.afterChange();
     return true;
   }
@@ -400,7 +400,7 @@ export class Play {
   // ---- After each change -------------------------------------------------------------
 
   counts() {
-    return `${this.game.moves} moves, ${this.game.pushes} pushes`;
+    return `${counted(this.game.moves, 'move')}, ${counted(this.game.pushes, 'push', 'pushes')}`;
   }
 
   feedback(pushed, onGoal, dirName) {

@@ -6,7 +6,7 @@ import { api, errorMessage } from '../api.js';
 import { BoardView } from '../board.js';
 import { Play } from '../play.js';
 import { actionOfKey, watchPointer, watchGamepads, DIR_OF } from '../input.js';
-import { announce, toast } from '../a11y.js';
+import { announce, toast, counted } from '../a11y.js';
 import { go, currentScreen } from '../router.js';
 import * as settings from '../settings.js';
 import { drainSavedOutboxes } from '../sync.js';
@@ -252,7 +252,7 @@ function updateHud() {
   $('g-prev').disabled = !neighbours.prev;
   $('g-next').disabled = !neighbours.next;
   $('board').setAttribute('aria-label', `${$('game-h').textContent}: ${g.width} by ${g.height} squares, ` +
-    `${g.boxesOnGoal} of ${g.boxCount} boxes on goals, ${g.moves} moves, ${g.pushes} pushes` +
+    `${g.boxesOnGoal} of ${g.boxCount} boxes on goals, ${play.counts()}` +
     (play.stuck ? '. A box is stuck' : ''));
   document.body.dataset.moves = g.moves;
   document.body.dataset.pushes = g.pushes;
@@ -318,8 +318,8 @@ function onSolved() {
     if (view.animating) return requestAnimationFrame(show);
     if (!g.solved || play.game !== g) return;
     const hints = hintCount();
-    $('solved-text').textContent = `${g.moves} moves, ${g.pushes} pushes` +
-      (hints > 0 ? `, with ${hints} ${hints === 1 ? 'hint' : 'hints'}` : '');
+    $('solved-text').textContent = play.counts() +
+      (hints > 0 ? `, with ${counted(hints, 'hint')}` : '');
     $('solved-best').textContent = neighbours.next ? '' : 'That was the last level of this collection.';
     $('solved-next').hidden = !neighbours.next;
     $('solved-board').href = `#/board/${levelId}`;
