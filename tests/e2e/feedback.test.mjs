@@ -29,3 +29,25 @@ test('announcements count one move and one push in the singular', async () => {
   await waitSynced(page);
   assert.deepEqual(errors, []);
 });
+
+/** The badge on a level's card in the library ('' for none). */
+async function badgeOf(page, level) {
+  await page.goto(`${page.url().replace(/#.*/, '')}#/library/${level.collection_id}`);
+  await page.waitForSelector(`.level-card[data-level="${level.id}"]`);
+  return page.evaluate((id) => document.querySelector(`.level-card[data-level="${id}"] .badge`)?.textContent ?? '', level.id);
+}
+
+test('a level opened without a move is not marked "Started"; a move starts it', async () => {
+  const { page, errors } = browser;
+  await page.goto(`${server.url}/`);
+  const level = (await tutorialLevels(page))[3];
+  await page.goto(`${server.url}/#/play/${level.id}`);
+  await waitForGame(page, level.title);
+  assert.equal(await badgeOf(page, level), '', 'opened and left without a move: no badge');
+  await page.goto(`${server.url}/#/play/${level.id}`);
+  await waitForGame(page, level.title);
+  await page.keyboard.press('ArrowUp');
+  await waitSynced(page);
+  assert.equal(await badgeOf(page, level), 'Started', 'after a move the level is started');
+  assert.deepEqual(errors, []);
+});
