@@ -16,7 +16,7 @@ const DIR_NAMES = ['up', 'right', 'down', 'left'];
 
 export class Play {
   /** core: a Core; view: a BoardView; hooks: update(play), solved(play),
-   * pending(count, waiting) */
+   * played(play) (an action of the player's was queued), pending(count, waiting) */
   constructor(core, view, hooks) {
     this.core = core;
     this.view = view;
@@ -200,9 +200,10 @@ export class Play {
     return 'applied';
   }
 
-  /** Hands local entries to the server queue. */
+  /** Hands local entries to the server queue: the player played here. */
   queue(entry) {
     this.sync?.add(entry);
+    this.hooks.played?.(this);
   }
 
   // ---- Actions -------------------------------------------------------------------

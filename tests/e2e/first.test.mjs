@@ -3,7 +3,7 @@
 // lessons sit on the board, and the last level of a collection leads on.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServerAndBrowser, openBrowser, closeAll, screenshotPath } from './harness.mjs';
+import { startServerAndBrowser, openBrowser, closeAll, screenshotPath, tutorialLevels, waitForGame, waitSynced, press, arrows } from './harness.mjs';
 
 let server, browser, phone;
 before(async () => {
@@ -73,4 +73,58 @@ test('the title screen groups its buttons', async () => {
   const daily = layout.groups.find((g) => g.items.includes('Daily puzzle'));
   assert.ok(daily && daily.items.includes('Daily board'), 'the daily puzzle and its board share a group');
   assert.deepEqual(errors, []);
+});
+
+/** Where the title screen's "Play" leads once it knows: {href, text, what}. */
+async function playButton(page) {
+  await page.goto(`${server.url}/#/`);
+  await page.waitForSelector('#screen-title:not([hidden]) #title-play[data-ready]', { timeout: 10000 });
+  return page.evaluate(() => ({
+    href: document.getElementById('title-play').getAttribute('href'),
+    text: document.getElementById('title-play').textContent,
+    what: document.getElementById('title-play-what').textContent,
+  }));
+}
+
+test('"Play" starts a new player on First Steps 1, then continues where the player left off', async () => {
+  // A fresh browser: a new player.
+  const b = await openBrowser({ viewport: { width: 1280, height: 800 } });
+  try {
+    const { page, errors } = b;
+    await page.goto(`${server.url}/`);
+    const levels = await tutorialLevels(page);
+    let play = await playButton(page);
+    assert.deepEqual([play.href, play.text], [`#/play/${levels[0].id}`, 'Play'], `a new player starts on First Steps 1: ${JSON.stringify(play)}`);
+    assert.match(play.what, /First Steps · 1\. First push/);
+    await page.click('#title-play');
+    await waitForGame(page, levels[0].title);
+
+    // A move on level 3 (unsolved): "Play" continues it.
+    await page.goto(`${server.url}/#/play/${levels[2].id}`);
+    await waitForGame(page, levels[2].title);
+    await page.keyboard.press('ArrowLeft');
+    await waitSynced(page);
+    play = await playButton(page);
+    assert.deepEqual([play.href, play.text], [`#/play/${levels[2].id}`, 'Continue'], `the level played last, unsolved: ${JSON.stringify(play)}`);
+
+    // Looking at another level without a move changes nothing.
+    await page.goto(`${server.url}/#/play/${levels[6].id}`);
+    await waitForGame(page, levels[6].title);
+    play = await playButton(page);
+    assert.equal(play.href, `#/play/${levels[2].id}`, 'a level only opened is not the one played last');
+
+    // Solved: "Play" goes on to the next unsolved level of the collection.
+    await page.goto(`${server.url}/#/play/${levels[2].id}`);
+    await waitForGame(page, levels[2].title);
+    await page.keyboard.press('r');
+    await press(page, arrows(levels[2].solution));
+    await page.waitForSelector('#solved:not([hidden])');
+    await waitSynced(page);
+    play = await playButton(page);
+    assert.deepEqual([play.href, play.text], [`#/play/${levels[3].id}`, 'Play'], `after solving level 3, level 4: ${JSON.stringify(play)}`);
+    assert.match(play.what, /First Steps · 4\. Corners are traps/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await b.close();
+  }
 });

@@ -46,6 +46,8 @@ function setup() {
   play = new Play(null, view, {
     update: updateHud,
     solved: onSolved,
+    // The level played last is one with a move, not one only looked at.
+    played: () => { if (app.lastPlayed !== levelId) app.lastPlayed = levelId; },
     pending: (n, waiting) => {
       $('board').dataset.pending = String(n);
       document.body.dataset.pending = String(n);
