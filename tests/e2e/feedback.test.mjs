@@ -2,7 +2,7 @@
 // on the solved card and in the library.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServerAndBrowser, closeAll, waitForGame, waitSynced, tutorialLevels } from './harness.mjs';
+import { startServerAndBrowser, closeAll, waitForGame, waitSynced, tutorialLevels, localPosition, screenshotPath, clickSquare } from './harness.mjs';
 
 let server, browser;
 before(async () => ({ server, browser } = await startServerAndBrowser({ viewport: { width: 1280, height: 800 } })));
@@ -22,6 +22,8 @@ test('announcements count one move and one push in the singular', async () => {
   const level = (await tutorialLevels(page))[0]; // "#@ $ .#": right, then pushes right
   await page.goto(`${server.url}/#/play/${level.id}`);
   await waitForGame(page, level.title);
+  // The level's own announcement first, which would replace a step's.
+  await page.waitForFunction((t) => document.getElementById('live-polite').textContent.startsWith(t), level.title);
   assert.equal(await heard(page, 'ArrowRight'), 'Move right. 1 move, 0 pushes');
   assert.equal(await heard(page, 'ArrowRight'), 'Push right. 2 moves, 1 push');
   assert.match(await page.getAttribute('#board', 'aria-label'), /, 2 moves, 1 push$/);
@@ -49,5 +51,41 @@ test('a level opened without a move is not marked "Started"; a move starts it', 
   await page.keyboard.press('ArrowUp');
   await waitSynced(page);
   assert.equal(await badgeOf(page, level), 'Started', 'after a move the level is started');
+  assert.deepEqual(errors, []);
+});
+
+/** Clicks square (x, y) in point mode and reads the mark it leaves on the
+ * board: {text, x, y} of the mark (centre, in board squares), or null. */
+async function missAt(page, x, y, shot = '') {
+  await clickSquare(page, x, y);
+  const mark = await page.waitForSelector('.point-miss', { state: 'visible', timeout: 2000 }).catch(() => null);
+  if (!mark) return null;
+  const box = await mark.boundingBox();
+  const board = await page.locator('#board').boundingBox();
+  const { width, height } = await localPosition(page);
+  const text = (await mark.textContent()).trim();
+  if (shot) await page.screenshot({ path: screenshotPath(shot) });
+  // Gone after a moment, before the next click.
+  await page.waitForSelector('.point-miss', { state: 'detached', timeout: 5000 });
+  return {
+    text,
+    x: Math.floor(((box.x + box.width / 2 - board.x) / board.width) * width),
+    y: Math.floor(((box.y + box.height / 2 - board.y) / board.height) * height),
+  };
+}
+
+test('a point-mode click that leads nowhere shows why, on the square', async () => {
+  const { page, errors } = browser;
+  await page.goto(`${server.url}/`);
+  const level = (await tutorialLevels(page)).find((l) => /Down the corridor/.test(l.title));
+  await page.goto(`${server.url}/#/play/${level.id}`);
+  await waitForGame(page, level.title);
+  const before = await localPosition(page);
+  // The board as the server gives it: the box at (2, 2), the corridor below it.
+  assert.deepEqual(await missAt(page, 1, 3), { text: 'Wall', x: 1, y: 3 }, 'a click on a wall');
+  assert.deepEqual(await missAt(page, 2, 4, 'feedback-point-miss-desktop.png'), { text: 'No way there', x: 2, y: 4 },
+    'a click below the box, out of reach');
+  const after = await localPosition(page);
+  assert.equal(after.moves, before.moves, 'neither click moved the player');
   assert.deepEqual(errors, []);
 });
