@@ -2,7 +2,7 @@
 // on the solved card and in the library.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServerAndBrowser, closeAll, waitForGame, waitSynced, tutorialLevels, localPosition, screenshotPath, clickSquare } from './harness.mjs';
+import { startServerAndBrowser, openBrowser, closeAll, waitForGame, waitSynced, tutorialLevels, localPosition, press, arrows, screenshotPath, clickSquare } from './harness.mjs';
 
 let server, browser;
 before(async () => ({ server, browser } = await startServerAndBrowser({ viewport: { width: 1280, height: 800 } })));
@@ -52,6 +52,42 @@ test('a level opened without a move is not marked "Started"; a move starts it', 
   await waitSynced(page);
   assert.equal(await badgeOf(page, level), 'Started', 'after a move the level is started');
   assert.deepEqual(errors, []);
+});
+
+/** Plays `keys` from the start of the level shown and waits for the solved
+ * card to tell the player's standing; returns the card's texts. */
+async function solveAndRead(page, keys, shot = '') {
+  if ((await localPosition(page)).moves > 0) await page.keyboard.press('r');
+  await press(page, keys);
+  await page.waitForSelector('#solved:not([hidden])');
+  await page.waitForFunction(() => document.getElementById('solved-rank').textContent !== '', null, { timeout: 10000 });
+  const card = await page.evaluate(() => ({
+    rank: document.getElementById('solved-rank').textContent,
+    newBest: !document.getElementById('solved-new').hidden,
+  }));
+  if (shot) await page.screenshot({ path: screenshotPath(shot) });
+  await page.keyboard.press('Escape'); // stay on the level
+  return card;
+}
+
+test('the solved card shows the player\'s best and rank, and says "New best"', async () => {
+  const b = await openBrowser({ viewport: { width: 1280, height: 800 } });
+  try {
+    const { page, errors } = b;
+    await page.goto(`${server.url}/`);
+    const level = (await tutorialLevels(page))[0]; // "#@ $ .#"
+    await page.goto(`${server.url}/#/play/${level.id}`);
+    await waitForGame(page, level.title);
+    let card = await solveAndRead(page, arrows('rRR'), 'feedback-solved-desktop.png');
+    assert.deepEqual(card, { rank: 'Your best: 3 moves, 2 pushes · rank 1 of 1', newBest: true }, 'a first solution is a new best');
+    card = await solveAndRead(page, arrows('rlrRR'));
+    assert.deepEqual(card, { rank: 'Your best: 3 moves, 2 pushes · rank 1 of 1', newBest: false }, 'a longer solution is not');
+    card = await solveAndRead(page, arrows('rRR'));
+    assert.equal(card.newBest, false, 'the same best again is not a new one');
+    assert.deepEqual(errors, []);
+  } finally {
+    await b.close();
+  }
 });
 
 /** Clicks square (x, y) in point mode and reads the mark it leaves on the

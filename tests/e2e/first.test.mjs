@@ -3,7 +3,9 @@
 // lessons sit on the board, and the last level of a collection leads on.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServerAndBrowser, openBrowser, closeAll, screenshotPath, tutorialLevels, waitForGame, waitSynced, press, arrows } from './harness.mjs';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startServerAndBrowser, openBrowser, closeAll, screenshotPath, tutorialLevels, waitForGame, waitSynced, press, arrows, importLevels, tempDir, apiGet } from './harness.mjs';
 
 let server, browser, phone;
 before(async () => {
@@ -127,4 +129,27 @@ test('"Play" starts a new player on First Steps 1, then continues where the play
   } finally {
     await b.close();
   }
+});
+
+test('the solved card of a collection\'s last level offers the next collection', async () => {
+  const file = join(tempDir(), 'second.sok');
+  writeFileSync(file, 'Collection: Second Steps\n\n#####\n#@$.#\n#####\nTitle: One more push\n');
+  importLevels(server.db, file);
+  const { page, errors } = browser;
+  await page.goto(`${server.url}/`);
+  const levels = await tutorialLevels(page);
+  const last = levels[levels.length - 1];
+  const second = (await apiGet(page, '/collections')).body.collections.find((c) => c.name === 'Second Steps');
+  assert.ok(second, 'the second collection is listed');
+  await page.goto(`${server.url}/#/play/${last.id}`);
+  await waitForGame(page, last.title);
+  await press(page, arrows(last.solution));
+  await page.waitForSelector('#solved:not([hidden])');
+  await page.waitForSelector('#solved-next:not([hidden])', { timeout: 10000 });
+  assert.equal(await page.textContent('#solved-next-label'), 'Play Second Steps', 'the card offers the next collection');
+  assert.match(await page.textContent('#solved-best'), /last level of this collection\. Next: Second Steps/);
+  await page.screenshot({ path: screenshotPath('first-next-collection-desktop.png') });
+  await page.keyboard.press('Enter');
+  await waitForGame(page, 'One more push');
+  assert.deepEqual(errors, []);
 });

@@ -12,6 +12,7 @@ import * as settings from '../settings.js';
 import { drainSavedOutboxes } from '../sync.js';
 import { live } from '../live.js';
 import { initHints, resetHints, pressHint, hintsChanged, hintCount } from '../hint.js';
+import { bestOf, isNewBest, standing, nextCollection } from '../solved.js';
 import { $ } from '../dom.js';
 
 export const section = 'screen-game';
@@ -29,6 +30,11 @@ let opening = 0;
 // level's.
 let loading = 0;
 let drained = false;
+// The player's best on the level shown ({moves, pushes}; null: unsolved;
+// undefined: not known yet), and the first level of the collection that
+// follows a collection's last level (0: none).
+let best;
+let nextAfter = 0;
 let hovered = -1;
 
 /** Timing of the last key press and of the frame that showed it. */
@@ -161,6 +167,8 @@ export async function enter(args) {
   }
   levelId = id;
   neighbours = { prev: 0, next: 0, count: 0, position: 0, name: '' };
+  best = undefined;
+  nextAfter = 0;
   await play.attach(r.body.game);
   if (token !== opening) return;
   loading = 0;
@@ -232,6 +240,7 @@ async function loadHint(id) {
   const r = await api.level(id);
   if (id !== levelId) return;
   const l = r.ok ? r.body.level : null;
+  if (l) best = bestOf(l);
   const bits = [];
   if (l?.author) bits.push(`by ${l.author}`);
   if (l?.comment) bits.push(l.comment);
@@ -324,11 +333,42 @@ function onSolved() {
       (hints > 0 ? `, with ${counted(hints, 'hint')}` : '');
     $('solved-best').textContent = neighbours.next ? '' : 'That was the last level of this collection.';
     $('solved-next').hidden = !neighbours.next;
+    $('solved-next-label').textContent = 'Next level';
     $('solved-board').href = `#/board/${levelId}`;
     $('solved').hidden = false;
     (neighbours.next ? $('solved-next') : $('solved-stay')).focus();
+    showStanding(g);
+    if (!neighbours.next) offerNextCollection();
   };
   setTimeout(show, 120);
+}
+
+/** "New best" at once, then the player's best and rank once the server
+ * holds the solution (it ranks what it saw played). */
+async function showStanding(g) {
+  const sync = play.sync, id = levelId;
+  $('solved-new').hidden = best === undefined || !isNewBest(best, g.moves, g.pushes);
+  $('solved-rank').textContent = '';
+  if (best !== undefined) {
+    best = best ? { moves: Math.min(best.moves, g.moves), pushes: Math.min(best.pushes, g.pushes) }
+      : { moves: g.moves, pushes: g.pushes };
+  }
+  while (play.sync === sync && sync.pending > 0) await new Promise((r) => setTimeout(r, 100));
+  if (play.sync !== sync) return;
+  const line = await standing(id, hintCount() > 0);
+  if (levelId === id) $('solved-rank').textContent = line;
+}
+
+/** After a collection's last level, the next collection with a level left. */
+async function offerNextCollection() {
+  const id = levelId;
+  const next = await nextCollection(play.state.level.collection_id);
+  if (!next || levelId !== id) return;
+  nextAfter = next.level.id;
+  $('solved-best').textContent = `That was the last level of this collection. Next: ${next.collection.name}.`;
+  $('solved-next-label').textContent = `Play ${next.collection.name}`;
+  $('solved-next').hidden = false;
+  if (document.activeElement === $('solved-stay')) $('solved-next').focus();
 }
 
 function closeSolved() {
@@ -340,6 +380,7 @@ function closeSolved() {
 function nextLevel() {
   $('solved').hidden = true;
   if (neighbours.next) go(`#/play/${neighbours.next}`);
+  else if (nextAfter) go(`#/play/${nextAfter}`);
   else go(`#/library/${play.state.level.collection_id}`);
 }
 
