@@ -153,3 +153,63 @@ test('the solved card of a collection\'s last level offers the next collection',
   await waitForGame(page, 'One more push');
   assert.deepEqual(errors, []);
 });
+
+/** The lesson bubble as the page shows it: its text, where it is and
+ * where its arrow points (client pixels), or null when hidden. */
+async function lessonOf(page) {
+  return page.evaluate(() => {
+    const b = document.getElementById('lesson');
+    if (!b || b.hidden) return null;
+    const r = b.getBoundingClientRect();
+    const arrow = getComputedStyle(b, '::after');
+    return {
+      text: document.getElementById('lesson-text').textContent, side: b.dataset.side,
+      left: r.left, right: r.right, top: r.top, bottom: r.bottom,
+      arrowX: r.left + parseFloat(b.style.getPropertyValue('--arrow-x')), arrowShown: arrow.content !== 'none',
+      reach: parseFloat(b.style.getPropertyValue('--reach')),
+    };
+  });
+}
+
+test('a tutorial lesson sits beside the box it is about, until dismissed', async () => {
+  const { page, errors } = browser;
+  await page.goto(`${server.url}/`);
+  const levels = await tutorialLevels(page);
+  const level = levels[1]; // "Around the box": the box at (2, 2)
+  const comment = (await apiGet(page, `/levels/${level.id}`)).body.level.comment;
+  await page.goto(`${server.url}/#/play/${level.id}`);
+  await waitForGame(page, level.title);
+  await page.waitForSelector('#lesson:not([hidden])', { timeout: 5000 }).catch(() => {});
+  const lesson = await lessonOf(page);
+  assert.ok(lesson, 'the lesson is shown on the board');
+  assert.equal(lesson.text, comment);
+  const board = await page.locator('#board').boundingBox();
+  const { width, height } = await page.evaluate(() => window.sokod.position());
+  const size = board.width / width;
+  const box = { x: board.x + 2.5 * size, top: board.y + 2 * size, bottom: board.y + 3 * size };
+  assert.ok(Math.abs(lesson.arrowX - box.x) < 2 && lesson.arrowShown, `the arrow points at the box: ${lesson.arrowX} vs ${box.x}`);
+  const gap = lesson.side === 'above' ? box.top - lesson.bottom : lesson.top - box.bottom;
+  assert.ok(gap >= 0 && Math.abs(gap - lesson.reach - 2) < 2,
+    `the line from the lesson ends at the box (${lesson.side}, ${gap} px away, the line ${lesson.reach} px)`);
+  const player = { x: board.x + 1.5 * size, y: board.y + 1.5 * size };
+  const covers = player.x > lesson.left && player.x < lesson.right && player.y > lesson.top && player.y < lesson.bottom;
+  assert.ok(!covers && height > 0, 'the lesson leaves the player in sight');
+  assert.doesNotMatch(await page.textContent('#g-hint'), new RegExp(comment.slice(0, 20)), 'not again at the foot');
+  await shoot('lesson', `#/play/${level.id}`, '#lesson:not([hidden])');
+
+  await page.click('#lesson-close');
+  assert.equal(await lessonOf(page), null, '"Got it" dismisses the lesson');
+  await page.reload();
+  await waitForGame(page, level.title);
+  await page.waitForTimeout(500);
+  assert.equal(await lessonOf(page), null, 'a dismissed lesson stays dismissed');
+
+  // Another lesson goes away with the first push.
+  const first = levels[0];
+  await page.goto(`${server.url}/#/play/${first.id}`);
+  await waitForGame(page, first.title);
+  await page.waitForSelector('#lesson:not([hidden])', { timeout: 5000 });
+  await press(page, arrows('rR'));
+  await page.waitForSelector('#lesson', { state: 'hidden', timeout: 5000 });
+  assert.deepEqual(errors, []);
+});

@@ -13,6 +13,7 @@ import { drainSavedOutboxes } from '../sync.js';
 import { live } from '../live.js';
 import { initHints, resetHints, pressHint, hintsChanged, hintCount } from '../hint.js';
 import { bestOf, isNewBest, standing, nextCollection } from '../solved.js';
+import { showLesson, hideLesson } from '../lesson.js';
 import { $ } from '../dom.js';
 
 export const section = 'screen-game';
@@ -151,6 +152,7 @@ export async function enter(args) {
   const token = ++opening;
   loading = id;
   closeSolved();
+  hideLesson();
   $('game-h').textContent = 'Loading…';
   $('g-status').hidden = true;
   play.core = await app.core();
@@ -191,6 +193,7 @@ export async function enter(args) {
 
 export function leave() {
   ++opening;
+  hideLesson();
   live.stop();
   $('game-menu').open && $('game-menu').close();
 }
@@ -199,8 +202,8 @@ export function redraw() {
   if (view) view.setTheme(app.theme);
 }
 
-// The ids of the collections listed to players (GET /collections), asked
-// again when a level's is not among them.
+// The collections listed to players (GET /collections) by id, asked again
+// when a level's is not among them.
 let listed = null;
 
 /** False when a collection is not listed (the daily puzzles' hidden one):
@@ -208,7 +211,7 @@ let listed = null;
 async function isListed(id) {
   if (!listed?.has(id)) {
     const list = await app.collections();
-    if (list) listed = new Set(list.map((c) => c.id));
+    if (list) listed = new Map(list.map((c) => [c.id, c]));
   }
   return listed?.has(id) ?? true;
 }
@@ -241,10 +244,15 @@ async function loadHint(id) {
   if (id !== levelId) return;
   const l = r.ok ? r.body.level : null;
   if (l) best = bestOf(l);
+  // A tutorial level's comment is its lesson, shown on the board.
+  const lesson = l?.comment && (await isListed(l.collection_id)) &&
+    /tutorial/.test(listed?.get(l.collection_id)?.source ?? '');
+  if (id !== levelId) return;
   const bits = [];
   if (l?.author) bits.push(`by ${l.author}`);
-  if (l?.comment) bits.push(l.comment);
+  if (l?.comment && !lesson) bits.push(l.comment);
   $('g-hint').textContent = bits.join(' — ');
+  if (lesson && play.game.pushes === 0) showLesson(view, id, l.comment, play.game.boxes()[0] ?? play.game.player);
 }
 
 function updateHud() {
@@ -268,6 +276,7 @@ function updateHud() {
   document.body.dataset.moves = g.moves;
   document.body.dataset.pushes = g.pushes;
   if (!g.solved && solvedShown) solvedShown = false;
+  if (g.pushes > 0) hideLesson();
   hintsChanged();
 }
 
