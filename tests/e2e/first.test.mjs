@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServerAndBrowser, openBrowser, closeAll, screenshotPath, tutorialLevels, waitForGame, waitSynced, press, arrows, importLevels, tempDir, apiGet } from './harness.mjs';
+import { startServerAndBrowser, openBrowser, closeAll, screenshotPath, tutorialLevels, waitForGame, waitSynced, press, arrows, importLevels, tempDir, apiGet, clickSquare } from './harness.mjs';
 
 let server, browser, phone;
 before(async () => {
@@ -203,6 +203,33 @@ test('a tutorial lesson sits beside the box it is about, until dismissed', async
   await waitForGame(page, level.title);
   await page.waitForTimeout(500);
   assert.equal(await lessonOf(page), null, 'a dismissed lesson stays dismissed');
+
+  // A click on the board under a lesson reaches the board. In a short
+  // window "Side by side" fills the frame: its lesson lies on the board
+  // (open floor from (1, 1) to (6, 4), boxes at (2, 2) and (3, 2)).
+  await page.setViewportSize({ width: 1280, height: 520 });
+  const side = levels.find((l) => /Side by side/.test(l.title));
+  await page.goto(`${server.url}/#/play/${side.id}`);
+  await waitForGame(page, side.title);
+  await page.waitForSelector('#lesson:not([hidden])', { timeout: 5000 });
+  const over = await lessonOf(page);
+  const p = await page.locator('#board').boundingBox();
+  const sq = p.width / 8;
+  const button = await page.locator('#lesson-close').boundingBox();
+  let under = null;
+  for (let y = 1; y <= 4 && !under; y++) {
+    for (let x = 1; x <= 6 && !under; x++) {
+      const cx = p.x + (x + 0.5) * sq, cy = p.y + (y + 0.5) * sq;
+      const inside = (r) => cx > r.left && cx < r.right && cy > r.top && cy < r.bottom;
+      const onButton = inside({ left: button.x, right: button.x + button.width, top: button.y, bottom: button.y + button.height });
+      if (inside(over) && !onButton && !(y === 2 && (x === 2 || x === 3))) under = { x, y };
+    }
+  }
+  assert.ok(under, `the lesson lies on the board: ${JSON.stringify(over)}`);
+  await clickSquare(page, under.x, under.y);
+  const at = (await page.evaluate(() => window.sokod.position())).player;
+  assert.equal(at, under.y * 8 + under.x, `a click on (${under.x}, ${under.y}), under the lesson, walks there`);
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // Another lesson goes away with the first push.
   const first = levels[0];
