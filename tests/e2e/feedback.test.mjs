@@ -125,3 +125,33 @@ test('a point-mode click that leads nowhere shows why, on the square', async () 
   assert.equal(after.moves, before.moves, 'neither click moved the player');
   assert.deepEqual(errors, []);
 });
+
+test('on a phone: the solved card with its rank, and a tap that leads nowhere', async () => {
+  const phone = await openBrowser({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  try {
+    const { page, errors } = phone;
+    await page.goto(`${server.url}/`);
+    const levels = await tutorialLevels(page);
+    await page.goto(`${server.url}/#/play/${levels[0].id}`);
+    await waitForGame(page, levels[0].title);
+    await press(page, arrows('rRR'));
+    await page.waitForSelector('#solved:not([hidden])');
+    const overflow = await page.evaluate(() => [...document.querySelectorAll('#solved button, #solved .button')]
+      .filter((b) => !b.hidden).map((b) => b.getBoundingClientRect())
+      .filter((r) => r.left < 0 || r.right > innerWidth).length);
+    assert.equal(overflow, 0, 'every button of the solved card is on the screen');
+    await page.keyboard.press('Escape');
+    const card = await solveAndRead(page, arrows('rRR'), 'feedback-solved-phone.png');
+    assert.equal(card.rank, 'Your best: 3 moves, 2 pushes · rank 1 of 1');
+    const level = levels.find((l) => /Down the corridor/.test(l.title));
+    await page.goto(`${server.url}/#/play/${level.id}`);
+    await waitForGame(page, level.title);
+    await clickSquare(page, 2, 4, true);
+    await page.waitForSelector('.point-miss', { state: 'visible', timeout: 2000 });
+    await page.screenshot({ path: screenshotPath('feedback-point-miss-phone.png') });
+    assert.equal((await page.textContent('.point-miss')).trim(), 'No way there', 'a tap out of reach is marked as a click is');
+    assert.deepEqual(errors, []);
+  } finally {
+    await phone.close();
+  }
+});
