@@ -240,3 +240,14 @@ test('a tutorial lesson sits beside the box it is about, until dismissed', async
   await page.waitForSelector('#lesson', { state: 'hidden', timeout: 5000 });
   assert.deepEqual(errors, []);
 });
+
+test('screenshots: the daily puzzle\'s header and the library\'s marks', async () => {
+  const { page, errors } = browser;
+  await page.goto(`${server.url}/#/`);
+  const daily = (await apiGet(page, '/daily')).body;
+  await shoot('daily', `#/play/${daily.level.id}`, '#g-sub:not(:empty)');
+  assert.equal(await page.textContent('#g-sub'), 'Daily puzzles');
+  const levels = await tutorialLevels(page);
+  await shoot('library', `#/library/${levels[0].collection_id}`, '.level-card canvas');
+  assert.deepEqual(errors, []);
+});
