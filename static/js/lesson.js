@@ -51,8 +51,11 @@ export function showLesson(view, levelId, text, cell) {
   b.hidden = false;
   place();
   if (!watching) {
+    // The board is sized after the level is shown, and again with the window.
     watching = true;
-    new ResizeObserver(() => place()).observe(view.frame);
+    const observer = new ResizeObserver(() => place());
+    observer.observe(view.frame);
+    observer.observe(view.canvas);
   }
 }
 

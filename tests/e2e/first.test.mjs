@@ -157,6 +157,8 @@ test('the solved card of a collection\'s last level offers the next collection',
 /** The lesson bubble as the page shows it: its text, where it is and
  * where its arrow points (client pixels), or null when hidden. */
 async function lessonOf(page) {
+  // Measured once its entrance (a scale) has ended.
+  await page.waitForFunction(() => !document.getElementById('lesson')?.getAnimations().some((a) => a.playState === 'running'));
   return page.evaluate(() => {
     const b = document.getElementById('lesson');
     if (!b || b.hidden) return null;
