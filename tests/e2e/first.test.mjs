@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServerAndBrowser, openBrowser, closeAll, screenshotPath, tutorialLevels, waitForGame, waitSynced, press, arrows, importLevels, tempDir, apiGet, clickSquare } from './harness.mjs';
+import { startServerAndBrowser, openBrowser, closeAll, screenshotPath, tutorialLevels, waitForGame, waitSynced, press, arrows, importLevels, tempDir, apiGet, clickSquare, sendAccountForm } from './harness.mjs';
 
 let server, browser, phone;
 before(async () => {
@@ -252,4 +252,28 @@ test('screenshots: the daily puzzle\'s header and the library\'s marks', async (
   const levels = await tutorialLevels(page);
   await shoot('library', `#/library/${levels[0].collection_id}`, '.level-card canvas');
   assert.deepEqual(errors, []);
+});
+
+test('"Play" on another device continues the level the account played last', async () => {
+  const a = await openBrowser({ viewport: { width: 1280, height: 800 } });
+  const b = await openBrowser({ viewport: { width: 1280, height: 800 } });
+  try {
+    await sendAccountForm(a.page, server.url, 'signup', 'firstminute', 'hunter22hunter');
+    await a.page.waitForFunction(() => /firstminute/.test(document.getElementById('acc-status').textContent));
+    const levels = await tutorialLevels(a.page);
+    await a.page.goto(`${server.url}/#/play/${levels[4].id}`);
+    await waitForGame(a.page, levels[4].title);
+    await a.page.keyboard.press('ArrowUp');
+    await waitSynced(a.page);
+
+    await sendAccountForm(b.page, server.url, 'login', 'firstminute', 'hunter22hunter');
+    await b.page.waitForFunction(() => /firstminute/.test(document.getElementById('acc-status').textContent));
+    const play = await playButton(b.page);
+    assert.deepEqual([play.href, play.text], [`#/play/${levels[4].id}`, 'Continue'],
+      `a new device continues the account's unsolved level: ${JSON.stringify(play)}`);
+    assert.deepEqual([...a.errors, ...b.errors], []);
+  } finally {
+    await a.close();
+    await b.close();
+  }
 });

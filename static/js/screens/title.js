@@ -95,16 +95,22 @@ function nextUnsolved(levels, after) {
 }
 
 /** The level "Play" opens, as {level, collection, resume}, or null: the
- * level played last while unsolved, else the next unsolved level of its
- * collection, else the first unsolved level of the collections in order
- * (for a new player, the first level of the first: First Steps 1). */
+ * level played last (on this device, else the account's latest game) while
+ * unsolved, else the next unsolved level of its collection, else the first
+ * unsolved level of the collections in order (for a new player, the first
+ * level of the first: First Steps 1). */
 async function playTarget() {
   const list = await app.collections();
   if (!list) return null;
   const listed = new Map(list.map((c) => [c.id, c]));
   const open = async (c) => (await app.collection(c.id, true))?.levels ?? [];
   let from = null;
-  const last = app.lastPlayed;
+  let last = app.lastPlayed;
+  if (!last) {
+    // Nothing played on this device: the account's latest unsolved game.
+    const p = await api.progress();
+    last = p.ok ? p.body.in_progress[0]?.level_id ?? 0 : 0;
+  }
   if (last) {
     const r = await api.level(last);
     if (r.ok && !r.body.level.solved) return { level: r.body.level, collection: r.body.level.collection_name, resume: true };
