@@ -90,24 +90,34 @@ test('the solved card shows the player\'s best and rank, and says "New best"', a
   }
 });
 
-/** Clicks square (x, y) in point mode and reads the mark it leaves on the
- * board: {text, x, y} of the mark (centre, in board squares), or null. */
-async function missAt(page, x, y, shot = '') {
-  await clickSquare(page, x, y);
-  const mark = await page.waitForSelector('.point-miss', { state: 'visible', timeout: 2000 }).catch(() => null);
-  if (!mark) return null;
-  const box = await mark.boundingBox();
-  const board = await page.locator('#board').boundingBox();
-  const { width, height } = await localPosition(page);
-  const text = (await mark.textContent()).trim();
+/** Clicks (or taps) square (x, y) in point mode and reads the mark it
+ * leaves on the board, as it is put there (it stays a moment only):
+ * {text, x, y} (its centre, in board squares), or null. */
+async function missAt(page, x, y, shot = '', tap = false) {
+  const seen = await page.evaluate(() => {
+    if (!window.testMisses) {
+      window.testMisses = [];
+      new MutationObserver((records) => {
+        for (const r of records) {
+          for (const n of r.addedNodes) {
+            if (!n.classList?.contains('point-miss')) continue;
+            const m = n.getBoundingClientRect(), b = document.getElementById('board').getBoundingClientRect();
+            const { width, height } = window.sokod.position();
+            window.testMisses.push({
+              text: n.textContent.trim(),
+              x: Math.floor(((m.left + m.width / 2 - b.left) / b.width) * width),
+              y: Math.floor(((m.top + m.height / 2 - b.top) / b.height) * height),
+            });
+          }
+        }
+      }).observe(document.getElementById('board-frame'), { childList: true });
+    }
+    return window.testMisses.length;
+  });
+  await clickSquare(page, x, y, tap);
   if (shot) await page.screenshot({ path: screenshotPath(shot) });
-  // Gone after a moment, before the next click.
-  await page.waitForSelector('.point-miss', { state: 'detached', timeout: 5000 });
-  return {
-    text,
-    x: Math.floor(((box.x + box.width / 2 - board.x) / board.width) * width),
-    y: Math.floor(((box.y + box.height / 2 - board.y) / board.height) * height),
-  };
+  return page.waitForFunction((n) => window.testMisses[n] ?? null, seen, { timeout: 2000 })
+    .then((h) => h.jsonValue()).catch(() => null);
 }
 
 test('a point-mode click that leads nowhere shows why, on the square', async () => {
@@ -146,10 +156,8 @@ test('on a phone: the solved card with its rank, and a tap that leads nowhere', 
     const level = levels.find((l) => /Down the corridor/.test(l.title));
     await page.goto(`${server.url}/#/play/${level.id}`);
     await waitForGame(page, level.title);
-    await clickSquare(page, 2, 4, true);
-    await page.waitForSelector('.point-miss', { state: 'visible', timeout: 2000 });
-    await page.screenshot({ path: screenshotPath('feedback-point-miss-phone.png') });
-    assert.equal((await page.textContent('.point-miss')).trim(), 'No way there', 'a tap out of reach is marked as a click is');
+    assert.deepEqual(await missAt(page, 2, 4, 'feedback-point-miss-phone.png', true), { text: 'No way there', x: 2, y: 4 },
+      'a tap out of reach is marked as a click is');
     assert.deepEqual(errors, []);
   } finally {
     await phone.close();
