@@ -27,7 +27,8 @@ test('the daily puzzle\'s header names its collection, which is not asked for', 
   await page.goto(`${server.url}/#/`);
   const daily = (await apiGet(page, '/daily')).body;
   const asked = [];
-  const listen = (r) => { if (/\/api\/v1\/collections\/\d+$/.test(r.url())) asked.push(`${r.url()} (${r.status()})`); };
+  const hidden = `/api/v1/collections/${daily.level.collection_id}`;
+  const listen = (r) => { if (r.url().endsWith(hidden)) asked.push(`${r.url()} (${r.status()})`); };
   page.on('response', listen);
   // A fresh page: the game screen may show the level already.
   await page.goto(`${server.url}/#/play/${daily.level.id}`);
