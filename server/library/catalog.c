@@ -30,6 +30,7 @@ static json_t *level_json(const struct storage_level *l)
                   "best_pushes", l->solved ? json_integer(l->best_pushes) : json_null(), "game_id",
                   l->game_id != 0 ? json_integer(l->game_id) : json_null());
     json_object_set_new(o, "hinted", json_boolean(l->hinted));
+    json_object_set_new(o, "started", json_boolean(l->started));
     return o;
 }
 

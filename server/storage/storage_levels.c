@@ -89,11 +89,12 @@ int storage_collection_get(int64_t id, int64_t user,
 }
 
 /* Levels with the user's best solution counts and game. Column 6 is the
- * board, or NULL in listings. */
+ * board, or NULL in listings; column 16 the game's last entry (NULL
+ * without a game). */
 #define LEVEL_COLUMNS(board)                                                                       \
     "SELECT l.id, l.collection_id, l.position, l.title, l.author, l.comment, " board ", "          \
     "c.name, l.width, l.height, l.boxes, l.canonical_hash, "                                       \
-    "b.best_moves, b.best_pushes, g.id, b.hinted FROM levels l "                                   \
+    "b.best_moves, b.best_pushes, g.id, b.hinted, g.seq FROM levels l "                            \
     "JOIN collections c ON c.id = l.collection_id "                                                \
     "LEFT JOIN " STORAGE_BEST_SOLUTIONS " b ON b.level_id = l.id "                                 \
     "LEFT JOIN games g ON g.level_id = l.id AND g.user_id = ?1 AND g.room_id IS NULL "
@@ -123,6 +124,7 @@ static int read_level(struct sql_stmt *st, void *fn, void *arg)
         .best_pushes = solved ? (uint32_t)sql_column_int64(st, 13) : 0,
         .game_id = sql_column_int64(st, 14),
         .hinted = solved && sql_column_int(st, 15) != 0,
+        .started = sql_column_int64(st, 16) > 0,
     };
     return ((int (*)(void *, const struct storage_level *))fn)(arg, &l);
 }

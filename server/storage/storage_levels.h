@@ -38,6 +38,7 @@ struct storage_level {
     uint32_t best_moves, best_pushes; /* from the user's solutions, when solved */
     bool hinted;     /* solved only with hints: the best counts are of helped solutions */
     int64_t game_id; /* the user's game on the level, or 0 */
+    bool started;    /* that game has an entry: opening one starts nothing */
 };
 
 struct storage_new_level {

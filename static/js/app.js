@@ -51,6 +51,13 @@ export const app = {
   set lastLevel(id) {
     localStorage.setItem('sokod.last', String(id));
   },
+  /** The last level the player made a move on (lastLevel: opened). */
+  get lastPlayed() {
+    return Number(localStorage.getItem('sokod.played')) || 0;
+  },
+  set lastPlayed(id) {
+    localStorage.setItem('sokod.played', String(id));
+  },
   get lastCollection() {
     return Number(localStorage.getItem('sokod.collection')) || 0;
   },

@@ -9,14 +9,15 @@ import { letterOf, playEntry, gameOfState } from './letters.js';
 import { stepTransition, undoTransition } from './board.js';
 import { GameSync, savedOutbox } from './sync.js';
 import { api } from './api.js';
-import { announce, toast } from './a11y.js';
+import { announce, toast, counted } from './a11y.js';
 import { play as sound } from './sound.js';
+import { showMiss } from './miss.js';
 
 const DIR_NAMES = ['up', 'right', 'down', 'left'];
 
 export class Play {
   /** core: a Core; view: a BoardView; hooks: update(play), solved(play),
-   * pending(count, waiting) */
+   * played(play) (an action of the player's was queued), pending(count, waiting) */
   constructor(core, view, hooks) {
     this.core = core;
     this.view = view;
@@ -200,9 +201,10 @@ export class Play {
     return 'applied';
   }
 
-  /** Hands local entries to the server queue. */
+  /** Hands local entries to the server queue: the player played here. */
   queue(entry) {
     this.sync?.add(entry);
+    this.hooks.played?.(this);
   }
 
   // ---- Actions -------------------------------------------------------------------
@@ -310,17 +312,13 @@ export class Play {
   /** Walks to a square along the core's shortest path. */
   walkTo(cell) {
     const path = this.game.walkPath(cell);
-    if (!path) {
-      sound('bump');
-      announce('No way there');
-      return false;
-    }
+    if (!path) return this.miss(cell, 'No way there');
     if (path.length === 0) return true;
     const letters = this.playPath(path);
     const [x, y] = this.game.xy(cell);
     this.queue({ kind: 'walk', walk: { x, y }, steps: letters });
     sound('step');
-    announce(`Walked ${path.length} steps. ${this.counts()}`);
+    announce(`Walked ${counted(path.length, 'step')}. ${this.counts()}`);
     this.afterChange();
     return true;
   }
@@ -328,11 +326,7 @@ export class Play {
   /** Pushes the selected box to a square along the core's push path. */
   pushBoxTo(box, cell) {
     const path = this.game.pushPath(box, cell);
-    if (!path) {
-      sound('bump');
-      announce('The box cannot get there');
-      return false;
-    }
+    if (!path) return this.miss(cell, 'The box cannot get there');
     const goalsBefore = this.game.boxesOnGoal;
     const letters = this.playPath(path);
     const [bx, by] = this.game.xy(box), [x, y] = this.game.xy(cell);
@@ -364,11 +358,24 @@ export class Play {
       this.select(-1);
       if (reach && reach[cell]) return this.pushBoxTo(box, cell);
       if (!(c & (WALL | OUTSIDE))) return this.walkTo(cell);
-      return false;
+      return this.missWall(cell, c);
     }
     if (c & BOX) return this.select(cell);
-    if (c & (WALL | OUTSIDE)) return false;
+    if (c & (WALL | OUTSIDE)) return this.missWall(cell, c);
     return this.walkTo(cell);
+  }
+
+  /** A click that leads nowhere: a bump, a word for screen readers, and
+   * the same word on the square. Returns false. */
+  miss(cell, text) {
+    sound('bump');
+    announce(text);
+    showMiss(this.view, cell, text);
+    return false;
+  }
+
+  missWall(cell, c) {
+    return this.miss(cell, c & WALL ? 'Wall' : 'No way there');
   }
 
   /** The squares a walk to `cell` would cross (for a hover preview), or null. */
@@ -391,7 +398,8 @@ export class Play {
     this.reach = box >= 0 ? this.game.boxReach(box) : null;
     if (box >= 0) {
       const n = this.reach ? this.reach.reduce((a, b) => a + b, 0) - 1 : 0;
-      announce(n > 0 ? `Box selected: it can go to ${n} squares. Choose one.` : 'This box cannot move.');
+      if (n > 0) announce(`Box selected: it can go to ${counted(n, 'square')}. Choose one.`);
+      else this.miss(box, 'This box cannot move');
     }
     this.refreshMarks();
     return true;
@@ -400,7 +408,7 @@ export class Play {
   // ---- After each change -------------------------------------------------------------
 
   counts() {
-    return `${this.game.moves} moves, ${this.game.pushes} pushes`;
+    return `${counted(this.game.moves, 'move')}, ${counted(this.game.pushes, 'push', 'pushes')}`;
   }
 
   feedback(pushed, onGoal, dirName) {

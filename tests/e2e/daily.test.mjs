@@ -22,6 +22,27 @@ test('the title screen opens today\'s daily puzzle', async () => {
   assert.deepEqual(errors, [], 'no page errors');
 });
 
+test('the daily puzzle\'s header names its collection, which is not asked for', async () => {
+  const { page, errors } = browser;
+  await page.goto(`${server.url}/#/`);
+  const daily = (await apiGet(page, '/daily')).body;
+  const asked = [];
+  const hidden = `/api/v1/collections/${daily.level.collection_id}`;
+  const listen = (r) => { if (r.url().endsWith(hidden)) asked.push(`${r.url()} (${r.status()})`); };
+  page.on('response', listen);
+  // A fresh page: the game screen may show the level already.
+  await page.goto(`${server.url}/#/play/${daily.level.id}`);
+  await page.reload();
+  await waitForGame(page, daily.level.title);
+  await page.waitForFunction(() => document.getElementById('g-sub').textContent !== '', null, { timeout: 5000 });
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 500)));
+  page.off('response', listen);
+  const sub = await page.textContent('#g-sub');
+  assert.equal(sub, 'Daily puzzles', `the line under the daily puzzle's title: "${sub}"`);
+  assert.deepEqual(asked, [], 'the hidden collection of the daily puzzles is not asked for');
+  assert.deepEqual(errors, [], 'no page errors');
+});
+
 test('a daily puzzle or a room asked for, then given up on, does not pull the player away when it arrives', async () => {
   const { page, errors } = browser;
   // The title screen's daily puzzle, still on its way when the player opens the library.
@@ -64,6 +85,11 @@ test('solving the daily puzzle starts a streak shown on the daily board', async 
     today, { timeout: 10000 });
   await page.waitForSelector('#board-streak:not([hidden])');
   assert.match(await page.textContent('#board-streak'), /start a streak/, 'no streak before solving');
+  await page.goto(`${server.url}/#/`);
+  await page.waitForFunction(() => document.getElementById('title-daily-state').textContent !== '',
+    null, { timeout: 5000 }).catch(() => {});
+  assert.equal(await page.textContent('#title-daily-state'), 'Not solved yet today',
+    'the title screen tells today\'s puzzle is still to solve');
 
   // Solve today's puzzle through the API by following hints from the start.
   const daily = (await apiGet(page, '/daily')).body;
@@ -96,6 +122,13 @@ test('solving the daily puzzle starts a streak shown on the daily board', async 
     null, { timeout: 10000 }).catch(() => {});
   assert.equal(await page.textContent('#board-streak'), 'Your streak: 1 day in a row',
     'the streak after solving today\'s puzzle');
+
+  // The title screen says so too.
+  await page.goto(`${server.url}/#/`);
+  await page.waitForFunction(() => /Solved today/.test(document.getElementById('title-daily-state').textContent),
+    null, { timeout: 5000 }).catch(() => {});
+  assert.equal(await page.textContent('#title-daily-state'), 'Solved today · 1 day in a row',
+    'the title screen tells today\'s puzzle is solved, and the streak');
   assert.deepEqual(errors, [], 'no page errors');
 });
 

@@ -15,14 +15,12 @@ test('solve the first two tutorial levels with the keyboard', async () => {
   const levels = await tutorialLevels(page);
   assert.ok(levels.length >= 2, `the tutorial should have levels, got ${levels.length}`);
 
-  // From the title screen to the level by keyboard: Tab to "Play", Enter,
-  // then the first level card.
+  // From the title screen to the level by keyboard: Tab to "Play", which
+  // starts a new player on the first level, and Enter.
+  await page.waitForSelector('#title-play[data-ready]');
   await page.keyboard.press('Tab');
   const focused = await page.evaluate(() => document.activeElement?.textContent);
   assert.equal(focused, 'Play', 'Tab from the title heading reaches Play');
-  await page.keyboard.press('Enter');
-  await page.waitForSelector(`a.level-card[data-level="${levels[0].id}"]`);
-  await page.focus(`a.level-card[data-level="${levels[0].id}"]`);
   await page.keyboard.press('Enter');
   await waitForGame(page, levels[0].title);
 
@@ -55,7 +53,7 @@ test('the live region announces moves and pushes', async () => {
   // The region may still hold an earlier level's words: wait for the new
   // ones (announcements are delayed so that fast play is not a backlog).
   await page.keyboard.press('ArrowLeft');
-  const expected = 'Move left. 1 moves, 0 pushes';
+  const expected = 'Move left. 1 move, 0 pushes';
   await page.waitForFunction((want) => document.getElementById('live-polite').textContent === want,
     expected, { timeout: 5000 }).catch(() => {});
   assert.equal(await page.textContent('#live-polite'), expected, 'after ArrowLeft on a fresh level');

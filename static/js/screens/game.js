@@ -6,12 +6,14 @@ import { api, errorMessage } from '../api.js';
 import { BoardView } from '../board.js';
 import { Play } from '../play.js';
 import { actionOfKey, watchPointer, watchGamepads, DIR_OF } from '../input.js';
-import { announce, toast } from '../a11y.js';
+import { announce, toast, counted } from '../a11y.js';
 import { go, currentScreen } from '../router.js';
 import * as settings from '../settings.js';
 import { drainSavedOutboxes } from '../sync.js';
 import { live } from '../live.js';
 import { initHints, resetHints, pressHint, hintsChanged, hintCount } from '../hint.js';
+import { bestOf, isNewBest, standing, nextCollection } from '../solved.js';
+import { showLesson, hideLesson } from '../lesson.js';
 import { $ } from '../dom.js';
 
 export const section = 'screen-game';
@@ -29,6 +31,11 @@ let opening = 0;
 // level's.
 let loading = 0;
 let drained = false;
+// The player's best on the level shown ({moves, pushes}; null: unsolved;
+// undefined: not known yet), and the first level of the collection that
+// follows a collection's last level (0: none).
+let best;
+let nextAfter = 0;
 let hovered = -1;
 
 /** Timing of the last key press and of the frame that showed it. */
@@ -47,6 +54,8 @@ function setup() {
   play = new Play(null, view, {
     update: updateHud,
     solved: onSolved,
+    // The level played last is one with a move, not one only looked at.
+    played: () => { if (app.lastPlayed !== levelId) app.lastPlayed = levelId; },
     pending: (n, waiting) => {
       $('board').dataset.pending = String(n);
       document.body.dataset.pending = String(n);
@@ -145,6 +154,7 @@ export async function enter(args) {
   const token = ++opening;
   loading = id;
   closeSolved();
+  hideLesson();
   $('game-h').textContent = 'Loading…';
   $('g-status').hidden = true;
   play.core = await app.core();
@@ -161,6 +171,8 @@ export async function enter(args) {
   }
   levelId = id;
   neighbours = { prev: 0, next: 0, count: 0, position: 0, name: '' };
+  best = undefined;
+  nextAfter = 0;
   await play.attach(r.body.game);
   if (token !== opening) return;
   loading = 0;
@@ -183,6 +195,7 @@ export async function enter(args) {
 
 export function leave() {
   ++opening;
+  hideLesson();
   live.stop();
   $('game-menu').open && $('game-menu').close();
 }
@@ -191,7 +204,28 @@ export function redraw() {
   if (view) view.setTheme(app.theme);
 }
 
+// The collections listed to players (GET /collections) by id, asked again
+// when a level's is not among them.
+let listed = null;
+
+/** False when a collection is not listed (the daily puzzles' hidden one):
+ * it has no list of levels to ask for. True when unknown (offline). */
+async function isListed(id) {
+  if (!listed?.has(id)) {
+    const list = await app.collections();
+    if (list) listed = new Map(list.map((c) => [c.id, c]));
+  }
+  return listed?.has(id) ?? true;
+}
+
 async function loadNeighbours(level) {
+  if (!(await isListed(level.collection_id))) {
+    const r = await api.level(level.id);
+    if (play.state?.level.id !== level.id) return;
+    neighbours = { prev: 0, next: 0, count: 0, position: level.position, name: r.ok ? r.body.level.collection_name : '' };
+    updateHud();
+    return;
+  }
   const data = await app.collection(level.collection_id);
   // Another level's, when the player moved on while it was on its way.
   if (play.state?.level.id !== level.id) return;
@@ -211,10 +245,16 @@ async function loadHint(id) {
   const r = await api.level(id);
   if (id !== levelId) return;
   const l = r.ok ? r.body.level : null;
+  if (l) best = bestOf(l);
+  // A tutorial level's comment is its lesson, shown on the board.
+  const lesson = l?.comment && (await isListed(l.collection_id)) &&
+    /tutorial/.test(listed?.get(l.collection_id)?.source ?? '');
+  if (id !== levelId) return;
   const bits = [];
   if (l?.author) bits.push(`by ${l.author}`);
-  if (l?.comment) bits.push(l.comment);
+  if (l?.comment && !lesson) bits.push(l.comment);
   $('g-hint').textContent = bits.join(' — ');
+  if (lesson && play.game.pushes === 0) showLesson(view, id, l.comment, play.game.boxes()[0] ?? play.game.player);
 }
 
 function updateHud() {
@@ -222,8 +262,8 @@ function updateHud() {
   hovered = -1;
   const g = play.game, lvl = play.state.level;
   $('game-h').textContent = loading ? 'Loading…' : lvl.title || `Level ${lvl.position}`;
-  $('g-sub').textContent = neighbours.name
-    ? `${neighbours.name} · ${lvl.position} of ${neighbours.count}` : `Level ${lvl.position}`;
+  $('g-sub').textContent = !neighbours.name ? `Level ${lvl.position}`
+    : neighbours.count ? `${neighbours.name} · ${lvl.position} of ${neighbours.count}` : neighbours.name;
   $('g-moves').textContent = g.moves;
   $('g-pushes').textContent = g.pushes;
   $('g-goals').textContent = `${g.boxesOnGoal}/${g.boxCount}`;
@@ -234,11 +274,12 @@ function updateHud() {
   $('g-prev').disabled = !neighbours.prev;
   $('g-next').disabled = !neighbours.next;
   $('board').setAttribute('aria-label', `${$('game-h').textContent}: ${g.width} by ${g.height} squares, ` +
-    `${g.boxesOnGoal} of ${g.boxCount} boxes on goals, ${g.moves} moves, ${g.pushes} pushes` +
+    `${g.boxesOnGoal} of ${g.boxCount} boxes on goals, ${play.counts()}` +
     (play.stuck ? '. A box is stuck' : ''));
   document.body.dataset.moves = g.moves;
   document.body.dataset.pushes = g.pushes;
   if (!g.solved && solvedShown) solvedShown = false;
+  if (g.pushes > 0) hideLesson();
   hintsChanged();
 }
 
@@ -301,15 +342,46 @@ function onSolved() {
     if (view.animating) return requestAnimationFrame(show);
     if (!g.solved || play.game !== g) return;
     const hints = hintCount();
-    $('solved-text').textContent = `${g.moves} moves, ${g.pushes} pushes` +
-      (hints > 0 ? `, with ${hints} ${hints === 1 ? 'hint' : 'hints'}` : '');
+    $('solved-text').textContent = play.counts() +
+      (hints > 0 ? `, with ${counted(hints, 'hint')}` : '');
     $('solved-best').textContent = neighbours.next ? '' : 'That was the last level of this collection.';
     $('solved-next').hidden = !neighbours.next;
+    $('solved-next-label').textContent = 'Next level';
     $('solved-board').href = `#/board/${levelId}`;
     $('solved').hidden = false;
     (neighbours.next ? $('solved-next') : $('solved-stay')).focus();
+    showStanding(g);
+    if (!neighbours.next) offerNextCollection();
   };
   setTimeout(show, 120);
+}
+
+/** "New best" at once, then the player's best and rank once the server
+ * holds the solution (it ranks what it saw played). */
+async function showStanding(g) {
+  const sync = play.sync, id = levelId;
+  $('solved-new').hidden = best === undefined || !isNewBest(best, g.moves, g.pushes);
+  $('solved-rank').textContent = '';
+  if (best !== undefined) {
+    best = best ? { moves: Math.min(best.moves, g.moves), pushes: Math.min(best.pushes, g.pushes) }
+      : { moves: g.moves, pushes: g.pushes };
+  }
+  while (play.sync === sync && sync.pending > 0) await new Promise((r) => setTimeout(r, 100));
+  if (play.sync !== sync) return;
+  const line = await standing(id, hintCount() > 0);
+  if (levelId === id) $('solved-rank').textContent = line;
+}
+
+/** After a collection's last level, the next collection with a level left. */
+async function offerNextCollection() {
+  const id = levelId;
+  const next = await nextCollection(play.state.level.collection_id);
+  if (!next || levelId !== id) return;
+  nextAfter = next.level.id;
+  $('solved-best').textContent = `That was the last level of this collection. Next: ${next.collection.name}.`;
+  $('solved-next-label').textContent = `Play ${next.collection.name}`;
+  $('solved-next').hidden = false;
+  if (document.activeElement === $('solved-stay')) $('solved-next').focus();
 }
 
 function closeSolved() {
@@ -321,6 +393,7 @@ function closeSolved() {
 function nextLevel() {
   $('solved').hidden = true;
   if (neighbours.next) go(`#/play/${neighbours.next}`);
+  else if (nextAfter) go(`#/play/${nextAfter}`);
   else go(`#/library/${play.state.level.collection_id}`);
 }
 

@@ -163,7 +163,7 @@ function card(l, withCollection) {
     if (l.hinted) badge.classList.add('hinted');
     a.append(badge);
     label += `, solved${l.hinted ? ' with hints' : ''}, best ${l.best_moves} moves and ${l.best_pushes} pushes`;
-  } else if (l.game_id) {
+  } else if (l.started) {
     const badge = document.createElement('span');
     badge.className = 'badge playing';
     badge.textContent = 'Started';

@@ -1,5 +1,5 @@
 // screens/title.js: the title screen: a little scene drawn with the theme's
-// sprites, and the main menu. "Play" continues the last level played.
+// sprites, and the main menu. "Play" continues where the player left off.
 
 import { app } from '../app.js';
 import { api, errorMessage } from '../api.js';
@@ -69,18 +69,95 @@ async function openDaily() {
   go(`#/play/${r.body.level.id}`);
 }
 
+// Counts the title screen's visits: a daily state answered for an earlier
+// one is dropped.
+let visits = 0;
+
+/** Today's puzzle in a line: solved or not, and the streak of days. */
+function dailyStateText(s) {
+  const days = `${s.streak} ${s.streak === 1 ? 'day' : 'days'} in a row`;
+  if (s.solved_today) return `Solved today · ${days}`;
+  return s.streak > 0 ? `Not solved yet today · ${days} so far` : 'Not solved yet today';
+}
+
+async function showDailyState(visit) {
+  const r = await api.streak();
+  if (visit !== visits) return;
+  const state = $('title-daily-state');
+  state.textContent = r.ok ? dailyStateText(r.body) : '';
+  state.toggleAttribute('data-solved', !!(r.ok && r.body.solved_today));
+}
+
+/** The first unsolved level of `levels` after position `after`, else the
+ * first unsolved one before it, else null. */
+function nextUnsolved(levels, after) {
+  return levels.find((l) => !l.solved && l.position > after) ?? levels.find((l) => !l.solved) ?? null;
+}
+
+/** The level "Play" opens, as {level, collection, resume}, or null: the
+ * level played last (on this device, else the account's latest game) while
+ * unsolved, else the next unsolved level of its collection, else the first
+ * unsolved level of the collections in order (for a new player, the first
+ * level of the first: First Steps 1). */
+async function playTarget() {
+  const list = await app.collections();
+  if (!list) return null;
+  const listed = new Map(list.map((c) => [c.id, c]));
+  const open = async (c) => (await app.collection(c.id, true))?.levels ?? [];
+  let from = null;
+  let last = app.lastPlayed;
+  if (!last) {
+    // Nothing played on this device: the account's latest unsolved game.
+    const p = await api.progress();
+    last = p.ok ? p.body.in_progress[0]?.level_id ?? 0 : 0;
+  }
+  if (last) {
+    const r = await api.level(last);
+    if (r.ok && !r.body.level.solved) return { level: r.body.level, collection: r.body.level.collection_name, resume: true };
+    if (r.ok) from = r.body.level;
+  }
+  if (from && listed.has(from.collection_id)) {
+    const c = listed.get(from.collection_id);
+    const next = nextUnsolved(await open(c), from.position);
+    if (next) return { level: next, collection: c.name, resume: false };
+  }
+  for (const c of list) {
+    if (c.solved >= c.levels) continue;
+    const next = nextUnsolved(await open(c), 0);
+    if (next) return { level: next, collection: c.name, resume: false };
+  }
+  return null;
+}
+
+async function showPlayTarget(visit) {
+  const target = await playTarget();
+  if (visit !== visits) return;
+  const play = $('title-play');
+  if (target) {
+    const l = target.level;
+    play.href = `#/play/${l.id}`;
+    play.textContent = target.resume ? 'Continue' : 'Play';
+    $('title-play-what').textContent = `${target.collection} · ${l.position}. ${l.title || `Level ${l.position}`}`;
+  } else {
+    play.href = '#/library';
+    play.textContent = 'Play';
+    $('title-play-what').textContent = '';
+  }
+  play.dataset.ready = '1';
+}
+
 export function enter() {
   if (!dailyWired) {
     dailyWired = true;
     $('title-daily').addEventListener('click', openDaily);
   }
   $('title-daily-status').textContent = '';
+  const visit = ++visits;
+  delete $('title-play').dataset.ready;
+  showDailyState(visit);
   const art = $('title-art');
   if (app.theme) requestAnimationFrame(() => drawTitleArt(art, app.theme));
-  const play = $('title-play');
-  const last = app.lastLevel;
-  play.href = last ? `#/play/${last}` : '#/library';
-  play.textContent = last ? 'Continue' : 'Play';
+  showPlayTarget(visit);
   const who = $('title-user');
   const a = app.account;
   $('title-admin').hidden = !a?.admin;

@@ -1,0 +1,49 @@
+// solved.js: what the solved card tells once the server holds the
+// solution: the player's best and rank on the level and whether this
+// solution is a new best; and, after the last level of a collection, the
+// collection that follows.
+
+import { app } from './app.js';
+import { api } from './api.js';
+import { counted } from './a11y.js';
+
+/** The player's best counts on a level answer ({moves, pushes}), or null
+ * when the player has not solved it. */
+export function bestOf(level) {
+  return level?.solved ? { moves: level.best_moves, pushes: level.best_pushes } : null;
+}
+
+/** True when a solution of `moves` and `pushes` beats `best` (null: none
+ * yet) on either count. */
+export function isNewBest(best, moves, pushes) {
+  return !best || moves < best.moves || pushes < best.pushes;
+}
+
+/** The player's standing on the level's board, by moves, as a line ("Your
+ * best: 3 moves, 2 pushes · rank 1 of 4"); hinted solutions stand on the
+ * hinted list. Resolves to '' when the board cannot be read. */
+export async function standing(levelId, hinted) {
+  const r = await api.leaderboard(levelId, 'moves', 1);
+  const list = r.ok ? (hinted ? r.body.hinted : r.body) : null;
+  const you = list?.you;
+  if (!you) return '';
+  // A guest is ranked but not counted in the total.
+  const of = Math.max(list.total, you.rank);
+  return `Your best: ${counted(you.moves, 'move')}, ${counted(you.pushes, 'push', 'pushes')} · ` +
+    `rank ${you.rank} of ${of}${hinted ? ' with hints' : ''}`;
+}
+
+/** The listed collection after `collectionId` that has a level left to
+ * solve, with that level: {collection, level}; or null. */
+export async function nextCollection(collectionId) {
+  const list = await app.collections();
+  const at = list ? list.findIndex((c) => c.id === collectionId) : -1;
+  if (at < 0) return null;
+  for (const c of [...list.slice(at + 1), ...list.slice(0, at)]) {
+    if (c.solved >= c.levels) continue;
+    const data = await app.collection(c.id, true);
+    const level = data?.levels.find((l) => !l.solved);
+    if (level) return { collection: c, level };
+  }
+  return null;
+}
