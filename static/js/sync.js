@@ -11,6 +11,13 @@ import { api } from './api.js';
 const MAX_BATCH = 4000;
 const storeKey = (gameId) => `sokod.outbox.${gameId}`;
 
+/** The moves one queued entry stands for. */
+function entryMoves(e) {
+  if (e.kind === 'undo' || e.kind === 'redo') return e.count;
+  if (e.kind === 'restart') return 1;
+  return e.steps?.length || 1;
+}
+
 /** Entries of a game left unsent by an earlier page, oldest first. */
 export function savedOutbox(gameId) {
   try {
@@ -37,7 +44,7 @@ export function drainSavedOutboxes(except = 0) {
 
 export class GameSync {
   /** hooks: adopt(game, message), confirmed(game, entry, serverSteps, idle),
-   * pending(count, waiting) */
+   * pending(moves, waiting): moves as movesWaiting counts them */
   constructor(gameId, seq, hooks) {
     this.gameId = gameId;
     this.seq = seq;          // the last entry the server confirmed
@@ -62,6 +69,12 @@ export class GameSync {
     return this.queue.length;
   }
 
+  /** The moves the queue holds, as the player counts them: each step of a
+   * batch, walk or push, each undone or redone entry, each restart. */
+  get movesWaiting() {
+    return this.queue.reduce((n, e) => n + entryMoves(e), 0);
+  }
+
   /** Queues an entry: {steps}, {undo: n}, {redo: n}, {restart: true},
    * {walk: {x, y}, steps} or {push: {box, to}, steps} (steps: what the page played). */
   add(entry) {
@@ -82,7 +95,7 @@ export class GameSync {
 
   changed() {
     this.save();
-    this.hooks.pending?.(this.queue.length, this.waiting);
+    this.hooks.pending?.(this.movesWaiting, this.waiting);
     this.pump();
   }
 
@@ -127,7 +140,7 @@ export class GameSync {
           this.seq = e.seq;
           this.backoff = 0;
           this.save();
-          this.hooks.pending?.(this.queue.length, false);
+          this.hooks.pending?.(this.movesWaiting, false);
           this.hooks.confirmed?.(r.body.game, e, r.body.steps ?? '', this.queue.length === 0);
           continue;
         }
@@ -135,7 +148,7 @@ export class GameSync {
           // Try the same entry again later: its seq makes a repeat harmless.
           this.backoff = Math.min(5000, Math.max(500, this.backoff * 2));
           this.waiting = true;
-          this.hooks.pending?.(this.queue.length, true);
+          this.hooks.pending?.(this.movesWaiting, true);
           this.timer = setTimeout(() => { this.waiting = false; this.pump(); }, this.backoff);
           return;
         }
