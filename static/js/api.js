@@ -85,6 +85,10 @@ export const api = {
   push: (id, seq, box, to) => call('POST', `/games/${id}/push`, { seq, box, to }),
   // The server searches for up to a few seconds (twice that for a lost position).
   hint: (id, seq) => call('POST', `/games/${id}/hint`, { seq }, 30000),
+  snapshots: (id) => call('GET', `/games/${id}/snapshots`),
+  snapshot: (id, sid) => call('GET', `/games/${id}/snapshots/${sid}`),
+  saveSnapshot: (id, body) => call('POST', `/games/${id}/snapshots`, body),
+  deleteSnapshot: (id, sid) => call('DELETE', `/games/${id}/snapshots/${sid}`, {}),
   progress: () => call('GET', '/progress'),
   rooms: () => call('GET', '/rooms'),
   createRoom: (body) => call('POST', '/rooms', body),

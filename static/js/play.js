@@ -5,7 +5,7 @@
 // same position, and when it is not, the page adopts the server's game.
 
 import { dirOfLetter, BOX, WALL, OUTSIDE, PUSHED } from './core.js';
-import { letterOf, playEntry, gameOfState } from './letters.js';
+import { letterOf, playEntry, gameOfState, RESTART_LETTER } from './letters.js';
 import { stepTransition, undoTransition } from './board.js';
 import { GameSync, savedOutbox } from './sync.js';
 import { api } from './api.js';
@@ -13,6 +13,9 @@ import { announce, toast } from './a11y.js';
 import { play as sound } from './sound.js';
 
 const DIR_NAMES = ['up', 'right', 'down', 'left'];
+// The most steps one entry of the outbox carries when a whole line is
+// played at once (going back to a saved position).
+const LINE_BATCH = 4000;
 
 export class Play {
   /** core: a Core; view: a BoardView; hooks: update(play), solved(play),
@@ -90,6 +93,33 @@ export class Play {
     this.sync.queue = mine.map((e) => ({ ...e, sealed: e.sealed }));
     this.sync.changed();
     this.afterChange();
+  }
+
+  /** Brings the game to the position `lurd` reaches from the start: a
+   * restart and those steps, queued like any others (undo takes them back).
+   * Returns false, changing nothing, when the steps do not replay. */
+  goToLine(lurd) {
+    const g = this.game, before = g.cursor;
+    const restarted = g.moves > 0;
+    if (restarted) g.restart();
+    let letters = '';
+    for (const ch of lurd) {
+      if (ch === RESTART_LETTER) continue;
+      const rc = g.step(dirOfLetter(ch));
+      if (rc < 0) {
+        // Back to where it stood; only the redo stack differs, and nothing was queued.
+        while (g.cursor > before) g.undo();
+        return false;
+      }
+      letters += letterOf(dirOfLetter(ch), rc === PUSHED);
+    }
+    if (restarted) this.queue({ kind: 'restart' });
+    for (let i = 0; i < letters.length; i += LINE_BATCH) {
+      this.queue({ kind: 'steps', steps: letters.slice(i, i + LINE_BATCH) });
+    }
+    this.view.snap(this.position(), 2);
+    this.afterChange();
+    return true;
   }
 
   /** Builds the local game from a server game object. */

@@ -13,6 +13,7 @@ import { drainSavedOutboxes } from '../sync.js';
 import { live } from '../live.js';
 import { initHints, resetHints, pressHint, hintsChanged, hintCount } from '../hint.js';
 import { $ } from '../dom.js';
+import { initSnapshots, openSnapshots } from '../snapshots.js';
 
 export const section = 'screen-game';
 
@@ -54,6 +55,7 @@ function setup() {
     },
   });
   initHints(play, view);
+  initSnapshots(play);
   document.addEventListener('keydown', onKey);
   watchPointer($('board-frame'), {
     point: (x, y) => {
@@ -91,6 +93,7 @@ function setup() {
     if (!which) return;
     $('game-menu').close();
     if (which === 'levels') go(`#/library/${play.state?.level.collection_id ?? ''}`);
+    else if (which === 'positions') openSnapshots();
     else if (which === 'options') go('#/options/play');
     else if (which === 'title') go('#/');
     else $('board').focus();
@@ -265,7 +268,7 @@ function onKey(e) {
     else if (name === 'undo') { e.preventDefault(); closeSolved(); play.undo(); }
     return;
   }
-  if ($('game-menu').open) return; // the dialog handles its own keys
+  if ($('screen-game').querySelector('dialog[open]')) return; // a dialog handles its own keys
   if (name === 'confirm') return; // Enter activates focused buttons
   // The menu is the way out, so it opens while a level loads and after one
   // could not be opened too, when the other keys wait.
