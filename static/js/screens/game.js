@@ -14,6 +14,7 @@ import { live } from '../live.js';
 import { initHints, resetHints, pressHint, hintsChanged, hintCount } from '../hint.js';
 import { $ } from '../dom.js';
 import { initSnapshots, openSnapshots } from '../snapshots.js';
+import { initConflict } from '../conflict.js';
 
 export const section = 'screen-game';
 
@@ -45,6 +46,7 @@ function setup() {
     }
   };
   play = new Play(null, view, {
+    askConflicts: true,
     update: updateHud,
     solved: onSolved,
     pending: (n, waiting) => {
@@ -56,6 +58,7 @@ function setup() {
   });
   initHints(play, view);
   initSnapshots(play);
+  initConflict();
   document.addEventListener('keydown', onKey);
   watchPointer($('board-frame'), {
     point: (x, y) => {
