@@ -96,7 +96,10 @@ export class Play {
       const r = await sync.send({ ...first });
       // Another game was attached meanwhile (the player opened another level).
       if (this.sync !== sync) return;
-      if (!r.ok || !r.body.duplicate) return this.staleOutbox(state, saved);
+      // Offline (the game came from the service worker, which saw the
+      // server take that entry): play on from it; a stale guess is
+      // refused later and asked about then.
+      if (!r.offline && (!r.ok || !r.body.duplicate)) return this.staleOutbox(state, saved);
     }
     if (mine.length === 0) return this.sync.reset(state.seq);
     if (mine[0].seq !== state.seq + 1) return this.staleOutbox(state, saved);
