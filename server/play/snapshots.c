@@ -248,6 +248,13 @@ int snapshots_list(struct http_conn *c)
                                 "name_max", SNAPSHOTS_NAME_MAX, "steps_max", SNAPSHOTS_STEPS_MAX));
 }
 
+/* Answers 404 for the saved position the path names. */
+static int no_snapshot(struct http_conn *c, int64_t game)
+{
+    return reply_error(c, API_E_SNAPSHOT_NOT_FOUND, "game %lld has no saved position %lld",
+                       (long long)game, (long long)c->param[1]);
+}
+
 static void keep_one(const struct storage_snapshot *s, void *arg)
 {
     *(json_t **)arg = snapshot_json(s, true);
@@ -262,8 +269,7 @@ int snapshots_get(struct http_conn *c)
     json_t *one = NULL;
     int status = storage_snapshot_get(game, c->param[1], keep_one, &one);
     if (status == STORAGE_NOT_FOUND)
-        return reply_error(c, API_E_SNAPSHOT_NOT_FOUND, "game %lld has no saved position %lld",
-                           (long long)game, (long long)c->param[1]);
+        return no_snapshot(c, game);
     if (status != STORAGE_OK || one == NULL) {
         json_decref(one);
         return reply_storage_failure(c, status != STORAGE_OK ? status : STORAGE_ERROR);
@@ -279,8 +285,7 @@ int snapshots_delete(struct http_conn *c)
         return result;
     int status = storage_snapshot_delete(game, c->param[1]);
     if (status == STORAGE_NOT_FOUND)
-        return reply_error(c, API_E_SNAPSHOT_NOT_FOUND, "game %lld has no saved position %lld",
-                           (long long)game, (long long)c->param[1]);
+        return no_snapshot(c, game);
     if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
     return reply_json(c, 200, json_pack("{s:b}", "deleted", true));

@@ -10,6 +10,7 @@
 import { api, errorMessage } from './api.js';
 import { announce, toast } from './a11y.js';
 import { $ } from './dom.js';
+import { entryMoves } from './sync.js';
 
 const storeKey = (gameId) => `sokod.conflict.${gameId}`;
 
@@ -33,10 +34,6 @@ function forget(gameId) {
   localStorage.removeItem(storeKey(gameId));
 }
 
-/** The moves the entries stand for, as the offline badge counts them. */
-function movesOf(entries) {
-  return entries.reduce((n, e) => n + (e.count ?? (e.steps?.length || 1)), 0);
-}
 
 /** The name a kept position gets: the time it was kept. */
 function keptName() {
@@ -62,7 +59,7 @@ export function askConflict(play, state, entries, line) {
   const gameId = state.id;
   keepConflict(gameId, entries, line);
   open = { play, gameId, entries, line };
-  const n = movesOf(entries);
+  const n = entries.reduce((sum, e) => sum + entryMoves(e), 0);
   $('conflict-text').textContent = `Another device played this level while ${n} ${n === 1 ? 'move' : 'moves'} ` +
     'of yours waited here. The board shows the other device\'s game now. Keep yours, or take the other device\'s?' +
     (line !== null ? ' The one you leave is kept in Saved positions.' : '');

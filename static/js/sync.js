@@ -14,8 +14,8 @@ const storeKey = (gameId) => `sokod.outbox.${gameId}`;
 // keeps if the server's game moves on elsewhere meanwhile.
 const lineKey = (gameId) => `sokod.line.${gameId}`;
 
-/** The moves one queued entry stands for. */
-function entryMoves(e) {
+/** The moves one queued entry stands for, as the offline badge counts them. */
+export function entryMoves(e) {
   if (e.kind === 'undo' || e.kind === 'redo') return e.count;
   if (e.kind === 'restart') return 1;
   return e.steps?.length || 1;
