@@ -21,6 +21,7 @@
 #include "play/leaderboard.h"
 #include "play/point.h"
 #include "play/progress.h"
+#include "play/snapshots.h"
 
 /* Every route of sokod. The static files come last. */
 const struct route endpoints_table[] = {
@@ -50,6 +51,10 @@ const struct route endpoints_table[] = {
     {HTTP_POST, "/api/v1/games/{id}/push", point_push},
     {HTTP_GET, "/api/v1/games/{id}/reach", point_reach},
     {HTTP_POST, "/api/v1/games/{id}/hint", hint_ask},
+    {HTTP_GET, "/api/v1/games/{id}/snapshots", snapshots_list},
+    {HTTP_POST, "/api/v1/games/{id}/snapshots", snapshots_save},
+    {HTTP_GET, "/api/v1/games/{id}/snapshots/{id}", snapshots_get},
+    {HTTP_DELETE, "/api/v1/games/{id}/snapshots/{id}", snapshots_delete},
     {HTTP_GET, "/api/v1/progress", progress_get},
     {HTTP_GET, "/api/v1/events", live_events},
     {HTTP_GET, "/api/v1/rooms", rooms_list},

@@ -25,6 +25,7 @@ enum api_error {
     API_E_GAME_NOT_FOUND,     /* no such game, or not the caller's */
     API_E_UPLOAD_NOT_FOUND,   /* no such upload (or it expired) */
     API_E_SOLUTION_NOT_FOUND, /* no such solution, or a guest's of someone else */
+    API_E_SNAPSHOT_NOT_FOUND, /* no such saved position in the game */
     API_E_METHOD_NOT_ALLOWED, /* a known path with another method */
     API_E_MISDIRECTED,        /* a Host this server does not answer for */
     API_E_STALE_SEQ,          /* the game moved on since the client's seq */
@@ -43,6 +44,8 @@ enum api_error {
     API_E_NO_BOX,             /* point mode on a square without a box */
     API_E_OFF_BOARD,          /* a square outside the board */
     API_E_GAME_TOO_LONG,      /* the game's history reached its limit */
+    API_E_TOO_MANY_SNAPSHOTS, /* a game holds as many saved positions as it may */
+    API_E_SNAPSHOT_TOO_LONG,  /* a position too many steps from the start to save */
     API_E_UNREADABLE_FILE,    /* an upload that is no level file at all */
     API_E_NOTHING_TO_IMPORT,  /* every level is invalid or a duplicate */
     API_E_EXPORT_IMPOSSIBLE,  /* a format that cannot hold the collection */

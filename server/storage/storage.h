@@ -13,6 +13,7 @@
  *   storage_boards.h    witnessed solutions and leaderboards (play)
  *   storage_daily.h     the daily puzzle (play, live)
  *   storage_race_levels.h  levels generated for races (play, live)
+ *   storage_snapshots.h saved positions of games (play)
  *   storage_rooms.h, storage_watch.h  race rooms, watching a player (live)
  *   storage_work.h      work one node at a time does, across nodes (accounts, play)
  *   storage_migrate.h, storage_backup.h, storage_wal.h  the schema, backups and

@@ -1,7 +1,11 @@
 // api.js: the sokod HTTP API (JSON under /api/v1). Every call resolves to
 // {ok, status, body}; a server that cannot be reached resolves to
-// {ok: false, status: 0, offline: true} instead of throwing, and the
-// reachability of the server is reported to whoever listens (the indicator).
+// {ok: false, status: 0, offline: true} instead of throwing (or, for an
+// answer kept.js keeps, to its last one, with offline set and `kept` the
+// time it was kept), and the reachability of the server is reported to
+// whoever listens (the indicator).
+
+import { keepAnswer, keptAnswer } from './kept.js';
 
 const BASE = '/api/v1';
 const listeners = new Set();
@@ -50,10 +54,14 @@ async function call(method, path, body, timeoutMs = 10000) {
     // 502-504 come from a proxy in front of a server that is down.
     const down = res.status === 502 || res.status === 504;
     setReachable(!down);
+    if (res.ok) keepAnswer(method, path, body, json);
     if (res.ok && method !== 'GET') for (const fn of writeListeners) fn();
     return { ok: res.ok, status: res.status, body: json, offline: down };
   } catch (e) {
     setReachable(false);
+    // What the page kept of this answer, marked as kept: never a fresh one.
+    const kept = await keptAnswer(method, path);
+    if (kept) return { ok: true, status: 200, body: kept.body, offline: true, kept: kept.at };
     return { ok: false, status: 0, body: null, offline: true };
   } finally {
     clearTimeout(timer);
@@ -85,6 +93,10 @@ export const api = {
   push: (id, seq, box, to) => call('POST', `/games/${id}/push`, { seq, box, to }),
   // The server searches for up to a few seconds (twice that for a lost position).
   hint: (id, seq) => call('POST', `/games/${id}/hint`, { seq }, 30000),
+  snapshots: (id) => call('GET', `/games/${id}/snapshots`),
+  snapshot: (id, sid) => call('GET', `/games/${id}/snapshots/${sid}`),
+  saveSnapshot: (id, body) => call('POST', `/games/${id}/snapshots`, body),
+  deleteSnapshot: (id, sid) => call('DELETE', `/games/${id}/snapshots/${sid}`, {}),
   progress: () => call('GET', '/progress'),
   rooms: () => call('GET', '/rooms'),
   createRoom: (body) => call('POST', '/rooms', body),

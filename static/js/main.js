@@ -21,6 +21,7 @@ import * as race from './screens/race.js';
 import * as watch from './screens/watch.js';
 import { lazyScreen } from './lazy.js';
 import { $ } from './dom.js';
+import { startOffline } from './offline.js';
 
 const editor = lazyScreen('screen-editor', () => import('./screens/editor.js'), '/css/editor.css');
 const admin = lazyScreen('screen-admin', () => import('./screens/admin.js'), '/css/editor.css');
@@ -95,6 +96,7 @@ async function boot() {
     if (!location.hash || location.hash === '#/') title.enter();
   });
   window.sokod = { app, metrics: game.metrics, settings, position: game.position, gameId: game.gameId, live };
+  startOffline();
 }
 
 boot();

@@ -5,19 +5,26 @@
 // same position, and when it is not, the page adopts the server's game.
 
 import { dirOfLetter, BOX, WALL, OUTSIDE, PUSHED } from './core.js';
-import { letterOf, playEntry, gameOfState } from './letters.js';
+import { letterOf, playEntry, gameOfState, RESTART_LETTER } from './letters.js';
 import { stepTransition, undoTransition } from './board.js';
 import { GameSync, savedOutbox } from './sync.js';
 import { api } from './api.js';
 import { announce, toast, counted } from './a11y.js';
 import { play as sound } from './sound.js';
 import { showMiss } from './miss.js';
+import { askConflict, keepConflict, keptConflict } from './conflict.js';
 
 const DIR_NAMES = ['up', 'right', 'down', 'left'];
+// The most steps one entry of the outbox carries when a whole line is
+// played at once (going back to a saved position).
+const LINE_BATCH = 4000;
+const LINE_KEPT_MAX = 50000;
 
 export class Play {
   /** core: a Core; view: a BoardView; hooks: update(play), solved(play),
-   * played(play) (an action of the player's was queued), pending(count, waiting) */
+   * played(play) (an action of the player's was queued), pending(moves,
+   * waiting), askConflicts (true: when the game moved on elsewhere while
+   * moves waited, the player chooses what to keep) */
   constructor(core, view, hooks) {
     this.core = core;
     this.view = view;
@@ -55,6 +62,11 @@ export class Play {
     this.build(state);
     this.sync = new GameSync(state.id, state.seq, {
       adopt: (game, message) => this.adopt(game, message),
+      // Only where the player can be asked (the game screen): elsewhere
+      // (a race) the server's game is adopted as before.
+      conflict: this.hooks.askConflicts ? (game, entries, line) => this.conflict(game, entries, line) : undefined,
+      // Long lines are not kept: LINE_KEPT_MAX steps are what a saved position holds.
+      line: () => (this.game && this.game.moves <= LINE_KEPT_MAX ? this.game.lurd() : null),
       confirmed: (game, entry, steps, idle) => this.confirmed(game, entry, steps, idle),
       pending: (n, waiting) => this.hooks.pending?.(n, waiting),
     });
@@ -66,6 +78,9 @@ export class Play {
       // Unless another game was attached meanwhile, which has its own turn.
       if (this.sync === sync) this.resuming = false;
     }
+    // A choice left open by an earlier page: ask again.
+    const kept = this.hooks.askConflicts ? keptConflict(state.id) : null;
+    if (kept && this.sync === sync) this.conflict(null, kept.entries, kept.line);
   }
 
   /** Replays entries an earlier page queued but could not send: those the
@@ -78,19 +93,112 @@ export class Play {
       // The first ones may be ours, already applied; if not, another device
       // played on and what is left here is stale.
       const first = saved.find((e) => e.seq === state.seq);
-      if (!first) return this.sync.reset(state.seq);
+      if (!first) return this.staleOutbox(state, saved);
       const sync = this.sync;
       const r = await sync.send({ ...first });
       // Another game was attached meanwhile (the player opened another level).
       if (this.sync !== sync) return;
-      if (!r.ok || !r.body.duplicate) return this.sync.reset(state.seq);
+      // Offline (the game came from the service worker, which saw the
+      // server take that entry): play on from it; a stale guess is
+      // refused later and asked about then.
+      if (!r.offline && (!r.ok || !r.body.duplicate)) return this.staleOutbox(state, saved);
     }
-    if (mine.length === 0 || mine[0].seq !== state.seq + 1) return this.sync.reset(state.seq);
+    if (mine.length === 0) return this.sync.reset(state.seq);
+    if (mine[0].seq !== state.seq + 1) return this.staleOutbox(state, saved);
     for (const e of mine) playEntry(this.game, e);
     this.view.snap(this.position());
     this.sync.queue = mine.map((e) => ({ ...e, sealed: e.sealed }));
     this.sync.changed();
     this.afterChange();
+  }
+
+  /** Entries an earlier page left that no longer follow the server's game
+   * (another device moved on): the player chooses what to keep. */
+  staleOutbox(state, saved) {
+    const line = this.sync.savedLine();
+    this.sync.reset(state.seq);
+    this.conflict(state, saved, line);
+  }
+
+  /** The server's game moved on elsewhere while `entries` waited here; `line`
+   * is the LURD of the position they led to. Nothing is dropped until the
+   * player has chosen (conflict.js keeps them until then). */
+  conflict(state, entries, line) {
+    const sync = this.sync;
+    if (!sync) return;
+    keepConflict(sync.gameId, entries, line);
+    if (!state || state.history === undefined) {
+      api.game(sync.gameId).then((r) => {
+        if (this.sync !== sync) return;
+        if (r.ok) this.conflict(r.body.game, entries, line);
+        else toast('This level moved on elsewhere: your moves are kept here until the server answers', 'warn');
+      });
+      return;
+    }
+    this.adopt(state, '');
+    askConflict(this, state, entries, line);
+  }
+
+  /** Plays `entries` (as the outbox holds them) on from the game as it
+   * stands, and queues them anew. Returns false, changing nothing, when one
+   * does not replay legally here. */
+  playOn(entries) {
+    const g = this.game, state = this.state;
+    const played = [];
+    let ok = true;
+    for (const e of entries) {
+      if (e.kind === 'undo' || e.kind === 'redo') {
+        for (let i = 0; i < e.count && ok; i++) ok = (e.kind === 'undo' ? g.undo() : g.redo()) >= 0;
+        played.push({ kind: e.kind, count: e.count });
+      } else if (e.kind === 'restart') {
+        ok = g.restart() >= 0;
+        played.push({ kind: 'restart' });
+      } else {
+        let letters = '';
+        for (const ch of e.steps || '') {
+          const rc = g.step(dirOfLetter(ch));
+          if (rc < 0) { ok = false; break; }
+          letters += letterOf(dirOfLetter(ch), rc === PUSHED);
+        }
+        played.push({ kind: 'steps', steps: letters });
+      }
+      if (!ok) break;
+    }
+    if (!ok) {
+      this.build(state);
+      return false;
+    }
+    for (const e of played) this.queue(e);
+    this.view.snap(this.position());
+    this.afterChange();
+    return true;
+  }
+
+  /** Brings the game to the position `lurd` reaches from the start: a
+   * restart and those steps, queued like any others (undo takes them back).
+   * Returns false, changing nothing, when the steps do not replay. */
+  goToLine(lurd) {
+    const g = this.game, before = g.cursor;
+    const restarted = g.moves > 0;
+    if (restarted) g.restart();
+    let letters = '';
+    for (const ch of lurd) {
+      if (ch === RESTART_LETTER) continue;
+      const rc = g.step(dirOfLetter(ch));
+      if (rc < 0) {
+        // Back to where it stood; only the redo stack differs, and nothing was queued.
+        while (g.cursor > before) g.undo();
+        return false;
+      }
+      letters += letterOf(dirOfLetter(ch), rc === PUSHED);
+    }
+    if (restarted) this.queue({ kind: 'restart' });
+    for (let i = 0; i < letters.length; i += LINE_BATCH) {
+      this.queue({ kind: 'steps', steps: letters.slice(i, i + LINE_BATCH) });
+    }
+    this.view.snap(this.position(), 2);
+    this.afterChange();
+    return true;
   }
 
   /** Builds the local game from a server game object. */

@@ -10,6 +10,16 @@ import { api } from './api.js';
 
 const MAX_BATCH = 4000;
 const storeKey = (gameId) => `sokod.outbox.${gameId}`;
+// The LURD of the position the queued entries lead to: what the player
+// keeps if the server's game moves on elsewhere meanwhile.
+const lineKey = (gameId) => `sokod.line.${gameId}`;
+
+/** The moves one queued entry stands for, as the offline badge counts them. */
+export function entryMoves(e) {
+  if (e.kind === 'undo' || e.kind === 'redo') return e.count;
+  if (e.kind === 'restart') return 1;
+  return e.steps?.length || 1;
+}
 
 /** Entries of a game left unsent by an earlier page, oldest first. */
 export function savedOutbox(gameId) {
@@ -37,7 +47,10 @@ export function drainSavedOutboxes(except = 0) {
 
 export class GameSync {
   /** hooks: adopt(game, message), confirmed(game, entry, serverSteps, idle),
-   * pending(count, waiting) */
+   * pending(moves, waiting): moves as movesWaiting counts them,
+   * conflict(game, entries, line): the game moved on elsewhere while entries
+   * waited (without it they are dropped and the game adopted),
+   * line(): the LURD of the page's position, kept with the queue */
   constructor(gameId, seq, hooks) {
     this.gameId = gameId;
     this.seq = seq;          // the last entry the server confirmed
@@ -48,6 +61,7 @@ export class GameSync {
     this.waiting = false;
     this.timer = 0;
     this.closed = false;
+    this.draining = false;   // sending for a page that left the game
     this.onOnline = () => this.retryNow();
     window.addEventListener('online', this.onOnline);
   }
@@ -60,6 +74,12 @@ export class GameSync {
 
   get pending() {
     return this.queue.length;
+  }
+
+  /** The moves the queue holds, as the player counts them: each step of a
+   * batch, walk or push, each undone or redone entry, each restart. */
+  get movesWaiting() {
+    return this.queue.reduce((n, e) => n + entryMoves(e), 0);
   }
 
   /** Queues an entry: {steps}, {undo: n}, {redo: n}, {restart: true},
@@ -82,14 +102,27 @@ export class GameSync {
 
   changed() {
     this.save();
-    this.hooks.pending?.(this.queue.length, this.waiting);
+    this.hooks.pending?.(this.movesWaiting, this.waiting);
     this.pump();
   }
 
   save() {
     const key = storeKey(this.gameId);
-    if (this.queue.length === 0) localStorage.removeItem(key);
-    else localStorage.setItem(key, JSON.stringify(this.queue));
+    if (this.queue.length === 0) {
+      localStorage.removeItem(key);
+      localStorage.removeItem(lineKey(this.gameId));
+      return;
+    }
+    localStorage.setItem(key, JSON.stringify(this.queue));
+    if (!this.hooks.line) return; // draining: the line stored stays
+    const line = this.hooks.line();
+    if (typeof line === 'string') localStorage.setItem(lineKey(this.gameId), line);
+    else localStorage.removeItem(lineKey(this.gameId));
+  }
+
+  /** The line an earlier page kept with its queue, or null. */
+  savedLine() {
+    return localStorage.getItem(lineKey(this.gameId));
   }
 
   retryNow() {
@@ -127,7 +160,7 @@ export class GameSync {
           this.seq = e.seq;
           this.backoff = 0;
           this.save();
-          this.hooks.pending?.(this.queue.length, false);
+          this.hooks.pending?.(this.movesWaiting, false);
           this.hooks.confirmed?.(r.body.game, e, r.body.steps ?? '', this.queue.length === 0);
           continue;
         }
@@ -135,16 +168,28 @@ export class GameSync {
           // Try the same entry again later: its seq makes a repeat harmless.
           this.backoff = Math.min(5000, Math.max(500, this.backoff * 2));
           this.waiting = true;
-          this.hooks.pending?.(this.queue.length, true);
+          this.hooks.pending?.(this.movesWaiting, true);
           this.timer = setTimeout(() => { this.waiting = false; this.pump(); }, this.backoff);
           return;
         }
         // Refused, stale, or not understood: the server's game is the truth.
         const game = r.body?.game ?? null;
         const code = r.body?.error?.code ?? '';
+        const entries = this.queue, line = this.savedLine();
+        if (code === 'stale_seq' && this.draining) {
+          // A game the player has left: its queue stays stored, and the
+          // player chooses what to keep when the level is opened again.
+          this.close();
+          return;
+        }
         this.queue = [];
         this.save();
         this.hooks.pending?.(0, false);
+        if (code === 'stale_seq' && this.hooks.conflict) {
+          // Another device moved on: what waited here is the player's to keep.
+          this.hooks.conflict(game, entries, line);
+          return;
+        }
         let message = r.body?.error?.message ?? `the server refused the move (${r.status})`;
         if (code === 'stale_seq') message = 'This level moved on elsewhere: continuing from there';
         else message = `The server refused that: ${message}`;
@@ -160,7 +205,9 @@ export class GameSync {
    * for a game the player has left. */
   drain() {
     this.hooks = {};
+    this.draining = true;
     const closeWhenDone = () => {
+      if (this.closed) return;
       if (this.queue.length === 0) this.close();
       else setTimeout(closeWhenDone, 1000);
     };

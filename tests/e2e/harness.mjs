@@ -49,9 +49,9 @@ export function tempDir(prefix = 'sokod-e2e-') {
   return dir;
 }
 
-function serverArgs(db, port, levels) {
+function serverArgs(db, port, levels, staticDir) {
   return ['serve', '--port', String(port), '--db', db,
-    '--static', join(SOURCE_DIR, 'static'), '--levels', levels,
+    '--static', staticDir, '--levels', levels,
     '--migrations', MIGRATIONS, '--wasm', WASM];
 }
 
@@ -67,9 +67,11 @@ function levelsDir(allLevels) {
 }
 
 /** Starts sokod; resolves to {url, port, db, stop(), restart()}. With no
- * port, --port 0 lets it pick one and its log says which. */
-export async function startServer({ db = join(tempDir(), 'sokod.db'), port = 0, allLevels = false } = {}) {
-  const proc = spawn(SOKOD, serverArgs(db, port, levelsDir(allLevels)),
+ * port, --port 0 lets it pick one and its log says which; staticDir serves
+ * another copy of the page than the checkout's. */
+export async function startServer({ db = join(tempDir(), 'sokod.db'), port = 0, allLevels = false,
+  staticDir = join(SOURCE_DIR, 'static') } = {}) {
+  const proc = spawn(SOKOD, serverArgs(db, port, levelsDir(allLevels), staticDir),
     { stdio: ['ignore', 'pipe', 'pipe'], env: sokodEnv() });
   let log = '';
   const closed = new Promise((r) => proc.once('close', r));
@@ -107,7 +109,7 @@ export async function startServer({ db = join(tempDir(), 'sokod.db'), port = 0, 
     /** Starts it again on the same port and database. */
     async restart() {
       await server.stop();
-      return startServer({ db, port: actualPort, allLevels });
+      return startServer({ db, port: actualPort, allLevels, staticDir });
     },
   };
   // A server its test never stopped is killed here, and its report (if

@@ -1,6 +1,6 @@
 // Resuming: a reload mid-level comes back exactly where it was, undo and
 // redo stacks included; an account's second device opens the same position;
-// a tab whose game moved on elsewhere catches up on its next step. Answers
+// a tab whose game moved on elsewhere shows it on its next step. Answers
 // held back until the player has moved on (a catch-up, a game fetched to
 // follow the server, a resend after a reload) undo nothing played since.
 import { test, before, after } from 'node:test';
@@ -68,7 +68,7 @@ test('signed up on one device, logged in on another: the same position', async (
   assert.deepEqual(same(onLaptop), same(onPhone), 'the laptop opens the phone\'s position');
 });
 
-test('a tab whose game moved on elsewhere adopts it on its next step', async () => {
+test('a tab whose game moved on elsewhere shows it on its next step, and asks about its own', async () => {
   const phonePage = phone.page, laptopPage = laptop.page;
   // Tabs follow their game live (tests/e2e/live.test.mjs); this one has
   // lost its stream, and hears nothing of the laptop's steps.
@@ -79,6 +79,10 @@ test('a tab whose game moved on elsewhere adopts it on its next step', async () 
   // The phone has not heard of it: its next step is refused as stale.
   await press(phonePage, ['ArrowLeft']);
   await phonePage.waitForFunction((seq) => window.sokod.position().seq >= seq, moved.seq, { timeout: 10000 });
+  // Its own step is not dropped: the player chooses (tests/e2e/conflict.test.mjs).
+  await phonePage.waitForSelector('#conflict[open]', { timeout: 10000 });
+  await phonePage.click('#conflict-theirs');
+  await phonePage.waitForSelector('#conflict', { state: 'hidden' });
   await waitSynced(phonePage);
   const caughtUp = await localPosition(phonePage);
   const game = await serverGame(phonePage);

@@ -15,6 +15,8 @@ import { initHints, resetHints, pressHint, hintsChanged, hintCount } from '../hi
 import { bestOf, isNewBest, standing, nextCollection } from '../solved.js';
 import { showLesson, hideLesson } from '../lesson.js';
 import { $ } from '../dom.js';
+import { initSnapshots, openSnapshots } from '../snapshots.js';
+import { initConflict } from '../conflict.js';
 
 export const section = 'screen-game';
 
@@ -52,6 +54,7 @@ function setup() {
     }
   };
   play = new Play(null, view, {
+    askConflicts: true,
     update: updateHud,
     solved: onSolved,
     // The level played last is one with a move, not one only looked at.
@@ -64,6 +67,8 @@ function setup() {
     },
   });
   initHints(play, view);
+  initSnapshots(play);
+  initConflict();
   document.addEventListener('keydown', onKey);
   watchPointer($('board-frame'), {
     point: (x, y) => {
@@ -102,6 +107,7 @@ function setup() {
     if (!which) return;
     $('game-menu').close();
     if (which === 'levels') go(`#/library/${play.state?.level.collection_id ?? ''}`);
+    else if (which === 'positions') openSnapshots();
     else if (which === 'options') go('#/options/play');
     else if (which === 'title') go('#/');
     else $('board').focus();
@@ -310,7 +316,7 @@ function onKey(e) {
     else if (name === 'undo') { e.preventDefault(); closeSolved(); play.undo(); }
     return;
   }
-  if ($('game-menu').open) return; // the dialog handles its own keys
+  if ($('screen-game').querySelector('dialog[open]')) return; // a dialog handles its own keys
   if (name === 'confirm') return; // Enter activates focused buttons
   // The menu is the way out, so it opens while a level loads and after one
   // could not be opened too, when the other keys wait.

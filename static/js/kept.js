@@ -1,0 +1,105 @@
+// kept.js: the API answers the page keeps so that it can open a level with
+// no network: the level, the collections, the account and its settings (as
+// the server last gave them), and the player's game on each level seen,
+// which follows every entry the server confirms. They live in the Cache API
+// (cache "sokod-api"), are given only when the server cannot be reached,
+// marked as kept (api.js), and are dropped when the player logs in, signs
+// up or logs out. The page's own files are kept by the service worker
+// (sw.js); API requests never go through it.
+
+const CACHE = 'sokod-api';
+const KEPT_GET = [/^\/levels\/\d+$/, /^\/collections(\/\d+)?$/, /^\/account(\/settings)?$/];
+const OPEN_GAME = /^\/levels\/(\d+)\/game$/;
+const GAME = /^\/games\/(\d+)$/;
+const GAME_ENTRY = /^\/games\/(\d+)\/(log|walk|push)$/;
+const ACCOUNT_CHANGE = /^\/account\/(login|signup|logout|logout-all)$/;
+
+const usable = () => typeof caches !== 'undefined' && window.isSecureContext;
+const levelGameKey = (levelId) => `/__sokod/level-game/${levelId}`;
+
+/** Where an answer to (method, path) is kept, or null when it is not. */
+function keyOf(method, path) {
+  if (method === 'GET' && KEPT_GET.some((re) => re.test(path))) return `/__sokod/get${path}`;
+  const open = path.match(OPEN_GAME);
+  if (method === 'POST' && open) return levelGameKey(open[1]);
+  return null;
+}
+
+async function put(cache, key, body) {
+  await cache.put(key, new Response(JSON.stringify({ at: new Date().toISOString(), body }),
+    { headers: { 'Content-Type': 'application/json' } }));
+}
+
+/** The kept answer to (method, path): {at, body}, or null. */
+export async function keptAnswer(method, path) {
+  const key = keyOf(method, path);
+  if (!key || !usable()) return null;
+  try {
+    const kept = await (await caches.open(CACHE)).match(key);
+    return kept ? await kept.json() : null;
+  } catch {
+    return null;
+  }
+}
+
+// Writes happen one after another, in the order the answers came: a game
+// kept follows its entries in order.
+let writes = Promise.resolve();
+
+/** Keeps what the server's successful answer `body` to (method, path, sent)
+ * says: the answer itself, the game it shows, or the entry it confirmed. */
+export function keepAnswer(method, path, sent, body) {
+  if (!usable()) return;
+  writes = writes.then(() => keep(method, path, sent, body)).catch(() => {});
+}
+
+async function keep(method, path, sent, body) {
+  if (method !== 'GET' && ACCOUNT_CHANGE.test(path)) {
+    await caches.delete(CACHE);
+    return;
+  }
+  const key = keyOf(method, path);
+  const game = GAME.test(path) && method === 'GET';
+  const entry = method === 'POST' && GAME_ENTRY.test(path);
+  if (!key && !game && !entry) return;
+  const cache = await caches.open(CACHE);
+  if (key) await put(cache, key, body);
+  else if (game && body?.game?.level_id) await put(cache, levelGameKey(body.game.level_id), { created: false, game: body.game });
+  else if (entry && body?.game) await followEntry(cache, sent, body);
+}
+
+/** Plays an entry the server confirmed on the game kept for its level, so
+ * that a page opened offline goes on from the server's last word. A game
+ * that does not follow (an answer missed) is dropped rather than kept stale. */
+async function followEntry(cache, entry, answer) {
+  const summary = answer.game;
+  const key = levelGameKey(summary.level_id);
+  const kept = await cache.match(key);
+  if (!kept) return;
+  const { body } = await kept.json();
+  const game = body.game;
+  if (game.id !== summary.id || answer.duplicate || summary.seq === game.seq) return;
+  if (summary.seq !== game.seq + 1 || game.history === undefined) {
+    await cache.delete(key);
+    return;
+  }
+  let history = game.history, redo = game.redo ?? '';
+  if (entry.undo) {
+    const n = Math.min(entry.undo, history.length);
+    redo = history.slice(history.length - n) + redo;
+    history = history.slice(0, history.length - n);
+  } else if (entry.redo) {
+    history += redo.slice(0, entry.redo);
+    redo = redo.slice(entry.redo);
+  } else if (entry.restart) {
+    history += '*';
+    redo = '';
+  } else {
+    history += answer.steps ?? '';
+    redo = '';
+  }
+  const next = { ...game, ...summary, history, redo };
+  delete next.rows; // the position now: the page replays history instead
+  delete next.lurd;
+  await put(cache, key, { created: false, game: next });
+}

@@ -1,0 +1,153 @@
+// Opening sokod with no network: the service worker (static/sw.js) keeps
+// the page, the core and the levels seen, so a reload while the server is
+// down opens the page and a level seen, whose moves wait in the outbox and
+// reach the server once it is back. The API answers the page keeps
+// (static/js/kept.js) are marked as such and never given while the server
+// answers; logging out drops them; a new version of the page replaces the
+// kept one whole.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startServer, openBrowser, closeAll, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition, serverGame, tempDir, SOURCE_DIR, screenshotPath } from './harness.mjs';
+
+let server, browser, level, staticDir;
+before(async () => {
+  // A copy of the page, to change it between two versions.
+  staticDir = join(tempDir(), 'static');
+  cpSync(join(SOURCE_DIR, 'static'), staticDir, { recursive: true });
+  server = await startServer({ staticDir });
+  browser = await openBrowser({ viewport: { width: 1280, height: 800 } });
+});
+after(() => closeAll(server, browser));
+
+/** Waits until `check` (run in the page, async) holds, polling; fails
+ * after `ms` saying `what`. (waitForFunction does not wait on promises.) */
+async function until(page, check, arg, what, ms = 20000) {
+  for (const end = Date.now() + ms; Date.now() < end; await page.waitForTimeout(250)) {
+    if (await page.evaluate(check, arg)) return;
+  }
+  assert.fail(`waited ${ms} ms for ${what}`);
+}
+
+/** Waits until the worker controls the page and keeps a complete copy of it;
+ * resolves to the names of the copies kept. */
+async function shellKept(page) {
+  await until(page, async () => {
+    if (!navigator.serviceWorker.controller) return false;
+    for (const name of await caches.keys()) {
+      if (name.startsWith('sokod-shell-') && await (await caches.open(name)).match('/__sokod/complete')) return true;
+    }
+    return false;
+  }, null, 'the worker to keep a complete copy of the page');
+  return page.evaluate(async () => (await caches.keys()).filter((n) => n.startsWith('sokod-shell-')));
+}
+
+test('a reload with the server down opens the page and a level seen; its moves wait and arrive', async () => {
+  const { page, errors } = browser;
+  await page.goto(`${server.url}/`);
+  level = (await tutorialLevels(page))[4];
+  await page.goto(`${server.url}/#/play/${level.id}`);
+  await waitForGame(page, level.title);
+  await press(page, arrows(level.solution.slice(0, 3)));
+  await waitSynced(page);
+  await shellKept(page);
+  await page.reload(); // now under the worker: the level's answers are kept too
+  await waitForGame(page, level.title);
+  await press(page, arrows(level.solution.slice(3, 5)));
+  await waitSynced(page);
+  const before = await localPosition(page);
+
+  await server.stop();
+  await page.reload();
+  await waitForGame(page, level.title);
+  const opened = await localPosition(page);
+  assert.deepEqual([opened.moves, opened.pushes, opened.hash, opened.seq], [before.moves, before.pushes, before.hash, before.seq],
+    'the level opens offline where the server left it');
+  await page.waitForSelector('#net:not([hidden])', { timeout: 10000 });
+  await press(page, arrows(level.solution.slice(5, 8)));
+  await page.waitForFunction(() => /3 moves waiting/.test(document.getElementById('net-text').textContent), null, { timeout: 10000 });
+  await page.screenshot({ path: screenshotPath('offline-open-desktop.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: screenshotPath('offline-open-phone.png') });
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  server = await server.restart();
+  await waitSynced(page, 20000);
+  const game = await serverGame(page);
+  assert.equal(game.history, level.solution.slice(0, 8), `every move reached the server once: ${game.history}`);
+  assert.deepEqual(errors, []);
+});
+
+test('kept answers are marked as such, and never given while the server answers', async () => {
+  const { page } = browser;
+  // Through the page's own API module, as its screens call it.
+  const settings = () => page.evaluate(async () => {
+    const { api } = await import('/js/api.js');
+    const r = await api.settings();
+    return { kept: r.kept ?? null, offline: r.offline, note: r.body?.settings?.note };
+  });
+  const put = (value) => page.evaluate(async (v) => {
+    const { api } = await import('/js/api.js');
+    return (await api.saveSettings({ note: v })).status;
+  }, value);
+  assert.equal(await put('first'), 200);
+  let r = await settings();
+  assert.deepEqual(r, { kept: null, offline: false, note: 'first' }, 'an answer of the server carries no mark');
+  // The answer changes on the server: the page reads it fresh, not the one kept.
+  assert.equal(await put('second'), 200);
+  r = await settings();
+  assert.deepEqual(r, { kept: null, offline: false, note: 'second' }, 'the server\'s answer, not the kept one');
+
+  await server.stop();
+  r = await settings();
+  assert.match(r.kept ?? '', /^\d{4}-\d\d-\d\dT/, `offline, the kept answer says when it was kept: ${r.kept}`);
+  assert.deepEqual([r.offline, r.note], [true, 'second'], 'the last answer kept, as an offline one');
+  server = await server.restart();
+});
+
+test('logging out drops what was kept of the player', async () => {
+  const { page } = browser;
+  const keptCount = () => page.evaluate(async () => (await (await caches.open('sokod-api')).keys()).length);
+  assert.ok(await keptCount() > 0, 'answers are kept');
+  await page.goto(`${server.url}/#/account`);
+  const name = `keeper${Date.now() % 100000}`;
+  await page.fill('#acc-signup input[name="username"]', name);
+  await page.fill('#acc-signup input[name="password"]', 'correct horse battery');
+  await page.click('#acc-signup button[type="submit"]');
+  await page.waitForFunction((n) => document.getElementById('acc-status').textContent.includes(n), name);
+  await page.goto(`${server.url}/#/play/${level.id}`);
+  await waitForGame(page, level.title);
+  await until(page, async () => (await (await caches.open('sokod-api')).keys()).length > 0, null, 'answers kept');
+  const r = await page.evaluate(async () => (await (await import('/js/api.js')).api.logout()).status);
+  assert.equal(r, 200);
+  await until(page, async () => !(await caches.keys()).includes('sokod-api') ||
+    (await (await caches.open('sokod-api')).keys()).length === 0, null, 'the kept answers to go', 5000);
+});
+
+test('a new version of the page replaces the kept one whole', async () => {
+  const { page } = browser;
+  const [first] = await shellKept(page);
+  // A new version: two files change.
+  const stamp = `v${Date.now()}`;
+  const index = join(staticDir, 'index.html');
+  writeFileSync(index, readFileSync(index, 'utf8').replace('</body>', `<!-- ${stamp} -->\n</body>`));
+  const dom = join(staticDir, 'js', 'dom.js');
+  writeFileSync(dom, `${readFileSync(dom, 'utf8')}\n// ${stamp}\n`);
+  await page.goto(`${server.url}/`);
+  await page.evaluate(() => navigator.serviceWorker.controller.postMessage('refresh'));
+  await until(page, async (old) => {
+    const names = (await caches.keys()).filter((n) => n.startsWith('sokod-shell-'));
+    return names.length === 1 && names[0] !== old && !!(await (await caches.open(names[0])).match('/__sokod/complete'));
+  }, first, 'one complete copy of the new version, and no other');
+
+  await server.stop();
+  await page.reload();
+  await page.waitForFunction(() => window.sokod?.app);
+  const served = await page.evaluate(async () => ({
+    index: await (await fetch('/')).text(),
+    dom: await (await fetch('/js/dom.js')).text(),
+  }));
+  assert.ok(served.index.includes(stamp) && served.dom.includes(stamp), 'offline, both files are of the new version');
+  server = await server.restart();
+});
