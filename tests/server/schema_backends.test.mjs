@@ -465,6 +465,7 @@ const ROW = {
   reference_solutions: `INSERT INTO reference_solutions (level_id, lurd, moves, pushes, created_at)
     VALUES (1, 'x' || (SELECT count(*) FROM reference_solutions), 1, 1, 1)`,
   audit_log: "INSERT INTO audit_log (at, actor, action) VALUES (2, 'command line', 'test')",
+  snapshots: "INSERT INTO snapshots (game_id, name, lurd, moves, pushes, solved, created_at) VALUES (1, 's', '', 0, 0, 0, 1)",
 };
 
 test('ids are never given twice, even after the newest row is deleted', () => {
