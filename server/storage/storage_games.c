@@ -45,11 +45,11 @@ static int one_game(sqlite3_stmt *st, struct storage_game *g, const char *what)
 }
 
 static const char SQL_GAME_FIND[] =
-    GAME_COLUMNS "WHERE user_id = ? AND level_id = ? AND room_id IS NULL";
+    GAME_COLUMNS "WHERE user_id = ? AND level_id = ? AND rule = ? AND room_id IS NULL";
 static const char SQL_GAME_INSERT[] =
-    "INSERT INTO games (user_id, level_id, created_at, updated_at) VALUES (?, ?, ?, ?)";
+    "INSERT INTO games (user_id, level_id, rule, created_at, updated_at) VALUES (?, ?, ?, ?, ?)";
 
-int storage_game_open(int64_t user, int64_t level, int64_t now, struct storage_game *g,
+int storage_game_open(int64_t user, int64_t level, int rule, int64_t now, struct storage_game *g,
                       bool *created)
 {
     sqlite3_stmt *st = storage_stmt(SQL_GAME_FIND);
@@ -57,6 +57,7 @@ int storage_game_open(int64_t user, int64_t level, int64_t now, struct storage_g
         return STORAGE_ERROR;
     sqlite3_bind_int64(st, 1, user);
     sqlite3_bind_int64(st, 2, level);
+    sqlite3_bind_int(st, 3, rule);
     int status = one_game(st, g, "finding a game");
     *created = false;
     if (status != STORAGE_NOT_FOUND)
@@ -66,8 +67,9 @@ int storage_game_open(int64_t user, int64_t level, int64_t now, struct storage_g
         return STORAGE_ERROR;
     sqlite3_bind_int64(st, 1, user);
     sqlite3_bind_int64(st, 2, level);
-    sqlite3_bind_int64(st, 3, now);
+    sqlite3_bind_int(st, 3, rule);
     sqlite3_bind_int64(st, 4, now);
+    sqlite3_bind_int64(st, 5, now);
     status = storage_exec_stmt(st, "creating a game");
     if (status != STORAGE_OK)
         return status;
@@ -189,8 +191,8 @@ static const char SQL_PROGRESS_SOLVED[] =
     "SELECT l.id, c.id, c.name, l.position, l.title, g.id, b.best_moves, b.best_pushes, "
     "b.first_at, b.hinted FROM " STORAGE_BEST_SOLUTIONS " b "
     "JOIN levels l ON l.id = b.level_id JOIN collections c ON c.id = l.collection_id "
-    "LEFT JOIN games g ON g.level_id = l.id AND g.user_id = ?1 AND g.room_id IS NULL "
-    "ORDER BY c.id, l.position";
+    "LEFT JOIN games g ON g.level_id = l.id AND g.user_id = ?1 AND g.rule = 0 "
+    "AND g.room_id IS NULL ORDER BY c.id, l.position";
 
 int storage_progress_solved(int64_t user, int (*fn)(void *arg, const struct storage_progress *p),
                             void *arg)

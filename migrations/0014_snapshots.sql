@@ -1,0 +1,2 @@
+-- Held for the saved positions (snapshots) of games, whose migration takes
+-- this number: it changes nothing until then.
