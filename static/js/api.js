@@ -78,7 +78,8 @@ export const api = {
   level: (id) => call('GET', `/levels/${id}`),
   // The day's first request makes its level: allow it time.
   daily: (day) => call('GET', day ? `/daily?day=${encodeURIComponent(day)}` : '/daily', undefined, 60000),
-  openGame: (levelId) => call('POST', `/levels/${levelId}/game`, {}),
+  // rule: 0 standard, 1 multi-push; each is a game of its own.
+  openGame: (levelId, rule = 0) => call('POST', `/levels/${levelId}/game`, rule ? { rule } : {}),
   game: (id) => call('GET', `/games/${id}`),
   log: (id, entry) => call('POST', `/games/${id}/log`, entry),
   walk: (id, seq, x, y) => call('POST', `/games/${id}/walk`, { seq, x, y }),

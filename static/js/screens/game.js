@@ -19,6 +19,8 @@ export const section = 'screen-game';
 let view = null;
 let play = null;
 let levelId = 0;
+// The rule of the game shown: 0 standard, 1 multi-push (#/play/ID/multipush).
+let rule = 0;
 let neighbours = { prev: 0, next: 0, count: 0, position: 0, name: '' };
 let solvedShown = false;
 // Bumped by each level opened, by going back to the level still shown and by
@@ -93,6 +95,7 @@ function setup() {
     if (which === 'levels') go(`#/library/${play.state?.level.collection_id ?? ''}`);
     else if (which === 'options') go('#/options/play');
     else if (which === 'title') go('#/');
+    else if (which === 'rule' && levelId) go(playHash(levelId, 1 - rule));
     else $('board').focus();
   });
   // The same game played in another tab or on another device, live.
@@ -126,7 +129,8 @@ export async function enter(args) {
   if (!view) setup();
   const id = Number(args[0]);
   if (!id) return go('#/library');
-  if (id === levelId && play.game && loading !== id) {
+  const wantRule = args[1] === 'multipush' ? 1 : 0;
+  if (id === levelId && wantRule === rule && play.game && loading !== id) {
     if (loading) {
       // Back on the level shown while another was opening (Back after Next):
       // that one's answer must not replace this game.
@@ -148,7 +152,7 @@ export async function enter(args) {
   play.core = await app.core();
   view.setTheme(app.theme);
   applySettings();
-  const r = await api.openGame(id);
+  const r = await api.openGame(id, wantRule);
   if (token !== opening) return;
   if (!r.ok) {
     $('game-h').textContent = r.offline ? 'Offline' : 'Level not found';
@@ -158,6 +162,7 @@ export async function enter(args) {
     return;
   }
   levelId = id;
+  rule = wantRule;
   neighbours = { prev: 0, next: 0, count: 0, position: 0, name: '' };
   await play.attach(r.body.game);
   if (token !== opening) return;
@@ -222,6 +227,7 @@ function updateHud() {
   $('game-h').textContent = loading ? 'Loading…' : lvl.title || `Level ${lvl.position}`;
   $('g-sub').textContent = neighbours.name
     ? `${neighbours.name} · ${lvl.position} of ${neighbours.count}` : `Level ${lvl.position}`;
+  if (rule === 1) $('g-sub').textContent += ' · Multi-push';
   $('g-moves').textContent = g.moves;
   $('g-pushes').textContent = g.pushes;
   $('g-goals').textContent = `${g.boxesOnGoal}/${g.boxCount}`;
@@ -247,8 +253,8 @@ function act(name) {
     case 'undoPush': return play.undoPush();
     case 'restart': return play.restart();
     case 'hint': return pressHint();
-    case 'next': return neighbours.next && go(`#/play/${neighbours.next}`);
-    case 'prev': return neighbours.prev && go(`#/play/${neighbours.prev}`);
+    case 'next': return neighbours.next && go(playHash(neighbours.next));
+    case 'prev': return neighbours.prev && go(playHash(neighbours.prev));
     case 'menu': return openMenu();
     default: return null;
   }
@@ -282,8 +288,14 @@ function onKey(e) {
   if (timed) metrics.handlerMs = performance.now() - metrics.handledAt;
 }
 
+/** The address of a level's game under the rule of the game shown (or r). */
+function playHash(id, r = rule) {
+  return `#/play/${id}${r === 1 ? '/multipush' : ''}`;
+}
+
 function openMenu() {
   const d = $('game-menu');
+  $('menu-rule').textContent = rule === 1 ? 'Play the standard rule' : 'Play multi-push';
   if (!d.open) d.showModal();
 }
 
@@ -316,7 +328,7 @@ function closeSolved() {
 
 function nextLevel() {
   $('solved').hidden = true;
-  if (neighbours.next) go(`#/play/${neighbours.next}`);
+  if (neighbours.next) go(playHash(neighbours.next));
   else go(`#/library/${play.state.level.collection_id}`);
 }
 
