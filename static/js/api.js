@@ -71,6 +71,9 @@ export const api = {
   signup: (username, password) => call('POST', '/account/signup', { username, password }),
   login: (username, password) => call('POST', '/account/login', { username, password }),
   logout: () => call('POST', '/account/logout', {}),
+  logoutAll: () => call('POST', '/account/logout-all', {}),
+  changePassword: (current, next) =>
+    call('POST', '/account/password', { current_password: current, new_password: next }),
   settings: () => call('GET', '/account/settings'),
   saveSettings: (settings) => call('PUT', '/account/settings', { settings }),
   collections: () => call('GET', '/collections'),
