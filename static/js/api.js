@@ -95,8 +95,8 @@ export const api = {
   room: (id) => call('GET', `/rooms/${id}`),
   roomAction: (id, action) => call('POST', `/rooms/${id}/${action}`, {}),
   watch: (userId) => call('GET', `/watch/${userId}`),
-  leaderboard: (levelId, by = 'moves', limit = 20) =>
-    call('GET', `/levels/${levelId}/leaderboard?by=${by}&limit=${limit}`),
+  leaderboard: (levelId, by = 'moves', limit = 20, rule = 0) =>
+    call('GET', `/levels/${levelId}/leaderboard?by=${by}&limit=${limit}${rule ? `&rule=${rule}` : ''}`),
   solution: (id) => call('GET', `/solutions/${id}`),
   dailyLeaderboard: (day, by = 'moves', limit = 20) =>
     call('GET', `/daily/leaderboard?by=${by}&limit=${limit}${day ? `&day=${day}` : ''}`),

@@ -69,7 +69,20 @@ test('the menu switches a level to multi-push, where a push moves the whole line
   const standard = await apiGet(page, `/levels/${level.id}/leaderboard`);
   assert.equal(standard.body.total, 0, `the standard board stays empty: ${JSON.stringify(standard.body)}`);
 
+  // The solved card leads to the multi-push board, which lists the player.
+  await page.click('#solved-board');
+  await page.waitForSelector('#screen-board:not([hidden]) #board-plain tr.you', { timeout: 10000 });
+  assert.match(await page.textContent('#board-h'), /^Multi-push leaderboard/);
+  assert.match(await page.textContent('#board-plain tr.you'), /pusher/);
+  await page.goto(`${server.url}/#/board/${level.id}`);
+  await page.waitForFunction(() => /^Leaderboard/.test(document.getElementById('board-h').textContent) &&
+    !/Loading/.test(document.getElementById('board-status').textContent));
+  assert.equal(await page.$('#board-plain tr.you'), null, 'the standard board does not list the multi-push solution');
+
   // Back to the standard game: the menu offers it, and it is the first one.
+  await page.goto(`${server.url}/#/play/${level.id}/multipush`);
+  await waitForGame(page, 'Line');
+  // The solved card is still up from before the board was opened.
   await page.click('#solved-stay');
   await page.click('#g-menu');
   assert.equal(await page.textContent('#menu-rule'), 'Play the standard rule');

@@ -313,7 +313,7 @@ function onSolved() {
       (hints > 0 ? `, with ${hints} ${hints === 1 ? 'hint' : 'hints'}` : '');
     $('solved-best').textContent = neighbours.next ? '' : 'That was the last level of this collection.';
     $('solved-next').hidden = !neighbours.next;
-    $('solved-board').href = `#/board/${levelId}`;
+    $('solved-board').href = `#/board/${levelId}${rule === 1 ? '/moves/multipush' : ''}`;
     $('solved').hidden = false;
     (neighbours.next ? $('solved-next') : $('solved-stay')).focus();
   };
