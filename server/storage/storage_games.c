@@ -215,8 +215,8 @@ int storage_progress_games(int64_t user, int (*fn)(void *arg, const struct stora
 }
 
 static const char SQL_SOLUTIONS[] =
-    "SELECT l.id, c.name, l.position, l.title, l.board, s.moves, s.pushes, s.lurd, s.solved_at "
-    "FROM solutions s JOIN levels l ON l.id = s.level_id "
+    "SELECT l.id, c.name, l.position, l.title, l.board, s.moves, s.pushes, s.lurd, s.solved_at, "
+    "s.rule FROM solutions s JOIN levels l ON l.id = s.level_id "
     "JOIN collections c ON c.id = l.collection_id WHERE s.user_id = ? "
     "ORDER BY c.id, l.position, s.moves, s.pushes, s.id";
 
@@ -232,6 +232,7 @@ static int read_solution(sqlite3_stmt *st, void *fn, void *arg)
         .pushes = (uint32_t)sqlite3_column_int64(st, 6),
         .lurd = storage_column_text(st, 7),
         .solved_at = sqlite3_column_int64(st, 8),
+        .rule = sqlite3_column_int(st, 9),
     };
     return ((int (*)(void *, const struct storage_solution *))fn)(arg, &s);
 }

@@ -83,6 +83,7 @@ struct storage_solution {
     uint32_t moves, pushes;
     const char *lurd;
     int64_t solved_at;
+    int rule; /* 0 standard, 1 multi-push */
 };
 
 /* Calls fn for each of the user's solutions, by collection, position, then

@@ -119,6 +119,11 @@ test('each game is played under its rule and ranks on its own boards', async () 
         assert.equal(s.json.solution.rule, rule, show(s));
       }
     }
+    // The export says which lines need the multi-push rule.
+    const file = (await c.get('/api/v1/progress/export')).text;
+    assert.match(file, /^Solution 2\/2 \(multi-push\)\nRR$/m, file);
+    assert.match(file, /^Solution 3\/2\nrRR$/m, `the standard line of the Corridor: ${file}`);
+    assert.match(file, /^Solution 3\/2 \(multi-push\)\nrRR$/m, `the multi-push line of the Corridor: ${file}`);
     r = await c.get(`/api/v1/levels/${line}/leaderboard?rule=2`);
     assert.equal(r.status, 400, show(r));
     assert.equal(r.json.error.code, 'invalid_value', show(r));

@@ -92,9 +92,9 @@ export function parseExport(text) {
   for (let i = 0; i < lines.length; i++) {
     const t = /^Title:\s*(.*)$/.exec(lines[i]);
     if (t) { title = t[1].trim(); continue; }
-    const s = /^Solution\s+(\d+)\/(\d+)\s*$/.exec(lines[i]);
+    const s = /^Solution\s+(\d+)\/(\d+)(\s+\(multi-push\))?\s*$/.exec(lines[i]);
     if (s && i + 1 < lines.length && /^[lurdLURD]+$/.test(lines[i + 1].trim())) {
-      out.push({ title, moves: Number(s[1]), pushes: Number(s[2]), lurd: lines[i + 1].trim() });
+      out.push({ title, moves: Number(s[1]), pushes: Number(s[2]), multipush: !!s[3], lurd: lines[i + 1].trim() });
       i++;
     }
   }
@@ -119,7 +119,7 @@ async function listSolutions() {
     copy.addEventListener('click', () => copyWithToast(s.lurd, 'LURD'));
     return el('li', { class: 'solution-row' },
       el('span', { class: 'solution-title', text: s.title, title: s.title }),
-      el('span', { class: 'muted small', text: `${s.moves} moves, ${s.pushes} pushes` }),
+      el('span', { class: 'muted small', text: `${s.moves} moves, ${s.pushes} pushes${s.multipush ? ', multi-push' : ''}` }),
       copy);
   }));
 }
