@@ -91,5 +91,13 @@ test('the menu switches a level to multi-push, where a push moves the whole line
   await waitForGame(page, 'Line');
   await page.waitForFunction(() => !/Multi-push/.test(document.getElementById('g-sub').textContent));
   assert.equal((await serverGame(page)).rule, 0);
+
+  // The multi-push game and its menu at a phone's size, for the record.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${server.url}/#/play/${level.id}/multipush`);
+  await page.waitForFunction(() => /Multi-push/.test(document.getElementById('g-sub').textContent));
+  await page.screenshot({ path: screenshotPath('rules-multipush-phone.png') });
+  await page.click('#g-menu');
+  await page.screenshot({ path: screenshotPath('rules-menu-phone.png') });
   assert.deepEqual(errors, []);
 });
