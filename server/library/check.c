@@ -328,9 +328,26 @@ static bool header_key(const char *line, size_t len, const char *key, size_t *va
     return true;
 }
 
+/* How many bytes of a header line are its comment marker: a ';' (after
+ * any blanks) and the one blank that follows it, or 0. Text files mark
+ * their notes so; the notes are shown without the marks. */
+static size_t comment_marker(const char *line, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (line[i] == ' ' || line[i] == '\t'))
+        i++;
+    if (i >= len || line[i] != ';')
+        return 0;
+    i++;
+    if (i < len && (line[i] == ' ' || line[i] == '\t'))
+        i++;
+    return i;
+}
+
 /* The file's notes: its header without the Collection: and Author: lines
- * (Author: gives the collection's credit) and without the Comment: and
- * Comment-End: keys (their text stays). */
+ * (Author: gives the collection's credit), without the Comment: and
+ * Comment-End: keys (their text stays) and without the ';' that marks a
+ * line as a comment. */
 static void text_header(struct checker *k, const char *text, soko_span header)
 {
     struct check_report *r = k->r;
@@ -358,8 +375,9 @@ static void text_header(struct checker *k, const char *text, soko_span header)
                 s += at;
                 len -= at;
             }
-            memcpy(notes + n, s, len);
-            n += len;
+            size_t mark = comment_marker(s, len);
+            memcpy(notes + n, s + mark, len - mark);
+            n += len - mark;
             notes[n++] = '\n';
         }
         s += len + (eol != NULL ? 1 : 0);

@@ -555,8 +555,17 @@ int games_submit(struct http_conn *c, int64_t game_id, struct games_entry *e)
 int games_open(struct http_conn *c)
 {
     int result = MHD_NO;
-    if (!body_parse_empty(c, &result))
+    json_int_t rule = 0;
+    struct body_field spec[] = {
+        body_optional(
+            body_integer_in("rule", &rule, 0, 1, "'rule' must be 0 (standard) or 1 (multi-push)"),
+            NULL),
+        body_end(),
+    };
+    json_t *body = body_parse(c, spec, &result);
+    if (body == NULL)
         return result;
+    json_decref(body);
     int64_t user;
     int64_t level = c->param[0];
     if (!games_level_found(c, level, &result))
@@ -567,7 +576,7 @@ int games_open(struct http_conn *c)
     bool created = false;
     int status = storage_begin();
     if (status == STORAGE_OK)
-        status = storage_game_open(user, level, clock_now(), &row, &created);
+        status = storage_game_open(user, level, (int)rule, clock_now(), &row, &created);
     status = storage_finish(status);
     if (status != STORAGE_OK)
         return reply_storage_failure(c, status);

@@ -8,7 +8,9 @@
  * no helped solution ever pushes an unhelped one down. Guests are ranked
  * for themselves but shown to nobody else: a guest has no name to show,
  * and a board anyone can fill with throw-away guests would be worth little.
- * Signing up puts a guest's solutions on the boards. */
+ * Signing up puts a guest's solutions on the boards. Solutions played under
+ * the multi-push rule, where one push may move a line of boxes, have the
+ * same two orderings on boards of their own (?rule=1). */
 #include "play/leaderboard.h"
 
 #include "accounts/auth.h"
@@ -111,6 +113,18 @@ static bool read_by(const char *text, int *board)
     return true;
 }
 
+/* Reads ?rule=: 0 (standard, the default) or 1 (multi-push). */
+static bool read_rule(const char *text, int *rule)
+{
+    if (text == NULL || strcmp(text, "0") == 0)
+        *rule = 0;
+    else if (strcmp(text, "1") == 0)
+        *rule = 1;
+    else
+        return false;
+    return true;
+}
+
 /* Answers a board of `level` (board is one of STORAGE_BOARD_*): the
  * unhelped list at the top level, the helped one beside it, plus `day`
  * for a daily board. */
@@ -127,6 +141,7 @@ static int reply_board(struct http_conn *c, int64_t level, int board, uint32_t l
     }
     json_object_set_new(plain, "level_id", json_integer(level));
     json_object_set_new(plain, "by", json_string(board % 2 == 0 ? "moves" : "pushes"));
+    json_object_set_new(plain, "rule", json_integer(board >= STORAGE_BOARD_MULTIPUSH_MOVES));
     if (day != NULL)
         json_object_set_new(plain, "day", json_string(day));
     json_object_set_new(plain, "hinted", hinted);
@@ -157,9 +172,15 @@ int leaderboard_level(struct http_conn *c)
     if (!read_board_query(c, &board, &limit, &result) ||
         !auth_user(c, AUTH_OPTIONAL, &user, &result))
         return result;
+    int rule;
+    if (!read_rule(http_query(c, "rule"), &rule))
+        return reply_error(c, API_E_INVALID_VALUE, "rule must be 0 (standard) or 1 (multi-push)");
     int64_t level = c->param[0];
     if (!games_level_found(c, level, &result))
         return result;
+    if (rule == 1)
+        board = board == STORAGE_BOARD_MOVES ? STORAGE_BOARD_MULTIPUSH_MOVES
+                                             : STORAGE_BOARD_MULTIPUSH_PUSHES;
     return reply_board(c, level, board, limit, user, NULL);
 }
 

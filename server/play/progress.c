@@ -109,7 +109,10 @@ static int add_solution(void *arg, const struct storage_solution *s)
         add_text(t, "Comment: level %u of %s\n", s->position, s->collection_name);
         t->last_level = s->level_id;
     }
-    add_text(t, "\nSolution %u/%u\n%s\n", s->moves, s->pushes, s->lurd);
+    /* A multi-push line replays only under that rule (sokod replay
+     * --multipush): its title says so. */
+    add_text(t, "\nSolution %u/%u%s\n%s\n", s->moves, s->pushes,
+             s->rule == 1 ? " (multi-push)" : "", s->lurd);
     return t->failed;
 }
 

@@ -38,13 +38,16 @@ struct storage_board_entry {
     bool listed; /* false for guests: ranked for themselves only */
 };
 
-/* The boards of a level: its orderings, and the same for the daily puzzle
- * on its own day only. */
+/* The boards of a level: its orderings, the same for the daily puzzle on
+ * its own day only, and the same for solutions played under the multi-push
+ * rule (migration 0015). */
 enum {
     STORAGE_BOARD_MOVES = 0,
     STORAGE_BOARD_PUSHES = 1,
     STORAGE_BOARD_DAILY_MOVES = 2,
     STORAGE_BOARD_DAILY_PUSHES = 3,
+    STORAGE_BOARD_MULTIPUSH_MOVES = 4,
+    STORAGE_BOARD_MULTIPUSH_PUSHES = 5,
 };
 
 /* Calls fn for the first `limit` listed entries of a level's board (the

@@ -45,12 +45,12 @@ static int one_game(struct sql_stmt *st, struct storage_game *g, const char *wha
 }
 
 static const char SQL_GAME_FIND[] =
-    GAME_COLUMNS "WHERE user_id = ? AND level_id = ? AND room_id IS NULL";
+    GAME_COLUMNS "WHERE user_id = ? AND level_id = ? AND rule = ? AND room_id IS NULL";
 static const char SQL_GAME_INSERT[] =
-    "INSERT INTO games (user_id, level_id, created_at, updated_at) VALUES (?, ?, ?, ?) "
+    "INSERT INTO games (user_id, level_id, rule, created_at, updated_at) VALUES (?, ?, ?, ?, ?) "
     "RETURNING id";
 
-int storage_game_open(int64_t user, int64_t level, int64_t now, struct storage_game *g,
+int storage_game_open(int64_t user, int64_t level, int rule, int64_t now, struct storage_game *g,
                       bool *created)
 {
     struct sql_stmt *st = storage_stmt(SQL_GAME_FIND);
@@ -58,6 +58,7 @@ int storage_game_open(int64_t user, int64_t level, int64_t now, struct storage_g
         return STORAGE_ERROR;
     sql_bind_int64(st, 1, user);
     sql_bind_int64(st, 2, level);
+    sql_bind_int64(st, 3, rule);
     int status = one_game(st, g, "finding a game");
     *created = false;
     if (status != STORAGE_NOT_FOUND)
@@ -67,8 +68,9 @@ int storage_game_open(int64_t user, int64_t level, int64_t now, struct storage_g
         return STORAGE_ERROR;
     sql_bind_int64(st, 1, user);
     sql_bind_int64(st, 2, level);
-    sql_bind_int64(st, 3, now);
+    sql_bind_int64(st, 3, rule);
     sql_bind_int64(st, 4, now);
+    sql_bind_int64(st, 5, now);
     int64_t id = 0;
     status = storage_exec_insert(st, &id, "creating a game");
     if (status != STORAGE_OK)
@@ -201,8 +203,8 @@ static const char SQL_PROGRESS_SOLVED[] =
     "SELECT l.id, c.id, c.name, l.position, l.title, g.id, b.best_moves, b.best_pushes, "
     "b.first_at, b.hinted FROM " STORAGE_BEST_SOLUTIONS " b "
     "JOIN levels l ON l.id = b.level_id JOIN collections c ON c.id = l.collection_id "
-    "LEFT JOIN games g ON g.level_id = l.id AND g.user_id = ?1 AND g.room_id IS NULL "
-    "ORDER BY c.id, l.position";
+    "LEFT JOIN games g ON g.level_id = l.id AND g.user_id = ?1 AND g.rule = 0 "
+    "AND g.room_id IS NULL ORDER BY c.id, l.position";
 
 int storage_progress_solved(int64_t user, int (*fn)(void *arg, const struct storage_progress *p),
                             void *arg)
@@ -225,8 +227,8 @@ int storage_progress_games(int64_t user, int (*fn)(void *arg, const struct stora
 }
 
 static const char SQL_SOLUTIONS[] =
-    "SELECT l.id, c.name, l.position, l.title, l.board, s.moves, s.pushes, s.lurd, s.solved_at "
-    "FROM solutions s JOIN levels l ON l.id = s.level_id "
+    "SELECT l.id, c.name, l.position, l.title, l.board, s.moves, s.pushes, s.lurd, s.solved_at, "
+    "s.rule FROM solutions s JOIN levels l ON l.id = s.level_id "
     "JOIN collections c ON c.id = l.collection_id WHERE s.user_id = ? "
     "ORDER BY c.id, l.position, s.moves, s.pushes, s.id";
 
@@ -242,6 +244,7 @@ static int read_solution(struct sql_stmt *st, void *fn, void *arg)
         .pushes = (uint32_t)sql_column_int64(st, 6),
         .lurd = sql_column_text(st, 7),
         .solved_at = sql_column_int64(st, 8),
+        .rule = sql_column_int(st, 9),
     };
     return ((int (*)(void *, const struct storage_solution *))fn)(arg, &s);
 }

@@ -34,8 +34,9 @@ struct storage_log_entry {
     const char *request; /* the point-mode request behind a batch, or "" */
 };
 
-/* Finds the user's game on a level, or creates it (with an empty log). */
-int storage_game_open(int64_t user, int64_t level, int64_t now, struct storage_game *g,
+/* Finds the user's game on a level under a rule (0 standard, 1
+ * multi-push), or creates it (with an empty log). */
+int storage_game_open(int64_t user, int64_t level, int rule, int64_t now, struct storage_game *g,
                       bool *created);
 int storage_game_get(int64_t id, struct storage_game *g);
 
@@ -88,6 +89,7 @@ struct storage_solution {
     uint32_t moves, pushes;
     const char *lurd;
     int64_t solved_at;
+    int rule; /* 0 standard, 1 multi-push */
 };
 
 /* Calls fn for each of the user's solutions, by collection, position, then

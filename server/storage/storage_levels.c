@@ -97,7 +97,8 @@ int storage_collection_get(int64_t id, int64_t user,
     "b.best_moves, b.best_pushes, g.id, b.hinted, g.seq FROM levels l "                            \
     "JOIN collections c ON c.id = l.collection_id "                                                \
     "LEFT JOIN " STORAGE_BEST_SOLUTIONS " b ON b.level_id = l.id "                                 \
-    "LEFT JOIN games g ON g.level_id = l.id AND g.user_id = ?1 AND g.room_id IS NULL "
+    "LEFT JOIN games g ON g.level_id = l.id AND g.user_id = ?1 AND g.rule = 0 "                    \
+    "AND g.room_id IS NULL "
 
 static const char SQL_LEVELS[] =
     LEVEL_COLUMNS("NULL") "WHERE l.collection_id = ?2 AND " LISTED_L " ORDER BY l.position";

@@ -79,6 +79,9 @@ export const api = {
   signup: (username, password) => call('POST', '/account/signup', { username, password }),
   login: (username, password) => call('POST', '/account/login', { username, password }),
   logout: () => call('POST', '/account/logout', {}),
+  logoutAll: () => call('POST', '/account/logout-all', {}),
+  changePassword: (current, next) =>
+    call('POST', '/account/password', { current_password: current, new_password: next }),
   settings: () => call('GET', '/account/settings'),
   saveSettings: (settings) => call('PUT', '/account/settings', { settings }),
   collections: () => call('GET', '/collections'),
@@ -86,7 +89,8 @@ export const api = {
   level: (id) => call('GET', `/levels/${id}`),
   // The day's first request makes its level: allow it time.
   daily: (day) => call('GET', day ? `/daily?day=${encodeURIComponent(day)}` : '/daily', undefined, 60000),
-  openGame: (levelId) => call('POST', `/levels/${levelId}/game`, {}),
+  // rule: 0 standard, 1 multi-push; each is a game of its own.
+  openGame: (levelId, rule = 0) => call('POST', `/levels/${levelId}/game`, rule ? { rule } : {}),
   game: (id) => call('GET', `/games/${id}`),
   log: (id, entry) => call('POST', `/games/${id}/log`, entry),
   walk: (id, seq, x, y) => call('POST', `/games/${id}/walk`, { seq, x, y }),
@@ -103,8 +107,8 @@ export const api = {
   room: (id) => call('GET', `/rooms/${id}`),
   roomAction: (id, action) => call('POST', `/rooms/${id}/${action}`, {}),
   watch: (userId) => call('GET', `/watch/${userId}`),
-  leaderboard: (levelId, by = 'moves', limit = 20) =>
-    call('GET', `/levels/${levelId}/leaderboard?by=${by}&limit=${limit}`),
+  leaderboard: (levelId, by = 'moves', limit = 20, rule = 0) =>
+    call('GET', `/levels/${levelId}/leaderboard?by=${by}&limit=${limit}${rule ? `&rule=${rule}` : ''}`),
   solution: (id) => call('GET', `/solutions/${id}`),
   dailyLeaderboard: (day, by = 'moves', limit = 20) =>
     call('GET', `/daily/leaderboard?by=${by}&limit=${limit}${day ? `&day=${day}` : ''}`),

@@ -23,6 +23,8 @@ export const section = 'screen-game';
 let view = null;
 let play = null;
 let levelId = 0;
+// The rule of the game shown: 0 standard, 1 multi-push (#/play/ID/multipush).
+let rule = 0;
 let neighbours = { prev: 0, next: 0, count: 0, position: 0, name: '' };
 let solvedShown = false;
 // Bumped by each level opened, by going back to the level still shown and by
@@ -110,6 +112,7 @@ function setup() {
     else if (which === 'positions') openSnapshots();
     else if (which === 'options') go('#/options/play');
     else if (which === 'title') go('#/');
+    else if (which === 'rule' && levelId) go(playHash(levelId, 1 - rule));
     else $('board').focus();
   });
   // The same game played in another tab or on another device, live.
@@ -143,7 +146,8 @@ export async function enter(args) {
   if (!view) setup();
   const id = Number(args[0]);
   if (!id) return go('#/library');
-  if (id === levelId && play.game && loading !== id) {
+  const wantRule = args[1] === 'multipush' ? 1 : 0;
+  if (id === levelId && wantRule === rule && play.game && loading !== id) {
     if (loading) {
       // Back on the level shown while another was opening (Back after Next):
       // that one's answer must not replace this game.
@@ -166,7 +170,7 @@ export async function enter(args) {
   play.core = await app.core();
   view.setTheme(app.theme);
   applySettings();
-  const r = await api.openGame(id);
+  const r = await api.openGame(id, wantRule);
   if (token !== opening) return;
   if (!r.ok) {
     $('game-h').textContent = r.offline ? 'Offline' : 'Level not found';
@@ -176,6 +180,7 @@ export async function enter(args) {
     return;
   }
   levelId = id;
+  rule = wantRule;
   neighbours = { prev: 0, next: 0, count: 0, position: 0, name: '' };
   best = undefined;
   nextAfter = 0;
@@ -270,6 +275,7 @@ function updateHud() {
   $('game-h').textContent = loading ? 'Loading…' : lvl.title || `Level ${lvl.position}`;
   $('g-sub').textContent = !neighbours.name ? `Level ${lvl.position}`
     : neighbours.count ? `${neighbours.name} · ${lvl.position} of ${neighbours.count}` : neighbours.name;
+  if (rule === 1) $('g-sub').textContent += ' · Multi-push';
   $('g-moves').textContent = g.moves;
   $('g-pushes').textContent = g.pushes;
   $('g-goals').textContent = `${g.boxesOnGoal}/${g.boxCount}`;
@@ -298,8 +304,8 @@ function act(name) {
     case 'undoPush': return play.undoPush();
     case 'restart': return play.restart();
     case 'hint': return pressHint();
-    case 'next': return neighbours.next && go(`#/play/${neighbours.next}`);
-    case 'prev': return neighbours.prev && go(`#/play/${neighbours.prev}`);
+    case 'next': return neighbours.next && go(playHash(neighbours.next));
+    case 'prev': return neighbours.prev && go(playHash(neighbours.prev));
     case 'menu': return openMenu();
     default: return null;
   }
@@ -333,8 +339,14 @@ function onKey(e) {
   if (timed) metrics.handlerMs = performance.now() - metrics.handledAt;
 }
 
+/** The address of a level's game under the rule of the game shown (or r). */
+function playHash(id, r = rule) {
+  return `#/play/${id}${r === 1 ? '/multipush' : ''}`;
+}
+
 function openMenu() {
   const d = $('game-menu');
+  $('menu-rule').textContent = rule === 1 ? 'Play the standard rule' : 'Play multi-push';
   if (!d.open) d.showModal();
 }
 
@@ -353,7 +365,7 @@ function onSolved() {
     $('solved-best').textContent = neighbours.next ? '' : 'That was the last level of this collection.';
     $('solved-next').hidden = !neighbours.next;
     $('solved-next-label').textContent = 'Next level';
-    $('solved-board').href = `#/board/${levelId}`;
+    $('solved-board').href = `#/board/${levelId}${rule === 1 ? '/moves/multipush' : ''}`;
     $('solved').hidden = false;
     (neighbours.next ? $('solved-next') : $('solved-stay')).focus();
     showStanding(g);
@@ -398,7 +410,7 @@ function closeSolved() {
 
 function nextLevel() {
   $('solved').hidden = true;
-  if (neighbours.next) go(`#/play/${neighbours.next}`);
+  if (neighbours.next) go(playHash(neighbours.next));
   else if (nextAfter) go(`#/play/${nextAfter}`);
   else go(`#/library/${play.state.level.collection_id}`);
 }

@@ -91,20 +91,23 @@ export async function enter(args) {
   const level = Number(args[0]);
   if (!level) return go('#/library');
   const by = args[1] === 'pushes' ? 'pushes' : 'moves';
+  // #/board/ID/moves/multipush: the boards of multi-push solutions.
+  const rule = args[2] === 'multipush' ? 1 : 0;
+  const suffix = rule ? '/multipush' : '';
   const mine = ++token;
-  setOrder(`#/board/${level}`, by, '');
+  setOrder(`#/board/${level}`, by, suffix);
   $('board-streak').hidden = true;
-  $('board-play').href = `#/play/${level}`;
-  $('board-back').href = `#/play/${level}`;
+  $('board-play').href = `#/play/${level}${suffix}`;
+  $('board-back').href = `#/play/${level}${suffix}`;
   $('board-status').textContent = 'Loading…';
-  const [lr, br] = await Promise.all([api.level(level), api.leaderboard(level, by, LIMIT)]);
+  const [lr, br] = await Promise.all([api.level(level), api.leaderboard(level, by, LIMIT, rule)]);
   if (mine !== token) return;
   const lv = lr.ok ? lr.body.level : null;
   const title = lv ? (lv.title || `Level ${lv.position}`) : `Level ${level}`;
-  $('board-h').textContent = `Leaderboard: ${title}`;
+  $('board-h').textContent = `${rule ? 'Multi-push leaderboard' : 'Leaderboard'}: ${title}`;
   $('board-play').textContent = lv ? `Play ${title} (${lv.collection_name})` : 'Play this level';
   if (lv) $('board-back').href = `#/library/${lv.collection_id}`;
-  show(br, by, '');
+  show(br, by, rule ? ' Multi-push: a push moves the whole line of boxes.' : '');
 }
 
 function setOrder(base, by, suffix) {

@@ -84,7 +84,9 @@ async function show(id) {
 /** A collection's header as a sentence or two: its credit, then its notes. */
 function notesOf(c) {
   const text = [];
-  for (const line of (c.notes || '').split('\n')) {
+  for (const raw of (c.notes || '').split('\n')) {
+    // Notes imported before the server dropped them keep the file's "; " marks.
+    const line = raw.replace(/^\s*;\s?/, '');
     if (!/^\s*(Collection|Title|Comment|Comment-End)\s*:/i.test(line)) text.push(line.trim());
   }
   const body = text.join(' ').replace(/\s+/g, ' ').trim();
@@ -133,19 +135,30 @@ async function renderLevels() {
   if (q) announce(`${levels.length} levels found`);
 }
 
+/** A level's name on its card: "3. Title". A level without a title, or
+ * whose title is a bare number (files that number their levels), is
+ * "Level N" rather than "3. 3". */
+export function levelName(l) {
+  const title = (l.title || '').trim();
+  if (!title || /^\d+$/.test(title)) return `Level ${title || l.position}`;
+  return `${l.position}. ${title}`;
+}
+
 function card(l, withCollection) {
   const li = document.createElement('li');
   const a = document.createElement('a');
   a.className = 'level-card';
   a.href = `#/play/${l.id}`;
   a.dataset.level = l.id;
-  const title = l.title || `Level ${l.position}`;
+  const name = levelName(l);
   const canvas = document.createElement('canvas');
   canvas.setAttribute('aria-hidden', 'true');
   canvas.dataset.level = l.id;
   const t = document.createElement('span');
   t.className = 't';
-  t.textContent = `${l.position}. ${title}`;
+  t.textContent = name;
+  // A title too long for its card wraps to two lines; the tooltip has it whole.
+  t.title = name;
   const meta = document.createElement('span');
   meta.className = 'meta';
   const bits = [];
@@ -155,7 +168,7 @@ function card(l, withCollection) {
   if (l.solved) bits.push(`best ${l.best_moves} moves, ${l.best_pushes} pushes${l.hinted ? ' with hints' : ''}`);
   meta.textContent = bits.join(' · ');
   a.append(canvas, t, meta);
-  let label = `${l.position}. ${title}`;
+  let label = name;
   if (l.solved) {
     const badge = document.createElement('span');
     badge.className = 'badge';
@@ -176,7 +189,7 @@ function card(l, withCollection) {
   board.className = 'level-board small';
   board.href = `#/board/${l.id}`;
   board.textContent = 'Leaderboard';
-  board.setAttribute('aria-label', `Leaderboard of ${l.position}. ${title}`);
+  board.setAttribute('aria-label', `Leaderboard of ${name}`);
   li.append(a, board);
   observer.observe(canvas);
   return li;

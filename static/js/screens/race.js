@@ -16,6 +16,7 @@ import { currentScreen } from '../router.js';
 import { live } from '../live.js';
 import { playerName } from './rooms.js';
 import { $ } from '../dom.js';
+import { copyWithToast } from '../clipboard.js';
 
 export const section = 'screen-race';
 
@@ -36,6 +37,8 @@ function wire() {
   $('race-leave').addEventListener('click', () => act('leave'));
   $('race-start').addEventListener('click', () => act('start'));
   $('race-rematch').addEventListener('click', () => act('rematch'));
+  $('race-copy').addEventListener('click', () => copyWithToast($('race-url').value, 'Link'));
+  $('race-url').addEventListener('focus', (e) => e.target.select());
   live.on('room', (state) => {
     if (currentScreen() !== 'race' || !state || state.id !== roomId) return;
     onRoom(state);

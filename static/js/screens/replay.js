@@ -12,6 +12,7 @@ import { BoardView, stepTransition, undoTransition } from '../board.js';
 import { go } from '../router.js';
 import * as settings from '../settings.js';
 import { $, el, svgIcon } from '../dom.js';
+import { copyWithToast } from '../clipboard.js';
 
 const SPEEDS = [0.5, 1, 2, 4, 8];
 const BASE_MS = 300; // one step at 1x
@@ -24,6 +25,7 @@ let total = 0;
 let timer = 0;
 let speed = 1;
 let token = 0;
+let lurd = ''; // the line shown, for Copy LURD
 
 function build() {
   const speedSelect = el('select', { id: 'replay-speed' },
@@ -49,11 +51,13 @@ function build() {
       el('label', { class: 'replay-scrub' }, el('span', { class: 'sr-only', text: 'Step' }),
         el('input', { id: 'replay-range', type: 'range', min: '0', max: '0', value: '0', step: '1' })),
       el('span', { id: 'replay-step', class: 'muted small replay-step', 'aria-live': 'off', text: '0 / 0' }),
-      el('label', { class: 'replay-speed' }, el('span', { class: 'sr-only', text: 'Speed' }), speedSelect)));
+      el('label', { class: 'replay-speed' }, el('span', { class: 'sr-only', text: 'Speed' }), speedSelect),
+      el('button', { id: 'replay-copy', class: 'button small', title: 'Copy the solution as LURD text (pushes in upper case)', text: 'Copy LURD' })));
   view = new BoardView($('replay-board'), $('replay-frame'));
   $('replay-play').addEventListener('click', () => (timer ? pause() : play()));
   $('replay-next').addEventListener('click', () => { pause(); forward(true); });
   $('replay-prev').addEventListener('click', () => { pause(); back(true); });
+  $('replay-copy').addEventListener('click', () => lurd && copyWithToast(lurd, 'LURD'));
   $('replay-range').addEventListener('input', (e) => { pause(); seek(Number(e.target.value)); });
   speedSelect.addEventListener('change', () => {
     speed = Number(speedSelect.value) || 1;
@@ -153,10 +157,14 @@ export async function enter(args) {
   const mine = ++token;
   $('replay-h').textContent = 'Loading…';
   $('replay-sub').textContent = '';
+  lurd = '';
+  $('replay-copy').disabled = true;
   const r = await api.solution(id);
   if (mine !== token) return;
   if (!r.ok) return fail(errorMessage(r, 'This solution cannot be shown'));
   const s = r.body.solution;
+  lurd = s.lurd;
+  $('replay-copy').disabled = false;
   const [lr, c] = await Promise.all([api.level(s.level_id), core ?? loadCore('/core.wasm')]);
   if (mine !== token) return;
   core = c;
@@ -175,7 +183,8 @@ export async function enter(args) {
   $('replay-back').href = `#/board/${lv.id}`;
   const title = lv.title || `Level ${lv.position}`;
   $('replay-h').textContent = `Replay: ${title}`;
-  $('replay-sub').textContent = `${s.user ?? 'your guest solution'} · ${s.moves} moves, ${s.pushes} pushes${s.hinted ? ' · hinted' : ''}`;
+  $('replay-sub').textContent = `${s.user ?? 'your guest solution'} · ${s.moves} moves, ${s.pushes} pushes` +
+    `${s.rule === 1 ? ' · multi-push' : ''}${s.hinted ? ' · hinted' : ''}`;
   view.setTheme(app.theme);
   view.setLevel({ width: game.width, height: game.height, cells: game.start }, position());
   update();
