@@ -10,13 +10,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import {
-  Client, TEST_LEVELS, freshPgDatabase, gameOf, levelIds, openGame, runSokod, show, sqlite, startServer,
+  Client, SOURCE, TEST_LEVELS, freshPgDatabase, gameOf, levelIds, openGame, runSokod, show, sqlite, startServer,
   stopCleanly, tempDir,
 } from './harness.mjs';
 
 const TABLES = ['users', 'sessions', 'user_settings', 'audit_log', 'server_keys', 'collections', 'levels',
-  'reference_solutions', 'daily', 'race_levels', 'rooms', 'games', 'game_log', 'solutions', 'board_entries',
-  'board_buckets'];
+  'reference_solutions', 'daily', 'race_levels', 'rooms', 'games', 'game_log', 'snapshots', 'solutions',
+  'board_entries', 'board_buckets'];
 const PASSWORD = 'Sekr1tPassw0rd';
 
 // The URI of a PostgreSQL database with a password in it (the test cluster
@@ -147,7 +147,8 @@ test('copy refuses a target with rows, another schema version and a table it doe
   assert.match(r.stderr, /postgres:\*\*\*@.* is not empty/);
   assert.deepEqual(counts(pg), before, 'a refused copy writes nothing');
 
-  for (const [version, words] of [[12, /schema version 12, older than this sokod's \(13\)/],
+  const newest = fs.readdirSync(path.join(SOURCE, 'migrations')).filter((f) => /^\d{4}_.*\.sql$/.test(f)).length;
+  for (const [version, words] of [[12, new RegExp(`schema version 12, older than this sokod's \\(${newest}\\)`)],
     [99, /schema version 99, newer than this sokod's/]]) {
     const other = path.join(dir, `v${version}.db`);
     sqlite(src, `VACUUM INTO '${other}'`);
