@@ -2,7 +2,7 @@
 // in parts as the admin page sends them, and boards turned and mirrored.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { runSokod, show, startServer, tempDir } from './harness.mjs';
+import { BACKEND, freshPgDatabase, runSokod, show, startServer, tempDir } from './harness.mjs';
 
 export const ADMIN = 'root';
 export const ADMIN_PASSWORD = 'correct horse battery';
@@ -12,7 +12,7 @@ export const ADMIN_PASSWORD = 'correct horse battery';
 // Resolves to {server, admin} (a signed-in client).
 export async function startAdminServer(options = {}) {
   const dir = options.dir ?? tempDir('sokod-admin-');
-  const db = path.join(dir, 'data', 'sokod.db');
+  const db = BACKEND === 'postgresql' ? freshPgDatabase() : path.join(dir, 'data', 'sokod.db');
   const made = runSokod(['admin', 'create', ADMIN, '--db', db], { input: `${ADMIN_PASSWORD}\n` });
   assert.equal(made.status, 0, `sokod admin create: ${made.stdout}${made.stderr}`);
   const server = await startServer({ dir, db, ...options, args: ['--solver-seconds', '0', ...(options.args ?? [])] });
