@@ -16,7 +16,7 @@ import {
 const skip = BACKEND !== 'postgresql' && 'several nodes share a PostgreSQL database only';
 
 let db;
-let nodes = [];
+const nodes = [];
 let proxy;
 let front;
 let proxyLog = '';
