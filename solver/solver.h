@@ -20,6 +20,11 @@ enum {
     SOLVER_UNKNOWN = 2     /* a limit stopped the search first */
 };
 
+/* Techniques a call can do without, for measuring what each one buys. */
+enum {
+    SOLVER_WITHOUT_GOAL_CUTS = 1u << 0 /* try every push even where one fills a goal room */
+};
+
 /* How one call searches, and its bounds. A zero limit means "no limit",
  * except memory_limit, where 0 means the default (SOLVER_DEFAULT_MEMORY). */
 typedef struct solver_options {
@@ -28,6 +33,7 @@ typedef struct solver_options {
     uint64_t node_limit;        /* positions stored */
     const volatile int *cancel; /* when not NULL, the search stops soon after *cancel != 0 */
     bool optimal;               /* find a solution with the fewest pushes (much slower) */
+    uint32_t without;           /* SOLVER_WITHOUT_* bits; 0 for the full solver */
 } solver_options;
 
 #define SOLVER_DEFAULT_MEMORY ((uint64_t)1 << 30)
