@@ -11,25 +11,13 @@ set -euo pipefail
 build=$(cd "${1:-build-bench}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 shared=${SOKOD_SHARED_DIR:-$here/../../shared}
-tmp=$(mktemp -d)
-pid=
-cleanup() {
-  [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
+. "$here/support/bench.sh"
+bench_begin
 
 mkdir "$tmp/levels"
 cp "$here/../levels/tutorial.sok" "$tmp/levels/"
 cp "$shared/levels/Microban_155.xsb" "$tmp/levels/microban.xsb"
-"$build/sokod" serve --port 0 --db "$tmp/sokod.db" --levels "$tmp/levels" --solver-seconds 0 \
-  >"$tmp/serve.out" 2>"$tmp/serve.err" &
-pid=$!
-for _ in $(seq 300); do
-  grep -q "listening on" "$tmp/serve.out" 2>/dev/null && break
-  sleep 0.1
-done
-url=$(sed -n 's/^sokod: listening on //p' "$tmp/serve.out")
+bench_serve --port 0 --db "$tmp/sokod.db" --levels "$tmp/levels" --solver-seconds 0
 jar=$tmp/cookies
 api() { # METHOD PATH [BODY]: prints the body, then the wall-clock seconds on a last line
   curl -s -b "$jar" -c "$jar" -H 'Content-Type: application/json' -X "$1" "$url$2" \

@@ -12,13 +12,8 @@ build=$(cd "${1:-build-bench}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 shared=${SOKOD_SHARED_DIR:-$here/../../shared}
 sokod=$build/sokod
-tmp=$(mktemp -d)
-pid=
-cleanup() {
-  [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
+. "$here/support/bench.sh"
+bench_begin
 
 boxoban=$shared/levels/boxoban-medium-000.txt
 microban=$shared/levels/Microban_155.xsb
@@ -47,14 +42,7 @@ echo "sokod import (check + import, fresh database): $(seconds "$t0" "$t1") s; $
 # --- the API ------------------------------------------------------------------------------
 password="benchmark password"
 printf '%s\n' "$password" | "$sokod" admin create bench --db "$tmp/api.db" >/dev/null 2>&1
-"$sokod" serve --port 0 --db "$tmp/api.db" --levels "$tmp/none" --solver-seconds 0 \
-  >"$tmp/serve.out" 2>"$tmp/serve.err" &
-pid=$!
-for _ in $(seq 100); do
-  grep -q "listening on" "$tmp/serve.out" 2>/dev/null && break
-  sleep 0.1
-done
-url=$(sed -n 's/^sokod: listening on //p' "$tmp/serve.out")
+bench_serve --port 0 --db "$tmp/api.db" --levels "$tmp/none" --solver-seconds 0
 jar=$tmp/cookies
 api() { # METHOD PATH [BODY-FILE]
   local args=(-s -b "$jar" -c "$jar" -H 'Content-Type: application/json' -H 'Expect:' -X "$1" "$url$2")

@@ -11,27 +11,12 @@
 set -euo pipefail
 build=$(cd "${1:-build-bench}" && pwd)
 sokod=$build/sokod
-tmp=$(mktemp -d)
-pid=
-cleanup() {
-  [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/support/bench.sh"
+bench_begin
 
 # wrk, curl and the sqlite3 shell from Debian, for this benchmark only.
-missing=()
-for tool in wrk curl sqlite3; do command -v $tool >/dev/null || missing+=($tool); done
-if [ ${#missing[@]} -gt 0 ]; then
-  sudo=()
-  [ "$(id -u)" -ne 0 ] && sudo=(sudo)
-  echo "installing ${missing[*]} (for this benchmark only)"
-  export DEBIAN_FRONTEND=noninteractive
-  if ! "${sudo[@]}" apt-get install -y -q "${missing[@]}" >/dev/null; then
-    "${sudo[@]}" apt-get update -q >/dev/null
-    "${sudo[@]}" apt-get install -y -q "${missing[@]}" >/dev/null
-  fi
-fi
+bench_install_missing wrk curl sqlite3
 
 players=${BENCH_PLAYERS:-100000}
 mkdir -p "$tmp/levels"
@@ -48,14 +33,7 @@ now() { date +%s.%N; }
 seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 
 start() {
-  "$sokod" serve --port 0 --db "$tmp/db.sqlite" --levels "$tmp/levels" --solver-seconds 0 \
-    >"$tmp/serve.out" 2>"$tmp/serve.err" &
-  pid=$!
-  for _ in $(seq 100); do
-    grep -q "listening on" "$tmp/serve.out" 2>/dev/null && break
-    sleep 0.1
-  done
-  url=$(sed -n 's/^sokod: listening on //p' "$tmp/serve.out")
+  bench_serve --port 0 --db "$tmp/db.sqlite" --levels "$tmp/levels" --solver-seconds 0
 }
 stop() {
   kill "$pid" && wait "$pid" || true

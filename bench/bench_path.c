@@ -2,6 +2,7 @@
  * soko_path_box_push on the largest level of the shared collections and on a
  * generated 100x100 board. Prints the median and the 99th percentile of each
  * call in microseconds; never fails on a time. */
+#include "bench_env.h"
 #include "soko.h"
 
 #include <dirent.h>
@@ -51,20 +52,6 @@ static void report(const char *board, const char *what, double *us, int n)
            us[(int)((double)n * 0.99)], n);
 }
 
-static char *slurp(const char *path, uint32_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)size + 1);
-    *len = (uint32_t)fread(text, 1, (size_t)size, f);
-    fclose(f);
-    return text;
-}
-
 static bool has_suffix(const char *name, const char *suffix)
 {
     size_t n = strlen(name), k = strlen(suffix);
@@ -87,7 +74,7 @@ static void scan_folder(const char *dir, soko_level *best, char *best_name, size
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", dir, ent->d_name);
         uint32_t len;
-        char *text = slurp(path, &len);
+        char *text = bench_env_read_file(path, &len);
         if (text == NULL)
             continue;
         soko_reader r;

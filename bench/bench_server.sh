@@ -17,6 +17,7 @@
 # log in).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/support/bench.sh"
 build=$(cd "${1:-build-bench}" && pwd)
 seconds=${BENCH_SERVER_SECONDS:-10}
 read -r -a conn_counts <<<"${BENCH_SERVER_CONNECTIONS:-64 1000}"
@@ -31,14 +32,7 @@ missing=()
 command -v wrk >/dev/null || missing+=(wrk)
 [ -z "$nginx_bin" ] && missing+=(nginx)
 if [ ${#missing[@]} -gt 0 ]; then
-  sudo=()
-  [ "$(id -u)" -ne 0 ] && sudo=(sudo)
-  echo "installing ${missing[*]} (for this benchmark only)"
-  export DEBIAN_FRONTEND=noninteractive
-  if ! "${sudo[@]}" apt-get install -y -q "${missing[@]}" >/dev/null; then
-    "${sudo[@]}" apt-get update -q >/dev/null
-    "${sudo[@]}" apt-get install -y -q "${missing[@]}" >/dev/null
-  fi
+  bench_install "${missing[@]}"
   nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
 fi
 

@@ -34,112 +34,36 @@
  * Settings: BENCH_SOAK_PLAYERS (1000), BENCH_SOAK_SECONDS (600),
  * BENCH_SOAK_SESSION_SECONDS (300: a session lasts 0.4 to 1.6 times this),
  * BENCH_SOAK_SEED (1: the same seed plays the same choices). */
-#include "bench_sokod.h"
-#include "reader.h"
+#include "soak.h"
 
-#include <arpa/inet.h>
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <signal.h>
 #include <stdarg.h>
-#include <stdbool.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-/* ---------------------------------------------------------------------------
- * Settings and the level of this benchmark
- * ------------------------------------------------------------------------- */
+unsigned soak_nplayers, soak_session_seconds, soak_seed;
+static unsigned run_seconds;
 
-/* An open floor: the player walks anywhere in columns 1 to 8 of rows 1 to 4
- * without touching the box, which stands on row 5 beside its goal. */
-static const char WALK_FILE[] = "Collection: Soak\n\n; Open floor\n##########\n#@       #\n"
-                                "#        #\n#        #\n#        #\n#   $.   #\n##########\n";
-enum { WALK_X0 = 1, WALK_X1 = 8, WALK_Y0 = 1, WALK_Y1 = 4 };
-
-#define THINK_MIN_MS 100
-#define THINK_MAX_MS 500
-#define ANSWER_TIMEOUT_US 10000000u
-#define STREAM_SILENCE_US 40000000u /* three heartbeats missed */
-#define RAMP_MAX_S 30
-#define PROGRESS_EVERY_US 30000000u
-#define RSS_EVERY_US 10000000u
-#define WAL_EVERY_US 1000000u
-#define WARMUP_US 60000000u
-/* What sokod says once its game cache holds all the games it keeps: from
- * then on its memory has no reason to grow with new games. */
-#define CACHE_FULL "sokod: the game cache is full"
-#define PERCENT_RACERS 5
-#define PERCENT_TWO_TABS 5
-#define PERCENT_SPECTATORS 2
-#define PERCENT_SIGNERS 10
-#define MAX_TUTORIAL 32
-#define MAX_LOBBIES 512
-
-static unsigned nplayers, run_seconds, session_seconds, seed;
-
-static uint64_t now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
-static unsigned env_unsigned(const char *name, unsigned fallback)
-{
-    const char *v = getenv(name);
-    return v != NULL && atoi(v) > 0 ? (unsigned)atoi(v) : fallback;
-}
-
-/* Grows *buf to hold at least `need` bytes; exits when memory runs out. */
-static void grow(char **buf, size_t *cap, size_t need)
-{
-    if (need <= *cap)
-        return;
-    size_t n = *cap > 0 ? *cap : 4096;
-    while (n < need)
-        n *= 2;
-    char *b = realloc(*buf, n);
-    if (b == NULL) {
-        fprintf(stderr, "bench_soak: out of memory\n");
-        exit(1);
-    }
-    *buf = b;
-    *cap = n;
-}
-
-/* ---------------------------------------------------------------------------
- * The server: started here, stopped and its folder removed on every exit
- * ------------------------------------------------------------------------- */
-
-static struct bench_sokod sokod = {.pid = -1};
-static unsigned port;
+struct bench_sokod soak_sokod = {.pid = -1};
+unsigned soak_port;
 static volatile sig_atomic_t interrupted;
 
 static void stop_server(void)
 {
-    bench_sokod_stop(&sokod);
+    bench_sokod_stop(&soak_sokod);
 }
 
 static void cleanup(void)
 {
-    bench_sokod_remove(&sokod);
+    bench_sokod_remove(&soak_sokod);
 }
 
-static void fail(const char *fmt, ...)
+void soak_fail(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -157,1892 +81,39 @@ static void on_signal(int sig)
     interrupted = 1;
 }
 
-/* The levels folder: the checkout's bundled files (linked, not copied) and
- * the open floor of this benchmark. */
-static void make_levels(const char *levels)
-{
-    DIR *d = opendir(SOKOD_SOURCE_DIR "/levels");
-    if (d == NULL)
-        fail("cannot read %s/levels", SOKOD_SOURCE_DIR);
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        size_t n = strlen(e->d_name);
-        if (n < 5 || strcmp(e->d_name + n - 4, ".sok") != 0)
-            continue;
-        char from[PATH_MAX + 512], to[2 * PATH_MAX];
-        snprintf(from, sizeof from, "%s/levels/%s", SOKOD_SOURCE_DIR, e->d_name);
-        snprintf(to, sizeof to, "%s/%s", levels, e->d_name);
-        if (symlink(from, to) != 0)
-            fail("cannot link %s", to);
-    }
-    closedir(d);
-    char path[PATH_MAX + 64];
-    snprintf(path, sizeof path, "%s/soak.sok", levels);
-    FILE *f = fopen(path, "w");
-    if (f == NULL || fputs(WALK_FILE, f) < 0 || fclose(f) != 0)
-        fail("cannot write %s", path);
-}
-
 static void start_server(void)
 {
     char why[PATH_MAX + 128];
-    if (!bench_sokod_prepare(&sokod, "soak", why, sizeof why))
-        fail("%s", why);
-    make_levels(sokod.levels);
-    if (!bench_sokod_run(&sokod, why, sizeof why))
-        fail("%s (the folder is removed)", why);
-    port = sokod.port;
-}
-
-/* Resident memory (KiB) and CPU time (clock ticks) of the server. */
-static void server_usage(long *rss_kb, unsigned long long *utime, unsigned long long *stime)
-{
-    char path[64], line[512];
-    snprintf(path, sizeof path, "/proc/%d/status", (int)sokod.pid);
-    FILE *f = fopen(path, "r");
-    *rss_kb = -1;
-    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
-        if (strncmp(line, "VmRSS:", 6) == 0)
-            *rss_kb = atol(line + 6);
-    }
-    if (f != NULL)
-        fclose(f);
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)sokod.pid);
-    f = fopen(path, "r");
-    *utime = *stime = 0;
-    if (f != NULL && fgets(line, sizeof line, f) != NULL) {
-        const char *p = strrchr(line, ')');
-        /* Fields after the name: state is 3rd, utime 14th, stime 15th. */
-        if (p != NULL)
-            sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", utime, stime);
-    }
-    if (f != NULL)
-        fclose(f);
-}
-
-static long long file_size(const char *name)
-{
-    char path[PATH_MAX + 32];
-    struct stat st;
-    snprintf(path, sizeof path, "%s/%s", sokod.dir, name);
-    return stat(path, &st) == 0 ? (long long)st.st_size : 0;
-}
-
-/* ---------------------------------------------------------------------------
- * Figures: latencies per route, errors by kind, counters
- * ------------------------------------------------------------------------- */
-
-enum route {
-    RT_ACCOUNT,
-    RT_SIGNUP,
-    RT_LOGIN,
-    RT_LOGOUT,
-    RT_COLLECTIONS,
-    RT_COLLECTION,
-    RT_LEVEL,
-    RT_OPEN,
-    RT_GAME,
-    RT_LOG,
-    RT_WALK,
-    RT_PROGRESS,
-    RT_LEADERBOARD,
-    RT_ROOMS,
-    RT_ROOM_CREATE,
-    RT_ROOM,
-    RT_ROOM_JOIN,
-    RT_ROOM_LEAVE,
-    RT_ROOM_START,
-    RT_EVENTS,
-    RT_COUNT
-};
-
-static const char *const route_name[RT_COUNT] = {
-    "GET /api/v1/account",
-    "POST /api/v1/account/signup",
-    "POST /api/v1/account/login",
-    "POST /api/v1/account/logout",
-    "GET /api/v1/collections",
-    "GET /api/v1/collections/{id}",
-    "GET /api/v1/levels/{id}",
-    "POST /api/v1/levels/{id}/game",
-    "GET /api/v1/games/{id}",
-    "POST /api/v1/games/{id}/log",
-    "POST /api/v1/games/{id}/walk",
-    "GET /api/v1/progress",
-    "GET /api/v1/levels/{id}/leaderboard",
-    "GET /api/v1/rooms",
-    "POST /api/v1/rooms",
-    "GET /api/v1/rooms/{id}",
-    "POST /api/v1/rooms/{id}/join",
-    "POST /api/v1/rooms/{id}/leave",
-    "POST /api/v1/rooms/{id}/start",
-    "GET /api/v1/events (to its ready event)",
-};
-
-struct samples {
-    uint32_t *v; /* microseconds */
-    size_t n, cap;
-};
-static struct samples latency[RT_COUNT];
-static struct samples window; /* every route since the last progress line */
-
-static void add_sample(struct samples *s, uint64_t us)
-{
-    if (s->n == s->cap) {
-        size_t cap = s->cap > 0 ? s->cap * 2 : 1024;
-        uint32_t *v = realloc(s->v, cap * sizeof *v);
-        if (v == NULL)
-            return;
-        s->v = v;
-        s->cap = cap;
-    }
-    s->v[s->n++] = us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
-}
-
-static void record_latency(enum route r, uint64_t us)
-{
-    add_sample(&latency[r], us);
-    add_sample(&window, us);
-}
-
-/* An error kind: what went wrong on which route, counted, with its first
- * message as an example. */
-struct error_kind {
-    char what[96];
-    enum route route;
-    unsigned long count;
-    char example[200];
-};
-#define MAX_ERROR_KINDS 96
-static struct error_kind error_kinds[MAX_ERROR_KINDS];
-static unsigned nerror_kinds;
-static unsigned long errors_total, errors_other_kinds;
-
-static void count_error(enum route r, const char *what, const char *example)
-{
-    errors_total++;
-    for (unsigned i = 0; i < nerror_kinds; i++) {
-        if (error_kinds[i].route == r && strcmp(error_kinds[i].what, what) == 0) {
-            error_kinds[i].count++;
-            return;
-        }
-    }
-    if (nerror_kinds == MAX_ERROR_KINDS) {
-        errors_other_kinds++;
-        return;
-    }
-    struct error_kind *k = &error_kinds[nerror_kinds++];
-    snprintf(k->what, sizeof k->what, "%s", what);
-    k->route = r;
-    k->count = 1;
-    snprintf(k->example, sizeof k->example, "%s", example != NULL ? example : "");
-    /* One line per example: answers may hold newlines. */
-    for (char *c = k->example; *c != '\0'; c++) {
-        if (*c == '\n' || *c == '\r')
-            *c = ' ';
-    }
-}
-
-static struct {
-    unsigned long requests, answered, resent, closed_idle;
-    unsigned long entries, moves, pushes, undos, redos, restarts, walks, duplicates;
-    unsigned long solved, sessions, signups, logins;
-    unsigned long rooms, races_started, race_seats, race_finishes;
-    unsigned long streams, stream_ready, events[6], heartbeats;
-    unsigned long watched_steps_sent, watched_steps_seen, watched_steps_twice;
-    unsigned long long bytes_in;
-} fig;
-
-enum { EV_READY, EV_STEP, EV_ROOM, EV_RACE_STEP, EV_SNAPSHOT, EV_OTHER };
-static const char *const event_name[] = {"ready", "step", "room", "race_step", "snapshot", "other"};
-
-/* ---------------------------------------------------------------------------
- * Connections: non-blocking sockets on one epoll, HTTP/1.1 kept alive
- * ------------------------------------------------------------------------- */
-
-enum phase { C_CLOSED, C_CONNECTING, C_SENDING, C_WAITING, C_IDLE, C_STREAMING };
-
-struct player;
-
-struct conn {
-    int fd;
-    enum phase phase;
-    bool feed; /* an event stream rather than the player's API connection */
-    bool used; /* has answered a request: the server may have closed it idle */
-    bool resent;
-    struct player *p;
-    char out[1024];
-    size_t out_len, out_off;
-    char *in;
-    size_t in_len, in_cap;
-    size_t head; /* length of the answer's head, 0 until it is complete */
-    int status;
-    long clen; /* Content-Length, -1 when absent */
-    bool chunked, closing;
-    /* Event streams: the body decoded so far, and where chunk decoding is. */
-    size_t in_off;
-    long chunk_left; /* bytes left in the current chunk; -1: a size line comes next */
-    char *ev;
-    size_t ev_len, ev_cap;
-    enum route route;
-    uint64_t sent_at, deadline, last_byte;
-};
-
-static int epfd;
-static char *scratch; /* a decoded chunked body */
-static size_t scratch_cap;
-
-static void conn_watch(struct conn *c, uint32_t events, int op)
-{
-    struct epoll_event ev = {.events = events, .data.ptr = c};
-    epoll_ctl(epfd, op, c->fd, &ev);
-}
-
-static void conn_close(struct conn *c)
-{
-    if (c->fd >= 0) {
-        epoll_ctl(epfd, EPOLL_CTL_DEL, c->fd, NULL);
-        close(c->fd);
-    }
-    c->fd = -1;
-    c->phase = C_CLOSED;
-    c->used = false;
-    c->in_len = c->head = c->ev_len = 0;
-    if (c->in_cap > 65536) {
-        free(c->in);
-        c->in = NULL;
-        c->in_cap = 0;
-    }
-}
-
-/* The loopback address of player number `serial`: 127.B.C.D, never 127.0.0.x. */
-static struct in_addr player_address(unsigned long serial)
-{
-    unsigned long a = serial;
-    unsigned d = (unsigned)(a % 250) + 2;
-    a /= 250;
-    unsigned c = (unsigned)(a % 250) + 1;
-    a /= 250;
-    unsigned b = (unsigned)(a % 200) + 10;
-    struct in_addr in;
-    in.s_addr = htonl((127u << 24) | (b << 16) | (c << 8) | d);
-    return in;
-}
-
-/* Starts a connection from the player's address; the request in c->out
- * goes once it is up. False when no socket could be made. */
-static bool conn_open(struct conn *c, unsigned long serial)
-{
-    c->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (c->fd < 0)
-        return false;
-    int one = 1;
-    setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    struct sockaddr_in from = {.sin_family = AF_INET, .sin_addr = player_address(serial)};
-    struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-    to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (bind(c->fd, (struct sockaddr *)&from, sizeof from) != 0 ||
-        (connect(c->fd, (struct sockaddr *)&to, sizeof to) != 0 && errno != EINPROGRESS)) {
-        close(c->fd);
-        c->fd = -1;
-        return false;
-    }
-    c->phase = C_CONNECTING;
-    conn_watch(c, EPOLLOUT, EPOLL_CTL_ADD);
-    return true;
-}
-
-/* Writes what is left of the request; false when the connection failed. */
-static bool conn_flush(struct conn *c)
-{
-    while (c->out_off < c->out_len) {
-        ssize_t w = send(c->fd, c->out + c->out_off, c->out_len - c->out_off, MSG_NOSIGNAL);
-        if (w < 0 && errno == EAGAIN) {
-            conn_watch(c, EPOLLIN | EPOLLOUT, EPOLL_CTL_MOD);
-            return true;
-        }
-        if (w <= 0)
-            return false;
-        c->out_off += (size_t)w;
-    }
-    c->phase = C_WAITING;
-    conn_watch(c, EPOLLIN, EPOLL_CTL_MOD);
-    return true;
-}
-
-/* Reads the head once it is complete: status, length, chunking, cookie.
- * Returns false while it is incomplete. */
-static bool parse_head(struct conn *c, char *cookie, size_t cookie_cap)
-{
-    if (c->head > 0)
-        return true;
-    char *end = memmem(c->in, c->in_len, "\r\n\r\n", 4);
-    if (end == NULL)
-        return false;
-    c->head = (size_t)(end + 4 - c->in);
-    *end = '\0'; /* restored below: the head is read as a string */
-    c->status = c->in_len > 12 ? atoi(c->in + 9) : 0;
-    const char *cl = strcasestr(c->in, "\r\nContent-Length:");
-    c->clen = cl != NULL ? atol(cl + 17) : -1;
-    const char *te = strcasestr(c->in, "\r\nTransfer-Encoding:");
-    c->chunked = te != NULL && strncasecmp(te + 20 + strspn(te + 20, " "), "chunked", 7) == 0;
-    const char *conn = strcasestr(c->in, "\r\nConnection:");
-    c->closing = conn != NULL && strncasecmp(conn + 13 + strspn(conn + 13, " "), "close", 5) == 0;
-    const char *sc = strcasestr(c->in, "\r\nSet-Cookie: sokod_session=");
-    if (sc != NULL && cookie != NULL) {
-        sc += strlen("\r\nSet-Cookie: ");
-        size_t k = strcspn(sc, ";\r");
-        /* An empty value ends the session: no cookie any more. */
-        if (k == strlen("sokod_session="))
-            cookie[0] = '\0';
-        else if (k < cookie_cap) {
-            memcpy(cookie, sc, k);
-            cookie[k] = '\0';
-        }
-    }
-    *end = '\r';
-    c->in_off = c->head;
-    c->chunk_left = -1;
-    return true;
-}
-
-/* Decodes chunks from c->in (from c->in_off) onto out; returns 1 at the
- * last chunk, 0 when more bytes are needed, -1 for a malformed chunk. */
-static int dechunk(struct conn *c, char **out, size_t *out_len, size_t *out_cap)
-{
-    for (;;) {
-        if (c->chunk_left < 0) {
-            char *nl = memmem(c->in + c->in_off, c->in_len - c->in_off, "\r\n", 2);
-            if (nl == NULL)
-                return 0;
-            char *endp;
-            long n = strtol(c->in + c->in_off, &endp, 16);
-            if (endp == c->in + c->in_off || n < 0)
-                return -1;
-            c->in_off = (size_t)(nl + 2 - c->in);
-            if (n == 0)
-                return 1; /* trailers are not used by sokod */
-            c->chunk_left = n;
-        }
-        size_t avail = c->in_len - c->in_off;
-        if (avail == 0)
-            return 0;
-        size_t take = avail < (size_t)c->chunk_left ? avail : (size_t)c->chunk_left;
-        grow(out, out_cap, *out_len + take + 1);
-        memcpy(*out + *out_len, c->in + c->in_off, take);
-        *out_len += take;
-        (*out)[*out_len] = '\0';
-        c->in_off += take;
-        c->chunk_left -= (long)take;
-        if (c->chunk_left > 0)
-            return 0;
-        if (c->in_len - c->in_off < 2)
-            return 0; /* wait for the CRLF after the data; chunk_left is 0 */
-        c->in_off += 2;
-        c->chunk_left = -1;
-    }
-}
-
-/* ---------------------------------------------------------------------------
- * Players
- * ------------------------------------------------------------------------- */
-
-enum level_kind { LV_NONE, LV_WALK, LV_TUTORIAL, LV_BROWSE };
-enum feed_kind { FEED_NONE, FEED_GAME, FEED_LINGER, FEED_ROOM, FEED_RACE };
-enum race_state { RACE_NONE, RACE_LOBBY, RACE_COUNTDOWN, RACE_RUN, RACE_DONE };
-
-/* A race room waiting for players, racing, or done: what the players of
- * this program know of it (as people in a lobby talk to each other). */
-struct lobby {
-    bool used, closed; /* closed: no more joiners, the host has started it */
-    long room;
-    int tutorial;
-    unsigned target, claimed, ready, members;
-    uint64_t created;
-    bool racing;
-};
-static struct lobby lobbies[MAX_LOBBIES];
-
-struct player {
-    unsigned slot;
-    unsigned long serial;
-    uint64_t rng;
-    struct conn api, feed;
-    char cookie[160];
-    /* The schedule: due at `wake` unless a request is in flight. */
-    uint64_t wake;
-    size_t heap_at;
-    bool busy, in_heap;
-    enum route pending;
-    int pending_kind; /* what a log entry in flight is: a step, an undo ... */
-    bool pending_watched;
-    unsigned pending_moves;
-    /* The session. */
-    bool live, racer, two_tabs, spectator, signer;
-    uint64_t started, ends;
-    unsigned actions;
-    unsigned signup_after;
-    int account; /* 0 guest, 1 signed up, 2 logged out to log in again */
-    uint64_t relogin_at;
-    long user_id;
-    /* The game in hand. */
-    long game, level_id, seq, undo_avail, redo_avail;
-    enum level_kind kind;
-    int tutorial, x, y;
-    size_t lurd_len;
-    bool on_line; /* the LURD since the last restart is a prefix of the solution */
-    bool solved, resync;
-    /* The event stream. */
-    enum feed_kind feed_kind;
-    uint64_t feed_until;
-    long feed_game, feed_room;
-    bool feed_ready;
-    unsigned long feed_sent;
-    /* A race. */
-    enum race_state race;
-    struct lobby *lobby;
-    bool hosting;
-    long race_game, race_seq;
-    size_t race_pos;
-    uint64_t race_at;
-    bool race_poll;             /* its stream broke in the lobby: it may have missed the start */
-    long feed_first, feed_last; /* the seqs of the entries a second tab counts */
-    long *seen;                 /* the seqs of the step events it saw */
-    size_t nseen, seen_cap;
-};
-
-static struct player *players;
-static struct player **heap;
-static size_t heap_len;
-
-static uint64_t rnd(struct player *p)
-{
-    /* xorshift64*: fast, and the same seed gives the same run of choices. */
-    p->rng ^= p->rng >> 12;
-    p->rng ^= p->rng << 25;
-    p->rng ^= p->rng >> 27;
-    return p->rng * 2685821657736338717ull;
-}
-
-static unsigned rnd_below(struct player *p, unsigned n)
-{
-    return n > 0 ? (unsigned)(rnd(p) >> 33) % n : 0;
-}
-
-static bool chance(struct player *p, unsigned percent)
-{
-    return rnd_below(p, 100) < percent;
-}
-
-static uint64_t think_us(struct player *p)
-{
-    return (uint64_t)(THINK_MIN_MS + rnd_below(p, THINK_MAX_MS - THINK_MIN_MS + 1)) * 1000u;
-}
-
-static void heap_swap(size_t a, size_t b)
-{
-    struct player *t = heap[a];
-    heap[a] = heap[b];
-    heap[b] = t;
-    heap[a]->heap_at = a;
-    heap[b]->heap_at = b;
-}
-
-static void heap_up(size_t i)
-{
-    while (i > 0 && heap[(i - 1) / 2]->wake > heap[i]->wake) {
-        heap_swap(i, (i - 1) / 2);
-        i = (i - 1) / 2;
-    }
-}
-
-static void heap_down(size_t i)
-{
-    for (;;) {
-        size_t l = 2 * i + 1, r = l + 1, m = i;
-        if (l < heap_len && heap[l]->wake < heap[m]->wake)
-            m = l;
-        if (r < heap_len && heap[r]->wake < heap[m]->wake)
-            m = r;
-        if (m == i)
-            return;
-        heap_swap(i, m);
-        i = m;
-    }
-}
-
-/* Puts the player's next action at `at` (rescheduling it if it had one). */
-static void schedule(struct player *p, uint64_t at)
-{
-    p->wake = at;
-    if (!p->in_heap) {
-        p->in_heap = true;
-        p->heap_at = heap_len;
-        heap[heap_len++] = p;
-        heap_up(p->heap_at);
-        return;
-    }
-    heap_up(p->heap_at);
-    heap_down(p->heap_at);
-}
-
-static struct player *heap_pop(void)
-{
-    struct player *p = heap[0];
-    heap_swap(0, --heap_len);
-    heap_down(0);
-    p->in_heap = false;
-    return p;
-}
-
-/* What the players know of the library, read once at the start. */
-static long walk_level;
-static long tutorial_level[MAX_TUTORIAL];
-static char *tutorial_line[MAX_TUTORIAL];
-static unsigned ntutorial;
-static long *browse_levels;
-static unsigned nbrowse;
-static long collection_ids[32];
-static unsigned ncollections;
-
-/* Sends a request on the player's API connection (connecting first when it
- * is closed). `body` NULL sends no body (a GET). */
-static void send_api(struct player *p, enum route r, const char *method, const char *path,
-                     const char *body)
-{
-    struct conn *c = &p->api;
-    int n = snprintf(c->out, sizeof c->out, "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\n%s%s%s%s", method,
-                     path, body != NULL ? "Content-Type: application/json\r\n" : "",
-                     p->cookie[0] ? "Cookie: " : "", p->cookie, p->cookie[0] ? "\r\n" : "");
-    if (body != NULL)
-        n += snprintf(c->out + n, sizeof c->out - (size_t)n, "Content-Length: %zu\r\n\r\n%s",
-                      strlen(body), body);
-    else
-        n += snprintf(c->out + n, sizeof c->out - (size_t)n, "\r\n");
-    c->out_len = (size_t)n;
-    c->out_off = 0;
-    c->route = r;
-    c->resent = false;
-    c->sent_at = now_us();
-    c->deadline = c->sent_at + ANSWER_TIMEOUT_US;
-    c->in_len = c->head = 0;
-    p->busy = true;
-    p->pending = r;
-    fig.requests++;
-    if (c->phase == C_CLOSED) {
-        if (!conn_open(c, p->serial)) {
-            count_error(r, "connection error (no socket)", strerror(errno));
-            p->busy = false;
-            schedule(p, now_us() + 1000000u);
-        }
-        return;
-    }
-    c->phase = C_SENDING;
-    if (!conn_flush(c)) {
-        /* The server closed the kept-alive connection: a new one. */
-        conn_close(c);
-        fig.resent++;
-        c->resent = true;
-        if (!conn_open(c, p->serial)) {
-            count_error(r, "connection error (no socket)", strerror(errno));
-            p->busy = false;
-            schedule(p, now_us() + 1000000u);
-        }
-    }
-}
-
-/* Opens the player's event stream on `query` (with its cookie when
- * `with_cookie`). */
-static void open_feed(struct player *p, enum feed_kind kind, const char *query, bool with_cookie)
-{
-    struct conn *c = &p->feed;
-    if (c->phase != C_CLOSED)
-        conn_close(c);
-    int n = snprintf(c->out, sizeof c->out,
-                     "GET /api/v1/events?%s HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                     "Accept: text/event-stream\r\n%s%s%s\r\n",
-                     query, with_cookie && p->cookie[0] ? "Cookie: " : "",
-                     with_cookie ? p->cookie : "", with_cookie && p->cookie[0] ? "\r\n" : "");
-    c->out_len = (size_t)n;
-    c->out_off = 0;
-    c->route = RT_EVENTS;
-    c->sent_at = now_us();
-    c->deadline = c->sent_at + ANSWER_TIMEOUT_US;
-    c->in_len = c->head = c->ev_len = 0;
-    p->feed_kind = kind;
-    p->feed_ready = false;
-    p->feed_sent = 0;
-    p->feed_first = 1; /* an empty range until it counts an entry */
-    p->feed_last = 0;
-    p->nseen = 0;
-    fig.streams++;
-    fig.requests++;
-    if (!conn_open(c, p->serial)) {
-        count_error(RT_EVENTS, "connection error (no socket)", strerror(errno));
-        p->feed_kind = FEED_NONE;
-    }
-}
-
-static int by_long(const void *a, const void *b)
-{
-    long x = *(const long *)a, y = *(const long *)b;
-    return (x > y) - (x < y);
-}
-
-/* Closes the event stream. A second tab that leaves its game (`linger`)
- * stays open 2 s more, for the events of the last entries to arrive, and is
- * then counted: how many of its game's entries it saw. */
-static void close_feed(struct player *p, bool linger)
-{
-    if (linger && p->feed_kind == FEED_GAME && p->feed_ready) {
-        p->feed_kind = FEED_LINGER;
-        p->feed_until = now_us() + 2000000u;
-        return;
-    }
-    if (p->feed_kind == FEED_LINGER) {
-        /* The entries it committed have the seqs first..last; events of
-         * others (sent before the stream was ready, or while it lingered)
-         * are not counted. */
-        qsort(p->seen, p->nseen, sizeof *p->seen, by_long);
-        for (size_t i = 0; i < p->nseen; i++) {
-            if (p->seen[i] < p->feed_first || p->seen[i] > p->feed_last)
-                continue;
-            if (i > 0 && p->seen[i] == p->seen[i - 1])
-                fig.watched_steps_twice++;
-            else
-                fig.watched_steps_seen++;
-        }
-        fig.watched_steps_sent += p->feed_sent;
-    }
-    p->nseen = 0;
-    conn_close(&p->feed);
-    p->feed_kind = FEED_NONE;
-    p->feed_ready = false;
-}
-
-/* ---------------------------------------------------------------------------
- * Reading answers: the few fields a player needs, found by their keys
- * ------------------------------------------------------------------------- */
-
-static long json_long(const char *s, const char *key, long fallback)
-{
-    const char *at = s != NULL ? strstr(s, key) : NULL;
-    return at != NULL ? atol(at + strlen(key)) : fallback;
-}
-
-static bool json_true(const char *s, const char *key)
-{
-    const char *at = s != NULL ? strstr(s, key) : NULL;
-    return at != NULL && strncmp(at + strlen(key), "true", 4) == 0;
-}
-
-/* The error code of an error answer, or "" */
-static void error_code(const char *body, char *out, size_t cap)
-{
-    const char *at = strstr(body, "\"code\":\"");
-    out[0] = '\0';
-    if (at == NULL)
-        return;
-    at += 8;
-    size_t n = strcspn(at, "\"");
-    if (n >= cap)
-        n = cap - 1;
-    memcpy(out, at, n);
-    out[n] = '\0';
-}
-
-/* Adopts the game of an answer (`"game":{...}`, as the log, the game and
- * the opening answer it). False when the answer holds none. A step's answer
- * holds the game's summary, without `lurd`: the player only ever plays the
- * solution's letters, so its LURD since the last restart is then the
- * solution's first `moves` letters. */
-static bool adopt_game(struct player *p, const char *body)
-{
-    const char *g = strstr(body, "\"game\":{");
-    if (g == NULL)
-        return false;
-    p->game = json_long(g, "\"id\":", p->game);
-    p->level_id = json_long(g, "\"level_id\":", p->level_id);
-    p->seq = json_long(g, "\"seq\":", p->seq);
-    p->solved = json_true(g, "\"solved\":");
-    p->x = (int)json_long(g, "\"player\":{\"x\":", p->x);
-    p->y = (int)json_long(g, ",\"y\":", p->y);
-    p->undo_avail = json_long(g, "\"undo_available\":", 0);
-    p->redo_avail = json_long(g, "\"redo_available\":", 0);
-    long moves = json_long(g, "\"moves\":", 0);
-    const char *lurd = strstr(g, "\"lurd\":\"");
-    if (lurd == NULL) {
-        p->lurd_len = (size_t)moves;
-    } else {
-        lurd += 8;
-        p->lurd_len = strcspn(lurd, "\"");
-        if (p->kind == LV_TUTORIAL) {
-            const char *line = tutorial_line[p->tutorial];
-            p->on_line = p->lurd_len <= strlen(line) && strncasecmp(lurd, line, p->lurd_len) == 0;
-        }
-    }
-    return true;
-}
-
-/* ---------------------------------------------------------------------------
- * What a player does
- * ------------------------------------------------------------------------- */
-
-enum entry_kind { EK_STEPS, EK_UNDO, EK_REDO, EK_RESTART, EK_WALK, EK_RACE };
-
-static void open_level(struct player *p)
-{
-    unsigned roll = rnd_below(p, 100);
-    if (p->feed_kind == FEED_GAME)
-        close_feed(p, true);
-    if (roll < 45) {
-        p->kind = LV_WALK;
-        p->level_id = walk_level;
-    } else if (roll < 85) {
-        p->kind = LV_TUTORIAL;
-        p->tutorial = (int)rnd_below(p, ntutorial);
-        p->level_id = tutorial_level[p->tutorial];
-    } else {
-        p->kind = LV_BROWSE;
-        p->level_id = browse_levels[rnd_below(p, nbrowse)];
-    }
-    p->game = 0;
-    char path[96];
-    snprintf(path, sizeof path, "/api/v1/levels/%ld/game", p->level_id);
-    send_api(p, RT_OPEN, "POST", path, "{}");
-}
-
-static void send_entry(struct player *p, enum route r, int kind, const char *fields)
-{
-    char path[96], body[256];
-    snprintf(path, sizeof path, "/api/v1/games/%ld/%s", p->game, r == RT_WALK ? "walk" : "log");
-    snprintf(body, sizeof body, "{\"seq\":%ld,%s}", p->seq + 1, fields);
-    p->pending_kind = kind;
-    /* Counted for the second tab only when sent once it followed the game:
-     * an entry already on its way may be committed before. */
-    p->pending_watched = p->feed_kind == FEED_GAME && p->feed_ready && p->feed_game == p->game;
-    send_api(p, r, "POST", path, body);
-}
-
-/* Steps on the open floor: one to three, never leaving the room's top. */
-static void walk_steps(struct player *p)
-{
-    static const struct {
-        char c;
-        int dx, dy;
-    } dirs[4] = {{'l', -1, 0}, {'r', 1, 0}, {'u', 0, -1}, {'d', 0, 1}};
-    char steps[8], fields[48];
-    unsigned n = 1 + rnd_below(p, 3), k = 0;
-    int x = p->x, y = p->y;
-    while (k < n) {
-        unsigned d = rnd_below(p, 4);
-        int nx = x + dirs[d].dx, ny = y + dirs[d].dy;
-        if (nx < WALK_X0 || nx > WALK_X1 || ny < WALK_Y0 || ny > WALK_Y1)
-            continue;
-        steps[k++] = dirs[d].c;
-        x = nx;
-        y = ny;
-    }
-    steps[k] = '\0';
-    p->pending_moves = k;
-    snprintf(fields, sizeof fields, "\"steps\":\"%s\"", steps);
-    send_entry(p, RT_LOG, EK_STEPS, fields);
-}
-
-/* The next one to three steps of the tutorial level's solution. */
-static void solution_steps(struct player *p)
-{
-    const char *line = tutorial_line[p->tutorial];
-    size_t left = strlen(line) - p->lurd_len;
-    unsigned n = 1 + rnd_below(p, 3);
-    if (n > left)
-        n = (unsigned)left;
-    char fields[48];
-    snprintf(fields, sizeof fields, "\"steps\":\"%.*s\"", (int)n, line + p->lurd_len);
-    p->pending_moves = n;
-    send_entry(p, RT_LOG, EK_STEPS, fields);
-}
-
-static void point_walk(struct player *p)
-{
-    int x, y;
-    do {
-        x = WALK_X0 + (int)rnd_below(p, WALK_X1 - WALK_X0 + 1);
-        y = WALK_Y0 + (int)rnd_below(p, WALK_Y1 - WALK_Y0 + 1);
-    } while (x == p->x && y == p->y); /* a walk to where it stands adds nothing */
-    char fields[48];
-    snprintf(fields, sizeof fields, "\"x\":%d,\"y\":%d", x, y);
-    send_entry(p, RT_WALK, EK_WALK, fields);
-}
-
-/* A step, or what stands for one where the player cannot step. */
-static void play(struct player *p)
-{
-    if (p->kind == LV_WALK) {
-        walk_steps(p);
-    } else if (p->kind == LV_TUTORIAL && p->on_line && !p->solved &&
-               p->lurd_len < strlen(tutorial_line[p->tutorial])) {
-        solution_steps(p);
-    } else if (p->kind == LV_TUTORIAL && p->lurd_len > 0 && chance(p, 50)) {
-        send_entry(p, RT_LOG, EK_RESTART, "\"restart\":true");
-    } else {
-        open_level(p);
-    }
-}
-
-static void get(struct player *p, enum route r, const char *fmt, long id)
-{
-    char path[128];
-    snprintf(path, sizeof path, fmt, id);
-    send_api(p, r, "GET", path, NULL);
-}
-
-static void lobby_release(struct player *p)
-{
-    struct lobby *l = p->lobby;
-    p->lobby = NULL;
-    if (l != NULL && --l->members == 0)
-        memset(l, 0, sizeof *l);
-}
-
-/* A racer goes racing: joins a room waiting for players, or opens one. */
-static void race_begin(struct player *p)
-{
-    if (p->feed_kind != FEED_NONE)
-        close_feed(p, false);
-    p->race = RACE_LOBBY;
-    p->race_poll = false;
-    p->race_game = 0;
-    p->race_seq = 0;
-    p->race_pos = 0;
-    p->race_at = now_us();
-    unsigned start = rnd_below(p, MAX_LOBBIES);
-    bool join = chance(p, 60);
-    for (unsigned i = 0; i < MAX_LOBBIES && join; i++) {
-        struct lobby *l = &lobbies[(start + i) % MAX_LOBBIES];
-        if (!l->used || l->closed || l->room == 0 || l->claimed >= l->target)
-            continue;
-        l->claimed++;
-        l->members++;
-        p->lobby = l;
-        p->hosting = false;
-        char path[96];
-        snprintf(path, sizeof path, "/api/v1/rooms/%ld/join", l->room);
-        send_api(p, RT_ROOM_JOIN, "POST", path, "{}");
-        return;
-    }
-    struct lobby *l = NULL;
-    for (unsigned i = 0; i < MAX_LOBBIES && l == NULL; i++) {
-        if (!lobbies[i].used)
-            l = &lobbies[i];
-    }
-    if (l == NULL) {
-        p->race = RACE_NONE;
-        schedule(p, now_us() + think_us(p));
-        return;
-    }
-    memset(l, 0, sizeof *l);
-    l->used = true;
-    l->tutorial = (int)rnd_below(p, ntutorial);
-    l->target = 2 + rnd_below(p, 3);
-    l->claimed = 1;
-    l->members = 1;
-    l->created = now_us();
-    p->lobby = l;
-    p->hosting = true;
-    char body[96];
-    snprintf(body, sizeof body, "{\"level\":\"chosen\",\"level_id\":%ld}",
-             tutorial_level[l->tutorial]);
-    send_api(p, RT_ROOM_CREATE, "POST", "/api/v1/rooms", body);
-}
-
-/* The race game is known and the countdown runs: play from its end. */
-static void race_go(struct player *p, long game, long starts_in_ms)
-{
-    p->race = RACE_COUNTDOWN;
-    p->race_game = game;
-    p->race_seq = 0;
-    p->race_pos = 0;
-    schedule(p, now_us() + (uint64_t)(starts_in_ms > 0 ? starts_in_ms : 0) * 1000u + 100000u +
-                    think_us(p));
-}
-
-static void race_leave(struct player *p)
-{
-    char path[96];
-    snprintf(path, sizeof path, "/api/v1/rooms/%ld/leave", p->lobby->room);
-    send_api(p, RT_ROOM_LEAVE, "POST", path, "{}");
-}
-
-static void race_act(struct player *p, uint64_t now)
-{
-    struct lobby *l = p->lobby;
-    switch (p->race) {
-    case RACE_LOBBY:
-        /* The host starts once the seats it waits for are taken and every
-         * player hears the room (or a joiner is lost: after 15 s). */
-        if (p->hosting && p->feed_ready &&
-            ((l->ready >= l->claimed && (l->claimed >= l->target || now - l->created > 8000000u)) ||
-             now - l->created > 15000000u)) {
-            l->closed = true;
-            char path[96];
-            snprintf(path, sizeof path, "/api/v1/rooms/%ld/start", l->room);
-            send_api(p, RT_ROOM_START, "POST", path, "{}");
-            return;
-        }
-        /* A stream that broke is opened again, as a browser does; a joiner
-         * who may have missed the start asks for the room meanwhile. */
-        if (p->feed_kind == FEED_NONE && l->room > 0) {
-            char q[64];
-            snprintf(q, sizeof q, "room=%ld", l->room);
-            open_feed(p, FEED_RACE, q, true);
-        }
-        if (p->race_poll && !p->hosting && l->room > 0) {
-            p->race_poll = false;
-            get(p, RT_ROOM, "/api/v1/rooms/%ld", l->room);
-            return;
-        }
-        if (now - p->race_at > 30000000u) {
-            /* Nobody started the race: give up as a person would. */
-            count_error(RT_ROOM_START, "race never started (30 s in the lobby)", "");
-            race_leave(p);
-            return;
-        }
-        schedule(p, now + think_us(p));
-        return;
-    case RACE_COUNTDOWN:
-    case RACE_RUN: {
-        p->race = RACE_RUN;
-        const char *line = tutorial_line[l->tutorial];
-        char path[96], body[96];
-        snprintf(path, sizeof path, "/api/v1/games/%ld/log", p->race_game);
-        snprintf(body, sizeof body, "{\"seq\":%ld,\"steps\":\"%c\"}", p->race_seq + 1,
-                 line[p->race_pos]);
-        p->pending_kind = EK_RACE;
-        p->pending_moves = 1;
-        send_api(p, RT_LOG, "POST", path, body);
-        return;
-    }
-    case RACE_DONE:
-        race_leave(p);
-        return;
-    case RACE_NONE:
-        break;
-    }
-}
-
-static void start_session(struct player *p, uint64_t at);
-
-static void end_session(struct player *p, uint64_t now)
-{
-    if (p->feed_kind != FEED_NONE)
-        close_feed(p, false);
-    conn_close(&p->api);
-    p->live = false;
-    /* The next player takes the place after a moment. */
-    start_session(p, now + think_us(p) * 4);
-}
-
-static void act(struct player *p, uint64_t now)
-{
-    p->actions++;
-    if (p->race != RACE_NONE) {
-        race_act(p, now);
-        return;
-    }
-    if (now >= p->ends) {
-        end_session(p, now);
-        return;
-    }
-    if (p->resync && p->game > 0) {
-        p->resync = false;
-        get(p, RT_GAME, "/api/v1/games/%ld", p->game);
-        return;
-    }
-    if (p->feed_kind == FEED_ROOM) {
-        if (now < p->feed_until) {
-            schedule(p, p->feed_until);
-            return;
-        }
-        close_feed(p, false);
-    }
-    if (p->feed_kind == FEED_LINGER && now >= p->feed_until)
-        close_feed(p, false);
-    if (p->feed_kind == FEED_GAME && p->feed_game != p->game)
-        close_feed(p, true);
-    if (p->actions == 1) {
-        send_api(p, RT_COLLECTIONS, "GET", "/api/v1/collections", NULL);
-        return;
-    }
-    if (p->game == 0) {
-        open_level(p);
-        return;
-    }
-    if (p->signer && p->account == 0 && p->actions > p->signup_after) {
-        char body[160];
-        snprintf(body, sizeof body,
-                 "{\"username\":\"soak%lu_%u\",\"password\":\"soak-password-%lu\"}", p->serial,
-                 seed, p->serial);
-        send_api(p, RT_SIGNUP, "POST", "/api/v1/account/signup", body);
-        return;
-    }
-    if (p->account == 1 && p->relogin_at != 0 && now >= p->relogin_at) {
-        p->relogin_at = 0;
-        send_api(p, RT_LOGOUT, "POST", "/api/v1/account/logout", "{}");
-        return;
-    }
-    if (p->account == 2) {
-        char body[160];
-        snprintf(body, sizeof body,
-                 "{\"username\":\"soak%lu_%u\",\"password\":\"soak-password-%lu\"}", p->serial,
-                 seed, p->serial);
-        send_api(p, RT_LOGIN, "POST", "/api/v1/account/login", body);
-        return;
-    }
-    if (p->two_tabs && p->feed_kind == FEED_NONE && p->kind != LV_BROWSE) {
-        char q[64];
-        snprintf(q, sizeof q, "game=%ld", p->game);
-        p->feed_game = p->game;
-        open_feed(p, FEED_GAME, q, true);
-    }
-    if (p->racer && chance(p, 8)) {
-        race_begin(p);
-        return;
-    }
-    if (p->spectator && chance(p, 5)) {
-        unsigned start = rnd_below(p, MAX_LOBBIES);
-        for (unsigned i = 0; i < MAX_LOBBIES; i++) {
-            struct lobby *l = &lobbies[(start + i) % MAX_LOBBIES];
-            if (!l->used || !l->racing)
-                continue;
-            char q[64];
-            snprintf(q, sizeof q, "room=%ld", l->room);
-            p->feed_room = l->room;
-            p->feed_until = now + (20 + rnd_below(p, 41)) * 1000000ull;
-            open_feed(p, FEED_ROOM, q, false);
-            schedule(p, p->feed_until);
-            return;
-        }
-    }
-    /* The mix of a person playing: mostly steps, now and then the rest. */
-    unsigned roll = rnd_below(p, 1000);
-    if (roll < 560)
-        play(p);
-    else if (roll < 620)
-        p->undo_avail > 0 ? send_entry(p, RT_LOG, EK_UNDO, "\"undo\":1") : play(p);
-    else if (roll < 670)
-        p->redo_avail > 0 ? send_entry(p, RT_LOG, EK_REDO, "\"redo\":1") : play(p);
-    else if (roll < 690)
-        p->kind != LV_BROWSE && p->lurd_len > 0
-            ? send_entry(p, RT_LOG, EK_RESTART, "\"restart\":true")
-            : play(p);
-    else if (roll < 730)
-        p->kind == LV_WALK ? point_walk(p) : play(p);
-    else if (roll < 800)
-        open_level(p);
-    else if (roll < 830)
-        get(p, RT_LEVEL, "/api/v1/levels/%ld", p->level_id);
-    else if (roll < 850)
-        send_api(p, RT_COLLECTIONS, "GET", "/api/v1/collections", NULL);
-    else if (roll < 875)
-        get(p, RT_COLLECTION, "/api/v1/collections/%ld",
-            collection_ids[rnd_below(p, ncollections)]);
-    else if (roll < 905)
-        send_api(p, RT_PROGRESS, "GET", "/api/v1/progress", NULL);
-    else if (roll < 930)
-        get(p, RT_GAME, "/api/v1/games/%ld", p->game);
-    else if (roll < 945)
-        send_api(p, RT_ACCOUNT, "GET", "/api/v1/account", NULL);
-    else if (roll < 975)
-        get(p, RT_LEADERBOARD, "/api/v1/levels/%ld/leaderboard", p->level_id);
-    else
-        send_api(p, RT_ROOMS, "GET", "/api/v1/rooms", NULL);
-}
-
-static void start_session(struct player *p, uint64_t at)
-{
-    conn_close(&p->api);
-    conn_close(&p->feed);
-    p->serial += nplayers; /* a new person: a new address, a new guest */
-    p->rng = ((uint64_t)seed << 32) ^ (p->serial * 0x9E3779B97F4A7C15ull) ^ 0x5DEECE66Dull;
-    for (int i = 0; i < 4; i++)
-        rnd(p);
-    p->cookie[0] = '\0';
-    p->live = true;
-    p->racer = chance(p, PERCENT_RACERS);
-    p->two_tabs = !p->racer && chance(p, PERCENT_TWO_TABS);
-    p->spectator = !p->racer && !p->two_tabs && chance(p, PERCENT_SPECTATORS);
-    p->signer = chance(p, PERCENT_SIGNERS);
-    /* People sign up after playing a while, not all at once. */
-    p->signup_after = 6 + rnd_below(p, 600);
-    p->started = at;
-    uint64_t mean = (uint64_t)session_seconds * 1000000u;
-    p->ends = at + mean * 4 / 10 + (rnd(p) >> 11) % (mean * 12 / 10 + 1);
-    p->actions = 0;
-    p->account = 0;
-    p->relogin_at = 0;
-    p->user_id = 0;
-    p->game = p->level_id = p->seq = p->undo_avail = p->redo_avail = 0;
-    p->kind = LV_NONE;
-    p->lurd_len = 0;
-    p->on_line = false;
-    p->solved = p->resync = false;
-    p->feed_kind = FEED_NONE;
-    p->race = RACE_NONE;
-    p->lobby = NULL;
-    p->busy = false;
-    fig.sessions++;
-    schedule(p, at);
-}
-
-/* ---------------------------------------------------------------------------
- * Answers
- * ------------------------------------------------------------------------- */
-
-static void race_answer(struct player *p, enum route r, int status, const char *body)
-{
-    struct lobby *l = p->lobby;
-    uint64_t now = now_us();
-    if (r == RT_ROOM_CREATE || r == RT_ROOM_JOIN) {
-        if (status != (r == RT_ROOM_CREATE ? 201 : 200)) {
-            if (!p->hosting)
-                l->claimed--;
-            lobby_release(p);
-            p->race = RACE_NONE;
-            return;
-        }
-        p->user_id = json_long(body, "\"you\":{\"user_id\":", 0);
-        if (r == RT_ROOM_CREATE) {
-            l->room = json_long(body, "\"room\":{\"id\":", 0);
-            fig.rooms++;
-        }
-        char q[64];
-        snprintf(q, sizeof q, "room=%ld", l->room);
-        open_feed(p, FEED_RACE, q, true);
-        return;
-    }
-    if (r == RT_ROOM_START) {
-        if (status != 200) {
-            race_leave(p);
-            return;
-        }
-        fig.races_started++;
-        l->racing = true;
-        char key[64];
-        snprintf(key, sizeof key, "{\"user_id\":%ld,", p->user_id);
-        const char *me = strstr(body, key);
-        long game = me != NULL ? json_long(me, "\"game_id\":", 0) : 0;
-        if (game <= 0) {
-            count_error(RT_ROOM_START, "race gave the host no game", body);
-            race_leave(p);
-            return;
-        }
-        fig.race_seats += l->claimed;
-        race_go(p, game, json_long(body, "\"starts_in_ms\":", 0));
-        return;
-    }
-    if (r == RT_ROOM) {
-        const char *state = strstr(body, "\"state\":\"");
-        if (status == 200 && p->race == RACE_LOBBY && state != NULL &&
-            (strncmp(state + 9, "countdown\"", 10) == 0 ||
-             strncmp(state + 9, "racing\"", 7) == 0)) {
-            char key[64];
-            snprintf(key, sizeof key, "{\"user_id\":%ld,", p->user_id);
-            const char *me = strstr(body, key);
-            long game = me != NULL ? json_long(me, "\"game_id\":", 0) : 0;
-            if (game > 0)
-                race_go(p, game, json_long(body, "\"starts_in_ms\":", 0));
-        }
-        return;
-    }
-    if (r == RT_ROOM_LEAVE) {
-        close_feed(p, false);
-        lobby_release(p);
-        p->race = RACE_NONE;
-        p->hosting = false;
-        return;
-    }
-    if (r == RT_LOG && p->pending_kind == EK_RACE) {
-        if (status != 200) {
-            /* Out of step with the race: leave it. */
-            race_leave(p);
-            return;
-        }
-        fig.entries++;
-        fig.moves++;
-        if (strstr(body, "\"steps\":\"") != NULL) {
-            const char *s = strstr(body, "\"steps\":\"") + 9;
-            if (*s >= 'A' && *s <= 'Z')
-                fig.pushes++;
-        }
-        const char *g = strstr(body, "\"game\":{");
-        p->race_seq = json_long(g, "\"seq\":", p->race_seq + 1);
-        p->race_pos++;
-        if (json_true(g, "\"solved\":") || p->race_pos >= strlen(tutorial_line[l->tutorial])) {
-            fig.race_finishes++;
-            fig.solved += json_true(g, "\"solved\":");
-            p->race = RACE_DONE;
-            schedule(p, now + 1000000u + think_us(p) * 4);
-        }
-        return;
-    }
-}
-
-/* Handles an answer on the player's API connection and plans what follows. */
-static void answer(struct player *p, enum route r, int status, const char *body)
-{
-    uint64_t now = now_us();
-    p->busy = false;
-    int want = (r == RT_SIGNUP || r == RT_ROOM_CREATE) ? 201 : 200;
-    bool ok = status == want || (r == RT_OPEN && status == 201);
-    if (!ok) {
-        char code[64], what[96];
-        error_code(body, code, sizeof code);
-        snprintf(what, sizeof what, "%d %s", status, code[0] ? code : "(no code)");
-        count_error(r, what, body);
-    }
-    if (p->race != RACE_NONE) {
-        race_answer(p, r, status, body);
-        if (!p->busy && (p->race == RACE_NONE || !p->in_heap || p->wake < now))
-            schedule(p, now + think_us(p));
-        return;
-    }
-    switch (r) {
-    case RT_OPEN:
-        if (!ok || !adopt_game(p, body)) {
-            p->game = 0;
-            p->kind = LV_NONE;
-        }
-        break;
-    case RT_LOG:
-    case RT_WALK:
-        if (ok && strstr(body, "\"duplicate\":true") != NULL)
-            fig.duplicates++;
-        else if (ok) {
-            fig.entries++;
-            switch (p->pending_kind) {
-            case EK_STEPS: {
-                fig.moves += p->pending_moves;
-                const char *s = strstr(body, "\"steps\":\"");
-                for (s = s != NULL ? s + 9 : ""; *s != '"' && *s != '\0'; s++)
-                    fig.pushes += *s >= 'A' && *s <= 'Z';
-                break;
-            }
-            case EK_UNDO:
-                fig.undos++;
-                break;
-            case EK_REDO:
-                fig.redos++;
-                break;
-            case EK_RESTART:
-                fig.restarts++;
-                break;
-            case EK_WALK: {
-                fig.walks++;
-                const char *s = strstr(body, "\"steps\":\"");
-                fig.moves += s != NULL ? strcspn(s + 9, "\"") : 0;
-                break;
-            }
-            default:
-                break;
-            }
-            bool was_solved = p->solved;
-            if (p->pending_watched && p->feed_game == p->game &&
-                (p->feed_kind == FEED_GAME || p->feed_kind == FEED_LINGER)) {
-                long seq = json_long(strstr(body, "\"game\":{"), "\"seq\":", 0);
-                if (p->feed_sent++ == 0)
-                    p->feed_first = seq;
-                p->feed_last = seq;
-            }
-            adopt_game(p, body);
-            fig.solved += p->solved && !was_solved;
-        }
-        if (!ok && !adopt_game(p, body))
-            p->resync = true;
-        break;
-    case RT_GAME:
-        if (ok)
-            adopt_game(p, body);
-        else
-            p->game = 0;
-        break;
-    case RT_SIGNUP:
-        if (ok) {
-            p->account = 1;
-            fig.signups++;
-            /* A third of those who sign up log in again later, as on
-             * another device. */
-            if (chance(p, 33))
-                p->relogin_at = now + (30 + rnd_below(p, 120)) * 1000000ull;
-        } else {
-            p->signer = false;
-        }
-        break;
-    case RT_LOGOUT:
-        p->account = ok ? 2 : 1;
-        break;
-    case RT_LOGIN:
-        p->account = 1;
-        if (ok)
-            fig.logins++;
-        else
-            p->signer = false;
-        p->resync = true;
-        break;
-    default:
-        break;
-    }
-    schedule(p, now + think_us(p));
-}
-
-/* An SSE event: counts it, and drives a racer waiting for its race. */
-static void feed_event(struct player *p, const char *ev)
-{
-    const char *name = strstr(ev, "event: ");
-    const char *data = strstr(ev, "data: ");
-    if (name == NULL) {
-        if (ev[0] == ':')
-            fig.heartbeats++;
-        return;
-    }
-    name += 7;
-    int kind = EV_OTHER;
-    for (int k = 0; k < EV_OTHER; k++) {
-        size_t n = strlen(event_name[k]);
-        if (strncmp(name, event_name[k], n) == 0 && (name[n] == '\n' || name[n] == '\r'))
-            kind = k;
-    }
-    fig.events[kind]++;
-    if (kind == EV_READY && !p->feed_ready) {
-        p->feed_ready = true;
-        fig.stream_ready++;
-        record_latency(RT_EVENTS, now_us() - p->feed.sent_at);
-        if (p->feed_kind == FEED_RACE && p->lobby != NULL)
-            p->lobby->ready++;
-    } else if (kind == EV_STEP && (p->feed_kind == FEED_GAME || p->feed_kind == FEED_LINGER)) {
-        if (p->nseen == p->seen_cap) {
-            size_t cap = p->seen_cap > 0 ? p->seen_cap * 2 : 64;
-            long *v = realloc(p->seen, cap * sizeof *v);
-            if (v == NULL)
-                return;
-            p->seen = v;
-            p->seen_cap = cap;
-        }
-        p->seen[p->nseen++] = json_long(data, "\"seq\":", 0);
-    } else if (kind == EV_ROOM && p->feed_kind == FEED_RACE && p->race == RACE_LOBBY &&
-               !p->hosting && data != NULL && strstr(data, "\"state\":\"countdown\"") != NULL) {
-        char key[64];
-        snprintf(key, sizeof key, "{\"user_id\":%ld,", p->user_id);
-        const char *me = strstr(data, key);
-        long game = me != NULL ? json_long(me, "\"game_id\":", 0) : 0;
-        if (game > 0)
-            race_go(p, game, json_long(data, "\"starts_in_ms\":", 0));
-    }
-}
-
-/* ---------------------------------------------------------------------------
- * The event loop
- * ------------------------------------------------------------------------- */
-
-/* A connection broke. The API connection sends its request again once when
- * the server had closed it while idle (nothing of an answer came); any other
- * break is an error and the player catches up with its game. */
-static void conn_broken(struct conn *c, const char *why)
-{
-    struct player *p = c->p;
-    bool nothing = c->in_len == 0;
-    if (!c->feed && c->phase == C_IDLE) {
-        fig.closed_idle++;
-        conn_close(c);
-        return;
-    }
-    if (!c->feed && nothing && c->used && !c->resent) {
-        size_t keep = c->out_len;
-        conn_close(c);
-        c->out_len = keep;
-        c->out_off = 0;
-        c->resent = true;
-        fig.resent++;
-        if (conn_open(c, p->serial))
-            return;
-    }
-    char what[96];
-    snprintf(what, sizeof what, "connection error (%s)", why);
-    count_error(c->route, what, "");
-    conn_close(c);
-    if (c->feed) {
-        p->race_poll = p->feed_kind == FEED_RACE;
-        p->feed_kind = FEED_NONE;
-        return;
-    }
-    p->busy = false;
-    p->resync = true;
-    if (p->race == RACE_RUN || p->race == RACE_COUNTDOWN)
-        p->race = RACE_DONE;
-    schedule(p, now_us() + think_us(p));
-}
-
-/* Reads what arrived on an API connection; handles a complete answer. */
-static void api_readable(struct conn *c)
-{
-    struct player *p = c->p;
-    for (;;) {
-        grow(&c->in, &c->in_cap, c->in_len + 16385);
-        ssize_t r = recv(c->fd, c->in + c->in_len, c->in_cap - c->in_len - 1, 0);
-        if (r < 0 && errno == EAGAIN)
-            break;
-        if (r <= 0) {
-            conn_broken(c, r == 0 ? "closed" : strerror(errno));
-            return;
-        }
-        c->in_len += (size_t)r;
-        fig.bytes_in += (unsigned long long)r;
-    }
-    if (c->phase != C_WAITING || !parse_head(c, p->cookie, sizeof p->cookie))
-        return;
-    size_t len = 0;
-    if (c->chunked) {
-        c->in_off = c->head;
-        c->chunk_left = -1;
-        int d = dechunk(c, &scratch, &len, &scratch_cap);
-        if (d == 0)
-            return;
-        if (d < 0) {
-            count_error(c->route, "malformed chunked answer", "");
-            conn_close(c);
-            answer(p, c->route, 0, "");
-            return;
-        }
-    } else {
-        len = c->clen > 0 ? (size_t)c->clen : 0;
-        if (c->in_len < c->head + len)
-            return;
-        /* A copy: the answer may close or reuse this connection. */
-        grow(&scratch, &scratch_cap, len + 1);
-        memcpy(scratch, c->in + c->head, len);
-    }
-    grow(&scratch, &scratch_cap, len + 1);
-    scratch[len] = '\0';
-    fig.answered++;
-    record_latency(c->route, now_us() - c->sent_at);
-    c->used = true;
-    c->phase = C_IDLE;
-    int status = c->status;
-    c->head = 0;
-    c->in_len = 0;
-    if (c->closing)
-        conn_close(c);
-    answer(p, c->route, status, scratch);
-}
-
-/* Reads what arrived on an event stream: its head, then its events. */
-static void feed_readable(struct conn *c)
-{
-    struct player *p = c->p;
-    for (;;) {
-        grow(&c->in, &c->in_cap, c->in_len + 16385);
-        ssize_t r = recv(c->fd, c->in + c->in_len, c->in_cap - c->in_len - 1, 0);
-        if (r < 0 && errno == EAGAIN)
-            break;
-        if (r <= 0) {
-            conn_broken(c, r == 0 ? "stream closed" : strerror(errno));
-            return;
-        }
-        c->in_len += (size_t)r;
-        c->last_byte = now_us();
-        fig.bytes_in += (unsigned long long)r;
-    }
-    if (c->head == 0) {
-        if (!parse_head(c, NULL, 0))
-            return;
-        if (c->status != 200) {
-            char code[64], what[96];
-            c->in[c->in_len] = '\0';
-            error_code(c->in + c->head, code, sizeof code);
-            snprintf(what, sizeof what, "%d %s", c->status, code[0] ? code : "(no code)");
-            count_error(RT_EVENTS, what, c->in + c->head);
-            conn_close(c);
-            p->feed_kind = FEED_NONE;
-            return;
-        }
-        c->phase = C_STREAMING;
-    }
-    if (c->chunked) {
-        if (dechunk(c, &c->ev, &c->ev_len, &c->ev_cap) < 0) {
-            count_error(RT_EVENTS, "malformed chunk in a stream", "");
-            conn_close(c);
-            p->feed_kind = FEED_NONE;
-            return;
-        }
-    } else {
-        grow(&c->ev, &c->ev_cap, c->ev_len + c->in_len - c->in_off + 1);
-        memcpy(c->ev + c->ev_len, c->in + c->in_off, c->in_len - c->in_off);
-        c->ev_len += c->in_len - c->in_off;
-        c->in_off = c->in_len;
-    }
-    /* What was decoded is dropped from the input. */
-    memmove(c->in, c->in + c->in_off, c->in_len - c->in_off);
-    c->in_len -= c->in_off;
-    c->in_off = 0;
-    if (c->ev == NULL)
-        return;
-    size_t start = 0;
-    for (;;) {
-        char *end = memmem(c->ev + start, c->ev_len - start, "\n\n", 2);
-        if (end == NULL)
-            break;
-        *end = '\0';
-        feed_event(p, c->ev + start);
-        start = (size_t)(end + 2 - c->ev);
-    }
-    memmove(c->ev, c->ev + start, c->ev_len - start);
-    c->ev_len -= start;
-}
-
-static void on_event(struct conn *c, uint32_t events)
-{
-    /* Closed by an earlier event of the same batch. */
-    if (c->fd < 0)
-        return;
-    if (c->phase == C_CONNECTING) {
-        int err = 0;
-        socklen_t len = sizeof err;
-        getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &len);
-        if (err != 0) {
-            errno = err;
-            c->phase = C_SENDING;
-            conn_broken(c, strerror(err));
-            return;
-        }
-        c->phase = C_SENDING;
-        if (!conn_flush(c))
-            conn_broken(c, "cannot send");
-        return;
-    }
-    if ((events & EPOLLOUT) && c->phase == C_SENDING) {
-        if (!conn_flush(c)) {
-            conn_broken(c, "cannot send");
-            return;
-        }
-    }
-    if (events & (EPOLLIN | EPOLLHUP | EPOLLERR)) {
-        if (c->feed)
-            feed_readable(c);
-        else
-            api_readable(c);
-    }
-}
-
-/* Requests that got no answer in time, and streams gone silent. */
-static void check_timeouts(uint64_t now)
-{
-    for (unsigned i = 0; i < nplayers; i++) {
-        struct player *p = &players[i];
-        struct conn *a = &p->api;
-        if (a->phase >= C_CONNECTING && a->phase <= C_WAITING && now > a->deadline) {
-            count_error(a->route, "timeout (no answer in 10 s)", "");
-            conn_close(a);
-            p->busy = false;
-            p->resync = true;
-            if (p->race == RACE_RUN || p->race == RACE_COUNTDOWN)
-                p->race = RACE_DONE;
-            schedule(p, now + think_us(p));
-        }
-        struct conn *f = &p->feed;
-        bool waiting = f->phase != C_CLOSED && !p->feed_ready && now > f->deadline;
-        bool silent =
-            f->phase == C_STREAMING && p->feed_ready && now - f->last_byte > STREAM_SILENCE_US;
-        if (waiting || silent) {
-            count_error(RT_EVENTS,
-                        waiting ? "timeout (no ready event in 10 s)"
-                                : "stream silent for 40 s (no heartbeat)",
-                        "");
-            conn_close(f);
-            p->race_poll = p->feed_kind == FEED_RACE;
-            p->feed_kind = FEED_NONE;
-        }
-    }
-}
-
-/* ---------------------------------------------------------------------------
- * Setting up: the library as the players see it, with blocking requests
- * ------------------------------------------------------------------------- */
-
-/* One blocking request on a fresh connection; the body goes to *out. */
-static int setup_request(const char *method, const char *path, const char *json, char **out)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) != 0)
-        fail("cannot connect to sokod");
-    char req[1024];
-    int n = snprintf(req, sizeof req,
-                     "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
-                     "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
-                     method, path, json != NULL ? strlen(json) : 0, json != NULL ? json : "");
-    if (write(fd, req, (size_t)n) != n)
-        fail("cannot send a request");
-    struct conn c = {.fd = fd};
-    for (;;) {
-        grow(&c.in, &c.in_cap, c.in_len + 65537);
-        ssize_t r = read(fd, c.in + c.in_len, c.in_cap - c.in_len - 1);
-        if (r < 0)
-            fail("cannot read an answer");
-        if (r == 0)
-            break;
-        c.in_len += (size_t)r;
-    }
-    close(fd);
-    c.in[c.in_len] = '\0';
-    if (!parse_head(&c, NULL, 0))
-        fail("an answer without a head to %s %s", method, path);
-    if (c.chunked) {
-        char *body = NULL;
-        size_t len = 0, cap = 0;
-        grow(&body, &cap, 1);
-        body[0] = '\0';
-        if (dechunk(&c, &body, &len, &cap) != 1)
-            fail("a malformed answer to %s %s", method, path);
-        *out = body;
-        free(c.in);
-    } else {
-        memmove(c.in, c.in + c.head, c.in_len - c.head + 1);
-        *out = c.in;
-    }
-    return c.status;
-}
-
-/* The tutorial's solutions, by level number, from the checkout's file. */
-static void read_tutorial(char *lines[MAX_TUTORIAL], unsigned *count)
-{
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/levels/tutorial.sok", SOKOD_SOURCE_DIR);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        fail("cannot read %s", path);
-    static char text[1 << 16];
-    size_t len = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    soko_reader r;
-    soko_entry e;
-    soko_reader_init(&r, text, (uint32_t)len);
-    *count = 0;
-    while (soko_reader_next(&r, &e) && *count < MAX_TUTORIAL) {
-        if (e.solution_count == 0)
-            fail("tutorial level %u has no solution", e.number);
-        soko_span s = e.solution[0].moves;
-        char *line = malloc(s.len + 1);
-        size_t n = 0;
-        for (uint32_t i = 0; i < s.len; i++) {
-            char ch = text[s.off + i];
-            if (strchr("lurdLURD", ch) != NULL)
-                line[n++] = ch;
-        }
-        line[n] = '\0';
-        lines[(*count)++] = line;
-    }
-    if (*count == 0)
-        fail("no level in %s", path);
-}
-
-/* Finds the open floor, the tutorial's levels and every level to browse. */
-static void read_library(void)
-{
-    char *body = NULL;
-    if (setup_request("GET", "/api/v1/collections", NULL, &body) != 200)
-        fail("GET /api/v1/collections: %s", body);
-    long tutorial = 0, soak = 0;
-    for (const char *c = strstr(body, "{\"id\":"); c != NULL; c = strstr(c + 1, "{\"id\":")) {
-        long id = atol(c + 6);
-        if (ncollections < sizeof collection_ids / sizeof collection_ids[0])
-            collection_ids[ncollections++] = id;
-        if (strncmp(strstr(c, "\"name\":\"") + 8, "First Steps\"", 12) == 0)
-            tutorial = id;
-        if (strncmp(strstr(c, "\"name\":\"") + 8, "Soak\"", 5) == 0)
-            soak = id;
-    }
-    free(body);
-    if (tutorial == 0 || soak == 0)
-        fail("the library has no tutorial or no Soak collection");
-    char *solutions[MAX_TUTORIAL];
-    unsigned nsolutions;
-    read_tutorial(solutions, &nsolutions);
-    for (unsigned i = 0; i < ncollections; i++) {
-        char path[96];
-        snprintf(path, sizeof path, "/api/v1/collections/%ld", collection_ids[i]);
-        if (setup_request("GET", path, NULL, &body) != 200)
-            fail("GET %s: %s", path, body);
-        const char *list = strstr(body, "\"levels\":[");
-        for (const char *c = list != NULL ? strstr(list, "{\"id\":") : NULL; c != NULL;
-             c = strstr(c + 1, "{\"id\":")) {
-            long id = atol(c + 6);
-            long position = json_long(c, "\"position\":", 0);
-            if (collection_ids[i] == soak) {
-                walk_level = id;
-            } else if (collection_ids[i] == tutorial) {
-                if (position >= 1 && (unsigned)position <= nsolutions) {
-                    tutorial_level[ntutorial] = id;
-                    tutorial_line[ntutorial++] = solutions[position - 1];
-                }
-            } else {
-                long *b = realloc(browse_levels, (nbrowse + 1) * sizeof *b);
-                if (b == NULL)
-                    fail("out of memory");
-                browse_levels = b;
-                browse_levels[nbrowse++] = id;
-            }
-        }
-        free(body);
-    }
-    if (walk_level == 0 || ntutorial == 0 || nbrowse == 0)
-        fail("the library lacks levels to play");
-    /* The open floor must stand as written: a game on it starts at (1, 1). */
-    char path[96];
-    snprintf(path, sizeof path, "/api/v1/levels/%ld", walk_level);
-    if (setup_request("GET", path, NULL, &body) != 200 ||
-        strstr(body, "\"rows\":[\"##########\",\"#@       #\"") == NULL)
-        fail("the open floor is not as written: %s", body);
-    free(body);
-}
-
-/* ---------------------------------------------------------------------------
- * The run and its figures
- * ------------------------------------------------------------------------- */
-
-static int by_value(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
-
-static double mib(long long bytes)
-{
-    return (double)bytes / (1024.0 * 1024.0);
+    if (!bench_sokod_prepare(&soak_sokod, "soak", why, sizeof why))
+        soak_fail("%s", why);
+    library_make_levels(soak_sokod.levels);
+    if (!bench_sokod_run(&soak_sokod, why, sizeof why))
+        soak_fail("%s (the folder is removed)", why);
+    soak_port = soak_sokod.port;
 }
 
 static void print_load(const char *when)
 {
-    FILE *f = fopen("/proc/loadavg", "r");
-    char avg[128] = "?";
-    if (f != NULL && fgets(avg, sizeof avg, f) != NULL)
-        avg[strcspn(avg, "\n")] = '\0';
-    if (f != NULL)
-        fclose(f);
+    char avg[128];
+    bench_env_load(avg, sizeof avg);
     printf("load average %s: %s\n", when, avg);
 }
 
-struct rss_sample {
-    uint64_t at; /* since the run started, us */
-    long kb;
-};
-
-static int by_kb(const void *a, const void *b)
+/* The CPU time sokod used from one reading to another, in seconds. */
+static double cpu_seconds(const struct bench_sokod_usage *from, const struct bench_sokod_usage *to)
 {
-    long x = *(const long *)a, y = *(const long *)b;
-    return (x > y) - (x < y);
+    return (double)(to->utime + to->stime - from->utime - from->stime) /
+           (double)sysconf(_SC_CLK_TCK);
 }
 
-/* The median of n > 0 samples, in MiB. */
-static double median_mib(const struct rss_sample *s, size_t n)
+/* Reads the settings, and readies the process: signals that end the run
+ * with its figures, and a file limit for two sockets a player. */
+static void setup_process(void)
 {
-    long *v = malloc(n * sizeof *v);
-    if (v == NULL)
-        fail("out of memory");
-    for (size_t i = 0; i < n; i++)
-        v[i] = s[i].kb;
-    qsort(v, n, sizeof *v, by_kb);
-    double mid = n % 2 ? (double)v[n / 2] : ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2.0;
-    free(v);
-    return mid / 1024.0;
-}
-
-/* When sokod said its game cache is full, in us since the run started (at
- * the first call after it said so), or 0 while it has not: reads its log on
- * from where the last call stopped, whole lines only. */
-static uint64_t cache_full_at;
-
-static void watch_cache(uint64_t at)
-{
-    static long done;
-    if (cache_full_at != 0)
-        return;
-    char path[PATH_MAX + 16], line[1024];
-    snprintf(path, sizeof path, "%s/stderr.log", sokod.dir);
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        return;
-    if (fseek(f, done, SEEK_SET) == 0)
-        while (fgets(line, sizeof line, f) != NULL) {
-            if (strchr(line, '\n') == NULL && feof(f))
-                break; /* a line still being written: read it whole next time */
-            done = ftell(f);
-            if (strncmp(line, CACHE_FULL, strlen(CACHE_FULL)) == 0) {
-                cache_full_at = at > 0 ? at : 1;
-                break;
-            }
-        }
-    fclose(f);
-}
-
-/* Prints the memory samples and judges their growth after warm-up: the
- * first minute (a third of a short run), or longer until the game cache
- * filled, since the cache filling up to its bound is growth by design. */
-static void print_memory(const struct rss_sample *s, size_t n)
-{
-    if (n == 0)
-        return;
-    long max = 0;
-    for (size_t i = 0; i < n; i++)
-        max = s[i].kb > max ? s[i].kb : max;
-    printf("sokod memory (VmRSS every 10 s): %.1f MiB at the start, %.1f MiB at most, %.1f MiB at "
-           "the end\n",
-           s[0].kb / 1024.0, max / 1024.0, s[n - 1].kb / 1024.0);
-    uint64_t last = s[n - 1].at, warm = WARMUP_US < last / 3 ? WARMUP_US : last / 3;
-    if (cache_full_at > warm)
-        warm = cache_full_at;
-    if (cache_full_at != 0)
-        printf("  the game cache was full after %.0f s\n", (double)cache_full_at / 1e6);
-    else
-        printf("  the game cache had not filled by the end\n");
-    size_t first = 0;
-    while (first < n && s[first].at < warm)
-        first++;
-    size_t m = n - first;
-    if (m < 8) {
-        printf("  growth: too few samples after warm-up to judge (%zu)\n", m);
-        return;
-    }
-    /* Judged on the last half alone, quarter against quarter, by medians:
-     * memory that rose and then levelled off (caches filling up to their
-     * bounds) is flat there, and memory that still grows is not; a median
-     * is not moved by a passing spike. */
-    double q[4];
-    for (int k = 0; k < 4; k++)
-        q[k] =
-            median_mib(s + first + m * (size_t)k / 4, m * (size_t)(k + 1) / 4 - m * (size_t)k / 4);
-    double growth = q[3] - q[2], limit = q[2] * 0.025 > 2.0 ? q[2] * 0.025 : 2.0;
-    double quarter_min = (double)(s[n - 1].at - s[first].at) / 4.0 / 60e6;
-    printf("  after warm-up (%.0f s; %zu samples): medians by quarter %.1f, %.1f, %.1f, %.1f MiB; "
-           "last quarter against the third %+.1f MiB (%+.1f%%, %+.2f MiB per minute)\n",
-           (double)warm / 1e6, m, q[0], q[1], q[2], q[3], growth,
-           q[2] > 0 ? growth / q[2] * 100.0 : 0.0, quarter_min > 0 ? growth / quarter_min : 0.0);
-    printf("  verdict: %s\n",
-           growth <= limit ? "flat: the last quarter stands within max(2 MiB, 2.5%) of the third"
-           : cache_full_at > 0
-               ? "GROWS: the last quarter stands above the third by more than max(2 MiB, 2.5%), "
-                 "with the game cache full (a longer run tells whether it levels off)"
-               : "not judged: the last quarter stands above the third by more than max(2 MiB, "
-                 "2.5%), but the game cache was still filling (a longer run, or more players, "
-                 "fills it)");
-}
-
-int main(void)
-{
-    nplayers = env_unsigned("BENCH_SOAK_PLAYERS", 1000);
-    run_seconds = env_unsigned("BENCH_SOAK_SECONDS", 600);
-    session_seconds = env_unsigned("BENCH_SOAK_SESSION_SECONDS", 300);
-    seed = env_unsigned("BENCH_SOAK_SEED", 1);
+    soak_nplayers = bench_env_unsigned("BENCH_SOAK_PLAYERS", 1000);
+    run_seconds = bench_env_unsigned("BENCH_SOAK_SECONDS", 600);
+    soak_session_seconds = bench_env_unsigned("BENCH_SOAK_SESSION_SECONDS", 300);
+    soak_seed = bench_env_unsigned("BENCH_SOAK_SEED", 1);
     setvbuf(stdout, NULL, _IOLBF, 0);
     signal(SIGPIPE, SIG_IGN);
     struct sigaction sa = {.sa_handler = on_signal};
@@ -2051,255 +122,226 @@ int main(void)
     sigaction(SIGHUP, &sa, NULL);
     /* Two sockets per player at most, at both ends when the server is ours. */
     struct rlimit lim;
-    rlim_t need = (rlim_t)nplayers * 2 + 256;
+    rlim_t need = (rlim_t)soak_nplayers * 2 + 256;
     if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < need) {
         lim.rlim_cur = lim.rlim_max < need ? lim.rlim_max : need;
         setrlimit(RLIMIT_NOFILE, &lim);
         if (lim.rlim_cur < need)
             printf("note: the open file limit is %llu, low for %u players\n",
-                   (unsigned long long)lim.rlim_cur, nplayers);
+                   (unsigned long long)lim.rlim_cur, soak_nplayers);
     }
-    atexit(cleanup);
-    start_server();
-    read_library();
-    if (interrupted)
-        fail("interrupted while starting");
+}
 
+static void print_start(void)
+{
     errno = 0;
-    int niceness = getpriority(PRIO_PROCESS, (id_t)sokod.pid);
+    int niceness = getpriority(PRIO_PROCESS, (id_t)soak_sokod.pid);
     printf("sokod soak: %u players for %u s (sessions of %u s on average, seed %u), %ld CPUs, "
            "sokod on 127.0.0.1:%u (nice %d) with a fresh database\n",
-           nplayers, run_seconds, session_seconds, seed, sysconf(_SC_NPROCESSORS_ONLN), port,
-           errno == 0 ? niceness : 0);
+           soak_nplayers, run_seconds, soak_session_seconds, soak_seed,
+           sysconf(_SC_NPROCESSORS_ONLN), soak_port, errno == 0 ? niceness : 0);
     printf("library: %u levels to browse, %u tutorial levels with solutions, the open floor "
            "(level %ld)\n",
-           nbrowse + ntutorial + 1, ntutorial, walk_level);
+           library_nbrowse + library_ntutorial + 1, library_ntutorial, library_walk_level);
     print_load("before");
+}
 
-    epfd = epoll_create1(EPOLL_CLOEXEC);
-    players = calloc(nplayers, sizeof *players);
-    heap = calloc(nplayers, sizeof *heap);
-    size_t max_samples = run_seconds / 10 + 8;
-    struct rss_sample *rss = calloc(max_samples, sizeof *rss);
-    if (epfd < 0 || players == NULL || heap == NULL || rss == NULL)
-        fail("out of memory");
-    uint64_t t0 = now_us(), end = t0 + (uint64_t)run_seconds * 1000000u;
+/* The first sessions, spread over the ramp: a quarter of the run, at most
+ * RAMP_MAX_S seconds. */
+static void start_players(uint64_t t0)
+{
+    player_list = calloc(soak_nplayers, sizeof *player_list);
+    player_heap = calloc(soak_nplayers, sizeof *player_heap);
+    if (player_list == NULL || player_heap == NULL)
+        soak_fail("out of memory");
     uint64_t ramp = (uint64_t)(run_seconds / 4 < RAMP_MAX_S ? run_seconds / 4 : RAMP_MAX_S);
-    for (unsigned i = 0; i < nplayers; i++) {
-        struct player *p = &players[i];
+    for (unsigned i = 0; i < soak_nplayers; i++) {
+        struct player *p = &player_list[i];
         p->slot = i;
-        p->serial = i; /* start_session adds nplayers: every session its own number */
+        p->serial = i; /* player_start_session adds soak_nplayers: every session its own number */
         p->api.fd = p->feed.fd = -1;
         p->api.p = p->feed.p = p;
         p->feed.feed = true;
-        p->rng = seed * 7919u + i;
-        start_session(p, t0 + (ramp * 1000000u * i) / (nplayers > 0 ? nplayers : 1));
+        p->rng = soak_seed * 7919u + i;
+        player_start_session(p,
+                             t0 + (ramp * 1000000u * i) / (soak_nplayers > 0 ? soak_nplayers : 1));
     }
+}
 
-    /* The library alone: what the database holds before anyone plays. */
-    long long db_start = file_size("sokod.db") + file_size("sokod.db-wal");
-    size_t nrss = 0;
-    long rss_kb;
-    unsigned long long u0, s0, u, s;
-    server_usage(&rss_kb, &u0, &s0);
-    rss[nrss++] = (struct rss_sample){0, rss_kb};
-    long long wal_max = 0;
-    uint64_t next_rss = t0 + RSS_EVERY_US, next_wal = t0, next_progress = t0 + PROGRESS_EVERY_US;
-    uint64_t next_check = t0;
-    unsigned long last_requests = 0;
-    uint64_t last_progress = t0;
+/* What the run measures of sokod as it goes. */
+struct run {
+    uint64_t t0, end;
+    struct bench_sokod_usage use0, use;
+    struct rss_sample *rss;
+    size_t nrss, max_samples;
+    long long db_start, db_end, wal_end, wal_max;
+    uint64_t next_rss, next_wal, next_progress, next_check, last_progress;
+    unsigned long last_requests;
+};
+
+/* The progress line of the last 30 s. */
+static void print_progress(struct run *run, uint64_t now)
+{
+    run->use = bench_sokod_usage(&soak_sokod);
+    unsigned long open = 0;
+    for (unsigned i = 0; i < soak_nplayers; i++)
+        open += player_list[i].feed_ready;
+    double dt = (double)(now - run->last_progress) / 1e6;
+    /* Latency of these 30 s alone: does the server slow down as it runs? */
+    double p50, p99;
+    figures_window(&p50, &p99);
+    printf("[%4.0f s] requests %lu (%.0f/s; p50 %.1f ms, p99 %.1f ms), errors %lu, entries "
+           "%lu, streams open %lu, sokod RSS %.1f MiB, CPU %.1f s, WAL %.1f MiB\n",
+           (double)(now - run->t0) / 1e6, figures.requests,
+           (double)(figures.requests - run->last_requests) / dt, p50, p99, figures_errors,
+           figures.entries, open, run->use.rss_kb / 1024.0, cpu_seconds(&run->use0, &run->use),
+           figures_mib(bench_sokod_file_size(&soak_sokod, "sokod.db-wal")));
+    run->last_requests = figures.requests;
+    run->last_progress = now;
+    run->next_progress += PROGRESS_EVERY_US;
+}
+
+/* What falls due at `now` besides the players: timeouts, the WAL's size,
+ * sokod's memory, the progress line. */
+static void tick(struct run *run, uint64_t now)
+{
+    if (now >= run->next_check) {
+        net_check_timeouts(now);
+        run->next_check = now + 250000u;
+    }
+    if (now >= run->next_wal) {
+        long long w = bench_sokod_file_size(&soak_sokod, "sokod.db-wal");
+        run->wal_max = w > run->wal_max ? w : run->wal_max;
+        run->next_wal = now + WAL_EVERY_US;
+    }
+    if (now >= run->next_rss) {
+        run->use = bench_sokod_usage(&soak_sokod);
+        if (run->nrss < run->max_samples)
+            run->rss[run->nrss++] = (struct rss_sample){now - run->t0, run->use.rss_kb};
+        figures_watch_cache(now - run->t0);
+        run->next_rss += RSS_EVERY_US;
+    }
+    if (now >= run->next_progress)
+        print_progress(run, now);
+}
+
+/* Plays until the end (or a signal), then waits up to ANSWER_TIMEOUT_US for
+ * the requests still out. */
+static void play_run(struct run *run)
+{
     struct epoll_event evs[512];
     bool draining = false;
     uint64_t drain_end = 0;
-
     for (;;) {
-        uint64_t now = now_us();
-        if (!draining && (now >= end || interrupted)) {
+        uint64_t now = bench_env_now_us();
+        if (!draining && (now >= run->end || interrupted)) {
             draining = true;
             drain_end = now + ANSWER_TIMEOUT_US;
         }
         if (draining) {
             bool any = false;
-            for (unsigned i = 0; i < nplayers && !any; i++)
-                any = players[i].busy;
+            for (unsigned i = 0; i < soak_nplayers && !any; i++)
+                any = player_list[i].busy;
             if (!any || now >= drain_end)
                 break;
         }
         /* Due players act, unless a request of theirs is still out. */
-        while (!draining && heap_len > 0 && heap[0]->wake <= now) {
-            struct player *p = heap_pop();
+        while (!draining && player_heap_len > 0 && player_heap[0]->wake <= now) {
+            struct player *p = player_next_due();
             if (!p->busy)
-                act(p, now);
+                player_act(p, now);
         }
-        if (now >= next_check) {
-            check_timeouts(now);
-            next_check = now + 250000u;
-        }
-        if (now >= next_wal) {
-            long long w = file_size("sokod.db-wal");
-            wal_max = w > wal_max ? w : wal_max;
-            next_wal = now + WAL_EVERY_US;
-        }
-        if (now >= next_rss) {
-            server_usage(&rss_kb, &u, &s);
-            if (nrss < max_samples)
-                rss[nrss++] = (struct rss_sample){now - t0, rss_kb};
-            watch_cache(now - t0);
-            next_rss += RSS_EVERY_US;
-        }
-        if (now >= next_progress) {
-            server_usage(&rss_kb, &u, &s);
-            unsigned long open = 0;
-            for (unsigned i = 0; i < nplayers; i++)
-                open += players[i].feed_ready;
-            double dt = (double)(now - last_progress) / 1e6;
-            /* Latency of these 30 s alone: does the server slow down as it runs? */
-            double p50 = 0, p99 = 0;
-            if (window.n > 0) {
-                qsort(window.v, window.n, sizeof *window.v, by_value);
-                p50 = window.v[window.n / 2] / 1000.0;
-                p99 = window.v[(size_t)((double)window.n * 0.99)] / 1000.0;
-            }
-            window.n = 0;
-            printf("[%4.0f s] requests %lu (%.0f/s; p50 %.1f ms, p99 %.1f ms), errors %lu, entries "
-                   "%lu, streams open %lu, sokod RSS %.1f MiB, CPU %.1f s, WAL %.1f MiB\n",
-                   (double)(now - t0) / 1e6, fig.requests,
-                   (double)(fig.requests - last_requests) / dt, p50, p99, errors_total, fig.entries,
-                   open, rss_kb / 1024.0, (double)(u + s - u0 - s0) / (double)sysconf(_SC_CLK_TCK),
-                   mib(file_size("sokod.db-wal")));
-            last_requests = fig.requests;
-            last_progress = now;
-            next_progress += PROGRESS_EVERY_US;
-        }
+        tick(run, now);
         int timeout = 100;
-        if (!draining && heap_len > 0) {
-            uint64_t due = heap[0]->wake > now ? heap[0]->wake - now : 0;
+        if (!draining && player_heap_len > 0) {
+            uint64_t due = player_heap[0]->wake > now ? player_heap[0]->wake - now : 0;
             timeout = due / 1000 < 100 ? (int)(due / 1000) : 100;
         }
-        int n = epoll_wait(epfd, evs, 512, timeout);
+        int n = epoll_wait(net_epfd, evs, 512, timeout);
         for (int i = 0; i < n; i++)
-            on_event(evs[i].data.ptr, evs[i].events);
+            net_event(evs[i].data.ptr, evs[i].events);
     }
-    uint64_t wall = now_us() - t0;
-    if (interrupted)
-        printf("interrupted after %.0f s: the figures so far\n", (double)wall / 1e6);
+}
 
-    /* Figures of the server while it still runs. */
-    server_usage(&rss_kb, &u, &s);
-    if (nrss < max_samples)
-        rss[nrss++] = (struct rss_sample){wall, rss_kb};
-    long long db = file_size("sokod.db"), wal = file_size("sokod.db-wal");
-    wal_max = wal > wal_max ? wal : wal_max;
-    for (unsigned i = 0; i < nplayers; i++) {
-        conn_close(&players[i].api);
-        conn_close(&players[i].feed);
-    }
-
-    double secs = (double)wall / 1e6;
-    printf("\nrequests: %lu in %.1f s, %.0f per second (%lu answers, %lu event streams; %lu sent "
-           "again on a new connection after the server closed an idle one, %lu idle connections "
-           "closed by the server)\n",
-           fig.requests, secs, (double)fig.requests / secs, fig.answered, fig.streams, fig.resent,
-           fig.closed_idle);
-    printf("errors: %lu\n", errors_total);
-    for (unsigned i = 0; i < nerror_kinds; i++) {
-        struct error_kind *k = &error_kinds[i];
-        printf("  %8lu  %s on %s%s%.160s\n", k->count, k->what, route_name[k->route],
-               k->example[0] ? ": " : "", k->example);
-    }
-    if (errors_other_kinds > 0)
-        printf("  %8lu  of further kinds\n", errors_other_kinds);
-
-    printf("latency per route (ms):\n  %-42s %9s %8s %8s %8s\n", "route", "requests", "p50", "p99",
-           "max");
-    for (int r = 0; r < RT_COUNT; r++) {
-        struct samples *l = &latency[r];
-        if (l->n == 0)
-            continue;
-        qsort(l->v, l->n, sizeof *l->v, by_value);
-        printf("  %-42s %9zu %8.2f %8.2f %8.2f\n", route_name[r], l->n, l->v[l->n / 2] / 1000.0,
-               l->v[(size_t)((double)l->n * 0.99)] / 1000.0, l->v[l->n - 1] / 1000.0);
-    }
-    printf("log entries committed: %lu (%.0f per second): %lu moves (%lu pushes), %lu undos, %lu "
-           "redos, %lu restarts, %lu point-mode walks; %lu duplicates; %lu solves\n",
-           fig.entries, (double)fig.entries / secs, fig.moves, fig.pushes, fig.undos, fig.redos,
-           fig.restarts, fig.walks, fig.duplicates, fig.solved);
-    printf("players: %lu sessions, %lu sign-ups, %lu log-ins; races: %lu rooms, %lu started "
-           "(%lu seats), %lu players finished\n",
-           fig.sessions, fig.signups, fig.logins, fig.rooms, fig.races_started, fig.race_seats,
-           fig.race_finishes);
-    printf("event streams: %lu opened, %lu ready; events:", fig.streams, fig.stream_ready);
-    for (int k = 0; k <= EV_OTHER; k++)
-        printf(" %s %lu,", event_name[k], fig.events[k]);
-    printf(" heartbeats %lu; second tabs saw %lu of the %lu entries their games committed while "
-           "they watched (%lu events came twice)\n",
-           fig.heartbeats, fig.watched_steps_seen, fig.watched_steps_sent, fig.watched_steps_twice);
-    print_memory(rss, nrss);
-    free(rss);
+/* Prints sokod's CPU time and its database's size, while it still runs and
+ * once stopped (which checkpoints the WAL): stops it. */
+static void print_sokod(const struct run *run, double secs)
+{
+    long long db = run->db_end, wal = run->wal_end;
     long hz = sysconf(_SC_CLK_TCK);
-    double cpu = (double)(u + s - u0 - s0) / (double)hz;
+    double cpu = cpu_seconds(&run->use0, &run->use);
     printf("sokod CPU: %.1f s user + %.1f s system = %.1f s over %.0f s (%.0f%% of one core); "
            "%.0f us per request\n",
-           (double)(u - u0) / (double)hz, (double)(s - s0) / (double)hz, cpu, secs,
-           cpu / secs * 100.0, fig.requests > 0 ? cpu * 1e6 / (double)fig.requests : 0.0);
+           (double)(run->use.utime - run->use0.utime) / (double)hz,
+           (double)(run->use.stime - run->use0.stime) / (double)hz, cpu, secs, cpu / secs * 100.0,
+           figures.requests > 0 ? cpu * 1e6 / (double)figures.requests : 0.0);
     printf("database: sokod.db %.1f MiB + WAL %.1f MiB = %.1f MiB at the end; %.1f MiB per "
            "1,000,000 log entries (extrapolated from %lu); WAL at most %.1f MiB (sampled every "
            "second)\n",
-           mib(db), mib(wal), mib(db + wal),
-           fig.entries > 0 ? mib(db + wal) / (double)fig.entries * 1e6 : 0.0, fig.entries,
-           mib(wal_max));
+           figures_mib(db), figures_mib(wal), figures_mib(db + wal),
+           figures.entries > 0 ? figures_mib(db + wal) / (double)figures.entries * 1e6 : 0.0,
+           figures.entries, figures_mib(run->wal_max));
     stop_server();
-    long long db_stopped = file_size("sokod.db") + file_size("sokod.db-wal");
+    long long db_stopped = bench_sokod_file_size(&soak_sokod, "sokod.db") +
+                           bench_sokod_file_size(&soak_sokod, "sokod.db-wal");
     printf("after sokod stopped (WAL checkpointed): sokod.db %.1f MiB, WAL %.1f MiB; growth since "
            "the start (%.1f MiB of library): %.1f MiB, %.1f MiB per 1,000,000 log entries\n",
-           mib(file_size("sokod.db")), mib(file_size("sokod.db-wal")), mib(db_start),
-           mib(db_stopped - db_start),
-           fig.entries > 0 ? mib(db_stopped - db_start) / (double)fig.entries * 1e6 : 0.0);
+           figures_mib(bench_sokod_file_size(&soak_sokod, "sokod.db")),
+           figures_mib(bench_sokod_file_size(&soak_sokod, "sokod.db-wal")),
+           figures_mib(run->db_start), figures_mib(db_stopped - run->db_start),
+           figures.entries > 0
+               ? figures_mib(db_stopped - run->db_start) / (double)figures.entries * 1e6
+               : 0.0);
+}
 
-    /* Anything the server said besides its access log. */
-    char path[PATH_MAX + 16];
-    snprintf(path, sizeof path, "%s/stderr.log", sokod.dir);
-    FILE *log = fopen(path, "r");
-    unsigned long access = 0, other = 0;
-    static struct {
-        char text[160];
-        unsigned long count;
-    } said[24];
-    unsigned nsaid = 0;
-    char line[1024];
-    while (log != NULL && fgets(line, sizeof line, log) != NULL) {
-        bool is_access = (strncmp(line, "GET ", 4) == 0 || strncmp(line, "POST ", 5) == 0) &&
-                         strstr(line, "us\n") != NULL;
-        bool is_start = strncmp(line, "sokod: applied migration", 24) == 0 ||
-                        strncmp(line, "sokod: imported ", 16) == 0 ||
-                        strncmp(line, "sokod: created the database", 27) == 0 ||
-                        strncmp(line, CACHE_FULL, strlen(CACHE_FULL)) == 0;
-        if (is_access) {
-            access++;
-            continue;
-        }
-        if (is_start)
-            continue;
-        other++;
-        /* Lines alike but for their numbers count as one kind. */
-        line[strcspn(line, "\n")] = '\0';
-        for (char *c = line; *c != '\0'; c++)
-            *c = *c >= '0' && *c <= '9' ? '#' : *c;
-        line[sizeof said[0].text - 1] = '\0';
-        unsigned k = 0;
-        while (k < nsaid && strcmp(said[k].text, line) != 0)
-            k++;
-        if (k == nsaid && nsaid < sizeof said / sizeof said[0])
-            memcpy(said[nsaid++].text, line, strlen(line) + 1);
-        if (k < nsaid)
-            said[k].count++;
+int main(void)
+{
+    setup_process();
+    atexit(cleanup);
+    start_server();
+    library_read();
+    if (interrupted)
+        soak_fail("interrupted while starting");
+    print_start();
+
+    struct run run = {.max_samples = run_seconds / 10 + 8};
+    net_epfd = epoll_create1(EPOLL_CLOEXEC);
+    run.rss = calloc(run.max_samples, sizeof *run.rss);
+    if (net_epfd < 0 || run.rss == NULL)
+        soak_fail("out of memory");
+    run.t0 = bench_env_now_us();
+    run.end = run.t0 + (uint64_t)run_seconds * 1000000u;
+    start_players(run.t0);
+    /* The library alone: what the database holds before anyone plays. */
+    run.db_start = bench_sokod_file_size(&soak_sokod, "sokod.db") +
+                   bench_sokod_file_size(&soak_sokod, "sokod.db-wal");
+    run.use0 = run.use = bench_sokod_usage(&soak_sokod);
+    run.rss[run.nrss++] = (struct rss_sample){0, run.use0.rss_kb};
+    run.next_rss = run.t0 + RSS_EVERY_US;
+    run.next_wal = run.next_check = run.last_progress = run.t0;
+    run.next_progress = run.t0 + PROGRESS_EVERY_US;
+    play_run(&run);
+
+    uint64_t wall = bench_env_now_us() - run.t0;
+    if (interrupted)
+        printf("interrupted after %.0f s: the figures so far\n", (double)wall / 1e6);
+    /* Figures of the server while it still runs. */
+    run.use = bench_sokod_usage(&soak_sokod);
+    if (run.nrss < run.max_samples)
+        run.rss[run.nrss++] = (struct rss_sample){wall, run.use.rss_kb};
+    run.db_end = bench_sokod_file_size(&soak_sokod, "sokod.db");
+    run.wal_end = bench_sokod_file_size(&soak_sokod, "sokod.db-wal");
+    run.wal_max = run.wal_end > run.wal_max ? run.wal_end : run.wal_max;
+    for (unsigned i = 0; i < soak_nplayers; i++) {
+        net_close(&player_list[i].api);
+        net_close(&player_list[i].feed);
     }
-    if (log != NULL)
-        fclose(log);
-    printf("sokod's log: %lu request lines, %lu other lines%s\n", access, other,
-           other > 0 ? " (numbers shown as #):" : "");
-    for (unsigned k = 0; k < nsaid; k++)
-        printf("  %8lu  %s\n", said[k].count, said[k].text);
+    double secs = (double)wall / 1e6;
+    figures_print_run(secs);
+    figures_print_memory(run.rss, run.nrss);
+    free(run.rss);
+    print_sokod(&run, secs);
+    figures_print_sokod_log();
     print_load("after");
     cleanup();
     return 0;

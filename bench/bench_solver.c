@@ -13,33 +13,13 @@
  * busy the machine is, for comparing versions of the solver. WITHOUT names
  * techniques the solver does without, separated by commas (goal-cuts), to
  * measure what each one buys with the same binary. */
+#include "bench_env.h"
 #include "soko.h"
 #include "solver.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static char *load(const char *path, uint32_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = size >= 0 ? malloc((size_t)size + 1) : NULL;
-    if (text != NULL && fread(text, 1, (size_t)size, f) != (size_t)size) {
-        free(text);
-        text = NULL;
-    }
-    fclose(f);
-    if (text != NULL) {
-        text[size] = '\0';
-        *len = (uint32_t)size;
-    }
-    return text;
-}
 
 /* Prints the machine's load averages (Linux), so that times measured on a
  * shared machine can be read for what they are. */
@@ -123,7 +103,7 @@ int main(int argc, char **argv)
     else
         snprintf(path, sizeof path, "%s/levels/%s", SOKOD_SHARED_DIR, name);
     uint32_t len = 0;
-    char *text = load(path, &len);
+    char *text = bench_env_read_file(path, &len);
     if (text == NULL) {
         fprintf(stderr, "bench_solver: cannot read %s\n", path);
         return 1;

@@ -15,14 +15,12 @@
  *
  * Settings: BENCH_SPECTATORS (1000), BENCH_SPECTATORS_SECONDS (20),
  * BENCH_SPECTATORS_RATE (10 steps a second). */
+#include "bench_env.h"
+#include "bench_http.h"
+#include "bench_json.h"
 #include "bench_sokod.h"
 
-#include <arpa/inet.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -32,10 +30,6 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 /* A level where stepping right and left never ends the race. */
@@ -43,19 +37,6 @@ static const char LEVEL[] = "Collection: bench\n\n; Open\n#######\n#@    #\n#  $
 
 static struct bench_sokod sokod = {.pid = -1};
 static unsigned port;
-
-static uint64_t now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
-static unsigned env_unsigned(const char *name, unsigned fallback)
-{
-    const char *v = getenv(name);
-    return v != NULL && atoi(v) > 0 ? (unsigned)atoi(v) : fallback;
-}
 
 static void stop_server(void)
 {
@@ -86,94 +67,73 @@ static void start_server(void)
 
 static int connect_server(void)
 {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) != 0)
+    int fd = bench_http_connect(port);
+    if (fd < 0)
         fail("cannot connect to sokod");
-    int one = 1;
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     return fd;
 }
 
-/* One request on a kept-alive connection; the answer's body goes to body
- * (cap bytes). Keeps the session cookie in `cookie`. Returns the status. */
-static int request(int fd, const char *method, const char *path, const char *json, char *cookie,
-                   size_t cookie_cap, char *body, size_t cap)
+/* One request of the player, which must answer `want`: returns the answer
+ * parsed (json_decref). Exits with the answer when it is anything else. */
+static json_t *player_request(struct bench_http_client *player, const char *method,
+                              const char *path, const char *json, int want)
 {
-    char req[2048];
-    int n = snprintf(req, sizeof req,
-                     "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                     "Content-Length: %zu\r\n%s%s%s\r\n%s",
-                     method, path, json != NULL ? strlen(json) : 0, cookie[0] ? "Cookie: " : "",
-                     cookie, cookie[0] ? "\r\n" : "", json != NULL ? json : "");
-    if (write(fd, req, (size_t)n) != n)
-        fail("cannot send a request");
-    static char buf[1 << 16];
-    size_t len = 0;
-    char *end = NULL;
-    while (end == NULL) {
-        ssize_t r = read(fd, buf + len, sizeof buf - 1 - len);
-        if (r <= 0)
-            fail("the connection closed");
-        len += (size_t)r;
-        buf[len] = '\0';
-        end = strstr(buf, "\r\n\r\n");
-    }
-    int status = atoi(buf + 9);
-    const char *cl = strcasestr(buf, "\r\nContent-Length:");
-    size_t want = cl != NULL && cl < end ? (size_t)atol(cl + 17) : 0;
-    const char *sc = strcasestr(buf, "\r\nSet-Cookie: ");
-    if (sc != NULL && sc < end) {
-        sc += 14;
-        size_t k = strcspn(sc, ";\r");
-        if (k < cookie_cap) {
-            memcpy(cookie, sc, k);
-            cookie[k] = '\0';
-        }
-    }
-    size_t head = (size_t)(end + 4 - buf);
-    while (len < head + want) {
-        ssize_t r = read(fd, buf + len, sizeof buf - 1 - len);
-        if (r <= 0)
-            fail("the connection closed in a body");
-        len += (size_t)r;
-    }
-    size_t copy = want < cap - 1 ? want : cap - 1;
-    memcpy(body, buf + head, copy);
-    body[copy] = '\0';
-    return status;
-}
-
-static long json_number(const char *text, const char *key)
-{
-    const char *at = strstr(text, key);
-    return at != NULL ? atol(at + strlen(key)) : -1;
+    char *body;
+    int status = bench_http_request(player, method, path, json, &body);
+    json_t *doc = status == want ? bench_json_parse(body) : NULL;
+    if (doc == NULL)
+        fail(status < 0 ? "the connection closed" : body);
+    free(body);
+    return doc;
 }
 
 /* The spectators and what they saw: arrival[step * nspec + i]. */
+struct spectator {
+    int fd;
+    bool ready; /* its stream said "ready": it follows the room */
+    struct bench_http_stream stream;
+};
 static unsigned nspec, nsteps;
-static int *spec_fd;
+static struct spectator *specs;
 static uint64_t *arrival;
 static uint64_t *acked;
 static uint64_t *sent;
 static volatile bool watching = true;
-static char (*tail)[48]; /* the end of each stream's last read, for a pattern cut in two */
 
-/* Records each "race_step" seq in the text a spectator read. */
-static void scan(unsigned i, const char *text, size_t len, uint64_t at)
+/* Whose event it is, and when the bytes that hold it were read. */
+struct reading {
+    unsigned spectator;
+    uint64_t at;
+};
+
+/* Notes the arrival of each race step by its seq, and the ready event. */
+static void on_event(void *arg, const struct bench_http_event *e)
 {
-    static const char key[] = "\"seq\":";
-    const char *p = text, *end = text + len;
-    while (p < end) {
-        const char *found = memmem(p, (size_t)(end - p), key, sizeof key - 1);
-        if (found == NULL)
-            break;
-        long seq = atol(found + sizeof key - 1);
-        if (seq >= 1 && (unsigned long)seq <= nsteps && arrival[(size_t)(seq - 1) * nspec + i] == 0)
-            arrival[(size_t)(seq - 1) * nspec + i] = at;
-        p = found + sizeof key - 1;
-    }
+    const struct reading *r = arg;
+    if (e->type != NULL && strcmp(e->type, "ready") == 0)
+        specs[r->spectator].ready = true;
+    if (e->type == NULL || strcmp(e->type, "race_step") != 0)
+        return;
+    json_t *doc = bench_json_parse(e->data);
+    long seq = bench_json_long(doc, "seq", 0);
+    json_decref(doc);
+    size_t at = (size_t)(seq - 1) * nspec + r->spectator;
+    if (seq >= 1 && (unsigned long)seq <= nsteps && arrival[at] == 0)
+        arrival[at] = r->at;
+}
+
+/* Reads what spectator i's stream holds, read at `at`. False when the
+ * stream closed, broke, or was refused. */
+static bool spectator_read(unsigned i, uint64_t at)
+{
+    char buf[16384];
+    ssize_t n = read(specs[i].fd, buf, sizeof buf);
+    if (n <= 0)
+        return false;
+    struct reading r = {i, at};
+    struct bench_http_stream *s = &specs[i].stream;
+    int taken = bench_http_stream_take(s, buf, (size_t)n, on_event, &r);
+    return taken == 0 || (taken > 0 && s->head.status == 200);
 }
 
 static void *watch_main(void *unused)
@@ -182,29 +142,14 @@ static void *watch_main(void *unused)
     int ep = epoll_create1(0);
     for (unsigned i = 0; i < nspec; i++) {
         struct epoll_event ev = {.events = EPOLLIN, .data.u32 = i};
-        epoll_ctl(ep, EPOLL_CTL_ADD, spec_fd[i], &ev);
+        epoll_ctl(ep, EPOLL_CTL_ADD, specs[i].fd, &ev);
     }
-    static char buf[1 << 16];
     struct epoll_event evs[256];
     while (watching) {
         int n = epoll_wait(ep, evs, 256, 100);
-        uint64_t at = now_us();
-        for (int k = 0; k < n; k++) {
-            unsigned i = evs[k].data.u32;
-            size_t keep = strlen(tail[i]);
-            memcpy(buf, tail[i], keep);
-            ssize_t r = read(spec_fd[i], buf + keep, sizeof buf - keep - 1);
-            if (r <= 0)
-                continue;
-            size_t len = keep + (size_t)r;
-            buf[len] = '\0';
-            scan(i, buf, len, at);
-            size_t t = len < sizeof tail[i] - 1 ? len : sizeof tail[i] - 1;
-            memcpy(tail[i], buf + len - t, t);
-            tail[i][t] = '\0';
-            /* The part already scanned must not count twice: "seq" within
-             * the kept tail is found again but arrival is set once. */
-        }
+        uint64_t at = bench_env_now_us();
+        for (int k = 0; k < n; k++)
+            spectator_read(evs[k].data.u32, at);
     }
     close(ep);
     return NULL;
@@ -216,39 +161,11 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Resident memory (kB) and CPU time (clock ticks) of the server. */
-static void server_usage(long *rss_kb, unsigned long long *ticks)
-{
-    char path[64], line[512];
-    snprintf(path, sizeof path, "/proc/%d/status", (int)sokod.pid);
-    FILE *f = fopen(path, "r");
-    *rss_kb = -1;
-    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
-        if (strncmp(line, "VmRSS:", 6) == 0)
-            *rss_kb = atol(line + 6);
-    }
-    if (f != NULL)
-        fclose(f);
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)sokod.pid);
-    f = fopen(path, "r");
-    *ticks = 0;
-    if (f != NULL && fgets(line, sizeof line, f) != NULL) {
-        const char *p = strrchr(line, ')');
-        unsigned long utime = 0, stime = 0;
-        /* Fields after the name: state is 3rd, utime 14th, stime 15th. */
-        if (p != NULL && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
-                                &utime, &stime) == 2)
-            *ticks = utime + stime;
-    }
-    if (f != NULL)
-        fclose(f);
-}
-
 int main(void)
 {
-    nspec = env_unsigned("BENCH_SPECTATORS", 1000);
-    unsigned seconds = env_unsigned("BENCH_SPECTATORS_SECONDS", 20);
-    unsigned rate = env_unsigned("BENCH_SPECTATORS_RATE", 10);
+    nspec = bench_env_unsigned("BENCH_SPECTATORS", 1000);
+    unsigned seconds = bench_env_unsigned("BENCH_SPECTATORS_SECONDS", 20);
+    unsigned rate = bench_env_unsigned("BENCH_SPECTATORS_RATE", 10);
     nsteps = seconds * rate;
     signal(SIGPIPE, SIG_IGN);
     struct rlimit lim;
@@ -263,24 +180,20 @@ int main(void)
     start_server();
     atexit(stop_server);
 
-    char cookie[256] = "", body[1 << 15], path[128], json[128];
-    int player = connect_server();
-    if (request(player, "POST", "/api/v1/rooms", "{\"level\":\"random\"}", cookie, sizeof cookie,
-                body, sizeof body) != 201)
-        fail(body);
-    long room = json_number(body, "\"room\":{\"id\":");
-    long user = json_number(body, "\"you\":{\"user_id\":");
-    long rss_idle;
-    unsigned long long ticks0;
-    server_usage(&rss_idle, &ticks0);
+    char path[128], json[128];
+    struct bench_http_client player = bench_http_client(port);
+    json_t *doc = player_request(&player, "POST", "/api/v1/rooms", "{\"level\":\"random\"}", 201);
+    long room = bench_json_long(doc, "room.id", -1);
+    long user = bench_json_long(doc, "you.user_id", -1);
+    json_decref(doc);
+    long rss_idle = bench_sokod_usage(&sokod).rss_kb;
 
     /* The spectators, in batches so the listen queue never overflows. */
-    spec_fd = calloc(nspec, sizeof *spec_fd);
-    tail = calloc(nspec, sizeof *tail);
+    specs = calloc(nspec, sizeof *specs);
     arrival = calloc((size_t)nsteps * nspec, sizeof *arrival);
     acked = calloc(nsteps, sizeof *acked);
     sent = calloc(nsteps, sizeof *sent);
-    if (spec_fd == NULL || tail == NULL || arrival == NULL || acked == NULL || sent == NULL)
+    if (specs == NULL || arrival == NULL || acked == NULL || sent == NULL)
         fail("out of memory");
     char get[256];
     int glen = snprintf(get, sizeof get,
@@ -288,58 +201,47 @@ int main(void)
                         "Accept: text/event-stream\r\n\r\n",
                         room);
     for (unsigned i = 0; i < nspec; i++) {
-        spec_fd[i] = connect_server();
-        if (write(spec_fd[i], get, (size_t)glen) != glen)
+        specs[i].fd = connect_server();
+        if (write(specs[i].fd, get, (size_t)glen) != glen)
             fail("cannot ask for a stream");
-        char buf[4096];
-        size_t len = 0;
-        while (len < sizeof buf - 1) {
-            ssize_t r = read(spec_fd[i], buf + len, sizeof buf - 1 - len);
-            if (r <= 0)
-                fail("a stream closed before it was ready");
-            len += (size_t)r;
-            buf[len] = '\0';
-            if (strstr(buf, "event: ready") != NULL)
-                break;
+        while (!specs[i].ready) {
+            if (!spectator_read(i, 0))
+                fail("a stream closed or was refused before it was ready");
         }
     }
-    long rss_watched;
-    unsigned long long ticks_unused;
-    server_usage(&rss_watched, &ticks_unused);
+    long rss_watched = bench_sokod_usage(&sokod).rss_kb;
 
     pthread_t watcher;
     if (pthread_create(&watcher, NULL, watch_main, NULL) != 0)
         fail("cannot start the watching thread");
     snprintf(path, sizeof path, "/api/v1/rooms/%ld/start", room);
-    if (request(player, "POST", path, "{}", cookie, sizeof cookie, body, sizeof body) != 200)
-        fail(body);
-    long wait_ms = json_number(body, "\"starts_in_ms\":");
-    char key[64];
-    snprintf(key, sizeof key, "{\"user_id\":%ld,", user);
-    const char *me = strstr(body, key);
-    long game = me != NULL ? json_number(me, "\"game_id\":") : -1;
+    doc = player_request(&player, "POST", path, "{}", 200);
+    long wait_ms = bench_json_long(doc, "room.starts_in_ms", -1);
+    long game =
+        bench_json_long(bench_json_find(doc, "room.players", "user_id", user), "game_id", -1);
+    json_decref(doc);
     if (game <= 0)
         fail("the race gave the player no game");
     usleep((useconds_t)(wait_ms + 50) * 1000u);
 
     snprintf(path, sizeof path, "/api/v1/games/%ld/log", game);
-    unsigned long long ticks_start, ticks_end;
-    long rss_start, rss_end;
-    server_usage(&rss_start, &ticks_start);
-    uint64_t t0 = now_us(), period = 1000000u / rate;
+    struct bench_sokod_usage start = bench_sokod_usage(&sokod);
+    uint64_t t0 = bench_env_now_us(), period = 1000000u / rate;
     for (unsigned s = 0; s < nsteps; s++) {
-        uint64_t due = t0 + (uint64_t)s * period, t = now_us();
+        uint64_t due = t0 + (uint64_t)s * period, t = bench_env_now_us();
         if (due > t)
             usleep((useconds_t)(due - t));
         snprintf(json, sizeof json, "{\"seq\":%u,\"steps\":\"%c\"}", s + 1, s % 2 == 0 ? 'r' : 'l');
-        sent[s] = now_us();
-        int status = request(player, "POST", path, json, cookie, sizeof cookie, body, sizeof body);
-        acked[s] = now_us();
+        sent[s] = bench_env_now_us();
+        char *body;
+        int status = bench_http_request(&player, "POST", path, json, &body);
+        acked[s] = bench_env_now_us();
         if (status != 200)
-            fail(body);
+            fail(status < 0 ? "the connection closed" : body);
+        free(body);
     }
-    uint64_t wall = now_us() - t0;
-    server_usage(&rss_end, &ticks_end);
+    uint64_t wall = bench_env_now_us() - t0;
+    struct bench_sokod_usage end = bench_sokod_usage(&sokod);
     usleep(500000); /* the last events' way to the last spectators */
     watching = false;
     pthread_join(watcher, NULL);
@@ -380,7 +282,8 @@ int main(void)
     qsort(from_send, got, sizeof *from_send, by_value);
     qsort(answer, nsteps, sizeof *answer, by_value);
     long hz = sysconf(_SC_CLK_TCK);
-    double cpu = (double)(ticks_end - ticks_start) / (double)hz / ((double)wall / 1e6) * 100.0;
+    double cpu = (double)(end.utime + end.stime - start.utime - start.stime) / (double)hz /
+                 ((double)wall / 1e6) * 100.0;
     printf("spectators: %u, steps: %u at %u a second, deliveries: %zu of %zu (%zu before the "
            "answer)\n",
            nspec, nsteps, rate, got, pairs, early);
@@ -400,21 +303,18 @@ int main(void)
                (double)last[complete / 2] / 1000.0,
                (double)last[(size_t)((double)complete * 0.99)] / 1000.0, complete);
     printf("server RSS: %ld kB idle, %ld kB with the spectators, %ld kB after stepping\n", rss_idle,
-           rss_watched, rss_end);
+           rss_watched, end.rss_kb);
     printf("server CPU while stepping: %.1f%% of one core\n", cpu);
     /* Figures taken on a busy machine say little: say how busy it was. */
-    FILE *load = fopen("/proc/loadavg", "r");
-    char avg[128] = "";
-    if (load != NULL && fgets(avg, sizeof avg, load) != NULL)
-        printf("load average: %s", avg);
-    if (load != NULL)
-        fclose(load);
+    char avg[128];
+    bench_env_load(avg, sizeof avg);
+    printf("load average: %s\n", avg);
     free(from_send);
     free(answer);
     free(all);
     free(last);
     for (unsigned i = 0; i < nspec; i++)
-        close(spec_fd[i]);
-    close(player);
+        close(specs[i].fd);
+    bench_http_close(&player);
     return 0;
 }

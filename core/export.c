@@ -161,6 +161,18 @@ uint32_t soko_entry_title_len(const soko_entry *e)
     return e->title.len;
 }
 
+SOKO_EXPORT("soko_entry_author_off")
+uint32_t soko_entry_author_off(const soko_entry *e)
+{
+    return e->author.off;
+}
+
+SOKO_EXPORT("soko_entry_author_len")
+uint32_t soko_entry_author_len(const soko_entry *e)
+{
+    return e->author.len;
+}
+
 SOKO_EXPORT("soko_level_boxes")
 uint32_t soko_level_boxes(const soko_level *l)
 {

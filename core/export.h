@@ -30,6 +30,8 @@ uint32_t soko_entry_board_len(const soko_entry *e);
 uint32_t soko_entry_board_line(const soko_entry *e);
 uint32_t soko_entry_title_off(const soko_entry *e);
 uint32_t soko_entry_title_len(const soko_entry *e);
+uint32_t soko_entry_author_off(const soko_entry *e);
+uint32_t soko_entry_author_len(const soko_entry *e);
 uint32_t soko_level_boxes(const soko_level *l);
 uint32_t soko_level_player(const soko_level *l);
 

@@ -11,11 +11,14 @@
 #include "level.h"
 
 /* One history entry: bits 0-1 the direction, bits 2-14 the number of boxes
- * the step pushed (0 for a plain move), or SOKO_ENTRY_RESTART. */
+ * the step pushed (0 for a plain move), or SOKO_ENTRY_RESTART. core.js reads
+ * entries out of wasm memory with these values (a test compares them). */
 typedef uint16_t soko_entry_t;
 #define SOKO_ENTRY_RESTART ((soko_entry_t)0xFFFF)
-#define SOKO_ENTRY_DIR(e) ((int)((e)&3u))
-#define SOKO_ENTRY_PUSHED(e) ((unsigned)((e) >> 2))
+#define SOKO_ENTRY_DIR_MASK 3u
+#define SOKO_ENTRY_PUSHED_SHIFT 2
+#define SOKO_ENTRY_DIR(e) ((int)((e)&SOKO_ENTRY_DIR_MASK))
+#define SOKO_ENTRY_PUSHED(e) ((unsigned)((e) >> SOKO_ENTRY_PUSHED_SHIFT))
 
 /* The longest history a game may hold, in steps and restarts: one value
  * for the server and the browser, which reads it through

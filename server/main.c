@@ -1,6 +1,5 @@
 /* sokod: the Sokoban server and its command-line tools, in one program. */
-#include "cli.h"
-#include "cli_solve.h"
+#include "cli/cli.h"
 
 #include <stdio.h>
 #include <string.h>

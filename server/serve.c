@@ -1,7 +1,8 @@
 /* sokod serve: the HTTP server, from start-up to a clean stop on SIGINT or SIGTERM. */
-#include "cli.h"
+#include "cli/cli.h"
+#include "cli/cli_options.h"
 
-#include "config.h"
+#include "base/config.h"
 #include "server.h"
 
 #include <pthread.h>
@@ -12,13 +13,9 @@
 int cli_serve(int argc, char **argv)
 {
     struct config cfg;
-    int loaded = config_load(&cfg, CONFIG_SERVE, argc, argv);
-    if (loaded == 1) {
-        config_usage(CONFIG_SERVE, "sokod [serve] [FLAGS]");
-        return 0;
-    }
-    if (loaded < 0)
-        return 2;
+    int early = cli_config(&cfg, CONFIG_SERVE, argc, argv, "sokod [serve] [FLAGS]", NULL);
+    if (early >= 0)
+        return early;
     if (cfg.nargs > 0) {
         fprintf(stderr, "sokod serve: unexpected argument '%s' (try --help)\n", cfg.args[0]);
         return 2;

@@ -1,28 +1,34 @@
 /* The server's start-up and shutdown, in their order. */
 #include "server.h"
 
-#include "access_log.h"
-#include "account_limits.h"
-#include "auth.h"
-#include "device.h"
-#include "commit.h"
-#include "daily.h"
-#include "events.h"
-#include "game_answers.h"
-#include "game_cache.h"
-#include "gzip_cache.h"
-#include "hint.h"
-#include "hint_plan.h"
-#include "http.h"
-#include "http_checks.h"
-#include "import.h"
-#include "live.h"
-#include "rooms.h"
-#include "static_files.h"
-#include "storage.h"
-#include "sweeper.h"
-#include "uploads.h"
-#include "worker.h"
+#include "endpoints.h"
+#include "accounts/account_limits.h"
+#include "accounts/auth.h"
+#include "accounts/device.h"
+#include "accounts/sweeper.h"
+#include "http/access_log.h"
+#include "http/daemon.h"
+#include "http/gzip_cache.h"
+#include "http/http.h"
+#include "http/http_checks.h"
+#include "http/static_files.h"
+#include "http/worker.h"
+#include "library/import.h"
+#include "library/uploads.h"
+#include "live/events.h"
+#include "live/live.h"
+#include "live/room_state.h"
+#include "live/watch.h"
+#include "play/commit.h"
+#include "play/daily.h"
+#include "play/game_answers.h"
+#include "play/game_cache.h"
+#include "play/hint.h"
+#include "play/hint_plan.h"
+#include "storage/storage.h"
+#include "storage/storage_backup.h"
+#include "storage/storage_migrate.h"
+#include "storage/storage_wal.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -51,12 +57,18 @@ static void stop_running(void)
 {
     if (running.daemon != NULL) {
         hint_cancel_all();
-        http_stop(running.daemon, STOP_GRACE_MS);
+        /* No new connection, then every live stream ended (each is woken
+         * to finish), so that the requests in flight can all be answered
+         * and the daemon stops with no connection suspended. */
+        daemon_quiesce(running.daemon);
+        events_stop();
+        daemon_stop(running.daemon, STOP_GRACE_MS);
         running.daemon = NULL;
     }
     if (running.sweeper)
         sweeper_stop();
     if (running.threads) {
+        /* Stops the heartbeats when the daemon never started (else done). */
         events_stop();
         commit_stop();
     }
@@ -124,7 +136,7 @@ int server_start(const struct config *cfg, unsigned *port)
         stop_running();
         return -1;
     }
-    rooms_set_limit(cfg->max_rooms);
+    room_state_set_limit(cfg->max_rooms);
     game_cache_setup((size_t)cfg->game_cache_mb << 20);
     if (uploads_start(cfg) != 0) {
         fprintf(stderr, "sokod: cannot start the solvability check's thread\n");
@@ -154,6 +166,15 @@ int server_start(const struct config *cfg, unsigned *port)
         [WORKER_LEVELS] = LEVELS_WORKERS,
         [WORKER_UPLOADS] = UPLOADS_WORKERS,
     };
+    /* What live play adds to each game's entries, in this order: the
+     * game's own followers hear of an entry before its race room or the
+     * player's watchers do. Before the committer starts, which reads the
+     * lists without a lock. */
+    if (live_listen() != 0 || room_state_listen() != 0 || watch_listen() != 0) {
+        fprintf(stderr, "sokod: too many listeners of game entries\n");
+        stop_running();
+        return -1;
+    }
     /* Each of these stops cleanly when it did not start. */
     running.threads = true;
     if (worker_start(pools) != 0 || storage_checkpointer_start() != STORAGE_OK ||
@@ -175,7 +196,8 @@ int server_start(const struct config *cfg, unsigned *port)
     /* Without its thread, lines are written at once: nothing is lost. */
     access_log_start();
     running.access_log = true;
-    running.daemon = http_start(cfg, port);
+    routes_use(endpoints_table);
+    running.daemon = daemon_start(cfg, port);
     if (running.daemon == NULL) {
         stop_running();
         return -1;

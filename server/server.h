@@ -4,7 +4,7 @@
 #ifndef SOKOD_SERVER_H
 #define SOKOD_SERVER_H
 
-#include "config.h"
+#include "base/config.h"
 
 /* Starts the server of cfg: libsodium, the database (locked against
  * sokod restore, migrated, the bundled levels imported), the static files,

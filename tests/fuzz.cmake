@@ -20,7 +20,7 @@ if(CMAKE_C_COMPILER_ID STREQUAL "Clang")
       set(seeds ${SOKOD_SHARED_DIR}/levels ${SOKOD_SHARED_DIR}/levels/solutions)
     elseif(name STREQUAL "fuzz_slc")
       # The server's SLC reader and writer, on libxml2.
-      target_sources(${name} PRIVATE ${CMAKE_SOURCE_DIR}/server/slc.c)
+      target_sources(${name} PRIVATE ${CMAKE_SOURCE_DIR}/server/library/slc.c)
       target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/server)
       target_compile_definitions(${name} PRIVATE _GNU_SOURCE)
       target_link_libraries(${name} PRIVATE PkgConfig::LIBXML2 Threads::Threads)

@@ -89,6 +89,41 @@ bool bench_sokod_run(struct bench_sokod *s, char *why, size_t cap)
     return true;
 }
 
+struct bench_sokod_usage bench_sokod_usage(const struct bench_sokod *s)
+{
+    struct bench_sokod_usage u = {-1, 0, 0};
+    char path[64], line[512];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)s->pid);
+    FILE *f = fopen(path, "r");
+    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+        if (strncmp(line, "VmRSS:", 6) == 0)
+            u.rss_kb = atol(line + 6);
+    }
+    if (f != NULL)
+        fclose(f);
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)s->pid);
+    f = fopen(path, "r");
+    if (f != NULL && fgets(line, sizeof line, f) != NULL) {
+        /* The name may hold spaces: fields are counted from its ')'. After
+         * it, state is the 3rd field, utime the 14th and stime the 15th. */
+        const char *p = strrchr(line, ')');
+        if (p != NULL)
+            sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &u.utime,
+                   &u.stime);
+    }
+    if (f != NULL)
+        fclose(f);
+    return u;
+}
+
+long long bench_sokod_file_size(const struct bench_sokod *s, const char *name)
+{
+    char path[PATH_MAX + 32];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", s->dir, name);
+    return stat(path, &st) == 0 ? (long long)st.st_size : 0;
+}
+
 void bench_sokod_stop(struct bench_sokod *s)
 {
     if (s->pid > 0) {

@@ -26,6 +26,19 @@ bool bench_sokod_prepare(struct bench_sokod *s, const char *name, char *why, siz
  * False with the reason in why (sokod's log: dir/stderr.log). */
 bool bench_sokod_run(struct bench_sokod *s, char *why, size_t cap);
 
+/* What sokod uses of the machine. */
+struct bench_sokod_usage {
+    long rss_kb;                     /* resident memory (VmRSS); -1 when unknown */
+    unsigned long long utime, stime; /* CPU time in clock ticks; 0 when unknown */
+};
+
+/* Reads sokod's memory and CPU time from /proc. */
+struct bench_sokod_usage bench_sokod_usage(const struct bench_sokod *s);
+
+/* The size in bytes of a file in sokod's folder ("sokod.db"), 0 when there
+ * is none. */
+long long bench_sokod_file_size(const struct bench_sokod *s, const char *name);
+
 /* Stops sokod (SIGTERM, then waits for it). Safe to call more than once. */
 void bench_sokod_stop(struct bench_sokod *s);
 

@@ -1,13 +1,15 @@
 // a11y.js: announcements for screen readers through ARIA live regions, and
 // short messages (toasts) that everyone sees.
 
+import { $ } from './dom.js';
+
 let polite, assertive, toastBox;
 let pending = null;
 
 export function initA11y() {
-  polite = document.getElementById('live-polite');
-  assertive = document.getElementById('live-assertive');
-  toastBox = document.getElementById('toasts');
+  polite = $('live-polite');
+  assertive = $('live-assertive');
+  toastBox = $('toasts');
 }
 
 /** Says text in the polite live region. Rapid calls keep only the last, so

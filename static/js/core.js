@@ -4,15 +4,19 @@
 // same position. Memory is carved once from __heap_base by a bump allocator:
 // one level and one game at a time, plus a scratch level for thumbnails.
 
+// Copies of the core's C values (core/base.h, core/game.h): each NAME here
+// is SOKO_NAME there, and tests/js/abi.test.mjs holds them equal.
 export const UP = 0, RIGHT = 1, DOWN = 2, LEFT = 3;
 export const WALL = 1, GOAL = 2, BOX = 4, OUTSIDE = 8;
 export const MOVED = 0, PUSHED = 1;
+export const E_PLAYERS = -4, E_OPEN = -7;
 export const E_WALL = -9, E_BLOCKED = -10, E_FULL = -11, E_NOTHING = -12, E_NO_PATH = -14;
-export const RESTART_ENTRY = 0xffff;
-export const LETTERS = 'urdl';
+export const ENTRY_RESTART = 0xffff, ENTRY_DIR_MASK = 3, ENTRY_PUSHED_SHIFT = 2;
+export const MAX_CELLS = 128 * 128;
 
+export const LETTERS = 'urdl';
+// The page's own buffer for directions (paths, decoded LURD), not a core value.
 const DIRS_CAP = 1 << 16;
-const MAX_CELLS = 128 * 128;
 const DX = [0, 1, 0, -1], DY = [-1, 0, 1, 0];
 
 /** Loads core.wasm from url and returns a Core. */
@@ -98,9 +102,9 @@ export class Core {
     return e;
   }
 
-  parseInto(at, text) {
+  parseInto(at, text, firstLine = 1) {
     const [t, n] = this.putText(text);
-    const rc = this.x.soko_level_parse(at, t, n, 1, this.err);
+    const rc = this.x.soko_level_parse(at, t, n, firstLine, this.err);
     if (rc !== 0) throw this.errorAt(rc);
     const x = this.x;
     const width = x.soko_level_width(at), height = x.soko_level_height(at);
@@ -110,13 +114,15 @@ export class Core {
       boxes: x.soko_level_boxes(at),
       player: x.soko_level_player(at),
       cells: this.mem().slice(cellsAt, cellsAt + width * height),
+      solved: x.soko_level_solved(at) !== 0,
     };
   }
 
-  /** Reads a board: {width, height, boxes, player, cells (a copy)}. Throws
-   * an Error with line, col and message when the board is not valid. */
-  parseLevel(text) {
-    return this.parseInto(this.scratchLevel, text);
+  /** Reads a board whose first line is line firstLine of the caller's text:
+   * {width, height, boxes, player, cells (a copy), solved}. Throws an Error
+   * with line, col and message when the board is not valid. */
+  parseLevel(text, firstLine = 1) {
+    return this.parseInto(this.scratchLevel, text, firstLine);
   }
 
   /** Starts the one live game on a board under rule (0 standard, 1
@@ -183,8 +189,8 @@ export class Game {
   entry(i) {
     const m = this.core.mem(), at = this.core.history + i * 2;
     const e = m[at] | (m[at + 1] << 8);
-    if (e === RESTART_ENTRY) return { restart: true };
-    return { dir: e & 3, pushed: e >> 2 };
+    if (e === ENTRY_RESTART) return { restart: true };
+    return { dir: e & ENTRY_DIR_MASK, pushed: e >> ENTRY_PUSHED_SHIFT };
   }
 
   /** One step: MOVED, PUSHED, or a negative core error (nothing changed). */

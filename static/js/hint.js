@@ -8,11 +8,11 @@
 import { api, errorMessage } from './api.js';
 import { announce } from './a11y.js';
 import { dirOfLetter } from './core.js';
+import { $ } from './dom.js';
 
 const DIR_NAMES = ['up', 'right', 'down', 'left'];
 const DELTA_X = [0, 1, 0, -1], DELTA_Y = [-1, 0, 1, 0];
 
-const $ = (id) => document.getElementById(id);
 let play = null;
 let view = null;
 let shown = null;   // {hint, gameId, hash, cursor}: the last answer and the position it is for

@@ -89,7 +89,7 @@ class LiveStream {
         this.failures = 0;
         document.body.dataset.live = 'on';
       }
-      let data = null;
+      let data;
       try {
         data = JSON.parse(ev.data);
       } catch {

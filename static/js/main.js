@@ -20,6 +20,7 @@ import { live } from './live.js';
 import * as race from './screens/race.js';
 import * as watch from './screens/watch.js';
 import { lazyScreen } from './lazy.js';
+import { $ } from './dom.js';
 
 const editor = lazyScreen('screen-editor', () => import('./screens/editor.js'), '/css/editor.css');
 const admin = lazyScreen('screen-admin', () => import('./screens/admin.js'), '/css/editor.css');
@@ -47,8 +48,8 @@ async function useTheme(id) {
 }
 
 function watchNetwork() {
-  const net = document.getElementById('net');
-  const text = document.getElementById('net-text');
+  const net = $('net');
+  const text = $('net-text');
   let wasDown = false;
   const show = (reachable) => {
     const queued = Number(document.body.dataset.pending || 0);

@@ -4,7 +4,8 @@
 // local core and queued for the server; the server's answer is normally the
 // same position, and when it is not, the page adopts the server's game.
 
-import { dirOfLetter, LETTERS, BOX, WALL, OUTSIDE, PUSHED } from './core.js';
+import { dirOfLetter, BOX, WALL, OUTSIDE, PUSHED } from './core.js';
+import { letterOf, playEntry, gameOfState } from './letters.js';
 import { stepTransition, undoTransition } from './board.js';
 import { GameSync, savedOutbox } from './sync.js';
 import { api } from './api.js';
@@ -84,12 +85,7 @@ export class Play {
       if (!r.ok || !r.body.duplicate) return this.sync.reset(state.seq);
     }
     if (mine.length === 0 || mine[0].seq !== state.seq + 1) return this.sync.reset(state.seq);
-    for (const e of mine) {
-      if (e.kind === 'steps' || e.kind === 'walk' || e.kind === 'push') this.playLetters(e.steps, false);
-      else if (e.kind === 'undo') for (let i = 0; i < e.count; i++) this.game.undo();
-      else if (e.kind === 'redo') for (let i = 0; i < e.count; i++) this.game.redo();
-      else if (e.kind === 'restart') this.game.restart();
-    }
+    for (const e of mine) playEntry(this.game, e);
     this.view.snap(this.position());
     this.sync.queue = mine.map((e) => ({ ...e, sealed: e.sealed }));
     this.sync.changed();
@@ -100,15 +96,10 @@ export class Play {
   build(state) {
     this.state = state;
     const lvl = state.level;
-    const rule = state.rule ?? lvl.rule ?? 0;
-    this.game = this.core.startGame(lvl.rows.join('\n'), rule);
+    this.game = gameOfState(this.core, state);
     if (this.game.width !== lvl.width || this.game.height !== lvl.height) {
       console.warn('sokod: the board read here differs in size from the server\'s', lvl.width, lvl.height);
     }
-    this.playLetters(state.history, false);
-    const redo = state.redo || '';
-    this.playLetters(redo, false);
-    for (let i = 0; i < redo.length; i++) this.game.undo();
     if (!this.matches(state)) console.warn('sokod: the local replay differs from the server\'s game');
     this.selected = -1;
     this.reach = null;
@@ -119,15 +110,6 @@ export class Play {
     this.view.setDeadSquares(this.game.deadSquares);
     this.refreshMarks();
     this.hooks.update?.(this);
-  }
-
-  /** Plays history letters ('*' a restart) on the core without animation. */
-  playLetters(letters, check = true) {
-    for (const ch of letters || '') {
-      const rc = ch === '*' ? this.game.restart() : this.game.step(dirOfLetter(ch));
-      if (rc < 0 && check) return false;
-    }
-    return true;
   }
 
   /** True when the local game is the server's game. */
@@ -237,7 +219,7 @@ export class Play {
     const t = stepTransition(g.width, from, d, e.pushed, this.position());
     t.paced = silent;
     this.view.animate(t);
-    const letter = rc === PUSHED ? LETTERS[d].toUpperCase() : LETTERS[d];
+    const letter = letterOf(d, rc === PUSHED);
     if (!silent) {
       this.queue({ kind: 'steps', steps: letter });
       this.feedback(rc === PUSHED, g.boxesOnGoal > goalsBefore, DIR_NAMES[d]);

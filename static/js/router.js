@@ -20,9 +20,16 @@ export function currentScreen() {
   return current?.name ?? null;
 }
 
+/** The screen a location hash names in table and the arguments after it:
+ * {name, args}. A hash that names no screen of the table is the title's. */
+export function routeOf(hash, table) {
+  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean);
+  const name = Object.hasOwn(table, parts[0] ?? '') ? parts[0] : 'title';
+  return { name, args: parts.slice(1) };
+}
+
 function route() {
-  const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
-  const name = screens[parts[0]] ? parts[0] : 'title';
+  const { name, args } = routeOf(location.hash, screens);
   const screen = screens[name];
   if (current && current.name !== name) {
     current.screen.leave?.();
@@ -32,7 +39,7 @@ function route() {
   const fresh = !current || current.name !== name;
   current = { name, screen };
   section.hidden = false;
-  screen.enter(parts.slice(1), fresh);
+  screen.enter(args, fresh);
   if (fresh) {
     // Move focus to the new screen's heading, so keyboard and screen reader
     // users start there.

@@ -5,10 +5,7 @@
 set -u
 sokod=$1
 levels=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
+. "$(dirname "$0")/tally.sh"
 
 # run NAME EXPECTED_EXIT ARGS...: runs sokod, keeps its output in $out.
 run() {
@@ -180,5 +177,4 @@ has_re '"result": "failed",'
 has_re '^  "solved": 1,$'
 done_test
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tally_end

@@ -6,10 +6,7 @@
 set -u
 sokod=$1
 migrations=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
+. "$(dirname "$0")/tally.sh"
 ok() { passed=$((passed + 1)); echo "ok   $1"; }
 fail() { failed=$((failed + 1)); printf 'FAIL %s\n%s\n' "$1" "$2"; }
 
@@ -62,5 +59,4 @@ for bad in "--boxes 0" "--boxes 9" "--width 4" "--width 12-8" "--shape round" "-
   [ $rc -eq 2 ] && ok "generate $bad: usage error" ||
     fail "sokod generate $bad exited $rc, expected 2" "$(cat "$tmp/err")"
 done
-echo "$passed passed, $failed failed"
-[ $failed -eq 0 ]
+tally_end

@@ -6,16 +6,13 @@
 // hide, delete, restore) and reads the audit log. Screenshots in every theme.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
-import { startServer, openBrowser, screenshotPath, apiGet, holdAnswers, SOKOD, SOURCE_DIR } from './harness.mjs';
+import { startServer, openBrowser, closeAll, createAdmin, sendAccountForm, screenshotPath, screenshotEachTheme, apiGet, holdAnswers, SOURCE_DIR } from './harness.mjs';
 
 const SHARED = process.env.SOKOD_SHARED_DIR || join(SOURCE_DIR, '..', 'shared');
-const MIGRATIONS = process.env.SOKOD_MIGRATIONS || join(SOURCE_DIR, 'migrations');
 const MICROBAN = join(SHARED, 'levels', 'Microban_155.xsb');
 const BOXOBAN = join(SHARED, 'levels', 'boxoban-medium-000.txt');
-const THEMES = ['classic', 'midnight', 'contrast', 'retro', 'garden'];
 
 let server, admin, player;
 before(async () => {
@@ -24,23 +21,15 @@ before(async () => {
   // should not keep the machine busy for the rest of the test.
   process.env.SOKOD_SOLVER_SECONDS = '1';
   server = await startServer();
-  execFileSync(SOKOD, ['admin', 'create', 'boss', '--db', server.db, '--migrations', MIGRATIONS],
-    { input: 'correct horse battery\n' });
+  createAdmin(server.db, 'boss', 'correct horse battery');
   admin = await openBrowser({ viewport: { width: 1280, height: 900 } });
   player = await openBrowser({ viewport: { width: 1280, height: 900 } });
 });
-after(async () => {
-  await admin?.close();
-  await player?.close();
-  await server?.stop();
-});
+after(() => closeAll(server, admin, player));
 
 /** Signs in through the account screen. */
 async function signIn(page, name, password) {
-  await page.goto(`${server.url}/#/account`);
-  await page.fill('#acc-login input[name="username"]', name);
-  await page.fill('#acc-login input[name="password"]', password);
-  await page.click('#acc-login button[type="submit"]');
+  await sendAccountForm(page, server.url, 'login', name, password);
   await page.waitForFunction((n) => window.sokod?.app.account?.username === n, name);
 }
 
@@ -61,12 +50,6 @@ async function waitUploadState(page, name, state) {
 
 const chips = (loc) => loc.locator('.report > .adm-summary .chip').allTextContents();
 
-async function setTheme(page, theme) {
-  await page.evaluate((t) => window.sokod.settings.set('theme', t), theme);
-  await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
-  await page.waitForTimeout(250);
-}
-
 test('guests and players see no admin page, and the API refuses them', async () => {
   const { page, errors } = player;
   await page.goto(`${server.url}/`);
@@ -76,10 +59,7 @@ test('guests and players see no admin page, and the API refuses them', async () 
   assert.equal(r.status, 401, `a guest asking for the admin collections: ${JSON.stringify(r.body)}`);
   assert.equal(r.body.error.code, 'sign_in_required');
 
-  await page.goto(`${server.url}/#/account`);
-  await page.fill('#acc-signup input[name="username"]', 'player1');
-  await page.fill('#acc-signup input[name="password"]', 'hunter22hunter');
-  await page.click('#acc-signup button[type="submit"]');
+  await sendAccountForm(page, server.url, 'signup', 'player1', 'hunter22hunter');
   await page.waitForFunction(() => window.sokod?.app.account?.username === 'player1');
   await page.goto(`${server.url}/`);
   await page.waitForSelector('#screen-title:not([hidden])');
@@ -168,11 +148,7 @@ test('an admin uploads shared collections, reads the reports and imports one', a
   await page.click('.adm-paste summary');
   await mixed.scrollIntoViewIfNeeded();
   await page.screenshot({ path: screenshotPath('admin-upload.png') });
-  for (const theme of THEMES) {
-    await setTheme(page, theme);
-    await page.screenshot({ path: screenshotPath(`admin-${theme}.png`) });
-  }
-  await setTheme(page, 'classic');
+  await screenshotEachTheme(page, 'admin');
 
   // Import Microban into a new collection with a name of our own.
   await micro.locator('input[name="name"]').fill('Microban (upload)');
@@ -309,11 +285,7 @@ test('an admin manages the library and reads the audit log', async () => {
   await page.waitForSelector(`.adm-coll:not(.is-hidden)[data-id="${id}"]`);
   names = (await apiGet(page, '/collections')).body.collections.map((x) => x.name);
   assert.ok(names.includes('Microban'));
-  for (const theme of THEMES) {
-    await setTheme(page, theme);
-    await page.screenshot({ path: screenshotPath(`admin-library-${theme}.png`) });
-  }
-  await setTheme(page, 'classic');
+  await screenshotEachTheme(page, 'admin-library');
 
   // Microban moves before the tutorial.
   const order = async () => (await apiGet(page, '/collections')).body.collections.map((x) => x.id);

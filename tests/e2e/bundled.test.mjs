@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { SOURCE_DIR, startServer, openBrowser, apiGet, holdAnswers } from './harness.mjs';
+import { SOURCE_DIR, startServer, openBrowser, closeAll, apiGet, holdAnswers } from './harness.mjs';
 
 let server, browser;
 before(async () => {
@@ -16,10 +16,7 @@ before(async () => {
   console.log(`sokod started and imported levels/ in ${Date.now() - started} ms`);
   browser = await openBrowser();
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => closeAll(server, browser));
 
 const heading = (page) => page.textContent('#lib-heading');
 

@@ -2,17 +2,11 @@
 // on the day's board and starts a streak, both shown from the title screen.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, openBrowser, waitForGame, apiGet, holdAnswers } from './harness.mjs';
+import { startServerAndBrowser, closeAll, waitForGame, apiGet, holdAnswers } from './harness.mjs';
 
 let server, browser;
-before(async () => {
-  server = await startServer();
-  browser = await openBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await startServerAndBrowser()));
+after(() => closeAll(server, browser));
 
 test('the title screen opens today\'s daily puzzle', async () => {
   const { page, errors } = browser;

@@ -2,17 +2,13 @@
 // with a finger drag, the grid grown and cropped, test play with swipes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, openBrowser, screenshotPath } from './harness.mjs';
+import { startServerAndBrowser, closeAll, screenshotPath } from './harness.mjs';
 
 let server, browser;
-before(async () => {
-  server = await startServer();
-  browser = await openBrowser({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await startServerAndBrowser({
+  viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true,
+})));
+after(() => closeAll(server, browser));
 
 const rowsNow = (page) => page.evaluate(() => window.sokod.editor.rows());
 

@@ -4,24 +4,19 @@
 // also photographed in every theme.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
-import { startServer, openBrowser, screenshotPath, apiGet, waitForGame, waitSynced, counters, SOKOD, SOURCE_DIR } from './harness.mjs';
+import {
+  startServer, openBrowser, closeAll, createAdmin, sendAccountForm, screenshotPath, screenshotEachTheme, apiGet,
+  waitForGame, waitSynced, counters,
+} from './harness.mjs';
 
-const MIGRATIONS = process.env.SOKOD_MIGRATIONS || join(SOURCE_DIR, 'migrations');
-const THEMES = ['classic', 'midnight', 'contrast', 'retro', 'garden'];
 
 let server, browser;
 before(async () => {
   server = await startServer();
-  execFileSync(SOKOD, ['admin', 'create', 'maker', '--db', server.db, '--migrations', MIGRATIONS],
-    { input: 'level maker secret\n' });
+  createAdmin(server.db, 'maker', 'level maker secret');
   browser = await openBrowser({ viewport: { width: 1280, height: 800 } });
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => closeAll(server, browser));
 
 async function squareCentre(page, x, y) {
   const box = await page.locator('#ed-board').boundingBox();
@@ -41,10 +36,7 @@ const ARROW = { l: 'ArrowLeft', r: 'ArrowRight', u: 'ArrowUp', d: 'ArrowDown' };
 
 test('an editor-made level saved by an admin is played and solved from the library', async () => {
   const { page, errors } = browser;
-  await page.goto(`${server.url}/#/account`);
-  await page.fill('#acc-login input[name="username"]', 'maker');
-  await page.fill('#acc-login input[name="password"]', 'level maker secret');
-  await page.click('#acc-login button[type="submit"]');
+  await sendAccountForm(page, server.url, 'login', 'maker', 'level maker secret');
   await page.waitForFunction(() => window.sokod?.app.account?.admin === true);
 
   await page.goto(`${server.url}/#/editor`);
@@ -61,13 +53,7 @@ test('an editor-made level saved by an admin is played and solved from the libra
   await page.fill('#ed-title', 'Twin rooms');
   await page.fill('#ed-author', 'maker');
   await page.focus('#ed-board');
-  for (const theme of THEMES) {
-    await page.evaluate((t) => window.sokod.settings.set('theme', t), theme);
-    await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
-    await page.waitForTimeout(250);
-    await page.screenshot({ path: screenshotPath(`editor-${theme}.png`) });
-  }
-  await page.evaluate(() => window.sokod.settings.set('theme', 'classic'));
+  await screenshotEachTheme(page, 'editor');
 
   // Test play: the upper box to its goal, then the lower one.
   const solution = 'urRRRlllddRRR';

@@ -8,38 +8,25 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer, openBrowser, screenshotPath, WASM, SOURCE_DIR } from './harness.mjs';
+import { startServerAndBrowser, closeAll, screenshotPath, WASM, SOURCE_DIR } from './harness.mjs';
+import { loadCore } from '../support/wasm_core.mjs';
 
 const SHARED = process.env.SOKOD_SHARED_DIR || join(SOURCE_DIR, '..', 'shared');
 
 let server, browser;
-before(async () => {
-  server = await startServer();
-  browser = await openBrowser({ viewport: { width: 1280, height: 800 }, permissions: ['clipboard-read', 'clipboard-write'] });
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await startServerAndBrowser({
+  viewport: { width: 1280, height: 800 }, permissions: ['clipboard-read', 'clipboard-write'],
+})));
+after(() => closeAll(server, browser));
 
 // ---- The core, here in node, to read what the editor exports ------------------------------
 
 const WALL = 1, GOAL = 2, BOX = 4, OUTSIDE = 8;
 
 async function nodeCore() {
-  const { instance } = await WebAssembly.instantiate(readFileSync(WASM), {});
-  const x = instance.exports;
-  let top = (x.__heap_base.value + 15) & ~15;
-  const alloc = (n) => {
-    const at = top;
-    top = (top + n + 15) & ~15;
-    const need = top - x.memory.buffer.byteLength;
-    if (need > 0) x.memory.grow(Math.ceil(need / 65536));
-    return at;
-  };
+  const { x, alloc, mem } = await loadCore(WASM);
   const level = alloc(x.soko_sizeof_level()), err = alloc(x.soko_sizeof_error()), text = alloc(1 << 20);
   const reader = alloc(x.soko_sizeof_reader()), entry = alloc(x.soko_sizeof_entry());
-  const mem = () => new Uint8Array(x.memory.buffer);
   return {
     /** The first level of a file's text as rows: '#' wall, ' ' outside,
      * '-' floor, '.', '$', '*', '@', '+'. Throws the core's message. */

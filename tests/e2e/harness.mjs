@@ -130,6 +130,13 @@ export function importLevels(db, file, collection) {
   return execFileSync(SOKOD, args, { encoding: 'utf8' });
 }
 
+/** Creates an account with the admin right in a server's database (sokod
+ * admin create), its password given on standard input. */
+export function createAdmin(db, name, password) {
+  execFileSync(SOKOD, ['admin', 'create', name, '--db', db, '--migrations', MIGRATIONS],
+    { input: `${password}\n` });
+}
+
 /** A browser with a fresh profile (a persistent context in a new folder):
  * one per "device". Options go to launchPersistentContext. */
 export async function openBrowser(options = {}) {
@@ -149,6 +156,43 @@ export async function openBrowser(options = {}) {
     if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) errors.push(m.text());
   });
   return { context, page, errors, close: () => context.close() };
+}
+
+/** Debian's chromium, headless, for tests that put several people in one
+ * browser (a context each, from browser.newContext()). */
+export async function launchChromium() {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+}
+
+/** What most test files start before their tests: a sokod (with
+ * startServer's options) and one browser (with openBrowser's options).
+ * Resolves to {server, browser}; when the browser fails to open, the server
+ * is stopped before the failure is passed on. */
+export async function startServerAndBrowser(browserOptions = {}, serverOptions = {}) {
+  const server = await startServer(serverOptions);
+  try {
+    return { server, browser: await openBrowser(browserOptions) };
+  } catch (e) {
+    await server.stop();
+    throw e;
+  }
+}
+
+/** What a test file ends with: closes its browsers, then stops its server.
+ * Each may be undefined, when the hook that starts them failed part way. */
+export async function closeAll(server, ...browsers) {
+  for (const browser of browsers) await browser?.close();
+  await server?.stop();
+}
+
+/** Opens the account screen of the server at `url` and sends its sign-up
+ * or log-in form (`form`: 'signup' or 'login') with a name and a password.
+ * Returns once it is sent: the caller waits for what should follow. */
+export async function sendAccountForm(page, url, form, name, password) {
+  await page.goto(`${url}/#/account`);
+  await page.fill(`#acc-${form} input[name="username"]`, name);
+  await page.fill(`#acc-${form} input[name="password"]`, password);
+  await page.click(`#acc-${form} button[type="submit"]`);
 }
 
 /** Waits until the game screen shows a level and the board is drawn. */
@@ -201,6 +245,26 @@ export function arrows(lurd) {
 export function screenshotPath(name) {
   mkdirSync(SHOTS, { recursive: true });
   return join(SHOTS, name);
+}
+
+/** The themes the client offers, as static/themes/ names them. */
+export const THEMES = ['classic', 'midnight', 'contrast', 'retro', 'garden'];
+
+/** Switches the page to a theme and waits until it is drawn in it. */
+export async function setTheme(page, theme) {
+  await page.evaluate((t) => window.sokod.settings.set('theme', t), theme);
+  await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
+  await page.waitForTimeout(250);
+}
+
+/** A screenshot of the page in each of `themes`, named `${prefix}-${theme}.png`;
+ * then the page goes back to the classic theme. */
+export async function screenshotEachTheme(page, prefix, themes = THEMES) {
+  for (const theme of themes) {
+    await setTheme(page, theme);
+    await page.screenshot({ path: screenshotPath(`${prefix}-${theme}.png`) });
+  }
+  await setTheme(page, 'classic');
 }
 
 /** The server's game of the level the page shows. */

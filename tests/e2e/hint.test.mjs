@@ -4,21 +4,17 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, openBrowser, waitForGame, counters, waitSynced, tutorialLevels, press, arrows,
+  startServerAndBrowser, closeAll, waitForGame, counters, waitSynced, tutorialLevels, press, arrows,
   serverGame, screenshotPath,
 } from './harness.mjs';
 
 let server, browser, levels;
 before(async () => {
-  server = await startServer();
-  browser = await openBrowser();
+  ({ server, browser } = await startServerAndBrowser());
   await browser.page.goto(`${server.url}/`);
   levels = await tutorialLevels(browser.page);
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => closeAll(server, browser));
 
 /** The colour of the board's canvas at the centre-ish point (x, y) in
  * squares, and the theme's colour for the hint's arrow, as [r, g, b]. */

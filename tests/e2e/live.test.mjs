@@ -3,23 +3,16 @@
 // they happen, through its event stream, without it fetching the game.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromium } from 'playwright-core';
-import { startServer, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition } from './harness.mjs';
-
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+import { startServer, launchChromium, closeAll, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition } from './harness.mjs';
 
 let server, browser, phone, laptop;
 before(async () => {
   server = await startServer();
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+  browser = await launchChromium();
   phone = await browser.newContext({ viewport: { width: 800, height: 700 } });
   laptop = await browser.newContext({ viewport: { width: 800, height: 700 } });
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => closeAll(server, browser));
 
 const same = (p) => ({ player: p.player, boxes: p.boxes, moves: p.moves, pushes: p.pushes, cursor: p.cursor, redo: p.redo });
 

@@ -3,17 +3,11 @@
 // time from a key press to the frame that shows the step.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, openBrowser, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition, screenshotPath, holdAnswers } from './harness.mjs';
+import { startServerAndBrowser, closeAll, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition, screenshotPath, screenshotEachTheme, holdAnswers } from './harness.mjs';
 
 let server, browser;
-before(async () => {
-  server = await startServer();
-  browser = await openBrowser({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 2 });
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await startServerAndBrowser({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 2 })));
+after(() => closeAll(server, browser));
 
 test('first load of the game page: bytes transferred', async () => {
   await browser.page.goto(`${server.url}/`);
@@ -96,13 +90,7 @@ test('screenshots: title, library, the game in each theme, solved', async () => 
   await waitForGame(page, level.title);
   await press(page, arrows('uuurrD'));
   await waitSynced(page);
-  for (const theme of themes) {
-    await page.evaluate((t) => window.sokod.settings.set('theme', t), theme);
-    await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
-    await page.waitForTimeout(250);
-    await page.screenshot({ path: screenshotPath(`game-${theme}.png`) });
-  }
-  await page.evaluate(() => window.sokod.settings.set('theme', 'classic'));
+  await screenshotEachTheme(page, 'game', themes);
   await page.goto(`${server.url}/#/account`);
   await page.waitForFunction(() => document.getElementById('acc-status').textContent.length > 0);
   await page.screenshot({ path: screenshotPath('account.png') });

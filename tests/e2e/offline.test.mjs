@@ -3,17 +3,11 @@
 // reaches it in order, nothing lost and nothing doubled.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, openBrowser, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition, serverGame, counters, apiGet } from './harness.mjs';
+import { startServerAndBrowser, closeAll, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition, serverGame, counters, apiGet } from './harness.mjs';
 
 let server, browser;
-before(async () => {
-  server = await startServer();
-  browser = await openBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await startServerAndBrowser()));
+after(() => closeAll(server, browser));
 
 test('steps queue while the server is down and sync once it is back', async () => {
   const { page, errors } = browser;

@@ -4,19 +4,13 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer, openBrowser, waitForGame, waitSynced, tutorialLevels, localPosition, serverGame, clickSquare, importLevels, tempDir, apiGet } from './harness.mjs';
+import { startServerAndBrowser, closeAll, waitForGame, waitSynced, tutorialLevels, localPosition, serverGame, clickSquare, importLevels, tempDir, apiGet } from './harness.mjs';
 
 let server, phone;
-before(async () => {
-  server = await startServer();
-  phone = await openBrowser({
-    viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true,
-  });
-});
-after(async () => {
-  await phone?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser: phone } = await startServerAndBrowser({
+  viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true,
+})));
+after(() => closeAll(server, phone));
 
 /** A swipe from the board's centre, made of real touch events. */
 async function swipe(page, dx, dy) {

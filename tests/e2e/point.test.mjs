@@ -3,17 +3,11 @@
 // paths are the page's paths.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, openBrowser, waitForGame, waitSynced, tutorialLevels, localPosition, serverGame, clickSquare } from './harness.mjs';
+import { startServerAndBrowser, closeAll, waitForGame, waitSynced, tutorialLevels, localPosition, serverGame, clickSquare } from './harness.mjs';
 
 let server, browser;
-before(async () => {
-  server = await startServer();
-  browser = await openBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await startServerAndBrowser()));
+after(() => closeAll(server, browser));
 
 test('click to walk, click a box and a square to push it there', async () => {
   const { page, errors } = browser;

@@ -6,23 +6,16 @@
 // lobby starts everyone from nothing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromium } from 'playwright-core';
-import { startServer, waitForGame, tutorialLevels, arrows, apiGet, holdAnswers } from './harness.mjs';
-
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+import { startServer, launchChromium, closeAll, waitForGame, tutorialLevels, arrows, apiGet, holdAnswers } from './harness.mjs';
 
 let server, browser;
 before(async () => {
   // Heartbeats every second: a closed tab shows as offline within seconds.
   process.env.SOKOD_HEARTBEAT = '1';
   server = await startServer();
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+  browser = await launchChromium();
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => closeAll(server, browser));
 
 async function person() {
   const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });

@@ -4,17 +4,11 @@
 // solved position.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, openBrowser, waitForGame, waitSynced, tutorialLevels, press, arrows, screenshotPath } from './harness.mjs';
+import { startServerAndBrowser, closeAll, waitForGame, waitSynced, tutorialLevels, press, arrows, screenshotPath } from './harness.mjs';
 
 let server, browser;
-before(async () => {
-  server = await startServer();
-  browser = await openBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await startServerAndBrowser()));
+after(() => closeAll(server, browser));
 
 /** What the replay screen shows: step, total, counters, solved mark. */
 function replayState(page) {

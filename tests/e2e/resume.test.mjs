@@ -5,7 +5,7 @@
 // follow the server, a resend after a reload) undo nothing played since.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, openBrowser, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition, serverGame, holdAnswers } from './harness.mjs';
+import { startServer, openBrowser, closeAll, sendAccountForm, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition, serverGame, holdAnswers } from './harness.mjs';
 
 let server, phone, laptop, level;
 before(async () => {
@@ -13,11 +13,7 @@ before(async () => {
   phone = await openBrowser();
   laptop = await openBrowser();
 });
-after(async () => {
-  await phone?.close();
-  await laptop?.close();
-  await server?.stop();
-});
+after(() => closeAll(server, phone, laptop));
 
 const same = (p) => ({ player: p.player, boxes: p.boxes, moves: p.moves, pushes: p.pushes, cursor: p.cursor, redo: p.redo, hash: p.hash });
 
@@ -56,10 +52,7 @@ test('steps typed just before a reload are not lost', async () => {
 test('signed up on one device, logged in on another: the same position', async () => {
   const { page } = phone;
   const name = `player${Date.now() % 100000}`;
-  await page.goto(`${server.url}/#/account`);
-  await page.fill('#acc-signup input[name=username]', name);
-  await page.fill('#acc-signup input[name=password]', 'correct horse battery');
-  await page.click('#acc-signup button');
+  await sendAccountForm(page, server.url, 'signup', name, 'correct horse battery');
   await page.waitForFunction((n) => document.getElementById('acc-status').textContent.includes(n), name);
   await page.goto(`${server.url}/#/play/${level.id}`);
   await waitForGame(page, level.title);
@@ -67,10 +60,7 @@ test('signed up on one device, logged in on another: the same position', async (
   assert.equal(onPhone.moves, 9, 'signing up kept the guest game');
 
   const other = laptop.page;
-  await other.goto(`${server.url}/#/account`);
-  await other.fill('#acc-login input[name=username]', name);
-  await other.fill('#acc-login input[name=password]', 'correct horse battery');
-  await other.click('#acc-login button');
+  await sendAccountForm(other, server.url, 'login', name, 'correct horse battery');
   await other.waitForFunction((n) => document.getElementById('acc-status').textContent.includes(n), name);
   await other.goto(`${server.url}/#/play/${level.id}`);
   await waitForGame(other, level.title);

@@ -2,7 +2,7 @@
 // every device the player logs in on, and survives a reload there.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, openBrowser, apiGet, holdAnswers } from './harness.mjs';
+import { startServer, openBrowser, closeAll, apiGet, holdAnswers } from './harness.mjs';
 
 let server, phone, laptop;
 before(async () => {
@@ -10,11 +10,7 @@ before(async () => {
   phone = await openBrowser();
   laptop = await openBrowser();
 });
-after(async () => {
-  await phone?.close();
-  await laptop?.close();
-  await server?.stop();
-});
+after(() => closeAll(server, phone, laptop));
 
 const themeOf = (page) => page.evaluate(() => document.documentElement.dataset.theme);
 

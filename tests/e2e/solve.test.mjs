@@ -2,17 +2,11 @@
 // counters, the live region, the server's solved mark, Enter to go on.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, openBrowser, waitForGame, counters, waitSynced, tutorialLevels, press, arrows, apiGet } from './harness.mjs';
+import { startServerAndBrowser, closeAll, waitForGame, counters, waitSynced, tutorialLevels, press, arrows, apiGet } from './harness.mjs';
 
 let server, browser;
-before(async () => {
-  server = await startServer();
-  browser = await openBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await startServerAndBrowser()));
+after(() => closeAll(server, browser));
 
 test('solve the first two tutorial levels with the keyboard', async () => {
   const { page, errors } = browser;

@@ -2,17 +2,11 @@
 // and the server agree after each, redo stack included.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, openBrowser, waitForGame, counters, waitSynced, tutorialLevels, press, arrows, localPosition, serverGame } from './harness.mjs';
+import { startServerAndBrowser, closeAll, waitForGame, counters, waitSynced, tutorialLevels, press, arrows, localPosition, serverGame } from './harness.mjs';
 
 let server, browser;
-before(async () => {
-  server = await startServer();
-  browser = await openBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await startServerAndBrowser()));
+after(() => closeAll(server, browser));
 
 async function expectBoth(page, what, moves, pushes, redo) {
   await waitSynced(page);

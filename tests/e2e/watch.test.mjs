@@ -5,21 +5,14 @@
 // turns watching off in the options, the watcher is told so.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromium } from 'playwright-core';
-import { startServer, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition, holdAnswers } from './harness.mjs';
-
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+import { startServer, launchChromium, closeAll, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition, holdAnswers } from './harness.mjs';
 
 let server, browser;
 before(async () => {
   server = await startServer();
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+  browser = await launchChromium();
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => closeAll(server, browser));
 
 /** Waits until the watching board shows the position `want` (the player's own). */
 async function waitWatched(page, want, what) {

@@ -25,11 +25,13 @@
  * place in the table. libFuzzer is best run with -close_fd_mask=2: the
  * server's access log then stays out of its output, while sanitizer
  * reports and this target's messages (on a copy of stderr) still show. */
-#include "config.h"
-#include "routes.h"
+#include "base/config.h"
+#include "endpoints.h"
+#include "http/http.h"
+#include "http/routes.h"
 #include "server.h"
-#include "storage.h"
-#include "storage_admin.h"
+#include "storage/storage.h"
+#include "storage/storage_admin.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -72,7 +74,7 @@ static const char LEVELS[] = "Collection: fuzz\n"
  * hashes twice), and shorter than the -timeout=30 it runs with. */
 #define READ_TIMEOUT_MS 15000
 
-struct route {
+struct fuzz_route {
     unsigned method;
     const char *pattern;
 };
@@ -85,7 +87,7 @@ static char account[2][40];
 static unsigned accounts_made[2];
 static const char PASSWORD[] = "fuzz password 1";
 
-static struct route table[MAX_ROUTES];
+static struct fuzz_route table[MAX_ROUTES];
 static size_t ntable;
 static struct config cfg;
 static unsigned port;
@@ -131,7 +133,7 @@ static void fail(const char *request, size_t request_len, const struct answer *a
  * timer signal, which interrupted the wait below and was counted as a stall
  * (each wait now resumes after a signal), and a handler called again before
  * its work was done, which left the connection where its resume was lost
- * (it now suspends again, in server/http.c). Since then two long runs (22
+ * (it now suspends again, in server/http/http.c). Since then two long runs (22
  * and 30 minutes, over 600,000 requests) saw no stall; a stall is still
  * counted rather than aborting, so that the other checks keep running. */
 static unsigned stalls;
@@ -278,25 +280,7 @@ static void add_route(void *arg, unsigned method, const char *pattern)
 {
     (void)arg;
     if (ntable < MAX_ROUTES)
-        table[ntable++] = (struct route){method, pattern};
-}
-
-static const char *method_name(unsigned m)
-{
-    switch (m) {
-    case HTTP_GET:
-        return "GET";
-    case HTTP_POST:
-        return "POST";
-    case HTTP_PUT:
-        return "PUT";
-    case HTTP_PATCH:
-        return "PATCH";
-    case HTTP_DELETE:
-        return "DELETE";
-    default:
-        return "GET";
-    }
+        table[ntable++] = (struct fuzz_route){method, pattern};
 }
 
 static void die(const char *what)
@@ -430,7 +414,7 @@ static void write_seeds(const char *from, const char *to)
         size_t route = ntable;
         for (size_t i = 0; i < ntable; i++) {
             if (strcmp(table[i].pattern, pattern) == 0 &&
-                strcmp(method_name(table[i].method), method) == 0)
+                strcmp(http_method_name(table[i].method), method) == 0)
                 route = i;
         }
         if (route == ntable) {
@@ -472,6 +456,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     msg = fdopen(dup(2), "w");
     if (msg == NULL)
         msg = stderr;
+    routes_use(endpoints_table);
     routes_each("", add_route, NULL);
     const char *seeds_out = getenv("SOKOD_FUZZ_API_SEEDS_OUT");
     if (seeds_out != NULL)
@@ -591,7 +576,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 2 || size > 65536)
         return 0;
-    const struct route *r = &table[data[0] % ntable];
+    const struct fuzz_route *r = &table[data[0] % ntable];
     int who = data[1] % 3;
     const uint8_t *p = data + 2, *end = data + size;
 
@@ -620,8 +605,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     target[n] = '\0';
 
     size_t request_len;
-    char *request = build(method_name(r->method), target, who, (const char *)p, (size_t)(end - p),
-                          &request_len);
+    char *request = build(http_method_name(r->method), target, who, (const char *)p,
+                          (size_t)(end - p), &request_len);
     struct answer a;
     if (exchange(request, request_len, &a))
         check_answer(request, request_len, &a, strncmp(r->pattern, "/api/", 5) == 0);

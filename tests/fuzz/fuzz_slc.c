@@ -3,7 +3,7 @@
  * maps a level's line and column to must lie inside the file; and every
  * level the core accepts must write into an SLC document of its own and
  * read back as the same level, with the same name and author. */
-#include "slc.h"
+#include "library/slc.h"
 #include "soko.h"
 
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-// The security matrix: every route of server/routes.c (read from the
+// The security matrix: every route of server/endpoints.c (read from the
 // source, so that a route added without an entry here fails) called by
 // nobody, a guest, the owner of a game, another user and an admin. Nobody
 // reads or changes another user's game, admins included; only admins
@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { SOURCE, levelIds, show, sqlite } from './harness.mjs';
+import { SOURCE, levelIds, show, sqlite, stopCleanly } from './harness.mjs';
 import { startAdminServer, signedUpPlayer } from './admin.mjs';
 
 // How each route is guarded:
@@ -65,12 +65,12 @@ const MATRIX = {
 };
 const ADMIN_PREFIX = '/api/v1/admin/';
 
-// "METHOD pattern" of every route in the table of server/routes.c.
+// "METHOD pattern" of every route in the table of server/endpoints.c.
 function routesInSource() {
-  const text = fs.readFileSync(path.join(SOURCE, 'server', 'routes.c'), 'utf8');
-  const table = text.slice(text.indexOf('routes[] = {'), text.indexOf('};', text.indexOf('routes[] = {')));
+  const text = fs.readFileSync(path.join(SOURCE, 'server', 'endpoints.c'), 'utf8');
+  const table = text.slice(text.indexOf('endpoints_table[] = {'), text.indexOf('};', text.indexOf('endpoints_table[] = {')));
   const out = [];
-  for (const m of table.matchAll(/\{HTTP_(GET|POST|PUT|PATCH|DELETE),\s*(?:"([^"]*)"|CATCH_ALL)/g)) {
+  for (const m of table.matchAll(/\{HTTP_(GET|POST|PUT|PATCH|DELETE),\s*(?:"([^"]*)"|ROUTES_CATCH_ALL)/g)) {
     out.push(`${m[1]} ${m[2] ?? '/...'}`);
   }
   return out;
@@ -99,10 +99,7 @@ before(async () => {
   game = step.json.game;
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 // A digest of what no refused call may change: games, logs, solutions,
 // the library, settings and accounts (sessions aside).
@@ -133,13 +130,13 @@ async function freshGuest() {
   return g;
 }
 
-test('every route of server/routes.c has an entry in the matrix', () => {
+test('every route of server/endpoints.c has an entry in the matrix', () => {
   const routes = routesInSource();
   assert.ok(routes.length >= 30, `read the routing table: ${routes.join(', ')}`);
   const missing = routes.filter((r) => !(r in MATRIX) && !r.split(' ')[1].startsWith(ADMIN_PREFIX));
   assert.deepEqual(missing, [], 'routes without an entry in MATRIX of tests/server/access.test.mjs: add one saying who may call them');
   const stale = Object.keys(MATRIX).filter((k) => !routes.includes(k));
-  assert.deepEqual(stale, [], 'entries of MATRIX for routes no longer in server/routes.c');
+  assert.deepEqual(stale, [], 'entries of MATRIX for routes no longer in server/endpoints.c');
 });
 
 test('nobody but the owner reads or changes a game, admins included', async () => {

@@ -5,7 +5,7 @@
 // session.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { show, sqlite, startServer } from './harness.mjs';
+import { show, sqlite, startServer, stopCleanly } from './harness.mjs';
 
 let server; // generous address limit: per-name limits and sessions
 let strict; // an address limit of 6 a minute
@@ -17,8 +17,7 @@ before(async () => {
 
 after(async () => {
   for (const s of [server, strict]) {
-    const end = await s.stop();
-    assert.equal(end.code, 0, `stderr:\n${s.stderr().slice(-3000)}`);
+    await stopCleanly(s);
   }
 });
 

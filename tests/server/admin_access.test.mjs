@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { SOURCE, runSokod, show } from './harness.mjs';
+import { SOURCE, runSokod, show, stopCleanly } from './harness.mjs';
 import { ADMIN, startAdminServer, signedUpPlayer } from './admin.mjs';
 
 let server;
@@ -17,14 +17,11 @@ before(async () => {
   ({ server, admin } = await startAdminServer());
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 // The admin routes as the routing table's source writes them.
 function routesInSource() {
-  const text = fs.readFileSync(path.join(SOURCE, 'server', 'routes.c'), 'utf8');
+  const text = fs.readFileSync(path.join(SOURCE, 'server', 'endpoints.c'), 'utf8');
   const found = [];
   for (const m of text.matchAll(/\{HTTP_(GET|POST|PUT|PATCH|DELETE), "(\/api\/v1\/admin[^"]*)"/g)) {
     found.push(`${m[1]} ${m[2]}`);
@@ -43,7 +40,7 @@ test('the server lists every admin route of its routing table', async () => {
   assert.equal(r.status, 200, show(r));
   const listed = r.json.routes.map((x) => `${x.method} ${x.path}`);
   const source = routesInSource();
-  console.log(`admin routes listed by the server: ${listed.length}; in server/routes.c: ${source.length}`);
+  console.log(`admin routes listed by the server: ${listed.length}; in server/endpoints.c: ${source.length}`);
   assert.ok(source.length >= 15, `the source has the admin routes: ${source.join(', ')}`);
   assert.deepEqual([...listed].sort(), [...source].sort());
 });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { SHARED, SOURCE, show } from './harness.mjs';
+import { SHARED, SOURCE, show, stopCleanly } from './harness.mjs';
 import { importUpload, startAdminServer, upload } from './admin.mjs';
 
 const LEVELS = path.join(SHARED, 'levels');
@@ -25,10 +25,7 @@ before(async () => {
   assert.equal(xsokoban.levels.length, 90);
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 // GET as the admin, the body as bytes.
 async function download(p) {

@@ -5,7 +5,7 @@
 // and every change is in the audit log.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { show } from './harness.mjs';
+import { show, stopCleanly } from './harness.mjs';
 import { importUpload, startAdminServer, upload } from './admin.mjs';
 
 // Levels of this test, with the steps that solve the first two.
@@ -24,7 +24,7 @@ let player;
 let collection;
 let firstCollection;
 let ids;
-let games = {};
+const games = {};
 
 async function listedLevels(client, id) {
   const r = await client.get(`/api/v1/collections/${id}`);
@@ -59,10 +59,7 @@ before(async () => {
   games.started = await play(player, ids[2], 'd');
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 test('hiding a level or a collection takes it out of the lists; showing it brings back the game and the solution', async () => {
   let r = await admin.req('PATCH', `/api/v1/admin/levels/${ids[0]}`, { hidden: true });
@@ -87,6 +84,7 @@ test('hiding a level or a collection takes it out of the lists; showing it bring
   assert.ok(!(await listedCollections(player)).some((c) => c.id === collection));
   assert.equal(await listedLevels(player, collection), null, 'a hidden collection is not found by players');
   r = await admin.req('PATCH', `/api/v1/admin/collections/${collection}`, { hidden: false });
+  assert.equal(r.status, 200, show(r));
   assert.equal((await listedCollections(player)).find((c) => c.id === collection).solved, 1);
 });
 

@@ -4,7 +4,7 @@
 // unsolvable or unknown, and imported levels keep the verdict.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { show } from './harness.mjs';
+import { show, stopCleanly } from './harness.mjs';
 import { importUpload, startAdminServer, upload } from './admin.mjs';
 
 const FILE = [
@@ -21,10 +21,7 @@ before(async () => {
   ({ server, admin } = await startAdminServer({ args: ['--solver-seconds', '20'] }));
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 async function waitFor(what, fn) {
   const until = Date.now() + 60000;

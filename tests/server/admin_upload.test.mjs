@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { SHARED, runSokod, show, tempDir } from './harness.mjs';
+import { SHARED, runSokod, show, stopCleanly, tempDir } from './harness.mjs';
 import { boardsOf, importUpload, mirror, rotate, startAdminServer, upload } from './admin.mjs';
 
 const LEVELS = path.join(SHARED, 'levels');
@@ -25,10 +25,7 @@ before(async () => {
   }));
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 // The "Solution M/P" blocks after each board of the Microban file.
 function solutionsOf(text) {

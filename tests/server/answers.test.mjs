@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { show, startServer, tempDir } from './harness.mjs';
+import { show, startServer, stopCleanly, tempDir } from './harness.mjs';
 
 const TITLE = 'Quote " back\\slash é ü 漢 / <tag> & done';
 let server;
@@ -20,10 +20,7 @@ before(async () => {
   server = await startServer({ dir, levels });
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 test('the answer to a step reads as the game GET returns, title included', async () => {
   const c = server.client();

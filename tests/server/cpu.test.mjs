@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { SHARED, show } from './harness.mjs';
+import { SHARED, show, stopCleanly } from './harness.mjs';
 import { ADMIN, ADMIN_PASSWORD, startAdminServer, upload } from './admin.mjs';
 
 // The default of --upload-steps, and the longest solution the check reads.
@@ -41,10 +41,7 @@ before(async () => {
   ({ server, admin } = await startAdminServer());
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 test('a run-length bomb is replayed up to the budget, the rest "not checked: over budget"', async () => {
   // 32 solutions of 1,000,000 steps (500000 times "rl"): 16 fit the
@@ -111,8 +108,7 @@ test('the solvability check gives one upload\'s levels a budget of time, the res
       assert.equal(l.solver.seconds, undefined, `level ${l.number} was not searched`);
     }
   } finally {
-    const end = await budget.server.stop();
-    assert.equal(end.code, 0, `stderr:\n${budget.server.stderr().slice(-3000)}`);
+    await stopCleanly(budget.server);
   }
 });
 
@@ -178,7 +174,6 @@ test('a log-in during four upload checks is answered before any of them', async 
       assert.deepEqual(results(r.json.upload.report), { unsolved: 48 }, 'each check replayed everything (the budget allows it)');
     }
   } finally {
-    const end = await slow.server.stop();
-    assert.equal(end.code, 0, `stderr:\n${slow.server.stderr().slice(-3000)}`);
+    await stopCleanly(slow.server);
   }
 });

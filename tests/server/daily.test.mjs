@@ -4,7 +4,7 @@
 // once however many ask at once, and plays like any level.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { show, sqlite, startServer } from './harness.mjs';
+import { show, sqlite, startServer, stopCleanly } from './harness.mjs';
 
 // Clocks for the servers, in Unix seconds (SOKOD_TEST_NOW): noon on
 // 2026-03-14 for A; eight seconds before midnight after that day for B.
@@ -23,8 +23,7 @@ before(async () => {
 
 after(async () => {
   for (const s of [a, b]) {
-    const end = await s.stop();
-    assert.equal(end.code, 0, `sokod should stop cleanly on SIGTERM; stderr:\n${s.stderr()}`);
+    await stopCleanly(s, 'sokod should stop cleanly on SIGTERM');
   }
 });
 
@@ -150,7 +149,6 @@ test('past days are made on request ten at a time per address; days made already
     assert.equal(today.status, 200, `today is made whatever the limit: ${show(today)}`);
     assert.equal(today.json.day, '2026-03-14');
   } finally {
-    const end = await s.stop();
-    assert.equal(end.code, 0, `stderr:\n${s.stderr().slice(-2000)}`);
+    await stopCleanly(s);
   }
 });

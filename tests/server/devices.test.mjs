@@ -2,7 +2,7 @@
 // and a guest who signs up, logs out and logs in elsewhere.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { gameOf, levelIds, show, startServer } from './harness.mjs';
+import { gameOf, show, startServerWithLevels, stopCleanly } from './harness.mjs';
 
 let server;
 let ids;
@@ -10,14 +10,10 @@ let ids;
 before(async () => {
   // The tests' own address is the HTTPS proxy the cookie test speaks for:
   // X-Forwarded-Proto is believed only from a listed proxy.
-  server = await startServer({ args: ['--trusted-proxies', '127.0.0.1'] });
-  ids = await levelIds(server.client());
+  ({ server, ids } = await startServerWithLevels({ args: ['--trusted-proxies', '127.0.0.1'] }));
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 test('a second device resumes the exact position and redo stack', async () => {
   const phone = server.client();
@@ -141,6 +137,7 @@ test('a guest plays, signs up and keeps its progress; logs out and in on a secon
   assert.equal(r.status, 200, show(r));
   const g3 = (await work.post(`/api/v1/levels/${ids[0]}/game`)).json.game;
   r = await work.post(`/api/v1/games/${g3.id}/log`, { seq: 1, steps: 'r' });
+  assert.equal(r.status, 200, show(r));
 
   r = await work.post('/api/v1/account/login', { username: 'carol', password: 'wrong password' });
   assert.equal(r.status, 401, show(r));

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
-import { Client, levelIds, show, sqlite, startServer } from './harness.mjs';
+import { Client, levelIds, show, sqlite, startServer, stopCleanly } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -79,8 +79,7 @@ for (const synchronous of ['NORMAL', 'FULL']) {
         assert.equal(next.status, 200, `game ${game} goes on after the restart: ${show(next)}`);
       }
     } finally {
-      const end = await server.stop();
-      assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
+      await stopCleanly(server);
     }
   });
 }

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { levelIds, rawRequest, show, startServer, tempDir } from './harness.mjs';
+import { levelIds, rawRequest, show, startServer, stopCleanly, tempDir } from './harness.mjs';
 
 let server;
 let ids;
@@ -26,10 +26,7 @@ before(async () => {
   game = (await owner.post(`/api/v1/levels/${ids[0]}/game`)).json.game;
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 // Checks an error answer: status, code, and the one error shape.
 function expectError(r, status, code, what) {
@@ -182,7 +179,7 @@ test('state-changing requests need JSON and, when an Origin is sent, this origin
   expectError(r, 403, 'forbidden_origin', 'Origin null');
   r = await owner.post(log(), { seq: 2, steps: 'l' }, { Origin: `https://127.0.0.1:${server.port}` });
   expectError(r, 403, 'forbidden_origin', 'the same host over another scheme');
-  let g = await owner.get(`/api/v1/games/${game.id}`);
+  const g = await owner.get(`/api/v1/games/${game.id}`);
   assert.equal(g.json.game.seq, 1, 'no refused request changed the game');
   r = await owner.post(log(), { seq: 2, steps: 'l' }, { Origin: `http://127.0.0.1:${server.port}`, 'Content-Type': 'application/json; charset=utf-8' });
   assert.equal(r.status, 200, `the same origin with a charset is fine: ${show(r)}`);

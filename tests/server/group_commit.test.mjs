@@ -4,20 +4,14 @@
 // transaction is lost, with the games in memory following the database.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { levelIds, show, sqlite, startServer } from './harness.mjs';
+import { show, sqlite, startServerWithLevels, stopCleanly } from './harness.mjs';
 
 let server;
 let ids;
 
-before(async () => {
-  server = await startServer();
-  ids = await levelIds(server.client());
-});
+before(async () => ({ server, ids } = await startServerWithLevels()));
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 // Opens a game on the Room level for a new guest: "u" then "d" walks up and
 // back from the start without touching a box.

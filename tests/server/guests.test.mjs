@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { SOURCE, levelIds, show, sqlite, startServer, tempDir } from './harness.mjs';
+import { SOURCE, levelIds, show, sqlite, startServer, stopCleanly, tempDir } from './harness.mjs';
 
 const DAY = 86400;
 
@@ -136,8 +136,7 @@ test('guests who never played are swept; players, accounts and their games stay'
     assert.equal(count(server.db, 'SELECT count(*) FROM users WHERE guest = 1'), 1,
       'one guest left: the one who played');
   } finally {
-    const end = await server.stop();
-    assert.equal(end.code, 0, `sokod stops cleanly with its sweeper; stderr:\n${server.stderr()}`);
+    await stopCleanly(server, 'sokod stops cleanly with its sweeper');
   }
 });
 

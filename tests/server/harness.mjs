@@ -1,5 +1,6 @@
 // Starts a real sokod on a free loopback port with a fresh database in a
 // temporary folder, and talks to it like a browser does (cookies, JSON).
+import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -144,6 +145,15 @@ export async function startServer(options = {}) {
   return server;
 }
 
+// Stops a server started by startServer (SIGTERM) and asserts that it ended
+// with status 0: `what` heads the failure's message, before sokod's stderr.
+// Resolves to {code, signal}.
+export async function stopCleanly(server, what = 'sokod should stop cleanly') {
+  const end = await server.stop();
+  assert.equal(end.code, 0, `${what}; stderr:\n${server.stderr().slice(-3000)}`);
+  return end;
+}
+
 // Every sokod started here is looked at once more when the test process
 // ends: a report from a server whose test never called stop() (or did not
 // look at its answer) still fails the test file.
@@ -208,11 +218,12 @@ export class Client {
   post(p, body, headers) { return this.req('POST', p, body ?? {}, headers); }
 }
 
-// Sends a request with a path exactly as given (fetch would normalise "..").
-export function rawRequest(base, method, rawPath, headers = {}, body) {
+// Sends a request with a path exactly as given (fetch would normalise "..");
+// `options` go to http.request (a localAddress to send from, an agent).
+export function rawRequest(base, method, rawPath, headers = {}, body, options = {}) {
   const u = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: u.hostname, port: u.port, method, path: rawPath, headers }, (res) => {
+    const req = http.request({ host: u.hostname, port: u.port, method, path: rawPath, headers, ...options }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (d) => { text += d; });
@@ -238,6 +249,27 @@ export function show(r) {
 export async function gameOf(client, id) {
   const r = await client.get(`/api/v1/games/${id}`);
   if (r.status !== 200) throw new Error(`GET /api/v1/games/${id}: ${show(r)}`);
+  return r.json.game;
+}
+
+// Starts sokod (with startServer's options) and asks it for the ids of the
+// tests collection's levels; resolves to {server, ids}. When the ids cannot
+// be read, the server is stopped before the failure is passed on.
+export async function startServerWithLevels(options = {}) {
+  const server = await startServer(options);
+  try {
+    return { server, ids: await levelIds(server.client()) };
+  } catch (e) {
+    await server.stop();
+    throw e;
+  }
+}
+
+// Opens the client's game on a level (or finds the one it has), asserting
+// that the server answered 200 or 201; resolves to the game.
+export async function openGame(client, levelId) {
+  const r = await client.post(`/api/v1/levels/${levelId}/game`);
+  assert.ok(r.status === 200 || r.status === 201, show(r));
   return r.json.game;
 }
 

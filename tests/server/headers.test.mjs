@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { SOURCE, rawRequest, show, startServer } from './harness.mjs';
+import { SOURCE, rawRequest, show, startServer, stopCleanly } from './harness.mjs';
 
 let server;
 
@@ -12,10 +12,7 @@ before(async () => {
   server = await startServer();
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 // The directives of a Content-Security-Policy value: name -> [sources].
 function directives(csp) {

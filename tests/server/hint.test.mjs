@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { SHARED, SOURCE, gameOf, levelIds, runSokod, show, startServer, tempDir } from './harness.mjs';
+import { SHARED, SOURCE, gameOf, levelIds, openGame, runSokod, show, startServer, stopCleanly, tempDir } from './harness.mjs';
 import { Board } from './sokoban.mjs';
 
 let server;
@@ -40,16 +40,7 @@ before(async () => {
   assert.equal(tutorial.length, 10, 'the tutorial has ten levels');
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `sokod should stop cleanly on SIGTERM; stderr:\n${server.stderr()}`);
-});
-
-async function openGame(client, levelId) {
-  const r = await client.post(`/api/v1/levels/${levelId}/game`);
-  assert.ok(r.status === 200 || r.status === 201, show(r));
-  return r.json.game;
-}
+after(() => stopCleanly(server, 'sokod should stop cleanly on SIGTERM'));
 
 async function hint(client, game, body = {}) {
   return client.post(`/api/v1/games/${game.id}/hint`, body);

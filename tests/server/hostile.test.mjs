@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import net from 'node:net';
 import { after, before, test } from 'node:test';
-import { levelIds, show, sqlite } from './harness.mjs';
+import { levelIds, show, sqlite, stopCleanly } from './harness.mjs';
 import { startAdminServer, signedUpPlayer } from './admin.mjs';
 
 const MAX_BODY = 8192;
@@ -34,10 +34,7 @@ before(async () => {
   game = opened.json.game;
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 // Everything a hostile request must not change.
 function digest() {

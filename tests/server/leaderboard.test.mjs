@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { levelIds, runSokod, show, startServer, tempDir } from './harness.mjs';
+import { levelIds, runSokod, show, startServer, stopCleanly, tempDir } from './harness.mjs';
 import { ADMIN, ADMIN_PASSWORD, signedUpPlayer, startAdminServer } from './admin.mjs';
 import { Board } from './sokoban.mjs';
 
@@ -55,10 +55,7 @@ before(async () => {
   [room, corridor] = await levelIds(admin, 'board tests');
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `sokod should stop cleanly on SIGTERM; stderr:\n${server.stderr()}`);
-});
+after(() => stopCleanly(server, 'sokod should stop cleanly on SIGTERM'));
 
 // What a line counts on a level, from the test's own model.
 async function counts(client, levelId, line) {
@@ -80,7 +77,7 @@ async function solve(client, levelId, line) {
     r = await client.post(`/api/v1/games/${game.id}/log`, { seq: ++seq, restart: true });
     assert.equal(r.status, 200, show(r));
   }
-  r = await client.post(`/api/v1/games/${game.id}/log`, { seq: ++seq, steps: line });
+  r = await client.post(`/api/v1/games/${game.id}/log`, { seq: seq + 1, steps: line });
   assert.equal(r.status, 200, `playing ${line} on level ${levelId}: ${show(r)}`);
   assert.equal(r.json.game.solved, true, `${line} should solve level ${levelId}: ${show(r)}`);
   return r.json.game;
@@ -384,6 +381,5 @@ test('the daily board holds the solutions of its own day (UTC) only, and streaks
   s = await dailyServer(db, dir, THREE_DAYS_ON);
   r = await on(s, alice).get('/api/v1/daily/streak');
   assert.deepEqual(r.json, { today: '2026-03-13', streak: 0, solved_today: false }, show(r));
-  const end = await s.stop();
-  assert.equal(end.code, 0, s.stderr());
+  await stopCleanly(s);
 });

@@ -4,16 +4,13 @@
 // streams open.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { levelIds, show, startServer } from './harness.mjs';
+import { show, startServerWithLevels, stopCleanly } from './harness.mjs';
 import { openStream } from './sse.mjs';
 
 let server;
 let ids;
 
-before(async () => {
-  server = await startServer({ args: ['--heartbeat', '1'] });
-  ids = await levelIds(server.client());
-});
+before(async () => ({ server, ids } = await startServerWithLevels({ args: ['--heartbeat', '1'] })));
 
 after(async () => {
   // Streams left open must not keep the server from stopping, nor leave it
@@ -26,8 +23,7 @@ after(async () => {
     await s.next('ready');
     open.push(s);
   }
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
+  await stopCleanly(server);
   for (const s of open) await s.until((x) => x.ended, 'end of the stream at shutdown');
   assert.doesNotMatch(server.stderr(), /unanswered/, 'every stream ended before the daemon stopped');
 });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { SHARED, runSokod, show, startServer, tempDir } from './harness.mjs';
+import { SHARED, runSokod, show, startServer, stopCleanly, tempDir } from './harness.mjs';
 import { firstSolved } from './sokoban.mjs';
 
 const FILE = path.join(SHARED, 'levels', 'solutions', 'Microban_155.with-solutions.sok');
@@ -44,10 +44,7 @@ before(async () => {
   server = await startServer({ dir, db, levels: path.join(dir, 'no-levels') });
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 test('every Microban solution replays through the API, and the best counts are recorded', async () => {
   const levels = readSolutions(fs.readFileSync(FILE, 'utf8'));

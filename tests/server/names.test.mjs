@@ -3,7 +3,7 @@
 // every player who cannot be watched, naming nobody.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { levelIds, show, sqlite, startServer } from './harness.mjs';
+import { levelIds, show, sqlite, startServer, stopCleanly } from './harness.mjs';
 
 let server;
 
@@ -11,10 +11,7 @@ before(async () => {
   server = await startServer();
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `sokod should stop cleanly; stderr:\n${server.stderr()}`);
-});
+after(() => stopCleanly(server));
 
 const PASSWORD = 'a long password 1';
 const signup = (c, username) => c.post('/api/v1/account/signup', { username, password: PASSWORD });

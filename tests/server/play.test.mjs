@@ -4,27 +4,15 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { gameOf, levelIds, runSokod, show, startServer } from './harness.mjs';
+import { gameOf, openGame, runSokod, show, startServerWithLevels, stopCleanly } from './harness.mjs';
 import { Board } from './sokoban.mjs';
 
 let server;
 let ids;
 
-before(async () => {
-  server = await startServer();
-  ids = await levelIds(server.client());
-});
+before(async () => ({ server, ids } = await startServerWithLevels()));
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `sokod should stop cleanly on SIGTERM; stderr:\n${server.stderr()}`);
-});
-
-async function openGame(client, levelId) {
-  const r = await client.post(`/api/v1/levels/${levelId}/game`);
-  assert.ok(r.status === 200 || r.status === 201, show(r));
-  return r.json.game;
-}
+after(() => stopCleanly(server, 'sokod should stop cleanly on SIGTERM'));
 
 test('a level is played to solved through batches of steps', async () => {
   const c = server.client();
@@ -195,6 +183,7 @@ test('the export holds every solution as a level file that sokod replay accepts'
   let r = await c.post(`/api/v1/games/${game.id}/log`, { seq: 1, steps: 'rrr' });
   assert.equal(r.json.game.solved, true, show(r));
   r = await c.post(`/api/v1/games/${game.id}/log`, { seq: 2, restart: true });
+  assert.equal(r.status, 200, show(r));
   r = await c.post(`/api/v1/games/${game.id}/log`, { seq: 3, steps: 'rrlrr' });
   assert.equal(r.json.game.solved, true, show(r));
 

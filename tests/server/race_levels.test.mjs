@@ -3,7 +3,7 @@
 // solved by the generator's own solution played through the API.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { show, sqlite, startServer } from './harness.mjs';
+import { show, sqlite, startServer, stopCleanly } from './harness.mjs';
 
 let server;
 
@@ -11,10 +11,7 @@ before(async () => {
   server = await startServer();
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

@@ -4,7 +4,7 @@
 // apart from race games.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { levelIds, show, startServer } from './harness.mjs';
+import { show, startServerWithLevels, stopCleanly } from './harness.mjs';
 import { openStream } from './sse.mjs';
 
 let server;
@@ -12,14 +12,10 @@ let ids;
 
 before(async () => {
   // Short heartbeats: a dropped connection shows within a second or two.
-  server = await startServer({ args: ['--heartbeat', '1'] });
-  ids = await levelIds(server.client());
+  ({ server, ids } = await startServerWithLevels({ args: ['--heartbeat', '1'] }));
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -162,7 +158,7 @@ test('a player who leaves is shown as gone and comes back to the same game', asy
   await spectator.next('ready');
   const seat = await openStream(guest, `?room=${id}`);
   await seat.next('ready');
-  let connected = await spectator.next('room', (room) => room.players.find((p) => p.user_id === guestId)?.connected);
+  const connected = await spectator.next('room', (room) => room.players.find((p) => p.user_id === guestId)?.connected);
   assert.ok(connected);
   const state = await startAndWait(host, id);
   const game = gameOf(state, guestId);
@@ -216,6 +212,39 @@ test('a rematch is a new round with fresh games, and the list shows rooms being 
   // The old round's game takes no more steps.
   r = await host.post(`/api/v1/games/${gameOf(state, hostId)}/log`, { seq: 2, undo: 1 });
   assert.equal(r.json.error.code, 'race_over', show(r));
+});
+
+test('each change a player makes is heard by the room\'s followers', async () => {
+  const host = server.client();
+  const guest = server.client();
+  const made = await host.post('/api/v1/rooms', { level: 'chosen', level_id: ids[0] });
+  assert.equal(made.status, 201, show(made));
+  const id = made.json.room.id;
+  const spectator = await openStream(server.client(), `?room=${id}`);
+  await spectator.next('ready');
+  const joined = await guest.post(`/api/v1/rooms/${id}/join`);
+  assert.equal(joined.status, 200, show(joined));
+  const guestId = joined.json.you.user_id;
+  const seated = (room) => room.players.find((p) => p.user_id === guestId);
+  await spectator.next('room', (room) => room.state === 'lobby' && seated(room));
+  let r = await guest.post(`/api/v1/rooms/${id}/leave`);
+  assert.equal(r.status, 200, show(r));
+  await spectator.next('room', (room) => room.state === 'lobby' && room.players.length === 1);
+  r = await guest.post(`/api/v1/rooms/${id}/join`);
+  assert.equal(r.status, 200, show(r));
+  r = await host.post(`/api/v1/rooms/${id}/start`);
+  assert.equal(r.status, 200, show(r));
+  await spectator.next('room', (room) => room.state === 'countdown' && room.players.length === 2);
+  r = await guest.post(`/api/v1/rooms/${id}/leave`);
+  assert.equal(r.status, 200, show(r));
+  await spectator.next('room', (room) => room.state !== 'finished' && seated(room)?.left);
+  r = await host.post(`/api/v1/rooms/${id}/leave`);
+  assert.equal(r.status, 200, show(r));
+  await spectator.next('room', (room) => room.state === 'finished');
+  r = await host.post(`/api/v1/rooms/${id}/rematch`);
+  assert.equal(r.status, 200, show(r));
+  await spectator.next('room', (room) => room.state === 'lobby' && room.round === 2);
+  spectator.close();
 });
 
 test('room creation is rate limited per user', async () => {

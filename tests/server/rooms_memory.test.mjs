@@ -4,8 +4,9 @@
 // come back from the database when asked for again); when every room held
 // is followed, another is refused with 503 and Retry-After.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { after, before, test } from 'node:test';
-import { levelIds, show, startServer } from './harness.mjs';
+import { levelIds, show, startServer, startServerWithLevels, stopCleanly } from './harness.mjs';
 import { openStream } from './sse.mjs';
 
 const MAX_ROOMS = 3;
@@ -14,14 +15,10 @@ let ids;
 
 before(async () => {
   // Short heartbeats: the server hears of a closed stream within a second.
-  server = await startServer({ args: ['--max-rooms', String(MAX_ROOMS), '--heartbeat', '1'] });
-  ids = await levelIds(server.client());
+  ({ server, ids } = await startServerWithLevels({ args: ['--max-rooms', String(MAX_ROOMS), '--heartbeat', '1'] }));
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 // A room opened by a new guest of its own (the per-player limits stay out of the way).
 async function newRoom() {
@@ -63,7 +60,13 @@ test('when every room held is followed, another room gets 503 until one is let g
     const older = await stranger.get('/api/v1/rooms/1');
     assert.ok(!followed.includes(1), 'room 1 is one of the followed rooms');
     assert.equal(older.status, 503, `GET an unheld room: ${show(older)}`);
+    // So is a live stream on it: the room is there, memory is not.
+    const watcher = await openStream(stranger, '?room=1');
+    streams.push(watcher);
+    assert.equal(watcher.status, 503, `a stream on an unheld room: status ${watcher.status} ${watcher.raw.slice(0, 300)}`);
+    assert.ok(Number(watcher.headers['retry-after']) > 0, 'no Retry-After on the refused stream');
     // Once a stream ends, its room may go, and a new one comes in.
+    streams.pop().close();
     streams.pop().close();
     let again;
     // The server hears of the stream's end a moment later.
@@ -76,5 +79,49 @@ test('when every room held is followed, another room gets 503 until one is let g
     assert.equal(again.status, 201, `after a stream ended: ${show(again)}`);
   } finally {
     for (const s of streams) s.close();
+  }
+});
+
+test('a room stays in memory while its rematch waits for the database', async () => {
+  // One room in memory: asking for another one forgets the first.
+  const own = await startServer({ args: ['--max-rooms', '1'] });
+  let holder = null;
+  try {
+    const levels = await levelIds(own.client());
+    const hostB = own.client();
+    const b = await hostB.post('/api/v1/rooms', { level: 'chosen', level_id: levels[0] });
+    assert.equal(b.status, 201, show(b));
+    const host = own.client();
+    const a = await host.post('/api/v1/rooms', { level: 'chosen', level_id: levels[0] });
+    assert.equal(a.status, 201, show(a));
+    const id = a.json.room.id;
+    let r = await host.post(`/api/v1/rooms/${id}/start`);
+    assert.equal(r.status, 200, show(r));
+    r = await host.post(`/api/v1/rooms/${id}/leave`);
+    assert.equal(r.json.room.state, 'finished', show(r));
+    // Another process takes the write lock: the rematch waits for it with
+    // the rooms' lock released, and meanwhile room B is asked for. Room A
+    // must not be forgotten under the rematch: B waits for space (503),
+    // unless it came before the rematch reached the database.
+    holder = spawn('sqlite3', [own.db], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let said = '';
+    holder.stdout.on('data', (d) => { said += d; });
+    holder.stdin.write("BEGIN EXCLUSIVE; INSERT INTO users (guest, created_at) VALUES (1, 0); SELECT 'locked';\n");
+    while (!said.includes('locked')) await new Promise((done) => setTimeout(done, 20));
+    const rematch = host.post(`/api/v1/rooms/${id}/rematch`);
+    await new Promise((done) => setTimeout(done, 500));
+    const got = await own.client().get(`/api/v1/rooms/${b.json.room.id}`);
+    assert.ok(got.status === 503 || got.status === 200, show(got));
+    holder.stdin.end('ROLLBACK;\n');
+    await new Promise((done) => holder.on('exit', done));
+    holder = null;
+    // B may also have waited until the rematch gave up on the lock (503):
+    // either answer is right, a crash is not.
+    r = await rematch;
+    if (r.status === 200) assert.equal(r.json.room.state, 'lobby', show(r));
+    else assert.equal(r.json?.error?.code, 'unavailable', show(r));
+  } finally {
+    holder?.kill(); // a failed assertion must not leave the lock held
+    await stopCleanly(own);
   }
 });

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
-import { SOURCE, TEST_LEVELS, runSokod, show, sqlite, startServer, tempDir } from './harness.mjs';
+import { SOURCE, TEST_LEVELS, runSokod, show, sqlite, startServer, stopCleanly, tempDir } from './harness.mjs';
 
 const migrations = fs.readdirSync(path.join(SOURCE, 'migrations')).filter((f) => /^\d{4}_[a-z0-9_-]+\.sql$/.test(f));
 
@@ -43,8 +43,7 @@ test('a first start creates the database in WAL mode with every migration and th
     const log = server.stderr();
     assert.match(log, /^GET \/api\/v1\/collections 200 \d+ \d+us$/m, `an access-log line per request:\n${log}`);
   } finally {
-    const end = await server.stop();
-    assert.equal(end.code, 0, server.stderr());
+    await stopCleanly(server);
   }
   // A second start neither migrates nor imports again.
   const again = await startServer({ dir: server.dir, db: server.db, levels: server.levels });

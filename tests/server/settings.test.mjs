@@ -2,7 +2,7 @@
 // every device; their shape is checked and bad ones are refused whole.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { levelIds, show, startServer } from './harness.mjs';
+import { levelIds, show, startServer, stopCleanly } from './harness.mjs';
 
 let server;
 
@@ -10,10 +10,7 @@ before(async () => {
   server = await startServer();
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `sokod should stop cleanly; stderr:\n${server.stderr()}`);
-});
+after(() => stopCleanly(server));
 
 const put = (c, settings) => c.req('PUT', '/api/v1/account/settings', { settings });
 

@@ -11,11 +11,11 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import { after, before, test } from 'node:test';
-import { levelIds, show, startServer } from './harness.mjs';
+import { levelIds, show, startServer, stopCleanly } from './harness.mjs';
 import { openStream } from './sse.mjs';
 
 const SLOW_READER = process.env.SOKOD_SLOW_READER;
-const QUEUE = 512; // EVENTS_QUEUE in server/events.h
+const QUEUE = 512; // EVENTS_QUEUE in server/live/events.h
 const QUEUE_BYTES = 256 * 1024; // EVENTS_QUEUE_BYTES
 
 let server;
@@ -29,10 +29,7 @@ before(async () => {
   ids = await levelIds(server.client());
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 const rssKiB = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.proc.pid}/status`, 'utf8'))[1]);
 

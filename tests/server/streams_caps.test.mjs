@@ -10,7 +10,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import { after, before, test } from 'node:test';
-import { runSokod, show, startServer, tempDir } from './harness.mjs';
+import { runSokod, show, startServer, stopCleanly, tempDir } from './harness.mjs';
 
 const PER_ADDRESS = 20;
 const MAX_STREAMS = 50;
@@ -36,10 +36,7 @@ before(async () => {
   watched = (await alice.get('/api/v1/account')).json.user.id;
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 // Opens GET /api/v1/events?watch=... from `from` on a connection of its
 // own; resolves to {status, headers, text, close} once the answer's

@@ -1,12 +1,12 @@
 // The live events a game keeps for streams that reconnect are bounded in
-// bytes, per game (256 KiB, EVENTS_HISTORY_BYTES in server/events.h) and
+// bytes, per game (256 KiB, EVENTS_HISTORY_BYTES in server/live/events.h) and
 // over all games (--events-memory), not only in number: a guest's batches
 // of 60 KB steps would otherwise keep 256 of them, 15 MB per game. What is
 // kept still resumes with Last-Event-ID; an id older than what is kept
 // gets a snapshot, as for a history that has moved on.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { levelIds, show, startServer } from './harness.mjs';
+import { show, startServerWithLevels, stopCleanly } from './harness.mjs';
 import { openStream } from './sse.mjs';
 
 const BATCH = 'rl'.repeat(30000); // 60,000 steps on the corridor, back and forth
@@ -17,14 +17,10 @@ let ids;
 
 before(async () => {
   // 1 MiB over all games, by variable: an older sokod starts without it.
-  server = await startServer({ args: ['--heartbeat', '1'], env: { SOKOD_EVENTS_MEMORY: '1' } });
-  ids = await levelIds(server.client());
+  ({ server, ids } = await startServerWithLevels({ args: ['--heartbeat', '1'], env: { SOKOD_EVENTS_MEMORY: '1' } }));
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 // A guest's new game on the corridor, followed by a stream (so that its
 // events are kept); resolves to {player, game, stream}.

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import http from 'node:http';
 import { after, before, test } from 'node:test';
-import { runSokod, startServer, tempDir } from './harness.mjs';
+import { rawRequest, runSokod, startServer, stopCleanly, tempDir } from './harness.mjs';
 
 const PER_MINUTE = 3; // log-ins per address (--auth-per-minute)
 const STREAMS = 2; // live streams per address (--streams-per-address)
@@ -30,33 +30,15 @@ before(async () => {
   });
 });
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 // A JSON request from the local address `from` with `headers`; resolves
 // to {status, headers, json, text}.
 function request(from, method, path, body, headers = {}) {
-  const u = new URL(server.url);
   const payload = body === undefined ? undefined : JSON.stringify(body);
   const h = { ...headers };
   if (payload !== undefined) h['Content-Type'] = 'application/json';
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: u.hostname, port: u.port, localAddress: from, agent: false, method, path, headers: h }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => { text += d; });
-      res.on('end', () => {
-        let json;
-        try { json = JSON.parse(text); } catch { json = undefined; }
-        resolve({ status: res.statusCode, headers: res.headers, json, text });
-      });
-    });
-    req.on('error', reject);
-    if (payload !== undefined) req.write(payload);
-    req.end();
-  });
+  return rawRequest(server.url, method, path, h, payload, { localAddress: from, agent: false });
 }
 
 // Tries to log in as nobody with a wrong password: 401 while the address

@@ -5,21 +5,15 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { levelIds, show, startServer } from './harness.mjs';
+import { show, startServerWithLevels, stopCleanly } from './harness.mjs';
 import { openStream } from './sse.mjs';
 
 let server;
 let ids;
 
-before(async () => {
-  server = await startServer({ args: ['--heartbeat', '1'] });
-  ids = await levelIds(server.client());
-});
+before(async () => ({ server, ids } = await startServerWithLevels({ args: ['--heartbeat', '1'] })));
 
-after(async () => {
-  const end = await server.stop();
-  assert.equal(end.code, 0, `stderr:\n${server.stderr().slice(-3000)}`);
-});
+after(() => stopCleanly(server));
 
 // A signed-up player; resolves to {client, id, name}.
 async function player() {

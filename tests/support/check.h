@@ -37,6 +37,13 @@ int check_finish(void);
             check_fail(__FILE__, __LINE__, "expected %s", #cond);                                  \
     } while (0)
 
+/* CHECK with its own message, printf's format and arguments. */
+#define CHECK_MSG(cond, ...)                                                                       \
+    do {                                                                                           \
+        if (!(cond))                                                                               \
+            check_fail(__FILE__, __LINE__, __VA_ARGS__);                                           \
+    } while (0)
+
 #define CHECK_INT(actual, expected)                                                                \
     do {                                                                                           \
         long long check_a_ = (long long)(actual), check_e_ = (long long)(expected);                \

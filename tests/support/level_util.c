@@ -100,3 +100,26 @@ int play_lurd(soko_game *g, const char *lurd, uint32_t *failed)
     free(steps);
     return rc;
 }
+
+const char *span_text(const char *text, soko_span s)
+{
+    static char buf[8][512];
+    static unsigned k;
+    char *b = buf[k++ % 8];
+    size_t n = s.len < sizeof buf[0] - 1 ? s.len : sizeof buf[0] - 1;
+    memcpy(b, text + s.off, n);
+    b[n] = '\0';
+    return b;
+}
+
+int ref_step(const soko_level *l, int c, int d)
+{
+    static const int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
+    int w = (int)l->width, h = (int)l->height, x = c % w + dx[d], y = c / w + dy[d];
+    return x < 0 || y < 0 || x >= w || y >= h ? -1 : y * w + x;
+}
+
+bool ref_floor(const soko_level *l, int c)
+{
+    return c >= 0 && !(l->cell[c] & (SOKO_WALL | SOKO_OUTSIDE));
+}

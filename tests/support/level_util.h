@@ -6,6 +6,7 @@
 #include "check.h"
 #include "game.h"
 #include "lurd.h"
+#include "reader.h"
 
 /* Parses a board written in a test (rows separated by '\n'). Returns a level
  * the caller frees, or NULL after a check failure that prints the text and
@@ -33,5 +34,18 @@ int play_lurd(soko_game *g, const char *lurd, uint32_t *failed);
 /* Writes the history entries of g (all of them, applied and redo stack) in
  * LURD letters with '!' for a restart and '|' at the cursor. */
 char *history_text(const soko_game *g, char *out, size_t cap);
+
+/* The span s of text as a NUL-terminated string, cut at 511 bytes, in one
+ * of eight buffers used in turn: a check may hold several at once. */
+const char *span_text(const char *text, soko_span s);
+
+/* The square next to c in direction d (0 up, 1 right, 2 down, 3 left),
+ * computed from coordinates, as a slow reference for the core's tables; -1
+ * off the board. */
+int ref_step(const soko_level *l, int c, int d);
+
+/* True when c is a square of the board (not -1) that is neither wall nor
+ * outside. */
+bool ref_floor(const soko_level *l, int c);
 
 #endif

@@ -1,24 +1,13 @@
-/* Client addresses (server/client_ip.c): the forms an X-Forwarded-For hop
+/* Client addresses (server/base/client_ip.c): the forms an X-Forwarded-For hop
  * and a --trusted-proxies entry may take, the key per-client limits count
  * by, and which hop of a forwarded chain is the client. Each failure
  * prints the text read and what came out. */
-#include "client_ip.h"
+#include "base/client_ip.h"
+#include "check.h"
 
 #include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            failures++;                                                                            \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                   \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fputc('\n', stderr);                                                                   \
-        }                                                                                          \
-    } while (0)
 
 /* The key of a parsed hop, or "(none)" when it does not parse. */
 static const char *key_of(const char *text, char *out, size_t cap)
@@ -56,8 +45,8 @@ static void hops_parse_to_their_keys(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char key[CLIENT_IP_KEY_MAX];
         key_of(cases[i].text, key, sizeof key);
-        CHECK(strcmp(key, cases[i].key) == 0, "'%s' keyed '%s', not '%s'", cases[i].text, key,
-              cases[i].key);
+        CHECK_MSG(strcmp(key, cases[i].key) == 0, "'%s' keyed '%s', not '%s'", cases[i].text, key,
+                  cases[i].key);
     }
 }
 
@@ -70,36 +59,36 @@ static bool in_nets(const struct client_ip_nets *nets, const char *text)
 static void networks_match_their_addresses(void)
 {
     struct client_ip_nets nets;
-    CHECK(client_ip_nets_parse(&nets, "10.0.0.0/8, 192.0.2.1,::1,2001:db8:5::/48") == 0,
-          "a list of four");
-    CHECK(nets.n == 4, "%u networks", nets.n);
+    CHECK_MSG(client_ip_nets_parse(&nets, "10.0.0.0/8, 192.0.2.1,::1,2001:db8:5::/48") == 0,
+              "a list of four");
+    CHECK_MSG(nets.n == 4, "%u networks", nets.n);
     const char *inside[] = {"10.0.0.1", "10.255.255.255",   "192.0.2.1",
                             "::1",      "2001:db8:5:ff::1", "::ffff:10.1.2.3"};
     const char *outside[] = {"11.0.0.1", "192.0.2.2", "::2", "2001:db8:6::1", "9.255.255.255"};
     for (size_t i = 0; i < sizeof inside / sizeof inside[0]; i++)
-        CHECK(in_nets(&nets, inside[i]), "%s is in the list", inside[i]);
+        CHECK_MSG(in_nets(&nets, inside[i]), "%s is in the list", inside[i]);
     for (size_t i = 0; i < sizeof outside / sizeof outside[0]; i++)
-        CHECK(!in_nets(&nets, outside[i]), "%s is not in the list", outside[i]);
+        CHECK_MSG(!in_nets(&nets, outside[i]), "%s is not in the list", outside[i]);
     struct client_ip_nets all;
-    CHECK(client_ip_nets_parse(&all, "0.0.0.0/0") == 0 && in_nets(&all, "203.0.113.1") &&
-              !in_nets(&all, "2001:db8::1"),
-          "0.0.0.0/0 is every IPv4 address and no IPv6 one");
+    CHECK_MSG(client_ip_nets_parse(&all, "0.0.0.0/0") == 0 && in_nets(&all, "203.0.113.1") &&
+                  !in_nets(&all, "2001:db8::1"),
+              "0.0.0.0/0 is every IPv4 address and no IPv6 one");
     struct client_ip_nets none;
-    CHECK(client_ip_nets_parse(&none, "") == 0 && none.n == 0, "an empty list");
+    CHECK_MSG(client_ip_nets_parse(&none, "") == 0 && none.n == 0, "an empty list");
     const char *bad[] = {"10.0.0.0/33",  "::1/129",   "10.0.0.0/", "10.0.0.0/x",
                          "host.example", "10.0.0.1,", ",10.0.0.1", "10.0.0.1,,10.0.0.2",
                          "10.0.0.1:80"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct client_ip_nets kept = nets;
-        CHECK(client_ip_nets_parse(&kept, bad[i]) == -1, "'%s' is refused", bad[i]);
-        CHECK(kept.n == nets.n, "'%s' leaves the list as it was", bad[i]);
+        CHECK_MSG(client_ip_nets_parse(&kept, bad[i]) == -1, "'%s' is refused", bad[i]);
+        CHECK_MSG(kept.n == nets.n, "'%s' leaves the list as it was", bad[i]);
     }
     char many[1024];
     size_t len = 0;
     for (int i = 0; i <= CLIENT_IP_NETS_MAX && len < sizeof many; i++)
         len += (size_t)snprintf(many + len, sizeof many - len, "%s10.0.%d.1", i > 0 ? "," : "", i);
-    CHECK(client_ip_nets_parse(&none, many) == -1, "more than %d entries are refused",
-          CLIENT_IP_NETS_MAX);
+    CHECK_MSG(client_ip_nets_parse(&none, many) == -1, "more than %d entries are refused",
+              CLIENT_IP_NETS_MAX);
 }
 
 /* The client's key for a chain of headers from peer `peer`. */
@@ -137,20 +126,15 @@ static void the_client_is_the_rightmost_hop_not_a_proxy(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char key[CLIENT_IP_KEY_MAX];
         client_of(&proxies, "127.0.0.1", cases[i].values, cases[i].n, key, sizeof key);
-        CHECK(strcmp(key, cases[i].client) == 0, "chain %zu ('%s' ...): client '%s', not '%s'", i,
-              cases[i].values[0] != NULL ? cases[i].values[0] : "", key, cases[i].client);
+        CHECK_MSG(strcmp(key, cases[i].client) == 0, "chain %zu ('%s' ...): client '%s', not '%s'",
+                  i, cases[i].values[0] != NULL ? cases[i].values[0] : "", key, cases[i].client);
     }
 }
 
 int main(void)
 {
-    hops_parse_to_their_keys();
-    networks_match_their_addresses();
-    the_client_is_the_rightmost_hop_not_a_proxy();
-    if (failures > 0) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("client_ip: all checks passed\n");
-    return 0;
+    RUN(hops_parse_to_their_keys);
+    RUN(networks_match_their_addresses);
+    RUN(the_client_is_the_rightmost_hop_not_a_proxy);
+    return check_finish();
 }

@@ -6,35 +6,13 @@
 #include "deadlock.h"
 #include "level_util.h"
 #include "reader.h"
+#include "test_rand.h"
 
 #include <stdlib.h>
 
 static soko_entry_t history[1 << 12];
 
 static uint32_t rng = 0x2545F491u;
-
-static uint32_t rnd(uint32_t n)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 17;
-    rng ^= rng << 5;
-    return rng % n;
-}
-
-/* The neighbour of c in direction d from coordinates; -1 off the board. */
-static int ref_step(const soko_level *l, int c, int d)
-{
-    int w = l->width, h = l->height, x = c % w, y = c / w;
-    static const int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
-    x += dx[d];
-    y += dy[d];
-    return x < 0 || y < 0 || x >= w || y >= h ? -1 : y * w + x;
-}
-
-static bool ref_floor(const soko_level *l, int c)
-{
-    return c >= 0 && !(l->cell[c] & (SOKO_WALL | SOKO_OUTSIDE));
-}
 
 /* ---- dead squares ------------------------------------------------------ */
 
@@ -404,22 +382,25 @@ static void frozen_boxes_match_the_recursive_test_on_random_positions(void)
 {
     int tested = 0;
     for (int i = 0; i < 2000 && check_failures_in_test == 0; i++) {
-        int w = 4 + (int)rnd(6), h = 4 + (int)rnd(6), boxes = 1 + (int)rnd(10);
+        int w = 4 + (int)test_rand(&rng, 6), h = 4 + (int)test_rand(&rng, 6),
+            boxes = 1 + (int)test_rand(&rng, 10);
         char grid[16][16], text[300];
         for (int y = 0; y < h; y++) {
             for (int x = 0; x < w; x++) {
                 bool edge = x == 0 || y == 0 || x == w - 1 || y == h - 1;
-                grid[y][x] = edge || rnd(100) < 12 ? '#' : ' ';
+                grid[y][x] = edge || test_rand(&rng, 100) < 12 ? '#' : ' ';
             }
         }
-        int px = 1 + (int)rnd((uint32_t)w - 2), py = 1 + (int)rnd((uint32_t)h - 2);
+        int px = 1 + (int)test_rand(&rng, (uint32_t)w - 2),
+            py = 1 + (int)test_rand(&rng, (uint32_t)h - 2);
         grid[py][px] = '@';
         for (int k = 0; k < boxes; k++) {
-            int x = 1 + (int)rnd((uint32_t)w - 2), y = 1 + (int)rnd((uint32_t)h - 2);
+            int x = 1 + (int)test_rand(&rng, (uint32_t)w - 2),
+                y = 1 + (int)test_rand(&rng, (uint32_t)h - 2);
             if (grid[y][x] == ' ' || grid[y][x] == '.')
                 grid[y][x] = grid[y][x] == '.' ? '*' : '$';
-            x = 1 + (int)rnd((uint32_t)w - 2);
-            y = 1 + (int)rnd((uint32_t)h - 2);
+            x = 1 + (int)test_rand(&rng, (uint32_t)w - 2);
+            y = 1 + (int)test_rand(&rng, (uint32_t)h - 2);
             if (grid[y][x] == ' ' || grid[y][x] == '$')
                 grid[y][x] = grid[y][x] == '$' ? '*' : '.';
         }
@@ -473,7 +454,7 @@ static void frozen_boxes_match_the_recursive_test_on_microban(void)
         soko_deadlock_dead_squares(l, dead);
         for (int k = 0; k < 40; k++) {
             for (int s = 0; s < 25; s++)
-                soko_game_step(&g, (int)rnd(4));
+                soko_game_step(&g, (int)test_rand(&rng, 4));
             check_frozen(&g, dead, dead, "Microban after random steps");
             tested++;
         }

@@ -1,9 +1,9 @@
-/* The compact history of server/history.c: every kind of entry (moves,
+/* The compact history of server/play/history.c: every kind of entry (moves,
  * pushes of 1 to 8191 boxes, restarts) packs and comes back the same,
  * bytes that are not a packing are refused, and chunks stored, loaded,
  * dropped and cut keep their entries and count their bytes. */
 #include "check.h"
-#include "../../server/history.h"
+#include "play/history.h"
 
 #include <stdlib.h>
 

@@ -30,6 +30,16 @@ static bool parse_ok(soko_level *out, const char *text)
     return rc == SOKO_OK;
 }
 
+/* Checks that texts a and b parse to the same level, left in lvl and lvl2.
+ * Returns false when either does not parse (a failure already recorded). */
+static bool same_level(const char *a, const char *b)
+{
+    if (!parse_ok(&lvl, a) || !parse_ok(&lvl2, b))
+        return false;
+    CHECK(memcmp(&lvl, &lvl2, sizeof lvl) == 0);
+    return true;
+}
+
 /* Parses text that must fail with `code` at (line, col). */
 static void expect_error(const char *text, int code, uint32_t line, uint32_t col, const char *words)
 {
@@ -68,14 +78,10 @@ static void standard_characters_give_their_flags(void)
 static void alternative_characters_mean_the_same(void)
 {
     /* p b o B with - and _ floor against @ $ . * with spaces. */
-    if (!parse_ok(&lvl, "#######\n#p-b_o#\n#__B--#\n#######"))
+    if (!same_level("#######\n#p-b_o#\n#__B--#\n#######", "#######\n#@ $ .#\n#  *  #\n#######"))
         return;
-    if (!parse_ok(&lvl2, "#######\n#@ $ .#\n#  *  #\n#######"))
+    if (!same_level("#####\n#m$.#\n#####", "#####\n#@$.#\n#####"))
         return;
-    CHECK(memcmp(&lvl, &lvl2, sizeof lvl) == 0);
-    if (!parse_ok(&lvl, "#####\n#m$.#\n#####") || !parse_ok(&lvl2, "#####\n#@$.#\n#####"))
-        return;
-    CHECK(memcmp(&lvl, &lvl2, sizeof lvl) == 0);
     const char *on_goal[] = {"#####\n#+$ #\n#####", "#####\n#P$ #\n#####", "#####\n#M$ #\n#####"};
     for (int i = 0; i < 3; i++) {
         if (!parse_ok(&lvl, on_goal[i]))
@@ -88,17 +94,15 @@ static void alternative_characters_mean_the_same(void)
 static void run_length_counts_and_groups_expand(void)
 {
     /* The wiki's "Claire" in RLE and as plain text. */
-    if (!parse_ok(&lvl, "7#|#.@-#-#|#$*-$-#|#3-$-#|#-2.2-#|#2-*2-#|7#"))
+    static const char claire[] = "#######\n"
+                                 "#.@ # #\n"
+                                 "#$* $ #\n"
+                                 "#   $ #\n"
+                                 "# ..  #\n"
+                                 "#  *  #\n"
+                                 "#######\n";
+    if (!same_level("7#|#.@-#-#|#$*-$-#|#3-$-#|#-2.2-#|#2-*2-#|7#", claire))
         return;
-    if (!parse_ok(&lvl2, "#######\n"
-                         "#.@ # #\n"
-                         "#$* $ #\n"
-                         "#   $ #\n"
-                         "# ..  #\n"
-                         "#  *  #\n"
-                         "#######\n"))
-        return;
-    CHECK(memcmp(&lvl, &lvl2, sizeof lvl) == 0);
     /* Nested groups: 2(3(#-)#) is #-#-#-##-#-#-#. */
     if (!parse_ok(&lvl, "16#|#2(3(#-)#)#|#@$.11-#|16#"))
         return;
@@ -115,20 +119,16 @@ static void run_length_counts_and_groups_expand(void)
     CHECK_INT(lvl.height, 5);
     CHECK_INT(at(&lvl, 12, 1), SOKO_WALL);
     CHECK_INT(at(&lvl, 12, 3), SOKO_OUTSIDE);
-    if (!parse_ok(&lvl, "#####\r\n#@$.#\r\n#####\r\n") || !parse_ok(&lvl2, "5#|#@$.#|5#"))
-        return;
-    CHECK(memcmp(&lvl, &lvl2, sizeof lvl) == 0);
+    same_level("#####\r\n#@$.#\r\n#####\r\n", "5#|#@$.#|5#");
 }
 
 static void layout_keeps_leading_spaces_and_strips_margins(void)
 {
     /* A common margin of two spaces, trailing spaces, empty edge rows and
      * ragged rows give the same board as the tidy text. */
-    if (!parse_ok(&lvl, "\n   \n    ####  \n  ###  #\n  #@$. #   \n  ######\n\n"))
+    if (!same_level("\n   \n    ####  \n  ###  #\n  #@$. #   \n  ######\n\n",
+                    "  ####\n###  #\n#@$. #\n######"))
         return;
-    if (!parse_ok(&lvl2, "  ####\n###  #\n#@$. #\n######"))
-        return;
-    CHECK(memcmp(&lvl, &lvl2, sizeof lvl) == 0);
     CHECK_INT(lvl.width, 6);
     CHECK_INT(lvl.height, 4);
     CHECK_INT(at(&lvl, 0, 0), SOKO_OUTSIDE);

@@ -5,6 +5,7 @@
 #include "level_util.h"
 #include "path.h"
 #include "reader.h"
+#include "test_rand.h"
 
 #include <stdlib.h>
 
@@ -16,24 +17,6 @@ static uint8_t dirs[1 << 16];
 /* ---- helpers ---------------------------------------------------------- */
 
 static uint32_t rng = 0x9E3779B9u;
-
-static uint32_t rnd(uint32_t n)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 17;
-    rng ^= rng << 5;
-    return rng % n;
-}
-
-/* The neighbour of c in direction d, computed from coordinates; -1 off the board. */
-static int ref_step(const soko_level *l, int c, int d)
-{
-    int w = l->width, h = l->height, x = c % w, y = c / w;
-    static const int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
-    x += dx[d];
-    y += dy[d];
-    return x < 0 || y < 0 || x >= w || y >= h ? -1 : y * w + x;
-}
 
 static const char *steps_text(const uint8_t *d, int32_t n)
 {
@@ -194,12 +177,13 @@ static soko_level *random_level(int w, int h, int wall_percent, int boxes, char 
     for (int y = 0; y < h; y++) {
         for (int x = 0; x < w; x++) {
             bool edge = x == 0 || y == 0 || x == w - 1 || y == h - 1;
-            grid[y][x] = edge || (int)rnd(100) < wall_percent ? '#' : ' ';
+            grid[y][x] = edge || (int)test_rand(&rng, 100) < wall_percent ? '#' : ' ';
         }
     }
     int placed = 0;
     for (int tries = 0; tries < 200 && placed < 1 + 2 * boxes; tries++) {
-        int x = 1 + (int)rnd((uint32_t)w - 2), y = 1 + (int)rnd((uint32_t)h - 2);
+        int x = 1 + (int)test_rand(&rng, (uint32_t)w - 2),
+            y = 1 + (int)test_rand(&rng, (uint32_t)h - 2);
         char ch = grid[y][x];
         if (placed == 0 && ch == ' ') {
             grid[y][x] = '@';
@@ -234,7 +218,7 @@ static soko_level *random_level(int w, int h, int wall_percent, int boxes, char 
 static void wander(soko_game *g, int steps)
 {
     for (int i = 0; i < steps; i++)
-        soko_game_step(g, (int)rnd(4));
+        soko_game_step(g, (int)test_rand(&rng, 4));
 }
 
 typedef struct level_list {
@@ -353,8 +337,8 @@ static void walks_are_shortest_on_random_boards(void)
     char text[512];
     int tested = 0;
     for (int i = 0; i < 300; i++) {
-        soko_level *lvl =
-            random_level(5 + (int)rnd(10), 5 + (int)rnd(10), 25, 1 + (int)rnd(6), text);
+        soko_level *lvl = random_level(5 + (int)test_rand(&rng, 10), 5 + (int)test_rand(&rng, 10),
+                                       25, 1 + (int)test_rand(&rng, 6), text);
         if (lvl == NULL)
             continue;
         soko_game g;
@@ -438,7 +422,7 @@ static void check_boxes(const soko_game *g, const char *what, bool all_targets)
         CHECK_INT(count, want_count);
 
         for (int target = 0; target < n; target++) {
-            if (!all_targets && target != box && rnd(8) != 0)
+            if (!all_targets && target != box && test_rand(&rng, 8) != 0)
                 continue;
             int32_t got = soko_path_box_push(g, (soko_cell)box, (soko_cell)target, &scratch, dirs,
                                              sizeof dirs);
@@ -482,8 +466,9 @@ static void box_paths_match_the_oracle_on_random_boards(void)
     char text[512];
     int tested = 0;
     for (int i = 0; i < 600; i++) {
-        int w = 4 + (int)rnd(6), h = 4 + (int)rnd(6);
-        soko_level *lvl = random_level(w, h, (int)rnd(30), 1 + (int)rnd(5), text);
+        int w = 4 + (int)test_rand(&rng, 6), h = 4 + (int)test_rand(&rng, 6);
+        soko_level *lvl =
+            random_level(w, h, (int)test_rand(&rng, 30), 1 + (int)test_rand(&rng, 5), text);
         if (lvl == NULL)
             continue;
         soko_game g;
@@ -582,15 +567,15 @@ static void one_scratch_follows_every_position(void)
     int box = 0;
     for (int round = 0; round < 3000 && check_failures_in_test == 0; round++) {
         /* Mostly the same box again while the game goes on around it. */
-        soko_game *g = &games[rnd(8) == 0 ? rnd(3) : 0];
+        soko_game *g = &games[test_rand(&rng, 8) == 0 ? test_rand(&rng, 3) : 0];
         int n = g->level->width * g->level->height;
         if (g->history_len + 1000 > g->history_cap)
             soko_game_init(g, g->level, SOKO_RULE_STANDARD, g->history, g->history_cap);
-        if (rnd(2) == 0) {
-            soko_game_step(g, (int)rnd(4));
+        if (test_rand(&rng, 2) == 0) {
+            soko_game_step(g, (int)test_rand(&rng, 4));
         } else {
             /* Push some other box somewhere it can go. */
-            int other = (int)rnd((uint32_t)n), to = (int)rnd((uint32_t)n);
+            int other = (int)test_rand(&rng, (uint32_t)n), to = (int)test_rand(&rng, (uint32_t)n);
             while (!(g->cell[other] & SOKO_BOX))
                 other = (other + 1) % n;
             int32_t k =
@@ -598,8 +583,8 @@ static void one_scratch_follows_every_position(void)
             for (int32_t i = 0; i < k; i++)
                 soko_game_step(g, dirs[i]);
         }
-        if (box >= n || !(g->cell[box] & SOKO_BOX) || rnd(4) == 0)
-            box = (int)rnd((uint32_t)n);
+        if (box >= n || !(g->cell[box] & SOKO_BOX) || test_rand(&rng, 4) == 0)
+            box = (int)test_rand(&rng, (uint32_t)n);
         while (!(g->cell[box] & SOKO_BOX))
             box = (box + 1) % n;
         ref_box(g, box, best);
@@ -613,7 +598,7 @@ static void one_scratch_follows_every_position(void)
             }
         }
         CHECK_INT(count, want);
-        int target = (int)rnd((uint32_t)n);
+        int target = (int)test_rand(&rng, (uint32_t)n);
         int32_t got =
             soko_path_box_push(g, (soko_cell)box, (soko_cell)target, &scratch, dirs, sizeof dirs);
         int32_t expect = best[target] == UINT32_MAX ? SOKO_E_NO_PATH
@@ -637,8 +622,9 @@ static void box_calls_in_any_order_follow_the_player(void)
     uint8_t reach[256];
     int tested = 0;
     for (int i = 0; i < 400 && check_failures_in_test == 0; i++) {
-        soko_level *lvl = random_level(4 + (int)rnd(5), 4 + (int)rnd(5), 20 + (int)rnd(20),
-                                       2 + (int)rnd(4), text);
+        soko_level *lvl =
+            random_level(4 + (int)test_rand(&rng, 5), 4 + (int)test_rand(&rng, 5),
+                         20 + (int)test_rand(&rng, 20), 2 + (int)test_rand(&rng, 4), text);
         if (lvl == NULL)
             continue;
         soko_game g;
@@ -647,9 +633,9 @@ static void box_calls_in_any_order_follow_the_player(void)
         for (int op = 0; op < 80 && check_failures_in_test == 0; op++) {
             while (!(g.cell[box] & SOKO_BOX))
                 box = (box + 1) % n;
-            uint32_t r = rnd(8);
+            uint32_t r = test_rand(&rng, 8);
             if (r < 3) {
-                soko_game_step(&g, (int)rnd(4));
+                soko_game_step(&g, (int)test_rand(&rng, 4));
                 continue;
             }
             ref_box(&g, box, best);
@@ -667,7 +653,7 @@ static void box_calls_in_any_order_follow_the_player(void)
                 CHECK(same);
                 continue;
             }
-            int target = (int)rnd((uint32_t)n);
+            int target = (int)test_rand(&rng, (uint32_t)n);
             int32_t got = soko_path_box_push(&g, (soko_cell)box, (soko_cell)target, &scratch, dirs,
                                              sizeof dirs);
             int32_t expect = best[target] == UINT32_MAX ? SOKO_E_NO_PATH
@@ -697,13 +683,14 @@ static void two_games_with_the_same_boxes_share_a_scratch(void)
     uint8_t reach[256];
     int tested = 0;
     for (int i = 0; i < 1500 && check_failures_in_test == 0; i++) {
-        soko_level *a = random_level(4 + (int)rnd(6), 4 + (int)rnd(6), 15 + (int)rnd(25),
-                                     1 + (int)rnd(4), text);
+        soko_level *a =
+            random_level(4 + (int)test_rand(&rng, 6), 4 + (int)test_rand(&rng, 6),
+                         15 + (int)test_rand(&rng, 25), 1 + (int)test_rand(&rng, 4), text);
         if (a == NULL)
             continue;
         /* The same board with the player moved to another floor square. */
         int len = (int)strlen(text), at = (int)(strchr(text, '@') - text);
-        int to = (int)rnd((uint32_t)len), tries = 0;
+        int to = (int)test_rand(&rng, (uint32_t)len), tries = 0;
         while (text[to] != ' ' && tries++ < len)
             to = (to + 1) % len;
         if (text[to] != ' ') {
@@ -723,15 +710,15 @@ static void two_games_with_the_same_boxes_share_a_scratch(void)
         static soko_entry_t hist[2][64];
         soko_game_init(&games[0], a, SOKO_RULE_STANDARD, hist[0], 64);
         soko_game_init(&games[1], b, SOKO_RULE_STANDARD, hist[1], 64);
-        int n = a->width * a->height, box = (int)rnd((uint32_t)n);
+        int n = a->width * a->height, box = (int)test_rand(&rng, (uint32_t)n);
         while (!(games[0].cell[box] & SOKO_BOX))
             box = (box + 1) % n;
         ref_box(&games[0], box, best[0]);
         ref_box(&games[1], box, best[1]);
         for (int op = 0; op < 12 && check_failures_in_test == 0; op++) {
-            int k = (int)rnd(2);
+            int k = (int)test_rand(&rng, 2);
             soko_game *g = &games[k];
-            if (rnd(3) == 0) {
+            if (test_rand(&rng, 3) == 0) {
                 int32_t count = soko_path_box_reach(g, (soko_cell)box, &scratch, reach);
                 int32_t want = 0;
                 for (int c = 0; c < n; c++)
@@ -741,7 +728,7 @@ static void two_games_with_the_same_boxes_share_a_scratch(void)
                 CHECK_INT(count, want);
                 continue;
             }
-            int target = (int)rnd((uint32_t)n);
+            int target = (int)test_rand(&rng, (uint32_t)n);
             int32_t got = soko_path_box_push(g, (soko_cell)box, (soko_cell)target, &scratch, dirs,
                                              sizeof dirs);
             int32_t expect = best[k][target] == UINT32_MAX ? SOKO_E_NO_PATH

@@ -1,6 +1,7 @@
 /* Finding levels in level files: titles before and after boards, metadata,
  * comments, file headers, byte-order marks, line ends and solutions. */
 #include "check.h"
+#include "level_util.h"
 #include "soko.h"
 
 static const char *text;
@@ -17,13 +18,7 @@ static void start(const char *t)
 /* A span of the current text as a NUL-terminated string. */
 static const char *str(soko_span s)
 {
-    static char buf[8][512];
-    static int k;
-    char *b = buf[k++ % 8];
-    size_t n = s.len < 511 ? s.len : 511;
-    memcpy(b, text + s.off, n);
-    b[n] = '\0';
-    return b;
+    return span_text(text, s);
 }
 
 /* Reads the next level, which must exist and be valid. */

@@ -5,6 +5,7 @@
 #include "check.h"
 #include "level_util.h"
 #include "reader.h"
+#include "test_rand.h"
 #include "solver.h"
 
 #include <pthread.h>
@@ -73,16 +74,11 @@ static ostate ostates[ORACLE_STATES];
 static uint32_t odepth[ORACLE_STATES];
 static uint32_t oslot[ORACLE_STATES * 2];
 
-static int ref_step(const soko_level *l, int c, int d)
+/* The floor square next to c in direction d; -1 for a wall or off the board. */
+static int floor_step(const soko_level *l, int c, int d)
 {
-    int w = l->width, h = l->height, x = c % w, y = c / w;
-    static const int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
-    x += dx[d];
-    y += dy[d];
-    if (x < 0 || y < 0 || x >= w || y >= h)
-        return -1;
-    int n = y * w + x;
-    return (l->cell[n] & (SOKO_WALL | SOKO_OUTSIDE)) ? -1 : n;
+    int n = ref_step(l, c, d);
+    return ref_floor(l, n) ? n : -1;
 }
 
 static bool has_box(const ostate *s, int nb, int c)
@@ -104,7 +100,7 @@ static int oreach(const soko_level *l, const ostate *s, int nb, int from, uint8_
     while (head < tail) {
         int c = queue[head++];
         for (int d = 0; d < 4; d++) {
-            int n = ref_step(l, c, d);
+            int n = floor_step(l, c, d);
             if (n < 0 || seen[n] || has_box(s, nb, n))
                 continue;
             seen[n] = 1;
@@ -180,7 +176,7 @@ static int oracle_pushes(const soko_level *l)
         oreach(l, &s, nb, s.player, seen);
         for (int i = 0; i < nb; i++) {
             for (int d = 0; d < 4; d++) {
-                int behind = ref_step(l, s.box[i], d ^ 2), ahead = ref_step(l, s.box[i], d);
+                int behind = floor_step(l, s.box[i], d ^ 2), ahead = floor_step(l, s.box[i], d);
                 if (behind < 0 || ahead < 0 || !seen[behind] || has_box(&s, nb, ahead))
                     continue;
                 ostate t = s;
@@ -310,14 +306,6 @@ static void a_box_in_a_corner_is_unsolvable(void)
 
 static uint32_t rng = 0x2545F491u;
 
-static uint32_t rnd(uint32_t n)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 17;
-    rng ^= rng << 5;
-    return rng % n;
-}
-
 /* A random room of w x h floor squares inside a wall, some inner walls, nb
  * boxes and goals and a player, as level text. */
 static void random_board(char *out, int w, int h, int nb)
@@ -326,16 +314,16 @@ static void random_board(char *out, int w, int h, int nb)
     for (int y = 0; y < h + 2; y++)
         for (int x = 0; x < w + 2; x++)
             grid[y][x] = (x == 0 || y == 0 || x == w + 1 || y == h + 1) ? '#' : ' ';
-    int walls = (int)rnd((uint32_t)(w * h / 6 + 1));
+    int walls = (int)test_rand(&rng, (uint32_t)(w * h / 6 + 1));
     for (int i = 0; i < walls; i++)
-        grid[1 + rnd((uint32_t)h)][1 + rnd((uint32_t)w)] = '#';
+        grid[1 + test_rand(&rng, (uint32_t)h)][1 + test_rand(&rng, (uint32_t)w)] = '#';
     /* boxes mostly away from walls, or most levels would be lost at the start */
     for (int i = 0; i < nb; i++) {
         int x, y, tries = 0;
         bool inner;
         do {
-            x = 1 + (int)rnd((uint32_t)w);
-            y = 1 + (int)rnd((uint32_t)h);
+            x = 1 + (int)test_rand(&rng, (uint32_t)w);
+            y = 1 + (int)test_rand(&rng, (uint32_t)h);
             inner = grid[y - 1][x] != '#' && grid[y + 1][x] != '#' && grid[y][x - 1] != '#' &&
                     grid[y][x + 1] != '#';
         } while (grid[y][x] != ' ' || (!inner && ++tries < 10));
@@ -344,15 +332,15 @@ static void random_board(char *out, int w, int h, int nb)
     for (int i = 0; i < nb; i++) {
         int x, y;
         do {
-            x = 1 + (int)rnd((uint32_t)w);
-            y = 1 + (int)rnd((uint32_t)h);
+            x = 1 + (int)test_rand(&rng, (uint32_t)w);
+            y = 1 + (int)test_rand(&rng, (uint32_t)h);
         } while (grid[y][x] != ' ' && grid[y][x] != '$');
         grid[y][x] = grid[y][x] == '$' ? '*' : '.';
     }
     int x, y;
     do {
-        x = 1 + (int)rnd((uint32_t)w);
-        y = 1 + (int)rnd((uint32_t)h);
+        x = 1 + (int)test_rand(&rng, (uint32_t)w);
+        y = 1 + (int)test_rand(&rng, (uint32_t)h);
     } while (grid[y][x] != ' ' && grid[y][x] != '.');
     grid[y][x] = grid[y][x] == '.' ? '+' : '@';
     int n = 0;
@@ -374,8 +362,8 @@ static void random_levels_agree_with_a_brute_force_search(void)
     int compared = 0, unsolvable = 0, exhausted = 0;
     for (int round = 0; round < 500; round++) {
         char board[256];
-        int nb = 1 + (int)rnd(3);
-        random_board(board, 5 + (int)rnd(3), 4 + (int)rnd(3), nb);
+        int nb = 1 + (int)test_rand(&rng, 3);
+        random_board(board, 5 + (int)test_rand(&rng, 3), 4 + (int)test_rand(&rng, 3), nb);
         soko_level lvl;
         soko_error err;
         if (soko_level_parse(&lvl, board, (uint32_t)strlen(board), 1, &err) != SOKO_OK)
@@ -496,16 +484,27 @@ static void hints_lead_to_the_solution_one_push_at_a_time(void)
     free(lvl);
 }
 
-static void a_hint_in_a_lost_position_says_unsolvable(void)
+/* A game under `rule` in which the player has pushed the only box into the
+ * room's top-right corner: lost under the standard rule. Returns the level
+ * (the caller frees it) with *g playing on it, or NULL after a check
+ * failure. */
+static soko_level *box_in_corner_game(soko_game *g, int rule)
 {
+    static soko_entry_t history[64];
     soko_level *lvl = level_from_text("#######\n#.  $@#\n#     #\n#######\n");
     if (lvl == NULL)
-        return;
-    static soko_entry_t history[64];
+        return NULL;
+    soko_game_init(g, lvl, rule, history, 64);
+    CHECK_INT(play_lurd(g, "dlluR", NULL), SOKO_OK);
+    return lvl;
+}
+
+static void a_hint_in_a_lost_position_says_unsolvable(void)
+{
     soko_game g;
-    soko_game_init(&g, lvl, SOKO_RULE_STANDARD, history, 64);
-    CHECK_INT(play_lurd(&g, "dlluR", NULL), SOKO_OK);
-    /* the box is now in the top-right corner */
+    soko_level *lvl = box_in_corner_game(&g, SOKO_RULE_STANDARD);
+    if (lvl == NULL)
+        return;
     solver_result r;
     CHECK_INT(solver_hint(&g, NULL, &r), SOLVER_UNSOLVABLE);
     CHECK(r.lurd == NULL);
@@ -667,13 +666,10 @@ static void goal_cuts_store_fewer_positions(void)
  * still be won, so the solver does not call it lost. */
 static void a_multipush_game_is_never_called_unsolvable(void)
 {
-    soko_level *lvl = level_from_text("#######\n#.  $@#\n#     #\n#######\n");
+    soko_game g;
+    soko_level *lvl = box_in_corner_game(&g, SOKO_RULE_MULTIPUSH);
     if (lvl == NULL)
         return;
-    static soko_entry_t history[64];
-    soko_game g;
-    soko_game_init(&g, lvl, SOKO_RULE_MULTIPUSH, history, 64);
-    CHECK_INT(play_lurd(&g, "dlluR", NULL), SOKO_OK);
     solver_result r;
     CHECK_INT(solver_solve_game(&g, NULL, &r), SOLVER_UNKNOWN);
     CHECK(r.lurd == NULL);

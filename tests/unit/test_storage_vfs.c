@@ -1,30 +1,21 @@
-/* sokod's SQLite VFS (server/storage_vfs.c) gathers a transaction's WAL
+/* sokod's SQLite VFS (server/storage/storage_vfs.c) gathers a transaction's WAL
  * writes. Checked here: every commit is in the file when COMMIT returns (a
  * process killed right after its last commit loses nothing, and another
  * connection sees each commit at once), transactions larger than the
  * buffer and rolled-back ones leave the database whole, and the writes do
  * reach the system in fewer calls than SQLite makes. */
-#include "storage_internal.h"
+#include "check.h"
+#include "storage/storage_vfs.h"
 
 #include <errno.h>
 #include <signal.h>
+#include <sqlite3.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            failures++;                                                                            \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                   \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fputc('\n', stderr);                                                                   \
-        }                                                                                          \
-    } while (0)
 
 /* --- a VFS under sokod's that counts the writes reaching the WAL file --- */
 
@@ -145,7 +136,9 @@ static void install_counting_vfs(void)
 
 /* --- helpers --- */
 
+/* The test's folder and the two databases in it, named in main. */
 static char dir[] = "/tmp/sokod-vfs-XXXXXX";
+static char killed_db[64], shared_db[64];
 
 static sqlite3 *open_db(const char *path, const char *vfs)
 {
@@ -212,23 +205,23 @@ static int verify(sqlite3 *db, int n, const char *what)
     while (sqlite3_step(st) == SQLITE_ROW) {
         int id = sqlite3_column_int(st, 0);
         int t = id / 100, k = id % 100;
-        CHECK(t < n && k < rows_of(t), "%s: row %d was never committed", what, id);
+        CHECK_MSG(t < n && k < rows_of(t), "%s: row %d was never committed", what, id);
         int size = size_of(id);
         fill(want, size, id);
-        CHECK(sqlite3_column_bytes(st, 1) == size &&
-                  memcmp(sqlite3_column_blob(st, 1), want, (size_t)size) == 0,
-              "%s: row %d holds other bytes", what, id);
+        CHECK_MSG(sqlite3_column_bytes(st, 1) == size &&
+                      memcmp(sqlite3_column_blob(st, 1), want, (size_t)size) == 0,
+                  "%s: row %d holds other bytes", what, id);
         seen++;
     }
     sqlite3_finalize(st);
     int expected = 0;
     for (int t = 0; t < n; t++)
         expected += rows_of(t);
-    CHECK(seen == expected, "%s: %d rows, expected %d", what, seen, expected);
+    CHECK_MSG(seen == expected, "%s: %d rows, expected %d", what, seen, expected);
     sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &st, NULL);
-    CHECK(sqlite3_step(st) == SQLITE_ROW &&
-              strcmp((const char *)sqlite3_column_text(st, 0), "ok") == 0,
-          "%s: integrity_check says %s", what, sqlite3_column_text(st, 0));
+    CHECK_MSG(sqlite3_step(st) == SQLITE_ROW &&
+                  strcmp((const char *)sqlite3_column_text(st, 0), "ok") == 0,
+              "%s: integrity_check says %s", what, sqlite3_column_text(st, 0));
     sqlite3_finalize(st);
     return seen;
 }
@@ -238,8 +231,9 @@ static int verify(sqlite3 *db, int n, const char *what)
 /* A child commits transactions through sokod's VFS, tells the parent after
  * each COMMIT returns, and is killed right after the last one without
  * closing anything. Every acknowledged transaction must be there. */
-static void killed_after_commit(const char *path)
+static void killed_after_commit(void)
 {
+    const char *path = killed_db;
     enum { TRANSACTIONS = 60 };
     int acks[2];
     if (pipe(acks) != 0) {
@@ -287,10 +281,10 @@ static void killed_after_commit(const char *path)
     close(acks[0]);
     int status = 0;
     waitpid(pid, &status, 0);
-    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
-          "the writer should die by SIGKILL after its last commit (status %d)", status);
-    CHECK(acknowledged == TRANSACTIONS, "the writer acknowledged %d of %d transactions",
-          acknowledged, TRANSACTIONS);
+    CHECK_MSG(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+              "the writer should die by SIGKILL after its last commit (status %d)", status);
+    CHECK_MSG(acknowledged == TRANSACTIONS, "the writer acknowledged %d of %d transactions",
+              acknowledged, TRANSACTIONS);
     /* Read with SQLite's own VFS, as the next start of the server would. */
     sqlite3 *db = open_db(path, NULL);
     int rows = verify(db, acknowledged, "after kill -9");
@@ -303,13 +297,14 @@ static void killed_after_commit(const char *path)
  * commit of the writer as soon as COMMIT returns; a rolled-back
  * transaction larger than the buffer leaves no trace; and the writer's WAL
  * writes reach the system in far fewer calls than SQLite makes. */
-static void reader_sees_each_commit(const char *path)
+static void reader_sees_each_commit(void)
 {
+    const char *path = shared_db;
     sqlite3 *w = open_db(path, storage_vfs());
     if (exec(w, "PRAGMA journal_mode=WAL") != SQLITE_OK ||
         exec(w, "PRAGMA wal_autocheckpoint=0") != SQLITE_OK ||
         exec(w, "CREATE TABLE t (id INTEGER PRIMARY KEY, v BLOB)") != SQLITE_OK) {
-        failures++;
+        check_fail(__FILE__, __LINE__, "the writer's database cannot be set up");
         return;
     }
     sqlite3 *r = open_db(path, NULL);
@@ -320,7 +315,7 @@ static void reader_sees_each_commit(const char *path)
         exec(w, "BEGIN IMMEDIATE");
         for (int k = 0; k < rows_of(t); k++)
             insert(w, t * 100 + k);
-        CHECK(exec(w, "COMMIT") == SQLITE_OK, "commit %d", t);
+        CHECK_MSG(exec(w, "COMMIT") == SQLITE_OK, "commit %d", t);
         char what[48];
         snprintf(what, sizeof what, "the reader after commit %d", t);
         verify(r, t + 1, what);
@@ -341,11 +336,11 @@ static void reader_sees_each_commit(const char *path)
      * two calls per frame. */
     printf("WAL: %ld frames written in %ld calls (%ld without the buffer)\n", frames, calls,
            2 * frames);
-    CHECK(frames > 100, "the test should write many frames (%ld)", frames);
-    CHECK(calls * 4 < 2 * frames, "%ld calls for %ld frames: the writes are not gathered", calls,
-          frames);
+    CHECK_MSG(frames > 100, "the test should write many frames (%ld)", frames);
+    CHECK_MSG(calls * 4 < 2 * frames, "%ld calls for %ld frames: the writes are not gathered",
+              calls, frames);
     sqlite3_close(r);
-    CHECK(sqlite3_close(w) == SQLITE_OK, "closing the writer");
+    CHECK_MSG(sqlite3_close(w) == SQLITE_OK, "closing the writer");
     sqlite3 *again = open_db(path, NULL);
     verify(again, TRANSACTIONS, "after closing");
     sqlite3_close(again);
@@ -362,19 +357,13 @@ int main(void)
         perror("mkdtemp");
         return 2;
     }
-    char a[64], b[64];
-    snprintf(a, sizeof a, "%s/killed.db", dir);
-    snprintf(b, sizeof b, "%s/shared.db", dir);
-    killed_after_commit(a);
-    reader_sees_each_commit(b);
+    snprintf(killed_db, sizeof killed_db, "%s/killed.db", dir);
+    snprintf(shared_db, sizeof shared_db, "%s/shared.db", dir);
+    RUN(killed_after_commit);
+    RUN(reader_sees_each_commit);
     char cmd[96];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", dir);
-    if (failures > 0) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("ok\n");
-    return 0;
+    return check_finish();
 }

@@ -5,25 +5,12 @@
 // for step. Usage: node agree.mjs AGREE_NATIVE CORE_WASM LEVELFILE...
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { loadCore } from '../support/wasm_core.mjs';
 
 const OPS_PER_LEVEL = 400;
 const HISTORY_CAP = 65536;
 const DIRS_CAP = 65536;
 const SOKO_BOX = 4;
-
-async function loadCore(path) {
-  const { instance } = await WebAssembly.instantiate(readFileSync(path), {});
-  const x = instance.exports;
-  let top = (x.__heap_base.value + 15) & ~15;
-  const alloc = (n) => {
-    const at = top;
-    top = (top + n + 15) & ~15;
-    const need = top - x.memory.buffer.byteLength;
-    if (need > 0) x.memory.grow(Math.ceil(need / 65536));
-    return at;
-  };
-  return { x, alloc, mem: () => new Uint8Array(x.memory.buffer) };
-}
 
 function transcriptOf(core, text) {
   const { x, alloc, mem } = core;

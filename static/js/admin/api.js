@@ -36,7 +36,7 @@ function postWithProgress(path, body, onProgress) {
     xhr.responseType = 'text';
     xhr.upload.onprogress = (e) => { if (e.lengthComputable && e.total > 0) onProgress?.(e.loaded / e.total); };
     xhr.onload = () => {
-      let json = null;
+      let json;
       try {
         json = JSON.parse(xhr.responseText);
       } catch {

@@ -3,8 +3,7 @@
 
 import { adminApi } from './api.js';
 import { errorMessage } from '../api.js';
-
-const $ = (id) => document.getElementById(id);
+import { $ } from '../dom.js';
 
 export function auditMarkup() {
   return `

@@ -10,8 +10,7 @@ import { errorMessage } from '../api.js';
 import { drawThumb } from '../thumb.js';
 import { announce, toast } from '../a11y.js';
 import { app } from '../app.js';
-
-const $ = (id) => document.getElementById(id);
+import { $ } from '../dom.js';
 
 export function libraryMarkup() {
   return `

@@ -5,15 +5,9 @@
 // in the file as replayed, and the background solver's verdict.
 
 import { drawThumb } from '../thumb.js';
+import { el } from '../dom.js';
 
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
-function el(tag, className, text) {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 /** "line 4, column 2" (or "byte 120, row 3" in a pack), for a problem. */
 export function placeOf(p, format) {
@@ -58,7 +52,7 @@ export function solverText(s) {
 
 /** One level's card. */
 function levelCard(l, format, ctx) {
-  const li = el('li', 'adm-level');
+  const li = el('li', { class: 'adm-level' });
   li.dataset.number = l.number;
   if (!l.valid) li.classList.add('invalid');
   if (l.duplicate) li.classList.add('duplicate');
@@ -67,34 +61,34 @@ function levelCard(l, format, ctx) {
     canvas = el('canvas');
     canvas.setAttribute('aria-hidden', 'true');
   } else {
-    canvas = el('div', 'adm-nothumb', 'No picture: the board cannot be read');
+    canvas = el('div', { class: 'adm-nothumb', text: 'No picture: the board cannot be read' });
   }
-  li.append(canvas, el('span', 't', `${l.number}. ${l.title || 'Untitled'}`));
+  li.append(canvas, el('span', { class: 't', text: `${l.number}. ${l.title || 'Untitled'}` }));
   const bits = [];
   if (l.valid) bits.push(`${l.width}×${l.height}, ${plural(l.boxes, 'box', 'boxes')}`);
   if (l.author) bits.push(`by ${l.author}`);
   if (l.line) bits.push(`line ${l.line}`);
-  li.append(el('span', 'meta muted', bits.join(' · ')));
-  const chips = el('div', 'adm-summary');
-  chips.append(el('span', `chip ${l.valid ? 'good' : 'bad'}`, l.valid ? 'valid' : 'invalid'));
-  if (l.duplicate) chips.append(el('span', 'chip dup', 'duplicate'));
-  if (l.restores) chips.append(el('span', 'chip dup', 'restores a deleted level'));
-  if (l.imported_id) chips.append(el('span', 'chip good', 'imported'));
+  li.append(el('span', { class: 'meta muted', text: bits.join(' · ') }));
+  const chips = el('div', { class: 'adm-summary' });
+  chips.append(el('span', { class: `chip ${l.valid ? 'good' : 'bad'}`, text: l.valid ? 'valid' : 'invalid' }));
+  if (l.duplicate) chips.append(el('span', { class: 'chip dup', text: 'duplicate' }));
+  if (l.restores) chips.append(el('span', { class: 'chip dup', text: 'restores a deleted level' }));
+  if (l.imported_id) chips.append(el('span', { class: 'chip good', text: 'imported' }));
   li.append(chips);
   for (const e of l.errors || []) {
     const where = placeOf(e, format);
-    li.append(el('p', 'err', `${where ? `${where[0].toUpperCase()}${where.slice(1)}: ` : ''}${e.message}`));
+    li.append(el('p', { class: 'err', text: `${where ? `${where[0].toUpperCase()}${where.slice(1)}: ` : ''}${e.message}` }));
   }
-  if (l.duplicate) li.append(el('p', 'note', duplicateText(l.duplicate)));
-  if (l.restores) li.append(el('p', 'note', `Brings back deleted level ${l.restores}, with its players' games.`));
+  if (l.duplicate) li.append(el('p', { class: 'note', text: duplicateText(l.duplicate) }));
+  if (l.restores) li.append(el('p', { class: 'note', text: `Brings back deleted level ${l.restores}, with its players' games.` }));
   const replayed = (l.solutions || []).filter((s) => s.result !== 'over_budget');
-  for (const s of replayed) li.append(el('p', s.result === 'solved' ? 'note' : 'err', solutionText(s)));
+  for (const s of replayed) li.append(el('p', { class: s.result === 'solved' ? 'note' : 'err', text: solutionText(s) }));
   // One line for them all: past the budget, every level's solutions are.
   const unchecked = (l.solutions || []).length - replayed.length;
-  if (unchecked) li.append(el('p', 'note', `${plural(unchecked, 'solution')} not checked: over budget (the replays of one file are limited on the server).`));
-  if (l.solutions_not_replayed) li.append(el('p', 'note', `${plural(l.solutions_not_replayed, 'more solution')} not replayed.`));
+  if (unchecked) li.append(el('p', { class: 'note', text: `${plural(unchecked, 'solution')} not checked: over budget (the replays of one file are limited on the server).` }));
+  if (l.solutions_not_replayed) li.append(el('p', { class: 'note', text: `${plural(l.solutions_not_replayed, 'more solution')} not replayed.` }));
   const solver = solverText(l.solver);
-  if (solver) li.append(el('p', `note solver ${l.solver.status === 'unsolvable' ? 'err' : ''}`, solver));
+  if (solver) li.append(el('p', { class: `note solver ${l.solver.status === 'unsolvable' ? 'err' : ''}`, text: solver }));
   if (l.valid && l.rows) {
     canvas.paint = () => {
       const core = ctx.core(), theme = ctx.theme();
@@ -128,30 +122,31 @@ export function renderReport(box, report, ctx) {
   box.replaceChildren();
   if (!report) return;
   const s = report.summary;
-  const head = el('div', 'adm-summary');
-  head.append(el('span', 'chip', `${report.format}`), el('span', 'chip', plural(s.levels, 'level')),
-    el('span', 'chip good', `${s.valid} valid`));
-  if (s.invalid) head.append(el('span', 'chip bad', `${s.invalid} invalid`));
-  if (s.duplicates) head.append(el('span', 'chip dup', plural(s.duplicates, 'duplicate')));
+  const head = el('div', { class: 'adm-summary' });
+  head.append(el('span', { class: 'chip', text: `${report.format}` }),
+    el('span', { class: 'chip', text: plural(s.levels, 'level') }),
+    el('span', { class: 'chip good', text: `${s.valid} valid` }));
+  if (s.invalid) head.append(el('span', { class: 'chip bad', text: `${s.invalid} invalid` }));
+  if (s.duplicates) head.append(el('span', { class: 'chip dup', text: plural(s.duplicates, 'duplicate') }));
   box.append(head);
   if (report.name || report.author || report.description) {
-    const p = el('p', 'small muted');
+    const p = el('p', { class: 'small muted' });
     p.textContent = [report.name && `Collection “${report.name}”`, report.author && `by ${report.author}`,
       report.description && report.description.split('\n')[0]].filter(Boolean).join(' · ');
     box.append(p);
   }
   if (report.error) {
     const where = placeOf(report.error, report.format);
-    box.append(el('p', 'adm-result bad', `The file cannot be read${where ? ` (${where})` : ''}: ${report.error.message}`));
+    box.append(el('p', { class: 'adm-result bad', text: `The file cannot be read${where ? ` (${where})` : ''}: ${report.error.message}` }));
   }
   const levels = report.levels;
   if (!levels || levels.length === 0) return;
   const filters = [['all', `All (${levels.length})`, () => true]];
   if (s.invalid) filters.push(['invalid', `Invalid (${s.invalid})`, (l) => !l.valid]);
   if (s.duplicates) filters.push(['duplicates', `Duplicates (${s.duplicates})`, (l) => !!l.duplicate]);
-  const ol = el('ol', 'adm-levels');
+  const ol = el('ol', { class: 'adm-levels' });
   ol.setAttribute('aria-label', 'Levels of the file');
-  const more = el('button', 'button small-button adm-more');
+  const more = el('button', { class: 'button small-button adm-more' });
   more.type = 'button';
   let shown = [], count = 0;
   const page = () => {
@@ -173,7 +168,7 @@ export function renderReport(box, report, ctx) {
     page();
   };
   if (filters.length > 1) {
-    const bar = el('div', 'segmented adm-filter');
+    const bar = el('div', { class: 'segmented adm-filter' });
     bar.setAttribute('role', 'radiogroup');
     bar.setAttribute('aria-label', 'Show');
     const name = `adm-filter-${Math.random().toString(36).slice(2)}`;
@@ -185,7 +180,7 @@ export function renderReport(box, report, ctx) {
       input.value = id;
       input.checked = id === 'all';
       input.addEventListener('change', () => pick(test));
-      l.append(input, el('span', '', label));
+      l.append(input, el('span', { text: label }));
       bar.append(l);
     }
     box.append(bar);

@@ -9,8 +9,7 @@ import { renderReport, solverText } from './report.js';
 import { errorMessage } from '../api.js';
 import { announce } from '../a11y.js';
 import { app } from '../app.js';
-
-const $ = (id) => document.getElementById(id);
+import { $ } from '../dom.js';
 
 export function uploadMarkup() {
   return `
@@ -197,7 +196,7 @@ export class Uploads {
     // Solving takes seconds a level: ask less often as it goes on.
     item.pollMs = Math.min(10000, (item.pollMs || 1000) * 1.3);
     item.polling = setTimeout(async () => {
-      if (document.getElementById('screen-admin').hidden) return this.pollSolver(item);
+      if ($('screen-admin').hidden) return this.pollSolver(item);
       const r = await adminApi.getUpload(item.id);
       if (!r.ok) return;
       // Keep the report the cards are drawn from, with the new verdicts.

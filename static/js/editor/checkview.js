@@ -3,7 +3,7 @@
 // what, and what to do about it, a button that moves the cursor there), or
 // a word that the level is valid.
 
-const $ = (id) => document.getElementById(id);
+import { $ } from '../dom.js';
 
 /** What to do about each kind of problem (the core's error codes). */
 const HINTS = {

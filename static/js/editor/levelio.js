@@ -4,11 +4,10 @@
 // run-length text with soko_level_write, and reading the levels out of
 // pasted text (soko_reader) or a SokoPy binary pack (soko_pack).
 
-import { WALL, GOAL, BOX, OUTSIDE } from '../core.js';
+import { WALL, GOAL, BOX, OUTSIDE, E_PLAYERS, E_OPEN } from '../core.js';
 import { Grid, isPlayer } from './grid.js';
 
 const OUT_CAP = 4 * 129 * 128 + 64;
-const E_PLAYERS = -4, E_OPEN = -7;
 const MAX_PROBLEMS = 8;
 const scratch = new WeakMap();
 
@@ -34,25 +33,6 @@ function decode(core, at, len) {
   return new TextDecoder().decode(core.mem().subarray(at, at + len));
 }
 
-/** Reads text as a board into the core's scratch level (first line
- * numbered firstLine). Returns the level's info, or throws the core's
- * located error. */
-export function parse(core, text, firstLine = 1) {
-  const [t, n] = core.putText(text);
-  const rc = core.x.soko_level_parse(core.scratchLevel, t, n, firstLine, core.err);
-  if (rc !== 0) throw core.errorAt(rc);
-  const x = core.x, at = core.scratchLevel;
-  const width = x.soko_level_width(at), height = x.soko_level_height(at);
-  const cellsAt = x.soko_level_cells(at);
-  return {
-    width, height,
-    boxes: x.soko_level_boxes(at),
-    player: x.soko_level_player(at),
-    cells: core.mem().slice(cellsAt, cellsAt + width * height),
-    solved: x.soko_level_solved(at) !== 0,
-  };
-}
-
 /** Checks the grid's board with the core. Returns {ok, level, problems}:
  * each problem {message, line, col, x, y} (x and y -1 for the whole board).
  * The core stops at the first problem; a second player or a hole in the
@@ -63,7 +43,7 @@ export function check(core, grid) {
   const work = grid.clone();
   for (let round = 0; round < MAX_PROBLEMS; round++) {
     try {
-      const level = parse(core, work.text());
+      const level = core.parseLevel(work.text());
       return { ok: problems.length === 0, level: problems.length === 0 ? level : null, problems };
     } catch (e) {
       if (e.line === undefined) throw e;
@@ -81,7 +61,7 @@ export function check(core, grid) {
 /** The level in text (a valid board) written back by the core: plain rows,
  * or one run-length line. Throws the core's error for an invalid board. */
 export function write(core, text, rle = false) {
-  parse(core, text);
+  core.parseLevel(text);
   const m = mine(core);
   const n = core.x.soko_level_write(core.scratchLevel, rle ? 1 : 0, m.out, OUT_CAP);
   if (n < 0) throw new Error('the level is too large to write');
@@ -147,10 +127,23 @@ export function plainRows(text) {
  * valid, else the rows as written (null when they are not board rows). */
 export function gridOfText(core, text) {
   try {
-    return gridOfLevel(parse(core, text));
+    return gridOfLevel(core.parseLevel(text));
   } catch {
     return Grid.fromRows(plainRows(text));
   }
+}
+
+/** A level found in a file ({board, line, ...}) with the core's reading of
+ * its board added: `level`, or null and the located `error`. Returns f. */
+function withLevel(core, f) {
+  try {
+    f.level = core.parseLevel(f.board, f.line);
+    f.error = null;
+  } catch (err) {
+    f.level = null;
+    f.error = { message: err.message, line: err.line, col: err.col };
+  }
+  return f;
 }
 
 /** Every level of a level file's text: [{number, title, board, line,
@@ -167,32 +160,10 @@ export function readLevels(core, text) {
       title: decode(core, t + x.soko_entry_title_off(e), x.soko_entry_title_len(e)).trim(),
       board: decode(core, t + x.soko_entry_board_off(e), x.soko_entry_board_len(e)),
       line: x.soko_entry_board_line(e),
+      author: decode(core, t + x.soko_entry_author_off(e), x.soko_entry_author_len(e)),
     });
   }
-  for (const f of found) {
-    try {
-      f.level = parse(core, f.board, f.line);
-      f.error = null;
-    } catch (err) {
-      f.level = null;
-      f.error = { message: err.message, line: err.line, col: err.col };
-    }
-    f.author = authorAfter(text, f);
-  }
-  return found;
-}
-
-/** The `Author:` line of a level, looked for between its board and the next
- * board line. */
-function authorAfter(text, f) {
-  const lines = text.split(/\r?\n/);
-  const boardLines = f.board.split(/\r?\n/).length;
-  for (let i = f.line - 1 + boardLines; i < lines.length && i < f.line + boardLines + 40; i++) {
-    const m = lines[i].match(/^\s*Author\s*:\s*(.*)$/i);
-    if (m) return m[1].trim();
-    if (/^\s*[-#_ $.*@+pPbB0-9|()]*#[-#_ $.*@+pPbB0-9|()]*$/.test(lines[i]) && lines[i].includes('#')) break;
-  }
-  return '';
+  return found.map((f) => withLevel(core, f));
 }
 
 /** Whether bytes are a SokoPy binary pack. */
@@ -221,15 +192,7 @@ export function readPack(core, bytes) {
       continue;
     }
     const board = decode(core, m.out, n);
-    const f = { number: i + 1, title: `Level ${i + 1}`, board, line: 1, author: '' };
-    try {
-      f.level = parse(core, board);
-      f.error = null;
-    } catch (err) {
-      f.level = null;
-      f.error = { message: err.message, line: err.line, col: err.col };
-    }
-    out.push(f);
+    out.push(withLevel(core, { number: i + 1, title: `Level ${i + 1}`, board, line: 1, author: '' }));
   }
   return out;
 }
@@ -243,16 +206,8 @@ export function readSlc(core, text) {
   for (const el of doc.querySelectorAll('Level')) {
     const rows = [...el.querySelectorAll('L')].map((l) => l.textContent.replace(/\s+$/, ''));
     const board = rows.join('\n');
-    const f = { number: out.length + 1, title: el.getAttribute('Id') || `Level ${out.length + 1}`,
-      board, line: 1, author: el.getAttribute('Copyright') || '' };
-    try {
-      f.level = parse(core, board);
-      f.error = null;
-    } catch (err) {
-      f.level = null;
-      f.error = { message: err.message, line: err.line, col: err.col };
-    }
-    out.push(f);
+    out.push(withLevel(core, { number: out.length + 1, title: el.getAttribute('Id') || `Level ${out.length + 1}`,
+      board, line: 1, author: el.getAttribute('Copyright') || '' }));
   }
   return out;
 }

@@ -9,8 +9,8 @@ import { write } from './levelio.js';
 import { levelFile, fileName } from './transfer.js';
 import { app } from '../app.js';
 import { toast } from '../a11y.js';
+import { $ } from '../dom.js';
 
-const $ = (id) => document.getElementById(id);
 const NEW = 'new';
 
 export class SaveDialog {

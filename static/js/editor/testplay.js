@@ -8,8 +8,7 @@ import { Play } from '../play.js';
 import { actionOfKey, watchPointer, DIR_OF } from '../input.js';
 import * as settings from '../settings.js';
 import { announce } from '../a11y.js';
-
-const $ = (id) => document.getElementById(id);
+import { $ } from '../dom.js';
 
 export class TestPlay {
   /** hooks: solved(lurd, moves, pushes), leave() */

@@ -7,8 +7,7 @@
 import { write, readLevels, readPack, readSlc, isPack, gridOfText, gridOfLevel } from './levelio.js';
 import { drawThumb } from '../thumb.js';
 import { toast, announce } from '../a11y.js';
-
-const $ = (id) => document.getElementById(id);
+import { $ } from '../dom.js';
 
 /** The level file text of a board: the board, then its metadata and a
  * solution when there is one. */
@@ -71,7 +70,7 @@ export class Transfer {
     const core = this.editor.core(), grid = this.editor.grid();
     const rle = $('ed-export-dialog').querySelector('input[name="ed-format"]:checked').value === 'rle';
     const withMeta = $('ed-export-meta').checked;
-    let board, note = '';
+    let board, note;
     try {
       board = write(core, grid.text(), rle);
       note = rle ? 'The level on one line: counts before squares, - for floor, | between rows.'

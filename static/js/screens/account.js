@@ -3,9 +3,9 @@
 import { app } from '../app.js';
 import { api, errorMessage } from '../api.js';
 import { announce } from '../a11y.js';
+import { $ } from '../dom.js';
 
 export const section = 'screen-account';
-const $ = (id) => document.getElementById(id);
 let wired = false;
 
 function render() {

@@ -8,10 +8,10 @@ import { uploadMarkup, Uploads } from '../admin/upload.js';
 import { libraryMarkup, Library } from '../admin/library.js';
 import { auditMarkup, Audit } from '../admin/audit.js';
 import { redrawReports } from '../admin/report.js';
+import { $ } from '../dom.js';
 
 export const section = 'screen-admin';
 
-const $ = (id) => document.getElementById(id);
 const TABS = [['upload', 'Upload'], ['library', 'Library'], ['audit', 'Audit log']];
 let built = false, uploads = null, library = null, audit = null, core = null;
 // Counts the visits: the account is asked for on each, and a visit answered

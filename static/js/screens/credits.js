@@ -1,11 +1,12 @@
 // screens/credits.js: who made the levels, collection by collection.
 
 import { app } from '../app.js';
+import { $ } from '../dom.js';
 
 export const section = 'screen-credits';
 
 export async function enter() {
-  const box = document.getElementById('credits-list');
+  const box = $('credits-list');
   const collections = await app.collections();
   if (!collections) {
     box.innerHTML = '<p class="muted">The server cannot be reached.</p>';

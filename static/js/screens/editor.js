@@ -18,11 +18,11 @@ import { editorMarkup } from '../editor/markup.js';
 import { TestPlay } from '../editor/testplay.js';
 import { Transfer } from '../editor/transfer.js';
 import { SaveDialog } from '../editor/save.js';
+import { $ } from '../dom.js';
 
 export const section = 'screen-editor';
 export const focusHeading = false;
 
-const $ = (id) => document.getElementById(id);
 const TOOL_OF_KEY = new Map(TOOLS.flatMap((t) => t.keys.map((k) => [k, t.id])));
 const ARROWS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
 

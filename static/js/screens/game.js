@@ -12,10 +12,10 @@ import * as settings from '../settings.js';
 import { drainSavedOutboxes } from '../sync.js';
 import { live } from '../live.js';
 import { initHints, resetHints, pressHint, hintsChanged, hintCount } from '../hint.js';
+import { $ } from '../dom.js';
 
 export const section = 'screen-game';
 
-const $ = (id) => document.getElementById(id);
 let view = null;
 let play = null;
 let levelId = 0;
@@ -333,7 +333,6 @@ async function catchUp() {
     toast('Continued from another device');
   }
 }
-
 
 /** The position of the game on screen, for tests and debugging. */
 export function position() {

@@ -7,23 +7,11 @@
 
 import { api, errorMessage } from '../api.js';
 import { go } from '../router.js';
+import { $, el, svgIcon } from '../dom.js';
 
 const LIMIT = 20;
 let built = false;
 let token = 0;
-
-const $ = (id) => document.getElementById(id);
-
-function el(tag, props = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === 'class') e.className = v;
-    else if (k === 'text') e.textContent = v;
-    else e.setAttribute(k, v);
-  }
-  e.append(...children);
-  return e;
-}
 
 function build() {
   const section = $('screen-board');
@@ -51,15 +39,6 @@ function build() {
         el('table', { class: 'board-table' }),
         el('p', { class: 'board-you' }))));
   built = true;
-}
-
-function svgIcon(id) {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  const use = document.createElementNS(ns, 'use');
-  use.setAttribute('href', `#${id}`);
-  svg.append(use);
-  return svg;
 }
 
 function when(iso) {

@@ -5,6 +5,7 @@ import { app } from '../app.js';
 import { api } from '../api.js';
 import { drawThumb } from '../thumb.js';
 import { announce } from '../a11y.js';
+import { $ } from '../dom.js';
 
 export const section = 'screen-library';
 
@@ -18,8 +19,6 @@ let loading = 0;
 // arrives after a click on the buttons still on screen from the last visit
 // must not open its own choice over the one clicked.
 let picks = 0;
-
-const $ = (id) => document.getElementById(id);
 
 export async function enter(args) {
   // Wired before anything is awaited: what is typed while the list loads

@@ -4,9 +4,9 @@
 import * as settings from '../settings.js';
 import { themeIndex, loadTheme } from '../themes.js';
 import { drawSprite } from '../sprites.js';
+import { $ } from '../dom.js';
 
 export const section = 'screen-options';
-const $ = (id) => document.getElementById(id);
 let built = false;
 
 function preview(canvas, theme) {

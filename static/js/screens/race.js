@@ -6,7 +6,8 @@
 
 import { app } from '../app.js';
 import { api, errorMessage } from '../api.js';
-import { loadCore, dirOfLetter } from '../core.js';
+import { loadCore } from '../core.js';
+import { playEntry, gameOfState } from '../letters.js';
 import { BoardView } from '../board.js';
 import { Play } from '../play.js';
 import { actionOfKey, DIR_OF } from '../input.js';
@@ -14,10 +15,10 @@ import { announce, toast } from '../a11y.js';
 import { currentScreen } from '../router.js';
 import { live } from '../live.js';
 import { playerName } from './rooms.js';
+import { $ } from '../dom.js';
 
 export const section = 'screen-race';
 
-const $ = (id) => document.getElementById(id);
 let roomId = 0;
 let room = null;            // the room as the server last described it
 let you = { user_id: null, seated: false };
@@ -25,7 +26,7 @@ const boards = new Map();   // user id -> {card, view, core, game, gameId, seq}
 const corePool = [];        // cores of boards that were taken down, for reuse
 let own = null;             // {play, view, gameId} when the player has a board here
 let ownCore = null;
-let countdown = { until: 0, timer: 0 };
+const countdown = { until: 0, timer: 0 };
 let wired = false;
 let loading = null;
 
@@ -186,10 +187,7 @@ async function miniBoard(p, game) {
     if (b) corePool.push(core);
     else b = addMiniBoard(p, core);
   }
-  const g = b.core.startGame(game.level.rows.join('\n'), game.rule ?? 0);
-  replayLetters(g, game.history);
-  replayLetters(g, game.redo || '');
-  for (let i = 0; i < (game.redo || '').length; i++) g.undo();
+  const g = gameOfState(b.core, game);
   b.game = g;
   b.gameId = game.id;
   b.seq = game.seq;
@@ -210,14 +208,6 @@ function addMiniBoard(p, core) {
   const b = { card, view, core, game: null, gameId: 0, seq: 0 };
   boards.set(p.user_id, b);
   return b;
-}
-
-function replayLetters(g, letters) {
-  for (const ch of letters || '') {
-    if (ch === '*') g.restart();
-    else if (g.step(dirOfLetter(ch)) < 0) return false;
-  }
-  return true;
 }
 
 function markBoard(b) {
@@ -245,11 +235,7 @@ function onStep(e) {
     return;
   }
   const g = b.game;
-  let ok = true;
-  if (e.kind === 'steps') ok = replayLetters(g, e.steps);
-  else if (e.kind === 'undo') for (let i = 0; i < e.count; i++) g.undo();
-  else if (e.kind === 'redo') for (let i = 0; i < e.count; i++) g.redo();
-  else if (e.kind === 'restart') g.restart();
+  const ok = playEntry(g, e);
   b.seq = e.seq;
   if (!ok || g.moves !== e.moves || g.pushes !== e.pushes) return load();
   b.view.snap({ player: g.player, boxes: g.boxes() });

@@ -11,6 +11,7 @@ import { loadCore, dirOfLetter } from '../core.js';
 import { BoardView, stepTransition, undoTransition } from '../board.js';
 import { go } from '../router.js';
 import * as settings from '../settings.js';
+import { $, el, svgIcon } from '../dom.js';
 
 const SPEEDS = [0.5, 1, 2, 4, 8];
 const BASE_MS = 300; // one step at 1x
@@ -23,28 +24,6 @@ let total = 0;
 let timer = 0;
 let speed = 1;
 let token = 0;
-
-const $ = (id) => document.getElementById(id);
-
-function el(tag, props = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === 'class') e.className = v;
-    else if (k === 'text') e.textContent = v;
-    else e.setAttribute(k, v);
-  }
-  e.append(...children);
-  return e;
-}
-
-function svgIcon(id) {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  const use = document.createElementNS(ns, 'use');
-  use.setAttribute('href', `#${id}`);
-  svg.append(use);
-  return svg;
-}
 
 function build() {
   const speedSelect = el('select', { id: 'replay-speed' },

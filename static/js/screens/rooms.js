@@ -6,10 +6,10 @@
 import { app } from '../app.js';
 import { api, errorMessage } from '../api.js';
 import { go } from '../router.js';
+import { $ } from '../dom.js';
 
 export const section = 'screen-rooms';
 
-const $ = (id) => document.getElementById(id);
 let wired = false;
 
 // Counts the times the page was left: a room asked for before then no longer

@@ -5,6 +5,7 @@ import { app } from '../app.js';
 import { api, errorMessage } from '../api.js';
 import { go } from '../router.js';
 import { drawSprite } from '../sprites.js';
+import { $ } from '../dom.js';
 
 const SCENE = [
   '#########',
@@ -52,8 +53,8 @@ let left = 0;
 // Opens today's puzzle: the server names its level (making it on the day's
 // first request), then the play screen opens it like any level.
 async function openDaily() {
-  const button = document.getElementById('title-daily');
-  const status = document.getElementById('title-daily-status');
+  const button = $('title-daily');
+  const status = $('title-daily-status');
   const asked = left;
   button.disabled = true;
   status.textContent = 'Fetching today’s puzzle…';
@@ -71,27 +72,27 @@ async function openDaily() {
 export function enter() {
   if (!dailyWired) {
     dailyWired = true;
-    document.getElementById('title-daily').addEventListener('click', openDaily);
+    $('title-daily').addEventListener('click', openDaily);
   }
-  document.getElementById('title-daily-status').textContent = '';
-  const art = document.getElementById('title-art');
+  $('title-daily-status').textContent = '';
+  const art = $('title-art');
   if (app.theme) requestAnimationFrame(() => drawTitleArt(art, app.theme));
-  const play = document.getElementById('title-play');
+  const play = $('title-play');
   const last = app.lastLevel;
   play.href = last ? `#/play/${last}` : '#/library';
   play.textContent = last ? 'Continue' : 'Play';
-  const who = document.getElementById('title-user');
+  const who = $('title-user');
   const a = app.account;
-  document.getElementById('title-admin').hidden = !a?.admin;
+  $('title-admin').hidden = !a?.admin;
   who.textContent = a && a.username ? `Signed in as ${a.username}` : 'Playing as a guest: sign up to keep your progress on every device';
 }
 
 export function leave() {
   left++;
   // The request still out is given up: the button is free again on return.
-  document.getElementById('title-daily').disabled = false;
+  $('title-daily').disabled = false;
 }
 
 export function redraw() {
-  if (app.theme) drawTitleArt(document.getElementById('title-art'), app.theme);
+  if (app.theme) drawTitleArt($('title-art'), app.theme);
 }

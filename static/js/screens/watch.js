@@ -7,14 +7,15 @@
 
 import { app } from '../app.js';
 import { api, errorMessage } from '../api.js';
-import { loadCore, dirOfLetter } from '../core.js';
+import { loadCore } from '../core.js';
+import { playEntry, gameOfState } from '../letters.js';
 import { BoardView } from '../board.js';
 import { currentScreen } from '../router.js';
 import { live } from '../live.js';
+import { $ } from '../dom.js';
 
 export const section = 'screen-watch';
 
-const $ = (id) => document.getElementById(id);
 let userId = 0;
 let view = null;
 let core = null;
@@ -115,22 +116,11 @@ async function show(game) {
   }
   $('watch-own').hidden = false;
   view.resize();
-  const g = core.startGame(game.level.rows.join('\n'), game.rule ?? 0);
-  replayLetters(g, game.history);
-  replayLetters(g, game.redo || '');
-  for (let i = 0; i < (game.redo || '').length; i++) g.undo();
+  const g = gameOfState(core, game);
   shown = { game: g, gameId: game.id, seq: game.seq };
   $('watch-sub').textContent = game.level?.title ?? '';
   view.setLevel({ width: g.width, height: g.height, cells: g.start }, { player: g.player, boxes: g.boxes() });
   mark();
-}
-
-function replayLetters(g, letters) {
-  for (const ch of letters || '') {
-    if (ch === '*') g.restart();
-    else if (g.step(dirOfLetter(ch)) < 0) return false;
-  }
-  return true;
 }
 
 function mark() {
@@ -151,11 +141,7 @@ function onStep(e) {
   if (e.seq <= shown.seq) return; // already on the board
   if (e.seq !== shown.seq + 1) return void load();
   const g = shown.game;
-  let ok = true;
-  if (e.kind === 'steps') ok = replayLetters(g, e.steps);
-  else if (e.kind === 'undo') for (let i = 0; i < e.count; i++) g.undo();
-  else if (e.kind === 'redo') for (let i = 0; i < e.count; i++) g.redo();
-  else if (e.kind === 'restart') g.restart();
+  const ok = playEntry(g, e);
   shown.seq = e.seq;
   if (!ok || g.moves !== e.moves || g.pushes !== e.pushes) return void load();
   view.snap({ player: g.player, boxes: g.boxes() });

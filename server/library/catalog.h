@@ -1,0 +1,17 @@
+/* Catalogue endpoints: collections and levels, with the caller's solved state. */
+#ifndef SOKOD_CATALOG_H
+#define SOKOD_CATALOG_H
+
+#include "http/http.h"
+
+/* Endpoints, for the routing table (server/endpoints.c). */
+int catalog_collections(struct http_conn *c);
+int catalog_collection(struct http_conn *c);
+int catalog_level(struct http_conn *c);
+
+/* The level as GET /api/v1/levels/{id} shows it to `user` (rows included),
+ * in *out (a new reference). Returns a STORAGE_* code; *out is NULL unless
+ * STORAGE_OK. */
+int catalog_level_object(int64_t id, int64_t user, json_t **out);
+
+#endif

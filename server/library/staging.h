@@ -1,0 +1,99 @@
+/* Uploads waiting in memory: their bytes as the parts arrive, then their
+ * check report, until they are imported, discarded or left alone for
+ * three hours. Nothing here is in the database: a restart forgets them.
+ * One lock guards them all; every function takes it itself. */
+#ifndef SOKOD_STAGING_H
+#define SOKOD_STAGING_H
+
+#include "library/audit.h"
+#include "library/check.h"
+#include "library/library.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum staging_status {
+    STAGING_OK,
+    STAGING_NOT_FOUND,
+    STAGING_TOO_LARGE,   /* beyond the upload cap */
+    STAGING_BAD_OFFSET,  /* a part that does not continue the bytes received, or overruns */
+    STAGING_WRONG_STATE, /* still receiving, being checked or imported, or imported already */
+    STAGING_FULL,        /* too many uploads waiting, or too many bytes arriving */
+    STAGING_FAILED,      /* out of memory, or the database failed (logged) */
+};
+
+/* Sets the caps: the largest file (max_upload) and the largest request
+ * body (which bounds the part size it advertises). With solver_seconds > 0,
+ * each checked upload's valid levels wait for the background solvability
+ * check (see solvecheck.h), up to that long each and solver_budget seconds
+ * for all the levels of one upload (0: no budget); the levels whose turn
+ * comes once it is spent are CHECK_SOLVER_OVER_BUDGET. The check of one
+ * upload replays its solutions up to check_steps steps in all
+ * (check_run_within). */
+void staging_start(size_t max_upload, size_t max_body, unsigned solver_seconds,
+                   uint64_t check_steps, unsigned solver_budget);
+
+/* The upload cap, in bytes. */
+size_t staging_max_upload(void);
+
+/* Wakes the solver thread up to stop, and frees every upload. */
+void staging_stop(void);
+
+/* Starts an upload of `size` bytes (1 to the cap) for admin `owner`. */
+enum staging_status staging_create(int64_t owner, const char *filename, enum check_format format,
+                                   size_t size, int64_t *id);
+
+/* Adds n bytes at `offset`, which must be the number received so far.
+ * Sets *complete when every byte is in. */
+enum staging_status staging_append(int64_t id, size_t offset, const void *bytes, size_t n,
+                                   size_t *received, bool *complete);
+
+/* Checks a complete upload (slow: run it off the HTTP threads). Its bytes
+ * are freed; its report stays. */
+enum staging_status staging_check(int64_t id);
+
+/* Imports a checked upload's levels in one transaction (slow too; the lock
+ * is not held meanwhile, and the upload shows as "importing" without its
+ * report). The result is in *out, the library's verdict in *lib
+ * (LIBRARY_STORAGE with the STORAGE_* code in *storage). Returns STAGING_OK
+ * when the import ran, whatever its verdict. */
+enum staging_status staging_import(int64_t id, const struct library_target *t,
+                                   const struct audit_actor *who, struct library_result *out,
+                                   enum library_status *lib, int *storage);
+
+/* Forgets an upload (not while it is being checked or imported). */
+enum staging_status staging_discard(int64_t id);
+
+/* The upload as JSON, with its report's levels when `levels` is true.
+ * NULL with *status set when there is no such upload or no memory. */
+json_t *staging_json(int64_t id, bool levels, enum staging_status *status);
+
+/* Every upload waiting, without levels. */
+json_t *staging_list_json(void);
+
+/* ---- For the solver thread ----------------------------------------------------------------- */
+
+/* One level to solve. */
+struct staging_job {
+    int64_t upload;
+    size_t index;
+    char *board;         /* malloc'd copy of its normalised rows */
+    unsigned seconds;    /* the solver's time limit on it */
+    volatile int cancel; /* set when the upload goes away or sokod stops */
+};
+
+/* Waits for the next level to solve and fills *job (marking the level
+ * running). Returns false when sokod is stopping. */
+bool staging_next_job(struct staging_job *job);
+
+/* Records a job's result in its upload's report, and in the library when
+ * the level was imported meanwhile; frees the job's board. */
+void staging_job_done(struct staging_job *job, enum check_solver status, uint32_t moves,
+                      uint32_t pushes, double seconds);
+
+/* Seconds the solver gives each level (0 when off). */
+unsigned staging_solver_seconds(void);
+
+#endif

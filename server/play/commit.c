@@ -1,0 +1,216 @@
+/* Group commit: a FIFO of jobs and the thread that runs them in batches. */
+#include "play/commit.h"
+
+#include "base/clock.h"
+#include "storage/storage.h"
+
+#include <pthread.h>
+#include <string.h>
+
+/* Open addressing for the keys of the batch being formed: twice its size. */
+#define KEY_BITS 10
+#define KEY_SLOTS (1u << KEY_BITS)
+/* How far down the queue a batch looks for jobs whose key is free. */
+#define SCAN_LIMIT (COMMIT_MAX_BATCH * 4)
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
+static struct commit_job *head, *tail;
+static bool running, stopping;
+static pthread_t committer;
+
+/* Keys taken by the batch being formed: a slot counts when its stamp is
+ * the batch's, so nothing needs clearing between batches. */
+static int64_t key_of[KEY_SLOTS];
+static uint32_t key_stamp[KEY_SLOTS];
+static uint32_t batch_stamp;
+
+/* Marks key as taken by this batch; false when it was already. */
+static bool take_key(int64_t key)
+{
+    unsigned i = (unsigned)((uint64_t)key * 0x9E3779B97F4A7C15ull >> (64 - KEY_BITS));
+    while (key_stamp[i] == batch_stamp) {
+        if (key_of[i] == key)
+            return false;
+        i = (i + 1) & (KEY_SLOTS - 1);
+    }
+    key_stamp[i] = batch_stamp;
+    key_of[i] = key;
+    return true;
+}
+
+/* Moves up to COMMIT_MAX_BATCH jobs from the queue into batch, oldest
+ * first, leaving in place any job whose key the batch holds already.
+ * Called with the lock held. */
+static unsigned take_batch(struct commit_job **batch)
+{
+    batch_stamp++;
+    if (batch_stamp == 0) {
+        memset(key_stamp, 0, sizeof key_stamp);
+        batch_stamp = 1;
+    }
+    unsigned n = 0, scanned = 0;
+    struct commit_job *prev = NULL, *j = head;
+    while (j != NULL && n < COMMIT_MAX_BATCH && scanned < SCAN_LIMIT) {
+        struct commit_job *next = j->next;
+        scanned++;
+        if (j->key != 0 && !take_key(j->key)) {
+            prev = j;
+        } else {
+            if (prev != NULL)
+                prev->next = next;
+            else
+                head = next;
+            if (tail == j)
+                tail = prev;
+            batch[n++] = j;
+        }
+        j = next;
+    }
+    return n;
+}
+
+/* Puts jobs back at the head of the queue, in their order: they were the
+ * oldest of their keys, so each key's order holds. */
+static void requeue(struct commit_job **jobs, unsigned n)
+{
+    if (n == 0)
+        return;
+    pthread_mutex_lock(&lock);
+    for (unsigned i = n; i-- > 0;) {
+        jobs[i]->next = head;
+        head = jobs[i];
+        if (tail == NULL)
+            tail = jobs[i];
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+/* The transaction could not start. A busy database was waited for until
+ * the earliest deadline of the batch (`until`): the jobs at their deadline
+ * get STORAGE_BUSY, the others wait again, each up to its own deadline,
+ * unless SQLite gave up before `until` (it would again). */
+static void refuse_batch(struct commit_job **batch, unsigned n, int status, int64_t until)
+{
+    struct commit_job *later[COMMIT_MAX_BATCH];
+    unsigned nlater = 0;
+    int64_t now = clock_mono_ms();
+    bool waited = status == STORAGE_BUSY && now >= until;
+    for (unsigned i = 0; i < n; i++) {
+        if (waited && batch[i]->deadline_ms > now)
+            later[nlater++] = batch[i];
+        else
+            batch[i]->finish(batch[i], status, false);
+    }
+    requeue(later, nlater);
+}
+
+/* Runs n jobs in one transaction, each under its own savepoint, then
+ * finishes every one of them. The transaction waits for a locked database
+ * no later than the earliest deadline of its jobs. */
+static void run_batch(struct commit_job **batch, unsigned n)
+{
+    int64_t until = INT64_MAX;
+    for (unsigned i = 0; i < n; i++) {
+        if (batch[i]->deadline_ms < until)
+            until = batch[i]->deadline_ms;
+    }
+    int status = storage_begin_until(until);
+    if (status != STORAGE_OK) {
+        refuse_batch(batch, n, status, until);
+        return;
+    }
+    int outcome[COMMIT_MAX_BATCH];
+    bool ran[COMMIT_MAX_BATCH];
+    bool broken = false; /* the transaction is lost: nothing of it commits */
+    for (unsigned i = 0; i < n; i++) {
+        ran[i] = false;
+        outcome[i] = broken ? STORAGE_ERROR : storage_savepoint();
+        if (outcome[i] != STORAGE_OK)
+            continue;
+        ran[i] = true;
+        outcome[i] = batch[i]->run(batch[i]);
+        if (outcome[i] == STORAGE_OK)
+            outcome[i] = storage_release_savepoint();
+        else if (storage_undo_to_savepoint() != STORAGE_OK)
+            broken = true;
+    }
+    if (broken) {
+        storage_rollback();
+        status = STORAGE_ERROR;
+    } else {
+        status = storage_commit();
+    }
+    for (unsigned i = 0; i < n; i++) {
+        int s = outcome[i] != STORAGE_OK ? outcome[i] : status;
+        if (broken && s == STORAGE_OK)
+            s = STORAGE_ERROR;
+        batch[i]->finish(batch[i], s, ran[i]);
+    }
+}
+
+static void *committer_main(void *unused)
+{
+    (void)unused;
+    pthread_setname_np(pthread_self(), "sokod-commit"); /* as top -H shows it */
+    static struct commit_job *batch[COMMIT_MAX_BATCH];
+    pthread_mutex_lock(&lock);
+    for (;;) {
+        while (head == NULL && !stopping)
+            pthread_cond_wait(&wake, &lock);
+        if (head == NULL)
+            break;
+        unsigned n = take_batch(batch);
+        pthread_mutex_unlock(&lock);
+        run_batch(batch, n);
+        pthread_mutex_lock(&lock);
+    }
+    pthread_mutex_unlock(&lock);
+    return NULL;
+}
+
+int commit_start(void)
+{
+    pthread_mutex_lock(&lock);
+    stopping = false;
+    running = pthread_create(&committer, NULL, committer_main, NULL) == 0;
+    pthread_mutex_unlock(&lock);
+    return running ? 0 : -1;
+}
+
+void commit_submit(struct commit_job *j)
+{
+    j->next = NULL;
+    j->deadline_ms = clock_mono_ms() + STORAGE_BUSY_MS;
+    pthread_mutex_lock(&lock);
+    if (running && !stopping) {
+        if (tail != NULL)
+            tail->next = j;
+        else
+            head = j;
+        tail = j;
+        pthread_cond_signal(&wake);
+        pthread_mutex_unlock(&lock);
+        return;
+    }
+    pthread_mutex_unlock(&lock);
+    struct commit_job *alone[1] = {j};
+    run_batch(alone, 1);
+}
+
+void commit_stop(void)
+{
+    pthread_mutex_lock(&lock);
+    if (!running) {
+        pthread_mutex_unlock(&lock);
+        return;
+    }
+    stopping = true;
+    pthread_cond_broadcast(&wake);
+    pthread_mutex_unlock(&lock);
+    pthread_join(committer, NULL);
+    pthread_mutex_lock(&lock);
+    running = false;
+    stopping = false;
+    pthread_mutex_unlock(&lock);
+}

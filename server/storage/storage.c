@@ -1,0 +1,167 @@
+/* Storage: the database's setup and shutdown, and transactions. */
+#include "storage/storage.h"
+
+#include "base/clock.h"
+#include "storage/storage_conn.h"
+#include "storage/storage_sql.h"
+#include "storage/storage_wal.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+/* Writers of this process queue here rather than in SQLite's busy handler,
+ * which sleeps in steps of milliseconds; BEGIN IMMEDIATE then only waits
+ * for other processes. */
+static pthread_mutex_t write_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Whether the calling thread (and so its connection) holds write_lock. */
+static _Thread_local bool writing;
+
+/* Creates every missing folder on the way to the file `path`. */
+static int make_parent_dirs(const char *path)
+{
+    char dir[PATH_MAX];
+    int n = snprintf(dir, sizeof dir, "%s", path);
+    if (n < 0 || (size_t)n >= sizeof dir)
+        return -1;
+    char *slash = strrchr(dir, '/');
+    if (slash == NULL || slash == dir)
+        return 0;
+    *slash = '\0';
+    for (char *p = dir + 1; *p != '\0'; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+        return -1;
+    return 0;
+}
+
+int storage_init(const char *path, int synchronous)
+{
+    if (!storage_conn_configure(path, synchronous)) {
+        fprintf(stderr, "sokod: database path too long: %s\n", path);
+        return STORAGE_ERROR;
+    }
+    if (make_parent_dirs(path) != 0) {
+        fprintf(stderr, "sokod: cannot create the folder of %s: %s\n", path, strerror(errno));
+        return STORAGE_ERROR;
+    }
+    return STORAGE_OK;
+}
+
+static const char SQL_BEGIN[] = "BEGIN IMMEDIATE";
+static const char SQL_COMMIT[] = "COMMIT";
+static const char SQL_ROLLBACK[] = "ROLLBACK";
+
+/* Takes write_lock, waiting no later than deadline_ms. */
+static bool lock_writers_until(int64_t deadline_ms)
+{
+    struct timespec until = {
+        .tv_sec = (time_t)(deadline_ms / 1000),
+        .tv_nsec = (long)(deadline_ms % 1000) * 1000000,
+    };
+    return pthread_mutex_clocklock(&write_lock, CLOCK_MONOTONIC, &until) == 0;
+}
+
+int storage_begin_until(int64_t deadline_ms)
+{
+    sqlite3 *db = storage_db();
+    if (db == NULL)
+        return STORAGE_ERROR;
+    if (!writing) {
+        /* Another writer of this process may be waiting out a lock held by
+         * another process: that wait counts against this one's deadline. */
+        if (!lock_writers_until(deadline_ms)) {
+            fprintf(stderr, "sokod: database busy: waiting for another writer\n");
+            return STORAGE_BUSY;
+        }
+        writing = true;
+    }
+    int64_t left = deadline_ms - clock_mono_ms();
+    /* 0 turns SQLite's busy handler off: a lock held elsewhere answers at once. */
+    sqlite3_busy_timeout(db, left <= 0 ? 0 : left > INT_MAX ? INT_MAX : (int)left);
+    int status = storage_exec_stmt(storage_stmt(SQL_BEGIN), "BEGIN IMMEDIATE");
+    sqlite3_busy_timeout(db, STORAGE_BUSY_MS);
+    if (status != STORAGE_OK) {
+        writing = false;
+        pthread_mutex_unlock(&write_lock);
+    }
+    return status;
+}
+
+int storage_begin(void)
+{
+    return storage_begin_until(clock_mono_ms() + STORAGE_BUSY_MS);
+}
+
+static void end_write(void)
+{
+    if (writing) {
+        writing = false;
+        pthread_mutex_unlock(&write_lock);
+    }
+}
+
+int storage_commit(void)
+{
+    int status = storage_exec_stmt(storage_stmt(SQL_COMMIT), "COMMIT");
+    if (status != STORAGE_OK)
+        storage_rollback();
+    else
+        storage_wal_tend(); /* still holding the write lock */
+    end_write();
+    return status;
+}
+
+void storage_rollback(void)
+{
+    sqlite3 *db = storage_db();
+    if (db != NULL && !sqlite3_get_autocommit(db))
+        storage_exec_stmt(storage_stmt(SQL_ROLLBACK), "ROLLBACK");
+    end_write();
+}
+
+int storage_finish(int status)
+{
+    if (status != STORAGE_OK) {
+        storage_rollback();
+        return status;
+    }
+    return storage_commit();
+}
+
+static const char SQL_SAVEPOINT[] = "SAVEPOINT part";
+static const char SQL_RELEASE[] = "RELEASE part";
+static const char SQL_UNDO_TO[] = "ROLLBACK TO part";
+
+int storage_savepoint(void)
+{
+    return storage_exec_stmt(storage_stmt(SQL_SAVEPOINT), "SAVEPOINT");
+}
+
+int storage_release_savepoint(void)
+{
+    return storage_exec_stmt(storage_stmt(SQL_RELEASE), "RELEASE");
+}
+
+int storage_undo_to_savepoint(void)
+{
+    int status = storage_exec_stmt(storage_stmt(SQL_UNDO_TO), "ROLLBACK TO");
+    if (status == STORAGE_OK)
+        status = storage_release_savepoint();
+    return status;
+}
+
+void storage_shutdown(void)
+{
+    storage_conn_close();
+}

@@ -1,0 +1,69 @@
+/* Storage: every SQL statement of sokod lives behind the headers of this
+ * folder, so that a port to another database touches only server/storage/.
+ * This one holds what every user of the database needs: setting it up,
+ * shutting it down, and transactions. The rest is one header per part of
+ * the schema, each for the wings that use it:
+ *   storage_codes.h     the STORAGE_* codes every function returns
+ *   storage_users.h     users, sessions, old guests (accounts, play, live, cli)
+ *   storage_settings.h  each user's settings (accounts, live)
+ *   storage_keys.h      the server's secret keys (accounts)
+ *   storage_admin.h     admins, the audit log, managing the library (library, accounts, cli)
+ *   storage_levels.h    collections and levels (library, play, live)
+ *   storage_games.h     games, their logs, progress and solutions (play, live)
+ *   storage_boards.h    witnessed solutions and leaderboards (play)
+ *   storage_daily.h     the daily puzzle (play, live)
+ *   storage_race_levels.h  levels generated for races (play, live)
+ *   storage_rooms.h, storage_watch.h  race rooms, watching a player (live)
+ *   storage_migrate.h, storage_backup.h, storage_wal.h  the schema, backups and
+ *                       the WAL's checkpointer (the server's start, cli)
+ *   storage_conn.h, storage_sql.h, storage_vfs.h  connections, statements and
+ *                       the VFS, for the files of this folder only
+ *
+ * Each thread has its own SQLite connection, opened on first use and closed
+ * when the thread ends; prepared statements are cached per connection. All
+ * functions work on the calling thread's connection. Functions return
+ * STORAGE_OK or another code of storage_codes.h; on STORAGE_ERROR the cause
+ * has been logged to stderr. Text handed to a callback is valid during the
+ * call only. */
+#ifndef SOKOD_STORAGE_H
+#define SOKOD_STORAGE_H
+
+#include "storage/storage_codes.h"
+
+#include <stdint.h>
+
+/* Sets the database file and the synchronous mode (1 NORMAL, 2 FULL) used by
+ * every connection, and creates the file's folder if missing. Call once,
+ * before any other storage function. Returns STORAGE_OK or STORAGE_ERROR. */
+int storage_init(const char *path, int synchronous);
+
+/* Closes the calling thread's connection, and reports on stderr connections
+ * of other threads still open. */
+void storage_shutdown(void);
+
+/* BEGIN IMMEDIATE: a write transaction that holds the write lock from the
+ * start. Transactions do not nest. Waits for the lock up to STORAGE_BUSY_MS
+ * from the call, then gives STORAGE_BUSY. */
+int storage_begin(void);
+/* storage_begin, waiting for the lock no later than deadline_ms (on the
+ * clock of clock_mono_ms); a deadline already past still takes a free
+ * lock, without waiting. */
+int storage_begin_until(int64_t deadline_ms);
+/* COMMIT; on failure the transaction is rolled back. */
+int storage_commit(void);
+/* ROLLBACK, when a transaction is open. Cannot fail. */
+void storage_rollback(void);
+/* Ends the open transaction by what was done in it: storage_commit when
+ * status is STORAGE_OK, else storage_rollback. Returns status, or the
+ * commit's failure. */
+int storage_finish(int status);
+
+/* SAVEPOINT inside the open transaction, so that one part of it can be
+ * undone (storage_undo_to_savepoint) and the rest still committed. */
+int storage_savepoint(void);
+/* Forgets the last savepoint, keeping what was written since. */
+int storage_release_savepoint(void);
+/* Undoes what was written since the last savepoint, and forgets it. */
+int storage_undo_to_savepoint(void);
+
+#endif

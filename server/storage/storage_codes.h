@@ -1,0 +1,20 @@
+/* The codes every storage function returns, shared by the storage wing's
+ * public headers and its internal modules. */
+#ifndef SOKOD_STORAGE_CODES_H
+#define SOKOD_STORAGE_CODES_H
+
+enum {
+    STORAGE_OK = 0,
+    STORAGE_NOT_FOUND = 1, /* no such row */
+    STORAGE_CONFLICT = 2,  /* a uniqueness rule refused the write */
+    STORAGE_STOP = 3,      /* a callback asked to stop early */
+    STORAGE_ERROR = -1,    /* anything else: disk, corruption, a bug */
+    STORAGE_BUSY = -2,     /* the database stayed locked past the busy timeout */
+    STORAGE_FULL = -3,     /* the disk (or the database's size limit) is full */
+};
+
+/* How long a write waits for a database locked by another process (or by
+ * this one's other writers) before STORAGE_BUSY. */
+#define STORAGE_BUSY_MS 5000
+
+#endif

@@ -1,0 +1,242 @@
+/* Storage: games, their logs, solutions and progress. */
+#include "storage/storage_games.h"
+
+#include "storage/storage_conn.h"
+#include "storage/storage_sql.h"
+
+#include <string.h>
+
+static const char *const kind_names[] = {"steps", "undo", "redo", "restart"};
+
+static int kind_from_name(const char *name)
+{
+    for (int i = 0; i < 4; i++) {
+        if (strcmp(name, kind_names[i]) == 0)
+            return i;
+    }
+    return -1;
+}
+
+#define GAME_COLUMNS                                                                               \
+    "SELECT id, user_id, level_id, rule, seq, moves, pushes, solved, created_at, updated_at, "     \
+    "hints, coalesce(room_id, 0), round "                                                          \
+    "FROM games "
+
+static int one_game(sqlite3_stmt *st, struct storage_game *g, const char *what)
+{
+    int status = storage_first_row(st, what);
+    if (status == STORAGE_OK) {
+        g->id = sqlite3_column_int64(st, 0);
+        g->user_id = sqlite3_column_int64(st, 1);
+        g->level_id = sqlite3_column_int64(st, 2);
+        g->rule = sqlite3_column_int(st, 3);
+        g->seq = (uint32_t)sqlite3_column_int64(st, 4);
+        g->moves = (uint32_t)sqlite3_column_int64(st, 5);
+        g->pushes = (uint32_t)sqlite3_column_int64(st, 6);
+        g->solved = sqlite3_column_int(st, 7) != 0;
+        g->created_at = sqlite3_column_int64(st, 8);
+        g->updated_at = sqlite3_column_int64(st, 9);
+        g->hints = (uint32_t)sqlite3_column_int64(st, 10);
+        g->room_id = sqlite3_column_int64(st, 11);
+        g->round = (uint32_t)sqlite3_column_int64(st, 12);
+    }
+    sqlite3_reset(st);
+    return status;
+}
+
+static const char SQL_GAME_FIND[] =
+    GAME_COLUMNS "WHERE user_id = ? AND level_id = ? AND room_id IS NULL";
+static const char SQL_GAME_INSERT[] =
+    "INSERT INTO games (user_id, level_id, created_at, updated_at) VALUES (?, ?, ?, ?)";
+
+int storage_game_open(int64_t user, int64_t level, int64_t now, struct storage_game *g,
+                      bool *created)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_GAME_FIND);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, user);
+    sqlite3_bind_int64(st, 2, level);
+    int status = one_game(st, g, "finding a game");
+    *created = false;
+    if (status != STORAGE_NOT_FOUND)
+        return status;
+    st = storage_stmt(SQL_GAME_INSERT);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, user);
+    sqlite3_bind_int64(st, 2, level);
+    sqlite3_bind_int64(st, 3, now);
+    sqlite3_bind_int64(st, 4, now);
+    status = storage_exec_stmt(st, "creating a game");
+    if (status != STORAGE_OK)
+        return status;
+    *created = true;
+    return storage_game_get(sqlite3_last_insert_rowid(storage_db()), g);
+}
+
+static const char SQL_GAME_GET[] = GAME_COLUMNS "WHERE id = ?";
+
+int storage_game_get(int64_t id, struct storage_game *g)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_GAME_GET);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, id);
+    return one_game(st, g, "reading a game");
+}
+
+static int read_entry(sqlite3_stmt *st, void *fn, void *arg)
+{
+    struct storage_log_entry e = {
+        .seq = (uint32_t)sqlite3_column_int64(st, 0),
+        .kind = kind_from_name(storage_column_text(st, 1)),
+        .steps = storage_column_text(st, 2),
+        .count = (uint32_t)sqlite3_column_int64(st, 3),
+        .request = storage_column_text(st, 4),
+    };
+    return ((int (*)(void *, const struct storage_log_entry *))fn)(arg, &e);
+}
+
+static const char SQL_LOG_ALL[] =
+    "SELECT seq, kind, steps, count, request FROM game_log WHERE game_id = ? ORDER BY seq";
+
+int storage_log_each(int64_t game, int (*fn)(void *arg, const struct storage_log_entry *e),
+                     void *arg)
+{
+    return storage_list_by_id(SQL_LOG_ALL, game, read_entry, (void *)fn, arg, "reading a game log");
+}
+
+static const char SQL_LOG_ONE[] =
+    "SELECT seq, kind, steps, count, request FROM game_log WHERE game_id = ? AND seq = ?";
+
+int storage_log_get(int64_t game, uint32_t seq,
+                    int (*fn)(void *arg, const struct storage_log_entry *e), void *arg)
+{
+    return storage_rows_by_ids(SQL_LOG_ONE, game, seq, read_entry, (void *)fn, arg,
+                               "reading a game log");
+}
+
+static const char SQL_LOG_APPEND[] =
+    "INSERT INTO game_log (game_id, seq, kind, steps, count, request, created_at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?)";
+
+int storage_log_append(int64_t game, const struct storage_log_entry *e, int64_t now)
+{
+    if (e->kind < 0 || e->kind > 3)
+        return STORAGE_ERROR;
+    sqlite3_stmt *st = storage_stmt(SQL_LOG_APPEND);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, game);
+    sqlite3_bind_int64(st, 2, e->seq);
+    storage_bind_text(st, 3, kind_names[e->kind]);
+    storage_bind_text(st, 4, e->steps);
+    sqlite3_bind_int64(st, 5, e->count);
+    storage_bind_text(st, 6, e->request);
+    sqlite3_bind_int64(st, 7, now);
+    return storage_exec_stmt(st, "appending to a game log");
+}
+
+static const char SQL_GAME_UPDATE[] =
+    "UPDATE games SET seq = ?, moves = ?, pushes = ?, solved = ?, updated_at = ? WHERE id = ?";
+
+int storage_game_update(const struct storage_game *g, int64_t now)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_GAME_UPDATE);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, g->seq);
+    sqlite3_bind_int64(st, 2, g->moves);
+    sqlite3_bind_int64(st, 3, g->pushes);
+    sqlite3_bind_int(st, 4, g->solved ? 1 : 0);
+    sqlite3_bind_int64(st, 5, now);
+    sqlite3_bind_int64(st, 6, g->id);
+    return storage_exec_stmt(st, "updating a game");
+}
+
+static const char SQL_GAME_HINT_ADD[] = "UPDATE games SET hints = hints + 1 WHERE id = ?";
+
+int storage_game_hint_add(int64_t id)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_GAME_HINT_ADD);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, id);
+    return storage_exec_stmt(st, "counting a hint");
+}
+
+static int read_progress(sqlite3_stmt *st, void *fn, void *arg)
+{
+    struct storage_progress p = {
+        .level_id = sqlite3_column_int64(st, 0),
+        .collection_id = sqlite3_column_int64(st, 1),
+        .collection_name = storage_column_text(st, 2),
+        .position = (uint32_t)sqlite3_column_int64(st, 3),
+        .title = storage_column_text(st, 4),
+        .game_id = sqlite3_column_int64(st, 5),
+        .moves = (uint32_t)sqlite3_column_int64(st, 6),
+        .pushes = (uint32_t)sqlite3_column_int64(st, 7),
+        .at = sqlite3_column_int64(st, 8),
+    };
+    /* Column 9: whether a solved level is hinted, or a game's hint count. */
+    p.hinted = sqlite3_column_int64(st, 9) != 0;
+    p.hints = (uint32_t)sqlite3_column_int64(st, 9);
+    return ((int (*)(void *, const struct storage_progress *))fn)(arg, &p);
+}
+
+static const char SQL_PROGRESS_SOLVED[] =
+    "SELECT l.id, c.id, c.name, l.position, l.title, g.id, b.best_moves, b.best_pushes, "
+    "b.first_at, b.hinted FROM " STORAGE_BEST_SOLUTIONS " b "
+    "JOIN levels l ON l.id = b.level_id JOIN collections c ON c.id = l.collection_id "
+    "LEFT JOIN games g ON g.level_id = l.id AND g.user_id = ?1 AND g.room_id IS NULL "
+    "ORDER BY c.id, l.position";
+
+int storage_progress_solved(int64_t user, int (*fn)(void *arg, const struct storage_progress *p),
+                            void *arg)
+{
+    return storage_list_by_id(SQL_PROGRESS_SOLVED, user, read_progress, (void *)fn, arg,
+                              "reading progress");
+}
+
+static const char SQL_PROGRESS_GAMES[] =
+    "SELECT l.id, c.id, c.name, l.position, l.title, g.id, g.moves, g.pushes, g.updated_at, "
+    "g.hints FROM games g JOIN levels l ON l.id = g.level_id JOIN collections c ON c.id = "
+    "l.collection_id WHERE g.user_id = ?1 AND g.solved = 0 AND g.seq > 0 AND g.room_id IS NULL "
+    "ORDER BY g.updated_at DESC, g.id DESC";
+
+int storage_progress_games(int64_t user, int (*fn)(void *arg, const struct storage_progress *p),
+                           void *arg)
+{
+    return storage_list_by_id(SQL_PROGRESS_GAMES, user, read_progress, (void *)fn, arg,
+                              "reading progress");
+}
+
+static const char SQL_SOLUTIONS[] =
+    "SELECT l.id, c.name, l.position, l.title, l.board, s.moves, s.pushes, s.lurd, s.solved_at "
+    "FROM solutions s JOIN levels l ON l.id = s.level_id "
+    "JOIN collections c ON c.id = l.collection_id WHERE s.user_id = ? "
+    "ORDER BY c.id, l.position, s.moves, s.pushes, s.id";
+
+static int read_solution(sqlite3_stmt *st, void *fn, void *arg)
+{
+    struct storage_solution s = {
+        .level_id = sqlite3_column_int64(st, 0),
+        .collection_name = storage_column_text(st, 1),
+        .position = (uint32_t)sqlite3_column_int64(st, 2),
+        .title = storage_column_text(st, 3),
+        .board = storage_column_text(st, 4),
+        .moves = (uint32_t)sqlite3_column_int64(st, 5),
+        .pushes = (uint32_t)sqlite3_column_int64(st, 6),
+        .lurd = storage_column_text(st, 7),
+        .solved_at = sqlite3_column_int64(st, 8),
+    };
+    return ((int (*)(void *, const struct storage_solution *))fn)(arg, &s);
+}
+
+int storage_solutions_each(int64_t user, int (*fn)(void *arg, const struct storage_solution *s),
+                           void *arg)
+{
+    return storage_list_by_id(SQL_SOLUTIONS, user, read_solution, (void *)fn, arg,
+                              "reading solutions");
+}

@@ -1,0 +1,92 @@
+/* Storage of games, their logs, and a user's progress and solutions
+ * (storage_games.c). Same rules as storage.h: the calling thread's
+ * connection, STORAGE_* codes, text handed to callbacks valid during the
+ * call only. */
+#ifndef SOKOD_STORAGE_GAMES_H
+#define SOKOD_STORAGE_GAMES_H
+
+#include "storage/storage_codes.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct storage_game {
+    int64_t id;
+    int64_t user_id;
+    int64_t level_id;
+    int rule;
+    uint32_t seq;
+    uint32_t moves, pushes;
+    bool solved;
+    uint32_t hints; /* hints answered in the game */
+    int64_t created_at, updated_at;
+    int64_t room_id; /* a race game: its room (0: the player's own game) */
+    uint32_t round;  /* a race game: the room's round */
+};
+
+enum { STORAGE_LOG_STEPS, STORAGE_LOG_UNDO, STORAGE_LOG_REDO, STORAGE_LOG_RESTART };
+
+struct storage_log_entry {
+    uint32_t seq;
+    int kind;            /* STORAGE_LOG_* */
+    const char *steps;   /* LURD of a batch of steps; "" otherwise */
+    uint32_t count;      /* entries of an undo or a redo */
+    const char *request; /* the point-mode request behind a batch, or "" */
+};
+
+/* Finds the user's game on a level, or creates it (with an empty log). */
+int storage_game_open(int64_t user, int64_t level, int64_t now, struct storage_game *g,
+                      bool *created);
+int storage_game_get(int64_t id, struct storage_game *g);
+/* Calls fn for each entry of a game's log, in order. */
+int storage_log_each(int64_t game, int (*fn)(void *arg, const struct storage_log_entry *e),
+                     void *arg);
+/* Calls fn with one entry of a game's log; STORAGE_NOT_FOUND when absent. */
+int storage_log_get(int64_t game, uint32_t seq,
+                    int (*fn)(void *arg, const struct storage_log_entry *e), void *arg);
+int storage_log_append(int64_t game, const struct storage_log_entry *e, int64_t now);
+/* Records the game's summary after an entry. */
+int storage_game_update(const struct storage_game *g, int64_t now);
+/* Adds one to the game's hint count. */
+int storage_game_hint_add(int64_t id);
+
+struct storage_progress {
+    int64_t level_id;
+    int64_t collection_id;
+    const char *collection_name;
+    uint32_t position;
+    const char *title;
+    int64_t game_id;
+    uint32_t moves, pushes; /* best ones for a solved level; current ones for a game */
+    int64_t at;             /* first solved, or last played */
+    bool hinted;            /* a solved level: solved only with hints (the counts are theirs) */
+    uint32_t hints;         /* a game: the hints answered in it */
+};
+
+/* Calls fn for each level the user solved, with the best counts and the
+ * time of the first solution, in collection and position order. The best
+ * counts are those of solutions played without hints when there is one;
+ * else the level is `hinted` and they are those of the helped ones. */
+int storage_progress_solved(int64_t user, int (*fn)(void *arg, const struct storage_progress *p),
+                            void *arg);
+/* Calls fn for each unsolved game with at least one entry, latest first. */
+int storage_progress_games(int64_t user, int (*fn)(void *arg, const struct storage_progress *p),
+                           void *arg);
+
+struct storage_solution {
+    int64_t level_id;
+    const char *collection_name;
+    uint32_t position;
+    const char *title;
+    const char *board;
+    uint32_t moves, pushes;
+    const char *lurd;
+    int64_t solved_at;
+};
+
+/* Calls fn for each of the user's solutions, by collection, position, then
+ * fewest moves. */
+int storage_solutions_each(int64_t user, int (*fn)(void *arg, const struct storage_solution *s),
+                           void *arg);
+
+#endif

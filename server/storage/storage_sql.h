@@ -1,0 +1,94 @@
+/* Helpers for the storage*.c files' statements (storage_sql.c): SQLite's
+ * result codes mapped to STORAGE_* codes, binding and reading text, and SQL
+ * text shared by several files. For the storage*.c files only. */
+#ifndef SOKOD_STORAGE_SQL_H
+#define SOKOD_STORAGE_SQL_H
+
+#include "storage/storage_codes.h"
+
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Maps an SQLite result code to a STORAGE_* code, logging errors with `what`. */
+int storage_status(int rc, const char *what);
+
+/* Steps a statement that returns no rows; resets it. */
+int storage_exec_stmt(sqlite3_stmt *st, const char *what);
+
+/* As storage_exec_stmt, for a statement that must change a row:
+ * STORAGE_NOT_FOUND when it ran but changed none. */
+int storage_exec_changed(sqlite3_stmt *st, const char *what);
+
+/* As storage_exec_stmt, for an INSERT: sets *id to the new row's id when
+ * it succeeds (leaves it untouched otherwise). */
+int storage_exec_insert(sqlite3_stmt *st, int64_t *id, const char *what);
+
+/* Binds text, treating NULL as "". */
+int storage_bind_text(sqlite3_stmt *st, int idx, const char *text);
+
+/* A column's text, "" for NULL. */
+const char *storage_column_text(sqlite3_stmt *st, int col);
+
+/* Steps a bound statement to its first row: STORAGE_OK with that row ready
+ * to read, STORAGE_NOT_FOUND when there is none, or the error's code
+ * (logged with what). The caller reads the row, then resets the statement. */
+int storage_first_row(sqlite3_stmt *st, const char *what);
+
+/* As storage_first_row, for a statement whose first column is an integer:
+ * reads it into *out (untouched when there is no row) and resets the
+ * statement. */
+int storage_first_int64(sqlite3_stmt *st, int64_t *out, const char *what);
+
+/* Runs `sql`, a statement of one parameter (bound to id) and one text
+ * column, and copies the first row's text into out (cap bytes, cut short
+ * to fit). STORAGE_NOT_FOUND when there is no row; out is then untouched.
+ * `sql` must have static storage, as for storage_stmt. */
+int storage_text_by_id(const char *sql, int64_t id, char *out, size_t cap, const char *what);
+
+/* Steps a bound statement through its rows, calling row(st, fn, arg) on
+ * each until row returns nonzero, then resets it. row reads the row into
+ * the caller's struct and hands it to fn, the caller's callback (passed
+ * through untouched). Returns STORAGE_OK after one row or more,
+ * STORAGE_NOT_FOUND when there was none, STORAGE_STOP when row asked to
+ * stop, or the code of the error that ended the rows (logged with what). */
+int storage_each_row(sqlite3_stmt *st, int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn,
+                     void *arg, const char *what);
+
+/* Runs `sql`, a statement of one parameter (bound to id), through
+ * storage_each_row with row, fn and arg, and returns what that returns;
+ * STORAGE_ERROR when the statement cannot be prepared. `sql` must have
+ * static storage, as for storage_stmt. */
+int storage_rows_by_id(const char *sql, int64_t id,
+                       int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn, void *arg,
+                       const char *what);
+
+/* As storage_rows_by_id, for a listing: no rows is STORAGE_OK. */
+int storage_list_by_id(const char *sql, int64_t id,
+                       int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn, void *arg,
+                       const char *what);
+
+/* As storage_rows_by_id and storage_list_by_id, for a statement of two
+ * parameters: a bound to ?1, b to ?2. */
+int storage_rows_by_ids(const char *sql, int64_t a, int64_t b,
+                        int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn, void *arg,
+                        const char *what);
+int storage_list_by_ids(const char *sql, int64_t a, int64_t b,
+                        int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn, void *arg,
+                        const char *what);
+
+/* The best solutions of user ?1, one row per level: level_id, best_moves,
+ * best_pushes, hinted, first_at. A solution was helped when the game it
+ * was played in had been given hints by the time it was solved. The counts
+ * are those of solutions played without hints when the level has one;
+ * otherwise hinted is 1 and they are those of the helped ones. */
+#define STORAGE_BEST_SOLUTIONS                                                                     \
+    "(SELECT level_id, "                                                                           \
+    "CASE WHEN min(hints) = 0 THEN min(CASE WHEN hints = 0 THEN moves END) ELSE min(moves) END "   \
+    "AS best_moves, "                                                                              \
+    "CASE WHEN min(hints) = 0 THEN min(CASE WHEN hints = 0 THEN pushes END) ELSE min(pushes) END " \
+    "AS best_pushes, "                                                                             \
+    "min(hints) > 0 AS hinted, min(solved_at) AS first_at "                                        \
+    "FROM solutions WHERE user_id = ?1 GROUP BY level_id)"
+
+#endif

@@ -1,0 +1,472 @@
+/* Storage: users and sessions. */
+#include "storage/storage_users.h"
+
+#include "storage/storage_conn.h"
+#include "storage/storage_sql.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void read_user(sqlite3_stmt *st, struct storage_user *u)
+{
+    u->id = sqlite3_column_int64(st, 0);
+    u->guest = sqlite3_column_int(st, 1) != 0;
+    snprintf(u->username, sizeof u->username, "%s", storage_column_text(st, 2));
+    u->created_at = sqlite3_column_int64(st, 3);
+}
+
+/* Steps a statement expected to return at most one user row. */
+static int one_user(sqlite3_stmt *st, struct storage_user *u, const char *what)
+{
+    int status = storage_first_row(st, what);
+    if (status == STORAGE_OK)
+        read_user(st, u);
+    sqlite3_reset(st);
+    return status;
+}
+
+static const char SQL_CREATE_GUEST[] = "INSERT INTO users (guest, created_at) VALUES (1, ?)";
+
+int storage_user_create_guest(int64_t now, int64_t *id)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_CREATE_GUEST);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, now);
+    int status = storage_exec_insert(st, id, "creating a guest");
+    return status;
+}
+
+static const char SQL_USER_GET[] = "SELECT id, guest, username, created_at FROM users WHERE id = ?";
+
+int storage_user_get(int64_t id, struct storage_user *u)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_USER_GET);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, id);
+    return one_user(st, u, "reading a user");
+}
+
+static const char SQL_USER_BY_NAME[] = "SELECT id, guest, username, created_at, password_hash "
+                                       "FROM users WHERE username = ? AND guest = 0";
+
+int storage_user_by_name(const char *username, struct storage_user *u, char *hash, size_t cap)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_USER_BY_NAME);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    storage_bind_text(st, 1, username);
+    int status = storage_first_row(st, "finding a user");
+    if (status == STORAGE_OK) {
+        read_user(st, u);
+        snprintf(hash, cap, "%s", storage_column_text(st, 4));
+    }
+    sqlite3_reset(st);
+    return status;
+}
+
+static const char SQL_USER_REGISTER[] =
+    "UPDATE users SET guest = 0, username = ?, password_hash = ? WHERE id = ? AND guest = 1";
+
+int storage_user_register(int64_t id, const char *username, const char *hash)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_USER_REGISTER);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    storage_bind_text(st, 1, username);
+    storage_bind_text(st, 2, hash);
+    sqlite3_bind_int64(st, 3, id);
+    return storage_exec_changed(st, "signing up a guest");
+}
+
+static const char SQL_USER_CREATE[] =
+    "INSERT INTO users (guest, username, password_hash, created_at) VALUES (0, ?, ?, ?)";
+
+int storage_user_create(const char *username, const char *hash, int64_t now, int64_t *id)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_USER_CREATE);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    storage_bind_text(st, 1, username);
+    storage_bind_text(st, 2, hash);
+    sqlite3_bind_int64(st, 3, now);
+    int status = storage_exec_insert(st, id, "creating an account");
+    return status;
+}
+
+static const char SQL_MERGE_SOLUTIONS[] =
+    "UPDATE OR IGNORE solutions SET user_id = ?2 WHERE user_id = ?1";
+static const char SQL_MERGE_GAMES[] =
+    "UPDATE games SET user_id = ?2 WHERE user_id = ?1 AND room_id IS NULL "
+    "AND level_id NOT IN (SELECT level_id FROM games WHERE user_id = ?2 AND room_id IS NULL)";
+static const char SQL_DELETE_GUEST[] = "DELETE FROM users WHERE id = ?1 AND guest = 1";
+
+int storage_user_merge_guest(int64_t guest, int64_t account)
+{
+    const char *const steps[] = {SQL_MERGE_SOLUTIONS, SQL_MERGE_GAMES, SQL_DELETE_GUEST};
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        sqlite3_stmt *st = storage_stmt(steps[i]);
+        if (st == NULL)
+            return STORAGE_ERROR;
+        sqlite3_bind_int64(st, 1, guest);
+        if (i < 2)
+            sqlite3_bind_int64(st, 2, account);
+        int status = storage_exec_stmt(st, "merging a guest into an account");
+        if (status != STORAGE_OK)
+            return status;
+    }
+    return STORAGE_OK;
+}
+
+static const char SQL_SESSION_CREATE[] =
+    "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)";
+
+int storage_session_create(const uint8_t token_hash[32], int64_t user, int64_t now,
+                           int64_t expires_at)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_SESSION_CREATE);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_blob(st, 1, token_hash, 32, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 2, user);
+    sqlite3_bind_int64(st, 3, now);
+    sqlite3_bind_int64(st, 4, expires_at);
+    return storage_exec_stmt(st, "creating a session");
+}
+
+static const char SQL_SESSION_USER[] =
+    "SELECT u.id, u.guest, u.username, u.created_at, s.expires_at FROM sessions s "
+    "JOIN users u ON u.id = s.user_id WHERE s.token_hash = ? AND s.expires_at > ?";
+
+int storage_session_lookup(const uint8_t token_hash[32], int64_t now, struct storage_user *u,
+                           int64_t *expires_at)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_SESSION_USER);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_blob(st, 1, token_hash, 32, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 2, now);
+    int status = storage_first_row(st, "reading a session");
+    if (status == STORAGE_OK) {
+        read_user(st, u);
+        if (expires_at != NULL)
+            *expires_at = sqlite3_column_int64(st, 4);
+    }
+    sqlite3_reset(st);
+    return status;
+}
+
+int storage_session_user(const uint8_t token_hash[32], int64_t now, struct storage_user *u)
+{
+    return storage_session_lookup(token_hash, now, u, NULL);
+}
+
+static const char SQL_SESSION_REFRESH[] = "UPDATE sessions SET expires_at = ? WHERE token_hash = ?";
+
+int storage_session_refresh(const uint8_t token_hash[32], int64_t expires_at)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_SESSION_REFRESH);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, expires_at);
+    sqlite3_bind_blob(st, 2, token_hash, 32, SQLITE_TRANSIENT);
+    return storage_exec_stmt(st, "refreshing a session");
+}
+
+static const char SQL_SESSIONS_REVOKE[] =
+    "DELETE FROM sessions WHERE user_id = ?1 AND (?2 IS NULL OR token_hash <> ?2)";
+
+int storage_sessions_revoke(int64_t user, const uint8_t *keep_hash, int64_t *count)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_SESSIONS_REVOKE);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, user);
+    if (keep_hash != NULL)
+        sqlite3_bind_blob(st, 2, keep_hash, 32, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null(st, 2);
+    int status = storage_exec_stmt(st, "revoking sessions");
+    if (status == STORAGE_OK && count != NULL)
+        *count = sqlite3_changes(storage_db());
+    return status;
+}
+
+static const char SQL_SESSIONS_PURGE[] =
+    "DELETE FROM sessions WHERE user_id = ? AND expires_at <= ?";
+
+int storage_sessions_purge(int64_t user, int64_t now)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_SESSIONS_PURGE);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, user);
+    sqlite3_bind_int64(st, 2, now);
+    return storage_exec_stmt(st, "deleting expired sessions");
+}
+
+static const char SQL_USER_PASSWORD[] =
+    "SELECT password_hash FROM users WHERE id = ? AND guest = 0";
+
+int storage_user_password_hash(int64_t user, char *hash, size_t cap)
+{
+    return storage_text_by_id(SQL_USER_PASSWORD, user, hash, cap, "reading a password hash");
+}
+
+static const char SQL_USER_SET_PASSWORD[] =
+    "UPDATE users SET password_hash = ? WHERE id = ? AND guest = 0";
+
+int storage_user_set_password(int64_t user, const char *hash)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_USER_SET_PASSWORD);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    storage_bind_text(st, 1, hash);
+    sqlite3_bind_int64(st, 2, user);
+    return storage_exec_changed(st, "changing a password");
+}
+
+static const char SQL_USER_DEVICES_EPOCH[] =
+    "SELECT devices_epoch FROM users WHERE username = ? AND guest = 0";
+
+int storage_user_devices_epoch(const char *username, int64_t *epoch)
+{
+    *epoch = 0;
+    sqlite3_stmt *st = storage_stmt(SQL_USER_DEVICES_EPOCH);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    storage_bind_text(st, 1, username);
+    int status = storage_first_int64(st, epoch, "reading a devices epoch");
+    return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
+}
+
+static const char SQL_USER_FORGET_DEVICES[] =
+    "UPDATE users SET devices_epoch = devices_epoch + 1 WHERE id = ? AND guest = 0";
+
+int storage_user_forget_devices(int64_t user)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_USER_FORGET_DEVICES);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, user);
+    return storage_exec_stmt(st, "forgetting an account's devices");
+}
+
+static const char SQL_SESSION_DELETE[] = "DELETE FROM sessions WHERE token_hash = ?";
+
+int storage_session_delete(const uint8_t token_hash[32])
+{
+    sqlite3_stmt *st = storage_stmt(SQL_SESSION_DELETE);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_blob(st, 1, token_hash, 32, SQLITE_TRANSIENT);
+    return storage_exec_stmt(st, "deleting a session");
+}
+
+/* ---- The sweep of old guests and expired sessions ----------------------------------------- */
+
+/* A guest has played when one of its games has an entry in its log (seq is
+ * the last entry's number), when it raced (a race game, even empty), when
+ * it has a solution, or when it hosts a room: each is something the guest,
+ * or another player, may come back to. ?1 is the guest's id. */
+#define SQL_PLAYED                                                                                 \
+    "(EXISTS (SELECT 1 FROM games g WHERE g.user_id = ?1 AND (g.seq > 0 OR g.room_id IS NOT "      \
+    "NULL)) OR EXISTS (SELECT 1 FROM solutions s WHERE s.user_id = ?1) "                           \
+    "OR EXISTS (SELECT 1 FROM rooms r WHERE r.host_id = ?1))"
+
+/* When guest ?1 (row u) was last seen: when a session's sliding expiry was
+ * last moved (the expiry less ?2, a session's span) or, without a session,
+ * when it was made. */
+#define SQL_SEEN                                                                                   \
+    "max(u.created_at, coalesce((SELECT max(s.expires_at) FROM sessions s WHERE s.user_id = ?1) "  \
+    "- ?2, 0))"
+
+static const char SQL_GUESTS_BY_AGE[] =
+    "SELECT id, created_at FROM users INDEXED BY users_guests "
+    "WHERE guest = 1 AND created_at <= ?1 AND (created_at > ?2 OR (created_at = ?2 AND id > ?3)) "
+    "ORDER BY created_at, id LIMIT ?4";
+
+static const char SQL_GUESTS_BY_ID[] =
+    "SELECT id, created_at FROM users WHERE guest = 1 AND id > ?1 ORDER BY id LIMIT ?2";
+
+static const char SQL_GUEST_PLAYED[] = "SELECT " SQL_PLAYED;
+
+static const char SQL_GUEST_SEEN[] = "SELECT " SQL_SEEN " FROM users u WHERE u.id = ?1";
+
+/* Reads the next rows (id, created_at) of a listing into ids, moving the
+ * cursor past each. Sets cursor->done when the listing ran out. */
+static int list_guests(sqlite3_stmt *st, struct storage_sweep_cursor *cursor, int max, int64_t *ids,
+                       int *n)
+{
+    int rc = SQLITE_DONE;
+    *n = 0;
+    while (*n < max && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        ids[(*n)++] = sqlite3_column_int64(st, 0);
+        cursor->id = sqlite3_column_int64(st, 0);
+        cursor->at = sqlite3_column_int64(st, 1);
+    }
+    int status =
+        rc == SQLITE_ROW || rc == SQLITE_DONE ? STORAGE_OK : storage_status(rc, "listing guests");
+    cursor->done = *n < max;
+    sqlite3_reset(st);
+    return status;
+}
+
+/* Runs a one-column query about guest id (bound as ?1, and span as ?2 when
+ * not negative) into *value. */
+static int guest_value(const char *sql, int64_t id, int64_t span, int64_t *value)
+{
+    sqlite3_stmt *st = storage_stmt(sql);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, id);
+    if (span >= 0)
+        sqlite3_bind_int64(st, 2, span);
+    int status = storage_first_int64(st, value, "reading about a guest");
+    return status;
+}
+
+int storage_guests_unplayed(int64_t made_before, struct storage_sweep_cursor *cursor, int max,
+                            int64_t *ids, int *n)
+{
+    *n = 0;
+    sqlite3_stmt *st = storage_stmt(SQL_GUESTS_BY_AGE);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, made_before);
+    sqlite3_bind_int64(st, 2, cursor->at);
+    sqlite3_bind_int64(st, 3, cursor->id);
+    sqlite3_bind_int(st, 4, max);
+    int listed = 0;
+    int status = list_guests(st, cursor, max, ids, &listed);
+    for (int i = 0; i < listed && status == STORAGE_OK; i++) {
+        int64_t played = 1;
+        status = guest_value(SQL_GUEST_PLAYED, ids[i], -1, &played);
+        if (status == STORAGE_OK && played == 0)
+            ids[(*n)++] = ids[i];
+    }
+    return status;
+}
+
+int storage_guests_idle(int64_t seen_before, int64_t session_span,
+                        struct storage_sweep_cursor *cursor, int max, int64_t *ids, int *n)
+{
+    *n = 0;
+    sqlite3_stmt *st = storage_stmt(SQL_GUESTS_BY_ID);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, cursor->id);
+    sqlite3_bind_int(st, 2, max);
+    int listed = 0;
+    int status = list_guests(st, cursor, max, ids, &listed);
+    for (int i = 0; i < listed && status == STORAGE_OK; i++) {
+        int64_t seen = 0;
+        status = guest_value(SQL_GUEST_SEEN, ids[i], session_span, &seen);
+        if (status == STORAGE_NOT_FOUND) {
+            status = STORAGE_OK;
+            continue;
+        }
+        if (status == STORAGE_OK && seen <= seen_before)
+            ids[(*n)++] = ids[i];
+    }
+    return status;
+}
+
+static const char SQL_DELETE_UNPLAYED[] =
+    "DELETE FROM users WHERE id = ?1 AND guest = 1 AND created_at <= ?2 AND NOT " SQL_PLAYED;
+
+static const char SQL_DELETE_IDLE[] =
+    "DELETE FROM users AS u WHERE u.id = ?1 AND u.guest = 1 AND " SQL_SEEN " <= ?3";
+
+/* Runs a delete of one guest and adds 1 to *deleted when it went. */
+static int delete_guest(sqlite3_stmt *st, int64_t *deleted)
+{
+    int status = storage_exec_stmt(st, "deleting an old guest");
+    if (status == STORAGE_OK)
+        *deleted += sqlite3_changes(storage_db());
+    return status;
+}
+
+int storage_guest_delete_unplayed(int64_t id, int64_t made_before, int64_t *deleted)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_DELETE_UNPLAYED);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_int64(st, 2, made_before);
+    return delete_guest(st, deleted);
+}
+
+int storage_guest_delete_idle(int64_t id, int64_t seen_before, int64_t session_span,
+                              int64_t *deleted)
+{
+    sqlite3_stmt *st = storage_stmt(SQL_DELETE_IDLE);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_int64(st, 2, session_span);
+    sqlite3_bind_int64(st, 3, seen_before);
+    return delete_guest(st, deleted);
+}
+
+static const char SQL_GUEST_SESSIONS_END[] = "DELETE FROM sessions WHERE user_id = ?1";
+
+static const char SQL_GUEST_LOGS_TRIM[] =
+    "DELETE FROM game_log WHERE (game_id, seq) IN (SELECT l.game_id, l.seq FROM games g "
+    "JOIN game_log l ON l.game_id = g.id WHERE g.user_id = ?1 LIMIT ?2)";
+
+int storage_guest_trim_idle(int64_t id, int64_t seen_before, int64_t session_span, int max,
+                            bool *idle, int64_t *trimmed)
+{
+    *idle = false;
+    *trimmed = 0;
+    int64_t seen = 0;
+    int status = guest_value(SQL_GUEST_SEEN, id, session_span, &seen);
+    if (status == STORAGE_NOT_FOUND || (status == STORAGE_OK && seen > seen_before))
+        return STORAGE_OK;
+    if (status != STORAGE_OK)
+        return status;
+    *idle = true;
+    sqlite3_stmt *st = storage_stmt(SQL_GUEST_SESSIONS_END);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, id);
+    status = storage_exec_stmt(st, "ending an idle guest's sessions");
+    if (status != STORAGE_OK)
+        return status;
+    st = storage_stmt(SQL_GUEST_LOGS_TRIM);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_int(st, 2, max);
+    status = storage_exec_stmt(st, "deleting an idle guest's game logs");
+    if (status == STORAGE_OK)
+        *trimmed = sqlite3_changes(storage_db());
+    return status;
+}
+
+static const char SQL_SESSIONS_EXPIRED[] =
+    "DELETE FROM sessions WHERE token_hash IN (SELECT token_hash FROM sessions "
+    "INDEXED BY sessions_expiry WHERE expires_at <= ?1 LIMIT ?2)";
+
+int storage_sessions_expired(int64_t now, int max, int64_t *deleted)
+{
+    *deleted = 0;
+    sqlite3_stmt *st = storage_stmt(SQL_SESSIONS_EXPIRED);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sqlite3_bind_int64(st, 1, now);
+    sqlite3_bind_int(st, 2, max);
+    int status = storage_exec_stmt(st, "deleting expired sessions");
+    if (status == STORAGE_OK)
+        *deleted = sqlite3_changes(storage_db());
+    return status;
+}
+
+static const char SQL_USER_NAME[] = "SELECT coalesce(username, '') FROM users WHERE id = ?";
+
+int storage_user_name(int64_t id, char *name, size_t cap)
+{
+    return storage_text_by_id(SQL_USER_NAME, id, name, cap, "reading a user");
+}

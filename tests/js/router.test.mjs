@@ -1,0 +1,30 @@
+// The router's reading of the location hash: which screen, with which
+// arguments. (Showing the screen's section is left to the browser tests.)
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { routeOf } from '../../static/js/router.js';
+
+const TABLE = { title: {}, library: {}, play: {}, options: {}, race: {} };
+
+test('a hash names its screen and the arguments after it', () => {
+  assert.deepEqual(routeOf('#/play/17', TABLE), { name: 'play', args: ['17'] });
+  assert.deepEqual(routeOf('#/library/3/page/2', TABLE), { name: 'library', args: ['3', 'page', '2'] });
+  assert.deepEqual(routeOf('#/options', TABLE), { name: 'options', args: [] });
+});
+
+test('the leading slash is optional and empty parts are skipped', () => {
+  assert.deepEqual(routeOf('#play/17', TABLE), { name: 'play', args: ['17'] });
+  assert.deepEqual(routeOf('#//race//4/', TABLE), { name: 'race', args: ['4'] });
+});
+
+test('no hash, or a hash naming no screen, is the title screen', () => {
+  assert.deepEqual(routeOf('', TABLE), { name: 'title', args: [] });
+  assert.deepEqual(routeOf('#/', TABLE), { name: 'title', args: [] });
+  assert.deepEqual(routeOf('#/nowhere/5', TABLE), { name: 'title', args: ['5'] });
+});
+
+test('names every object has are no screens', () => {
+  assert.equal(routeOf('#/constructor', TABLE).name, 'title');
+  assert.equal(routeOf('#/__proto__/1', TABLE).name, 'title');
+  assert.equal(routeOf('#/hasOwnProperty', TABLE).name, 'title');
+});
