@@ -11,8 +11,8 @@
  * Microban_155.xsb at 10 seconds per level. NODES, when given and not 0,
  * bounds the positions per level too: a bound that does not depend on how
  * busy the machine is, for comparing versions of the solver. WITHOUT names
- * techniques the solver does without, separated by commas (goal-cuts), to
- * measure what each one buys with the same binary. */
+ * techniques the solver does without, separated by commas (goal-cuts,
+ * packing), to measure what each one buys with the same binary. */
 #include "bench_env.h"
 #include "soko.h"
 #include "solver.h"
@@ -69,7 +69,7 @@ static long without_bits(const char *list)
     static const struct {
         const char *name;
         uint32_t bit;
-    } names[] = {{"goal-cuts", SOLVER_WITHOUT_GOAL_CUTS}};
+    } names[] = {{"goal-cuts", SOLVER_WITHOUT_GOAL_CUTS}, {"packing", SOLVER_WITHOUT_PACKING}};
     long bits = 0;
     while (*list != '\0') {
         size_t len = strcspn(list, ",");

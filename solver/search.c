@@ -1,12 +1,12 @@
 /* One search: best-first over pushes. A node is a box set with the player's
  * normalised square. One or more open lists order the same nodes by their
- * own mixes of g (pushes made), h (the matching bound) and the areas the
- * boxes cut off, and are popped in turn. Pushes onto dead squares, into
- * freeze deadlocks, into goals walled off by frozen boxes, or into positions
- * without an assignment of boxes to goals are never stored; a PI-corral
- * narrows the pushes tried; a corral whose boxes cannot reach goals on their
- * own closes a node; boxes entering goal rooms go on to their goals, and
- * boxes entering tunnels through them. */
+ * own mixes of g (pushes made), h (the matching bound), the areas the boxes
+ * cut off and the boxes off goals, and are popped in turn. Pushes onto dead
+ * squares, into freeze deadlocks, into goals walled off by frozen boxes, or
+ * into positions without an assignment of boxes to goals are never stored;
+ * a PI-corral narrows the pushes tried; a corral whose boxes cannot reach
+ * goals on their own closes a node; boxes entering goal rooms go on to
+ * their goals, and boxes entering tunnels through them. */
 #include "internal.h"
 
 #include <stdlib.h>
@@ -137,8 +137,9 @@ static int enqueue(search *s, uint32_t i)
     const solver_search_args *a = s->args;
     uint64_t open_bytes = 0;
     for (uint32_t q = 0; q < a->queues; q++) {
+        uint64_t off_goals = s->b->nboxes > n->on_goals ? s->b->nboxes - n->on_goals : 0;
         uint64_t f = (uint64_t)a->g_weight[q] * n->g + (uint64_t)a->h_weight[q] * n->h +
-                     (uint64_t)a->r_weight[q] * n->regions;
+                     (uint64_t)a->r_weight[q] * n->regions + (uint64_t)a->p_weight[q] * off_goals;
         if (f > 0xFFFF)
             f = 0xFFFF;
         uint64_t item = (f << 48) | ((uint64_t)n->h << 32) | (SOLVER_NIL - i);
@@ -312,6 +313,7 @@ static bool try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_pu
     n->from = from;
     n->to = to;
     n->regions = count_regions(s);
+    n->on_goals = (uint16_t)(pn->on_goals + b->goal[to] - b->goal[from]);
     /* a push-optimal search may only stop when a solved node is popped */
     if (h == 0 && !s->args->options->optimal)
         s->found = i;
@@ -459,6 +461,8 @@ static uint32_t add_root(search *s, int *status, const char **reason)
     solver_node *n = solver_table_node(&s->table, i);
     n->parent = SOLVER_NIL;
     n->h = (uint16_t)h;
+    for (uint32_t k = 0; k < b->nboxes; k++)
+        n->on_goals = (uint16_t)(n->on_goals + b->goal[s->box[k]]);
     n->from = n->to = SOLVER_NONE;
     if (h == 0)
         s->found = i;

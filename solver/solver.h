@@ -22,7 +22,8 @@ enum {
 
 /* Techniques a call can do without, for measuring what each one buys. */
 enum {
-    SOLVER_WITHOUT_GOAL_CUTS = 1u << 0 /* try every push even where one fills a goal room */
+    SOLVER_WITHOUT_GOAL_CUTS = 1u << 0, /* try every push even where one fills a goal room */
+    SOLVER_WITHOUT_PACKING = 1u << 1    /* no open list that takes the most boxes home first */
 };
 
 /* How one call searches, and its bounds. A zero limit means "no limit",
