@@ -2,10 +2,10 @@
  * stands, under the standard rule.
  *
  * Native only (it allocates): a search over pushes with a transposition
- * table, a minimum-matching lower bound, dead squares, freeze deadlocks,
- * PI-corral pruning, and goal-room and tunnel macros. Each call owns all of
- * its memory, so calls in several threads at once are safe. Solutions are
- * LURD text that replays on the core. */
+ * table, a minimum-matching lower bound, packing progress, dead squares,
+ * freeze deadlocks, PI-corral pruning, and goal-room and tunnel macros.
+ * Each call owns all of its memory, so calls in several threads at once are
+ * safe. Solutions are LURD text that replays on the core. */
 #ifndef SOLVER_H
 #define SOLVER_H
 
