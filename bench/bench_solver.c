@@ -5,12 +5,14 @@
  * the time per level (unsolved levels count with the time they used), and
  * the machine's load averages at the start and the end.
  *
- *   bench_solver [FILE [SECONDS [FIRST [LAST [NODES]]]]]
+ *   bench_solver [FILE [SECONDS [FIRST [LAST [NODES [WITHOUT]]]]]]
  *
  * FILE is a path, or a name under the shared levels folder; by default
  * Microban_155.xsb at 10 seconds per level. NODES, when given and not 0,
  * bounds the positions per level too: a bound that does not depend on how
- * busy the machine is, for comparing versions of the solver. */
+ * busy the machine is, for comparing versions of the solver. WITHOUT names
+ * techniques the solver does without, separated by commas (goal-cuts,
+ * packing), to measure what each one buys with the same binary. */
 #include "bench_env.h"
 #include "soko.h"
 #include "solver.h"
@@ -60,6 +62,29 @@ static bool replays(const soko_level *lvl, const char *lurd)
     return ok;
 }
 
+/* The SOLVER_WITHOUT_* bits named in a comma-separated list; -1 when a
+ * name is unknown. */
+static long without_bits(const char *list)
+{
+    static const struct {
+        const char *name;
+        uint32_t bit;
+    } names[] = {{"goal-cuts", SOLVER_WITHOUT_GOAL_CUTS}, {"packing", SOLVER_WITHOUT_PACKING}};
+    long bits = 0;
+    while (*list != '\0') {
+        size_t len = strcspn(list, ",");
+        size_t k = 0;
+        while (k < sizeof names / sizeof names[0] &&
+               (strlen(names[k].name) != len || strncmp(names[k].name, list, len) != 0))
+            k++;
+        if (k == sizeof names / sizeof names[0])
+            return len == 0 ? bits : -1;
+        bits |= names[k].bit;
+        list += len + (list[len] == ',');
+    }
+    return bits;
+}
+
 int main(int argc, char **argv)
 {
     const char *name = argc > 1 ? argv[1] : "Microban_155.xsb";
@@ -67,6 +92,11 @@ int main(int argc, char **argv)
     long first = argc > 3 ? atol(argv[3]) : 1;
     long last = argc > 4 ? atol(argv[4]) : 1000000;
     unsigned long long node_limit = argc > 5 ? strtoull(argv[5], NULL, 10) : 0;
+    long without = argc > 6 ? without_bits(argv[6]) : 0;
+    if (without < 0) {
+        fprintf(stderr, "bench_solver: unknown technique in %s\n", argv[6]);
+        return 2;
+    }
     char path[1024];
     if (strchr(name, '/') != NULL)
         snprintf(path, sizeof path, "%s", name);
@@ -81,6 +111,8 @@ int main(int argc, char **argv)
     printf("solver on %s, %.0f s per level, levels %ld..%ld", path, seconds, first, last);
     if (node_limit > 0)
         printf(", at most %llu nodes", node_limit);
+    if (without != 0)
+        printf(", without %s", argv[6]);
     printf("\n");
     print_load("at the start");
     printf("%5s %-10s %7s %7s %10s %10s\n", "level", "result", "pushes", "moves", "ms", "nodes");
@@ -106,6 +138,7 @@ int main(int argc, char **argv)
         solver_options_default(&lim);
         lim.time_limit = seconds;
         lim.node_limit = node_limit;
+        lim.without = (uint32_t)without;
         solver_result r;
         solver_solve_level(&level, &lim, &r);
         const char *what = solver_status_name(r.status);

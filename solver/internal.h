@@ -168,16 +168,17 @@ int solver_corral_find(solver_corral *c, const solver_board *b, const uint16_t *
 
 /* One stored position. Its packed box set lives beside it in the table. */
 typedef struct solver_node {
-    uint64_t hash;   /* Zobrist hash of the boxes and the normalised player */
-    uint32_t parent; /* the node it was reached from, or SOLVER_NIL */
-    uint32_t next;   /* the next node in the same hash bucket */
-    uint16_t player; /* the player's normalised square */
-    uint16_t g;      /* pushes from the start along the best path known */
-    uint16_t h;      /* the lower bound on the pushes still needed */
-    uint16_t from;   /* the box move from the parent: the box's square before... */
-    uint16_t to;     /* ...and after it */
-    uint8_t closed;  /* expanded, and not reopened since */
-    uint8_t regions; /* areas of empty squares the player cannot reach, at most 255 */
+    uint64_t hash;     /* Zobrist hash of the boxes and the normalised player */
+    uint32_t parent;   /* the node it was reached from, or SOLVER_NIL */
+    uint32_t next;     /* the next node in the same hash bucket */
+    uint16_t player;   /* the player's normalised square */
+    uint16_t g;        /* pushes from the start along the best path known */
+    uint16_t h;        /* the lower bound on the pushes still needed */
+    uint16_t from;     /* the box move from the parent: the box's square before... */
+    uint16_t to;       /* ...and after it */
+    uint16_t on_goals; /* boxes on goals */
+    uint8_t closed;    /* expanded, and not reopened since */
+    uint8_t regions;   /* areas of empty squares the player cannot reach, at most 255 */
 } solver_node;
 
 #define SOLVER_NIL 0xFFFFFFFFu
@@ -331,12 +332,13 @@ typedef struct solver_search_args {
     uint64_t *nodes;   /* positions stored by all the searches of the call */
     uint64_t node_cap; /* positions this search may store (0: no cap) */
     /* The open lists, popped in turn: list k orders nodes by
-     * g_weight[k] * g + h_weight[k] * h + r_weight[k] * regions (then by h,
-     * newest first). */
+     * g_weight[k] * g + h_weight[k] * h + r_weight[k] * regions +
+     * p_weight[k] * (boxes off goals) (then by h, newest first). */
     uint32_t queues;
     uint8_t g_weight[SOLVER_MAX_QUEUES];
     uint8_t h_weight[SOLVER_MAX_QUEUES];
     uint8_t r_weight[SOLVER_MAX_QUEUES];
+    uint8_t p_weight[SOLVER_MAX_QUEUES];
     bool macros; /* push boxes entering goal rooms and tunnels on */
 } solver_search_args;
 

@@ -1,12 +1,12 @@
 /* One search: best-first over pushes. A node is a box set with the player's
  * normalised square. One or more open lists order the same nodes by their
- * own mixes of g (pushes made), h (the matching bound) and the areas the
- * boxes cut off, and are popped in turn. Pushes onto dead squares, into
- * freeze deadlocks, into goals walled off by frozen boxes, or into positions
- * without an assignment of boxes to goals are never stored; a PI-corral
- * narrows the pushes tried; a corral whose boxes cannot reach goals on their
- * own closes a node; boxes entering goal rooms go on to their goals, and
- * boxes entering tunnels through them. */
+ * own mixes of g (pushes made), h (the matching bound), the areas the boxes
+ * cut off and the boxes off goals, and are popped in turn. Pushes onto dead
+ * squares, into freeze deadlocks, into goals walled off by frozen boxes, or
+ * into positions without an assignment of boxes to goals are never stored;
+ * a PI-corral narrows the pushes tried; a corral whose boxes cannot reach
+ * goals on their own closes a node; boxes entering goal rooms go on to
+ * their goals, and boxes entering tunnels through them. */
 #include "internal.h"
 
 #include <stdlib.h>
@@ -137,8 +137,9 @@ static int enqueue(search *s, uint32_t i)
     const solver_search_args *a = s->args;
     uint64_t open_bytes = 0;
     for (uint32_t q = 0; q < a->queues; q++) {
+        uint64_t off_goals = s->b->nboxes > n->on_goals ? s->b->nboxes - n->on_goals : 0;
         uint64_t f = (uint64_t)a->g_weight[q] * n->g + (uint64_t)a->h_weight[q] * n->h +
-                     (uint64_t)a->r_weight[q] * n->regions;
+                     (uint64_t)a->r_weight[q] * n->regions + (uint64_t)a->p_weight[q] * off_goals;
         if (f > 0xFFFF)
             f = 0xFFFF;
         uint64_t item = (f << 48) | ((uint64_t)n->h << 32) | (SOLVER_NIL - i);
@@ -219,8 +220,10 @@ static uint8_t count_regions(search *s)
 }
 
 /* Tries one push from the expanded node `parent`: stores the position it
- * leads to when it is new (or reached in fewer pushes) and not lost. */
-static void try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_push push)
+ * leads to when it is new (or reached in fewer pushes) and not lost.
+ * Returns true when a goal-room macro took the box on to its goal and the
+ * position it leads to is not lost (stored now or before). */
+static bool try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_push push)
 {
     const solver_board *b = s->b;
     uint16_t from = push.box, to = b->nb[from * 4 + push.dir];
@@ -233,6 +236,7 @@ static void try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_pu
     int extra = s->macros.nrooms > 0
                     ? solver_macros_room_push(&s->macros, b, s->occ, from, to, &goal, &player)
                     : -1;
+    bool room = extra >= 0;
     if (extra < 0 && s->args->macros)
         extra = solver_tunnel_push(b, s->occ, from, to, push.dir, &goal, &player);
     if (extra >= 0) {
@@ -243,6 +247,7 @@ static void try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_pu
         pushes += (uint32_t)extra;
         s->macro_used = true;
     }
+    bool kept = false;
     int frozen = solver_freeze_check(b, s->occ, to, s->freeze_work);
     if (frozen == SOLVER_FROZEN_OFF_GOAL ||
         (frozen == SOLVER_FROZEN_ON_GOALS &&
@@ -272,6 +277,7 @@ static void try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_pu
                 enqueue(s, seen);
             }
         }
+        kept = room;
         goto undo;
     }
 
@@ -307,15 +313,48 @@ static void try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_pu
     n->from = from;
     n->to = to;
     n->regions = count_regions(s);
+    n->on_goals = (uint16_t)(pn->on_goals + b->goal[to] - b->goal[from]);
     /* a push-optimal search may only stop when a solved node is popped */
     if (h == 0 && !s->args->options->optimal)
         s->found = i;
     else
         enqueue(s, i);
+    kept = room;
 undo:
     s->box[row] = from;
     s->occ[to] = 0;
     s->occ[from] = (uint16_t)(row + 1);
+    return kept;
+}
+
+/* Whether the push takes a box from an entrance of a goal room into it: the
+ * pushes a goal macro may apply to. */
+static bool enters_room(const search *s, solver_push push)
+{
+    const solver_macros *m = &s->macros;
+    uint16_t to = s->b->nb[push.box * 4 + push.dir];
+    return m->nrooms > 0 && m->room_of[to] != SOLVER_NONE &&
+           m->entrance_of[push.box] == m->room_of[to];
+}
+
+/* Tries the pushes of the expanded node. Goal cuts: the pushes into goal
+ * rooms go first, and when one of them fills the room's next goal without
+ * losing the position, the others are not tried. A box brought home that
+ * way is rarely wrong, and the macros' search proves nothing by failing
+ * anyway (the call then searches without them). */
+static void try_pushes(search *s, uint32_t i, uint64_t hash, const solver_push *pushes,
+                       uint32_t count)
+{
+    bool cuts = s->macros.nrooms > 0 && !(s->args->options->without & SOLVER_WITHOUT_GOAL_CUTS);
+    bool home = false;
+    for (uint32_t k = 0; cuts && k < count && s->found == SOLVER_NIL && s->stop == NULL; k++)
+        if (enters_room(s, pushes[k]) && try_push(s, i, hash, pushes[k]))
+            home = true;
+    if (home)
+        return;
+    for (uint32_t k = 0; k < count && s->found == SOLVER_NIL && s->stop == NULL; k++)
+        if (!cuts || !enters_room(s, pushes[k]))
+            try_push(s, i, hash, pushes[k]);
 }
 
 static void expand(search *s, uint32_t i)
@@ -346,8 +385,7 @@ static void expand(search *s, uint32_t i)
         count = all_pushes(s);
     }
     s->match_ready = false;
-    for (uint32_t k = 0; k < count && s->found == SOLVER_NIL && s->stop == NULL; k++)
-        try_push(s, i, hash, pushes[k]);
+    try_pushes(s, i, hash, pushes, count);
 done:
     for (uint32_t k = 0; k < b->nboxes; k++)
         s->occ[s->box[k]] = 0;
@@ -423,6 +461,8 @@ static uint32_t add_root(search *s, int *status, const char **reason)
     solver_node *n = solver_table_node(&s->table, i);
     n->parent = SOLVER_NIL;
     n->h = (uint16_t)h;
+    for (uint32_t k = 0; k < b->nboxes; k++)
+        n->on_goals = (uint16_t)(n->on_goals + b->goal[s->box[k]]);
     n->from = n->to = SOLVER_NONE;
     if (h == 0)
         s->found = i;

@@ -35,32 +35,57 @@ void solver_result_free(solver_result *r)
     r->reason = "";
 }
 
+/* The packing list's weight of each box off a goal: more than the bound
+ * of most single boxes, so that the list takes the positions with the most
+ * boxes home first (packing progress, as Festival's FESS search weighs
+ * it). In a storage level the next box home leaves the others more room,
+ * where the bound sees no difference between bringing one box home and
+ * bringing all of them halfway. */
+#define PACKING 255
+
 /* The searches of one call, each with its own table, taking turns: a
- * careful order and a hasty one sharing a table, with goal-room macros (the
- * best on most levels); a greedy order (for levels where the careful one
- * keeps the hasty one from diving); and a plain A* without macros (for small
- * tight levels, and the proof when there is no solution), which gives its
- * turns up once it holds 300000 positions. A search whose macros cut every
- * solution off starts again without them. A push-optimal call runs the A*
- * alone, uncapped. */
+ * careful order, a hasty one and a packing one sharing a table, with
+ * goal-room macros (the best on most levels); a greedy order (for levels
+ * where the careful one keeps the hasty one from diving); and a plain A*
+ * without macros (for small tight levels, and the proof when there is no
+ * solution), which gives its turns up once it holds 300000 positions. A
+ * search whose macros cut every solution off starts again without them. A
+ * push-optimal call runs the A* alone, uncapped. */
 typedef struct member {
     uint8_t share;     /* of turns */
     uint8_t memory;    /* share of memory, in eighths */
     uint32_t node_cap; /* positions it may store before giving its turns up, or 0 */
     uint8_t queues;
     uint8_t g[SOLVER_MAX_QUEUES], h[SOLVER_MAX_QUEUES], r[SOLVER_MAX_QUEUES];
+    uint8_t p[SOLVER_MAX_QUEUES];
     bool macros;
 } member;
 
 static const member portfolio[] = {
-    {3, 5, 0, 2, {1, 1}, {1, 5}, {0, 5}, true},
-    {2, 2, 0, 1, {1}, {20}, {5}, true},
-    {1, 1, 300000, 1, {1}, {1}, {0}, false},
+    {3, 5, 0, 3, {1, 1, 1}, {1, 5, 1}, {0, 5, 2}, {0, 0, PACKING}, true},
+    {2, 2, 0, 1, {1}, {20}, {5}, {0}, true},
+    {1, 1, 300000, 1, {1}, {1}, {0}, {0}, false},
 };
 
-static const member optimal_search = {1, 8, 0, 1, {1}, {1}, {0}, false};
+static const member optimal_search = {1, 8, 0, 1, {1}, {1}, {0}, {0}, false};
 
 #define NMEMBERS (sizeof portfolio / sizeof portfolio[0])
+
+/* Copies a member's open lists into its search's arguments, leaving out
+ * the packing list when the call does without it. */
+static void set_queues(solver_search_args *a, const member *m, uint32_t without)
+{
+    a->queues = 0;
+    for (uint32_t q = 0; q < m->queues; q++) {
+        if (m->p[q] != 0 && (without & SOLVER_WITHOUT_PACKING))
+            continue;
+        a->g_weight[a->queues] = m->g[q];
+        a->h_weight[a->queues] = m->h[q];
+        a->r_weight[a->queues] = m->r[q];
+        a->p_weight[a->queues] = m->p[q];
+        a->queues++;
+    }
+}
 
 /* Expansions per turn and share. */
 #define SLICE 256
@@ -92,12 +117,9 @@ static void run_portfolio(const solver_board *b, const uint16_t *boxes, uint16_t
             .memory = memory / 8 * m->memory,
             .node_cap = m->node_cap,
             .nodes = &out->nodes,
-            .queues = m->queues,
             .macros = m->macros,
         };
-        memcpy(args[k].g_weight, m->g, sizeof m->g);
-        memcpy(args[k].h_weight, m->h, sizeof m->h);
-        memcpy(args[k].r_weight, m->r, sizeof m->r);
+        set_queues(&args[k], m, opt->without);
         search[k] = solver_search_start(&args[k]);
         running[k] = search[k] != NULL;
         left += running[k];

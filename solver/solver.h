@@ -2,10 +2,10 @@
  * stands, under the standard rule.
  *
  * Native only (it allocates): a search over pushes with a transposition
- * table, a minimum-matching lower bound, dead squares, freeze deadlocks,
- * PI-corral pruning, and goal-room and tunnel macros. Each call owns all of
- * its memory, so calls in several threads at once are safe. Solutions are
- * LURD text that replays on the core. */
+ * table, a minimum-matching lower bound, packing progress, dead squares,
+ * freeze deadlocks, PI-corral pruning, and goal-room and tunnel macros.
+ * Each call owns all of its memory, so calls in several threads at once are
+ * safe. Solutions are LURD text that replays on the core. */
 #ifndef SOLVER_H
 #define SOLVER_H
 
@@ -20,6 +20,12 @@ enum {
     SOLVER_UNKNOWN = 2     /* a limit stopped the search first */
 };
 
+/* Techniques a call can do without, for measuring what each one buys. */
+enum {
+    SOLVER_WITHOUT_GOAL_CUTS = 1u << 0, /* try every push even where one fills a goal room */
+    SOLVER_WITHOUT_PACKING = 1u << 1    /* no open list that takes the most boxes home first */
+};
+
 /* How one call searches, and its bounds. A zero limit means "no limit",
  * except memory_limit, where 0 means the default (SOLVER_DEFAULT_MEMORY). */
 typedef struct solver_options {
@@ -28,6 +34,7 @@ typedef struct solver_options {
     uint64_t node_limit;        /* positions stored */
     const volatile int *cancel; /* when not NULL, the search stops soon after *cancel != 0 */
     bool optimal;               /* find a solution with the fewest pushes (much slower) */
+    uint32_t without;           /* SOLVER_WITHOUT_* bits; 0 for the full solver */
 } solver_options;
 
 #define SOLVER_DEFAULT_MEMORY ((uint64_t)1 << 30)
