@@ -171,11 +171,13 @@ test('progress and the listing tell a level solved with hints from one solved al
 
 test('a search the time limit stops answers "unknown", uncounted; busy hints wait', async () => {
   const c = server.client();
-  const a = await openGame(c, hard[1]);
-  const b = await openGame(c, hard[0]);
+  // Sasquatch 49: the solver solves 50 in about two seconds since its
+  // packing list, but not 49.
+  const a = await openGame(c, hard[0]);
+  const b = await openGame(c, hard[1]);
   const unknown = await hint(c, a);
   assert.equal(unknown.status, 200, show(unknown));
-  assert.equal(unknown.json.hint.kind, 'unknown', `Sasquatch 50 in two seconds: ${show(unknown)}`);
+  assert.equal(unknown.json.hint.kind, 'unknown', `Sasquatch 49 in two seconds: ${show(unknown)}`);
   assert.equal(unknown.json.hint.counted, false);
   assert.equal(unknown.json.game.hints, 0, '"unknown" is not counted');
   assert.ok(unknown.json.hint.reason.length > 0, 'it says why');
