@@ -140,7 +140,11 @@ export function createAdmin(db, name, password) {
 }
 
 /** A browser with a fresh profile (a persistent context in a new folder):
- * one per "device". Options go to launchPersistentContext. */
+ * one per "device". Options go to launchPersistentContext. Service workers
+ * are blocked unless the options allow them (serviceWorkers: 'allow'): a
+ * page that one controls hides its requests from page.route, so a test that
+ * holds answers back would hold nothing, depending on how soon the worker
+ * took over. */
 export async function openBrowser(options = {}) {
   const profile = tempDir('sokod-profile-');
   const context = await chromium.launchPersistentContext(profile, {
@@ -148,6 +152,7 @@ export async function openBrowser(options = {}) {
     args: CHROMIUM_ARGS,
     headless: true,
     viewport: { width: 1200, height: 800 },
+    serviceWorkers: 'block',
     ...options,
   });
   const page = context.pages()[0] ?? await context.newPage();
@@ -161,7 +166,10 @@ export async function openBrowser(options = {}) {
 }
 
 /** Debian's chromium, headless, for tests that put several people in one
- * browser (a context each, from browser.newContext()). */
+ * browser (a context each, from browser.newContext(), given
+ * NO_SERVICE_WORKER's option as openBrowser's contexts are). */
+export const NO_SERVICE_WORKER = Object.freeze({ serviceWorkers: 'block' });
+
 export async function launchChromium() {
   return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
 }
@@ -309,6 +317,10 @@ export async function clickSquare(page, x, y, tap = false) {
  * until the page has them, gives the page's own code a moment to act on
  * them, and stops holding. */
 export async function holdAnswers(page, url, { method = null, all = false } = {}) {
+  if (await page.evaluate(() => !!navigator.serviceWorker?.controller)) {
+    throw new Error('a service worker controls the page, and page.route does not see its requests: ' +
+      'open the context with NO_SERVICE_WORKER');
+  }
   const held = [];
   let open, first, n = 0;
   const gate = new Promise((r) => { open = r; });

@@ -17,7 +17,7 @@ before(async () => {
   staticDir = join(tempDir(), 'static');
   cpSync(join(SOURCE_DIR, 'static'), staticDir, { recursive: true });
   server = await startServer({ staticDir });
-  browser = await openBrowser({ viewport: { width: 1280, height: 800 } });
+  browser = await openBrowser({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'allow' });
 });
 after(() => closeAll(server, browser));
 

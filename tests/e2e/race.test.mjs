@@ -6,7 +6,7 @@
 // lobby starts everyone from nothing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchChromium, closeAll, waitForGame, tutorialLevels, arrows, apiGet, holdAnswers } from './harness.mjs';
+import { startServer, launchChromium, closeAll, waitForGame, tutorialLevels, arrows, apiGet, holdAnswers, NO_SERVICE_WORKER } from './harness.mjs';
 
 let server, browser;
 before(async () => {
@@ -18,7 +18,7 @@ before(async () => {
 after(() => closeAll(server, browser));
 
 async function person() {
-  const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+  const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, ...NO_SERVICE_WORKER });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));

@@ -9,7 +9,7 @@ before(async () => {
   server = await startServer();
   // One test holds back a theme file; a service worker would answer it
   // without the route seeing it (Playwright routes only the page's requests).
-  phone = await openBrowser({ serviceWorkers: 'block' });
+  phone = await openBrowser();
   laptop = await openBrowser();
 });
 after(() => closeAll(server, phone, laptop));

@@ -5,7 +5,7 @@
 // turns watching off in the options, the watcher is told so.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchChromium, closeAll, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition, holdAnswers } from './harness.mjs';
+import { startServer, launchChromium, closeAll, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition, holdAnswers, NO_SERVICE_WORKER } from './harness.mjs';
 
 let server, browser;
 before(async () => {
@@ -30,8 +30,8 @@ async function waitWatched(page, want, what) {
 
 test('a watcher\'s board follows a player\'s moves live, from the leaderboard\'s link', async () => {
   const errors = [];
-  const playerContext = await browser.newContext({ viewport: { width: 900, height: 700 } });
-  const watcherContext = await browser.newContext({ viewport: { width: 900, height: 700 } });
+  const playerContext = await browser.newContext({ viewport: { width: 900, height: 700 }, ...NO_SERVICE_WORKER });
+  const watcherContext = await browser.newContext({ viewport: { width: 900, height: 700 }, ...NO_SERVICE_WORKER });
   const player = await playerContext.newPage();
   const watcher = await watcherContext.newPage();
   for (const p of [player, watcher]) p.on('pageerror', (e) => errors.push(e.message));
@@ -110,7 +110,7 @@ test('watching another player while the first one\'s game is still on its way sh
   const stamp = Date.now() % 100000;
   let level = null;
   for (const name of [`first${stamp}`, `second${stamp}`]) {
-    const context = await browser.newContext();
+    const context = await browser.newContext(NO_SERVICE_WORKER);
     contexts.push(context);
     const page = await context.newPage();
     await page.goto(`${server.url}/`);
@@ -128,7 +128,7 @@ test('watching another player while the first one\'s game is still on its way sh
   }
   const [first, second] = players;
 
-  const watcherContext = await browser.newContext({ viewport: { width: 900, height: 700 } });
+  const watcherContext = await browser.newContext({ viewport: { width: 900, height: 700 }, ...NO_SERVICE_WORKER });
   contexts.push(watcherContext);
   const watcher = await watcherContext.newPage();
   watcher.on('pageerror', (e) => errors.push(e.message));
