@@ -104,14 +104,18 @@ function load() {
   const mine = { id: roomId, again: false, done: null };
   loading = mine;
   mine.done = (async () => {
-    const r = await api.room(mine.id);
-    if (mine.id === roomId) {
-      if (r.ok) await apply(r.body);
-      else $('race-state').textContent = errorMessage(r, 'This room cannot be opened');
+    try {
+      const r = await api.room(mine.id);
+      if (mine.id === roomId) {
+        if (r.ok) await apply(r.body);
+        else $('race-state').textContent = errorMessage(r, 'This room cannot be opened');
+      }
+    } finally {
+      // Cleared only once applied (a second load during the first apply
+      // would build the boards twice), and cleared however the apply ended:
+      // a load left standing would answer every later one without a fetch.
+      if (loading === mine) loading = null;
     }
-    // Cleared only once applied: a second load during the first apply would
-    // build the boards twice.
-    if (loading === mine) loading = null;
     if (mine.again && mine.id === roomId) await load();
   })();
   return mine.done;
