@@ -9,6 +9,7 @@
 #include "library/library.h"
 #include "storage/storage.h"
 #include "storage/storage_levels.h"
+#include "storage/storage_work.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -16,6 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+/* How long a starting node waits for another to import the bundled levels. */
+#define BUNDLED_WAIT_S 120u
 
 struct file_data {
     char *data;
@@ -173,7 +177,15 @@ void import_bundled(const char *dir)
         qsort(names, count, sizeof *names, by_name);
     struct audit_actor who = {.user_id = 0};
     snprintf(who.name, sizeof who.name, "sokod (bundled levels)");
-    for (size_t i = 0; i < count; i++) {
+    /* Nodes that start together on one database take turns: the first
+     * imports, the others then find each file there. */
+    bool turn = storage_work_wait(STORAGE_WORK_BUNDLED, BUNDLED_WAIT_S);
+    if (!turn)
+        fprintf(stderr,
+                "sokod: another node has been importing the bundled levels for %u s: "
+                "not importing them here\n",
+                BUNDLED_WAIT_S);
+    for (size_t i = 0; turn && i < count; i++) {
         char source[PATH_MAX];
         snprintf(source, sizeof source, "bundled:%s", names[i]);
         if (storage_collection_from_source(source) != STORAGE_NOT_FOUND)
@@ -189,6 +201,8 @@ void import_bundled(const char *dir)
         else
             fprintf(stderr, "sokod: could not import %s (see above)\n", path);
     }
+    if (turn)
+        storage_work_end(STORAGE_WORK_BUNDLED);
     for (size_t i = 0; i < count; i++)
         free(names[i]);
     free(names);

@@ -5,6 +5,8 @@
 #include "storage/storage_conn.h"
 #include "storage/storage_sql.h"
 
+#include <time.h>
+
 /* sokod's advisory locks: "soko" in the high half, the work in the low. */
 #define WORK_KEY(w) ((int64_t)0x736f6b6f << 32 | (int64_t)(w))
 
@@ -33,6 +35,19 @@ bool storage_work_begin(enum storage_work w)
         return true;
     int64_t got = 0;
     return call(SQL_TRY_LOCK, w, &got, "taking a work's lock") == STORAGE_OK && got != 0;
+}
+
+bool storage_work_wait(enum storage_work w, unsigned seconds)
+{
+    /* Asked again every tenth of a second: pg_advisory_lock itself would
+     * give up after the connection's lock_timeout, and a node's work (an
+     * import) may take longer than that. */
+    for (unsigned tenths = 0; tenths <= seconds * 10; tenths++) {
+        if (storage_work_begin(w))
+            return true;
+        nanosleep(&(struct timespec){.tv_nsec = 100 * 1000 * 1000}, NULL);
+    }
+    return false;
 }
 
 void storage_work_end(enum storage_work w)

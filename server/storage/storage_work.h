@@ -12,6 +12,7 @@ enum storage_work {
     STORAGE_WORK_SWEEP = 1,      /* the sweeper's rounds */
     STORAGE_WORK_DAILY = 2,      /* storing a day's puzzle */
     STORAGE_WORK_RACE_LEVEL = 3, /* storing a generated race level */
+    STORAGE_WORK_BUNDLED = 4,    /* importing the bundled levels at start */
 };
 
 /* Takes the work's lock for the calling thread without waiting: true when
@@ -20,7 +21,12 @@ enum storage_work {
  * with storage_work_end. */
 bool storage_work_begin(enum storage_work w);
 
-/* Releases a lock taken by storage_work_begin. */
+/* Like storage_work_begin, waiting up to `seconds` for another node to
+ * finish the work: true once this node holds the lock, false when the wait
+ * ran out (or the database cannot be asked). */
+bool storage_work_wait(enum storage_work w, unsigned seconds);
+
+/* Releases a lock taken by storage_work_begin or storage_work_wait. */
 void storage_work_end(enum storage_work w);
 
 /* Inside the open write transaction: waits until no other node is inside

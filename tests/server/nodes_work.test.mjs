@@ -1,7 +1,8 @@
 // Work that one node at a time does, when nodes share a PostgreSQL
-// database: the daily puzzle asked of two nodes at once is made once, and
-// the sweeper of old guests runs on one node while the others skip (the
-// lock of server/storage/storage_work.c, held here by psql to show it).
+// database: the daily puzzle asked of two nodes at once is made once, the
+// sweeper of old guests runs on one node while the others skip (the lock of
+// server/storage/storage_work.c, held here by psql to show it), and nodes
+// started together import the bundled levels once.
 // On SQLite (one process per database) there is nothing to test.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -79,5 +80,22 @@ test('old guests are swept by one node at a time, and not while another holds th
     if (holder.exitCode === null) holder.kill();
     await stopCleanly(a, 'node A should stop cleanly');
     await stopCleanly(b, 'node B should stop cleanly');
+  }
+});
+
+test('three nodes started together on a new database import the bundled levels once', { skip }, async () => {
+  const db = freshPgDatabase();
+  const nodes = await Promise.all([0, 1, 2].map(() => startServer({ db })));
+  try {
+    const twice = sqlite(db, "SELECT source || ' x' || count(*) FROM collections WHERE source LIKE 'bundled:%' " +
+      'GROUP BY source HAVING count(*) > 1 ORDER BY source');
+    assert.equal(twice, '', `each bundled file is one collection, not several:\n${twice}`);
+    const bundled = Number(sqlite(db, "SELECT count(*) FROM collections WHERE source LIKE 'bundled:%'"));
+    assert.ok(bundled > 0, 'the bundled levels were imported');
+    const listed = await Promise.all(nodes.map(async (n) => (await n.client().get('/api/v1/collections')).json));
+    for (const l of listed) assert.deepEqual(l, listed[0], 'every node lists the same collections');
+    for (const n of nodes) assert.doesNotMatch(n.stderr(), /could not import|skipped|sokod: database/, 'no node failed on another\'s import');
+  } finally {
+    for (const n of nodes) await stopCleanly(n, 'each node should stop cleanly');
   }
 });
