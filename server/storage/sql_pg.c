@@ -17,8 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The most parameters one statement of sokod takes. */
-#define PG_MAX_PARAMS 32
+/* The most parameters one statement of sokod takes (a copy's insert of
+ * many rows takes the most). */
+#define PG_MAX_PARAMS 4096
 #define INT8OID 20
 #define BYTEAOID 17
 
@@ -39,13 +40,13 @@ struct pg_stmt {
     char name[16];
     bool prepared;
     unsigned generation;
-    /* The bindings of the next run. */
-    char *values[PG_MAX_PARAMS];
-    int lengths[PG_MAX_PARAMS];
-    int formats[PG_MAX_PARAMS];
-    Oid types[PG_MAX_PARAMS];
-    bool owned[PG_MAX_PARAMS];
-    char numbers[PG_MAX_PARAMS][24];
+    /* The bindings of the next run, nparams of each (at least one). */
+    char **values;
+    int *lengths;
+    int *formats;
+    Oid *types;
+    bool *owned;
+    char (*numbers)[24];
     /* The run's result and the row being read; row is -1 before the first
      * step. */
     PGresult *result;
@@ -152,7 +153,8 @@ static bool pg_in_transaction(struct sql_conn *base)
 static char *number_placeholders(const char *sql, int *nparams)
 {
     size_t len = strlen(sql);
-    char *out = malloc(len * 3 + 1);
+    /* A bare `?` may become `$4096`. */
+    char *out = malloc(len * 5 + 1);
     if (out == NULL)
         return NULL;
     size_t o = 0;
@@ -198,6 +200,16 @@ static char *number_placeholders(const char *sql, int *nparams)
     return out;
 }
 
+static void free_params(struct pg_stmt *st)
+{
+    free(st->values);
+    free(st->lengths);
+    free(st->formats);
+    free(st->types);
+    free(st->owned);
+    free(st->numbers);
+}
+
 static struct sql_stmt *pg_prepare(struct sql_conn *base, const char *sql)
 {
     struct pg_conn *c = (struct pg_conn *)base;
@@ -213,12 +225,26 @@ static struct sql_stmt *pg_prepare(struct sql_conn *base, const char *sql)
         free(st);
         return NULL;
     }
+    size_t n = st->nparams > 0 ? (size_t)st->nparams : 1;
+    st->values = calloc(n, sizeof *st->values);
+    st->lengths = calloc(n, sizeof *st->lengths);
+    st->formats = calloc(n, sizeof *st->formats);
+    st->types = calloc(n, sizeof *st->types);
+    st->owned = calloc(n, sizeof *st->owned);
+    st->numbers = calloc(n, sizeof *st->numbers);
+    if (st->values == NULL || st->lengths == NULL || st->formats == NULL || st->types == NULL ||
+        st->owned == NULL || st->numbers == NULL) {
+        free_params(st);
+        free(st->text);
+        free(st);
+        return NULL;
+    }
     return &st->base;
 }
 
 static void unbind(struct pg_stmt *st)
 {
-    for (int i = 0; i < PG_MAX_PARAMS; i++) {
+    for (int i = 0; i < st->nparams; i++) {
         if (st->owned[i])
             free(st->values[i]);
         st->values[i] = NULL;
@@ -256,6 +282,7 @@ static void pg_finalize(struct sql_stmt *base)
         snprintf(sql, sizeof sql, "DEALLOCATE %s", st->name);
         PQclear(PQexec(st->conn->pg, sql));
     }
+    free_params(st);
     free(st->text);
     free(st);
 }
@@ -264,7 +291,7 @@ static void pg_finalize(struct sql_stmt *base)
 static struct pg_stmt *slot(struct sql_stmt *base, int idx)
 {
     struct pg_stmt *st = (struct pg_stmt *)base;
-    if (idx < 1 || idx > PG_MAX_PARAMS)
+    if (idx < 1 || idx > st->nparams)
         return NULL;
     int i = idx - 1;
     if (st->owned[i])

@@ -24,6 +24,9 @@
 
 /* Rows per read and per write transaction. */
 #define COPY_BATCH 1000
+/* Rows per insert statement: on PostgreSQL each statement is a round trip,
+ * which costs far more than the rows it carries. */
+#define INSERT_ROWS 64
 #define MAX_COLUMNS 32
 #define MAX_KEY 4
 #define MAX_TABLES 64
@@ -62,7 +65,8 @@ static const struct known_table KNOWN[] = {
 };
 #define NKNOWN (sizeof KNOWN / sizeof KNOWN[0])
 
-enum column_kind { KIND_INT, KIND_TEXT, KIND_BLOB };
+/* A column's kind; KIND_NULL only for a value held for an insert. */
+enum column_kind { KIND_INT, KIND_TEXT, KIND_BLOB, KIND_NULL };
 
 struct columns {
     int n;
@@ -402,9 +406,22 @@ static int key_keep(struct key_value *k, struct sql_stmt *st, int col, enum colu
     return STORAGE_OK;
 }
 
+/* Keeps column col of st's row as k, a NULL as KIND_NULL. */
+static int value_keep(struct key_value *k, struct sql_stmt *st, int col, enum column_kind kind)
+{
+    if (!sql_column_is_null(st, col))
+        return key_keep(k, st, col, kind);
+    free(k->bytes);
+    k->bytes = NULL;
+    k->kind = KIND_NULL;
+    return STORAGE_OK;
+}
+
 static void key_bind(struct sql_stmt *st, int idx, const struct key_value *k)
 {
-    if (k->kind == KIND_INT)
+    if (k->kind == KIND_NULL)
+        sql_bind_null(st, idx);
+    else if (k->kind == KIND_INT)
         sql_bind_int64(st, idx, k->number);
     else if (k->kind == KIND_BLOB)
         sql_bind_blob(st, idx, k->bytes, k->len);
@@ -422,18 +439,40 @@ static bool append(char *out, size_t cap, size_t *at, const char *text)
     return true;
 }
 
-/* What copying one table needs: its columns, its key's columns, and the
- * statements that read a batch after a key and insert a row. */
+/* What copying one table needs: its columns, its key's columns, the
+ * statements that read a batch after a key and insert one row or
+ * INSERT_ROWS rows, and the rows read but not inserted yet. */
 struct table_copy {
     const struct known_table *t;
     struct columns cols;
     int nkey;
     int key[MAX_KEY]; /* indexes into cols */
     char first[4096], next[4096], insert[4096];
+    char *insert_many; /* malloc'd */
     /* Prepared once per table: PostgreSQL keeps each prepared statement
      * until the connection ends. */
-    struct sql_stmt *read_first, *read_next, *ins;
+    struct sql_stmt *read_first, *read_next, *ins, *ins_many;
+    struct key_value held[INSERT_ROWS * MAX_COLUMNS];
 };
+
+/* INSERT_ROWS times the row's placeholders after insert's text. */
+static char *many_rows(const char *insert, const char *marks)
+{
+    size_t cap = strlen(insert) + INSERT_ROWS * (strlen(marks) + 4) + 1;
+    char *out = malloc(cap);
+    if (out == NULL)
+        return NULL;
+    size_t at = 0;
+    bool ok = append(out, cap, &at, insert);
+    for (int r = 1; r < INSERT_ROWS && ok; r++)
+        ok = append(out, cap, &at, ", (") && append(out, cap, &at, marks) &&
+             append(out, cap, &at, ")");
+    if (!ok) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
 
 /* Builds tc's statements from its columns. */
 static int plan_table(struct table_copy *tc, char *err, size_t cap)
@@ -475,31 +514,29 @@ static int plan_table(struct table_copy *tc, char *err, size_t cap)
         snprintf(err, cap, "table %s has too many columns to copy", tc->t->name);
         return STORAGE_CONFLICT;
     }
-    return STORAGE_OK;
+    tc->insert_many = many_rows(tc->insert, marks);
+    return tc->insert_many != NULL ? STORAGE_OK : STORAGE_ERROR;
 }
 
-/* Binds column i of the source's row to parameter i + 1 of the insert. */
-static void bind_column(struct sql_stmt *ins, struct sql_stmt *row, int i, enum column_kind kind)
+/* Inserts n of the rows held, from row `from`, with ins (which takes n
+ * rows). */
+static int insert_held(struct table_copy *tc, struct sql_stmt *ins, int from, int n)
 {
-    if (sql_column_is_null(row, i)) {
-        sql_bind_null(ins, i + 1);
-    } else if (kind == KIND_INT) {
-        sql_bind_int64(ins, i + 1, sql_column_int64(row, i));
-    } else if (kind == KIND_BLOB) {
-        size_t len = 0;
-        const void *data = sql_column_blob(row, i, &len);
-        sql_bind_blob(ins, i + 1, data, len);
-    } else {
-        sql_bind_text(ins, i + 1, sql_column_text(row, i));
-    }
+    int ncols = tc->cols.n;
+    for (int r = 0; r < n; r++)
+        for (int i = 0; i < ncols; i++)
+            key_bind(ins, r * ncols + i + 1, &tc->held[(from + r) * ncols + i]);
+    int status = sql_step(ins, tc->t->name);
+    sql_reset(ins);
+    return status;
 }
 
 /* Copies one batch: the rows after `keys` (or the first ones), inside one
- * transaction of the target. Sets *rows to the rows copied. */
+ * transaction of the target, INSERT_ROWS rows a statement and the rest one
+ * by one. Sets *rows to the rows copied. */
 static int copy_batch(struct table_copy *tc, struct key_value *keys, bool first, int64_t *rows)
 {
     struct sql_stmt *read = first ? tc->read_first : tc->read_next;
-    struct sql_stmt *ins = tc->ins;
     for (int k = 0; k < tc->nkey && !first; k++)
         key_bind(read, k + 1, &keys[k]);
     *rows = 0;
@@ -509,17 +546,24 @@ static int copy_batch(struct table_copy *tc, struct key_value *keys, bool first,
         snprintf(sql, sizeof sql, "DELETE FROM %s", tc->t->name);
         status = storage_conn_exec(sql, "emptying a table the triggers filled");
     }
+    int ncols = tc->cols.n, held = 0;
     while (status == STORAGE_OK && (status = sql_step(read, "reading the source")) == SQL_ROW) {
-        for (int i = 0; i < tc->cols.n; i++)
-            bind_column(ins, read, i, tc->cols.kind[i]);
-        status = sql_step(ins, tc->t->name);
-        sql_reset(ins);
+        status = STORAGE_OK;
+        for (int i = 0; i < ncols && status == STORAGE_OK; i++)
+            status = value_keep(&tc->held[held * ncols + i], read, i, tc->cols.kind[i]);
         for (int k = 0; k < tc->nkey && status == STORAGE_OK; k++)
             status = key_keep(&keys[k], read, tc->key[k], tc->cols.kind[tc->key[k]]);
-        if (status == STORAGE_OK)
-            (*rows)++;
+        if (status == STORAGE_OK && ++held == INSERT_ROWS) {
+            status = insert_held(tc, tc->ins_many, 0, INSERT_ROWS);
+            *rows += status == STORAGE_OK ? INSERT_ROWS : 0;
+            held = 0;
+        }
     }
     sql_reset(read);
+    for (int r = 0; r < held && status == STORAGE_OK; r++) {
+        status = insert_held(tc, tc->ins, r, 1);
+        *rows += status == STORAGE_OK;
+    }
     return storage_finish(status);
 }
 
@@ -531,8 +575,11 @@ static int prepare_table(struct storage_copy *c, struct table_copy *tc)
     tc->read_first = src->driver->prepare(src, tc->first);
     tc->read_next = src->driver->prepare(src, tc->next);
     tc->ins = dst->driver->prepare(dst, tc->insert);
-    return tc->read_first != NULL && tc->read_next != NULL && tc->ins != NULL ? STORAGE_OK
-                                                                              : STORAGE_ERROR;
+    tc->ins_many = dst->driver->prepare(dst, tc->insert_many);
+    return tc->read_first != NULL && tc->read_next != NULL && tc->ins != NULL &&
+                   tc->ins_many != NULL
+               ? STORAGE_OK
+               : STORAGE_ERROR;
 }
 
 static void finalize_table(struct storage_copy *c, struct table_copy *tc)
@@ -543,6 +590,10 @@ static void finalize_table(struct storage_copy *c, struct table_copy *tc)
         c->source->driver->finalize(tc->read_next);
     if (tc->ins != NULL)
         storage_conn()->driver->finalize(tc->ins);
+    if (tc->ins_many != NULL)
+        storage_conn()->driver->finalize(tc->ins_many);
+    free(tc->insert_many);
+    key_clear(tc->held, INSERT_ROWS * MAX_COLUMNS);
 }
 
 static int copy_table(struct storage_copy *c, const struct known_table *t, int64_t *total,

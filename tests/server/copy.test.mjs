@@ -18,11 +18,26 @@ const TABLES = ['users', 'sessions', 'user_settings', 'audit_log', 'server_keys'
   'reference_solutions', 'daily', 'race_levels', 'rooms', 'games', 'game_log', 'snapshots', 'solutions',
   'board_entries', 'board_buckets'];
 const PASSWORD = 'Sekr1tPassw0rd';
+// Every column of every level, and which users have no name (guests).
+const LEVEL_ROWS = "SELECT id || '|' || collection_id || '|' || position || '|' || title || '|' || author || '|' || " +
+  "comment || '|' || board || '|' || width || 'x' || height || '|' || boxes || '|' || canonical_hash || '|' || created_at " +
+  'FROM levels ORDER BY id';
+const GUEST_ROWS = "SELECT id || ':' || CASE WHEN username IS NULL THEN 'guest' ELSE username END FROM users ORDER BY id";
 
 // The URI of a PostgreSQL database with a password in it (the test cluster
 // trusts local connections, so any password does).
 function withPassword(uri) {
   return uri.replace('postgres@', `postgres:${PASSWORD}@`);
+}
+
+// Level i of a collection of distinct corridors: a box to push right onto
+// its goal, the room 6 to 30 squares wide with 0 to 3 empty rows below.
+function corridorLevel(i) {
+  const w = 6 + (i % 25);
+  const rows = ['#'.repeat(w), `#@$${' '.repeat(w - 5)}.#`];
+  for (let k = 0; k < Math.floor(i / 25); k++) rows.push(`#${' '.repeat(w - 2)}#`);
+  rows.push('#'.repeat(w));
+  return `; Corridor ${i + 1}\n${rows.join('\n')}\n`;
 }
 
 function counts(db) {
@@ -77,6 +92,11 @@ test('a database moves to PostgreSQL and back with its players, games and ids', 
   r = await alice.get('/api/v1/daily');
   assert.equal(r.status, 200, show(r));
   await stopCleanly(server);
+  // A hundred corridors: more rows than one insert of the copy carries.
+  const corridors = path.join(dir, 'corridors.sok');
+  fs.writeFileSync(corridors, `Collection: corridors\n\n${Array.from({ length: 100 }, (_, i) => corridorLevel(i)).join('\n')}`);
+  r = runSokod(['import', '--db', file, corridors]);
+  assert.equal(r.status, 0, `sokod import: ${r.stderr}`);
 
   // Game ids were given past the largest still there (rows since deleted):
   // the copy must not give them again.
@@ -92,6 +112,9 @@ test('a database moves to PostgreSQL and back with its players, games and ids', 
   assert.equal(there.status, 0, `sokod copy to PostgreSQL:\n${there.out}`);
   assert.match(there.stdout, /checked: the same row counts in every table; 3 games replayed/);
   assert.deepEqual(counts(pg), source, 'every table has the same rows on PostgreSQL');
+  // Rows go many to a statement: each lands whole, in its own columns.
+  assert.ok(source.levels > 64, `more levels than one insert carries: ${source.levels}`);
+  for (const sql of [LEVEL_ROWS, GUEST_ROWS]) assert.equal(sqlite(pg, sql), sqlite(file, sql), `the copy reads the same: ${sql}`);
 
   // A server on the copy: the same session resumes the same game, history,
   // redo stack and all, and plays on from it.
@@ -117,6 +140,7 @@ test('a database moves to PostgreSQL and back with its players, games and ids', 
   const home = copy(withPassword(pg), back);
   assert.equal(home.status, 0, `sokod copy back to SQLite:\n${home.out}`);
   assert.deepEqual(counts(back), counts(pg), 'every table has the same rows back on SQLite');
+  for (const sql of [LEVEL_ROWS, GUEST_ROWS]) assert.equal(sqlite(back, sql), sqlite(pg, sql), `the copy back reads the same: ${sql}`);
   assert.ok(Number(sqlite(back, "SELECT seq FROM sqlite_sequence WHERE name = 'games'")) >= bobGame.id,
     'SQLite\'s sequence of games comes after the copied ids');
 
