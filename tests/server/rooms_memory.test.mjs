@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, test } from 'node:test';
-import { levelIds, show, startServer, startServerWithLevels, stopCleanly } from './harness.mjs';
+import { BACKEND, levelIds, show, startServer, startServerWithLevels, stopCleanly } from './harness.mjs';
 import { openStream } from './sse.mjs';
 
 const MAX_ROOMS = 3;
@@ -99,15 +99,21 @@ test('a room stays in memory while its rematch waits for the database', async ()
     assert.equal(r.status, 200, show(r));
     r = await host.post(`/api/v1/rooms/${id}/leave`);
     assert.equal(r.json.room.state, 'finished', show(r));
-    // Another process takes the write lock: the rematch waits for it with
-    // the rooms' lock released, and meanwhile room B is asked for. Room A
-    // must not be forgotten under the rematch: B waits for space (503),
-    // unless it came before the rematch reached the database.
-    holder = spawn('sqlite3', [own.db], { stdio: ['pipe', 'pipe', 'pipe'] });
+    // Another process holds writes back (SQLite's write lock; on PostgreSQL,
+    // the rooms and games tables): the rematch waits for it with the rooms'
+    // lock released, and meanwhile room B is asked for. Room A must not be
+    // forgotten under the rematch: B waits for space (503), unless it came
+    // before the rematch reached the database.
+    const [tool, toolArgs, lock] = BACKEND === 'postgresql'
+      ? ['psql', ['-X', '-q', '-At', '-d', own.db], 'BEGIN; LOCK TABLE rooms, games IN EXCLUSIVE MODE;']
+      : ['sqlite3', [own.db], 'BEGIN EXCLUSIVE; INSERT INTO users (guest, created_at) VALUES (1, 0);'];
+    holder = spawn(tool, toolArgs, { stdio: ['pipe', 'pipe', 'pipe'] });
     let said = '';
     holder.stdout.on('data', (d) => { said += d; });
-    holder.stdin.write("BEGIN EXCLUSIVE; INSERT INTO users (guest, created_at) VALUES (1, 0); SELECT 'locked';\n");
-    while (!said.includes('locked')) await new Promise((done) => setTimeout(done, 20));
+    holder.stderr.on('data', (d) => { said += d; });
+    holder.stdin.write(`${lock} SELECT 'locked';\n`);
+    for (let i = 0; i < 500 && !said.includes('locked'); i++) await new Promise((done) => setTimeout(done, 20));
+    assert.match(said, /locked/, `${tool} took the lock`);
     const rematch = host.post(`/api/v1/rooms/${id}/rematch`);
     await new Promise((done) => setTimeout(done, 500));
     const got = await own.client().get(`/api/v1/rooms/${b.json.room.id}`);
