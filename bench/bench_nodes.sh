@@ -24,6 +24,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source_dir=$(cd "$here/.." && pwd)
 . "$here/support/bench.sh"
+. "$here/support/nodes.sh"
 build=$(cd "${1:-build-bench}" && pwd)
 seconds=${BENCH_NODES_SECONDS:-10}
 read -r -a conn_counts <<<"${BENCH_NODES_CONNECTIONS:-64 1000}"
@@ -31,115 +32,7 @@ read -r -a watched_counts <<<"${BENCH_NODES_WATCHED:-64 256}"
 wrk_threads=${BENCH_NODES_WRK_THREADS:-2}
 
 bench_install_missing wrk haproxy node
-pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
-[ -n "$pg_bin" ] || bench_install postgresql
-pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
-
-# --- a temporary folder, and a cleanup of everything started, on any exit ---
-tmp=$(mktemp -d /tmp/sokod-bench-nodes.XXXXXX)
-chmod 755 "$tmp" # the cluster runs as postgres when this runs as root
-pids=()
-stop_all() {
-  trap - EXIT INT TERM
-  local p
-  for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
-  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
-  "$source_dir/tests/support/pg_cluster.sh" stop "$tmp/pg" || true
-  rm -rf "$tmp"
-}
-trap stop_all EXIT
-trap 'stop_all; exit 130' INT TERM
-ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-
-"$source_dir/tests/support/pg_cluster.sh" start "$tmp/pg"
-pg_uri() { "$source_dir/tests/support/pg_cluster.sh" uri "$tmp/pg" "$1"; }
-psql_do() { psql -X -q -At -v ON_ERROR_STOP=1 -d "$(pg_uri "$1")" -c "$2"; }
-
-# A loopback port nobody listens on.
-free_port() {
-  local p
-  for p in $(shuf -i 20000-60999 -n 200); do
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
-      echo "$p"
-      return 0
-    fi
-  done
-  return 1
-}
-
-mkdir -p "$tmp/levels"
-# "r" then "l" from the start walks back and forth without touching the box.
-printf 'Collection: bench\n\n; Hall\n#######\n#@  $.#\n#######\n' >"$tmp/levels/bench.sok"
-
-# Starts node NAME of sokod on DB, in the background; sets node_url[NAME]
-# and node_pid[NAME]. All clients come from 127.0.0.1: the limits per
-# address are lifted, as bench_server.sh does.
-declare -A node_url=() node_pid=()
-start_node() {
-  local name=$1 db=$2 out="$tmp/node-$1"
-  SOKOD_CONNECTIONS_PER_ADDRESS=1000000 "$build/sokod" serve --port 0 --db "$db" \
-    --levels "$tmp/levels" --guests-per-minute 60000 --streams-per-address 100000 \
-    --max-streams 3000 --trusted-proxies 127.0.0.1 >"$out.stdout" 2>"$out.log" &
-  node_pid[$name]=$!
-  pids+=("$!")
-  local port=
-  for _ in $(seq 300); do
-    port=$(sed -n 's/^sokod: listening on http:.*:\([0-9]*\)$/\1/p' "$out.stdout")
-    [ -n "$port" ] && break
-    kill -0 "${node_pid[$name]}" 2>/dev/null || break
-    sleep 0.1
-  done
-  if [ -z "$port" ]; then
-    echo "node $name did not start:"
-    cat "$out.log"
-    exit 1
-  fi
-  node_url[$name]="http://127.0.0.1:$port"
-}
-stop_node() {
-  kill -TERM "${node_pid[$1]}" 2>/dev/null || true
-  wait "${node_pid[$1]}" 2>/dev/null || true
-}
-
-# The PostgreSQL connections of each node, by the application_name of its
-# URI (its listening connection is named "sokod-listen PID"), as
-# "NAME=COUNT ..." sorted by name.
-pg_connections() {
-  local name rows=""
-  rows=$(psql_do postgres "SELECT application_name, count(*) FROM pg_stat_activity
-    WHERE datname = 'bench' AND pid <> pg_backend_pid() GROUP BY 1 ORDER BY 1") || return 0
-  for name in "${!node_pid[@]}"; do
-    rows=${rows//sokod-listen ${node_pid[$name]}|/bench-$name-listen|}
-  done
-  echo "$rows" | awk -F'|' 'NF == 2 { sub(/^bench-/, "", $1); printf "%s=%s ", $1, $2 }'
-}
-
-# Keeps the largest count of each node's connections seen while PID runs,
-# in FILE ("NAME=COUNT" lines).
-sample_connections() {
-  local pid=$1 file=$2
-  declare -A most=()
-  local kv
-  while kill -0 "$pid" 2>/dev/null; do
-    for kv in $(pg_connections); do
-      [ "${kv#*=}" -gt "${most[${kv%%=*}]:-0}" ] && most[${kv%%=*}]=${kv#*=}
-    done
-    sleep 0.5
-  done
-  : >"$file"
-  for kv in "${!most[@]}"; do echo "$kv=${most[$kv]}" >>"$file"; done
-}
-
-# Reads key=value pairs of the RESULT line in FILE into the array named $2.
-read_result() {
-  local -n into=$2
-  local kv
-  into=()
-  for kv in $(sed -n 's/^RESULT //p' "$1"); do into[${kv%%=*}]=${kv#*=}; done
-  [ ${#into[@]} -gt 0 ]
-}
-ms() { awk -v us="$1" 'BEGIN { printf "%.2f ms", us / 1000 }'; }
-rate() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.0f", (s > 0) ? n / s : 0 }'; }
+nodes_begin sokod-bench-nodes
 
 # Runs wrk with CONNS connections at URL (as fast as answers come), on
 # games made through MAKER_URL, and prints a line under LABEL.
@@ -178,7 +71,6 @@ printf '%-24s %6s %9s %10s %10s %7s  %s\n' run conns "steps/s" p50 p99 errors "P
 start_node sqlite "$tmp/sokod.db"
 for c in "${conn_counts[@]}"; do run_steps sqlite "${node_url[sqlite]}" "${node_url[sqlite]}" "$c"; done
 stop_node sqlite
-unset 'node_pid[sqlite]'
 
 # --- PostgreSQL: one node (it migrates and imports) ---
 psql_do postgres "CREATE DATABASE bench"
@@ -251,16 +143,17 @@ done
 # --- NOTIFY on its own: what PostgreSQL carries, both nodes listening ---
 echo
 echo "== PostgreSQL's NOTIFY on its own (pgbench, 8 clients, ${seconds} s; both nodes LISTEN and drop"
-echo "   notifications of games nobody follows): transactions of N pg_notify, against N plain SELECTs"
-printf '%-16s %12s %16s %14s\n' "per transaction" "with NOTIFY" "notifications/s" "without (tx/s)"
+echo "   notifications of games nobody follows): transactions of N pg_notify, against the same"
+echo "   transactions without them (each takes a transaction id, so each commits as a write)"
+printf '%-16s %12s %16s %14s\n' "per transaction" "tx/s" "notifications/s" "without: tx/s"
 pgbench_tps() {
   "$pg_bin/pgbench" -n -c 8 -j 2 -T "$seconds" -f "$1" -d "$(pg_uri bench)" 2>&1 |
     sed -n 's/^tps = \([0-9.]*\).*/\1/p' | head -n 1
 }
 for n in 1 16; do
-  printf "SELECT pg_notify('sokod', 'game:' || (2000000000 + :client_id) || ':' || g) FROM generate_series(1, %d) g;\n" \
+  printf "SELECT txid_current(), pg_notify('sokod', 'game:' || (2000000000 + :client_id) || ':' || g) FROM generate_series(1, %d) g;\n" \
     "$n" >"$tmp/notify.sql"
-  printf 'SELECT g FROM generate_series(1, %d) g;\n' "$n" >"$tmp/plain.sql"
+  printf 'SELECT txid_current(), g FROM generate_series(1, %d) g;\n' "$n" >"$tmp/plain.sql"
   with=$(pgbench_tps "$tmp/notify.sql")
   without=$(pgbench_tps "$tmp/plain.sql")
   printf '%-16s %12.0f %16.0f %14.0f\n' "$n" "${with:-0}" "$(awk -v t="${with:-0}" -v n="$n" 'BEGIN { print t * n }')" "${without:-0}"
