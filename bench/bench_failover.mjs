@@ -1,0 +1,129 @@
+// Players for bench/bench_failover.sh: steps that carry on through a
+// database failover, and streams that should see every one of them.
+//
+//   node bench_failover.mjs URL_A URL_B PLAYERS OUT_FILE
+//
+// Opens PLAYERS games, half through node A and half through node B, and a
+// live stream of each game on the other node. Each player sends its next
+// entry as soon as the last was answered: a 200 moves it on; a 409 adopts
+// the seq the server says the game has; anything else (an error, a 5xx,
+// no answer) sends the same entry again 100 ms later. Prints "ready" once
+// the streams are open, then one line a second ("T ok=N errors=N
+// events=N", T in seconds since ready). On SIGUSR1 it stops stepping,
+// waits until the streams had nothing for 2 s, prints
+// "RESULT ok=N errors=N adopted=N events=N ended=N" and writes one line a
+// game to OUT_FILE: "GAME_ID ACKED STREAMED", the last seq a player was
+// answered 200 for and the last seq its stream carried.
+import fs from 'node:fs';
+import http from 'node:http';
+
+const [urlA, urlB, count, outFile] = process.argv.slice(2);
+const PLAYERS = Number(count);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+let ok = 0;
+let errors = 0;
+let adopted = 0;
+let events = 0;
+let ended = 0;
+let lastEvent = 0;
+let stepping = true;
+
+async function request(base, method, path, cookie, body) {
+  const headers = { 'Content-Type': 'application/json' };
+  if (cookie) headers.Cookie = cookie;
+  const r = await fetch(base + path, { method, headers, body: body && JSON.stringify(body), signal: AbortSignal.timeout(10000) });
+  const text = await r.text();
+  let json = null;
+  try { json = JSON.parse(text); } catch { /* an error page */ }
+  return { status: r.status, json, cookie: r.headers.getSetCookie().find((c) => c.startsWith('sokod_session='))?.split(';')[0] };
+}
+
+function follow(base, g) {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = http.get({
+      host: url.hostname, port: url.port, path: `/api/v1/events?game=${g.id}`, agent: false,
+      headers: { Cookie: g.cookie, Accept: 'text/event-stream' },
+    }, (res) => {
+      if (res.statusCode !== 200) {
+        reject(new Error(`stream of game ${g.id}: ${res.statusCode}`));
+        return;
+      }
+      res.setEncoding('utf8');
+      let buf = '';
+      res.on('data', (d) => {
+        buf += d;
+        let end;
+        while ((end = buf.indexOf('\n\n')) >= 0) {
+          const block = buf.slice(0, end);
+          buf = buf.slice(end + 2);
+          if (/^event: ready$/m.test(block)) resolve(req);
+          const m = /^event: step$/m.test(block) && /"seq":(\d+)/.exec(block);
+          if (m) {
+            g.streamed = Math.max(g.streamed, Number(m[1]));
+            events++;
+            lastEvent = performance.now();
+          }
+        }
+      });
+      res.on('end', () => { ended++; });
+      res.on('error', () => {});
+    });
+    req.on('error', reject);
+  });
+}
+
+async function play(g) {
+  while (stepping) {
+    const seq = g.seq + 1;
+    try {
+      const r = await request(g.base, 'POST', `/api/v1/games/${g.id}/log`, g.cookie, { seq, steps: seq % 2 ? 'r' : 'l' });
+      if (r.status === 200) {
+        ok++;
+        g.seq = seq;
+        g.acked = seq;
+        continue;
+      }
+      if (r.status === 409 && r.json?.game) {
+        adopted++;
+        g.seq = r.json.game.seq;
+        continue;
+      }
+      errors++;
+    } catch {
+      errors++;
+    }
+    await sleep(100);
+  }
+}
+
+const games = [];
+for (let i = 0; i < PLAYERS; i++) {
+  const base = i % 2 ? urlB : urlA;
+  const r = await request(base, 'POST', '/api/v1/levels/1/game', null, {});
+  if (!r.json?.game || !r.cookie) throw new Error(`a game: ${r.status} ${JSON.stringify(r.json)}`);
+  games.push({ id: r.json.game.id, cookie: r.cookie, base, other: i % 2 ? urlA : urlB, seq: 0, acked: 0, streamed: 0 });
+}
+const streams = await Promise.all(games.map((g) => follow(g.other, g)));
+console.log('ready');
+const t0 = performance.now();
+let before = { ok: 0, errors: 0, events: 0 };
+const ticker = setInterval(() => {
+  const t = ((performance.now() - t0) / 1000).toFixed(0);
+  console.log(`${t} ok=${ok - before.ok} errors=${errors - before.errors} events=${events - before.events}`);
+  before = { ok, errors, events };
+}, 1000);
+const players = games.map(play);
+
+process.on('SIGUSR1', async () => {
+  stepping = false;
+  await Promise.all(players);
+  clearInterval(ticker);
+  const stopped = performance.now();
+  while (performance.now() - Math.max(lastEvent, stopped) < 2000 && performance.now() - stopped < 60000) await sleep(100);
+  console.log(`RESULT ok=${ok} errors=${errors} adopted=${adopted} events=${events} ended=${ended}`);
+  fs.writeFileSync(outFile, games.map((g) => `${g.id} ${g.acked} ${g.streamed}`).join('\n') + '\n');
+  for (const s of streams) s.destroy();
+  process.exit(0);
+});
