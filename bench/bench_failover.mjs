@@ -11,7 +11,11 @@
 // the streams are open, then one line a second ("T ok=N errors=N
 // events=N", T in seconds since ready). On SIGUSR1 it stops stepping,
 // waits until the streams had nothing for 2 s, prints
-// "RESULT ok=N errors=N adopted=N events=N ended=N" and writes one line a
+// "RESULT ok=N errors=N kinds=STATUS:N,... adopted=N rewound=N events=N
+// unseen=N ended=N" (kinds: the errors by HTTP status or error code;
+// adopted: 409 answers; rewound: entries answered 200 that a 409 later
+// showed the database without; unseen: entries answered 200 whose event
+// never reached the game's stream) and writes one line a
 // game to OUT_FILE: "GAME_ID ACKED STREAMED", the last seq a player was
 // answered 200 for and the last seq its stream carried.
 import fs from 'node:fs';
@@ -23,7 +27,10 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 let ok = 0;
 let errors = 0;
+const errorKinds = new Map(); // status or error code -> count
+const countError = (kind) => { errors++; errorKinds.set(kind, (errorKinds.get(kind) ?? 0) + 1); };
 let adopted = 0;
+let rewound = 0;
 let events = 0;
 let ended = 0;
 let lastEvent = 0;
@@ -62,6 +69,7 @@ function follow(base, g) {
           const m = /^event: step$/m.test(block) && /"seq":(\d+)/.exec(block);
           if (m) {
             g.streamed = Math.max(g.streamed, Number(m[1]));
+            g.events++;
             events++;
             lastEvent = performance.now();
           }
@@ -81,18 +89,21 @@ async function play(g) {
       const r = await request(g.base, 'POST', `/api/v1/games/${g.id}/log`, g.cookie, { seq, steps: seq % 2 ? 'r' : 'l' });
       if (r.status === 200) {
         ok++;
+        g.ok++;
         g.seq = seq;
         g.acked = seq;
         continue;
       }
       if (r.status === 409 && r.json?.game) {
         adopted++;
+        // Entries answered 200 that the database no longer has.
+        if (r.json.game.seq < g.acked) rewound += g.acked - r.json.game.seq;
         g.seq = r.json.game.seq;
         continue;
       }
-      errors++;
-    } catch {
-      errors++;
+      countError(String(r.status));
+    } catch (e) {
+      countError(e.cause?.code ?? e.name);
     }
     await sleep(100);
   }
@@ -103,7 +114,7 @@ for (let i = 0; i < PLAYERS; i++) {
   const base = i % 2 ? urlB : urlA;
   const r = await request(base, 'POST', '/api/v1/levels/1/game', null, {});
   if (!r.json?.game || !r.cookie) throw new Error(`a game: ${r.status} ${JSON.stringify(r.json)}`);
-  games.push({ id: r.json.game.id, cookie: r.cookie, base, other: i % 2 ? urlA : urlB, seq: 0, acked: 0, streamed: 0 });
+  games.push({ id: r.json.game.id, cookie: r.cookie, base, other: i % 2 ? urlA : urlB, seq: 0, acked: 0, streamed: 0, ok: 0, events: 0 });
 }
 const streams = await Promise.all(games.map((g) => follow(g.other, g)));
 console.log('ready');
@@ -122,7 +133,10 @@ process.on('SIGUSR1', async () => {
   clearInterval(ticker);
   const stopped = performance.now();
   while (performance.now() - Math.max(lastEvent, stopped) < 2000 && performance.now() - stopped < 60000) await sleep(100);
-  console.log(`RESULT ok=${ok} errors=${errors} adopted=${adopted} events=${events} ended=${ended}`);
+  const kinds = [...errorKinds].map(([k, n]) => `${k}:${n}`).join(',') || 'none';
+  const unseen = games.reduce((n, g) => n + Math.max(0, g.ok - g.events), 0);
+  console.log(`RESULT ok=${ok} errors=${errors} kinds=${kinds} adopted=${adopted} rewound=${rewound} ` +
+    `events=${events} unseen=${unseen} ended=${ended}`);
   fs.writeFileSync(outFile, games.map((g) => `${g.id} ${g.acked} ${g.streamed}`).join('\n') + '\n');
   for (const s of streams) s.destroy();
   process.exit(0);

@@ -15,7 +15,10 @@
 # Usage: bench/bench_failover.sh BUILD_DIR
 # Settings: BENCH_FAILOVER_PLAYERS (16), BENCH_FAILOVER_PROMOTE_AFTER (2:
 # seconds between the primary's end and the promotion),
-# BENCH_FAILOVER_SECONDS (10: seconds of steps after the promotion).
+# BENCH_FAILOVER_SECONDS (10: seconds of steps after the promotion),
+# BENCH_FAILOVER_LAG (0: seconds before the primary stops that the standby
+# is cut off, its WAL sender ended, so that it misses what was committed
+# then, as a lagging asynchronous standby would).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source_dir=$(cd "$here/.." && pwd)
@@ -25,6 +28,7 @@ build=$(cd "${1:-build-bench}" && pwd)
 players=${BENCH_FAILOVER_PLAYERS:-16}
 promote_after=${BENCH_FAILOVER_PROMOTE_AFTER:-2}
 after_seconds=${BENCH_FAILOVER_SECONDS:-10}
+lag=${BENCH_FAILOVER_LAG:-0}
 
 bench_install_missing node
 nodes_begin sokod-bench-failover
@@ -66,6 +70,14 @@ if ! grep -q '^ready' "$tmp/players.txt"; then
 fi
 
 sleep 5
+if [ "$lag" -gt 0 ]; then
+  # Without a primary_conninfo, the standby's WAL receiver stops and is not
+  # started again: what the primary commits from now on is missed for good.
+  standby_uri="postgresql://postgres@/postgres?host=$standby&port=5432"
+  psql -X -q -d "$standby_uri" -c "ALTER SYSTEM SET primary_conninfo = ''" -c "SELECT pg_reload_conf()" >/dev/null
+  echo "$(date +%T) the standby is cut off"
+  sleep "$lag"
+fi
 echo "$(date +%T) the primary stops (immediate), $(sed -n '$=' "$tmp/players.txt") s after the players began"
 as_pg_owner "$pg_bin/pg_ctl" -D "$primary/data" -m immediate stop >/dev/null
 sleep "$promote_after"
@@ -89,7 +101,10 @@ while read -r id acked streamed; do
   [ "$rows" -ne "$stored" ] && echo "game $id: seq $stored but $rows log rows"
   [ "$streamed" -lt "$stored" ] && unseen=$((unseen + 1)) && behind=$((behind + stored - streamed))
 done <"$tmp/games.txt"
-echo "games: $players; entries answered 200 but missing after the promotion: $lost"
+echo "games: $players; steps answered 200: ${r[ok]}; errors by kind: ${r[kinds]}"
+echo "entries answered 200 that the promoted database lacks: at the end $lost; found by a 409 meanwhile ${r[rewound]}" \
+  "(409 answers: ${r[adopted]}, each time the player took the server's seq and went on)"
+echo "entries answered 200 whose event never reached the stream on the other node: ${r[unseen]}"
 echo "streams that missed stored entries: $unseen (entries missed: $behind); streams the nodes ended: ${r[ended]}"
 for n in a b; do
   codes=$(for _ in 1 2 3 4 5; do curl -s -o /dev/null -w '%{http_code} ' "${node_url[$n]}/readyz"; done)
