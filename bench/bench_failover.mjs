@@ -19,7 +19,7 @@
 // game to OUT_FILE: "GAME_ID ACKED STREAMED", the last seq a player was
 // answered 200 for and the last seq its stream carried.
 import fs from 'node:fs';
-import http from 'node:http';
+import { followGame } from './support/game_stream.mjs';
 
 const [urlA, urlB, count, outFile] = process.argv.slice(2);
 const PLAYERS = Number(count);
@@ -46,40 +46,16 @@ async function request(base, method, path, cookie, body) {
   return { status: r.status, json, cookie: r.headers.getSetCookie().find((c) => c.startsWith('sokod_session='))?.split(';')[0] };
 }
 
+// Counts the game's step events, and keeps the last seq they carried.
 function follow(base, g) {
-  const url = new URL(base);
-  return new Promise((resolve, reject) => {
-    const req = http.get({
-      host: url.hostname, port: url.port, path: `/api/v1/events?game=${g.id}`, agent: false,
-      headers: { Cookie: g.cookie, Accept: 'text/event-stream' },
-    }, (res) => {
-      if (res.statusCode !== 200) {
-        reject(new Error(`stream of game ${g.id}: ${res.statusCode}`));
-        return;
-      }
-      res.setEncoding('utf8');
-      let buf = '';
-      res.on('data', (d) => {
-        buf += d;
-        let end;
-        while ((end = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, end);
-          buf = buf.slice(end + 2);
-          if (/^event: ready$/m.test(block)) resolve(req);
-          const m = /^event: step$/m.test(block) && /"seq":(\d+)/.exec(block);
-          if (m) {
-            g.streamed = Math.max(g.streamed, Number(m[1]));
-            g.events++;
-            events++;
-            lastEvent = performance.now();
-          }
-        }
-      });
-      res.on('end', () => { ended++; });
-      res.on('error', () => {});
-    });
-    req.on('error', reject);
-  });
+  return followGame(base, g.id, g.cookie, (name, block) => {
+    const m = name === 'step' && /"seq":(\d+)/.exec(block);
+    if (!m) return;
+    g.streamed = Math.max(g.streamed, Number(m[1]));
+    g.events++;
+    events++;
+    lastEvent = performance.now();
+  }, () => { ended++; });
 }
 
 async function play(g) {

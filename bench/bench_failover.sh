@@ -58,16 +58,7 @@ start_node b "$both&application_name=bench-b"
 node "$here/bench_failover.mjs" "${node_url[a]}" "${node_url[b]}" "$players" "$tmp/games.txt" >"$tmp/players.txt" 2>&1 &
 players_pid=$!
 pids+=("$players_pid")
-for _ in $(seq 600); do
-  grep -q '^ready' "$tmp/players.txt" && break
-  kill -0 "$players_pid" 2>/dev/null || break
-  sleep 0.1
-done
-if ! grep -q '^ready' "$tmp/players.txt"; then
-  echo "the players did not start:"
-  cat "$tmp/players.txt"
-  exit 1
-fi
+wait_ready "$players_pid" "$tmp/players.txt" "the players did not start"
 
 sleep 5
 if [ "$lag" -gt 0 ]; then

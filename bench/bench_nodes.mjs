@@ -14,10 +14,9 @@
 //     long), `total` by the end, `drained_ms` is how long after SIGUSR1 the
 //     last event came, and `ended` counts streams the server closed.
 import fs from 'node:fs';
-import http from 'node:http';
+import { followGame } from './support/game_stream.mjs';
 
 const [command, base, ...args] = process.argv.slice(2);
-const url = new URL(base);
 
 async function makeGames(n, file) {
   const lines = [];
@@ -39,39 +38,6 @@ async function makeGames(n, file) {
   fs.writeFileSync(file, `${lines.join('\n')}\n`);
 }
 
-// One stream: calls on(event name) for each event; resolves on `ready`.
-function openStream(id, cookie, on, onEnd) {
-  return new Promise((resolve, reject) => {
-    const req = http.get({
-      host: url.hostname, port: url.port, path: `/api/v1/events?game=${id}`, agent: false,
-      headers: { Cookie: cookie, Accept: 'text/event-stream' },
-    }, (res) => {
-      if (res.statusCode !== 200) {
-        reject(new Error(`stream of game ${id}: status ${res.statusCode}`));
-        res.resume();
-        return;
-      }
-      res.setEncoding('utf8');
-      let buf = '';
-      res.on('data', (d) => {
-        buf += d;
-        let end;
-        while ((end = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, end);
-          buf = buf.slice(end + 2);
-          const m = /^event: (\S+)$/m.exec(block);
-          if (!m) continue;
-          if (m[1] === 'ready') resolve(req);
-          else on(m[1]);
-        }
-      });
-      res.on('end', onEnd);
-      res.on('error', onEnd);
-    });
-    req.on('error', reject);
-  });
-}
-
 async function watch(file, n) {
   const games = fs.readFileSync(file, 'utf8').trim().split('\n').slice(0, n).map((l) => l.split(' '));
   let steps = 0;
@@ -90,7 +56,7 @@ async function watch(file, n) {
   };
   const reqs = [];
   for (let i = 0; i < games.length; i += 32) {
-    const batch = games.slice(i, i + 32).map(([id, cookie]) => openStream(id, cookie, on, () => { ended++; }));
+    const batch = games.slice(i, i + 32).map(([id, cookie]) => followGame(base, id, cookie, on, () => { ended++; }));
     reqs.push(...await Promise.all(batch));
   }
   console.log('ready');

@@ -113,16 +113,7 @@ for w in "${watched_counts[@]}"; do
   node "$here/bench_nodes.mjs" watch "${node_url[b]}" "$games" "$ngames" >"$tmp/watch-$w.txt" 2>&1 &
   watcher=$!
   pids+=("$watcher")
-  for _ in $(seq 600); do
-    grep -q '^ready' "$tmp/watch-$w.txt" && break
-    kill -0 "$watcher" 2>/dev/null || break
-    sleep 0.1
-  done
-  if ! grep -q '^ready' "$tmp/watch-$w.txt"; then
-    echo "the streams on node B did not open:"
-    cat "$tmp/watch-$w.txt"
-    exit 1
-  fi
+  wait_ready "$watcher" "$tmp/watch-$w.txt" "the streams on node B did not open"
   out="$tmp/wrk-watched-$w.txt"
   wrk -t"$wrk_threads" -c"$w" -d"${seconds}s" --timeout 10s -s "$here/bench_server.lua" "${node_url[a]}/" \
     -- "$games" "$ngames" "$wrk_threads" >"$out" 2>&1 || true

@@ -129,3 +129,19 @@ read_result() {
 # Microseconds as milliseconds; a count over seconds as a rate.
 ms() { awk -v us="$1" 'BEGIN { printf "%.2f ms", us / 1000 }'; }
 rate() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.0f", (s > 0) ? n / s : 0 }'; }
+
+# Waits until the client PID writes a line "ready" to FILE (its output);
+# when it ends first, or has not within 60 s, prints WHAT and FILE and
+# exits.
+wait_ready() {
+  local pid=$1 file=$2 what=$3
+  for _ in $(seq 600); do
+    grep -q '^ready' "$file" && return 0
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  grep -q '^ready' "$file" && return 0
+  echo "$what:"
+  cat "$file"
+  exit 1
+}
