@@ -18,7 +18,9 @@
 # BENCH_FAILOVER_SECONDS (10: seconds of steps after the promotion),
 # BENCH_FAILOVER_LAG (0: seconds before the primary stops that the standby
 # is cut off, its WAL sender ended, so that it misses what was committed
-# then, as a lagging asynchronous standby would).
+# then, as a lagging asynchronous standby would), BENCH_FAILOVER_SYNC (0;
+# 1: synchronous replication, the primary answering a commit only once
+# the standby has it).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source_dir=$(cd "$here/.." && pwd)
@@ -29,6 +31,7 @@ players=${BENCH_FAILOVER_PLAYERS:-16}
 promote_after=${BENCH_FAILOVER_PROMOTE_AFTER:-2}
 after_seconds=${BENCH_FAILOVER_SECONDS:-10}
 lag=${BENCH_FAILOVER_LAG:-0}
+sync=${BENCH_FAILOVER_SYNC:-0}
 
 bench_install_missing node
 nodes_begin sokod-bench-failover
@@ -36,19 +39,27 @@ primary=$tmp/pg
 standby=$tmp/standby
 psql_do postgres "CREATE DATABASE bench"
 
-# The standby: a base backup of the primary that streams its WAL
-# (Debian's initdb allows local replication connections), with a socket
-# in its own folder.
+# The standby: a base backup of the primary that streams its WAL, with a
+# socket in its own folder (initdb allows local replication connections;
+# the backup asks for a fast checkpoint, not a spread one of minutes).
 mkdir -p "$standby"
 [ "$(id -u)" -ne 0 ] || chown postgres: "$standby"
 clusters+=("$standby")
-as_pg_owner "$pg_bin/pg_basebackup" -D "$standby/data" -R -X stream -d "host=$primary port=5432 user=postgres"
+as_pg_owner "$pg_bin/pg_basebackup" -D "$standby/data" -R -X stream -c fast -d "host=$primary port=5432 user=postgres"
 as_pg_owner "$pg_bin/pg_ctl" -D "$standby/data" -l "$standby/server.log" -w \
   -o "-k $standby -h '' -p 5432 -c fsync=off -c full_page_writes=off -c max_connections=300" start >/dev/null
 for _ in $(seq 100); do
   [ "$(psql_do postgres 'SELECT count(*) FROM pg_stat_replication')" = 1 ] && break
   sleep 0.1
 done
+if [ "$sync" = 1 ]; then
+  psql -X -q -d "$(pg_uri postgres)" -c "ALTER SYSTEM SET synchronous_standby_names = '*'" \
+    -c "SELECT pg_reload_conf()" >/dev/null
+  for _ in $(seq 100); do
+    [ "$(psql_do postgres "SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync'")" = 1 ] && break
+    sleep 0.1
+  done
+fi
 echo "standby streaming: $(psql_do postgres "SELECT application_name || ' ' || state || ', ' || sync_state FROM pg_stat_replication")"
 
 both="postgresql://postgres@/bench?host=$primary,$standby&port=5432&target_session_attrs=read-write"

@@ -70,7 +70,8 @@ start_node() {
   pids+=("$!")
   local port=
   for _ in $(seq 300); do
-    port=$(sed -n 's/^sokod: listening on http:.*:\([0-9]*\)$/\1/p' "$out.stdout")
+    # The node's output file may not be made yet: it opens it after the fork.
+    port=$(sed -n 's/^sokod: listening on http:.*:\([0-9]*\)$/\1/p' "$out.stdout" 2>/dev/null || true)
     [ -n "$port" ] && break
     kill -0 "${node_pid[$name]}" 2>/dev/null || break
     sleep 0.1
