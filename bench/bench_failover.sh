@@ -20,7 +20,9 @@
 # is cut off, its WAL sender ended, so that it misses what was committed
 # then, as a lagging asynchronous standby would), BENCH_FAILOVER_SYNC (0;
 # 1: synchronous replication, the primary answering a commit only once
-# the standby has it).
+# the standby has it), BENCH_FAILOVER_PROXY (0; 1: the players and their
+# streams go through HAProxy with deploy/haproxy.cfg, which prints when it
+# takes a node out and puts it back).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source_dir=$(cd "$here/.." && pwd)
@@ -32,6 +34,7 @@ promote_after=${BENCH_FAILOVER_PROMOTE_AFTER:-2}
 after_seconds=${BENCH_FAILOVER_SECONDS:-10}
 lag=${BENCH_FAILOVER_LAG:-0}
 sync=${BENCH_FAILOVER_SYNC:-0}
+proxy=${BENCH_FAILOVER_PROXY:-0}
 
 bench_install_missing node
 nodes_begin sokod-bench-failover
@@ -66,7 +69,15 @@ both="postgresql://postgres@/bench?host=$primary,$standby&port=5432&target_sessi
 start_node a "$both&application_name=bench-a"
 start_node b "$both&application_name=bench-b"
 
-node "$here/bench_failover.mjs" "${node_url[a]}" "${node_url[b]}" "$players" "$tmp/games.txt" >"$tmp/players.txt" 2>&1 &
+url_a=${node_url[a]}
+url_b=${node_url[b]}
+if [ "$proxy" = 1 ]; then
+  bench_install_missing haproxy
+  start_proxy
+  url_a=$front
+  url_b=$front
+fi
+node "$here/bench_failover.mjs" "$url_a" "$url_b" "$players" "$tmp/games.txt" >"$tmp/players.txt" 2>&1 &
 players_pid=$!
 pids+=("$players_pid")
 wait_ready "$players_pid" "$tmp/players.txt" "the players did not start"
@@ -114,3 +125,7 @@ for n in a b; do
   sed 's/^/  /' "$tmp/node-$n.log" | tail -n 8
 done
 echo "connections on the promoted database: $(pg_connections)"
+if [ "$proxy" = 1 ]; then
+  echo "HAProxy's view of the nodes:"
+  grep -E 'is (DOWN|UP)|no server available' "$tmp/haproxy.log" | sed 's/^/  /' || echo "  no node taken out"
+fi

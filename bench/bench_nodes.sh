@@ -78,27 +78,9 @@ db="$(pg_uri bench)"
 start_node a "$db&application_name=bench-a"
 for c in "${conn_counts[@]}"; do run_steps "postgresql, 1 node" "${node_url[a]}" "${node_url[a]}" "$c"; done
 
-# --- PostgreSQL: two nodes behind HAProxy, the checked-in configuration
-# with its third server left out (a server that does not answer would be
-# tried, and then checked, all run long) ---
+# --- PostgreSQL: two nodes behind HAProxy ---
 start_node b "$db&application_name=bench-b"
-sed '/^[[:space:]]*server c /d' "$source_dir/deploy/haproxy.cfg" >"$tmp/haproxy.cfg"
-proxy_port=$(free_port)
-SOKOD_HAPROXY_BIND="127.0.0.1:$proxy_port" SOKOD_NODE_A="${node_url[a]#http://}" \
-  SOKOD_NODE_B="${node_url[b]#http://}" haproxy -db -f "$tmp/haproxy.cfg" >"$tmp/haproxy.log" 2>&1 &
-pids+=("$!")
-front="http://127.0.0.1:$proxy_port"
-ok=0
-for _ in $(seq 100); do
-  if [ "$(curl -s -o /dev/null -w '%{http_code}' "$front/readyz")" = 200 ]; then ok=$((ok + 1)); else ok=0; fi
-  [ "$ok" -ge 4 ] && break
-  sleep 0.1
-done
-if [ "$ok" -lt 4 ]; then
-  echo "HAProxy did not answer /readyz:"
-  cat "$tmp/haproxy.log"
-  exit 1
-fi
+start_proxy
 for c in "${conn_counts[@]}"; do run_steps "postgresql, 2 + HAProxy" "$front" "$front" "$c"; done
 
 # --- NOTIFY: steps to node A, one stream per stepped game on node B ---

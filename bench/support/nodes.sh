@@ -89,6 +89,29 @@ stop_node() {
   unset "node_pid[$1]"
 }
 
+# Starts HAProxy with deploy/haproxy.cfg, as checked in, before nodes a
+# and b, its third server left out (a server that does not answer would be
+# tried, then checked, all run long); sets `front` to its URL once /readyz
+# answers 200 through it four times in a row. Its output is in
+# $tmp/haproxy.log.
+start_proxy() {
+  sed '/^[[:space:]]*server c /d' "$source_dir/deploy/haproxy.cfg" >"$tmp/haproxy.cfg"
+  local port ok=0
+  port=$(free_port)
+  SOKOD_HAPROXY_BIND="127.0.0.1:$port" SOKOD_NODE_A="${node_url[a]#http://}" \
+    SOKOD_NODE_B="${node_url[b]#http://}" haproxy -db -f "$tmp/haproxy.cfg" >"$tmp/haproxy.log" 2>&1 &
+  pids+=("$!")
+  front="http://127.0.0.1:$port"
+  for _ in $(seq 100); do
+    if [ "$(curl -s -o /dev/null -w '%{http_code}' "$front/readyz")" = 200 ]; then ok=$((ok + 1)); else ok=0; fi
+    [ "$ok" -ge 4 ] && return 0
+    sleep 0.1
+  done
+  echo "HAProxy did not answer /readyz:"
+  cat "$tmp/haproxy.log"
+  exit 1
+}
+
 # The client connections to database `bench` of each node, named by the
 # application_name of its URI ("bench-NAME"; its listening connection is
 # "sokod-listen PID"), as "NAME=COUNT NAME-listen=COUNT ..." sorted by name.
