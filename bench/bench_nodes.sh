@@ -14,7 +14,10 @@
 # the `step` events node B's streams receive per second against the steps
 # A commits; and PostgreSQL's own NOTIFY ceiling with both nodes
 # listening (pgbench: transactions of pg_notify only, as sokod's batches
-# send them, against the same transactions without NOTIFY).
+# send them, against the same transactions without NOTIFY). Last, what an
+# entry costs node A: the statements it sends (each a round trip, counted
+# in PostgreSQL's log with log_statement = all for 3 s of steps) and the
+# entries a commit.
 #
 # Usage: bench/bench_nodes.sh BUILD_DIR (a Release build: scripts/bench)
 # Settings: BENCH_NODES_SECONDS (10 per run), BENCH_NODES_CONNECTIONS
@@ -132,5 +135,33 @@ for n in 1 16; do
   printf '%-16s %12.0f %16.0f %14.0f\n' "$n" "${with:-0}" "$(awk -v t="${with:-0}" -v n="$n" 'BEGIN { print t * n }')" "${without:-0}"
 done
 echo "NOTIFY queue in use at the end: $(psql_do bench 'SELECT pg_notification_queue_usage()')"
+
+# --- what an entry costs node A in statements, each a round trip ---
+echo
+echo "== node A's statements (all logged): steps to node A for 3 s, 64 connections"
+c=64
+ngames=$((c + c / 8 + wrk_threads))
+games="$tmp/logged.txt"
+node "$here/bench_nodes.mjs" games "${node_url[a]}" "$ngames" "$games"
+set_logging() {
+  psql_do postgres "ALTER SYSTEM SET log_statement = '$1'" && psql_do postgres "SELECT pg_reload_conf()" >/dev/null
+  sleep 1 # each backend reads the setting once idle
+}
+counts() { psql_do bench "SELECT (SELECT count(*) FROM game_log), xact_commit FROM pg_stat_database WHERE datname = 'bench'"; }
+set_logging all
+log_from=$(stat -c %s "$tmp/pg/server.log")
+before=$(counts)
+wrk -t"$wrk_threads" -c"$c" -d3s --timeout 10s -s "$here/bench_server.lua" "${node_url[a]}/" \
+  -- "$games" "$ngames" "$wrk_threads" >"$tmp/wrk-logged.txt" 2>&1 || true
+sleep 2 # a backend's commit counts reach pg_stat_database within a second of going idle
+after=$(counts)
+set_logging none
+statements=$(tail -c +"$((log_from + 1))" "$tmp/pg/server.log" | grep -cE 'LOG:  (statement|execute [^:]*):' || true)
+entries=$((${after%%|*} - ${before%%|*}))
+commits=$((${after#*|} - ${before#*|}))
+awk -v s="$statements" -v e="$entries" -v c="$commits" 'BEGIN {
+  printf "entries %d, statements %d (%.1f an entry), commits %d (%.1f entries a commit)\n",
+    e, s, (e > 0) ? s / e : 0, c, (c > 0) ? e / c : 0 }'
+
 echo
 echo "uptime after: $(uptime)"
