@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# The step benchmark of bench/bench_server.sh (wrk and bench_server.lua:
+# every request one step of a game of its own guest, answered after its
+# commit) against sokod on SQLite, one sokod node on PostgreSQL, and two
+# nodes on PostgreSQL behind HAProxy (deploy/haproxy.cfg), in one run on
+# loopback, on a throwaway PostgreSQL cluster of its own
+# (tests/support/pg_cluster.sh). Prints, for each, steps per second, p50
+# and p99 latency, errors, and the PostgreSQL connections each node held
+# at most (pg_stat_activity, each node naming its connections with
+# application_name in its URI).
+#
+# Then how many live events NOTIFY carries: steps sent to node A as fast as
+# it answers while node B holds one live stream per stepped game, counting
+# the `step` events node B's streams receive per second against the steps
+# A commits; and PostgreSQL's own NOTIFY ceiling with both nodes
+# listening (pgbench: transactions of pg_notify only, as sokod's batches
+# send them, against the same transactions without NOTIFY). Last, what an
+# entry costs node A: the statements it sends (each a round trip, counted
+# in PostgreSQL's log with log_statement = all for 3 s of steps) and the
+# entries a commit.
+#
+# Usage: bench/bench_nodes.sh BUILD_DIR (a Release build: scripts/bench)
+# Settings: BENCH_NODES_SECONDS (10 per run), BENCH_NODES_CONNECTIONS
+# ("64 1000"), BENCH_NODES_WATCHED ("64 256": stepped games followed on
+# node B, one wrk connection each), BENCH_NODES_WRK_THREADS (2).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+source_dir=$(cd "$here/.." && pwd)
+. "$here/support/bench.sh"
+. "$here/support/nodes.sh"
+build=$(cd "${1:-build-bench}" && pwd)
+seconds=${BENCH_NODES_SECONDS:-10}
+read -r -a conn_counts <<<"${BENCH_NODES_CONNECTIONS:-64 1000}"
+read -r -a watched_counts <<<"${BENCH_NODES_WATCHED:-64 256}"
+wrk_threads=${BENCH_NODES_WRK_THREADS:-2}
+
+bench_install_missing wrk haproxy node
+nodes_begin sokod-bench-nodes
+
+# Runs wrk with CONNS connections at URL (as fast as answers come), on
+# games made through MAKER_URL, and prints a line under LABEL.
+run_steps() {
+  local label=$1 url=$2 maker_url=$3 c=$4
+  local ngames=$((c + c / 8 + wrk_threads)) games="$tmp/games-$label-$c.txt" out="$tmp/wrk-$label-$c.txt"
+  node "$here/bench_nodes.mjs" games "$maker_url" "$ngames" "$games"
+  wrk -t"$wrk_threads" -c"$c" -d"${seconds}s" --timeout 10s -s "$here/bench_server.lua" "$url/" \
+    -- "$games" "$ngames" "$wrk_threads" >"$out" 2>&1 &
+  local wrk_pid=$!
+  sample_connections "$wrk_pid" "$tmp/conns" &
+  local sampler=$!
+  wait "$wrk_pid" || true
+  wait "$sampler" || true
+  local -A s=()
+  if ! read_result "$out" s; then
+    echo "wrk printed no result:"
+    cat "$out"
+    return 0
+  fi
+  local errors=$((s[connect] + s[read] + s[write] + s[timeout] + s[status] + s[refused] + s[duplicates] + s[unreadable] + s[starved]))
+  local conns
+  conns=$(sort "$tmp/conns" | tr '\n' ' ')
+  printf '%-24s %6s %9s %10s %10s %7s  %s\n' "$label" "$c" "$(rate "${s[accepted]}" "${s[seconds]}")" \
+    "$(ms "${s[p50_us]}")" "$(ms "${s[p99_us]}")" "$errors" "${conns:-(none)}"
+}
+
+echo "loopback, $(nproc) CPUs, wrk -t$wrk_threads -d${seconds}s, sokod $("$build/sokod" --version | cut -d' ' -f2)," \
+  "PostgreSQL $("$pg_bin/postgres" --version | awk '{ print $3 }') (fsync off: tests/support/pg_cluster.sh), $(haproxy -v | head -n 1 | cut -d' ' -f1-3)"
+echo "uptime before: $(uptime)"
+echo
+echo "== steps: as fast as answers come; connections: the most each node held during the run"
+printf '%-24s %6s %9s %10s %10s %7s  %s\n' run conns "steps/s" p50 p99 errors "PostgreSQL connections"
+
+# --- SQLite: one node ---
+start_node sqlite "$tmp/sokod.db"
+for c in "${conn_counts[@]}"; do run_steps sqlite "${node_url[sqlite]}" "${node_url[sqlite]}" "$c"; done
+stop_node sqlite
+
+# --- PostgreSQL: one node (it migrates and imports) ---
+psql_do postgres "CREATE DATABASE bench"
+db="$(pg_uri bench)"
+start_node a "$db&application_name=bench-a"
+for c in "${conn_counts[@]}"; do run_steps "postgresql, 1 node" "${node_url[a]}" "${node_url[a]}" "$c"; done
+
+# --- PostgreSQL: two nodes behind HAProxy ---
+start_node b "$db&application_name=bench-b"
+start_proxy
+for c in "${conn_counts[@]}"; do run_steps "postgresql, 2 + HAProxy" "$front" "$front" "$c"; done
+
+# --- NOTIFY: steps to node A, one stream per stepped game on node B ---
+echo
+echo "== live events across nodes: steps sent to node A (one connection per game, as fast as answers come);"
+echo "   node B holds one stream per game and receives its steps through NOTIFY"
+printf '%-8s %9s %11s %11s %9s %10s %9s  %s\n' games "steps/s" "committed" "events/s B" received drained snapshots "p99 of steps"
+for w in "${watched_counts[@]}"; do
+  games="$tmp/watched-$w.txt"
+  ngames=$((w + wrk_threads))
+  node "$here/bench_nodes.mjs" games "${node_url[a]}" "$ngames" "$games"
+  node "$here/bench_nodes.mjs" watch "${node_url[b]}" "$games" "$ngames" >"$tmp/watch-$w.txt" 2>&1 &
+  watcher=$!
+  pids+=("$watcher")
+  wait_ready "$watcher" "$tmp/watch-$w.txt" "the streams on node B did not open"
+  out="$tmp/wrk-watched-$w.txt"
+  wrk -t"$wrk_threads" -c"$w" -d"${seconds}s" --timeout 10s -s "$here/bench_server.lua" "${node_url[a]}/" \
+    -- "$games" "$ngames" "$wrk_threads" >"$out" 2>&1 || true
+  kill -USR1 "$watcher"
+  wait "$watcher" || true
+  declare -A s=() e=()
+  if ! read_result "$out" s || ! read_result "$tmp/watch-$w.txt" e; then
+    echo "no result:"
+    cat "$out" "$tmp/watch-$w.txt"
+    continue
+  fi
+  ids=$(cut -d' ' -f1 "$games" | paste -sd, -)
+  committed=$(psql_do bench "SELECT count(*) FROM game_log WHERE game_id IN ($ids)")
+  printf '%-8s %9s %11s %11s %9s %10s %9s  %s\n' "$w" "$(rate "${s[accepted]}" "${s[seconds]}")" "$committed" \
+    "$(rate "${e[during]}" "${e[seconds]}")" "${e[total]}" "${e[drained_ms]} ms" "${e[snapshots]}" "$(ms "${s[p99_us]}")"
+done
+
+# --- NOTIFY on its own: what PostgreSQL carries, both nodes listening ---
+echo
+echo "== PostgreSQL's NOTIFY on its own (pgbench, 8 clients, ${seconds} s; both nodes LISTEN and drop"
+echo "   notifications of games nobody follows): transactions of N pg_notify, against the same"
+echo "   transactions without them (each takes a transaction id, so each commits as a write)"
+printf '%-16s %12s %16s %14s\n' "per transaction" "tx/s" "notifications/s" "without: tx/s"
+pgbench_tps() {
+  "$pg_bin/pgbench" -n -c 8 -j 2 -T "$seconds" -f "$1" -d "$(pg_uri bench)" 2>&1 |
+    sed -n 's/^tps = \([0-9.]*\).*/\1/p' | head -n 1
+}
+for n in 1 16; do
+  printf "SELECT txid_current(), pg_notify('sokod', 'game:' || (2000000000 + :client_id) || ':' || g) FROM generate_series(1, %d) g;\n" \
+    "$n" >"$tmp/notify.sql"
+  printf 'SELECT txid_current(), g FROM generate_series(1, %d) g;\n' "$n" >"$tmp/plain.sql"
+  with=$(pgbench_tps "$tmp/notify.sql")
+  without=$(pgbench_tps "$tmp/plain.sql")
+  printf '%-16s %12.0f %16.0f %14.0f\n' "$n" "${with:-0}" "$(awk -v t="${with:-0}" -v n="$n" 'BEGIN { print t * n }')" "${without:-0}"
+done
+echo "NOTIFY queue in use at the end: $(psql_do bench 'SELECT pg_notification_queue_usage()')"
+
+# --- what an entry costs node A in statements, each a round trip ---
+echo
+echo "== node A's statements (all logged): steps to node A for 3 s, 64 connections"
+c=64
+ngames=$((c + c / 8 + wrk_threads))
+games="$tmp/logged.txt"
+node "$here/bench_nodes.mjs" games "${node_url[a]}" "$ngames" "$games"
+set_logging() {
+  psql_do postgres "ALTER SYSTEM SET log_statement = '$1'" && psql_do postgres "SELECT pg_reload_conf()" >/dev/null
+  sleep 1 # each backend reads the setting once idle
+}
+counts() { psql_do bench "SELECT (SELECT count(*) FROM game_log), xact_commit FROM pg_stat_database WHERE datname = 'bench'"; }
+set_logging all
+log_from=$(stat -c %s "$tmp/pg/server.log")
+before=$(counts)
+wrk -t"$wrk_threads" -c"$c" -d3s --timeout 10s -s "$here/bench_server.lua" "${node_url[a]}/" \
+  -- "$games" "$ngames" "$wrk_threads" >"$tmp/wrk-logged.txt" 2>&1 || true
+sleep 2 # a backend's commit counts reach pg_stat_database within a second of going idle
+after=$(counts)
+set_logging none
+statements=$(tail -c +"$((log_from + 1))" "$tmp/pg/server.log" | grep -cE 'LOG:  (statement|execute [^:]*):' || true)
+entries=$((${after%%|*} - ${before%%|*}))
+commits=$((${after#*|} - ${before#*|}))
+awk -v s="$statements" -v e="$entries" -v c="$commits" 'BEGIN {
+  printf "entries %d, statements %d (%.1f an entry), commits %d (%.1f entries a commit)\n",
+    e, s, (e > 0) ? s / e : 0, c, (c > 0) ? e / c : 0 }'
+
+echo
+echo "uptime after: $(uptime)"
