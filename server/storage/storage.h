@@ -7,6 +7,7 @@
  *   storage_users.h     users, sessions, old guests (accounts, play, live, cli)
  *   storage_settings.h  each user's settings (accounts, live)
  *   storage_keys.h      the server's secret keys (accounts)
+ *   storage_limits.h    rate limits shared by every node (accounts)
  *   storage_admin.h     admins, the audit log, managing the library (library, accounts, cli)
  *   storage_levels.h    collections and levels (library, play, live)
  *   storage_games.h     games, their logs, progress and solutions (play, live)
