@@ -122,17 +122,29 @@ static bool guest_allowed(struct http_conn *c, int *result)
     return shared_limit_client(c, guest_limit, "guest", "new players from your address", result);
 }
 
-/* Creates a guest with a session, in a transaction of its own. */
+/* One run of a new guest's transaction. */
+struct new_guest {
+    struct http_conn *c;
+    int64_t *user;
+};
+
+static int new_guest_body(void *arg)
+{
+    struct new_guest *g = arg;
+    int status = storage_user_create_guest(clock_now(), g->user);
+    if (status == STORAGE_OK)
+        status = auth_session_start(g->c, *g->user);
+    return status;
+}
+
+/* Creates a guest with a session, in a transaction of its own (run again
+ * when a conflict with another transaction undoes it). */
 static int create_guest(struct http_conn *c, int64_t *user)
 {
-    int status = storage_begin();
-    if (status != STORAGE_OK)
-        return status;
-    status = storage_user_create_guest(clock_now(), user);
-    if (status == STORAGE_OK)
-        status = auth_session_start(c, *user);
-    status = auth_session_commit(c, status);
+    struct new_guest g = {c, user};
+    int status = storage_transaction(new_guest_body, &g);
     if (status != STORAGE_OK) {
+        c->set_cookie[0] = '\0';
         c->auth_done = false;
         c->user_id = 0;
     }

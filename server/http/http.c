@@ -372,8 +372,9 @@ int reply_error(struct http_conn *c, enum api_error code, const char *fmt, ...)
 
 int reply_storage_failure(struct http_conn *c, int status)
 {
-    if (status == STORAGE_BUSY) {
-        /* Another process holds the database: a short wait usually does. */
+    if (status == STORAGE_BUSY || status == STORAGE_RETRY) {
+        /* Another process holds the database, or won a conflict each time
+         * the work ran: a short wait usually does. */
         http_retry_after(c, 1);
         return reply_error(c, API_E_UNAVAILABLE, "the database is busy; try again");
     }

@@ -82,6 +82,24 @@ void storage_rollback(void);
  * commit's failure. */
 int storage_finish(int status);
 
+/* How many times a transaction undone by a serialization failure or a
+ * deadlock (STORAGE_RETRY) runs again before its caller gets the code. */
+#define STORAGE_RETRIES 4
+
+/* Runs body(arg) in a transaction (storage_begin, then storage_finish of
+ * what body returns) and, while a serialization failure or a deadlock
+ * undoes it, runs it all again, up to STORAGE_RETRIES more times, each
+ * after storage_retry_pause. body may run several times: what it sets
+ * outside the database it must set afresh on each run. Returns the last
+ * run's status. */
+int storage_transaction(int (*body)(void *arg), void *arg);
+
+/* Sleeps before a transaction runs again after its `runs`-th run lost a
+ * conflict: a random point between half and all of a span that starts at
+ * 2 ms and doubles with each run (up to 64 ms), so that the transactions
+ * that met do not meet again at once. */
+void storage_retry_pause(unsigned runs);
+
 /* SAVEPOINT inside the open transaction, so that one part of it can be
  * undone (storage_undo_to_savepoint) and the rest still committed. */
 int storage_savepoint(void);
