@@ -1,8 +1,10 @@
 // Rate limits hold across the nodes of one PostgreSQL database: log-in
 // attempts, wrong passwords and new guests spread over two nodes are
 // refused at the same total as on one node, and a right password on one
-// node frees the name on the other. On SQLite (one process per database)
-// there is nothing to share.
+// node frees the name on the other. The device cookies' key is shared too
+// (migration 0010): a browser trusted through one node logs in through the
+// other while strangers lock its name. On SQLite (one process per
+// database) there is nothing to share.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { BACKEND, freshPgDatabase, levelIds, show, sqlite, startServer, stopCleanly } from './harness.mjs';
@@ -67,6 +69,30 @@ test('a right password on one node frees the name on the other', { skip }, async
     }
     r = await b.client().post('/api/v1/account/login', { username: 'owner', password: 'again 11' });
     expect429(r, 'the 11th wrong password after the right one, through node B');
+  } finally {
+    await stopBoth(nodes);
+  }
+});
+
+test('a browser trusted through one node logs in through the other while strangers lock its name', { skip }, async () => {
+  const { nodes } = await twoNodes(['--auth-per-minute', '10000']);
+  const [a, b] = nodes;
+  try {
+    const owner = a.client();
+    let r = await owner.post('/api/v1/account/signup', { username: 'homeowner', password: 'the owner password' });
+    assert.equal(r.status, 201, show(r));
+    assert.ok(owner.cookies.get('sokod_device'), `node A gives a device cookie: ${[...owner.cookies.keys()]}`);
+    assert.equal((await owner.post('/api/v1/account/logout')).status, 200);
+    for (let i = 1; i <= 10; i++) {
+      r = await nodes[i % 2].client().post('/api/v1/account/login', { username: 'homeowner', password: `guess ${i}` });
+      assert.equal(r.status, 401, `a stranger's wrong password ${i}: ${show(r)}`);
+    }
+    const right = { username: 'homeowner', password: 'the owner password' };
+    expect429(await b.client().post('/api/v1/account/login', right), 'a browser new to the account, through node B');
+    const ownerOnB = owner.sameUser();
+    ownerOnB.base = b.url;
+    r = await ownerOnB.post('/api/v1/account/login', right);
+    assert.equal(r.status, 200, `the owner's browser, its cookie from node A, through node B: ${show(r)}`);
   } finally {
     await stopBoth(nodes);
   }
