@@ -13,7 +13,6 @@
 #include "storage/storage_limits.h"
 
 #include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 struct shared_limit {
@@ -110,19 +109,13 @@ void shared_limit_reset(struct shared_limit *l, const char *key)
     storage_limit_forget(key);
 }
 
+static bool take_shared(void *limit, const char *key, unsigned *retry_s)
+{
+    return shared_limit_take(limit, key, retry_s);
+}
+
 bool shared_limit_client(struct http_conn *c, struct shared_limit *l, const char *kind,
                          const char *what, int *result)
 {
-    if (l == NULL)
-        return true;
-    char address[64], key[96];
-    http_client_address(c, address, sizeof address);
-    snprintf(key, sizeof key, "%s %s", kind, address);
-    unsigned retry = 0;
-    if (shared_limit_take(l, key, &retry))
-        return true;
-    http_retry_after(c, retry);
-    *result = reply_error(c, API_E_RATE_LIMITED, "too many %s; try again in %u second%s", what,
-                          retry, retry == 1 ? "" : "s");
-    return false;
+    return http_limit_client_by(c, take_shared, l, kind, what, "", result);
 }
