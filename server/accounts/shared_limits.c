@@ -5,11 +5,18 @@
  * statements of a client already over its limit here. A key that another
  * node may reset (a name, after a right password) must not be refused by
  * this node's stale count: its memory only decides when the database
- * cannot. */
+ * cannot.
+ *
+ * On SQLite one process owns the database, so its memory is already
+ * exact and decides alone: a statement would only contend for SQLite's
+ * one write lock, and an attempt made while another process holds it
+ * would wait for the lock twice, once for its limit and once for its own
+ * transaction. */
 #include "accounts/shared_limits.h"
 
 #include "base/clock.h"
 #include "http/ratelimit.h"
+#include "storage/storage.h"
 #include "storage/storage_limits.h"
 
 #include <stdatomic.h>
@@ -57,6 +64,8 @@ static unsigned seconds_of(int64_t wait_ms)
 
 int shared_limits_sweep(int64_t *deleted)
 {
+    if (!storage_is_server())
+        return STORAGE_OK;
     return storage_limits_sweep(SHARED_LIMITS_CAP, deleted);
 }
 
@@ -77,8 +86,8 @@ static bool decide(struct shared_limit *l, const char *key, bool take, unsigned 
     uint64_t now = clock_mono_us() / 1000u;
     bool local = take ? ratelimit_take(l->local, key, now, retry_s)
                       : ratelimit_check(l->local, key, now, retry_s);
-    if (!local && l->front)
-        return false;
+    if (!storage_is_server() || (!local && l->front))
+        return local;
     int64_t wait_ms = 0;
     int status = take ? storage_limit_take(key, l->burst, l->interval_ms, &wait_ms)
                       : storage_limit_check(key, l->burst, l->interval_ms, &wait_ms);

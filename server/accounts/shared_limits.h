@@ -3,7 +3,8 @@
  * (storage_limits.h), on the database's clock, so that N nodes give a
  * client the limit of one; this process's own memory (http/ratelimit.h)
  * counts them too: it refuses a key over its limit here without a
- * statement, and decides alone when the database cannot answer. */
+ * statement, and decides alone when the database cannot answer, and on
+ * SQLite, whose database one process owns. */
 #ifndef SOKOD_SHARED_LIMITS_H
 #define SOKOD_SHARED_LIMITS_H
 
