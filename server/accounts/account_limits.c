@@ -1,6 +1,6 @@
-/* Account limits: two in-memory limiters, one keyed by client address and
- * one by account name. The address limiter counts every attempt, so one
- * client cannot try many names; the name limiter counts only wrong
+/* Account limits: two limiters shared by every node of the database
+ * (shared_limits.h), one keyed by client address and one by account name. The address limiter
+ * counts every attempt, so one client cannot try many names; the name limiter counts only wrong
  * passwords, so many clients together cannot guess one account's password
  * quickly, while its owner's right password resets it. The owner's own
  * browsers (device.h) have keys of their own in the name limiter, so that
@@ -10,21 +10,22 @@
  * X-Forwarded-For behind a proxy listed in --trusted-proxies. */
 #include "accounts/account_limits.h"
 
-#include "base/clock.h"
-#include "http/ratelimit.h"
+#include "accounts/shared_limits.h"
 
 #include <ctype.h>
 #include <stdio.h>
 
-static struct ratelimit *by_address;
-static struct ratelimit *by_name;
+static struct shared_limit *by_address;
+static struct shared_limit *by_name;
 
 int account_limits_start(unsigned per_minute)
 {
     if (per_minute == 0)
         per_minute = 1;
-    by_address = ratelimit_new(per_minute, 60000u / per_minute > 0 ? 60000u / per_minute : 1);
-    by_name = ratelimit_new(ACCOUNT_LIMITS_NAME_BURST, ACCOUNT_LIMITS_NAME_INTERVAL_S * 1000u);
+    by_address =
+        shared_limit_new(per_minute, 60000u / per_minute > 0 ? 60000u / per_minute : 1, false);
+    by_name =
+        shared_limit_new(ACCOUNT_LIMITS_NAME_BURST, ACCOUNT_LIMITS_NAME_INTERVAL_S * 1000u, true);
     if (by_address == NULL || by_name == NULL) {
         account_limits_stop();
         return -1;
@@ -34,8 +35,8 @@ int account_limits_start(unsigned per_minute)
 
 void account_limits_stop(void)
 {
-    ratelimit_free(by_address);
-    ratelimit_free(by_name);
+    shared_limit_free(by_address);
+    shared_limit_free(by_name);
     by_address = NULL;
     by_name = NULL;
 }
@@ -70,12 +71,11 @@ bool account_limits_attempt(struct http_conn *c, const char *name, const char *d
 {
     if (by_address == NULL)
         return true;
-    uint64_t now = clock_mono_us() / 1000u;
     unsigned retry = 0;
     char key[96];
     if (name != NULL) {
         failure_key(key, sizeof key, name, device);
-        if (!ratelimit_check(by_name, key, now, &retry)) {
+        if (!shared_limit_check(by_name, key, &retry)) {
             *result = refuse(c, retry,
                              trusted(device) ? "too many wrong passwords from this browser"
                                              : "too many wrong passwords for this account");
@@ -85,7 +85,7 @@ bool account_limits_attempt(struct http_conn *c, const char *name, const char *d
     char address[64];
     http_client_address(c, address, sizeof address);
     snprintf(key, sizeof key, "address %s", address);
-    if (!ratelimit_take(by_address, key, now, &retry)) {
+    if (!shared_limit_take(by_address, key, &retry)) {
         *result = refuse(c, retry, "too many attempts from your address");
         return false;
     }
@@ -98,7 +98,7 @@ void account_limits_failed(const char *name, const char *device)
         return;
     char key[96];
     failure_key(key, sizeof key, name, device);
-    ratelimit_take(by_name, key, clock_mono_us() / 1000u, NULL);
+    shared_limit_take(by_name, key, NULL);
 }
 
 void account_limits_succeeded(const char *name, const char *device)
@@ -107,7 +107,7 @@ void account_limits_succeeded(const char *name, const char *device)
         return;
     char key[96];
     failure_key(key, sizeof key, name, device);
-    ratelimit_reset(by_name, key);
+    shared_limit_reset(by_name, key);
 }
 
 bool account_limits_checked(const char *name, const char *device, bool right)

@@ -1,8 +1,8 @@
 /* Sessions and guests. */
 #include "accounts/auth.h"
 
+#include "accounts/shared_limits.h"
 #include "base/clock.h"
-#include "http/ratelimit.h"
 #include "storage/storage.h"
 #include "storage/storage_users.h"
 
@@ -96,21 +96,22 @@ int auth_session_commit(struct http_conn *c, int status)
 }
 
 /* New guests per client address: a burst of `per_minute`, then one every
- * 60/per_minute seconds. Each guest is a user row and a session on disk,
- * so this bounds how fast one address can fill the database. */
-static struct ratelimit *guest_limit;
+ * 60/per_minute seconds, on every node together. Each guest is a user row
+ * and a session on disk, so this bounds how fast one address can fill the
+ * database. */
+static struct shared_limit *guest_limit;
 
 int auth_start(unsigned guests_per_minute)
 {
     unsigned n = guests_per_minute > 0 ? guests_per_minute : 1;
     uint64_t interval = 60000u / n > 0 ? 60000u / n : 1;
-    guest_limit = ratelimit_new(n, interval);
+    guest_limit = shared_limit_new(n, interval, false);
     return guest_limit != NULL ? 0 : -1;
 }
 
 void auth_stop(void)
 {
-    ratelimit_free(guest_limit);
+    shared_limit_free(guest_limit);
     guest_limit = NULL;
 }
 
@@ -118,20 +119,32 @@ void auth_stop(void)
  * otherwise has answered 429 with Retry-After and set *result. */
 static bool guest_allowed(struct http_conn *c, int *result)
 {
-    return http_limit_client(c, guest_limit, "guest", "new players from your address", "", result);
+    return shared_limit_client(c, guest_limit, "guest", "new players from your address", result);
 }
 
-/* Creates a guest with a session, in a transaction of its own. */
+/* One run of a new guest's transaction. */
+struct new_guest {
+    struct http_conn *c;
+    int64_t *user;
+};
+
+static int new_guest_body(void *arg)
+{
+    struct new_guest *g = arg;
+    int status = storage_user_create_guest(clock_now(), g->user);
+    if (status == STORAGE_OK)
+        status = auth_session_start(g->c, *g->user);
+    return status;
+}
+
+/* Creates a guest with a session, in a transaction of its own (run again
+ * when a conflict with another transaction undoes it). */
 static int create_guest(struct http_conn *c, int64_t *user)
 {
-    int status = storage_begin();
-    if (status != STORAGE_OK)
-        return status;
-    status = storage_user_create_guest(clock_now(), user);
-    if (status == STORAGE_OK)
-        status = auth_session_start(c, *user);
-    status = auth_session_commit(c, status);
+    struct new_guest g = {c, user};
+    int status = storage_transaction(new_guest_body, &g);
     if (status != STORAGE_OK) {
+        c->set_cookie[0] = '\0';
         c->auth_done = false;
         c->user_id = 0;
     }

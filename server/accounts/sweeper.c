@@ -6,7 +6,8 @@
  *      looked at once (one that played stays until it is idle);
  *   2. guests last seen more than idle_ttl ago, SWEEP_IDLE_ROWS guests per
  *      sweep by id, the cursor going round the table over several sweeps;
- *   3. expired sessions.
+ *   3. expired sessions;
+ *   4. expired rate limits (shared_limits.h), and those past its cap.
  * Candidates are found with reads, outside any write transaction; each
  * delete checks again, in its transaction, that the guest still qualifies.
  * Ids are never given twice (migration 0012), so what the server keeps in
@@ -15,6 +16,7 @@
 #include "accounts/sweeper.h"
 
 #include "accounts/auth.h"
+#include "accounts/shared_limits.h"
 #include "base/clock.h"
 #include "storage/storage.h"
 #include "storage/storage_users.h"
@@ -44,7 +46,7 @@ static struct {
 
 /* What one sweep deleted. */
 struct sweep_counts {
-    int64_t unplayed, idle, sessions;
+    int64_t unplayed, idle, sessions, limits;
 };
 
 static bool stopping(void)
@@ -171,11 +173,15 @@ static void sweep(void)
         status = sweep_idle(now, &n.idle);
     if (status == STORAGE_OK)
         status = sweep_sessions(now, &n.sessions);
+    if (status == STORAGE_OK)
+        status = shared_limits_sweep(&n.limits);
     if (n.unplayed > 0 || n.idle > 0 || n.sessions > 0)
         fprintf(stderr,
                 "sokod: sweep deleted %lld guests who never played, %lld idle guests and %lld "
                 "expired sessions\n",
                 (long long)n.unplayed, (long long)n.idle, (long long)n.sessions);
+    if (n.limits > 0)
+        fprintf(stderr, "sokod: swept %lld rate limit keys\n", (long long)n.limits);
     if (status != STORAGE_OK)
         fprintf(stderr, "sokod: sweep stopped early (storage status %d); it goes on later\n",
                 status);

@@ -58,6 +58,7 @@ static const char *const db_error_names[METRICS_DB_KINDS] = {
     [METRICS_DB_ERROR] = "error",
     [METRICS_DB_BUSY] = "busy",
     [METRICS_DB_FULL] = "full",
+    [METRICS_DB_CONFLICT] = "conflict",
 };
 
 static void add(atomic_uint_fast64_t *counter, uint64_t n)

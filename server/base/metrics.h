@@ -18,9 +18,10 @@
 
 /* The database's failures, as the storage wing codes them. */
 enum metrics_db_error {
-    METRICS_DB_ERROR, /* STORAGE_ERROR: disk, corruption, a bug */
-    METRICS_DB_BUSY,  /* STORAGE_BUSY: locked past the busy timeout */
-    METRICS_DB_FULL,  /* STORAGE_FULL: the disk is full */
+    METRICS_DB_ERROR,    /* STORAGE_ERROR: disk, corruption, a bug */
+    METRICS_DB_BUSY,     /* STORAGE_BUSY: locked past the busy timeout */
+    METRICS_DB_FULL,     /* STORAGE_FULL: the disk is full */
+    METRICS_DB_CONFLICT, /* STORAGE_RETRY: a serialization failure or deadlock */
     METRICS_DB_KINDS
 };
 

@@ -168,16 +168,29 @@ bool http_client_ip(struct http_conn *c, unsigned char out[16])
     return c->client_ip_known;
 }
 
+static bool take_in_memory(void *limit, const char *key, unsigned *retry_s)
+{
+    return ratelimit_take(limit, key, clock_mono_us() / 1000u, retry_s);
+}
+
 bool http_limit_client(struct http_conn *c, struct ratelimit *rl, const char *kind,
                        const char *what, const char *more, int *result)
 {
-    if (rl == NULL)
+    return http_limit_client_by(c, take_in_memory, rl, kind, what, more, result);
+}
+
+bool http_limit_client_by(struct http_conn *c,
+                          bool (*take)(void *limit, const char *key, unsigned *retry_s),
+                          void *limit, const char *kind, const char *what, const char *more,
+                          int *result)
+{
+    if (limit == NULL)
         return true;
     char address[64], key[96];
     http_client_address(c, address, sizeof address);
     snprintf(key, sizeof key, "%s %s", kind, address);
     unsigned retry = 0;
-    if (ratelimit_take(rl, key, clock_mono_us() / 1000u, &retry))
+    if (take(limit, key, &retry))
         return true;
     http_retry_after(c, retry);
     *result = reply_error(c, API_E_RATE_LIMITED, "too many %s; try again in %u second%s%s", what,
@@ -372,8 +385,9 @@ int reply_error(struct http_conn *c, enum api_error code, const char *fmt, ...)
 
 int reply_storage_failure(struct http_conn *c, int status)
 {
-    if (status == STORAGE_BUSY) {
-        /* Another process holds the database: a short wait usually does. */
+    if (status == STORAGE_BUSY || status == STORAGE_RETRY) {
+        /* Another process holds the database, or won a conflict each time
+         * the work ran: a short wait usually does. */
         http_retry_after(c, 1);
         return reply_error(c, API_E_UNAVAILABLE, "the database is busy; try again");
     }

@@ -142,6 +142,14 @@ struct ratelimit;
 bool http_limit_client(struct http_conn *c, struct ratelimit *rl, const char *kind,
                        const char *what, const char *more, int *result);
 
+/* As http_limit_client, for a limiter of another kind: take(limit, key,
+ * &retry_s) counts the event, true when allowed, else false with retry_s
+ * set (at least 1). */
+bool http_limit_client_by(struct http_conn *c,
+                          bool (*take)(void *limit, const char *key, unsigned *retry_s),
+                          void *limit, const char *kind, const char *what, const char *more,
+                          int *result);
+
 /* One live stream held open, counted against its client's and the
  * server's caps until released. */
 struct http_stream_slot;

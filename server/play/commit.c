@@ -123,10 +123,20 @@ static void sort_by_key(struct commit_job **batch, unsigned n)
     qsort(batch, n, sizeof batch[0], by_key);
 }
 
+/* Whether a job that ended with status may run again: undone by a
+ * serialization failure or a deadlock, with runs left and a way to undo
+ * what its run did. */
+static bool may_run_again(const struct commit_job *j, int status, bool ran)
+{
+    return status == STORAGE_RETRY && ran && j->reset != NULL && j->runs <= COMMIT_RETRIES;
+}
+
 /* Runs n jobs in one transaction, each under its own savepoint, then
- * finishes every one of them. The transaction waits for a locked database
- * no later than the earliest deadline of its jobs. */
-static void run_batch(struct commit_job **batch, unsigned n)
+ * finishes every one of them but those a serialization failure or a
+ * deadlock undid and that may run again: those are reset and put in again
+ * (room for n), and their count returned. The transaction waits for a
+ * locked database no later than the earliest deadline of its jobs. */
+static unsigned run_batch(struct commit_job **batch, unsigned n, struct commit_job **again)
 {
     sort_by_key(batch, n);
     int64_t until = INT64_MAX;
@@ -137,7 +147,7 @@ static void run_batch(struct commit_job **batch, unsigned n)
     int status = storage_begin_until(until);
     if (status != STORAGE_OK) {
         refuse_batch(batch, n, status, until);
-        return;
+        return 0;
     }
     int outcome[COMMIT_MAX_BATCH];
     bool ran[COMMIT_MAX_BATCH];
@@ -148,6 +158,7 @@ static void run_batch(struct commit_job **batch, unsigned n)
         if (outcome[i] != STORAGE_OK)
             continue;
         ran[i] = true;
+        batch[i]->runs++;
         outcome[i] = batch[i]->run(batch[i]);
         if (outcome[i] == STORAGE_OK)
             outcome[i] = storage_release_savepoint();
@@ -162,19 +173,37 @@ static void run_batch(struct commit_job **batch, unsigned n)
     }
     if (status == STORAGE_OK)
         metrics_commit_batch(n);
+    unsigned nagain = 0;
     for (unsigned i = 0; i < n; i++) {
         int s = outcome[i] != STORAGE_OK ? outcome[i] : status;
         if (broken && s == STORAGE_OK)
             s = STORAGE_ERROR;
-        batch[i]->finish(batch[i], s, ran[i]);
+        if (may_run_again(batch[i], s, ran[i])) {
+            batch[i]->reset(batch[i]);
+            again[nagain++] = batch[i];
+        } else {
+            batch[i]->finish(batch[i], s, ran[i]);
+        }
     }
+    return nagain;
+}
+
+/* The most runs any of n jobs has had. */
+static unsigned most_runs(struct commit_job **jobs, unsigned n)
+{
+    unsigned most = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (jobs[i]->runs > most)
+            most = jobs[i]->runs;
+    }
+    return most;
 }
 
 static void *committer_main(void *unused)
 {
     (void)unused;
     pthread_setname_np(pthread_self(), "sokod-commit"); /* as top -H shows it */
-    static struct commit_job *batch[COMMIT_MAX_BATCH];
+    static struct commit_job *batch[COMMIT_MAX_BATCH], *again[COMMIT_MAX_BATCH];
     pthread_mutex_lock(&lock);
     for (;;) {
         while (head == NULL && !stopping)
@@ -183,7 +212,13 @@ static void *committer_main(void *unused)
             break;
         unsigned n = take_batch(batch);
         pthread_mutex_unlock(&lock);
-        run_batch(batch, n);
+        unsigned nagain = run_batch(batch, n, again);
+        if (nagain > 0) {
+            /* They were the oldest of their keys: back at the head of the
+             * queue, each key's order holds. */
+            storage_retry_pause(most_runs(again, nagain));
+            requeue(again, nagain);
+        }
         pthread_mutex_lock(&lock);
     }
     pthread_mutex_unlock(&lock);
@@ -202,6 +237,7 @@ int commit_start(void)
 void commit_submit(struct commit_job *j)
 {
     j->next = NULL;
+    j->runs = 0;
     j->deadline_ms = clock_mono_ms() + STORAGE_BUSY_MS;
     pthread_mutex_lock(&lock);
     if (running && !stopping) {
@@ -215,8 +251,9 @@ void commit_submit(struct commit_job *j)
         return;
     }
     pthread_mutex_unlock(&lock);
-    struct commit_job *alone[1] = {j};
-    run_batch(alone, 1);
+    struct commit_job *alone[1] = {j}, *again[1];
+    while (run_batch(alone, 1, again) > 0)
+        storage_retry_pause(j->runs);
 }
 
 void commit_stop(void)

@@ -5,11 +5,17 @@
 #ifndef SOKOD_COMMIT_H
 #define SOKOD_COMMIT_H
 
+#include "storage/storage.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 
 /* The most jobs in one transaction. */
 #define COMMIT_MAX_BATCH 512
+/* How many times a job runs again after a serialization failure or a
+ * deadlock undid it (STORAGE_RETRY), each in a later batch after
+ * storage_retry_pause; past that, finish gets STORAGE_RETRY. */
+#define COMMIT_RETRIES STORAGE_RETRIES
 
 /* One request's share of a batch. The job's memory belongs to its submitter
  * and must stay valid until finish has been called. */
@@ -26,9 +32,15 @@ struct commit_job {
      * is false when the transaction could not start and run was never
      * called. The job may be freed from here on. */
     void (*finish)(struct commit_job *j, int status, bool ran);
+    /* Optional: undoes what run did to the job and to memory, after a
+     * serialization failure or a deadlock undid its writes, so that run
+     * may run again. Without it such a job is finished with STORAGE_RETRY. */
+    void (*reset)(struct commit_job *j);
     /* The committer's own: when the job's wait for a locked database ends
-     * (STORAGE_BUSY_MS after its submission), and the queue's link. */
+     * (STORAGE_BUSY_MS after its submission), the runs it had, and the
+     * queue's link. */
     int64_t deadline_ms;
+    unsigned runs;
     struct commit_job *next;
 };
 
@@ -39,7 +51,8 @@ int commit_start(void);
  * started, or stopping), runs j in a transaction of its own on the calling
  * thread before returning. A database locked by another process is waited
  * for up to STORAGE_BUSY_MS from this call, however many batches go
- * before j; past that, finish gets STORAGE_BUSY. */
+ * before j; past that, finish gets STORAGE_BUSY. A job undone by a
+ * serialization failure or a deadlock runs again (COMMIT_RETRIES). */
 void commit_submit(struct commit_job *j);
 
 /* Runs every queued job, then stops the thread (its connection closes). */

@@ -457,6 +457,20 @@ static int run_entry(struct commit_job *cj)
     return STORAGE_OK;
 }
 
+void games_job_reset(struct games_answer *a, struct live_game **g, bool *wrote)
+{
+    if (*g != NULL) {
+        if (*wrote)
+            (*g)->valid = false;
+        game_cache_release(*g);
+    }
+    *g = NULL;
+    *wrote = false;
+    json_decref(a->body);
+    free(a->text);
+    memset(a, 0, sizeof *a);
+}
+
 bool games_answer_lost(struct games_answer *a, struct live_game *g, bool wrote, int status,
                        bool ran)
 {
@@ -488,6 +502,15 @@ static void finish_entry(struct commit_job *cj, int status, bool ran)
         game_cache_release(j->g);
     j->g = NULL;
     http_wake(j->deferred);
+}
+
+/* Before the entry runs again, its batch undone by a conflict. */
+static void reset_entry(struct commit_job *cj)
+{
+    struct entry_job *j = (struct entry_job *)cj;
+    games_job_reset(&j->answer, &j->g, &j->wrote);
+    free(j->applied);
+    j->applied = NULL;
 }
 
 static int answer_entry(struct http_conn *c, void *arg)
@@ -543,6 +566,7 @@ int games_submit(struct http_conn *c, int64_t game_id, struct games_entry *e)
     j->job.key = game_id;
     j->job.run = run_entry;
     j->job.finish = finish_entry;
+    j->job.reset = reset_entry;
     struct http_deferred *d = NULL;
     int result = http_suspend(c, answer_entry, free_entry, j, &d);
     if (d == NULL)

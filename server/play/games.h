@@ -72,6 +72,12 @@ int games_take_for(int64_t game_id, int64_t user_id, struct games_answer *a, str
 void games_refuse(struct games_answer *a, enum api_error code, const struct live_game *g,
                   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/* Before a commit job runs again, its batch undone by a conflict: clears
+ * the answer, marks the game to be rebuilt from the database when the job
+ * wrote to it (its memory is ahead of what the database kept), and
+ * releases the game (*g becomes NULL, *wrote false). */
+void games_job_reset(struct games_answer *a, struct live_game **g, bool *wrote);
+
 /* After a commit job's batch (status its outcome, ran whether the job's
  * run was called): when the batch failed and the job's answer does not
  * stand (the job wrote to g, never ran, or had no answer yet), replaces

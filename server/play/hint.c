@@ -357,6 +357,13 @@ static void finish_hint(struct commit_job *cj, int status, bool ran)
     http_wake(j->deferred);
 }
 
+/* Before the hint is recorded again, its batch undone by a conflict. */
+static void reset_hint(struct commit_job *cj)
+{
+    struct hint_job *j = (struct hint_job *)cj;
+    games_job_reset(&j->answer, &j->g, &j->wrote);
+}
+
 /* On a worker thread: the search, then the commit. */
 static void run_hint(void *arg)
 {
@@ -365,6 +372,7 @@ static void run_hint(void *arg)
     j->job.key = j->game_id;
     j->job.run = record_hint;
     j->job.finish = finish_hint;
+    j->job.reset = reset_hint;
     commit_submit(&j->job);
 }
 

@@ -108,8 +108,11 @@ static int failure(struct pg_conn *c, const PGresult *r, const char *what)
     const char *message = r != NULL ? PQresultErrorMessage(r) : PQerrorMessage(c->pg);
     if (state != NULL && strcmp(state, "23505") == 0)
         return STORAGE_CONFLICT;
-    if (state != NULL && (strcmp(state, "40001") == 0 || strcmp(state, "40P01") == 0 ||
-                          strcmp(state, "55P03") == 0 || strcmp(state, "57014") == 0)) {
+    if (state != NULL && (strcmp(state, "40001") == 0 || strcmp(state, "40P01") == 0)) {
+        fprintf(stderr, "sokod: database conflict, to run again: %s: %s", what, message);
+        return STORAGE_RETRY;
+    }
+    if (state != NULL && (strcmp(state, "55P03") == 0 || strcmp(state, "57014") == 0)) {
         fprintf(stderr, "sokod: database busy: %s: %s", what, message);
         return STORAGE_BUSY;
     }

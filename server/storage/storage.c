@@ -148,6 +148,30 @@ int storage_finish(int status)
     return storage_commit();
 }
 
+int storage_transaction(int (*body)(void *arg), void *arg)
+{
+    for (unsigned runs = 1;; runs++) {
+        int status = storage_begin();
+        if (status == STORAGE_OK)
+            status = body(arg);
+        status = storage_finish(status);
+        if (status != STORAGE_RETRY || runs > STORAGE_RETRIES)
+            return status;
+        storage_retry_pause(runs);
+    }
+}
+
+void storage_retry_pause(unsigned runs)
+{
+    unsigned shift = runs < 6 ? runs : 6;
+    uint64_t span_us = 1000u << shift;
+    /* Jitter from the clock's low bits, mixed: no state to share. */
+    uint64_t mix = (clock_mono_us() * 0x9E3779B97F4A7C15ull) >> 32;
+    uint64_t wait_us = span_us / 2 + mix % (span_us / 2);
+    struct timespec t = {.tv_sec = 0, .tv_nsec = (long)(wait_us * 1000u)};
+    nanosleep(&t, NULL);
+}
+
 static const char SQL_SAVEPOINT[] = "SAVEPOINT part";
 static const char SQL_RELEASE[] = "RELEASE part";
 static const char SQL_UNDO_TO[] = "ROLLBACK TO part";

@@ -7,6 +7,7 @@
  *   storage_users.h     users, sessions, old guests (accounts, play, live, cli)
  *   storage_settings.h  each user's settings (accounts, live)
  *   storage_keys.h      the server's secret keys (accounts)
+ *   storage_limits.h    rate limits shared by every node (accounts)
  *   storage_admin.h     admins, the audit log, managing the library (library, accounts, cli)
  *   storage_levels.h    collections and levels (library, play, live)
  *   storage_games.h     games, their logs, progress and solutions (play, live)
@@ -80,6 +81,24 @@ void storage_rollback(void);
  * status is STORAGE_OK, else storage_rollback. Returns status, or the
  * commit's failure. */
 int storage_finish(int status);
+
+/* How many times a transaction undone by a serialization failure or a
+ * deadlock (STORAGE_RETRY) runs again before its caller gets the code. */
+#define STORAGE_RETRIES 4
+
+/* Runs body(arg) in a transaction (storage_begin, then storage_finish of
+ * what body returns) and, while a serialization failure or a deadlock
+ * undoes it, runs it all again, up to STORAGE_RETRIES more times, each
+ * after storage_retry_pause. body may run several times: what it sets
+ * outside the database it must set afresh on each run. Returns the last
+ * run's status. */
+int storage_transaction(int (*body)(void *arg), void *arg);
+
+/* Sleeps before a transaction runs again after its `runs`-th run lost a
+ * conflict: a random point between half and all of a span that starts at
+ * 2 ms and doubles with each run (up to 64 ms), so that the transactions
+ * that met do not meet again at once. */
+void storage_retry_pause(unsigned runs);
 
 /* SAVEPOINT inside the open transaction, so that one part of it can be
  * undone (storage_undo_to_savepoint) and the rest still committed. */

@@ -11,6 +11,11 @@ enum {
     STORAGE_ERROR = -1,    /* anything else: disk, corruption, a bug */
     STORAGE_BUSY = -2,     /* the database stayed locked past the busy timeout */
     STORAGE_FULL = -3,     /* the disk (or the database's size limit) is full */
+    /* A serialization failure or a deadlock (PostgreSQL's 40001, 40P01):
+     * the database undid the statement, and the transaction must be undone
+     * too (to its savepoint, or whole); the same work run again after that
+     * may well succeed. */
+    STORAGE_RETRY = -4,
 };
 
 /* How long a write waits for a database locked by another process (or by

@@ -50,6 +50,7 @@ static const struct known_table KNOWN[] = {
     {"user_settings", "user_id", false, false},
     {"audit_log", "id", true, false},
     {"server_keys", "name", false, false},
+    {"rate_limits", "key", false, false},
     {"collections", "id", true, false},
     {"levels", "id", true, false},
     {"reference_solutions", "id", true, false},

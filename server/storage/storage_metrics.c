@@ -12,5 +12,7 @@ int storage_metrics_note(int status)
         metrics_db_error(METRICS_DB_BUSY);
     else if (status == STORAGE_FULL)
         metrics_db_error(METRICS_DB_FULL);
+    else if (status == STORAGE_RETRY)
+        metrics_db_error(METRICS_DB_CONFLICT);
     return status;
 }
