@@ -15,13 +15,12 @@ target_compile_options(slow_reader PRIVATE ${SOKOD_WARNINGS})
 # (server_NAME_postgresql, on the cluster of tests/pg.cmake), but for those
 # about what only SQLite has (its files, its VFS, its WAL), the tests that
 # use both backends at once (the schema comparison, the copy, the backups of
-# PostgreSQL), rooms_memory, about the rooms one process holds in memory,
-# whose PostgreSQL run does not end under ctest yet, and memory and cpu,
+# PostgreSQL), and memory and cpu,
 # which measure the process under a flood (a minute each, the slowest of
 # all) and run on PostgreSQL by hand (SOKOD_TEST_BACKEND=postgresql,
 # SOKOD_TEST_PG_DIR=the socket folder of tests/support/pg_cluster.sh).
 set(SOKOD_ONE_RUN_TESTS backup backup_postgresql copy durability faults schema_backends
-    rooms_memory memory cpu)
+    memory cpu)
 file(GLOB SOKOD_SERVER_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/server/*.test.mjs)
 set(SOKOD_SERVER_ENV "SOKOD_BIN=$<TARGET_FILE:sokod>;SOKOD_SHARED_DIR=${SOKOD_SHARED_DIR};SOKOD_SOURCE_DIR=${CMAKE_SOURCE_DIR};SOKOD_SLOW_READER=$<TARGET_FILE:slow_reader>;NO_COLOR=1")
 foreach(script ${SOKOD_SERVER_TESTS})

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, test } from 'node:test';
-import { levelIds, show, startServer, startServerWithLevels, stopCleanly } from './harness.mjs';
+import { BACKEND, levelIds, show, startServer, startServerWithLevels, stopCleanly } from './harness.mjs';
 import { openStream } from './sse.mjs';
 
 const MAX_ROOMS = 3;
@@ -99,21 +99,30 @@ test('a room stays in memory while its rematch waits for the database', async ()
     assert.equal(r.status, 200, show(r));
     r = await host.post(`/api/v1/rooms/${id}/leave`);
     assert.equal(r.json.room.state, 'finished', show(r));
-    // Another process takes the write lock: the rematch waits for it with
-    // the rooms' lock released, and meanwhile room B is asked for. Room A
-    // must not be forgotten under the rematch: B waits for space (503),
-    // unless it came before the rematch reached the database.
-    holder = spawn('sqlite3', [own.db], { stdio: ['pipe', 'pipe', 'pipe'] });
+    // Another process holds the room: SQLite's write lock, or the room's
+    // row on PostgreSQL. The rematch waits for it with the rooms' lock
+    // released, and meanwhile room B is asked for. Room A must not be
+    // forgotten under the rematch: B waits for space (503), unless it came
+    // before the rematch reached the database.
+    const hold = BACKEND === 'postgresql'
+      ? ['psql', ['-X', '-q', '-A', '-t', own.db], `BEGIN; SELECT id FROM rooms WHERE id = ${id} FOR UPDATE; SELECT 'locked';\n`]
+      : ['sqlite3', [own.db], "BEGIN EXCLUSIVE; INSERT INTO users (guest, created_at) VALUES (1, 0); SELECT 'locked';\n"];
+    holder = spawn(hold[0], hold[1], { stdio: ['pipe', 'pipe', 'pipe'] });
     let said = '';
     holder.stdout.on('data', (d) => { said += d; });
-    holder.stdin.write("BEGIN EXCLUSIVE; INSERT INTO users (guest, created_at) VALUES (1, 0); SELECT 'locked';\n");
-    while (!said.includes('locked')) await new Promise((done) => setTimeout(done, 20));
+    holder.stderr.on('data', (d) => { said += d; });
+    const exited = new Promise((done) => holder.on('exit', done));
+    holder.stdin.write(hold[2]);
+    while (!said.includes('locked')) {
+      const ended = await Promise.race([exited.then(() => true), new Promise((done) => setTimeout(() => done(false), 20))]);
+      assert.ok(!ended || said.includes('locked'), `${hold[0]} ended before it held the lock: ${said}`);
+    }
     const rematch = host.post(`/api/v1/rooms/${id}/rematch`);
     await new Promise((done) => setTimeout(done, 500));
     const got = await own.client().get(`/api/v1/rooms/${b.json.room.id}`);
     assert.ok(got.status === 503 || got.status === 200, show(got));
     holder.stdin.end('ROLLBACK;\n');
-    await new Promise((done) => holder.on('exit', done));
+    await exited;
     holder = null;
     // B may also have waited until the rematch gave up on the lock (503):
     // either answer is right, a crash is not.
