@@ -20,7 +20,9 @@
 #include "storage/storage_rooms.h"
 #include "storage/storage_users.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -958,9 +960,44 @@ void room_state_catch_up(void)
         deliver(ids[i], 0);
 }
 
-int room_state_listen(void)
+/* The streams a node counted that ended with it: on SQLite, every one (one
+ * process); on PostgreSQL, those of the processes of this machine that no
+ * longer run (a node of another machine is known alive or not there). */
+#define DEAD_NODES_MAX 64
+
+struct dead_nodes {
+    char host[24];
+    unsigned n;
+    char names[DEAD_NODES_MAX][48];
+};
+
+static int find_dead(void *arg, const char *name)
+{
+    struct dead_nodes *d = arg;
+    const char *slash = strrchr(name, '/');
+    size_t host_len = strlen(d->host);
+    if (slash == NULL || (size_t)(slash - name) != host_len ||
+        strncmp(name, d->host, host_len) != 0 || strcmp(name, node_name()) == 0)
+        return 0;
+    long pid = strtol(slash + 1, NULL, 10);
+    if (pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+        snprintf(d->names[d->n++], sizeof d->names[0], "%s", name);
+    return d->n == DEAD_NODES_MAX;
+}
+
+static void forget_dead_nodes(void)
 {
     storage_room_presence_reset();
+    struct dead_nodes d = {0};
+    gethostname(d.host, sizeof d.host - 1);
+    storage_room_presence_nodes(find_dead, &d);
+    for (unsigned i = 0; i < d.n; i++)
+        storage_room_presence_forget(d.names[i]);
+}
+
+int room_state_listen(void)
+{
+    forget_dead_nodes();
     if (games_add_guard(step_allowed) != 0)
         return -1;
     return games_add_listener(race_entry);

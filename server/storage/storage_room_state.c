@@ -275,6 +275,36 @@ int storage_room_presence_reset(void)
     return storage_exec_stmt(st, "forgetting rooms' streams");
 }
 
+static const char SQL_PRESENCE_NODES[] = "SELECT DISTINCT node FROM room_presence";
+
+int storage_room_presence_nodes(int (*fn)(void *arg, const char *node), void *arg)
+{
+    struct sql_stmt *st = storage_stmt(SQL_PRESENCE_NODES);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    int status = STORAGE_OK;
+    int rc = sql_step(st, "listing the nodes of rooms' streams");
+    while (rc == SQL_ROW && fn(arg, sql_column_text(st, 0)) == 0)
+        rc = sql_step(st, "listing the nodes of rooms' streams");
+    if (rc == SQL_ROW)
+        status = STORAGE_STOP;
+    else if (rc != STORAGE_OK)
+        status = rc;
+    sql_reset(st);
+    return status;
+}
+
+static const char SQL_PRESENCE_FORGET[] = "DELETE FROM room_presence WHERE node = ?";
+
+int storage_room_presence_forget(const char *node)
+{
+    struct sql_stmt *st = storage_stmt(SQL_PRESENCE_FORGET);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sql_bind_text(st, 1, node);
+    return storage_exec_stmt(st, "forgetting a node's room streams");
+}
+
 static const char SQL_ROOMS_RECENT[] = "SELECT id FROM rooms WHERE phase <> 2 AND touched_at >= ? "
                                        "ORDER BY touched_at DESC, id DESC LIMIT ?";
 

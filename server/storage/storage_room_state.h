@@ -87,6 +87,12 @@ int storage_room_presence_add(int64_t id, const char *node, int64_t user, int de
  * other nodes' streams go on. */
 int storage_room_presence_reset(void);
 
+/* Calls fn with each node that counts streams, until it returns nonzero. */
+int storage_room_presence_nodes(int (*fn)(void *arg, const char *node), void *arg);
+
+/* Forgets the streams node `node` counted: it is gone. */
+int storage_room_presence_forget(const char *node);
+
 /* Sets ids[0..*n) to the rooms not finished and touched since `since_ms`,
  * most recently touched first, at most cap. */
 int storage_room_recent(int64_t since_ms, int64_t *ids, unsigned cap, unsigned *n);

@@ -15,16 +15,19 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 let nodes = [];
 let ids;
+let db;
 
 before(async () => {
   if (skip) return;
-  const db = freshPgDatabase();
+  db = freshPgDatabase();
   for (let i = 0; i < 3; i++) nodes.push(await startServer({ db, args: ['--heartbeat', '1'] }));
   ids = await levelIds(nodes[0].client());
 });
 
 after(async () => {
-  for (const [i, node] of nodes.entries()) await stopCleanly(node, `node ${'ABC'[i]} should stop cleanly`);
+  for (const [i, node] of nodes.entries()) {
+    if (node.proc.exitCode === null && node.proc.signalCode === null) await stopCleanly(node, `node ${i} should stop cleanly`);
+  }
 });
 
 // A client of node `server` with the cookies of `client` (the same player).
@@ -146,4 +149,25 @@ test('a player leaving through one node ends the race for the room on every node
   const again = await samePlayerOn(c, host).post(`/api/v1/rooms/${id}/rematch`);
   assert.equal(again.status, 200, show(again));
   await everyNodeShows(id, (room) => room.state === 'lobby' && room.round === 2, 'the rematch');
+});
+
+test('a node killed with streams open leaves nobody connected once it is back', { skip }, async () => {
+  const [a, b] = nodes;
+  const host = a.client();
+  const made = await host.post('/api/v1/rooms', { level: 'chosen', level_id: ids[0] });
+  const id = made.json.room.id;
+  const stream = await openStream(samePlayerOn(b, host), `?room=${id}`);
+  await stream.next('ready');
+  const spectator = await openStream(b.client(), `?room=${id}`);
+  await spectator.next('ready');
+  await everyNodeShows(id, (room) => room.players[0].connected && room.spectators === 1, 'the host connected through node B');
+  // Node B dies without a word; a node started again on its machine
+  // forgets the streams of the processes there that no longer run.
+  b.proc.kill('SIGKILL');
+  await new Promise((done) => b.proc.once('exit', done));
+  stream.close();
+  spectator.close();
+  nodes[1] = await startServer({ db, args: ['--heartbeat', '1'] });
+  await everyNodeShows(id, (room) => !room.players[0].connected && room.spectators === 0,
+    'nobody connected once node B is gone');
 });
