@@ -935,6 +935,14 @@ int room_state_presence(int64_t id, int64_t user, int delta)
     }
     status = storage_finish(status);
     free(text);
+    if (status != STORAGE_OK && delta > 0) {
+        /* The stream does not open: it must not hold the room here. */
+        pthread_mutex_lock(&lock);
+        r = find(id);
+        if (r != NULL)
+            count_follower(r, counted, -delta);
+        pthread_mutex_unlock(&lock);
+    }
     unpin(id);
     if (status == STORAGE_OK && v.event > 0)
         deliver(id, v.event);

@@ -134,3 +134,40 @@ test('a room stays in memory while its rematch waits for the database', async ()
     await stopCleanly(own);
   }
 });
+
+test('a stream the database refused does not hold its room in memory', { skip: BACKEND === 'postgresql' && 'SQLite\'s write lock gives up; a PostgreSQL row lock waits' }, async () => {
+  const own = await startServer({ args: ['--max-rooms', '1'] });
+  let holder = null;
+  const streams = [];
+  try {
+    const levels = await levelIds(own.client());
+    const host = own.client();
+    const a = await host.post('/api/v1/rooms', { level: 'chosen', level_id: levels[0] });
+    assert.equal(a.status, 201, show(a));
+    // The stream's presence cannot be written while another process holds
+    // the write lock: the stream is refused once the wait gives up.
+    holder = spawn('sqlite3', [own.db], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let said = '';
+    holder.stdout.on('data', (d) => { said += d; });
+    holder.stderr.on('data', (d) => { said += d; });
+    const exited = new Promise((done) => holder.on('exit', done));
+    holder.stdin.write("BEGIN EXCLUSIVE; INSERT INTO users (guest, created_at) VALUES (1, 0); SELECT 'locked';\n");
+    while (!said.includes('locked')) {
+      const ended = await Promise.race([exited.then(() => true), new Promise((done) => setTimeout(() => done(false), 20))]);
+      assert.ok(!ended || said.includes('locked'), `sqlite3 ended before it held the lock: ${said}`);
+    }
+    const refused = await openStream(host, `?room=${a.json.room.id}`);
+    streams.push(refused);
+    assert.equal(refused.status, 503, `a stream while the database is locked: status ${refused.status} ${refused.raw.slice(0, 300)}`);
+    holder.stdin.end('ROLLBACK;\n');
+    await exited;
+    holder = null;
+    // Nothing follows room A: another room takes its place in memory.
+    const b = await own.client().post('/api/v1/rooms', { level: 'chosen', level_id: levels[0] });
+    assert.equal(b.status, 201, `a room once the refused stream is gone: ${show(b)}`);
+  } finally {
+    holder?.kill();
+    for (const s of streams) s.close();
+    await stopCleanly(own);
+  }
+});
