@@ -317,7 +317,7 @@ struct delivery {
 static int deliver_one(void *arg, int64_t seq, const char *type, const char *data)
 {
     struct delivery *d = arg;
-    events_publish(d->topic, type, data, strlen(data), true, 0);
+    events_publish(d->topic, type, data, strlen(data), true, (uint64_t)seq);
     d->last = seq;
     return 0;
 }
@@ -946,6 +946,14 @@ int room_state_presence(int64_t id, int64_t user, int delta)
     unpin(id);
     if (status == STORAGE_OK && v.event > 0)
         deliver(id, v.event);
+    return status;
+}
+
+int room_state_position(int64_t room, uint64_t *seq)
+{
+    int64_t last = 0;
+    int status = storage_room_event_last(room, &last);
+    *seq = (uint64_t)last;
     return status;
 }
 

@@ -104,6 +104,11 @@ bool room_state_may_open(int64_t user, const char *address, unsigned *retry);
  * is no such room, ROOM_STATE_NO_SPACE, or a storage failure. */
 int room_state_presence(int64_t room, int64_t user, int delta);
 
+/* Sets *seq to the number of room `room`'s last event: its topic's
+ * position, the same on every node. Returns STORAGE_OK, STORAGE_NOT_FOUND
+ * or a failure. */
+int room_state_position(int64_t room, uint64_t *seq);
+
 /* Another node notified event `seq` of room `room`: the streams following
  * it here get the events they lack, read from the database. */
 void room_state_heard(int64_t room, int64_t seq);

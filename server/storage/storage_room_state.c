@@ -209,6 +209,17 @@ int storage_room_event_add(int64_t id, const char *type, const char *data, int64
     return status;
 }
 
+static const char SQL_EVENT_LAST[] = "SELECT event_seq FROM rooms WHERE id = ?";
+
+int storage_room_event_last(int64_t id, int64_t *seq)
+{
+    struct sql_stmt *st = storage_stmt(SQL_EVENT_LAST);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sql_bind_int64(st, 1, id);
+    return storage_first_int64(st, seq, "reading a room's last event");
+}
+
 static const char SQL_EVENTS_AFTER[] =
     "SELECT seq, type, data FROM room_events WHERE room_id = ? AND seq > ? ORDER BY seq";
 

@@ -71,6 +71,10 @@ int storage_room_seat_check(int64_t id, int64_t user, struct storage_room_seat_c
  * and notifies the other nodes ("room:ID:SEQ"). Sets *seq. */
 int storage_room_event_add(int64_t id, const char *type, const char *data, int64_t *seq);
 
+/* Sets *seq to the number of room `id`'s last event (0: none yet).
+ * STORAGE_NOT_FOUND: no such room. */
+int storage_room_event_last(int64_t id, int64_t *seq);
+
 /* Calls fn for each kept event of room `id` after `after`, oldest first,
  * until it returns nonzero. Returns STORAGE_OK (also when there are none),
  * STORAGE_STOP when fn stopped, or a failure. */

@@ -3,7 +3,8 @@
 // shows the same room, who is in it and who is connected; the start is
 // decided once, whichever nodes the host's start reaches; the players race
 // through any node; and the streams following the room on every node get
-// the same events, ending in one set of results.
+// the same events, ending in one set of results, and an event id of one
+// node resumes the room's stream on another.
 // On SQLite (one process per database) there is nothing to test.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -131,6 +132,17 @@ test('players on different nodes share one room, one start and one set of result
     assert.deepEqual(places[0].map(([user, place]) => [user, place]), [[hostId, 1], [guestId, 2]]);
     assert.equal(told[0].filter((e) => e.startsWith('room') && e.includes('"state":"finished"')).length, 1,
       'the race ends once');
+
+    // An id of node A's stream resumes on node C with the events it
+    // missed: a room's positions are its events' numbers, on every node.
+    const onA = spectators[0];
+    const countdown = onA.events.find((e) => e.event === 'room' && e.json.state === 'countdown');
+    const resumed = await openStream(c.client(), `?room=${id}`, { 'Last-Event-ID': countdown.id });
+    streams.push(resumed);
+    await resumed.next('ready');
+    const replayed = resumed.events.filter((e) => e.event !== 'ready').map((e) => `${e.event} ${e.data}`);
+    assert.deepEqual(replayed, told[2].slice(1),
+      `resuming on node C after ${countdown.id}, an id of node A: ${resumed.raw.slice(0, 2000)}`);
   } finally {
     for (const s of streams) s.close();
   }
