@@ -316,8 +316,10 @@ int storage_room_presence_forget(const char *node)
     return storage_exec_stmt(st, "forgetting a node's room streams");
 }
 
-static const char SQL_ROOMS_RECENT[] = "SELECT id FROM rooms WHERE phase <> 2 AND touched_at >= ? "
-                                       "ORDER BY touched_at DESC, id DESC LIMIT ?";
+static const char SQL_ROOMS_RECENT[] =
+    "SELECT id FROM rooms r WHERE phase <> 2 AND touched_at >= ? AND EXISTS "
+    "(SELECT 1 FROM room_seats s WHERE s.room_id = r.id AND s.gone = 0) "
+    "ORDER BY touched_at DESC, id DESC LIMIT ?";
 
 int storage_room_recent(int64_t since_ms, int64_t *ids, unsigned cap, unsigned *n)
 {

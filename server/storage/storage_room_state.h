@@ -97,8 +97,8 @@ int storage_room_presence_nodes(int (*fn)(void *arg, const char *node), void *ar
 /* Forgets the streams node `node` counted: it is gone. */
 int storage_room_presence_forget(const char *node);
 
-/* Sets ids[0..*n) to the rooms not finished and touched since `since_ms`,
- * most recently touched first, at most cap. */
+/* Sets ids[0..*n) to the rooms not finished, with someone in them, and
+ * touched since `since_ms`, most recently touched first, at most cap. */
 int storage_room_recent(int64_t since_ms, int64_t *ids, unsigned cap, unsigned *n);
 
 #endif
