@@ -3,13 +3,15 @@
  * and read what was published to them as Server-Sent Events text.
  *
  * Every event has a position in its topic. A game topic's positions are
- * the game's own log numbers (seq): they follow commit order and mean the
- * same on every node. Other topics (rooms, watchers) count on the node
- * that publishes them, from the process's start time in microseconds, and
- * their positions carry a tag of the process, so that a position from
- * another node or an earlier process is known as foreign. An event's SSE
- * id names the position the stream reached in each of its topics:
- * "game:12@34,room:3@a1b2c3d4.1764111111000001" (see events_parse_id). A
+ * the game's own log numbers (seq), a room topic's the numbers of the
+ * room's events as stored: they follow commit order and mean the same on
+ * every node. Other topics (watchers) count on the node that publishes
+ * them, from the process's start time in microseconds, and their
+ * positions carry a tag of the process, so that a position from another
+ * node or an earlier process is known as foreign. An event's SSE id names
+ * the position the stream reached in each of its topics:
+ * "game:12@34,room:3@7,watch:5@a1b2c3d4.1764111111000001" (see
+ * events_parse_id). A
  * stream opened with the last id its client saw gets the events it missed
  * from each topic's history (for a game topic, also those the caller read
  * back from the database), or a "snapshot" event for a topic that cannot
@@ -67,8 +69,9 @@ bool events_wanted(const char *topic);
 
 /* Publishes an event of `type` with `data` (one line of JSON, len bytes) to
  * a topic: appended to its history and queued for every stream that follows
- * it. `pos` is the event's position in a game topic (the entry's seq), or
- * 0 for a topic the node counts (the next position is taken). `create`
+ * it. `pos` is the event's position in a game or room topic (the entry's
+ * seq, the room event's number), or 0 for a topic the node counts (the
+ * next position is taken). `create`
  * makes the topic when it does not exist (a room); otherwise an event for
  * a topic nobody follows is dropped, and so is a game event whose position
  * the topic has already (published by the listener of another node's
@@ -115,8 +118,9 @@ struct events_from {
     bool known;   /* the client's last id named this topic (events_parse_id) */
     uint64_t pos; /* and the position it had reached */
     bool foreign; /* a counted position of another process */
-    bool game;    /* a game topic: positions are seqs */
-    uint64_t seq; /* a game topic: its seq, read before the open */
+    bool game;    /* a game or room topic: positions are numbered in the database */
+    uint64_t seq; /* such a topic's last position (a game's seq, a room's last event),
+                     read before the open */
     bool gap;     /* a game topic: the database could not say what was missed */
     const struct events_missed *missed; /* a game topic: the "step" events after pos, read
                                            back from the database, oldest first */

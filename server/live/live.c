@@ -159,9 +159,11 @@ int live_events(struct http_conn *c)
         from[n].game = true;
         n++;
     }
+    unsigned room_topic = n;
     if (room != 0) {
         snprintf(names[n], sizeof names[n], "room:%lld", (long long)room);
         topics[n] = names[n];
+        from[n].game = true; /* positioned by the room's events, as stored */
         n++;
     }
     if (watch != 0) {
@@ -187,6 +189,13 @@ int live_events(struct http_conn *c)
         from[0].seq = row.seq;
         if (has_last)
             read_missed(game, &from[0], &missed);
+    }
+    if (room != 0) {
+        int status = room_state_position(room, &from[room_topic].seq);
+        if (status != STORAGE_OK) {
+            entry_event_free(missed, from[0].nmissed);
+            return room_reply_failure(c, room, status);
+        }
     }
     int result_open = open_stream(c, room, user, watch, topics, n, has_last, from);
     entry_event_free(missed, from[0].nmissed);

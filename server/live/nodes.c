@@ -5,6 +5,7 @@
 
 #include "live/entry_event.h"
 #include "live/events.h"
+#include "live/room_state.h"
 #include "live/watch.h"
 #include "storage/storage_notify.h"
 
@@ -86,6 +87,9 @@ static void on_payload(void *arg, const char *payload, bool own)
         id > 0 && seq > 0) {
         catch_up_game(id, seq);
         tell_watchers(id, seq);
+    } else if (sscanf(payload, "room:%lld:%u%n", &id, &seq, &used) == 2 && payload[used] == '\0' &&
+               id > 0 && seq > 0) {
+        room_state_heard(id, seq);
     } else if (sscanf(payload, "unwatch:%lld%n", &id, &used) == 1 && payload[used] == '\0') {
         char topic[EVENTS_TOPIC_MAX];
         watch_topic(id, topic);
@@ -94,7 +98,7 @@ static void on_payload(void *arg, const char *payload, bool own)
 }
 
 /* Notifications sent while the connection was down are lost: every game
- * topic followed here reads what it lacks from the tables. */
+ * topic and room followed here reads what it lacks from the tables. */
 static void on_reconnected(void *arg)
 {
     (void)arg;
@@ -106,6 +110,7 @@ static void on_reconnected(void *arg)
             catch_up_game(id, 0);
     }
     free(names);
+    room_state_catch_up();
 }
 
 int live_nodes_start(void)

@@ -1,6 +1,8 @@
-/* Race rooms in memory, under one lock: the rooms, their seats and
- * followers, the phase machine, and what race games tell their room.
- * The phase machine is documented above its events, further down. */
+/* Race rooms: the phase machine, decided in the database (each event in a
+ * transaction that locks the room's row, so that whichever node runs it
+ * decides it once), the rooms this node holds in memory (its followers
+ * here, under one lock), and what race games tell their room. The phase
+ * machine is documented above its events, further down. */
 #include "live/room_state.h"
 
 #include "base/clock.h"
@@ -8,18 +10,25 @@
 #include "http/ratelimit.h"
 #include "live/entry_event.h"
 #include "live/events.h"
+#include "live/room_text.h"
 #include "play/game_play.h"
 #include "play/games.h"
 #include "storage/storage.h"
 #include "storage/storage_games.h"
 #include "storage/storage_levels.h"
+#include "storage/storage_room_state.h"
 #include "storage/storage_rooms.h"
 #include "storage/storage_users.h"
 
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #define ROOM_SEATS ROOM_STATE_SEATS
 #define ROOM_COUNTDOWN_MS 3000
@@ -64,28 +73,15 @@ static bool limit(int which, const char *key, unsigned *retry)
 
 enum phase { PHASE_LOBBY, PHASE_STARTED, PHASE_FINISHED };
 
-struct seat {
-    int64_t user_id;
-    char name[64];   /* "" for a guest */
-    int64_t game_id; /* this round's race game, 0 before the start */
-    bool left;
-    uint32_t seq, moves, pushes, boxes_on_goal;
-    bool finished;
-    int64_t time_ms; /* from the start to the solving step's commit */
-    unsigned place;
-};
-
+/* A room this node holds: what it shows of the level, the live streams
+ * following it here, and the last of its events (numbered in the
+ * database) published to them. */
 struct room {
-    int64_t id, host_id, level_id;
-    char source[16];
+    int64_t id;
     char title[128];
-    uint32_t round, boxes;
-    enum phase phase;
-    bool starting;     /* a start is creating the games */
-    unsigned storing;  /* rematches storing the next round, lock released */
-    int64_t starts_at; /* wall clock, milliseconds */
-    unsigned nseats, finished;
-    struct seat seats[ROOM_SEATS];
+    uint32_t boxes;
+    unsigned busy;     /* operations on the room under way, lock released */
+    int64_t published; /* the room's last event published here */
     struct {
         int64_t user;
         unsigned streams;
@@ -97,10 +93,10 @@ struct room {
     struct room *chain;       /* the next room of its bucket */
 };
 
-/* The rooms in memory: a list, newest first (the order of the rooms
- * list), and buckets by id. A room comes into memory when it is opened or
- * first asked for, so any client can bring the rooms of the database into
- * memory: there are at most max_rooms at once, which room_space keeps. */
+/* The rooms in memory: a list, newest first, and buckets by id. A room
+ * comes into memory when it is opened or first asked for, so any client
+ * can bring the rooms of the database into memory: there are at most
+ * max_rooms at once, which room_space keeps. */
 #define ROOM_BUCKETS 4096u
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -108,6 +104,25 @@ static struct room *rooms;
 static struct room *buckets[ROOM_BUCKETS];
 static unsigned nrooms;
 static unsigned max_rooms = 10000; /* --max-rooms, through room_state_set_limit */
+
+/* This process, as the room_presence rows of its streams name it. */
+static char node[48];
+static pthread_once_t node_once = PTHREAD_ONCE_INIT;
+
+static void make_node(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    char host[24] = "";
+    gethostname(host, sizeof host - 1);
+    snprintf(node, sizeof node, "%s/%d.%lx", host, (int)getpid(), (unsigned long)t.tv_nsec);
+}
+
+static const char *node_name(void)
+{
+    pthread_once(&node_once, make_node);
+    return node;
+}
 
 static struct room **bucket_of(int64_t id)
 {
@@ -154,36 +169,6 @@ static void forget(struct room *r)
     free(r);
 }
 
-static struct seat *seat_of(struct room *r, int64_t user)
-{
-    for (unsigned i = 0; i < r->nseats; i++) {
-        if (r->seats[i].user_id == user)
-            return &r->seats[i];
-    }
-    return NULL;
-}
-
-/* Live streams of `user` following the room. */
-static unsigned streams_of(const struct room *r, int64_t user)
-{
-    for (unsigned i = 0; i < r->nfollowers; i++) {
-        if (r->followers[i].user == user)
-            return r->followers[i].streams;
-    }
-    return 0;
-}
-
-/* Streams of people without a seat. */
-static unsigned spectators(const struct room *r)
-{
-    unsigned n = r->anonymous;
-    for (unsigned i = 0; i < r->nfollowers; i++) {
-        if (seat_of((struct room *)r, r->followers[i].user) == NULL)
-            n += r->followers[i].streams;
-    }
-    return n;
-}
-
 struct level_facts {
     char title[128];
     uint32_t boxes;
@@ -199,12 +184,11 @@ static int take_level(void *arg, const struct storage_level *l)
     return 0;
 }
 
-/* Whether r may leave memory: nobody follows it and no race of it is under
- * way (it comes back from the database in the lobby, so its seats go). */
+/* Whether r may leave memory: nobody follows it here and no operation on
+ * it is under way (the room itself is in the database). */
 static bool forgettable(const struct room *r)
 {
-    return r->nfollowers == 0 && r->anonymous == 0 && !r->starting && r->storing == 0 &&
-           r->phase != PHASE_STARTED;
+    return r->nfollowers == 0 && r->anonymous == 0 && r->busy == 0;
 }
 
 /* Makes room in memory for one more room: forgets the rooms nobody touched
@@ -237,41 +221,24 @@ void room_state_set_limit(unsigned n)
     pthread_mutex_unlock(&lock);
 }
 
-/* Finds a room, loading it from the database into the lobby when this
- * process has not seen it. Returns it with the lock held, or NULL (lock not
- * held) with *status STORAGE_NOT_FOUND, ROOM_STATE_NO_SPACE or a failure. */
-static struct room *lock_room(int64_t id, int *status)
+/* Puts a room read from the database in memory (at most max_rooms).
+ * Returns it with the lock held, or NULL (lock not held) with *status
+ * ROOM_STATE_NO_SPACE or ROOM_STATE_NO_MEMORY. */
+static struct room *hold(const struct storage_room_state *s, const struct level_facts *facts,
+                         int *status)
 {
-    pthread_mutex_lock(&lock);
-    struct room *r = find(id);
-    if (r != NULL)
-        return r;
-    pthread_mutex_unlock(&lock);
-    struct storage_room row;
-    *status = storage_room_get(id, &row);
-    struct level_facts facts = {0};
-    if (*status == STORAGE_OK)
-        *status = storage_level_get(row.level_id, 0, take_level, &facts);
-    if (*status != STORAGE_OK)
-        return NULL;
     struct room *fresh = calloc(1, sizeof *fresh);
     if (fresh == NULL) {
-        *status = STORAGE_ERROR;
+        *status = ROOM_STATE_NO_MEMORY;
         return NULL;
     }
-    fresh->id = row.id;
-    fresh->host_id = row.host_id;
-    fresh->level_id = row.level_id;
-    snprintf(fresh->source, sizeof fresh->source, "%s", row.source);
-    snprintf(fresh->title, sizeof fresh->title, "%s", facts.title);
-    fresh->boxes = facts.boxes;
-    /* A round that was under way when the process stopped is over: its
-     * games stay in the database, the room starts a new round. */
-    fresh->round = row.round;
-    fresh->phase = PHASE_LOBBY;
+    fresh->id = s->id;
+    snprintf(fresh->title, sizeof fresh->title, "%s", facts->title);
+    fresh->boxes = facts->boxes;
+    fresh->published = s->event_seq;
     fresh->touched = clock_now_ms();
     pthread_mutex_lock(&lock);
-    r = find(id);
+    struct room *r = find(s->id);
     if (r != NULL) {
         free(fresh);
         return r;
@@ -286,106 +253,102 @@ static struct room *lock_room(int64_t id, int *status)
     return fresh;
 }
 
-static const char *phase_name(const struct room *r, int64_t now)
+/* Finds a room in memory, reading it from the database when this process
+ * does not hold it. Returns it with the lock held, or NULL (lock not
+ * held) with *status STORAGE_NOT_FOUND, ROOM_STATE_NO_SPACE or a failure. */
+static struct room *lock_room(int64_t id, int *status)
 {
-    switch (r->phase) {
-    case PHASE_LOBBY:
-        return "lobby";
-    case PHASE_STARTED:
-        return now < r->starts_at ? "countdown" : "racing";
-    case PHASE_FINISHED:
-        break;
-    }
-    return "finished";
+    pthread_mutex_lock(&lock);
+    struct room *r = find(id);
+    if (r != NULL)
+        return r;
+    pthread_mutex_unlock(&lock);
+    struct storage_room_state s;
+    *status = storage_room_state_read(id, false, &s);
+    struct level_facts facts = {0};
+    if (*status == STORAGE_OK)
+        *status = storage_level_get(s.level_id, 0, take_level, &facts);
+    if (*status != STORAGE_OK)
+        return NULL;
+    return hold(&s, &facts, status);
 }
 
-/* Writes the room's public state (no boards) as a JSON object. Lock held. */
-static void write_room(struct textbuf *b, const struct room *r)
+/* Keeps room `id` in memory while an operation runs with the lock
+ * released, and copies what it shows of its level. */
+static int pin(int64_t id, char *title, size_t cap, uint32_t *boxes)
 {
-    int64_t now = clock_now_ms();
-    textbuf_puts(b, "{\"id\":");
-    textbuf_int(b, r->id);
-    textbuf_puts(b, ",\"host_id\":");
-    textbuf_int(b, r->host_id);
-    textbuf_puts(b, ",\"level_id\":");
-    textbuf_int(b, r->level_id);
-    textbuf_puts(b, ",\"title\":");
-    textbuf_json_string(b, r->title, strlen(r->title));
-    textbuf_puts(b, ",\"boxes\":");
-    textbuf_int(b, r->boxes);
-    textbuf_puts(b, ",\"source\":\"");
-    textbuf_puts(b, r->source);
-    textbuf_puts(b, "\",\"round\":");
-    textbuf_int(b, r->round);
-    textbuf_puts(b, ",\"state\":\"");
-    textbuf_puts(b, phase_name(r, now));
-    textbuf_puts(b, "\",\"starts_in_ms\":");
-    if (r->phase == PHASE_STARTED)
-        textbuf_int(b, r->starts_at > now ? r->starts_at - now : 0);
-    else
-        textbuf_puts(b, "null");
-    textbuf_puts(b, ",\"spectators\":");
-    textbuf_int(b, spectators(r));
-    textbuf_puts(b, ",\"players\":[");
-    for (unsigned i = 0; i < r->nseats; i++) {
-        const struct seat *s = &r->seats[i];
-        textbuf_puts(b, i > 0 ? ",{\"user_id\":" : "{\"user_id\":");
-        textbuf_int(b, s->user_id);
-        textbuf_puts(b, ",\"name\":");
-        textbuf_json_string(b, s->name, strlen(s->name));
-        textbuf_puts(b, s->user_id == r->host_id ? ",\"host\":true" : ",\"host\":false");
-        textbuf_puts(b, streams_of(r, s->user_id) > 0 ? ",\"connected\":true"
-                                                      : ",\"connected\":false");
-        textbuf_puts(b, s->left ? ",\"left\":true" : ",\"left\":false");
-        textbuf_puts(b, ",\"game_id\":");
-        if (s->game_id != 0)
-            textbuf_int(b, s->game_id);
-        else
-            textbuf_puts(b, "null");
-        textbuf_puts(b, ",\"seq\":");
-        textbuf_int(b, s->seq);
-        textbuf_puts(b, ",\"moves\":");
-        textbuf_int(b, s->moves);
-        textbuf_puts(b, ",\"pushes\":");
-        textbuf_int(b, s->pushes);
-        textbuf_puts(b, ",\"boxes_on_goal\":");
-        textbuf_int(b, s->boxes_on_goal);
-        textbuf_puts(b, s->finished ? ",\"finished\":true,\"time_ms\":"
-                                    : ",\"finished\":false,\"time_ms\":");
-        if (s->finished)
-            textbuf_int(b, s->time_ms);
-        else
-            textbuf_puts(b, "null");
-        textbuf_puts(b, ",\"place\":");
-        if (s->finished)
-            textbuf_int(b, s->place);
-        else
-            textbuf_puts(b, "null");
-        textbuf_puts(b, "}");
-    }
-    textbuf_puts(b, "]}");
+    int status = STORAGE_OK;
+    struct room *r = lock_room(id, &status);
+    if (r == NULL)
+        return status;
+    r->busy++;
+    r->touched = clock_now_ms();
+    snprintf(title, cap, "%s", r->title);
+    *boxes = r->boxes;
+    pthread_mutex_unlock(&lock);
+    return STORAGE_OK;
 }
 
-/* Publishes the room's state to its followers. Lock held: the text is
- * built here and published after the caller unlocks, so it is returned. */
-static char *room_event(const struct room *r, size_t *len)
+static void unpin(int64_t id)
+{
+    pthread_mutex_lock(&lock);
+    struct room *r = find(id);
+    if (r != NULL && r->busy > 0)
+        r->busy--;
+    pthread_mutex_unlock(&lock);
+}
+
+static char *room_text(const struct storage_room_state *s, const char *title, uint32_t boxes,
+                       size_t *len)
 {
     struct textbuf b = {0};
-    write_room(&b, r);
+    room_text_write(&b, s, title, boxes, clock_now_ms());
     return textbuf_take(&b, len);
 }
 
-static void publish_room(int64_t id, char *text, size_t len)
-{
-    if (text == NULL)
-        return;
+/* Events are published here one room at a time, in their order. */
+static pthread_mutex_t publishing = PTHREAD_MUTEX_INITIALIZER;
+
+struct delivery {
     char topic[EVENTS_TOPIC_MAX];
-    snprintf(topic, sizeof topic, "room:%lld", (long long)id);
-    events_publish(topic, "room", text, len, true, 0);
-    free(text);
+    int64_t last;
+};
+
+static int deliver_one(void *arg, int64_t seq, const char *type, const char *data)
+{
+    struct delivery *d = arg;
+    events_publish(d->topic, type, data, strlen(data), true, (uint64_t)seq);
+    d->last = seq;
+    return 0;
 }
 
-static void seat_init(struct seat *s, int64_t user)
+/* Publishes to the streams following room `id` here the room's events
+ * they were not given, up to `seq` at least (as the database numbers
+ * them), read from the database: the events of this node's operations and
+ * those another node notified. A room nobody follows here only moves its
+ * mark; a room this node does not hold is none of its business. */
+static void deliver(int64_t id, int64_t seq)
+{
+    pthread_mutex_lock(&publishing);
+    pthread_mutex_lock(&lock);
+    struct room *r = find(id);
+    int64_t after = r != NULL ? r->published : seq;
+    pthread_mutex_unlock(&lock);
+    struct delivery d = {.last = after};
+    snprintf(d.topic, sizeof d.topic, "room:%" PRId64, id);
+    if (r != NULL && after < seq && !events_wanted(d.topic))
+        d.last = seq;
+    else if (r != NULL && (after < seq || seq == 0))
+        storage_room_events_after(id, after, deliver_one, &d);
+    pthread_mutex_lock(&lock);
+    r = find(id);
+    if (r != NULL && d.last > r->published)
+        r->published = d.last;
+    pthread_mutex_unlock(&lock);
+    pthread_mutex_unlock(&publishing);
+}
+
+static void seat_init(struct storage_room_seat *s, int64_t user)
 {
     memset(s, 0, sizeof *s);
     s->user_id = user;
@@ -393,40 +356,50 @@ static void seat_init(struct seat *s, int64_t user)
         s->name[0] = '\0';
 }
 
-/* After a player left or finished: the race ends once everyone still in it
- * has finished. Lock held. */
-static void maybe_finish(struct room *r)
+static struct storage_room_seat *seat_of(struct storage_room_state *s, int64_t user)
 {
-    if (r->phase != PHASE_STARTED)
-        return;
-    for (unsigned i = 0; i < r->nseats; i++) {
-        if (!r->seats[i].left && !r->seats[i].finished && r->seats[i].game_id != 0)
-            return;
+    for (unsigned i = 0; i < s->nseats; i++) {
+        if (s->seats[i].user_id == user)
+            return &s->seats[i];
     }
-    r->phase = PHASE_FINISHED;
+    return NULL;
 }
 
-/* Fills *v with r as `user` sees it. Lock held. */
-static void view_of(const struct room *r, int64_t user, bool changed, struct room_view *v)
+/* After a player left or finished: the race ends once everyone still in it
+ * has finished. */
+static void maybe_finish(struct storage_room_state *s)
 {
-    struct textbuf b = {0};
-    write_room(&b, r);
-    v->id = r->id;
-    v->room = textbuf_take(&b, &v->room_len);
-    v->changed = changed;
-    v->seated = user != 0 && seat_of((struct room *)r, user) != NULL;
-    v->ngames = r->nseats;
-    for (unsigned i = 0; i < r->nseats; i++)
-        v->games[i] = r->seats[i].game_id;
+    if (s->phase != PHASE_STARTED)
+        return;
+    for (unsigned i = 0; i < s->nseats; i++) {
+        if (!s->seats[i].gone && !s->seats[i].finished && s->seats[i].game_id != 0)
+            return;
+    }
+    s->phase = PHASE_FINISHED;
+}
+
+/* Fills *v with room s as `user` sees it; text is its JSON (taken, or
+ * NULL: made here). */
+static void view_of(struct storage_room_state *s, int64_t user, const char *title, uint32_t boxes,
+                    char *text, size_t len, struct room_view *v)
+{
+    v->id = s->id;
+    if (text == NULL)
+        text = room_text(s, title, boxes, &len);
+    v->room = text;
+    v->room_len = len;
+    v->seated = user != 0 && seat_of(s, user) != NULL;
+    v->ngames = s->nseats;
+    for (unsigned i = 0; i < s->nseats; i++)
+        v->games[i] = s->seats[i].game_id;
 }
 
 void room_state_view_done(struct room_view *v)
 {
-    if (v->changed)
-        publish_room(v->id, v->room, v->room_len);
-    else
-        free(v->room);
+    free(v->room);
     v->room = NULL;
+    if (v->changed)
+        deliver(v->id, v->event);
 }
 
 int room_state_level_check(int64_t level)
@@ -447,230 +420,233 @@ int room_state_open(int64_t user, int64_t level, const char *source, struct room
     snprintf(row.source, sizeof row.source, "%s", source);
     row.host_id = user;
     row.created_at = clock_now();
+    struct storage_room_state s = {0};
     status = storage_begin();
     if (status == STORAGE_OK)
         status = storage_room_create(&row);
+    if (status == STORAGE_OK) {
+        s.id = row.id;
+        s.host_id = user;
+        s.level_id = level;
+        snprintf(s.source, sizeof s.source, "%s", row.source);
+        s.round = 1;
+        s.phase = PHASE_LOBBY;
+        s.touched_at = clock_now_ms();
+        s.nseats = 1;
+        seat_init(&s.seats[0], user);
+        status = storage_room_state_save(&s);
+    }
     status = storage_finish(status);
     if (status != STORAGE_OK)
         return status;
-    struct room *r = calloc(1, sizeof *r);
+    /* The room is stored: when memory is full, it opens once there is space. */
+    struct room *r = hold(&s, &facts, &status);
     if (r == NULL)
-        return ROOM_STATE_NO_MEMORY;
-    r->id = row.id;
-    r->host_id = user;
-    r->level_id = row.level_id;
-    snprintf(r->source, sizeof r->source, "%s", row.source);
-    snprintf(r->title, sizeof r->title, "%s", facts.title);
-    r->boxes = facts.boxes;
-    r->round = 1;
-    r->phase = PHASE_LOBBY;
-    r->touched = clock_now_ms();
-    r->nseats = 1;
-    seat_init(&r->seats[0], user);
-    pthread_mutex_lock(&lock);
-    if (!room_space(r->touched)) {
-        /* The room is stored: it opens once memory has space again. */
-        pthread_mutex_unlock(&lock);
-        free(r);
-        return ROOM_STATE_NO_SPACE;
-    }
-    insert(r);
-    view_of(r, user, false, v);
+        return status;
     pthread_mutex_unlock(&lock);
+    view_of(&s, user, facts.title, facts.boxes, NULL, 0, v);
     return STORAGE_OK;
 }
 
-/* The phase machine of a room. A room in memory is in one of four phases;
- * `phase` holds three of them, the countdown being PHASE_STARTED before
- * starts_at (GET shows "countdown", then "racing", read from the clock).
+/* The phase machine of a room, kept in its row of rooms and its seats in
+ * room_seats. A room is in one of four phases; `phase` holds three of
+ * them, the countdown being PHASE_STARTED before starts_at (GET shows
+ * "countdown", then "racing", read from the clock, which follows the
+ * database's on every node).
  *
  *   LOBBY (PHASE_LOBBY): players take and leave seats; nobody races.
  *     - join: a seat for a newcomer (ROOM_SEATS at most). Stays.
  *     - leave: the seat goes; the host's role passes to the first seat.
- *     - start (the host, someone seated): `starting` is set while the
- *       round's games are stored with the lock released; stored, every seat
- *       of the start gets its game -> COUNTDOWN; failed -> stays.
- *     Arrived at by opening, by loading from the database (with no seats,
- *     in the stored round: a round under way when the process stopped is
- *     over) and by a rematch.
- *     Invariants: no seat has finished or left; finished == 0; games are
+ *     - start (the host, someone seated): every seat gets a race game of
+ *       the round, stored in the same transaction -> COUNTDOWN.
+ *     Arrived at by opening and by a rematch.
+ *     Invariants: no seat has finished or left; places == 0; games are
  *     those of no round yet (0), until the start gives them.
  *   COUNTDOWN (PHASE_STARTED, now < starts_at): the games exist; their
  *     entries are refused (race_not_started).
- *     - the clock reaching starts_at -> RACING (no event: nothing to do).
+ *     - the clock reaching starts_at -> RACING (nothing to store: every
+ *       node reads the phase against starts_at).
  *     - leave: the seat is marked left; -> FINISHED when no seat races on.
  *     - join: a newcomer is refused (race_under_way); a seat that left is
  *       back in the race.
  *   RACING (PHASE_STARTED, now >= starts_at): each seat's entries are taken,
  *     within the step rate limits, until it finishes or leaves.
- *     - an entry that solves: the seat finishes, with its time from
- *       starts_at and the next place; -> FINISHED when no seat races on.
+ *     - an entry that solves (committed, then told to the room): the seat
+ *       finishes, with its time from starts_at and the next place;
+ *       -> FINISHED when no seat races on.
  *     - leave, join: as in COUNTDOWN.
  *   FINISHED (PHASE_FINISHED): the results stand; entries are refused
  *     (race_over).
  *     - join: a newcomer takes a seat, with no game, for the next round.
  *     - leave: the seat goes, as in the lobby.
- *     - rematch (a seated player or the host): the round goes up and is
- *       stored, the seats that left go, the others are reset -> LOBBY.
+ *     - rematch (a seated player or the host): the round goes up, the
+ *       seats that left go, the others are reset -> LOBBY.
  *
- * In COUNTDOWN and RACING: starts_at is set; a seat with no game came while
- * the games were being stored and waits for the next round; `finished`
- * seats have places 1..finished. "No seat races on": every seat with a
- * game has finished or left (maybe_finish). A room leaves memory only when
- * nobody follows it, no start or rematch is storing what it needs (with
- * the lock released, r must stay), and it is not in PHASE_STARTED
- * (forgettable); it then comes back in the LOBBY.
+ * In COUNTDOWN and RACING: starts_at is set; a seat with no game came
+ * after the start and waits for the next round; finished seats have places
+ * 1..places. "No seat races on": every seat with a game has finished or
+ * left (maybe_finish). Each event runs in one transaction that reads the
+ * room with its row locked (FOR UPDATE on PostgreSQL; SQLite's write lock
+ * serialises already), decides, stores the room and its event, and
+ * notifies the other nodes: two nodes never both decide one event.
  *
  * The events are coded below (join, leave, start, rematch), in
  * step_allowed (an entry let through or refused) and in race_entry (an
  * entry committed). */
 
-/* An event of the phase machine (above) on room r, by `user`: called and
- * returning with the lock held (a start and a rematch release it while
- * they store what they need, r held in memory meanwhile). Returns STORAGE_OK with
- * *changed when the followers are to be told, or a refusal (r as it was)
+/* An event of the phase machine (above) on room s, by `user`, inside the
+ * transaction that locked it. Returns STORAGE_OK with *changed when the
+ * room is to be stored and its followers told, or a refusal (s as it was)
  * or a storage failure. */
-typedef int (*room_transition)(struct room *r, int64_t user, bool *changed);
+typedef int (*room_transition)(struct storage_room_state *s, int64_t user, bool *changed);
 
-/* Runs event `fn` (NULL: none) on room `id` and fills *v with the room
- * it leaves. */
+/* Stores room s as an event left it, then reads it back (whom each seat's
+ * streams show connected follows the seats) and adds a "room" event of
+ * it, whose text is *text (malloc'd, *len bytes) and number v->event. */
+static int store_changed(struct storage_room_state *s, const char *title, uint32_t boxes,
+                         char **text, size_t *len, struct room_view *v)
+{
+    int status = storage_room_state_save(s);
+    if (status == STORAGE_OK)
+        status = storage_room_state_read(s->id, false, s);
+    if (status != STORAGE_OK)
+        return status;
+    *text = room_text(s, title, boxes, len);
+    if (*text == NULL)
+        return STORAGE_ERROR;
+    return storage_room_event_add(s->id, "room", *text, &v->event);
+}
+
+/* Runs event `fn` (NULL: none, a read) on room `id` and fills *v with the
+ * room it leaves. */
 static int run(int64_t id, int64_t user, room_transition fn, struct room_view *v)
 {
     memset(v, 0, sizeof *v);
-    int status = STORAGE_OK;
-    struct room *r = lock_room(id, &status);
-    if (r == NULL)
+    char title[128];
+    uint32_t boxes = 0;
+    int status = pin(id, title, sizeof title, &boxes);
+    if (status != STORAGE_OK)
         return status;
+    struct storage_room_state s;
+    char *text = NULL;
+    size_t len = 0;
     bool changed = false;
-    status = fn != NULL ? fn(r, user, &changed) : STORAGE_OK;
-    if (status == STORAGE_OK)
-        view_of(r, user, changed, v);
-    pthread_mutex_unlock(&lock);
-    return status;
-}
-
-static int join(struct room *r, int64_t user, bool *changed)
-{
-    struct seat *s = seat_of(r, user);
-    if (s == NULL && r->phase == PHASE_STARTED)
-        return ROOM_STATE_RACING;
-    if (s == NULL && r->nseats == ROOM_SEATS)
-        return ROOM_STATE_FULL;
-    if (s == NULL) {
-        /* The name is read under the lock: one quick indexed read. */
-        s = &r->seats[r->nseats++];
-        seat_init(s, user);
-        *changed = true;
-    } else if (s->left) {
-        s->left = false; /* back in the race */
-        *changed = true;
+    if (fn == NULL) {
+        status = storage_room_state_read(id, false, &s);
+    } else {
+        status = storage_begin();
+        if (status == STORAGE_OK)
+            status = storage_room_state_read(id, true, &s);
+        if (status == STORAGE_OK)
+            status = fn(&s, user, &changed);
+        if (status == STORAGE_OK && changed) {
+            s.touched_at = clock_now_ms();
+            status = store_changed(&s, title, boxes, &text, &len, v);
+        }
+        status = storage_finish(status);
     }
-    r->touched = clock_now_ms();
+    unpin(id);
+    if (status != STORAGE_OK) {
+        free(text);
+        return status;
+    }
+    v->changed = changed;
+    view_of(&s, user, title, boxes, text, len, v);
     return STORAGE_OK;
 }
 
-static int leave(struct room *r, int64_t user, bool *changed)
+static int join(struct storage_room_state *s, int64_t user, bool *changed)
 {
-    struct seat *s = seat_of(r, user);
-    if (s == NULL)
-        return STORAGE_OK;
-    if (r->phase == PHASE_STARTED) {
-        s->left = true;
-        maybe_finish(r);
-    } else {
-        *s = r->seats[--r->nseats];
-        if (user == r->host_id && r->nseats > 0)
-            r->host_id = r->seats[0].user_id;
+    struct storage_room_seat *seat = seat_of(s, user);
+    if (seat == NULL && s->phase == PHASE_STARTED)
+        return ROOM_STATE_RACING;
+    if (seat == NULL && s->nseats == ROOM_SEATS)
+        return ROOM_STATE_FULL;
+    if (seat == NULL) {
+        seat = &s->seats[s->nseats];
+        seat_init(seat, user);
+        s->nseats++;
+        *changed = true;
+    } else if (seat->gone) {
+        seat->gone = false; /* back in the race */
+        *changed = true;
     }
-    r->touched = clock_now_ms();
+    return STORAGE_OK;
+}
+
+static int leave(struct storage_room_state *s, int64_t user, bool *changed)
+{
+    struct storage_room_seat *seat = seat_of(s, user);
+    if (seat == NULL)
+        return STORAGE_OK;
+    if (s->phase == PHASE_STARTED) {
+        seat->gone = true;
+        maybe_finish(s);
+    } else {
+        *seat = s->seats[--s->nseats];
+        if (user == s->host_id && s->nseats > 0)
+            s->host_id = s->seats[0].user_id;
+    }
     *changed = true;
     return STORAGE_OK;
 }
 
-static int start(struct room *r, int64_t user, bool *changed)
+static int start(struct storage_room_state *s, int64_t user, bool *changed)
 {
-    if (r->host_id != user)
+    if (s->host_id != user)
         return ROOM_STATE_NOT_HOST;
-    if (r->phase != PHASE_LOBBY || r->starting || r->nseats == 0)
+    if (s->phase != PHASE_LOBBY || s->nseats == 0)
         return ROOM_STATE_RACING;
-    r->starting = true;
-    int64_t users[ROOM_SEATS], games[ROOM_SEATS] = {0};
-    unsigned n = r->nseats;
-    for (unsigned i = 0; i < n; i++)
-        users[i] = r->seats[i].user_id;
-    int64_t id = r->id, level = r->level_id;
-    uint32_t round = r->round;
-    pthread_mutex_unlock(&lock);
-    /* A fresh game for every seat, committed before anyone can step. */
-    int status = storage_begin();
-    for (unsigned i = 0; i < n && status == STORAGE_OK; i++)
-        status = storage_race_game(id, round, users[i], level, clock_now(), &games[i]);
-    status = storage_finish(status);
-    pthread_mutex_lock(&lock);
-    r->starting = false;
+    /* A fresh game for every seat, committed with the start, before anyone
+     * can step. */
+    int status = STORAGE_OK;
+    for (unsigned i = 0; i < s->nseats && status == STORAGE_OK; i++)
+        status = storage_race_game(s->id, s->round, s->seats[i].user_id, s->level_id, clock_now(),
+                                   &s->seats[i].game_id);
     if (status != STORAGE_OK)
         return status;
-    /* Seats that left the lobby meanwhile have a game they never play;
-     * seats that came meanwhile wait for the next round. */
-    for (unsigned i = 0; i < r->nseats; i++) {
-        struct seat *s = &r->seats[i];
-        for (unsigned k = 0; k < n; k++) {
-            if (users[k] == s->user_id)
-                s->game_id = games[k];
-        }
-    }
-    r->phase = PHASE_STARTED;
-    r->starts_at = clock_now_ms() + ROOM_COUNTDOWN_MS;
-    r->touched = clock_now_ms();
+    s->phase = PHASE_STARTED;
+    s->starts_at = clock_now_ms() + ROOM_COUNTDOWN_MS;
     *changed = true;
     return STORAGE_OK;
 }
 
 /* The seats of the next round: those that left go, the others keep their
- * place with nothing of the last round. Lock held. */
-static void next_round(struct room *r)
+ * place with nothing of the last round. */
+static void next_round(struct storage_room_state *s)
 {
     unsigned kept = 0;
-    for (unsigned i = 0; i < r->nseats; i++) {
-        struct seat s = r->seats[i];
-        if (s.left)
+    for (unsigned i = 0; i < s->nseats; i++) {
+        struct storage_room_seat seat = s->seats[i];
+        if (seat.gone)
             continue;
-        struct seat *fresh = &r->seats[kept++];
-        *fresh = s;
+        struct storage_room_seat *fresh = &s->seats[kept++];
+        *fresh = seat;
         fresh->game_id = 0;
         fresh->seq = fresh->moves = fresh->pushes = fresh->boxes_on_goal = 0;
         fresh->finished = false;
         fresh->time_ms = 0;
         fresh->place = 0;
     }
-    r->nseats = kept;
-    if (seat_of(r, r->host_id) == NULL && kept > 0)
-        r->host_id = r->seats[0].user_id;
-    r->round++;
-    r->finished = 0;
-    r->phase = PHASE_LOBBY;
-    r->touched = clock_now_ms();
+    s->nseats = kept;
+    if (seat_of(s, s->host_id) == NULL && kept > 0)
+        s->host_id = s->seats[0].user_id;
+    s->round++;
+    s->places = 0;
+    s->starts_at = 0;
+    s->phase = PHASE_LOBBY;
 }
 
-static int rematch(struct room *r, int64_t user, bool *changed)
+static int rematch(struct storage_room_state *s, int64_t user, bool *changed)
 {
-    if (seat_of(r, user) == NULL && user != r->host_id)
+    if (seat_of(s, user) == NULL && user != s->host_id)
         return ROOM_STATE_NOT_HOST;
     /* Already called by another player: the lobby of the next round. */
-    if (r->phase == PHASE_LOBBY)
+    if (s->phase == PHASE_LOBBY)
         return STORAGE_OK;
-    if (r->phase != PHASE_FINISHED)
+    if (s->phase != PHASE_FINISHED)
         return ROOM_STATE_NOT_OVER;
-    uint32_t round = r->round + 1;
-    r->storing++;
-    pthread_mutex_unlock(&lock);
-    int status = storage_room_set_round(r->id, round);
-    pthread_mutex_lock(&lock);
-    r->storing--;
-    if (status != STORAGE_OK)
-        return status;
-    if (r->phase == PHASE_FINISHED && r->round + 1 == round)
-        next_round(r);
+    next_round(s);
     *changed = true;
     return STORAGE_OK;
 }
@@ -700,24 +676,47 @@ int room_state_rematch(int64_t id, int64_t user, struct room_view *v)
     return run(id, user, rematch, v);
 }
 
+/* Appends room `id` to the list when someone is in it; false when it
+ * could not be read. */
+static bool list_room(struct textbuf *b, int64_t id, unsigned *n)
+{
+    struct storage_room_state s;
+    if (storage_room_state_read(id, false, &s) != STORAGE_OK)
+        return false;
+    unsigned present = 0;
+    for (unsigned i = 0; i < s.nseats; i++)
+        present += !s.seats[i].gone;
+    if (present == 0)
+        return true;
+    struct level_facts facts = {0};
+    pthread_mutex_lock(&lock);
+    struct room *r = find(id);
+    if (r != NULL) {
+        snprintf(facts.title, sizeof facts.title, "%s", r->title);
+        facts.boxes = r->boxes;
+        facts.found = true;
+    }
+    pthread_mutex_unlock(&lock);
+    if (!facts.found && storage_level_get(s.level_id, 0, take_level, &facts) != STORAGE_OK)
+        return false;
+    if ((*n)++ > 0)
+        textbuf_puts(b, ",");
+    room_text_write(b, &s, facts.title, facts.boxes, clock_now_ms());
+    return true;
+}
+
 char *room_state_list(size_t *len)
 {
-    int64_t now = clock_now_ms();
+    int64_t ids[ROOM_LIST_MAX];
+    unsigned found = 0;
+    if (storage_room_recent(clock_now_ms() - ROOM_LISTED_MS, ids, ROOM_LIST_MAX, &found) !=
+        STORAGE_OK)
+        found = 0;
     struct textbuf b = {0};
     textbuf_puts(&b, "{\"rooms\":[");
     unsigned n = 0;
-    pthread_mutex_lock(&lock);
-    for (struct room *r = rooms; r != NULL && n < ROOM_LIST_MAX; r = r->next) {
-        unsigned present = 0;
-        for (unsigned i = 0; i < r->nseats; i++)
-            present += !r->seats[i].left;
-        if (r->phase == PHASE_FINISHED || present == 0 || now - r->touched > ROOM_LISTED_MS)
-            continue;
-        if (n++ > 0)
-            textbuf_puts(&b, ",");
-        write_room(&b, r);
-    }
-    pthread_mutex_unlock(&lock);
+    for (unsigned i = 0; i < found; i++)
+        list_room(&b, ids[i], &n);
     textbuf_puts(&b, "]}");
     return textbuf_take(&b, len);
 }
@@ -730,8 +729,10 @@ bool room_state_may_open(int64_t user, const char *address, unsigned *retry)
 }
 
 /* Whether the race game g may take an entry now, sent from `address`
- * (http_client_address); a game outside any room always may. Returns true, or false with *code
- * (rate_limited, race_not_started, race_over) and a message in msg (cap bytes). */
+ * (http_client_address); a game outside any room always may. The room is
+ * read from the database, where whichever node holds its players decided
+ * it. Returns true, or false with *code (rate_limited, race_not_started,
+ * race_over) and a message in msg (cap bytes). */
 static bool step_allowed(const struct live_game *g, const char *address, enum api_error *code,
                          char *msg, size_t cap)
 {
@@ -745,85 +746,159 @@ static bool step_allowed(const struct live_game *g, const char *address, enum ap
         snprintf(msg, cap, "too many race steps: try again in %u s", retry);
         return false;
     }
-    pthread_mutex_lock(&lock);
-    struct room *r = find(g->room_id);
-    struct seat *s = r != NULL ? seat_of(r, g->user_id) : NULL;
-    bool ok = false;
-    if (r == NULL || r->round != g->round || s == NULL || s->game_id != g->id) {
+    struct storage_room_seat_check c;
+    int status = storage_room_seat_check(g->room_id, g->user_id, &c);
+    int64_t now = clock_now_ms();
+    if (status != STORAGE_OK && status != STORAGE_NOT_FOUND) {
+        *code = API_E_UNAVAILABLE;
+        snprintf(msg, cap, "the race cannot be read now: try again");
+        return false;
+    }
+    if (status == STORAGE_NOT_FOUND || c.round != g->round || !c.seated || c.game_id != g->id) {
         *code = API_E_RACE_OVER;
         snprintf(msg, cap, "this race is over");
-    } else if (r->phase == PHASE_STARTED && clock_now_ms() < r->starts_at) {
+    } else if (c.phase == PHASE_STARTED && now < c.starts_at) {
         *code = API_E_RACE_NOT_STARTED;
-        snprintf(msg, cap, "the race starts in %lld ms",
-                 (long long)(r->starts_at - clock_now_ms()));
-    } else if (r->phase != PHASE_STARTED || s->finished) {
+        snprintf(msg, cap, "the race starts in %lld ms", (long long)(c.starts_at - now));
+    } else if (c.phase != PHASE_STARTED || c.finished) {
         *code = API_E_RACE_OVER;
-        snprintf(msg, cap, s->finished ? "you have finished this race" : "this race is over");
-    } else if (s->left) {
+        snprintf(msg, cap, c.finished ? "you have finished this race" : "this race is over");
+    } else if (c.gone) {
         *code = API_E_RACE_OVER;
         snprintf(msg, cap, "you left this race: join the room again to play on");
     } else {
-        ok = true;
+        return true;
     }
-    pthread_mutex_unlock(&lock);
-    return ok;
+    return false;
 }
 
-/* Tells the room of race game g that entry `seq` was committed: the seat's
- * counts, its finish and the room's end follow, and the room's followers
- * get the entry ("race_step") and any change of the room ("room"). Call
- * after the commit, with g held. */
-static void race_entry(const struct live_game *g, int kind, uint32_t seq, const char *steps,
-                       uint32_t count)
+/* The "race_step" event of entry `seq` of race game g, by seat `seat`. */
+static char *race_step_text(const struct live_game *g, const struct storage_room_state *s,
+                            const struct storage_room_seat *seat, int kind, uint32_t seq,
+                            const char *steps, uint32_t count)
 {
-    if (g->room_id == 0 || kind < 0 || kind > STORAGE_LOG_RESTART)
-        return;
-    int64_t now = clock_now_ms();
-    pthread_mutex_lock(&lock);
-    struct room *r = find(g->room_id);
-    struct seat *s = r != NULL && r->round == g->round ? seat_of(r, g->user_id) : NULL;
-    if (s == NULL || s->game_id != g->id) {
-        pthread_mutex_unlock(&lock);
-        return;
-    }
-    s->seq = seq;
-    s->moves = g->game.moves;
-    s->pushes = g->game.pushes;
-    s->boxes_on_goal = g->game.boxes_on_goal;
-    bool finished_now = false;
-    if (soko_game_solved(&g->game) && !s->finished && r->phase == PHASE_STARTED) {
-        s->finished = true;
-        s->time_ms = now - r->starts_at;
-        s->place = ++r->finished;
-        finished_now = true;
-        maybe_finish(r);
-    }
-    r->touched = now;
     struct textbuf b = {0};
     textbuf_puts(&b, "{\"room\":");
-    textbuf_int(&b, r->id);
+    textbuf_int(&b, s->id);
     textbuf_puts(&b, ",\"round\":");
-    textbuf_int(&b, r->round);
+    textbuf_int(&b, s->round);
     textbuf_puts(&b, ",\"user_id\":");
     textbuf_int(&b, g->user_id);
     textbuf_puts(&b, ",\"game\":");
     textbuf_int(&b, g->id);
     entry_event_fields(&b, &g->game, kind, seq, steps, count);
     textbuf_puts(&b, ",\"boxes_on_goal\":");
-    textbuf_int(&b, s->boxes_on_goal);
+    textbuf_int(&b, seat->boxes_on_goal);
     textbuf_puts(&b, soko_game_solved(&g->game) ? ",\"solved\":true}" : ",\"solved\":false}");
-    size_t step_len = 0, room_len = 0;
-    char *step = textbuf_take(&b, &step_len);
-    char *room = finished_now ? room_event(r, &room_len) : NULL;
-    int64_t id = r->id;
-    pthread_mutex_unlock(&lock);
-    if (step != NULL) {
-        char topic[EVENTS_TOPIC_MAX];
-        snprintf(topic, sizeof topic, "room:%lld", (long long)id);
-        events_publish(topic, "race_step", step, step_len, true, 0);
-        free(step);
+    size_t len = 0;
+    return textbuf_take(&b, &len);
+}
+
+/* Records entry `seq` of race game g in its seat of room s (locked), and
+ * the seat's finish and the race's end when it solves. Stores the room and
+ * its events: the entry ("race_step") and, at a finish, the room. Returns
+ * the last event's number, 0 when the entry is none of the room's (its
+ * round or seat moved on), or -1 on a failure. */
+static int64_t record_entry(struct storage_room_state *s, const struct live_game *g, int kind,
+                            uint32_t seq, const char *steps, uint32_t count)
+{
+    struct storage_room_seat *seat = s->round == g->round ? seat_of(s, g->user_id) : NULL;
+    if (seat == NULL || seat->game_id != g->id)
+        return 0;
+    int64_t now = clock_now_ms();
+    seat->seq = seq;
+    seat->moves = g->game.moves;
+    seat->pushes = g->game.pushes;
+    seat->boxes_on_goal = g->game.boxes_on_goal;
+    bool finished_now = false;
+    if (soko_game_solved(&g->game) && !seat->finished && s->phase == PHASE_STARTED) {
+        seat->finished = true;
+        seat->time_ms = now - s->starts_at;
+        seat->place = ++s->places;
+        finished_now = true;
+        maybe_finish(s);
     }
-    publish_room(id, room, room_len);
+    s->touched_at = now;
+    char *step = race_step_text(g, s, seat, kind, seq, steps, count);
+    int64_t event = 0;
+    int status = step != NULL ? storage_room_state_save(s) : STORAGE_ERROR;
+    if (status == STORAGE_OK)
+        status = storage_room_event_add(s->id, "race_step", step, &event);
+    free(step);
+    if (status == STORAGE_OK && finished_now) {
+        /* The room's event shows the results: its level's facts are this
+         * node's memory of the room, held while its games are played. */
+        char title[128] = "";
+        uint32_t boxes = 0;
+        pthread_mutex_lock(&lock);
+        struct room *r = find(s->id);
+        if (r != NULL) {
+            snprintf(title, sizeof title, "%s", r->title);
+            boxes = r->boxes;
+        }
+        pthread_mutex_unlock(&lock);
+        struct level_facts facts = {0};
+        if (r == NULL && storage_level_get(s->level_id, 0, take_level, &facts) == STORAGE_OK) {
+            snprintf(title, sizeof title, "%s", facts.title);
+            boxes = facts.boxes;
+        }
+        status = storage_room_state_read(s->id, false, s);
+        size_t len = 0;
+        char *text = status == STORAGE_OK ? room_text(s, title, boxes, &len) : NULL;
+        status = text != NULL ? storage_room_event_add(s->id, "room", text, &event) : STORAGE_ERROR;
+        free(text);
+    }
+    return status == STORAGE_OK ? event : -1;
+}
+
+/* Tells the room of race game g that entry `seq` was committed: the seat's
+ * counts, its finish and the room's end are decided in the database, and
+ * the room's followers on every node get the entry ("race_step") and any
+ * change of the room ("room"). Call after the commit, with g held. */
+static void race_entry(const struct live_game *g, int kind, uint32_t seq, const char *steps,
+                       uint32_t count)
+{
+    if (g->room_id == 0 || kind < 0 || kind > STORAGE_LOG_RESTART)
+        return;
+    struct storage_room_state s;
+    int64_t event = 0;
+    int status = storage_begin();
+    if (status == STORAGE_OK)
+        status = storage_room_state_read(g->room_id, true, &s);
+    if (status == STORAGE_OK) {
+        event = record_entry(&s, g, kind, seq, steps, count);
+        status = event < 0 ? STORAGE_ERROR : STORAGE_OK;
+    }
+    status = storage_finish(event > 0 ? status : STORAGE_NOT_FOUND);
+    if (status == STORAGE_OK)
+        deliver(g->room_id, event);
+}
+
+/* Counts the stream in this node's followers of r: the user it is counted
+ * as in the database (0: anonymous). Lock held. */
+static int64_t count_follower(struct room *r, int64_t user, int delta)
+{
+    unsigned i = 0;
+    while (user != 0 && i < r->nfollowers && r->followers[i].user != user)
+        i++;
+    if (delta > 0) {
+        if (user != 0 && i == r->nfollowers && i < ROOM_FOLLOWERS)
+            r->followers[r->nfollowers++].user = user;
+        if (user != 0 && i < r->nfollowers) {
+            r->followers[i].streams++;
+            return user;
+        }
+        r->anonymous++;
+        return 0;
+    }
+    if (user != 0 && i < r->nfollowers && r->followers[i].streams > 0) {
+        if (--r->followers[i].streams == 0)
+            r->followers[i] = r->followers[--r->nfollowers];
+        return user;
+    }
+    if (r->anonymous > 0)
+        r->anonymous--;
+    return 0;
 }
 
 int room_state_presence(int64_t id, int64_t user, int delta)
@@ -832,35 +907,113 @@ int room_state_presence(int64_t id, int64_t user, int delta)
     struct room *r = lock_room(id, &status);
     if (r == NULL)
         return status;
-    bool seated = user != 0 && seat_of(r, user) != NULL;
-    bool was = seated && streams_of(r, user) > 0;
-    unsigned i = 0;
-    while (user != 0 && i < r->nfollowers && r->followers[i].user != user)
-        i++;
-    if (delta > 0) {
-        if (user != 0 && i == r->nfollowers && i < ROOM_FOLLOWERS)
-            r->followers[r->nfollowers++].user = user;
-        if (user != 0 && i < r->nfollowers)
-            r->followers[i].streams++;
-        else
-            r->anonymous++;
-    } else if (user != 0 && i < r->nfollowers && r->followers[i].streams > 0) {
-        if (--r->followers[i].streams == 0)
-            r->followers[i] = r->followers[--r->nfollowers];
-    } else if (r->anonymous > 0) {
-        r->anonymous--;
-    }
-    char *event = NULL;
-    size_t len = 0;
-    if (seated && was != (streams_of(r, user) > 0))
-        event = room_event(r, &len);
+    int64_t counted = count_follower(r, user, delta);
+    r->busy++;
+    char title[128];
+    snprintf(title, sizeof title, "%s", r->title);
+    uint32_t boxes = r->boxes;
     pthread_mutex_unlock(&lock);
-    publish_room(id, event, len);
-    return STORAGE_OK;
+    /* A seated player shows connected while one of their streams is open,
+     * on any node: a change of that is the room's event. */
+    struct storage_room_state s;
+    struct room_view v = {0};
+    char *text = NULL;
+    size_t len = 0;
+    status = storage_begin();
+    if (status == STORAGE_OK)
+        status = storage_room_state_read(id, true, &s);
+    struct storage_room_seat *seat = status == STORAGE_OK ? seat_of(&s, counted) : NULL;
+    bool was = seat != NULL && seat->streams > 0;
+    if (status == STORAGE_OK)
+        status = storage_room_presence_add(id, node_name(), counted, delta);
+    if (status == STORAGE_OK)
+        status = storage_room_state_read(id, false, &s);
+    seat = status == STORAGE_OK ? seat_of(&s, counted) : NULL;
+    if (seat != NULL && was != (seat->streams > 0)) {
+        text = room_text(&s, title, boxes, &len);
+        status = text != NULL ? storage_room_event_add(id, "room", text, &v.event) : STORAGE_ERROR;
+    }
+    status = storage_finish(status);
+    free(text);
+    if (status != STORAGE_OK && delta > 0) {
+        /* The stream does not open: it must not hold the room here. */
+        pthread_mutex_lock(&lock);
+        r = find(id);
+        if (r != NULL)
+            count_follower(r, counted, -delta);
+        pthread_mutex_unlock(&lock);
+    }
+    unpin(id);
+    if (status == STORAGE_OK && v.event > 0)
+        deliver(id, v.event);
+    return status;
+}
+
+int room_state_position(int64_t room, uint64_t *seq)
+{
+    int64_t last = 0;
+    int status = storage_room_event_last(room, &last);
+    *seq = (uint64_t)last;
+    return status;
+}
+
+void room_state_heard(int64_t room, int64_t seq)
+{
+    deliver(room, seq);
+}
+
+void room_state_catch_up(void)
+{
+    int64_t ids[ROOM_LIST_MAX];
+    unsigned n = 0;
+    pthread_mutex_lock(&lock);
+    for (struct room *r = rooms; r != NULL && n < ROOM_LIST_MAX; r = r->next) {
+        if (r->nfollowers > 0 || r->anonymous > 0)
+            ids[n++] = r->id;
+    }
+    pthread_mutex_unlock(&lock);
+    for (unsigned i = 0; i < n; i++)
+        deliver(ids[i], 0);
+}
+
+/* The streams a node counted that ended with it: on SQLite, every one (one
+ * process); on PostgreSQL, those of the processes of this machine that no
+ * longer run (a node of another machine is known alive or not there). */
+#define DEAD_NODES_MAX 64
+
+struct dead_nodes {
+    char host[24];
+    unsigned n;
+    char names[DEAD_NODES_MAX][48];
+};
+
+static int find_dead(void *arg, const char *name)
+{
+    struct dead_nodes *d = arg;
+    const char *slash = strrchr(name, '/');
+    size_t host_len = strlen(d->host);
+    if (slash == NULL || (size_t)(slash - name) != host_len ||
+        strncmp(name, d->host, host_len) != 0 || strcmp(name, node_name()) == 0)
+        return 0;
+    long pid = strtol(slash + 1, NULL, 10);
+    if (pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+        snprintf(d->names[d->n++], sizeof d->names[0], "%s", name);
+    return d->n == DEAD_NODES_MAX;
+}
+
+static void forget_dead_nodes(void)
+{
+    storage_room_presence_reset();
+    struct dead_nodes d = {0};
+    gethostname(d.host, sizeof d.host - 1);
+    storage_room_presence_nodes(find_dead, &d);
+    for (unsigned i = 0; i < d.n; i++)
+        storage_room_presence_forget(d.names[i]);
 }
 
 int room_state_listen(void)
 {
+    forget_dead_nodes();
     if (games_add_guard(step_allowed) != 0)
         return -1;
     return games_add_listener(race_entry);

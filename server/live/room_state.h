@@ -1,17 +1,20 @@
-/* Race rooms in memory: each room's seats, followers and phase (the phase
- * machine is documented in room_state.c), under one lock, and what race
- * games tell their room. The rooms and their games live in the database;
- * the lobby, the countdown, who is connected and the results live here.
- * Nothing here answers HTTP: each operation returns a status, STORAGE_*
- * or ROOM_STATE_*, and what the caller shows of the room. */
+/* Race rooms: each room's seats, phase, countdown, results and who is
+ * connected, decided in the database (the phase machine is documented in
+ * room_state.c) so that every node shows and decides one room; the rooms
+ * this node holds in memory, with its own streams on them; and what race
+ * games tell their room. Nothing here answers HTTP: each operation returns
+ * a status, STORAGE_* or ROOM_STATE_*, and what the caller shows of the
+ * room. */
 #ifndef SOKOD_ROOM_STATE_H
 #define SOKOD_ROOM_STATE_H
+
+#include "storage/storage_room_state.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define ROOM_STATE_SEATS 8
+#define ROOM_STATE_SEATS STORAGE_ROOM_SEATS
 
 /* Statuses beside the STORAGE_* ones. */
 enum {
@@ -33,15 +36,16 @@ struct room_view {
     char *room; /* the room's public state as JSON (malloc'd), NULL when out of memory */
     size_t room_len;
     bool changed;    /* the room's followers are to be told of it (a "room" event) */
+    int64_t event;   /* that event's number in the room */
     bool seated;     /* the caller has a seat */
     unsigned ngames; /* the players' race games, 0 for a seat without one */
     int64_t games[ROOM_STATE_SEATS];
 };
 
 /* Sets how many rooms memory holds at once (at least 1). Past it, rooms
- * nobody follows and that race no longer are forgotten, oldest touched
- * first (they come back from the database); when all are in use, opening
- * or loading another gives ROOM_STATE_NO_SPACE. */
+ * nobody follows here are forgotten, oldest touched first (they come back
+ * from the database); when all are in use, opening or loading another
+ * gives ROOM_STATE_NO_SPACE. */
 void room_state_set_limit(unsigned n);
 
 /* Whether a room may open on `level`: STORAGE_OK, STORAGE_NOT_FOUND when
@@ -50,14 +54,14 @@ int room_state_level_check(int64_t level);
 
 /* Opens a room on `level` hosted (and seated) by `user`, `source` saying
  * how the level was chosen (chosen, random, daily, generated): stored,
- * then in memory in the lobby. Returns STORAGE_OK with *v set,
+ * in the lobby, then held in memory. Returns STORAGE_OK with *v set,
  * STORAGE_NOT_FOUND when the level is gone, ROOM_STATE_NO_SPACE (the room
  * is stored and comes in once memory has space), ROOM_STATE_NO_MEMORY or a
  * storage failure. */
 int room_state_open(int64_t user, int64_t level, const char *source, struct room_view *v);
 
-/* The room `id` as `user` (0: nobody) sees it, loaded from the database
- * into the lobby when memory does not hold it. Returns STORAGE_OK with *v
+/* The room `id` as `user` (0: nobody) sees it, read from the database
+ * (and held in memory). Returns STORAGE_OK with *v
  * set, STORAGE_NOT_FOUND, ROOM_STATE_NO_SPACE or a storage failure. The
  * operations below return the same, and the refusals each names. */
 int room_state_view(int64_t id, int64_t user, struct room_view *v);
@@ -81,8 +85,9 @@ int room_state_start(int64_t id, int64_t user, struct room_view *v);
  * and not the host), ROOM_STATE_NOT_OVER. */
 int room_state_rematch(int64_t id, int64_t user, struct room_view *v);
 
-/* Publishes the view's room to its followers when it changed, then frees
- * what the view holds. Call after answering, lock released. */
+/* Publishes the view's room to its followers here when it changed (the
+ * other nodes hear of it from the database), then frees what the view
+ * holds. Call after answering. */
 void room_state_view_done(struct room_view *v);
 
 /* The rooms being played, as {"rooms":[...]}, newest first. Returns the
@@ -98,6 +103,19 @@ bool room_state_may_open(int64_t user, const char *address, unsigned *retry);
  * their streams is open. Returns STORAGE_OK, STORAGE_NOT_FOUND when there
  * is no such room, ROOM_STATE_NO_SPACE, or a storage failure. */
 int room_state_presence(int64_t room, int64_t user, int delta);
+
+/* Sets *seq to the number of room `room`'s last event: its topic's
+ * position, the same on every node. Returns STORAGE_OK, STORAGE_NOT_FOUND
+ * or a failure. */
+int room_state_position(int64_t room, uint64_t *seq);
+
+/* Another node notified event `seq` of room `room`: the streams following
+ * it here get the events they lack, read from the database. */
+void room_state_heard(int64_t room, int64_t seq);
+
+/* After notifications were lost: every room followed here reads the
+ * events it lacks. */
+void room_state_catch_up(void);
 
 /* Registers with play what races need of it: the checks of a race game's
  * entry before it is applied (the race's phase, the seat, the step rate

@@ -25,40 +25,6 @@ int storage_room_create(struct storage_room *r)
     return status;
 }
 
-static const char SQL_ROOM_GET[] =
-    "SELECT id, host_id, level_id, source, round, created_at FROM rooms WHERE id = ?";
-
-int storage_room_get(int64_t id, struct storage_room *r)
-{
-    struct sql_stmt *st = storage_stmt(SQL_ROOM_GET);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sql_bind_int64(st, 1, id);
-    int status = storage_first_row(st, "reading a room");
-    if (status == STORAGE_OK) {
-        r->id = sql_column_int64(st, 0);
-        r->host_id = sql_column_int64(st, 1);
-        r->level_id = sql_column_int64(st, 2);
-        snprintf(r->source, sizeof r->source, "%s", sql_column_text(st, 3));
-        r->round = (uint32_t)sql_column_int64(st, 4);
-        r->created_at = sql_column_int64(st, 5);
-    }
-    sql_reset(st);
-    return status;
-}
-
-static const char SQL_ROOM_ROUND[] = "UPDATE rooms SET round = ? WHERE id = ?";
-
-int storage_room_set_round(int64_t id, uint32_t round)
-{
-    struct sql_stmt *st = storage_stmt(SQL_ROOM_ROUND);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sql_bind_int64(st, 1, round);
-    sql_bind_int64(st, 2, id);
-    return storage_exec_stmt(st, "starting a room's round");
-}
-
 static const char SQL_RACE_FIND[] =
     "SELECT id FROM games WHERE room_id = ? AND round = ? AND user_id = ?";
 static const char SQL_RACE_INSERT[] =

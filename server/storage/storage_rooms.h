@@ -1,6 +1,7 @@
-/* Storage of race rooms and their games (storage_rooms.c). Same rules as
- * storage.h: the calling thread's connection, STORAGE_* codes, text handed
- * to callbacks valid during the call only. */
+/* Storage of race rooms and their games (storage_rooms.c); what a room
+ * decides is in storage_room_state.h. Same rules as storage.h: the calling
+ * thread's connection, STORAGE_* codes, text handed to callbacks valid
+ * during the call only. */
 #ifndef SOKOD_STORAGE_ROOMS_H
 #define SOKOD_STORAGE_ROOMS_H
 
@@ -19,9 +20,6 @@ struct storage_room {
 
 /* Creates a room (round 1) and sets r->id. */
 int storage_room_create(struct storage_room *r);
-int storage_room_get(int64_t id, struct storage_room *r);
-/* Records the room's round (a rematch). */
-int storage_room_set_round(int64_t id, uint32_t round);
 /* Creates the race game of `user` in round `round` of a room on `level`,
  * or finds it when it exists; sets *game_id. */
 int storage_race_game(int64_t room, uint32_t round, int64_t user, int64_t level, int64_t now,

@@ -99,27 +99,30 @@ test('a room stays in memory while its rematch waits for the database', async ()
     assert.equal(r.status, 200, show(r));
     r = await host.post(`/api/v1/rooms/${id}/leave`);
     assert.equal(r.json.room.state, 'finished', show(r));
-    // Another process holds writes back (SQLite's write lock; on PostgreSQL,
-    // the rooms and games tables): the rematch waits for it with the rooms'
-    // lock released, and meanwhile room B is asked for. Room A must not be
+    // Another process holds the room: SQLite's write lock, or the room's
+    // row on PostgreSQL. The rematch waits for it with the rooms' lock
+    // released, and meanwhile room B is asked for. Room A must not be
     // forgotten under the rematch: B waits for space (503), unless it came
     // before the rematch reached the database.
-    const [tool, toolArgs, lock] = BACKEND === 'postgresql'
-      ? ['psql', ['-X', '-q', '-At', '-d', own.db], 'BEGIN; LOCK TABLE rooms, games IN EXCLUSIVE MODE;']
-      : ['sqlite3', [own.db], 'BEGIN EXCLUSIVE; INSERT INTO users (guest, created_at) VALUES (1, 0);'];
-    holder = spawn(tool, toolArgs, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const hold = BACKEND === 'postgresql'
+      ? ['psql', ['-X', '-q', '-A', '-t', own.db], `BEGIN; SELECT id FROM rooms WHERE id = ${id} FOR UPDATE; SELECT 'locked';\n`]
+      : ['sqlite3', [own.db], "BEGIN EXCLUSIVE; INSERT INTO users (guest, created_at) VALUES (1, 0); SELECT 'locked';\n"];
+    holder = spawn(hold[0], hold[1], { stdio: ['pipe', 'pipe', 'pipe'] });
     let said = '';
     holder.stdout.on('data', (d) => { said += d; });
     holder.stderr.on('data', (d) => { said += d; });
-    holder.stdin.write(`${lock} SELECT 'locked';\n`);
-    for (let i = 0; i < 500 && !said.includes('locked'); i++) await new Promise((done) => setTimeout(done, 20));
-    assert.match(said, /locked/, `${tool} took the lock`);
+    const exited = new Promise((done) => holder.on('exit', done));
+    holder.stdin.write(hold[2]);
+    while (!said.includes('locked')) {
+      const ended = await Promise.race([exited.then(() => true), new Promise((done) => setTimeout(() => done(false), 20))]);
+      assert.ok(!ended || said.includes('locked'), `${hold[0]} ended before it held the lock: ${said}`);
+    }
     const rematch = host.post(`/api/v1/rooms/${id}/rematch`);
     await new Promise((done) => setTimeout(done, 500));
     const got = await own.client().get(`/api/v1/rooms/${b.json.room.id}`);
     assert.ok(got.status === 503 || got.status === 200, show(got));
     holder.stdin.end('ROLLBACK;\n');
-    await new Promise((done) => holder.on('exit', done));
+    await exited;
     holder = null;
     // B may also have waited until the rematch gave up on the lock (503):
     // either answer is right, a crash is not.
@@ -128,6 +131,43 @@ test('a room stays in memory while its rematch waits for the database', async ()
     else assert.equal(r.json?.error?.code, 'unavailable', show(r));
   } finally {
     holder?.kill(); // a failed assertion must not leave the lock held
+    await stopCleanly(own);
+  }
+});
+
+test('a stream the database refused does not hold its room in memory', { skip: BACKEND === 'postgresql' && 'SQLite\'s write lock gives up; a PostgreSQL row lock waits' }, async () => {
+  const own = await startServer({ args: ['--max-rooms', '1'] });
+  let holder = null;
+  const streams = [];
+  try {
+    const levels = await levelIds(own.client());
+    const host = own.client();
+    const a = await host.post('/api/v1/rooms', { level: 'chosen', level_id: levels[0] });
+    assert.equal(a.status, 201, show(a));
+    // The stream's presence cannot be written while another process holds
+    // the write lock: the stream is refused once the wait gives up.
+    holder = spawn('sqlite3', [own.db], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let said = '';
+    holder.stdout.on('data', (d) => { said += d; });
+    holder.stderr.on('data', (d) => { said += d; });
+    const exited = new Promise((done) => holder.on('exit', done));
+    holder.stdin.write("BEGIN EXCLUSIVE; INSERT INTO users (guest, created_at) VALUES (1, 0); SELECT 'locked';\n");
+    while (!said.includes('locked')) {
+      const ended = await Promise.race([exited.then(() => true), new Promise((done) => setTimeout(() => done(false), 20))]);
+      assert.ok(!ended || said.includes('locked'), `sqlite3 ended before it held the lock: ${said}`);
+    }
+    const refused = await openStream(host, `?room=${a.json.room.id}`);
+    streams.push(refused);
+    assert.equal(refused.status, 503, `a stream while the database is locked: status ${refused.status} ${refused.raw.slice(0, 300)}`);
+    holder.stdin.end('ROLLBACK;\n');
+    await exited;
+    holder = null;
+    // Nothing follows room A: another room takes its place in memory.
+    const b = await own.client().post('/api/v1/rooms', { level: 'chosen', level_id: levels[0] });
+    assert.equal(b.status, 201, `a room once the refused stream is gone: ${show(b)}`);
+  } finally {
+    holder?.kill();
+    for (const s of streams) s.close();
     await stopCleanly(own);
   }
 });
