@@ -1,4 +1,4 @@
-/* The sweeper's thread and its passes. A sweep has three passes, each a
+/* The sweeper's thread and its passes. A sweep has four passes, each a
  * series of short write transactions (SWEEP_BATCH guests or sessions, or
  * SWEEP_LOG_ROWS entries of an idle guest's game logs, at most):
  *   1. guests who never played, made more than unplayed_ttl ago, by age;
@@ -6,7 +6,8 @@
  *      looked at once (one that played stays until it is idle);
  *   2. guests last seen more than idle_ttl ago, SWEEP_IDLE_ROWS guests per
  *      sweep by id, the cursor going round the table over several sweeps;
- *   3. expired sessions.
+ *   3. expired sessions;
+ *   4. uploads unused for three hours (storage_staging.h), in one.
  * Candidates are found with reads, outside any write transaction; each
  * delete checks again, in its transaction, that the guest still qualifies.
  * Ids are never given twice (migration 0012), so what the server keeps in
@@ -17,6 +18,7 @@
 #include "accounts/auth.h"
 #include "base/clock.h"
 #include "storage/storage.h"
+#include "storage/storage_staging.h"
 #include "storage/storage_users.h"
 #include "storage/storage_work.h"
 
@@ -155,6 +157,15 @@ static int sweep_sessions(int64_t now, int64_t *deleted)
     return status;
 }
 
+/* Uploads left unused too long: their bytes stay in the database until then. */
+static int sweep_uploads(int64_t now, int64_t *deleted)
+{
+    int status = storage_begin();
+    if (status == STORAGE_OK)
+        status = storage_staging_expire(now - STAGING_KEEP_SECONDS, deleted);
+    return storage_finish(status);
+}
+
 /* One sweep; a pass that fails (a busy database, a full disk) ends it, and
  * the next sweep tries again. */
 static void sweep(void)
@@ -171,6 +182,12 @@ static void sweep(void)
         status = sweep_idle(now, &n.idle);
     if (status == STORAGE_OK)
         status = sweep_sessions(now, &n.sessions);
+    int64_t uploads = 0;
+    if (status == STORAGE_OK)
+        status = sweep_uploads(now, &uploads);
+    if (uploads > 0)
+        fprintf(stderr, "sokod: sweep deleted %lld uploads unused for three hours\n",
+                (long long)uploads);
     if (n.unplayed > 0 || n.idle > 0 || n.sessions > 0)
         fprintf(stderr,
                 "sokod: sweep deleted %lld guests who never played, %lld idle guests and %lld "

@@ -33,7 +33,7 @@ static int no_upload(struct http_conn *c)
 {
     return reply_error(c, API_E_UPLOAD_NOT_FOUND,
                        "there is no upload %lld (uploads are forgotten after three hours "
-                       "unused, and when sokod restarts)",
+                       "unused)",
                        (long long)c->param[0]);
 }
 
@@ -297,16 +297,12 @@ static int import_done(struct http_conn *c, void *arg)
         json_t *u = staging_json(job->id, false, &st);
         const char *state = json_string_value(json_object_get(u, "state"));
         bool imported = state != NULL && strcmp(state, "imported") == 0;
-        bool importing = state != NULL && strcmp(state, "importing") == 0;
         json_int_t into = json_integer_value(json_object_get(u, "collection_id"));
         json_decref(u);
         if (imported)
             return reply_error(c, API_E_ALREADY_IMPORTED,
                                "upload %lld is imported already, into collection %lld",
                                (long long)job->id, (long long)into);
-        if (importing)
-            return reply_error(c, API_E_ALREADY_IMPORTED, "upload %lld is being imported right now",
-                               (long long)job->id);
         return reply_error(c, API_E_UPLOAD_INCOMPLETE,
                            "upload %lld is not checked yet: send all of its bytes first",
                            (long long)job->id);

@@ -59,6 +59,8 @@ static const struct known_table KNOWN[] = {
     {"solutions", "id", true, false},
     {"board_entries", "level_id,board,hinted,user_id", false, true},
     {"board_buckets", "level_id,board,hinted,first", false, true},
+    {"staged_uploads", "id", true, false},
+    {"staged_upload_parts", "upload_id,at", false, false},
 };
 #define NKNOWN (sizeof KNOWN / sizeof KNOWN[0])
 
