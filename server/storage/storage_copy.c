@@ -55,6 +55,7 @@ static const struct known_table KNOWN[] = {
     {"rooms", "id", true, false},
     {"games", "id", true, false},
     {"game_log", "game_id,seq", false, false},
+    {"hint_plans", "game_id", false, false},
     {"snapshots", "id", true, false},
     {"solutions", "id", true, false},
     {"board_entries", "level_id,board,hinted,user_id", false, true},

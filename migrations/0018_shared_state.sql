@@ -1,4 +1,5 @@
--- Uploads staged for import, in the database so that any node may take an
+-- State the nodes share rather than each keeping its own. Uploads staged
+-- for import, in the database so that any node may take an
 -- upload's next part, check it, show it or import it: an admin's upload
 -- reaches the nodes behind a load balancer in turn. An upload's bytes
 -- arrive as parts (one row each, at their offset) and stay until the
@@ -31,3 +32,12 @@ CREATE TABLE staged_upload_parts (
     bytes     BLOB NOT NULL,
     PRIMARY KEY (upload_id, at)
 ) WITHOUT ROWID;
+
+-- The rest of the solution a game's last hint came from, for the position
+-- that hint leads to (its Zobrist hash, as a signed 64-bit integer): the
+-- next hint, asked of any node, goes on with the same solution.
+CREATE TABLE hint_plans (
+    game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    hash    INTEGER NOT NULL,
+    rest    TEXT NOT NULL
+);

@@ -1,3 +1,4 @@
+-- State the nodes share (see the SQLite migration of the same number).
 -- Uploads staged for import, shared by every node (see the SQLite
 -- migration of the same number): an upload's parts, one row each, and its
 -- check report as JSON once checked.
@@ -25,4 +26,12 @@ CREATE TABLE staged_upload_parts (
     at        BIGINT NOT NULL,
     bytes     BYTEA NOT NULL,
     PRIMARY KEY (upload_id, at)
+);
+
+-- The rest of the solution a game's last hint came from (see the SQLite
+-- migration of the same number).
+CREATE TABLE hint_plans (
+    game_id BIGINT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    hash    BIGINT NOT NULL,
+    rest    TEXT NOT NULL
 );
