@@ -129,6 +129,15 @@ int storage_staging_get(int64_t id, int report, struct storage_upload *u)
     return status;
 }
 
+/* Why a change of the upload changed nothing: STORAGE_CONFLICT when it
+ * is there (in another state), STORAGE_NOT_FOUND when it is gone. */
+static int conflict_unless_gone(int64_t id)
+{
+    struct storage_upload u;
+    int status = storage_staging_get(id, 0, &u);
+    return status == STORAGE_OK ? STORAGE_CONFLICT : status;
+}
+
 static int each_row(struct sql_stmt *st, void *fn, void *arg)
 {
     int (*call)(const struct storage_upload *, void *) =
@@ -168,11 +177,8 @@ int storage_staging_append(int64_t id, int64_t offset, const void *bytes, size_t
     sql_bind_int64(st, 3, (int64_t)n);
     sql_bind_int64(st, 4, now);
     int status = storage_exec_changed(st, "adding a part to an upload");
-    if (status == STORAGE_NOT_FOUND) {
-        struct storage_upload u;
-        status = storage_staging_get(id, 0, &u);
-        return status == STORAGE_OK ? STORAGE_CONFLICT : status;
-    }
+    if (status == STORAGE_NOT_FOUND)
+        return conflict_unless_gone(id);
     if (status != STORAGE_OK || n == 0)
         return status;
     st = storage_stmt(SQL_PART);
@@ -197,11 +203,8 @@ int storage_staging_move(int64_t id, const char *from, const char *to, int64_t n
     sql_bind_text(st, 3, to);
     sql_bind_int64(st, 4, now);
     int status = storage_exec_changed(st, "moving an upload on");
-    if (status == STORAGE_NOT_FOUND) {
-        struct storage_upload u;
-        status = storage_staging_get(id, 0, &u);
-        return status == STORAGE_OK ? STORAGE_CONFLICT : status;
-    }
+    if (status == STORAGE_NOT_FOUND)
+        return conflict_unless_gone(id);
     return status;
 }
 
@@ -305,10 +308,7 @@ int storage_staging_delete(int64_t id)
         return status == STORAGE_OK ? STORAGE_ERROR : status;
     sql_bind_int64(st, 1, id);
     status = storage_exec_changed(st, "discarding an upload");
-    if (status == STORAGE_NOT_FOUND) {
-        struct storage_upload u;
-        status = storage_staging_get(id, 0, &u);
-        return status == STORAGE_OK ? STORAGE_CONFLICT : status;
-    }
+    if (status == STORAGE_NOT_FOUND)
+        return conflict_unless_gone(id);
     return status;
 }

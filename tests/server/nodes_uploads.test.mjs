@@ -48,7 +48,7 @@ async function uploadAlternately(clients, filename, bytes) {
   assert.equal(r.status, 201, `starting ${filename}: ${show(r)}`);
   const id = r.json.upload.id;
   for (let offset = 0, k = 0; offset < bytes.length; offset += PART, k++) {
-    const node = k % 2 === 0 ? 'A' : 'B';
+    const node = clients[k % 2] === onA ? 'A' : 'B';
     const data = bytes.subarray(offset, offset + PART).toString('base64');
     r = await clients[k % 2].post(`/api/v1/admin/uploads/${id}/parts`, { offset, data });
     assert.equal(r.status, 200, `part ${k + 1} of ${filename} at ${offset}, sent to node ${node}: ${show(r)}`);
