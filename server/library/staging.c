@@ -6,7 +6,8 @@
  *   receiving --last byte in--> complete --a node claims the check-->
  *   checking --report stored--> checked --import commits--> imported
  * A check that fails puts it back to complete; discarding deletes it in
- * any state but checking; three hours unused, the sweeper (or the next
+ * any state but checking (unless the check began ten minutes ago: its
+ * node stopped); three hours unused, the sweeper (or the next
  * upload started) deletes it in any state. The import is one transaction
  * that holds the upload's row, so two nodes asked to import it at once
  * import it once. */
@@ -29,6 +30,11 @@
  * arriving (or waiting for their check) at once. */
 #define MAX_UPLOADS 64
 #define MAX_FILES_IN_FLIGHT 4
+
+/* A check that has run this long is taken for one whose node stopped
+ * midway (a check takes seconds: --upload-steps bounds it), and its upload
+ * may be discarded. */
+#define CHECK_STALE_SECONDS 600
 
 /* A level of an upload this node checked, waiting for its solver. */
 struct pending {
@@ -339,7 +345,7 @@ enum staging_status staging_discard(int64_t id)
 {
     int status = storage_begin();
     if (status == STORAGE_OK)
-        status = storage_staging_delete(id);
+        status = storage_staging_delete(id, clock_now() - CHECK_STALE_SECONDS);
     status = storage_finish(status);
     if (status == STORAGE_OK) {
         pthread_mutex_lock(&lock);

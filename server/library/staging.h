@@ -64,7 +64,8 @@ enum staging_status staging_import(int64_t id, const struct library_target *t,
                                    const struct audit_actor *who, struct library_result *out,
                                    enum library_status *lib, int *storage);
 
-/* Forgets an upload (not while it is being checked). */
+/* Forgets an upload (not while it is being checked, unless the check
+ * began ten minutes ago, on a node that stopped since). */
 enum staging_status staging_discard(int64_t id);
 
 /* The upload as JSON, with its report's levels when `levels` is true.

@@ -249,8 +249,7 @@ int uploads_discard(struct http_conn *c)
     if (status == STAGING_NOT_FOUND)
         return no_upload(c);
     if (status == STAGING_WRONG_STATE)
-        return reply_error(c, API_E_UPLOAD_INCOMPLETE,
-                           "upload %lld is being checked or imported; try again",
+        return reply_error(c, API_E_UPLOAD_INCOMPLETE, "upload %lld is being checked; try again",
                            (long long)c->param[0]);
     return reply_json(c, 200,
                       json_pack("{s:I,s:b}", "id", (json_int_t)c->param[0], "discarded", 1));

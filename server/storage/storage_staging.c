@@ -71,7 +71,11 @@ int storage_staging_create(const struct storage_upload *u, int64_t *id)
     return storage_exec_insert(st, id, "staging an upload");
 }
 
-static const char SQL_TOUCH[] = "UPDATE staged_uploads SET used_at = ?2 WHERE id = ?1";
+/* A check's upload keeps the time its check began: a check that has run
+ * for long is one whose node stopped (storage_staging_delete). */
+static const char SQL_TOUCH[] =
+    "UPDATE staged_uploads SET used_at = CASE WHEN state = 'checking' THEN used_at ELSE ?2 END "
+    "WHERE id = ?1";
 
 int storage_staging_touch(int64_t id, int64_t now)
 {
@@ -298,15 +302,17 @@ int storage_staging_imported(int64_t id, int64_t collection, const char *report)
     return status == STORAGE_OK ? drop_parts(id) : status;
 }
 
-static const char SQL_DELETE[] = "DELETE FROM staged_uploads WHERE id = ? AND state <> 'checking'";
+static const char SQL_DELETE[] =
+    "DELETE FROM staged_uploads WHERE id = ?1 AND (state <> 'checking' OR used_at < ?2)";
 
-int storage_staging_delete(int64_t id)
+int storage_staging_delete(int64_t id, int64_t stale_before)
 {
     int status = drop_parts(id);
     struct sql_stmt *st = status == STORAGE_OK ? storage_stmt(SQL_DELETE) : NULL;
     if (st == NULL)
         return status == STORAGE_OK ? STORAGE_ERROR : status;
     sql_bind_int64(st, 1, id);
+    sql_bind_int64(st, 2, stale_before);
     status = storage_exec_changed(st, "discarding an upload");
     if (status == STORAGE_NOT_FOUND)
         return conflict_unless_gone(id);

@@ -41,7 +41,8 @@ int storage_staging_load(int64_t *count, int64_t *arriving);
  * state "receiving"; sets *id. */
 int storage_staging_create(const struct storage_upload *u, int64_t *id);
 
-/* Marks the upload used at `now`, which also holds its row until the
+/* Marks the upload used at `now` (unless it is being checked: it keeps
+ * the time its check began), which also holds its row until the
  * transaction ends (another node's change of it waits). STORAGE_NOT_FOUND
  * when there is none. */
 int storage_staging_touch(int64_t id, int64_t now);
@@ -79,8 +80,9 @@ int storage_staging_report(int64_t id, const char *report, int64_t done, int64_t
  * names its levels' ids, and deletes its bytes. */
 int storage_staging_imported(int64_t id, int64_t collection, const char *report);
 
-/* Deletes the upload and its bytes unless it is being checked:
- * STORAGE_CONFLICT then, STORAGE_NOT_FOUND when there is none. */
-int storage_staging_delete(int64_t id);
+/* Deletes the upload and its bytes unless it is being checked by a check
+ * begun at stale_before or later: STORAGE_CONFLICT then, STORAGE_NOT_FOUND
+ * when there is none. */
+int storage_staging_delete(int64_t id, int64_t stale_before);
 
 #endif

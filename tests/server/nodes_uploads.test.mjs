@@ -148,3 +148,21 @@ test('a level and a collection an admin renames through one node are served rena
   const listed = (await player.get('/api/v1/collections')).json.collections.map((c) => c.name);
   assert.ok(listed.includes('Renamed tests') && !listed.includes('sokod tests'), `node B lists: ${JSON.stringify(listed)}`);
 });
+
+test('an upload whose check a stopped node left midway can be discarded through another', { skip }, async () => {
+  const r = await onA.post('/api/v1/admin/uploads', { filename: 'stuck.sok', size: 10 });
+  assert.equal(r.status, 201, show(r));
+  const id = r.json.upload.id;
+  // As a node leaves it when it stops during the check: "checking", since
+  // the moment the check began.
+  sqlite(db, `UPDATE staged_uploads SET state = 'checking', received = 10, used_at = used_at - 60 WHERE id = ${id}`);
+  let gone = await onB.req('DELETE', `/api/v1/admin/uploads/${id}`, {});
+  assert.equal(gone.status, 409, `a check begun a minute ago may still be running: ${show(gone)}`);
+  assert.equal(gone.json.error.code, 'upload_incomplete');
+  const seen = await onB.get(`/api/v1/admin/uploads/${id}`);
+  assert.equal(seen.json.upload.state, 'checking', show(seen));
+  sqlite(db, `UPDATE staged_uploads SET used_at = used_at - 600 WHERE id = ${id}`);
+  gone = await onB.req('DELETE', `/api/v1/admin/uploads/${id}`, {});
+  assert.equal(gone.status, 200, `a check begun eleven minutes ago is one whose node stopped: ${show(gone)}`);
+  assert.equal(sqlite(db, `SELECT count(*) FROM staged_uploads WHERE id = ${id}`), '0');
+});
