@@ -26,7 +26,6 @@
 #include "play/game_answers.h"
 #include "play/game_cache.h"
 #include "play/hint.h"
-#include "play/hint_plan.h"
 #include "storage/storage.h"
 #include "storage/storage_backup.h"
 #include "storage/storage_migrate.h"
@@ -90,7 +89,6 @@ static void stop_running(void)
         storage_checkpointer_stop();
     game_cache_clear();
     game_answers_clear();
-    hint_plan_clear();
     gzip_cache_clear();
     if (running.limits) {
         account_limits_stop();

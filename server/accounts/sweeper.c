@@ -1,4 +1,4 @@
-/* The sweeper's thread and its passes. A sweep has three passes, each a
+/* The sweeper's thread and its passes. A sweep has five passes, each a
  * series of short write transactions (SWEEP_BATCH guests or sessions, or
  * SWEEP_LOG_ROWS entries of an idle guest's game logs, at most):
  *   1. guests who never played, made more than unplayed_ttl ago, by age;
@@ -7,7 +7,8 @@
  *   2. guests last seen more than idle_ttl ago, SWEEP_IDLE_ROWS guests per
  *      sweep by id, the cursor going round the table over several sweeps;
  *   3. expired sessions;
- *   4. expired rate limits (shared_limits.h), and those past its cap.
+ *   4. expired rate limits (shared_limits.h), and those past its cap;
+ *   5. uploads unused for three hours (storage_staging.h), in one.
  * Candidates are found with reads, outside any write transaction; each
  * delete checks again, in its transaction, that the guest still qualifies.
  * Ids are never given twice (migration 0012), so what the server keeps in
@@ -19,6 +20,7 @@
 #include "accounts/shared_limits.h"
 #include "base/clock.h"
 #include "storage/storage.h"
+#include "storage/storage_staging.h"
 #include "storage/storage_users.h"
 #include "storage/storage_work.h"
 
@@ -157,6 +159,15 @@ static int sweep_sessions(int64_t now, int64_t *deleted)
     return status;
 }
 
+/* Uploads left unused too long: their bytes stay in the database until then. */
+static int sweep_uploads(int64_t now, int64_t *deleted)
+{
+    int status = storage_begin();
+    if (status == STORAGE_OK)
+        status = storage_staging_expire(now - STAGING_KEEP_SECONDS, deleted);
+    return storage_finish(status);
+}
+
 /* One sweep; a pass that fails (a busy database, a full disk) ends it, and
  * the next sweep tries again. */
 static void sweep(void)
@@ -175,6 +186,12 @@ static void sweep(void)
         status = sweep_sessions(now, &n.sessions);
     if (status == STORAGE_OK)
         status = shared_limits_sweep(&n.limits);
+    int64_t uploads = 0;
+    if (status == STORAGE_OK)
+        status = sweep_uploads(now, &uploads);
+    if (uploads > 0)
+        fprintf(stderr, "sokod: sweep deleted %lld uploads unused for three hours\n",
+                (long long)uploads);
     if (n.unplayed > 0 || n.idle > 0 || n.sessions > 0)
         fprintf(stderr,
                 "sokod: sweep deleted %lld guests who never played, %lld idle guests and %lld "

@@ -87,7 +87,7 @@ static json_t *duplicate_json(const struct check_level *l)
     return json_null();
 }
 
-static json_t *solver_json(const struct check_level *l)
+json_t *check_report_solver_json(const struct check_level *l)
 {
     const char *name = check_solver_name(l->solver);
     if (name == NULL)
@@ -100,6 +100,19 @@ static json_t *solver_json(const struct check_level *l)
     if (o != NULL && l->solver >= CHECK_SOLVER_SOLVABLE && l->solver <= CHECK_SOLVER_UNKNOWN)
         json_object_set_new(o, "seconds", json_real(l->solver_seconds));
     return o;
+}
+
+void check_report_solver_read(const json_t *solver, struct check_level *l)
+{
+    const char *name = json_string_value(json_object_get(solver, "status"));
+    l->solver = CHECK_SOLVER_NONE;
+    for (int s = CHECK_SOLVER_PENDING; name != NULL && s <= CHECK_SOLVER_OVER_BUDGET; s++) {
+        if (strcmp(name, check_solver_name((enum check_solver)s)) == 0)
+            l->solver = (enum check_solver)s;
+    }
+    l->solver_moves = (uint32_t)json_integer_value(json_object_get(solver, "moves"));
+    l->solver_pushes = (uint32_t)json_integer_value(json_object_get(solver, "pushes"));
+    l->solver_seconds = json_number_value(json_object_get(solver, "seconds"));
 }
 
 static json_t *level_json(const struct check_report *r, const struct check_level *l)
@@ -131,7 +144,7 @@ static json_t *level_json(const struct check_report *r, const struct check_level
     if (l->solutions_total > l->nsolutions)
         json_object_set_new(o, "solutions_not_replayed",
                             json_integer(l->solutions_total - l->nsolutions));
-    json_object_set_new(o, "solver", solver_json(l));
+    json_object_set_new(o, "solver", check_report_solver_json(l));
     json_object_set_new(o, "imported_id",
                         l->imported_id != 0 ? json_integer(l->imported_id) : json_null());
     return o;

@@ -13,6 +13,12 @@
  * out of memory. */
 json_t *check_report_json(const struct check_report *r);
 
+/* A level's solver verdict as the report shows it (JSON null when the solver
+ * was not asked), and back: check_report_solver_read sets the level's
+ * solver fields from such an object (CHECK_SOLVER_NONE from anything else). */
+json_t *check_report_solver_json(const struct check_level *l);
+void check_report_solver_read(const json_t *solver, struct check_level *l);
+
 /* The rows of a board text ("#####\n#@$.#\n...") as a JSON array of strings. */
 json_t *check_report_rows(const char *board);
 

@@ -1,4 +1,16 @@
-/* Uploads waiting in memory, and the queue of their levels for the solver. */
+/* Uploads staged in the database, and this node's queue of their levels
+ * for the solver.
+ *
+ * An upload moves through these states, each a row's `state`, so that
+ * every node sees where it is:
+ *   receiving --last byte in--> complete --a node claims the check-->
+ *   checking --report stored--> checked --import commits--> imported
+ * A check that fails puts it back to complete; discarding deletes it in
+ * any state but checking (unless the check began ten minutes ago: its
+ * node stopped); three hours unused, the sweeper (or the next
+ * upload started) deletes it in any state. The import is one transaction
+ * that holds the upload's row, so two nodes asked to import it at once
+ * import it once. */
 #include "library/staging.h"
 
 #include "base/clock.h"
@@ -6,49 +18,35 @@
 #include "library/check_report.h"
 #include "storage/storage.h"
 #include "storage/storage_admin.h"
+#include "storage/storage_staging.h"
+#include "storage/storage_work.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Uploads kept at once, how long one is kept after its last use, and how
- * many files of the largest size may be arriving at once. */
+/* Uploads kept at once, and how many files of the largest size may be
+ * arriving (or waiting for their check) at once. */
 #define MAX_UPLOADS 64
-#define KEEP_SECONDS (3 * 3600)
 #define MAX_FILES_IN_FLIGHT 4
 
-enum upload_state { RECEIVING, COMPLETE, CHECKING, CHECKED, IMPORTING, IMPORTED };
+/* A check that has run this long is taken for one whose node stopped
+ * midway (a check takes seconds: --upload-steps bounds it), and its upload
+ * may be discarded. */
+#define CHECK_STALE_SECONDS 600
 
-static const char *const state_names[] = {"receiving", "complete",  "checking",
-                                          "checked",   "importing", "imported"};
-
-struct upload {
-    int64_t id;
-    int64_t owner;
-    char filename[256];
-    enum check_format format;
-    size_t size, received;
-    char *data; /* size bytes until checked */
-    struct check_report *report;
-    enum upload_state state;
-    int64_t collection_id; /* once imported */
-    int64_t created_at, used_at;
-    size_t solver_total, solver_done;
-    double solver_spent; /* seconds the solver has taken on its levels */
-    /* A solver result that arrived while the report was being imported:
-     * the import owns the report then, so the result waits here. */
-    bool late;
-    size_t late_index;
-    enum check_solver late_status;
-    uint32_t late_moves, late_pushes;
-    double late_seconds;
+/* A level of an upload this node checked, waiting for its solver. */
+struct pending {
+    int64_t upload;
+    size_t index;
+    char *board;
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t work = PTHREAD_COND_INITIALIZER;
-static struct upload *uploads[MAX_UPLOADS];
-static int64_t last_id;
+static struct pending *queue; /* queue[head..tail) wait, oldest first */
+static size_t head, tail, queue_cap;
 static size_t max_upload = (size_t)32 << 20;
 static size_t part_bytes = 48 * 1024;
 static unsigned solver_seconds;
@@ -80,25 +78,17 @@ size_t staging_max_upload(void)
     return cap;
 }
 
-static void upload_free(struct upload *u)
-{
-    if (u == NULL)
-        return;
-    free(u->data);
-    check_report_free(u->report);
-    free(u);
-}
-
 void staging_stop(void)
 {
     pthread_mutex_lock(&lock);
     stopping = true;
     if (current_job != NULL)
         current_job->cancel = 1;
-    for (size_t i = 0; i < MAX_UPLOADS; i++) {
-        upload_free(uploads[i]);
-        uploads[i] = NULL;
-    }
+    for (size_t i = head; i < tail; i++)
+        free(queue[i].board);
+    free(queue);
+    queue = NULL;
+    head = tail = queue_cap = 0;
     pthread_cond_broadcast(&work);
     pthread_mutex_unlock(&lock);
 }
@@ -111,37 +101,13 @@ unsigned staging_solver_seconds(void)
     return s;
 }
 
-/* The slot of an upload, or -1. The lock is held. */
-static int find(int64_t id)
+/* The staging status of a storage code; CONFLICT means `conflict`. */
+static enum staging_status from_storage(int status, enum staging_status conflict)
 {
-    for (int i = 0; i < MAX_UPLOADS; i++) {
-        if (uploads[i] != NULL && uploads[i]->id == id) {
-            uploads[i]->used_at = clock_now();
-            return i;
-        }
-    }
-    return -1;
-}
-
-/* Cancels the solver's job when it belongs to upload id. The lock is held. */
-static void cancel_job_of(int64_t id)
-{
-    if (current_job != NULL && current_job->upload == id)
-        current_job->cancel = 1;
-}
-
-/* Forgets uploads unused for too long, unless busy. The lock is held. */
-static void expire(void)
-{
-    int64_t limit = clock_now() - KEEP_SECONDS;
-    for (int i = 0; i < MAX_UPLOADS; i++) {
-        struct upload *u = uploads[i];
-        if (u != NULL && u->used_at < limit && u->state != CHECKING && u->state != IMPORTING) {
-            cancel_job_of(u->id);
-            upload_free(u);
-            uploads[i] = NULL;
-        }
-    }
+    return status == STORAGE_OK          ? STAGING_OK
+           : status == STORAGE_NOT_FOUND ? STAGING_NOT_FOUND
+           : status == STORAGE_CONFLICT  ? conflict
+                                         : STAGING_FAILED;
 }
 
 enum staging_status staging_create(int64_t owner, const char *filename, enum check_format format,
@@ -149,377 +115,421 @@ enum staging_status staging_create(int64_t owner, const char *filename, enum che
 {
     if (size > staging_max_upload())
         return STAGING_TOO_LARGE;
-    struct upload *u = calloc(1, sizeof *u);
-    char *data = size > 0 ? malloc(size) : NULL;
-    if (u == NULL || data == NULL) {
-        free(u);
-        free(data);
-        return STAGING_FAILED;
-    }
-    u->owner = owner;
-    snprintf(u->filename, sizeof u->filename, "%s", filename);
-    u->format = format;
-    u->size = size;
-    u->data = data;
-    u->state = RECEIVING;
-    u->created_at = u->used_at = clock_now();
-    pthread_mutex_lock(&lock);
-    expire();
-    int slot = -1;
-    size_t in_flight = size;
-    for (int i = 0; i < MAX_UPLOADS; i++) {
-        if (uploads[i] == NULL && slot < 0)
-            slot = i;
-        else if (uploads[i] != NULL && uploads[i]->data != NULL)
-            in_flight += uploads[i]->size;
-    }
-    if (in_flight > MAX_FILES_IN_FLIGHT * max_upload)
-        slot = -1;
-    if (slot >= 0) {
-        u->id = ++last_id;
-        *id = u->id;
-        uploads[slot] = u;
-    }
-    pthread_mutex_unlock(&lock);
-    if (slot < 0) {
-        upload_free(u);
-        return STAGING_FULL;
-    }
-    return STAGING_OK;
+    struct storage_upload u = {.owner = owner, .size = (int64_t)size, .created_at = clock_now()};
+    snprintf(u.filename, sizeof u.filename, "%s", filename);
+    snprintf(u.format, sizeof u.format, "%s",
+             format == CHECK_FORMAT_AUTO ? "auto" : check_format_name(format));
+    int64_t count = 0, arriving = 0;
+    bool full = false;
+    int status = storage_begin();
+    /* The bounds hold across nodes: their creations take turns. */
+    if (status == STORAGE_OK)
+        status = storage_work_serialize(STORAGE_WORK_STAGING);
+    if (status == STORAGE_OK)
+        status = storage_staging_expire(u.created_at - STAGING_KEEP_SECONDS, NULL);
+    if (status == STORAGE_OK)
+        status = storage_staging_load(&count, &arriving);
+    if (status == STORAGE_OK)
+        full = count >= MAX_UPLOADS ||
+               (uint64_t)arriving + size > (uint64_t)MAX_FILES_IN_FLIGHT * staging_max_upload();
+    if (status == STORAGE_OK && !full)
+        status = storage_staging_create(&u, id);
+    status = storage_finish(status);
+    return status != STORAGE_OK ? STAGING_FAILED : full ? STAGING_FULL : STAGING_OK;
 }
 
 enum staging_status staging_append(int64_t id, size_t offset, const void *bytes, size_t n,
                                    size_t *received, bool *complete)
 {
-    enum staging_status status = STAGING_OK;
+    int status = storage_begin();
+    int appended = STORAGE_ERROR;
+    struct storage_upload u = {0};
+    if (status == STORAGE_OK) {
+        appended = storage_staging_append(id, (int64_t)offset, bytes, n, clock_now());
+        status = appended == STORAGE_OK || appended == STORAGE_CONFLICT ? STORAGE_OK : appended;
+    }
+    if (status == STORAGE_OK)
+        status = storage_staging_get(id, 0, &u);
+    status = storage_finish(status);
+    if (status != STORAGE_OK)
+        return from_storage(status, STAGING_FAILED);
+    *received = (size_t)u.received;
+    *complete = strcmp(u.state, "receiving") != 0;
+    if (appended == STORAGE_CONFLICT)
+        return *complete ? STAGING_WRONG_STATE : STAGING_BAD_OFFSET;
+    return STAGING_OK;
+}
+
+/* Runs storage_staging_move in a transaction of its own. */
+static int move(int64_t id, const char *from, const char *to)
+{
+    int status = storage_begin();
+    if (status == STORAGE_OK)
+        status = storage_staging_move(id, from, to, clock_now());
+    return storage_finish(status);
+}
+
+/* Reads the upload's bytes and checks them. NULL when the bytes cannot be
+ * read or the check fails (logged). */
+static struct check_report *check_bytes(const struct storage_upload *u)
+{
+    size_t size = (size_t)u->size;
+    char *data = malloc(size > 0 ? size : 1);
+    if (data == NULL || storage_staging_bytes(u->id, data, size) != STORAGE_OK) {
+        free(data);
+        return NULL;
+    }
+    enum check_format format = CHECK_FORMAT_AUTO;
+    check_format_parse(u->format, &format);
     pthread_mutex_lock(&lock);
-    int i = find(id);
-    struct upload *u = i >= 0 ? uploads[i] : NULL;
-    if (u == NULL)
-        status = STAGING_NOT_FOUND;
-    else if (u->state != RECEIVING)
-        status = STAGING_WRONG_STATE;
-    else if (offset != u->received || n > u->size - u->received)
-        status = STAGING_BAD_OFFSET;
-    if (status == STAGING_OK) {
-        memcpy(u->data + u->received, bytes, n);
-        u->received += n;
-        if (u->received == u->size)
-            u->state = COMPLETE;
-    }
-    if (u != NULL) {
-        *received = u->received;
-        *complete = u->state != RECEIVING;
-    }
+    uint64_t steps = check_steps;
     pthread_mutex_unlock(&lock);
-    return status;
+    struct check_report *r = check_run_within(data, size, u->filename, format, true, steps);
+    free(data);
+    return r;
+}
+
+/* The report as JSON text (malloc'd), or NULL when out of memory. */
+static char *report_text(const struct check_report *r)
+{
+    json_t *o = check_report_json(r);
+    char *text = o != NULL ? json_dumps(o, JSON_COMPACT) : NULL;
+    json_decref(o);
+    return text;
+}
+
+/* Queues the report's pending levels for this node's solver. */
+static void queue_levels(int64_t id, const struct check_report *r)
+{
+    pthread_mutex_lock(&lock);
+    for (size_t k = 0; k < r->nlevels; k++) {
+        if (r->levels[k].solver != CHECK_SOLVER_PENDING)
+            continue;
+        if (tail == queue_cap) {
+            size_t cap = queue_cap > 0 ? queue_cap * 2 : 64;
+            struct pending *bigger = realloc(queue, cap * sizeof *queue);
+            if (bigger == NULL)
+                break;
+            queue = bigger;
+            queue_cap = cap;
+        }
+        char *board = strdup(r->levels[k].board);
+        if (board == NULL)
+            break;
+        queue[tail++] = (struct pending){id, k, board};
+    }
+    pthread_cond_broadcast(&work);
+    pthread_mutex_unlock(&lock);
 }
 
 enum staging_status staging_check(int64_t id)
 {
-    pthread_mutex_lock(&lock);
-    int i = find(id);
-    struct upload *u = i >= 0 ? uploads[i] : NULL;
-    enum staging_status status = u == NULL              ? STAGING_NOT_FOUND
-                                 : u->state != COMPLETE ? STAGING_WRONG_STATE
-                                                        : STAGING_OK;
-    char filename[256];
-    char *data = NULL;
-    size_t size = 0;
-    enum check_format format = CHECK_FORMAT_AUTO;
-    uint64_t steps = check_steps;
-    if (status == STAGING_OK) {
-        u->state = CHECKING;
-        data = u->data;
-        size = u->size;
-        format = u->format;
-        snprintf(filename, sizeof filename, "%s", u->filename);
-    }
-    pthread_mutex_unlock(&lock);
-    if (status != STAGING_OK)
-        return status;
-    /* Outside the lock: the upload stays, as CHECKING, and its data with it. */
-    struct check_report *r =
-        check_run_within(data != NULL ? data : "", size, filename, format, true, steps);
-    pthread_mutex_lock(&lock);
-    i = find(id);
-    u = i >= 0 ? uploads[i] : NULL;
-    if (u != NULL && r != NULL) {
-        u->report = r;
-        free(u->data);
-        u->data = NULL;
-        u->state = CHECKED;
-        for (size_t k = 0; solver_seconds > 0 && k < r->nlevels; k++) {
-            if (r->levels[k].valid) {
-                r->levels[k].solver = CHECK_SOLVER_PENDING;
-                u->solver_total++;
-            }
+    struct storage_upload u;
+    int status = storage_begin();
+    if (status == STORAGE_OK)
+        status = storage_staging_move(id, "complete", "checking", clock_now());
+    if (status == STORAGE_OK)
+        status = storage_staging_get(id, 0, &u);
+    status = storage_finish(status);
+    if (status != STORAGE_OK)
+        return from_storage(status, STAGING_WRONG_STATE);
+    /* Outside any transaction: the row says "checking", which no other node
+     * claims, and the bytes stay for the import's check. */
+    struct check_report *r = check_bytes(&u);
+    unsigned seconds = staging_solver_seconds();
+    int64_t total = 0;
+    for (size_t k = 0; r != NULL && seconds > 0 && k < r->nlevels; k++) {
+        if (r->levels[k].valid) {
+            r->levels[k].solver = CHECK_SOLVER_PENDING;
+            total++;
         }
-        pthread_cond_broadcast(&work);
-    } else if (u != NULL) {
-        u->state = COMPLETE;
-        status = STAGING_FAILED;
-    } else {
-        check_report_free(r);
-        status = STAGING_NOT_FOUND;
     }
-    pthread_mutex_unlock(&lock);
-    return status;
+    char *text = r != NULL ? report_text(r) : NULL;
+    status = text != NULL ? storage_begin() : STORAGE_ERROR;
+    if (status == STORAGE_OK)
+        status = storage_finish(storage_staging_checked(id, text, total, clock_now()));
+    free(text);
+    if (status == STORAGE_OK && total > 0)
+        queue_levels(id, r);
+    check_report_free(r);
+    if (status == STORAGE_OK)
+        return STAGING_OK;
+    if (status == STORAGE_CONFLICT) /* expired meanwhile */
+        return STAGING_NOT_FOUND;
+    move(id, "checking", "complete");
+    return STAGING_FAILED;
 }
 
-/* Records a solver result in a level of the report. The lock is held. */
-static void record_result(struct upload *u, size_t index, enum check_solver status, uint32_t moves,
-                          uint32_t pushes, double seconds)
+/* Gives the levels of r the solver's verdicts recorded in the stored
+ * report (text), level by level. */
+static void merge_solver(struct check_report *r, const char *text)
 {
-    struct check_level *l = &u->report->levels[index];
-    l->solver = status;
-    l->solver_moves = moves;
-    l->solver_pushes = pushes;
-    l->solver_seconds = seconds;
-    u->solver_done++;
+    json_t *stored = text != NULL ? json_loads(text, 0, NULL) : NULL;
+    json_t *levels = json_object_get(stored, "levels");
+    for (size_t k = 0; k < r->nlevels && k < json_array_size(levels); k++)
+        check_report_solver_read(json_object_get(json_array_get(levels, k), "solver"),
+                                 &r->levels[k]);
+    json_decref(stored);
 }
 
-/* Writes a solver verdict into the library, in a transaction of its own. */
-static void store_verdict(int64_t level, enum check_solver status, uint32_t moves, uint32_t pushes)
+/* The import's transaction: holds the upload's row, checks it is still
+ * checked, imports r's levels and marks it imported. */
+static enum staging_status import_in_transaction(int64_t id, struct check_report *r,
+                                                 const struct library_target *t,
+                                                 const struct audit_actor *who,
+                                                 struct library_result *out,
+                                                 enum library_status *lib, int *storage)
 {
-    int rc = storage_begin();
-    if (rc == STORAGE_OK)
-        rc = storage_level_set_solver(level, check_solver_name(status), moves, pushes);
-    if (rc == STORAGE_OK)
-        rc = storage_commit();
-    else
-        storage_rollback();
-    if (rc != STORAGE_OK)
-        fprintf(stderr, "sokod: could not record the solver's verdict on level %lld\n",
-                (long long)level);
+    struct storage_upload u = {0};
+    *storage = storage_staging_touch(id, clock_now());
+    if (*storage == STORAGE_OK)
+        *storage = storage_staging_get(id, 1, &u);
+    if (*storage == STORAGE_NOT_FOUND)
+        return STAGING_NOT_FOUND;
+    if (*storage == STORAGE_OK && strcmp(u.state, "checked") != 0) {
+        storage_upload_clear(&u);
+        return STAGING_WRONG_STATE;
+    }
+    if (*storage == STORAGE_OK) {
+        merge_solver(r, u.report);
+        *lib = library_import(r, t, who, out, storage);
+    }
+    storage_upload_clear(&u);
+    if (*lib == LIBRARY_OK) {
+        char *text = report_text(r);
+        *storage =
+            text != NULL ? storage_staging_imported(id, out->collection_id, text) : STORAGE_ERROR;
+        free(text);
+        if (*storage != STORAGE_OK)
+            *lib = LIBRARY_STORAGE;
+    }
+    return STAGING_OK;
 }
 
 enum staging_status staging_import(int64_t id, const struct library_target *t,
                                    const struct audit_actor *who, struct library_result *out,
                                    enum library_status *lib, int *storage)
 {
-    /* While IMPORTING, the import owns the report: nobody else reads it (the
-     * answers leave it out, the solver keeps its result aside), so the
-     * transaction runs without the lock. */
-    pthread_mutex_lock(&lock);
-    int i = find(id);
-    struct upload *u = i >= 0 ? uploads[i] : NULL;
-    enum staging_status status = u == NULL             ? STAGING_NOT_FOUND
-                                 : u->state != CHECKED ? STAGING_WRONG_STATE
-                                                       : STAGING_OK;
-    struct check_report *r = NULL;
-    if (status == STAGING_OK) {
-        u->state = IMPORTING;
-        r = u->report;
-    }
-    pthread_mutex_unlock(&lock);
-    if (status != STAGING_OK)
-        return status;
-
-    *storage = storage_begin();
     *lib = LIBRARY_STORAGE;
+    struct storage_upload u;
+    *storage = storage_staging_get(id, 0, &u);
+    if (*storage == STORAGE_NOT_FOUND)
+        return STAGING_NOT_FOUND;
+    if (*storage != STORAGE_OK)
+        return STAGING_OK;
+    if (strcmp(u.state, "checked") != 0)
+        return STAGING_WRONG_STATE;
+    /* The report is made again from the bytes, on whichever node imports:
+     * the same bytes give the same levels, and the library is looked up
+     * again inside the transaction anyway. */
+    struct check_report *r = check_bytes(&u);
+    if (r == NULL) {
+        *storage = STORAGE_ERROR;
+        return STAGING_OK;
+    }
+    enum staging_status status = STAGING_OK;
+    *storage = storage_begin();
     if (*storage == STORAGE_OK)
-        *lib = library_import(r, t, who, out, storage);
-    if (*lib == LIBRARY_OK)
+        status = import_in_transaction(id, r, t, who, out, lib, storage);
+    if (status == STAGING_OK && *lib == LIBRARY_OK)
         *storage = storage_commit();
     else
         storage_rollback();
-    if (*lib == LIBRARY_OK && *storage != STORAGE_OK) {
+    if (status == STAGING_OK && *lib == LIBRARY_OK && *storage != STORAGE_OK)
         *lib = LIBRARY_STORAGE;
-        for (size_t k = 0; k < r->nlevels; k++)
-            r->levels[k].imported_id = 0;
-    }
-
-    pthread_mutex_lock(&lock);
-    i = find(id); /* an importing upload is neither discarded nor expired */
-    u = uploads[i];
-    u->state = *lib == LIBRARY_OK ? IMPORTED : CHECKED;
-    if (*lib == LIBRARY_OK)
-        u->collection_id = out->collection_id;
-    int64_t late_level = 0;
-    struct check_level late = {0};
-    if (u->late) {
-        u->late = false;
-        record_result(u, u->late_index, u->late_status, u->late_moves, u->late_pushes,
-                      u->late_seconds);
-        late = u->report->levels[u->late_index];
-        late_level = late.imported_id;
-    }
-    pthread_cond_broadcast(&work);
-    pthread_mutex_unlock(&lock);
-    if (late_level != 0)
-        store_verdict(late_level, late.solver, late.solver_moves, late.solver_pushes);
-    return STAGING_OK;
+    check_report_free(r);
+    return status;
 }
 
 enum staging_status staging_discard(int64_t id)
 {
-    pthread_mutex_lock(&lock);
-    int i = find(id);
-    enum staging_status status = STAGING_OK;
-    if (i < 0) {
-        status = STAGING_NOT_FOUND;
-    } else if (uploads[i]->state == CHECKING || uploads[i]->state == IMPORTING) {
-        status = STAGING_WRONG_STATE;
-    } else {
-        cancel_job_of(id);
-        upload_free(uploads[i]);
-        uploads[i] = NULL;
+    int status = storage_begin();
+    if (status == STORAGE_OK)
+        status = storage_staging_delete(id, clock_now() - CHECK_STALE_SECONDS);
+    status = storage_finish(status);
+    if (status == STORAGE_OK) {
+        pthread_mutex_lock(&lock);
+        if (current_job != NULL && current_job->upload == id)
+            current_job->cancel = 1;
+        pthread_mutex_unlock(&lock);
     }
-    pthread_mutex_unlock(&lock);
-    return status;
+    return from_storage(status, STAGING_WRONG_STATE);
 }
 
-/* The lock is held. */
-static json_t *upload_json(const struct upload *u, bool levels)
+/* The upload as the API shows it; its report (JSON text, or NULL) with or
+ * without its levels. */
+static json_t *upload_json(const struct storage_upload *u, const char *report, bool levels)
 {
+    pthread_mutex_lock(&lock);
+    json_int_t part = (json_int_t)part_bytes, cap = (json_int_t)max_upload;
+    int seconds = (int)solver_seconds;
+    pthread_mutex_unlock(&lock);
     json_t *o = json_pack(
         "{s:I,s:I,s:o,s:s,s:I,s:I,s:s,s:I,s:I,s:o,s:o}", "id", (json_int_t)u->id, "owner_id",
-        (json_int_t)u->owner, "file", http_json_text(u->filename), "format",
-        u->format == CHECK_FORMAT_AUTO ? "auto" : check_format_name(u->format), "size",
-        (json_int_t)u->size, "received", (json_int_t)u->received, "state", state_names[u->state],
-        "part_bytes", (json_int_t)part_bytes, "max_bytes", (json_int_t)max_upload, "created_at",
-        http_json_time(u->created_at), "collection_id",
+        (json_int_t)u->owner, "file", http_json_text(u->filename), "format", u->format, "size",
+        (json_int_t)u->size, "received", (json_int_t)u->received, "state", u->state, "part_bytes",
+        part, "max_bytes", cap, "created_at", http_json_time(u->created_at), "collection_id",
         u->collection_id != 0 ? json_integer(u->collection_id) : json_null());
     if (o == NULL)
         return NULL;
     json_t *solver = json_null();
     if (u->solver_total > 0)
         solver = json_pack("{s:I,s:I,s:i}", "done", (json_int_t)u->solver_done, "total",
-                           (json_int_t)u->solver_total, "seconds_per_level", (int)solver_seconds);
+                           (json_int_t)u->solver_total, "seconds_per_level", seconds);
     json_object_set_new(o, "solver", solver);
-    if (u->report != NULL && u->state != IMPORTING) {
-        json_t *report = check_report_json(u->report);
-        if (report != NULL && !levels)
-            json_object_del(report, "levels");
-        json_object_set_new(o, "report", report != NULL ? report : json_null());
-    } else {
-        json_object_set_new(o, "report", json_null());
-    }
+    json_t *r = report != NULL ? json_loads(report, 0, NULL) : NULL;
+    if (r != NULL && !levels)
+        json_object_del(r, "levels");
+    json_object_set_new(o, "report", r != NULL ? r : json_null());
     return o;
 }
 
 json_t *staging_json(int64_t id, bool levels, enum staging_status *status)
 {
-    pthread_mutex_lock(&lock);
-    int i = find(id);
-    json_t *o = i >= 0 ? upload_json(uploads[i], levels) : NULL;
-    *status = i < 0 ? STAGING_NOT_FOUND : o == NULL ? STAGING_FAILED : STAGING_OK;
-    pthread_mutex_unlock(&lock);
+    struct storage_upload u = {0};
+    int rc = storage_begin();
+    if (rc == STORAGE_OK)
+        rc = storage_staging_touch(id, clock_now());
+    if (rc == STORAGE_OK)
+        rc = storage_staging_get(id, 1, &u);
+    rc = storage_finish(rc);
+    json_t *o = rc == STORAGE_OK ? upload_json(&u, u.report, levels) : NULL;
+    storage_upload_clear(&u);
+    *status = rc != STORAGE_OK ? from_storage(rc, STAGING_FAILED)
+              : o == NULL      ? STAGING_FAILED
+                               : STAGING_OK;
     return o;
+}
+
+static int list_one(const struct storage_upload *u, void *arg)
+{
+    json_t *o = upload_json(u, u->report, false);
+    return o != NULL && json_array_append_new(arg, o) == 0 ? 0 : 1;
 }
 
 json_t *staging_list_json(void)
 {
     json_t *list = json_array();
-    pthread_mutex_lock(&lock);
-    expire();
-    for (int i = 0; list != NULL && i < MAX_UPLOADS; i++) {
-        if (uploads[i] != NULL)
-            json_array_append_new(list, upload_json(uploads[i], false));
+    int status = list != NULL ? storage_begin() : STORAGE_ERROR;
+    if (status == STORAGE_OK)
+        status = storage_staging_expire(clock_now() - STAGING_KEEP_SECONDS, NULL);
+    if (status == STORAGE_OK)
+        status = storage_staging_each(list_one, list);
+    status = storage_finish(status);
+    if (status != STORAGE_OK) {
+        json_decref(list);
+        return NULL;
     }
-    pthread_mutex_unlock(&lock);
     return list;
 }
 
-/* The oldest upload's first level waiting for the solver. The lock is held. */
-static bool find_pending(struct upload **up, size_t *index)
+/* Sets level `index` of the upload's stored report to the solver's status
+ * (and its counts), adding `done` levels done and `ms` of solver time,
+ * in the open transaction; *imported gets the level's id once imported.
+ * STORAGE_NOT_FOUND when the upload is gone. */
+static int record_solver(int64_t id, size_t index, const struct check_level *verdict, int64_t done,
+                         int64_t ms, int64_t *imported)
 {
-    struct upload *best = NULL;
-    size_t best_index = 0;
-    for (int i = 0; i < MAX_UPLOADS; i++) {
-        struct upload *u = uploads[i];
-        if (u == NULL || u->report == NULL || u->state == IMPORTING ||
-            u->solver_done == u->solver_total || (best != NULL && best->id < u->id))
-            continue;
-        for (size_t k = 0; k < u->report->nlevels; k++) {
-            if (u->report->levels[k].solver == CHECK_SOLVER_PENDING) {
-                best = u;
-                best_index = k;
-                break;
-            }
-        }
+    struct storage_upload u = {0};
+    int status = storage_staging_touch(id, clock_now());
+    if (status == STORAGE_OK)
+        status = storage_staging_get(id, 1, &u);
+    json_t *r = status == STORAGE_OK && u.report != NULL ? json_loads(u.report, 0, NULL) : NULL;
+    storage_upload_clear(&u);
+    json_t *level = json_array_get(json_object_get(r, "levels"), index);
+    if (status == STORAGE_OK && level == NULL)
+        status = STORAGE_NOT_FOUND;
+    char *text = NULL;
+    if (status == STORAGE_OK) {
+        *imported = json_integer_value(json_object_get(level, "imported_id"));
+        json_object_set_new(level, "solver", check_report_solver_json(verdict));
+        text = json_dumps(r, JSON_COMPACT);
+        status = text != NULL ? storage_staging_report(id, text, done, ms) : STORAGE_ERROR;
     }
-    *up = best;
-    *index = best_index;
-    return best != NULL;
+    free(text);
+    json_decref(r);
+    return status;
 }
 
-/* Marks the levels of u still waiting for the solver as over budget. The
- * lock is held. */
-static void skip_pending(struct upload *u)
+/* record_solver in a transaction of its own, with the verdict of an
+ * imported level written into the library in the same transaction. */
+static void record_solver_alone(int64_t id, size_t index, const struct check_level *verdict,
+                                int64_t done, int64_t ms, bool keep)
 {
-    for (size_t k = 0; k < u->report->nlevels; k++) {
-        if (u->report->levels[k].solver == CHECK_SOLVER_PENDING) {
-            u->report->levels[k].solver = CHECK_SOLVER_OVER_BUDGET;
-            u->solver_done++;
-        }
-    }
+    int64_t imported = 0;
+    int status = storage_begin();
+    if (status == STORAGE_OK)
+        status = record_solver(id, index, verdict, done, ms, &imported);
+    if (status == STORAGE_OK && keep && imported != 0 &&
+        verdict->solver != CHECK_SOLVER_OVER_BUDGET)
+        status = storage_level_set_solver(imported, check_solver_name(verdict->solver),
+                                          verdict->solver_moves, verdict->solver_pushes);
+    status = storage_finish(status);
+    if (status != STORAGE_OK && status != STORAGE_NOT_FOUND)
+        fprintf(stderr, "sokod: could not record the solver's verdict on upload %lld\n",
+                (long long)id);
+}
+
+/* Takes the next queued level, or waits for one; false when stopping. The
+ * lock is held. */
+static bool next_queued(struct pending *p)
+{
+    while (!stopping && head == tail)
+        pthread_cond_wait(&work, &lock);
+    if (stopping)
+        return false;
+    *p = queue[head++];
+    if (head == tail)
+        head = tail = 0;
+    return true;
 }
 
 bool staging_next_job(struct staging_job *job)
 {
     pthread_mutex_lock(&lock);
-    struct upload *u = NULL;
-    size_t index = 0;
-    for (;;) {
-        if (stopping)
-            break;
-        if (find_pending(&u, &index)) {
-            /* An upload's levels share one budget of solver time, so that a
-             * file of many hard levels cannot keep the solver for hours. */
-            double left = solver_budget > 0 ? solver_budget - u->solver_spent : solver_seconds;
-            if (left < 1) {
-                skip_pending(u);
-                continue;
-            }
-            char *board = strdup(u->report->levels[index].board);
-            if (board == NULL) {
-                u = NULL;
-                break;
-            }
-            job->upload = u->id;
-            job->index = index;
-            job->board = board;
-            job->seconds = left < solver_seconds ? (unsigned)left : solver_seconds;
-            job->cancel = 0;
-            u->report->levels[index].solver = CHECK_SOLVER_RUNNING;
-            current_job = job;
-            break;
+    struct pending p;
+    while (next_queued(&p)) {
+        unsigned seconds = solver_seconds, budget = solver_budget;
+        pthread_mutex_unlock(&lock);
+        struct storage_upload u;
+        int status = storage_staging_get(p.upload, 0, &u);
+        /* An upload's levels share one budget of solver time, so that a
+         * file of many hard levels cannot keep the solver for hours. */
+        double left = budget > 0 ? budget - (double)u.solver_ms / 1000 : seconds;
+        struct check_level verdict = {.solver = left < 1 ? CHECK_SOLVER_OVER_BUDGET
+                                                         : CHECK_SOLVER_RUNNING};
+        if (status == STORAGE_OK)
+            record_solver_alone(p.upload, p.index, &verdict, left < 1, 0, false);
+        pthread_mutex_lock(&lock);
+        if (status != STORAGE_OK || left < 1 || stopping) {
+            free(p.board);
+            continue;
         }
-        pthread_cond_wait(&work, &lock);
+        job->upload = p.upload;
+        job->index = p.index;
+        job->board = p.board;
+        job->seconds = left < seconds ? (unsigned)left : seconds;
+        job->cancel = 0;
+        current_job = job;
+        pthread_mutex_unlock(&lock);
+        return true;
     }
-    bool found = !stopping && u != NULL;
     pthread_mutex_unlock(&lock);
-    return found;
+    return false;
 }
 
 void staging_job_done(struct staging_job *job, enum check_solver status, uint32_t moves,
                       uint32_t pushes, double seconds)
 {
-    int64_t imported = 0;
     pthread_mutex_lock(&lock);
     current_job = NULL;
-    int i = find(job->upload);
-    struct upload *u = i >= 0 ? uploads[i] : NULL;
-    if (u != NULL && u->report != NULL && job->index < u->report->nlevels) {
-        if (u->state == IMPORTING) {
-            u->late = true;
-            u->late_index = job->index;
-            u->late_status = status;
-            u->late_moves = moves;
-            u->late_pushes = pushes;
-            u->late_seconds = seconds;
-            u->solver_spent += seconds;
-        } else {
-            u->solver_spent += seconds;
-            record_result(u, job->index, status, moves, pushes, seconds);
-            imported = u->report->levels[job->index].imported_id;
-        }
-    }
     pthread_mutex_unlock(&lock);
+    struct check_level verdict = {.solver = status,
+                                  .solver_moves = moves,
+                                  .solver_pushes = pushes,
+                                  .solver_seconds = seconds};
+    record_solver_alone(job->upload, job->index, &verdict, 1, (int64_t)(seconds * 1000),
+                        job->cancel == 0);
     free(job->board);
     job->board = NULL;
-    if (imported != 0 && job->cancel == 0)
-        store_verdict(imported, status, moves, pushes);
 }

@@ -1,7 +1,9 @@
-/* Uploads waiting in memory: their bytes as the parts arrive, then their
- * check report, until they are imported, discarded or left alone for
- * three hours. Nothing here is in the database: a restart forgets them.
- * One lock guards them all; every function takes it itself. */
+/* Uploads staged in the database (storage_staging.h), so that an upload's
+ * parts, its check and its import may reach any node: its bytes as the
+ * parts arrive, then its check report, until it is imported, discarded or
+ * left alone for three hours. The solver's queue of their levels is this
+ * node's: the node that checked an upload searches its levels, and every
+ * node shows the verdicts. */
 #ifndef SOKOD_STAGING_H
 #define SOKOD_STAGING_H
 
@@ -19,7 +21,7 @@ enum staging_status {
     STAGING_NOT_FOUND,
     STAGING_TOO_LARGE,   /* beyond the upload cap */
     STAGING_BAD_OFFSET,  /* a part that does not continue the bytes received, or overruns */
-    STAGING_WRONG_STATE, /* still receiving, being checked or imported, or imported already */
+    STAGING_WRONG_STATE, /* still receiving, being checked, or imported already */
     STAGING_FULL,        /* too many uploads waiting, or too many bytes arriving */
     STAGING_FAILED,      /* out of memory, or the database failed (logged) */
 };
@@ -38,7 +40,7 @@ void staging_start(size_t max_upload, size_t max_body, unsigned solver_seconds,
 /* The upload cap, in bytes. */
 size_t staging_max_upload(void);
 
-/* Wakes the solver thread up to stop, and frees every upload. */
+/* Wakes the solver thread up to stop, and empties this node's queue. */
 void staging_stop(void);
 
 /* Starts an upload of `size` bytes (1 to the cap) for admin `owner`. */
@@ -50,20 +52,20 @@ enum staging_status staging_create(int64_t owner, const char *filename, enum che
 enum staging_status staging_append(int64_t id, size_t offset, const void *bytes, size_t n,
                                    size_t *received, bool *complete);
 
-/* Checks a complete upload (slow: run it off the HTTP threads). Its bytes
- * are freed; its report stays. */
+/* Checks a complete upload (slow: run it off the HTTP threads) and stores
+ * its report; its bytes stay for the import. */
 enum staging_status staging_check(int64_t id);
 
-/* Imports a checked upload's levels in one transaction (slow too; the lock
- * is not held meanwhile, and the upload shows as "importing" without its
- * report). The result is in *out, the library's verdict in *lib
- * (LIBRARY_STORAGE with the STORAGE_* code in *storage). Returns STAGING_OK
- * when the import ran, whatever its verdict. */
+/* Imports a checked upload's levels in one transaction, which holds the
+ * upload's row (slow too: the file is checked again first). The result is in *out, the library's
+ * verdict in *lib (LIBRARY_STORAGE with the STORAGE_* code in *storage). Returns STAGING_OK when
+ * the import ran, whatever its verdict. */
 enum staging_status staging_import(int64_t id, const struct library_target *t,
                                    const struct audit_actor *who, struct library_result *out,
                                    enum library_status *lib, int *storage);
 
-/* Forgets an upload (not while it is being checked or imported). */
+/* Forgets an upload (not while it is being checked, unless the check
+ * began ten minutes ago, on a node that stopped since). */
 enum staging_status staging_discard(int64_t id);
 
 /* The upload as JSON, with its report's levels when `levels` is true.

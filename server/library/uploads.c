@@ -33,7 +33,7 @@ static int no_upload(struct http_conn *c)
 {
     return reply_error(c, API_E_UPLOAD_NOT_FOUND,
                        "there is no upload %lld (uploads are forgotten after three hours "
-                       "unused, and when sokod restarts)",
+                       "unused)",
                        (long long)c->param[0]);
 }
 
@@ -249,8 +249,7 @@ int uploads_discard(struct http_conn *c)
     if (status == STAGING_NOT_FOUND)
         return no_upload(c);
     if (status == STAGING_WRONG_STATE)
-        return reply_error(c, API_E_UPLOAD_INCOMPLETE,
-                           "upload %lld is being checked or imported; try again",
+        return reply_error(c, API_E_UPLOAD_INCOMPLETE, "upload %lld is being checked; try again",
                            (long long)c->param[0]);
     return reply_json(c, 200,
                       json_pack("{s:I,s:b}", "id", (json_int_t)c->param[0], "discarded", 1));
@@ -297,16 +296,12 @@ static int import_done(struct http_conn *c, void *arg)
         json_t *u = staging_json(job->id, false, &st);
         const char *state = json_string_value(json_object_get(u, "state"));
         bool imported = state != NULL && strcmp(state, "imported") == 0;
-        bool importing = state != NULL && strcmp(state, "importing") == 0;
         json_int_t into = json_integer_value(json_object_get(u, "collection_id"));
         json_decref(u);
         if (imported)
             return reply_error(c, API_E_ALREADY_IMPORTED,
                                "upload %lld is imported already, into collection %lld",
                                (long long)job->id, (long long)into);
-        if (importing)
-            return reply_error(c, API_E_ALREADY_IMPORTED, "upload %lld is being imported right now",
-                               (long long)job->id);
         return reply_error(c, API_E_UPLOAD_INCOMPLETE,
                            "upload %lld is not checked yet: send all of its bytes first",
                            (long long)job->id);

@@ -8,16 +8,14 @@
 
 #include <stdint.h>
 
-/* Remembers `rest` (LURD, copied) as the way on from the position of game
- * `game_id` whose Zobrist hash is `hash`, replacing what the game had. An
- * empty rest, or no memory for it, forgets the game's plan. */
+/* Remembers `rest` (LURD) as the way on from the position of game
+ * `game_id` whose Zobrist hash is `hash`, replacing what the game had, for
+ * every node. An empty rest forgets the game's plan; one the database
+ * cannot store only costs the next hint a search. */
 void hint_plan_put(int64_t game_id, uint64_t hash, const char *rest);
 
 /* The way on remembered for the game when it stands at `hash` (malloc'd,
  * the caller frees it), or NULL. The plan is forgotten either way. */
 char *hint_plan_take(int64_t game_id, uint64_t hash);
-
-/* Forgets every plan (at shutdown). */
-void hint_plan_clear(void);
 
 #endif

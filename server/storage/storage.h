@@ -15,8 +15,11 @@
  *   storage_daily.h     the daily puzzle (play, live)
  *   storage_race_levels.h  levels generated for races (play, live)
  *   storage_snapshots.h saved positions of games (play)
+ *   storage_hints.h     hint plans, the rest of a hint's solution (play)
+ *   storage_staging.h   uploads staged for import, and their parts (library, accounts)
  *   storage_rooms.h, storage_watch.h  race rooms, watching a player (live)
- *   storage_work.h      work one node at a time does, across nodes (accounts, play)
+ *   storage_work.h      work one node at a time does, across nodes (accounts, play,
+ *                       library)
  *   storage_migrate.h, storage_backup.h, storage_wal.h  the schema, backups and
  *                       the WAL's checkpointer (the server's start, cli)
  *   storage_conn.h, storage_sql.h, storage_vfs.h  connections, statements and

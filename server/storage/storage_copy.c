@@ -62,10 +62,13 @@ static const struct known_table KNOWN[] = {
     {"room_presence", "room_id,node,user_id", false, false},
     {"room_events", "room_id,seq", false, false},
     {"game_log", "game_id,seq", false, false},
+    {"hint_plans", "game_id", false, false},
     {"snapshots", "id", true, false},
     {"solutions", "id", true, false},
     {"board_entries", "level_id,board,hinted,user_id", false, true},
     {"board_buckets", "level_id,board,hinted,first", false, true},
+    {"staged_uploads", "id", true, false},
+    {"staged_upload_parts", "upload_id,at", false, false},
 };
 #define NKNOWN (sizeof KNOWN / sizeof KNOWN[0])
 

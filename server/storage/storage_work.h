@@ -1,6 +1,6 @@
 /* Work that one node at a time does, when several sokod nodes share one
  * PostgreSQL database (storage_work.c): the sweeps of old guests and
- * sessions, making the daily puzzle or a race level. Advisory locks of
+ * sessions, making the daily puzzle or a race level, starting an upload. Advisory locks of
  * PostgreSQL, keyed by the work; on SQLite, one database per process (its
  * write lock already serializes writers), every call succeeds at once. */
 #ifndef SOKOD_STORAGE_WORK_H
@@ -13,6 +13,7 @@ enum storage_work {
     STORAGE_WORK_DAILY = 2,      /* storing a day's puzzle */
     STORAGE_WORK_RACE_LEVEL = 3, /* storing a generated race level */
     STORAGE_WORK_BUNDLED = 4,    /* importing the bundled levels at start */
+    STORAGE_WORK_STAGING = 5,    /* starting an upload, within the bounds of all uploads */
 };
 
 /* Takes the work's lock for the calling thread without waiting: true when

@@ -466,6 +466,7 @@ const ROW = {
     VALUES (1, 'x' || (SELECT count(*) FROM reference_solutions), 1, 1, 1)`,
   audit_log: "INSERT INTO audit_log (at, actor, action) VALUES (2, 'command line', 'test')",
   snapshots: "INSERT INTO snapshots (game_id, name, lurd, moves, pushes, solved, created_at) VALUES (1, 's', '', 0, 0, 0, 1)",
+  staged_uploads: "INSERT INTO staged_uploads (owner_id, filename, format, size, state, created_at, used_at) VALUES (1, 'f', 'auto', 1, 'receiving', 1, 1)",
 };
 
 test('ids are never given twice, even after the newest row is deleted', () => {
