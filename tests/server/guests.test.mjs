@@ -255,7 +255,7 @@ test('the migration to ids never given twice keeps every row of a played databas
     assert.equal(sqlite(db, 'PRAGMA user_version'), '11');
     [level] = await levelIds(first.client());
     // An account and a guest each solve the Corridor (#@ $ .#: rRR); the
-    // guest also makes a room; the account saves settings.
+    // guest also has a room; the account saves settings.
     const players = [first.client(), first.client()];
     let r = await players[0].post('/api/v1/account/signup', { username: 'migrant', password: 'a long password 1' });
     assert.equal(r.status, 201, show(r));
@@ -264,8 +264,9 @@ test('the migration to ids never given twice keeps every row of a played databas
       r = await c.post(`/api/v1/games/${game}/log`, { seq: 1, steps: 'rRR' });
       assert.equal(r.status, 200, show(r));
     }
-    r = await players[1].post('/api/v1/rooms', { level: 'chosen', level_id: level });
-    assert.equal(r.status, 201, show(r));
+    // The guest's room is written as the schema of then held it: today's
+    // server keeps a room's state in tables of later migrations.
+    sqlite(db, `INSERT INTO rooms (host_id, level_id, source, created_at) SELECT max(id), ${level}, 'chosen', 0 FROM users WHERE guest = 1`);
     r = await players[0].req('PUT', '/api/v1/account/settings', { settings: { theme: 'garden' } });
     assert.equal(r.status, 200, show(r));
     before = Object.fromEntries(tables.map((t) => [t, sqlite(db, `SELECT count(*) FROM ${t}`)]));
