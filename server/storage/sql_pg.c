@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* The most parameters one statement of sokod takes (a copy's insert of
  * many rows takes the most). */
@@ -367,7 +368,18 @@ static int prepare_on_server(struct pg_stmt *st, const char *what)
     return status;
 }
 
-static int run(struct pg_stmt *st, const char *what)
+/* True when sql, run outside a transaction, may run again after a lost
+ * answer without doing anything twice that matters: a BEGIN, or a read
+ * (a read's side effects, a notification with ids or an advisory lock of
+ * the lost session, are safe to repeat). */
+static bool repeatable(const char *sql)
+{
+    while (*sql == ' ' || *sql == '\t' || *sql == '\n')
+        sql++;
+    return strncasecmp(sql, "BEGIN", 5) == 0 || strncasecmp(sql, "SELECT", 6) == 0;
+}
+
+static int run_once(struct pg_stmt *st, const char *what)
 {
     struct pg_conn *c = st->conn;
     st->changes = 0;
@@ -386,6 +398,25 @@ static int run(struct pg_stmt *st, const char *what)
     }
     st->changes = strtoll(PQcmdTuples(st->result), NULL, 10);
     return STORAGE_OK;
+}
+
+/* Runs st. A connection the server ended while it was idle (a restart, a
+ * standby promoted, an administrator) is found gone by the next statement:
+ * failure() makes a new one, and a statement that began no transaction's
+ * work and may run twice is asked again there, so that it costs no
+ * request. */
+static int run(struct pg_stmt *st, const char *what)
+{
+    struct pg_conn *c = st->conn;
+    bool repeat = PQtransactionStatus(c->pg) == PQTRANS_IDLE && repeatable(st->text);
+    unsigned generation = c->generation;
+    int status = run_once(st, what);
+    if (status == STORAGE_ERROR && repeat && c->generation != generation &&
+        PQstatus(c->pg) == CONNECTION_OK) {
+        fprintf(stderr, "sokod: database: connected again; %s asked again\n", what);
+        status = run_once(st, what);
+    }
+    return status;
 }
 
 static int pg_step(struct sql_stmt *base, const char *what)
