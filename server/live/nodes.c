@@ -80,7 +80,7 @@ static void on_payload(void *arg, const char *payload, bool own)
     (void)arg;
     if (own)
         return; /* published here as it was committed */
-    long long id = 0;
+    long long id = 0, game = 0, level = 0;
     unsigned seq = 0;
     int used = 0;
     if (sscanf(payload, "game:%lld:%u%n", &id, &seq, &used) == 2 && payload[used] == '\0' &&
@@ -90,6 +90,9 @@ static void on_payload(void *arg, const char *payload, bool own)
     } else if (sscanf(payload, "room:%lld:%u%n", &id, &seq, &used) == 2 && payload[used] == '\0' &&
                id > 0 && seq > 0) {
         room_state_heard(id, seq);
+    } else if (sscanf(payload, "playing:%lld:%lld:%lld%n", &id, &game, &level, &used) == 3 &&
+               payload[used] == '\0' && id > 0 && game > 0) {
+        watch_heard_playing(id, game, level);
     } else if (sscanf(payload, "unwatch:%lld%n", &id, &used) == 1 && payload[used] == '\0') {
         char topic[EVENTS_TOPIC_MAX];
         watch_topic(id, topic);

@@ -124,12 +124,32 @@ static void publish_playing(int64_t user, int64_t game, int64_t level)
     events_publish(topic, "playing", data, (size_t)n, false, 0);
 }
 
-/* The player `user` opened game `game` on `level`: when it is not the game
- * they played last, watchers get a "playing" event. Cannot fail. */
-static void game_opened(int64_t user, int64_t game, int64_t level)
+/* `user` plays `game` on `level`, as this node saw: when it is not the
+ * game known, watchers here get a "playing" event, and the other nodes
+ * sharing the database are told (live/nodes.c calls watch_heard_playing).
+ * Cannot fail: a node not told keeps the game it knew until the player's
+ * next entry there. */
+static void now_playing(int64_t user, int64_t game, int64_t level)
+{
+    if (!set_playing(user, game, level))
+        return;
+    publish_playing(user, game, level);
+    char payload[STORAGE_NOTIFY_MAX];
+    snprintf(payload, sizeof payload, "playing:%lld:%lld:%lld", (long long)user, (long long)game,
+             (long long)level);
+    storage_notify(payload);
+}
+
+void watch_heard_playing(int64_t user, int64_t game, int64_t level)
 {
     if (set_playing(user, game, level))
         publish_playing(user, game, level);
+}
+
+/* The player `user` opened game `game` on `level`. */
+static void game_opened(int64_t user, int64_t game, int64_t level)
+{
+    now_playing(user, game, level);
 }
 
 /* Publishes to the watchers of g's player the entry `seq` just committed
@@ -141,8 +161,7 @@ static void player_entry(const struct live_game *g, int kind, uint32_t seq, cons
     if (g->room_id != 0 || kind < 0 || kind > STORAGE_LOG_RESTART)
         return;
     /* Another device of the player may play another game meanwhile. */
-    if (set_playing(g->user_id, g->id, g->level_id))
-        publish_playing(g->user_id, g->id, g->level_id);
+    now_playing(g->user_id, g->id, g->level_id);
     char topic[EVENTS_TOPIC_MAX];
     watch_topic(g->user_id, topic);
     /* Before it is published: this node's listener, told of the entry

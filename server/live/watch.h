@@ -38,6 +38,10 @@ bool watch_settings_allow(const char *settings);
  * of another's): its notification then tells them nothing more. */
 void watch_told(int64_t game, uint32_t seq);
 
+/* Another node saw `user` play `game` on `level`: when it is not the game
+ * this node knew, its watchers get a "playing" event. */
+void watch_heard_playing(int64_t user, int64_t game, int64_t level);
+
 /* The last entry of `game` its watchers on this node were told of, or
  * seq - 1 when not known (the game was not played here lately). */
 uint32_t watch_told_through(int64_t game, uint32_t seq);

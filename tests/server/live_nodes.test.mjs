@@ -2,8 +2,9 @@
 // committed through node A reaches a stream on node B (through LISTEN and
 // NOTIFY), an event id taken on A resumes on B with the missed events, and
 // B's listening connection, cut while steps are made, catches up from the
-// tables once it is back. PostgreSQL only: on SQLite one process serves
-// the database, and the test is skipped.
+// tables once it is back, and a watcher on B hears which game the player
+// opened on A. PostgreSQL only: on SQLite one process serves the
+// database, and the test is skipped.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
@@ -148,6 +149,32 @@ test('a watcher on node B gets the entries a player commits through node A, once
   await watching.next('step', (x) => x.seq === 4);
   assert.deepEqual(watching.of('step').map((e) => [e.json.game, e.json.seq, e.json.moves]),
     [[game.id, 1, 1], [game.id, 2, 0], [game.id, 3, 1], [game.id, 4, 2]], watching.raw);
+  watching.close();
+});
+
+test('a watcher on node B hears which game a player opens on node A, and node B says so', { skip }, async () => {
+  const carol = await signedUp();
+  const first = await openGame(carol.client, ids[0]);
+  const watching = await openStream(b.client(), `?watch=${carol.id}`);
+  await watching.next('ready');
+  // Another game opened on A, without a move, then a step in a third.
+  const second = await openGame(carol.client, ids[1]);
+  await watching.next('playing', (x) => x.game === second.id);
+  let r = await b.client().get(`/api/v1/watch/${carol.id}`);
+  assert.equal(r.json?.game?.id, second.id, `node B's watch page names the game opened on node A: ${show(r)}`);
+  const third = await openGame(carol.client, ids[2]);
+  await step(carol.client, third, { seq: 1, steps: 'r' });
+  await watching.next('step', (x) => x.game === third.id);
+  // Node B may hear of the first game only once the stream is open.
+  const heard = watching.of('playing').map((e) => e.json.game);
+  if (heard[0] === first.id) heard.shift();
+  assert.deepEqual(heard, [second.id, third.id],
+    `one playing event for each game opened after the first (${first.id}): ${watching.raw}`);
+  // Back to the first game, through node A: node B had heard of the others.
+  await step(carol.client, first, { seq: 1, steps: 'r' });
+  await watching.next('playing', (x) => x.game === first.id);
+  r = await b.client().get(`/api/v1/watch/${carol.id}`);
+  assert.equal(r.json?.game?.id, first.id, `node B's watch page follows the player back: ${show(r)}`);
   watching.close();
 });
 
