@@ -10,6 +10,7 @@
 #include "storage/storage_notify.h"
 
 #include "storage/storage_games.h"
+#include "storage/storage_watch.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -100,8 +101,26 @@ static void on_payload(void *arg, const char *payload, bool own)
     }
 }
 
+/* A watch topic followed here, after notifications were lost: its
+ * streams end if the player opted out meanwhile; otherwise the game the
+ * player touched last is told as playing when it is another than the one
+ * known, and its entries the watchers were not told of follow. */
+static void catch_up_watch(int64_t user)
+{
+    /* An opt-out told meanwhile was lost too. */
+    if (!watch_still_allowed(user))
+        return;
+    int64_t game = 0, level = 0;
+    if (storage_watch_last_game(user, &game, &level) != STORAGE_OK)
+        return;
+    watch_heard_playing(user, game, level);
+    /* Only a game they were told of has entries they lack. */
+    tell_watchers(game, UINT32_MAX);
+}
+
 /* Notifications sent while the connection was down are lost: every game
- * topic and room followed here reads what it lacks from the tables. */
+ * topic, watched player and room followed here reads what it lacks from
+ * the tables. */
 static void on_reconnected(void *arg)
 {
     (void)arg;
@@ -111,6 +130,13 @@ static void on_reconnected(void *arg)
         long long id = 0;
         if (sscanf(names[i], "game:%lld", &id) == 1 && id > 0)
             catch_up_game(id, 0);
+    }
+    free(names);
+    names = events_followed("watch:", &n);
+    for (unsigned i = 0; i < n; i++) {
+        long long id = 0;
+        if (sscanf(names[i], "watch:%lld", &id) == 1 && id > 0)
+            catch_up_watch(id);
     }
     free(names);
     room_state_catch_up();

@@ -231,6 +231,22 @@ static void settings_stored(int64_t user, const json_t *settings)
     storage_notify(payload);
 }
 
+bool watch_still_allowed(int64_t user)
+{
+    char *settings = NULL;
+    int status = storage_settings_get(user, &settings);
+    /* No settings stored: watchable. A database that cannot answer now is
+     * asked again at the next catch-up. */
+    bool allow = status != STORAGE_OK || watch_settings_allow(settings);
+    free(settings);
+    if (!allow) {
+        char topic[EVENTS_TOPIC_MAX];
+        watch_topic(user, topic);
+        events_end_topic(topic);
+    }
+    return allow;
+}
+
 bool watch_allowed(struct http_conn *c, int64_t user, int *result)
 {
     struct storage_user u;

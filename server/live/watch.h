@@ -42,6 +42,10 @@ void watch_told(int64_t game, uint32_t seq);
  * this node knew, its watchers get a "playing" event. */
 void watch_heard_playing(int64_t user, int64_t game, int64_t level);
 
+/* After notifications were lost: ends the streams watching `user` on this
+ * node when the player has opted out meanwhile. Returns false when it did. */
+bool watch_still_allowed(int64_t user);
+
 /* The last entry of `game` its watchers on this node were told of, or
  * seq - 1 when not known (the game was not played here lately). */
 uint32_t watch_told_through(int64_t game, uint32_t seq);

@@ -2,9 +2,9 @@
 // committed through node A reaches a stream on node B (through LISTEN and
 // NOTIFY), an event id taken on A resumes on B with the missed events, and
 // B's listening connection, cut while steps are made, catches up from the
-// tables once it is back, and a watcher on B hears which game the player
-// opened on A. PostgreSQL only: on SQLite one process serves the
-// database, and the test is skipped.
+// tables once it is back (a watcher's entries, game and opt-out too), and
+// a watcher on B hears which game the player opened on A. PostgreSQL only:
+// on SQLite one process serves the database, and the test is skipped.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
@@ -97,26 +97,32 @@ test('an event id taken on node A resumes on node B with the missed events', { s
   back.close();
 });
 
+// Runs fn while node B's listening connection is cut: no new connection
+// to the database until fn ends, so that B cannot listen meanwhile (A's
+// connections are open already).
+async function whileBIsDeaf(fn) {
+  psql(`ALTER DATABASE ${db} ALLOW_CONNECTIONS false`);
+  let cut;
+  try {
+    cut = psql(`SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity ` +
+      `WHERE application_name = 'sokod-listen ${b.proc.pid}'`);
+    await fn();
+  } finally {
+    psql(`ALTER DATABASE ${db} ALLOW_CONNECTIONS true`);
+  }
+  assert.equal(cut, '1', 'node B had one listening connection');
+}
+
 test('node B catches up after its listening connection was cut', { skip }, async () => {
   const { phone, laptop, game } = await playerOnBoth(1);
   const s = await openStream(laptop, `?game=${game.id}`);
   await s.next('ready');
   await step(phone, game, { seq: 1, steps: 'r' });
   await s.next('step', (x) => x.seq === 1);
-  // No new connection to the database until allowed again, so that B
-  // cannot listen while the steps below are committed (A's connections
-  // are open already).
-  psql(`ALTER DATABASE ${db} ALLOW_CONNECTIONS false`);
-  let cut;
-  try {
-    cut = psql(`SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity ` +
-      `WHERE application_name = 'sokod-listen ${b.proc.pid}'`);
+  await whileBIsDeaf(async () => {
     await step(phone, game, { seq: 2, steps: 'r' });
     await step(phone, game, { seq: 3, undo: 1 });
-  } finally {
-    psql(`ALTER DATABASE ${db} ALLOW_CONNECTIONS true`);
-  }
-  assert.equal(cut, '1', 'node B had one listening connection');
+  });
   await s.until((x) => x.of('step').length >= 3, 'steps 2 and 3, made while B was not listening');
   assert.deepEqual(s.of('step').map((e) => e.json.seq), [1, 2, 3], s.raw);
   assert.match(b.stderr(), /listening for other nodes' events again/);
@@ -176,6 +182,36 @@ test('a watcher on node B hears which game a player opens on node A, and node B 
   r = await b.client().get(`/api/v1/watch/${carol.id}`);
   assert.equal(r.json?.game?.id, first.id, `node B's watch page follows the player back: ${show(r)}`);
   watching.close();
+});
+
+test('a watcher on node B catches up after B\'s listening connection was cut', { skip }, async () => {
+  const dave = await signedUp();
+  const first = await openGame(dave.client, ids[1]);
+  const watching = await openStream(b.client(), `?watch=${dave.id}`);
+  await watching.next('ready');
+  await step(dave.client, first, { seq: 1, steps: 'r' });
+  await watching.next('step', (x) => x.game === first.id && x.seq === 1);
+  await whileBIsDeaf(async () => {
+    await step(dave.client, first, { seq: 2, steps: 'r' });
+    await step(dave.client, first, { seq: 3, undo: 1 });
+  });
+  await watching.until((x) => x.of('step').length >= 3, 'the entries made while node B was not listening');
+  assert.deepEqual(watching.of('step').map((e) => [e.json.game, e.json.seq]),
+    [[first.id, 1], [first.id, 2], [first.id, 3]], watching.raw);
+  // Another game, opened and played while B is deaf again: B's watchers
+  // hear of it.
+  let second;
+  await whileBIsDeaf(async () => {
+    second = await openGame(dave.client, ids[2]);
+    await step(dave.client, second, { seq: 1, steps: 'r' });
+  });
+  await watching.next('playing', (x) => x.game === second.id);
+  // And an opt-out while B is deaf ends the stream once B listens again.
+  await whileBIsDeaf(async () => {
+    const r = await dave.client.req('PUT', '/api/v1/account/settings', { settings: { watchable: false } });
+    assert.equal(r.status, 200, show(r));
+  });
+  await watching.until((x) => x.ended, 'the end of the stream on node B, the opt-out made while it was not listening');
 });
 
 test('a player who opts out on node A ends the streams watching them on node B', { skip }, async () => {
