@@ -51,6 +51,9 @@ static struct histogram batch_size = {
     0,
 };
 
+/* Jobs of the group commit by the path they took: [0] queued for the
+ * committer's batches, [1] run inline on the thread that submitted them. */
+static atomic_uint_fast64_t commit_jobs[2];
 static atomic_int_fast64_t live_streams;
 static atomic_uint_fast64_t game_cache_bytes;
 static atomic_uint_fast64_t db_errors[METRICS_DB_KINDS];
@@ -105,6 +108,11 @@ void metrics_step_us(uint64_t us)
 void metrics_commit_batch(unsigned jobs)
 {
     observe(&batch_size, jobs);
+}
+
+void metrics_commit_path(bool inline_run, unsigned jobs)
+{
+    add(&commit_jobs[inline_run ? 1 : 0], jobs);
 }
 
 void metrics_live_streams(int delta)
@@ -233,11 +241,29 @@ static void write_db_errors(struct textbuf *b)
     }
 }
 
+static void write_commit_jobs(struct textbuf *b)
+{
+    static const char name[] = "sokod_commit_jobs_total";
+    static const char *const paths[2] = {"batch", "inline"};
+    head(b, name, "counter",
+         "Jobs of the group commit by the path they took: batch (queued for the committer "
+         "thread), inline (run at once on the request's own thread, the committer idle).");
+    for (unsigned k = 0; k < 2; k++) {
+        textbuf_puts(b, name);
+        textbuf_puts(b, "{path=\"");
+        textbuf_puts(b, paths[k]);
+        textbuf_puts(b, "\"} ");
+        textbuf_int(b, (int64_t)load(&commit_jobs[k]));
+        textbuf_puts(b, "\n");
+    }
+}
+
 void metrics_write(struct textbuf *b, metrics_row_name *name_row)
 {
     write_requests(b, name_row);
     write_histogram(b, &step_time);
     write_histogram(b, &batch_size);
+    write_commit_jobs(b);
     write_gauge(b, "sokod_live_streams", "Live event streams open.",
                 atomic_load_explicit(&live_streams, memory_order_relaxed));
     write_gauge(b, "sokod_game_cache_bytes", "Bytes of the games kept in memory between requests.",

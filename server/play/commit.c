@@ -19,6 +19,10 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
 static struct commit_job *head, *tail;
 static bool running, stopping;
+/* A transaction of jobs is running: the committer's batch, or one job
+ * inline on its submitter's thread. One at a time, so that a job runs
+ * only after every earlier job of its key has ended. */
+static bool busy;
 static pthread_t committer;
 
 /* Keys taken by the batch being formed: a slot counts when its stamp is
@@ -123,22 +127,11 @@ static void sort_by_key(struct commit_job **batch, unsigned n)
     qsort(batch, n, sizeof batch[0], by_key);
 }
 
-/* Runs n jobs in one transaction, each under its own savepoint, then
- * finishes every one of them. The transaction waits for a locked database
- * no later than the earliest deadline of its jobs. */
-static void run_batch(struct commit_job **batch, unsigned n)
+/* Runs n jobs in the transaction begun for them, each under its own
+ * savepoint, ends the transaction, then finishes every job. */
+static void run_begun(struct commit_job **batch, unsigned n)
 {
-    sort_by_key(batch, n);
-    int64_t until = INT64_MAX;
-    for (unsigned i = 0; i < n; i++) {
-        if (batch[i]->deadline_ms < until)
-            until = batch[i]->deadline_ms;
-    }
-    int status = storage_begin_until(until);
-    if (status != STORAGE_OK) {
-        refuse_batch(batch, n, status, until);
-        return;
-    }
+    int status;
     int outcome[COMMIT_MAX_BATCH];
     bool ran[COMMIT_MAX_BATCH];
     bool broken = false; /* the transaction is lost: nothing of it commits */
@@ -170,6 +163,24 @@ static void run_batch(struct commit_job **batch, unsigned n)
     }
 }
 
+/* Runs n jobs in one transaction (run_begun). The transaction waits for a
+ * locked database no later than the earliest deadline of its jobs. */
+static void run_batch(struct commit_job **batch, unsigned n)
+{
+    sort_by_key(batch, n);
+    int64_t until = INT64_MAX;
+    for (unsigned i = 0; i < n; i++) {
+        if (batch[i]->deadline_ms < until)
+            until = batch[i]->deadline_ms;
+    }
+    int status = storage_begin_until(until);
+    if (status != STORAGE_OK) {
+        refuse_batch(batch, n, status, until);
+        return;
+    }
+    run_begun(batch, n);
+}
+
 static void *committer_main(void *unused)
 {
     (void)unused;
@@ -177,14 +188,16 @@ static void *committer_main(void *unused)
     static struct commit_job *batch[COMMIT_MAX_BATCH];
     pthread_mutex_lock(&lock);
     for (;;) {
-        while (head == NULL && !stopping)
+        while ((head == NULL && !stopping) || busy)
             pthread_cond_wait(&wake, &lock);
         if (head == NULL)
             break;
         unsigned n = take_batch(batch);
+        busy = true;
         pthread_mutex_unlock(&lock);
         run_batch(batch, n);
         pthread_mutex_lock(&lock);
+        busy = false;
     }
     pthread_mutex_unlock(&lock);
     return NULL;
@@ -203,6 +216,7 @@ void commit_submit(struct commit_job *j)
 {
     j->next = NULL;
     j->deadline_ms = clock_mono_ms() + STORAGE_BUSY_MS;
+    metrics_commit_path(false, 1);
     pthread_mutex_lock(&lock);
     if (running && !stopping) {
         if (tail != NULL)
@@ -217,6 +231,36 @@ void commit_submit(struct commit_job *j)
     pthread_mutex_unlock(&lock);
     struct commit_job *alone[1] = {j};
     run_batch(alone, 1);
+}
+
+bool commit_try_inline(struct commit_job *j)
+{
+    if (!storage_commits_cheaply())
+        return false;
+    pthread_mutex_lock(&lock);
+    bool idle = running && !stopping && head == NULL && !busy;
+    if (idle)
+        busy = true;
+    pthread_mutex_unlock(&lock);
+    if (!idle)
+        return false;
+    /* Never wait for the write lock here: whoever holds it, the job
+     * queues, and the committer waits in its stead. */
+    bool begun = storage_try_begin() == STORAGE_OK;
+    if (begun) {
+        j->next = NULL;
+        j->deadline_ms = clock_mono_ms() + STORAGE_BUSY_MS;
+        metrics_commit_path(true, 1);
+        struct commit_job *alone[1] = {j};
+        run_begun(alone, 1);
+    }
+    pthread_mutex_lock(&lock);
+    busy = false;
+    /* Jobs queued meanwhile wait for this turn's end: the committer's. */
+    if (head != NULL || stopping)
+        pthread_cond_signal(&wake);
+    pthread_mutex_unlock(&lock);
+    return begun;
 }
 
 void commit_stop(void)
