@@ -23,6 +23,9 @@ static bool running, stopping;
  * inline on its submitter's thread. One at a time, so that a job runs
  * only after every earlier job of its key has ended. */
 static bool busy;
+/* Jobs in the last transaction: a batch of company means load, where one
+ * transaction for many jobs writes far fewer pages than one each. */
+static unsigned last_jobs;
 static pthread_t committer;
 
 /* Keys taken by the batch being formed: a slot counts when its stamp is
@@ -193,6 +196,7 @@ static void *committer_main(void *unused)
         if (head == NULL)
             break;
         unsigned n = take_batch(batch);
+        last_jobs = n;
         busy = true;
         pthread_mutex_unlock(&lock);
         run_batch(batch, n);
@@ -238,9 +242,11 @@ bool commit_try_inline(struct commit_job *j)
     if (!storage_commits_cheaply())
         return false;
     pthread_mutex_lock(&lock);
-    bool idle = running && !stopping && head == NULL && !busy;
-    if (idle)
+    bool idle = running && !stopping && head == NULL && !busy && last_jobs <= 1;
+    if (idle) {
         busy = true;
+        last_jobs = 1;
+    }
     pthread_mutex_unlock(&lock);
     if (!idle)
         return false;
