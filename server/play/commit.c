@@ -26,6 +26,10 @@ static bool busy;
 /* Jobs in the last transaction: a batch of company means load, where one
  * transaction for many jobs writes far fewer pages than one each. */
 static unsigned last_jobs;
+/* The committer's connection, which inline jobs use in its idle turns:
+ * its pages stay cached, where a connection of each HTTP thread would
+ * read them anew after every other connection's commit. */
+static struct storage_shared *committer_conn;
 static pthread_t committer;
 
 /* Keys taken by the batch being formed: a slot counts when its stamp is
@@ -189,7 +193,9 @@ static void *committer_main(void *unused)
     (void)unused;
     pthread_setname_np(pthread_self(), "sokod-commit"); /* as top -H shows it */
     static struct commit_job *batch[COMMIT_MAX_BATCH];
+    struct storage_shared *own = storage_share();
     pthread_mutex_lock(&lock);
+    committer_conn = own;
     for (;;) {
         while ((head == NULL && !stopping) || busy)
             pthread_cond_wait(&wake, &lock);
@@ -203,6 +209,7 @@ static void *committer_main(void *unused)
         pthread_mutex_lock(&lock);
         busy = false;
     }
+    committer_conn = NULL; /* closes with the thread */
     pthread_mutex_unlock(&lock);
     return NULL;
 }
@@ -242,7 +249,8 @@ bool commit_try_inline(struct commit_job *j)
     if (!storage_commits_cheaply())
         return false;
     pthread_mutex_lock(&lock);
-    bool idle = running && !stopping && head == NULL && !busy && last_jobs <= 1;
+    bool idle =
+        running && !stopping && head == NULL && !busy && last_jobs <= 1 && committer_conn != NULL;
     if (idle) {
         busy = true;
         last_jobs = 1;
@@ -250,8 +258,10 @@ bool commit_try_inline(struct commit_job *j)
     pthread_mutex_unlock(&lock);
     if (!idle)
         return false;
-    /* Never wait for the write lock here: whoever holds it, the job
-     * queues, and the committer waits in its stead. */
+    /* The committer waits while busy: its connection is free to use. Never
+     * wait for the write lock here: whoever holds it, the job queues, and
+     * the committer waits in its stead. */
+    struct storage_shared *own = storage_use(committer_conn);
     bool begun = storage_try_begin() == STORAGE_OK;
     if (begun) {
         j->next = NULL;
@@ -260,6 +270,7 @@ bool commit_try_inline(struct commit_job *j)
         struct commit_job *alone[1] = {j};
         run_begun(alone, 1);
     }
+    storage_use(own);
     pthread_mutex_lock(&lock);
     busy = false;
     /* Jobs queued meanwhile wait for this turn's end: the committer's. */

@@ -199,6 +199,16 @@ int storage_undo_to_savepoint(void)
     return status;
 }
 
+struct storage_shared *storage_share(void)
+{
+    return storage_conn_share();
+}
+
+struct storage_shared *storage_use(struct storage_shared *c)
+{
+    return storage_conn_use(c);
+}
+
 bool storage_commits_cheaply(void)
 {
     return atomic_load(&cheap_commits);

@@ -44,6 +44,19 @@ int storage_init(const char *path, int synchronous);
  * share and which counts each connection, rather than a SQLite file. */
 bool storage_is_server(void);
 
+/* A thread's connection, lent to another thread (storage_share). */
+struct storage_shared;
+
+/* The calling thread's connection, with its warm page and statement
+ * caches, as a handle another thread may use (storage_use) while this one
+ * does not. NULL when it cannot be opened (logged). */
+struct storage_shared *storage_share(void);
+
+/* Makes c the calling thread's connection for every storage call, and
+ * returns the one it replaces, to be given back with storage_use before
+ * the thread ends. The caller makes sure no two threads use c at once. */
+struct storage_shared *storage_use(struct storage_shared *c);
+
 /* Whether a commit costs tens of microseconds rather than a round trip or
  * an fsync: SQLite in WAL with synchronous NORMAL. Batching commits pays
  * only under load then. */
