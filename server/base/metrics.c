@@ -225,37 +225,39 @@ static void write_gauge(struct textbuf *b, const char *name, const char *help, i
     textbuf_puts(b, "\n");
 }
 
-static void write_db_errors(struct textbuf *b)
+/* A counter of n series, one for each value of its one label. */
+static void write_labelled(struct textbuf *b, const char *name, const char *help, const char *label,
+                           const char *const *values, atomic_uint_fast64_t *counts, unsigned n)
 {
-    static const char name[] = "sokod_database_errors_total";
-    head(b, name, "counter",
-         "Failed database calls, by code: busy (locked past the busy timeout), full (the disk), "
-         "error (anything else).");
-    for (unsigned k = 0; k < METRICS_DB_KINDS; k++) {
+    head(b, name, "counter", help);
+    for (unsigned k = 0; k < n; k++) {
         textbuf_puts(b, name);
-        textbuf_puts(b, "{code=\"");
-        textbuf_puts(b, db_error_names[k]);
+        textbuf_puts(b, "{");
+        textbuf_puts(b, label);
+        textbuf_puts(b, "=\"");
+        textbuf_puts(b, values[k]);
         textbuf_puts(b, "\"} ");
-        textbuf_int(b, (int64_t)load(&db_errors[k]));
+        textbuf_int(b, (int64_t)load(&counts[k]));
         textbuf_puts(b, "\n");
     }
 }
 
+static void write_db_errors(struct textbuf *b)
+{
+    write_labelled(b, "sokod_database_errors_total",
+                   "Failed database calls, by code: busy (locked past the busy timeout), full "
+                   "(the disk), error (anything else).",
+                   "code", db_error_names, db_errors, METRICS_DB_KINDS);
+}
+
 static void write_commit_jobs(struct textbuf *b)
 {
-    static const char name[] = "sokod_commit_jobs_total";
     static const char *const paths[2] = {"batch", "inline"};
-    head(b, name, "counter",
-         "Jobs of the group commit by the path they took: batch (queued for the committer "
-         "thread), inline (run at once on the request's own thread, the committer idle).");
-    for (unsigned k = 0; k < 2; k++) {
-        textbuf_puts(b, name);
-        textbuf_puts(b, "{path=\"");
-        textbuf_puts(b, paths[k]);
-        textbuf_puts(b, "\"} ");
-        textbuf_int(b, (int64_t)load(&commit_jobs[k]));
-        textbuf_puts(b, "\n");
-    }
+    write_labelled(b, "sokod_commit_jobs_total",
+                   "Jobs of the group commit by the path they took: batch (queued for the "
+                   "committer thread), inline (run at once on the request's own thread, the "
+                   "committer idle).",
+                   "path", paths, commit_jobs, 2);
 }
 
 void metrics_write(struct textbuf *b, metrics_row_name *name_row)
