@@ -26,6 +26,12 @@ static bool busy;
 /* Jobs in the last transaction: a batch of company means load, where one
  * transaction for many jobs writes far fewer pages than one each. */
 static unsigned last_jobs;
+/* When the last transaction of jobs ended (clock_mono_us). Steps that
+ * follow each other closer than COMMIT_IDLE_US come from a loaded server,
+ * where an HTTP thread busy committing delays its other connections and
+ * batches cost less CPU a step. */
+static uint64_t last_end_us;
+#define COMMIT_IDLE_US 1000
 /* The committer's connection, which inline jobs use in its idle turns:
  * its pages stay cached, where a connection of each HTTP thread would
  * read them anew after every other connection's commit. */
@@ -208,6 +214,7 @@ static void *committer_main(void *unused)
         run_batch(batch, n);
         pthread_mutex_lock(&lock);
         busy = false;
+        last_end_us = clock_mono_us();
     }
     committer_conn = NULL; /* closes with the thread */
     pthread_mutex_unlock(&lock);
@@ -249,8 +256,8 @@ bool commit_try_inline(struct commit_job *j)
     if (!storage_commits_cheaply())
         return false;
     pthread_mutex_lock(&lock);
-    bool idle =
-        running && !stopping && head == NULL && !busy && last_jobs <= 1 && committer_conn != NULL;
+    bool idle = running && !stopping && head == NULL && !busy && last_jobs <= 1 &&
+                committer_conn != NULL && clock_mono_us() - last_end_us >= COMMIT_IDLE_US;
     if (idle) {
         busy = true;
         last_jobs = 1;
@@ -273,6 +280,7 @@ bool commit_try_inline(struct commit_job *j)
     storage_use(own);
     pthread_mutex_lock(&lock);
     busy = false;
+    last_end_us = clock_mono_us();
     /* Jobs queued meanwhile wait for this turn's end: the committer's. */
     if (head != NULL || stopping)
         pthread_cond_signal(&wake);
