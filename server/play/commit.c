@@ -6,6 +6,7 @@
 #include "storage/storage.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,7 +23,7 @@ static bool running, stopping;
 /* A transaction of jobs is running: the committer's batch, or one job
  * inline on its submitter's thread. One at a time, so that a job runs
  * only after every earlier job of its key has ended. */
-static bool busy;
+static atomic_bool busy;
 /* Jobs in the last transaction: a batch of company means load, where one
  * transaction for many jobs writes far fewer pages than one each. */
 static unsigned last_jobs;
@@ -30,7 +31,7 @@ static unsigned last_jobs;
  * follow each other closer than COMMIT_IDLE_US come from a loaded server,
  * where an HTTP thread busy committing delays its other connections and
  * batches cost less CPU a step. */
-static uint64_t last_end_us;
+static _Atomic uint64_t last_end_us;
 #define COMMIT_IDLE_US 1000
 /* The committer's connection, which inline jobs use in its idle turns:
  * its pages stay cached, where a connection of each HTTP thread would
@@ -254,6 +255,11 @@ void commit_submit(struct commit_job *j)
 bool commit_try_inline(struct commit_job *j)
 {
     if (!storage_commits_cheaply())
+        return false;
+    /* Read without the lock first: under load the answer is no, and a step
+     * then takes the committer's lock once, to queue, not twice. */
+    if (atomic_load_explicit(&busy, memory_order_relaxed) ||
+        clock_mono_us() - atomic_load_explicit(&last_end_us, memory_order_relaxed) < COMMIT_IDLE_US)
         return false;
     pthread_mutex_lock(&lock);
     bool idle = running && !stopping && head == NULL && !busy && last_jobs <= 1 &&
