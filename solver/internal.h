@@ -74,6 +74,16 @@ void solver_fill_begin(solver_fill *f);
  * player's normalised position. */
 uint16_t solver_reach(const solver_board *b, const uint16_t *occ, uint16_t start, solver_fill *f);
 
+/* The player's area after the push of a box from `from` to `to` (occ
+ * already showing it, the player on `from`), given `before`, the area
+ * before the push, and its smallest square `least`. Returns the player's
+ * normalised square. When *grown is set, `after` marks only the squares
+ * the push added and the area is those plus the squares of `before` other
+ * than `to`; otherwise `after` marks the whole area. */
+uint16_t solver_reach_push(const solver_board *b, const uint16_t *occ, const solver_fill *before,
+                           uint16_t least, uint16_t from, uint16_t to, solver_fill *after,
+                           bool *grown);
+
 /* The Hungarian assignment of boxes to goals by push distance: the lower
  * bound. Duals and matches are kept so that a position differing in one box
  * is re-solved in O(n^2). */

@@ -26,8 +26,10 @@ struct search {
     const solver_board *b;
     solver_table table;
     solver_open open[SOLVER_MAX_QUEUES];
-    solver_fill reach; /* the expanded node's player area */
-    solver_fill child; /* a child's player area */
+    solver_fill reach;    /* the expanded node's player area */
+    uint16_t reach_least; /* its smallest square */
+    solver_fill child;    /* a child's player area, or what it adds to reach's */
+    bool child_grown;     /* whether child holds only what it adds */
     solver_corral corral;
     solver_match match;              /* the expanded node's assignment */
     solver_match trial;              /* a child's */
@@ -187,8 +189,15 @@ static uint32_t all_pushes(search *s)
     return n;
 }
 
-/* The areas of empty squares outside the player's (marked in s->child):
- * a position cut into many pieces is hard to play on. */
+/* Whether the child's player area holds x (an empty square). */
+static bool in_child_area(const search *s, uint32_t x, uint32_t stamp)
+{
+    return s->child.mark[x] == stamp || (s->child_grown && s->reach.mark[x] == s->reach.stamp);
+}
+
+/* The areas of empty squares outside the player's (marked in s->child,
+ * with s->reach when the child only grew it): a position cut into many
+ * pieces is hard to play on. */
 static uint8_t count_regions(search *s)
 {
     const solver_board *b = s->b;
@@ -199,7 +208,7 @@ static uint8_t count_regions(search *s)
     if (f->stamp == 0)
         return 0;
     for (uint32_t x = 0; x < b->nsq && regions < 255; x++) {
-        if (s->occ[x] != 0 || f->mark[x] == stamp || f->mark[x] == f->stamp)
+        if (s->occ[x] != 0 || in_child_area(s, x, stamp) || f->mark[x] == f->stamp)
             continue;
         regions++;
         uint32_t head = 0, tail = 0;
@@ -254,7 +263,13 @@ static bool try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_pu
          solver_fixed_deadlock(&s->fixed, b, s->occ, s->box, s->freeze_work)))
         goto undo;
 
-    player = solver_reach(b, s->occ, player, &s->child);
+    if (extra >= 0) {
+        s->child_grown = false;
+        player = solver_reach(b, s->occ, player, &s->child);
+    } else {
+        player = solver_reach_push(b, s->occ, &s->reach, s->reach_least, from, to, &s->child,
+                                   &s->child_grown);
+    }
     uint64_t hash = parent_hash ^ b->zbox[from] ^ b->zbox[to] ^ b->zplayer[player];
     solver_board_pack(b, s->box, s->key);
     solver_node *pn = solver_table_node(&s->table, parent);
@@ -371,7 +386,7 @@ static void expand(search *s, uint32_t i)
         solver_board_unpack(b, solver_table_key(&s->table, i), s->box);
     for (uint32_t k = 0; k < b->nboxes; k++)
         s->occ[s->box[k]] = (uint16_t)(k + 1);
-    solver_reach(b, s->occ, player, &s->reach);
+    s->reach_least = solver_reach(b, s->occ, player, &s->reach);
 
     uint32_t count = 0;
     if (n->to != SOLVER_NONE && solver_sub_deadlock(&s->sub, b, s->occ, &s->reach, n->to, player))
