@@ -139,7 +139,18 @@ typedef struct solver_fixed {
     uint16_t *owner;  /* the box matched to each goal, or NONE */
     uint8_t *visited; /* goals seen by the current augmenting search */
     uint32_t n;       /* boxes, or 0 when the level is too big for the check */
+    /* The squares each goal is reached from, kept for a few sets of frozen
+     * boxes: slot k holds the set's key, and in `sets` the set itself
+     * followed by one set of squares per goal left, `words` words each. */
+    uint32_t words;
+    uint32_t slots; /* a power of two */
+    uint64_t *keys;
+    uint8_t *valid;
+    uint64_t *sets;
 } solver_fixed;
+
+/* Bytes the fixed check's cache may hold, unless one entry is larger. */
+#define SOLVER_FIXED_CACHE_BYTES ((uint64_t)1 << 20)
 
 int solver_fixed_init(solver_fixed *fx, const solver_board *b);
 void solver_fixed_free(solver_fixed *fx);

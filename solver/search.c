@@ -69,8 +69,8 @@ static int setup(search *s, const solver_search_args *args)
     s->found = SOLVER_NIL;
     const solver_board *b = s->b;
     /* the caches below and the work space take a share too */
-    uint64_t fixed =
-        (uint64_t)MATCH_CACHE * (b->nboxes + 1) * 34 + (uint64_t)b->nsq * 64 + ((uint64_t)1 << 20);
+    uint64_t fixed = (uint64_t)MATCH_CACHE * (b->nboxes + 1) * 34 + (uint64_t)b->nsq * 64 +
+                     ((uint64_t)1 << 20) + SOLVER_FIXED_CACHE_BYTES;
     s->budget = args->memory > fixed ? args->memory - fixed : 0;
     s->box = malloc((b->nboxes + 1) * sizeof *s->box);
     s->occ = calloc(b->nsq + 1, sizeof *s->occ);
