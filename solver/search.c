@@ -14,8 +14,21 @@
 #include <time.h>
 
 /* Assignments kept for nodes stored lately: a node expanded soon after it
- * was stored (a child of the last expansion, often) skips its full solve. */
-#define MATCH_CACHE 256
+ * was stored (a child of a recent expansion, often) skips its full solve.
+ * Several open lists take turns, so "lately" spans thousands of nodes: up
+ * to MATCH_CACHE of them, within MATCH_CACHE_BYTES. */
+#define MATCH_CACHE 4096
+#define MATCH_CACHE_BYTES ((uint64_t)4 << 20)
+
+/* The kept assignments, flat: slot k's duals and matches at k * (n + 1). */
+typedef struct match_cache {
+    uint32_t n;     /* boxes */
+    uint32_t slots; /* a power of two */
+    uint32_t *node; /* the node of each slot, or SOLVER_NIL */
+    int64_t *u, *v, *cost;
+    uint32_t *p;
+    uint16_t *box; /* the node's boxes in the order of the rows */
+} match_cache;
 
 struct search {
     const solver_search_args *args;
@@ -31,12 +44,10 @@ struct search {
     solver_fill child;    /* a child's player area, or what it adds to reach's */
     bool child_grown;     /* whether child holds only what it adds */
     solver_corral corral;
-    solver_match match;              /* the expanded node's assignment */
-    solver_match trial;              /* a child's */
-    bool match_ready;                /* whether `match` holds the expanded node's assignment */
-    solver_match cache[MATCH_CACHE]; /* assignments of recently stored nodes... */
-    uint32_t cached[MATCH_CACHE];    /* ...their nodes... */
-    uint16_t *cache_box;             /* ...and their boxes in the order of the rows */
+    solver_match match; /* the expanded node's assignment */
+    solver_match trial; /* a child's */
+    bool match_ready;   /* whether `match` holds the expanded node's assignment */
+    match_cache cache;  /* assignments of recently stored nodes */
     solver_macros macros;
     solver_fixed fixed;
     solver_sub sub;
@@ -61,6 +72,70 @@ double solver_clock(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+static int cache_init(match_cache *c, uint32_t n)
+{
+    uint64_t entry =
+        (uint64_t)(n + 1) * (2 * sizeof(int64_t) + sizeof(uint32_t) + sizeof(uint16_t));
+    c->n = n;
+    c->slots = MATCH_CACHE;
+    while (c->slots > 256 && c->slots * entry > MATCH_CACHE_BYTES)
+        c->slots /= 2;
+    size_t rows = (size_t)c->slots * (n + 1);
+    c->node = malloc(c->slots * sizeof *c->node);
+    c->cost = malloc(c->slots * sizeof *c->cost);
+    c->u = malloc(rows * sizeof *c->u);
+    c->v = malloc(rows * sizeof *c->v);
+    c->p = malloc(rows * sizeof *c->p);
+    c->box = malloc(rows * sizeof *c->box);
+    if (!c->node || !c->cost || !c->u || !c->v || !c->p || !c->box)
+        return -1;
+    memset(c->node, 0xFF, c->slots * sizeof *c->node);
+    return 0;
+}
+
+static void cache_free(match_cache *c)
+{
+    free(c->node);
+    free(c->cost);
+    free(c->u);
+    free(c->v);
+    free(c->p);
+    free(c->box);
+    memset(c, 0, sizeof *c);
+}
+
+/* Keeps node i's assignment m and its boxes in the order of m's rows. */
+static void cache_put(match_cache *c, uint32_t i, const solver_match *m, const uint16_t *box)
+{
+    uint32_t slot = i & (c->slots - 1);
+    size_t at = (size_t)slot * (m->n + 1), n = m->n + 1;
+    c->node[slot] = i;
+    c->cost[slot] = m->cost;
+    memcpy(&c->u[at], m->u, n * sizeof *m->u);
+    memcpy(&c->v[at], m->v, n * sizeof *m->v);
+    memcpy(&c->p[at], m->p, n * sizeof *m->p);
+    memcpy(&c->box[at], box, m->n * sizeof *box);
+}
+
+/* When node i's assignment is kept, copies it into m and its boxes into
+ * box (either may be NULL) and returns true. */
+static bool cache_get(const match_cache *c, uint32_t i, solver_match *m, uint16_t *box)
+{
+    uint32_t slot = i & (c->slots - 1);
+    if (c->node[slot] != i)
+        return false;
+    if (m != NULL) {
+        size_t at = (size_t)slot * (m->n + 1), n = m->n + 1;
+        m->cost = c->cost[slot];
+        memcpy(m->u, &c->u[at], n * sizeof *m->u);
+        memcpy(m->v, &c->v[at], n * sizeof *m->v);
+        memcpy(m->p, &c->p[at], n * sizeof *m->p);
+    }
+    if (box != NULL)
+        memcpy(box, &c->box[(size_t)slot * (c->n + 1)], c->n * sizeof *box);
+    return true;
+}
+
 static int setup(search *s, const solver_search_args *args)
 {
     memset(s, 0, sizeof *s);
@@ -69,8 +144,8 @@ static int setup(search *s, const solver_search_args *args)
     s->found = SOLVER_NIL;
     const solver_board *b = s->b;
     /* the caches below and the work space take a share too */
-    uint64_t fixed = (uint64_t)MATCH_CACHE * (b->nboxes + 1) * 34 + (uint64_t)b->nsq * 64 +
-                     ((uint64_t)1 << 20) + SOLVER_FIXED_CACHE_BYTES;
+    uint64_t fixed =
+        MATCH_CACHE_BYTES + (uint64_t)b->nsq * 64 + ((uint64_t)1 << 20) + SOLVER_FIXED_CACHE_BYTES;
     s->budget = args->memory > fixed ? args->memory - fixed : 0;
     s->box = malloc((b->nboxes + 1) * sizeof *s->box);
     s->occ = calloc(b->nsq + 1, sizeof *s->occ);
@@ -85,14 +160,8 @@ static int setup(search *s, const solver_search_args *args)
         solver_corral_init(&s->corral, b) < 0 || solver_match_init(&s->match, b->nboxes) < 0 ||
         solver_match_init(&s->trial, b->nboxes) < 0)
         return -1;
-    s->cache_box = malloc((size_t)MATCH_CACHE * (b->nboxes + 1) * sizeof *s->cache_box);
-    if (s->cache_box == NULL)
+    if (cache_init(&s->cache, b->nboxes) < 0)
         return -1;
-    for (uint32_t k = 0; k < MATCH_CACHE; k++) {
-        s->cached[k] = SOLVER_NIL;
-        if (solver_match_init(&s->cache[k], b->nboxes) < 0)
-            return -1;
-    }
     if (solver_fixed_init(&s->fixed, b) < 0 || solver_sub_init(&s->sub, b) < 0)
         return -1;
     if (args->macros && solver_macros_build(&s->macros, b, args->boxes, args->player) < 0)
@@ -110,9 +179,7 @@ static void teardown(search *s)
     solver_corral_free(&s->corral);
     solver_match_free(&s->match);
     solver_match_free(&s->trial);
-    for (uint32_t k = 0; k < MATCH_CACHE; k++)
-        solver_match_free(&s->cache[k]);
-    free(s->cache_box);
+    cache_free(&s->cache);
     solver_macros_free(&s->macros);
     solver_fixed_free(&s->fixed);
     solver_sub_free(&s->sub);
@@ -299,10 +366,7 @@ static bool try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_pu
     if (!s->match_ready) {
         /* the boxes as they were before this push */
         s->box[row] = from;
-        uint32_t slot = parent % MATCH_CACHE;
-        if (s->cached[slot] == parent)
-            solver_match_copy(&s->match, &s->cache[slot]);
-        else
+        if (!cache_get(&s->cache, parent, &s->match, NULL))
             solver_match_solve(&s->match, b, s->box);
         s->match_ready = true;
         s->box[row] = to;
@@ -321,10 +385,7 @@ static bool try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_pu
     n->parent = parent;
     n->g = g;
     n->h = (uint16_t)h;
-    uint32_t slot = i % MATCH_CACHE;
-    solver_match_copy(&s->cache[slot], &s->trial);
-    memcpy(&s->cache_box[slot * b->nboxes], s->box, b->nboxes * sizeof *s->box);
-    s->cached[slot] = i;
+    cache_put(&s->cache, i, &s->trial, s->box);
     n->from = from;
     n->to = to;
     n->regions = count_regions(s);
@@ -379,10 +440,8 @@ static void expand(search *s, uint32_t i)
     n->closed = 1;
     uint16_t player = n->player;
     uint64_t hash = n->hash ^ b->zplayer[player];
-    uint32_t slot = i % MATCH_CACHE;
-    if (s->cached[slot] == i) /* the rows of the cached assignment keep their order */
-        memcpy(s->box, &s->cache_box[slot * b->nboxes], b->nboxes * sizeof *s->box);
-    else
+    /* the rows of a kept assignment keep their order */
+    if (!cache_get(&s->cache, i, NULL, s->box))
         solver_board_unpack(b, solver_table_key(&s->table, i), s->box);
     for (uint32_t k = 0; k < b->nboxes; k++)
         s->occ[s->box[k]] = (uint16_t)(k + 1);
