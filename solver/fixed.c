@@ -40,6 +40,7 @@ int solver_fixed_init(solver_fixed *fx, const solver_board *b)
     if (!fx->keys || !fx->valid || !fx->sets)
         return -1;
     fx->slots = slots;
+    fx->bytes = entry * slots + (uint64_t)n * n + (uint64_t)b->nsq * 4;
     return 0;
 }
 

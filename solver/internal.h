@@ -147,6 +147,7 @@ typedef struct solver_fixed {
     uint64_t *keys;
     uint8_t *valid;
     uint64_t *sets;
+    uint64_t bytes; /* memory held */
 } solver_fixed;
 
 /* Bytes the fixed check's cache may hold, unless one entry is larger. */

@@ -16,7 +16,8 @@
 /* Assignments kept for nodes stored lately: a node expanded soon after it
  * was stored (a child of a recent expansion, often) skips its full solve.
  * Several open lists take turns, so "lately" spans thousands of nodes: up
- * to MATCH_CACHE of them, within MATCH_CACHE_BYTES. */
+ * to MATCH_CACHE of them, within MATCH_CACHE_BYTES and a sixteenth of the
+ * search's memory. */
 #define MATCH_CACHE 4096
 #define MATCH_CACHE_BYTES ((uint64_t)4 << 20)
 
@@ -28,6 +29,7 @@ typedef struct match_cache {
     int64_t *u, *v, *cost;
     uint32_t *p;
     uint16_t *box; /* the node's boxes in the order of the rows */
+    uint64_t bytes;
 } match_cache;
 
 struct search {
@@ -72,14 +74,16 @@ double solver_clock(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int cache_init(match_cache *c, uint32_t n)
+/* Sets up a cache of at most `cap` bytes (but 256 slots at least). */
+static int cache_init(match_cache *c, uint32_t n, uint64_t cap)
 {
     uint64_t entry =
         (uint64_t)(n + 1) * (2 * sizeof(int64_t) + sizeof(uint32_t) + sizeof(uint16_t));
     c->n = n;
     c->slots = MATCH_CACHE;
-    while (c->slots > 256 && c->slots * entry > MATCH_CACHE_BYTES)
+    while (c->slots > 256 && c->slots * entry > cap)
         c->slots /= 2;
+    c->bytes = c->slots * (entry + sizeof *c->node + sizeof *c->cost);
     size_t rows = (size_t)c->slots * (n + 1);
     c->node = malloc(c->slots * sizeof *c->node);
     c->cost = malloc(c->slots * sizeof *c->cost);
@@ -143,10 +147,6 @@ static int setup(search *s, const solver_search_args *args)
     s->b = args->board;
     s->found = SOLVER_NIL;
     const solver_board *b = s->b;
-    /* the caches below and the work space take a share too */
-    uint64_t fixed =
-        MATCH_CACHE_BYTES + (uint64_t)b->nsq * 64 + ((uint64_t)1 << 20) + SOLVER_FIXED_CACHE_BYTES;
-    s->budget = args->memory > fixed ? args->memory - fixed : 0;
     s->box = malloc((b->nboxes + 1) * sizeof *s->box);
     s->occ = calloc(b->nsq + 1, sizeof *s->occ);
     s->key = malloc(b->key_bytes);
@@ -155,14 +155,18 @@ static int setup(search *s, const solver_search_args *args)
     if (s->box == NULL || s->occ == NULL || s->key == NULL || s->freeze_work == NULL ||
         s->pushes == NULL)
         return -1;
+    uint64_t cap = args->memory / 16 < MATCH_CACHE_BYTES ? args->memory / 16 : MATCH_CACHE_BYTES;
+    if (cache_init(&s->cache, b->nboxes, cap) < 0 || solver_fixed_init(&s->fixed, b) < 0)
+        return -1;
+    /* the caches and the work space take a share too */
+    uint64_t fixed = s->cache.bytes + s->fixed.bytes + (uint64_t)b->nsq * 64 + ((uint64_t)1 << 20);
+    s->budget = args->memory > fixed ? args->memory - fixed : 0;
     if (solver_table_init(&s->table, b->key_bytes, s->budget) < 0 ||
         solver_fill_init(&s->reach, b->nsq) < 0 || solver_fill_init(&s->child, b->nsq) < 0 ||
         solver_corral_init(&s->corral, b) < 0 || solver_match_init(&s->match, b->nboxes) < 0 ||
         solver_match_init(&s->trial, b->nboxes) < 0)
         return -1;
-    if (cache_init(&s->cache, b->nboxes) < 0)
-        return -1;
-    if (solver_fixed_init(&s->fixed, b) < 0 || solver_sub_init(&s->sub, b) < 0)
+    if (solver_sub_init(&s->sub, b) < 0)
         return -1;
     if (args->macros && solver_macros_build(&s->macros, b, args->boxes, args->player) < 0)
         return -1;
