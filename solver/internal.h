@@ -74,6 +74,16 @@ void solver_fill_begin(solver_fill *f);
  * player's normalised position. */
 uint16_t solver_reach(const solver_board *b, const uint16_t *occ, uint16_t start, solver_fill *f);
 
+/* The player's area after the push of a box from `from` to `to` (occ
+ * already showing it, the player on `from`), given `before`, the area
+ * before the push, and its smallest square `least`. Returns the player's
+ * normalised square. When *grown is set, `after` marks only the squares
+ * the push added and the area is those plus the squares of `before` other
+ * than `to`; otherwise `after` marks the whole area. */
+uint16_t solver_reach_push(const solver_board *b, const uint16_t *occ, const solver_fill *before,
+                           uint16_t least, uint16_t from, uint16_t to, solver_fill *after,
+                           bool *grown);
+
 /* The Hungarian assignment of boxes to goals by push distance: the lower
  * bound. Duals and matches are kept so that a position differing in one box
  * is re-solved in O(n^2). */
@@ -129,7 +139,19 @@ typedef struct solver_fixed {
     uint16_t *owner;  /* the box matched to each goal, or NONE */
     uint8_t *visited; /* goals seen by the current augmenting search */
     uint32_t n;       /* boxes, or 0 when the level is too big for the check */
+    /* The squares each goal is reached from, kept for a few sets of frozen
+     * boxes: slot k holds the set's key, and in `sets` the set itself
+     * followed by one set of squares per goal left, `words` words each. */
+    uint32_t words;
+    uint32_t slots; /* a power of two */
+    uint64_t *keys;
+    uint8_t *valid;
+    uint64_t *sets;
+    uint64_t bytes; /* memory held */
 } solver_fixed;
+
+/* Bytes the fixed check's cache may hold, unless one entry is larger. */
+#define SOLVER_FIXED_CACHE_BYTES ((uint64_t)1 << 20)
 
 int solver_fixed_init(solver_fixed *fx, const solver_board *b);
 void solver_fixed_free(solver_fixed *fx);

@@ -14,8 +14,23 @@
 #include <time.h>
 
 /* Assignments kept for nodes stored lately: a node expanded soon after it
- * was stored (a child of the last expansion, often) skips its full solve. */
-#define MATCH_CACHE 256
+ * was stored (a child of a recent expansion, often) skips its full solve.
+ * Several open lists take turns, so "lately" spans thousands of nodes: up
+ * to MATCH_CACHE of them, within MATCH_CACHE_BYTES and a sixteenth of the
+ * search's memory. */
+#define MATCH_CACHE 4096
+#define MATCH_CACHE_BYTES ((uint64_t)4 << 20)
+
+/* The kept assignments, flat: slot k's duals and matches at k * (n + 1). */
+typedef struct match_cache {
+    uint32_t n;     /* boxes */
+    uint32_t slots; /* a power of two */
+    uint32_t *node; /* the node of each slot, or SOLVER_NIL */
+    int64_t *u, *v, *cost;
+    uint32_t *p;
+    uint16_t *box; /* the node's boxes in the order of the rows */
+    uint64_t bytes;
+} match_cache;
 
 struct search {
     const solver_search_args *args;
@@ -26,15 +41,15 @@ struct search {
     const solver_board *b;
     solver_table table;
     solver_open open[SOLVER_MAX_QUEUES];
-    solver_fill reach; /* the expanded node's player area */
-    solver_fill child; /* a child's player area */
+    solver_fill reach;    /* the expanded node's player area */
+    uint16_t reach_least; /* its smallest square */
+    solver_fill child;    /* a child's player area, or what it adds to reach's */
+    bool child_grown;     /* whether child holds only what it adds */
     solver_corral corral;
-    solver_match match;              /* the expanded node's assignment */
-    solver_match trial;              /* a child's */
-    bool match_ready;                /* whether `match` holds the expanded node's assignment */
-    solver_match cache[MATCH_CACHE]; /* assignments of recently stored nodes... */
-    uint32_t cached[MATCH_CACHE];    /* ...their nodes... */
-    uint16_t *cache_box;             /* ...and their boxes in the order of the rows */
+    solver_match match; /* the expanded node's assignment */
+    solver_match trial; /* a child's */
+    bool match_ready;   /* whether `match` holds the expanded node's assignment */
+    match_cache cache;  /* assignments of recently stored nodes */
     solver_macros macros;
     solver_fixed fixed;
     solver_sub sub;
@@ -59,6 +74,72 @@ double solver_clock(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Sets up a cache of at most `cap` bytes (but 256 slots at least). */
+static int cache_init(match_cache *c, uint32_t n, uint64_t cap)
+{
+    uint64_t entry =
+        (uint64_t)(n + 1) * (2 * sizeof(int64_t) + sizeof(uint32_t) + sizeof(uint16_t));
+    c->n = n;
+    c->slots = MATCH_CACHE;
+    while (c->slots > 256 && c->slots * entry > cap)
+        c->slots /= 2;
+    c->bytes = c->slots * (entry + sizeof *c->node + sizeof *c->cost);
+    size_t rows = (size_t)c->slots * (n + 1);
+    c->node = malloc(c->slots * sizeof *c->node);
+    c->cost = malloc(c->slots * sizeof *c->cost);
+    c->u = malloc(rows * sizeof *c->u);
+    c->v = malloc(rows * sizeof *c->v);
+    c->p = malloc(rows * sizeof *c->p);
+    c->box = malloc(rows * sizeof *c->box);
+    if (!c->node || !c->cost || !c->u || !c->v || !c->p || !c->box)
+        return -1;
+    memset(c->node, 0xFF, c->slots * sizeof *c->node);
+    return 0;
+}
+
+static void cache_free(match_cache *c)
+{
+    free(c->node);
+    free(c->cost);
+    free(c->u);
+    free(c->v);
+    free(c->p);
+    free(c->box);
+    memset(c, 0, sizeof *c);
+}
+
+/* Keeps node i's assignment m and its boxes in the order of m's rows. */
+static void cache_put(match_cache *c, uint32_t i, const solver_match *m, const uint16_t *box)
+{
+    uint32_t slot = i & (c->slots - 1);
+    size_t at = (size_t)slot * (m->n + 1), n = m->n + 1;
+    c->node[slot] = i;
+    c->cost[slot] = m->cost;
+    memcpy(&c->u[at], m->u, n * sizeof *m->u);
+    memcpy(&c->v[at], m->v, n * sizeof *m->v);
+    memcpy(&c->p[at], m->p, n * sizeof *m->p);
+    memcpy(&c->box[at], box, m->n * sizeof *box);
+}
+
+/* When node i's assignment is kept, copies it into m and its boxes into
+ * box (either may be NULL) and returns true. */
+static bool cache_get(const match_cache *c, uint32_t i, solver_match *m, uint16_t *box)
+{
+    uint32_t slot = i & (c->slots - 1);
+    if (c->node[slot] != i)
+        return false;
+    if (m != NULL) {
+        size_t at = (size_t)slot * (m->n + 1), n = m->n + 1;
+        m->cost = c->cost[slot];
+        memcpy(m->u, &c->u[at], n * sizeof *m->u);
+        memcpy(m->v, &c->v[at], n * sizeof *m->v);
+        memcpy(m->p, &c->p[at], n * sizeof *m->p);
+    }
+    if (box != NULL)
+        memcpy(box, &c->box[(size_t)slot * (c->n + 1)], c->n * sizeof *box);
+    return true;
+}
+
 static int setup(search *s, const solver_search_args *args)
 {
     memset(s, 0, sizeof *s);
@@ -66,10 +147,6 @@ static int setup(search *s, const solver_search_args *args)
     s->b = args->board;
     s->found = SOLVER_NIL;
     const solver_board *b = s->b;
-    /* the caches below and the work space take a share too */
-    uint64_t fixed =
-        (uint64_t)MATCH_CACHE * (b->nboxes + 1) * 34 + (uint64_t)b->nsq * 64 + ((uint64_t)1 << 20);
-    s->budget = args->memory > fixed ? args->memory - fixed : 0;
     s->box = malloc((b->nboxes + 1) * sizeof *s->box);
     s->occ = calloc(b->nsq + 1, sizeof *s->occ);
     s->key = malloc(b->key_bytes);
@@ -78,20 +155,18 @@ static int setup(search *s, const solver_search_args *args)
     if (s->box == NULL || s->occ == NULL || s->key == NULL || s->freeze_work == NULL ||
         s->pushes == NULL)
         return -1;
+    uint64_t cap = args->memory / 16 < MATCH_CACHE_BYTES ? args->memory / 16 : MATCH_CACHE_BYTES;
+    if (cache_init(&s->cache, b->nboxes, cap) < 0 || solver_fixed_init(&s->fixed, b) < 0)
+        return -1;
+    /* the caches and the work space take a share too */
+    uint64_t fixed = s->cache.bytes + s->fixed.bytes + (uint64_t)b->nsq * 64 + ((uint64_t)1 << 20);
+    s->budget = args->memory > fixed ? args->memory - fixed : 0;
     if (solver_table_init(&s->table, b->key_bytes, s->budget) < 0 ||
         solver_fill_init(&s->reach, b->nsq) < 0 || solver_fill_init(&s->child, b->nsq) < 0 ||
         solver_corral_init(&s->corral, b) < 0 || solver_match_init(&s->match, b->nboxes) < 0 ||
         solver_match_init(&s->trial, b->nboxes) < 0)
         return -1;
-    s->cache_box = malloc((size_t)MATCH_CACHE * (b->nboxes + 1) * sizeof *s->cache_box);
-    if (s->cache_box == NULL)
-        return -1;
-    for (uint32_t k = 0; k < MATCH_CACHE; k++) {
-        s->cached[k] = SOLVER_NIL;
-        if (solver_match_init(&s->cache[k], b->nboxes) < 0)
-            return -1;
-    }
-    if (solver_fixed_init(&s->fixed, b) < 0 || solver_sub_init(&s->sub, b) < 0)
+    if (solver_sub_init(&s->sub, b) < 0)
         return -1;
     if (args->macros && solver_macros_build(&s->macros, b, args->boxes, args->player) < 0)
         return -1;
@@ -108,9 +183,7 @@ static void teardown(search *s)
     solver_corral_free(&s->corral);
     solver_match_free(&s->match);
     solver_match_free(&s->trial);
-    for (uint32_t k = 0; k < MATCH_CACHE; k++)
-        solver_match_free(&s->cache[k]);
-    free(s->cache_box);
+    cache_free(&s->cache);
     solver_macros_free(&s->macros);
     solver_fixed_free(&s->fixed);
     solver_sub_free(&s->sub);
@@ -187,8 +260,15 @@ static uint32_t all_pushes(search *s)
     return n;
 }
 
-/* The areas of empty squares outside the player's (marked in s->child):
- * a position cut into many pieces is hard to play on. */
+/* Whether the child's player area holds x (an empty square). */
+static bool in_child_area(const search *s, uint32_t x, uint32_t stamp)
+{
+    return s->child.mark[x] == stamp || (s->child_grown && s->reach.mark[x] == s->reach.stamp);
+}
+
+/* The areas of empty squares outside the player's (marked in s->child,
+ * with s->reach when the child only grew it): a position cut into many
+ * pieces is hard to play on. */
 static uint8_t count_regions(search *s)
 {
     const solver_board *b = s->b;
@@ -199,7 +279,7 @@ static uint8_t count_regions(search *s)
     if (f->stamp == 0)
         return 0;
     for (uint32_t x = 0; x < b->nsq && regions < 255; x++) {
-        if (s->occ[x] != 0 || f->mark[x] == stamp || f->mark[x] == f->stamp)
+        if (s->occ[x] != 0 || in_child_area(s, x, stamp) || f->mark[x] == f->stamp)
             continue;
         regions++;
         uint32_t head = 0, tail = 0;
@@ -254,7 +334,13 @@ static bool try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_pu
          solver_fixed_deadlock(&s->fixed, b, s->occ, s->box, s->freeze_work)))
         goto undo;
 
-    player = solver_reach(b, s->occ, player, &s->child);
+    if (extra >= 0) {
+        s->child_grown = false;
+        player = solver_reach(b, s->occ, player, &s->child);
+    } else {
+        player = solver_reach_push(b, s->occ, &s->reach, s->reach_least, from, to, &s->child,
+                                   &s->child_grown);
+    }
     uint64_t hash = parent_hash ^ b->zbox[from] ^ b->zbox[to] ^ b->zplayer[player];
     solver_board_pack(b, s->box, s->key);
     solver_node *pn = solver_table_node(&s->table, parent);
@@ -284,10 +370,7 @@ static bool try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_pu
     if (!s->match_ready) {
         /* the boxes as they were before this push */
         s->box[row] = from;
-        uint32_t slot = parent % MATCH_CACHE;
-        if (s->cached[slot] == parent)
-            solver_match_copy(&s->match, &s->cache[slot]);
-        else
+        if (!cache_get(&s->cache, parent, &s->match, NULL))
             solver_match_solve(&s->match, b, s->box);
         s->match_ready = true;
         s->box[row] = to;
@@ -306,10 +389,7 @@ static bool try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_pu
     n->parent = parent;
     n->g = g;
     n->h = (uint16_t)h;
-    uint32_t slot = i % MATCH_CACHE;
-    solver_match_copy(&s->cache[slot], &s->trial);
-    memcpy(&s->cache_box[slot * b->nboxes], s->box, b->nboxes * sizeof *s->box);
-    s->cached[slot] = i;
+    cache_put(&s->cache, i, &s->trial, s->box);
     n->from = from;
     n->to = to;
     n->regions = count_regions(s);
@@ -364,14 +444,12 @@ static void expand(search *s, uint32_t i)
     n->closed = 1;
     uint16_t player = n->player;
     uint64_t hash = n->hash ^ b->zplayer[player];
-    uint32_t slot = i % MATCH_CACHE;
-    if (s->cached[slot] == i) /* the rows of the cached assignment keep their order */
-        memcpy(s->box, &s->cache_box[slot * b->nboxes], b->nboxes * sizeof *s->box);
-    else
+    /* the rows of a kept assignment keep their order */
+    if (!cache_get(&s->cache, i, NULL, s->box))
         solver_board_unpack(b, solver_table_key(&s->table, i), s->box);
     for (uint32_t k = 0; k < b->nboxes; k++)
         s->occ[s->box[k]] = (uint16_t)(k + 1);
-    solver_reach(b, s->occ, player, &s->reach);
+    s->reach_least = solver_reach(b, s->occ, player, &s->reach);
 
     uint32_t count = 0;
     if (n->to != SOLVER_NONE && solver_sub_deadlock(&s->sub, b, s->occ, &s->reach, n->to, player))

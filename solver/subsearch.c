@@ -217,6 +217,24 @@ static int search_subset(struct solver_sub_work *w, const solver_board *b, const
     return VERDICT_LOST;
 }
 
+/* The cache entry of these boxes and player square: the entry that holds
+ * them, or the slot they now take (its verdict cleared). */
+static cache_entry *lookup(struct solver_sub_work *w, const solver_board *b, const sub_state *st,
+                           uint32_t n)
+{
+    uint64_t key = state_hash(b, st->box, n, st->player);
+    cache_entry *e = &w->cache[key & (((uint64_t)1 << CACHE_BITS) - 1)];
+    if (e->verdict != VERDICT_NONE && e->hash == key && e->n == n && e->player == st->player &&
+        memcmp(e->box, st->box, n * sizeof *st->box) == 0)
+        return e;
+    e->hash = key;
+    e->n = (uint8_t)n;
+    e->player = st->player;
+    memcpy(e->box, st->box, n * sizeof *st->box);
+    e->verdict = VERDICT_NONE;
+    return e;
+}
+
 bool solver_sub_deadlock(solver_sub *sb, const solver_board *b, const uint16_t *occ,
                          const solver_fill *reach, uint16_t pushed, uint16_t player)
 {
@@ -252,6 +270,16 @@ bool solver_sub_deadlock(solver_sub *sb, const solver_board *b, const uint16_t *
     if (!off_goal || n == b->nboxes)
         return false;
     sort_squares(root.box, n);
+    sb->checks++;
+    /* the verdict is a function of the boxes and the player's square, so
+     * the player's square in the whole position names it as well as the
+     * normalised one does, and spares a fill on most checks */
+    root.player = player;
+    cache_entry *raw = lookup(w, b, &root, n);
+    if (raw->verdict != VERDICT_NONE) {
+        sb->hits++;
+        return raw->verdict == VERDICT_LOST;
+    }
     for (uint32_t i = 0; i < n; i++)
         w->occ[root.box[i]] = 1;
     root.player = solver_reach(b, w->occ, player, &w->fill);
@@ -261,20 +289,18 @@ bool solver_sub_deadlock(solver_sub *sb, const solver_board *b, const uint16_t *
         h += w->mindist[root.box[i]];
     }
     root.h = (uint16_t)h;
-    uint64_t key = state_hash(b, root.box, n, root.player);
-    cache_entry *e = &w->cache[key & (((uint64_t)1 << CACHE_BITS) - 1)];
-    sb->checks++;
-    if (e->verdict != VERDICT_NONE && e->hash == key && e->n == n && e->player == root.player &&
-        memcmp(e->box, root.box, n * sizeof *root.box) == 0) {
+    cache_entry *e = lookup(w, b, &root, n);
+    int verdict = e->verdict;
+    if (verdict != VERDICT_NONE) {
         sb->hits++;
-        return e->verdict == VERDICT_LOST;
+    } else {
+        verdict = search_subset(w, b, &root, n);
+        e->verdict = (uint8_t)verdict;
     }
-    int verdict = search_subset(w, b, &root, n);
-    e->hash = key;
-    e->n = (uint8_t)n;
-    e->player = root.player;
-    memcpy(e->box, root.box, n * sizeof *root.box);
-    e->verdict = (uint8_t)verdict;
+    /* the raw entry may have been evicted by the normalised one */
+    root.player = player;
+    raw = lookup(w, b, &root, n);
+    raw->verdict = (uint8_t)verdict;
     sb->lost += verdict == VERDICT_LOST;
     return verdict == VERDICT_LOST;
 }

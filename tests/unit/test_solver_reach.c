@@ -1,0 +1,121 @@
+/* The player's area after a push, derived from the area before it
+ * (solver_reach_push), agrees with a fill from scratch: the same normalised
+ * square and the same squares, on random positions of real levels. */
+#include "check.h"
+#include "internal.h"
+#include "reader.h"
+#include "test_rand.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t rng = 0x6A09E667u;
+
+/* Whether the area after the push holds x, as solver_reach_push left it. */
+static bool in_area(const solver_fill *before, const solver_fill *after, bool grown, uint32_t x)
+{
+    return after->mark[x] == after->stamp || (grown && before->mark[x] == before->stamp);
+}
+
+/* Places the level's boxes at random on squares that are not dead and the
+ * player on a free square, then checks every push of that position. Returns
+ * the pushes checked. */
+static uint32_t check_random_position(const char *name, uint32_t number, const solver_board *b,
+                                      uint16_t *occ, uint16_t *box, solver_fill *fills)
+{
+    memset(occ, 0, (b->nsq + 1) * sizeof *occ);
+    uint32_t placed = 0;
+    for (uint32_t tries = 0; placed < b->nboxes && tries < 100000; tries++) {
+        uint16_t s = (uint16_t)test_rand(&rng, b->nsq);
+        if (b->dead[s] || occ[s] != 0)
+            continue;
+        occ[s] = (uint16_t)(placed + 1);
+        box[placed++] = s;
+    }
+    uint16_t player;
+    do
+        player = (uint16_t)test_rand(&rng, b->nsq);
+    while (occ[player] != 0);
+    solver_fill *before = &fills[0], *after = &fills[1], *full = &fills[2];
+    uint16_t least = solver_reach(b, occ, player, before);
+    uint32_t checked = 0;
+    for (uint32_t i = 0; i < placed; i++) {
+        uint16_t from = box[i];
+        for (int d = 0; d < 4; d++) {
+            uint16_t behind = b->nb[from * 4 + (d ^ 2)], to = b->nb[from * 4 + d];
+            if (behind == SOLVER_NONE || to == SOLVER_NONE || occ[to] != 0 ||
+                before->mark[behind] != before->stamp)
+                continue;
+            occ[from] = 0;
+            occ[to] = (uint16_t)(i + 1);
+            bool grown;
+            uint16_t got = solver_reach_push(b, occ, before, least, from, to, after, &grown);
+            uint16_t want = solver_reach(b, occ, from, full);
+            CHECK_MSG(got == want, "%s %u: push %u->%u: normalised square %u, expected %u", name,
+                      number, from, to, got, want);
+            for (uint32_t x = 0; x < b->nsq; x++) {
+                if (occ[x] != 0)
+                    continue;
+                bool a = in_area(before, after, grown, x), e = full->mark[x] == full->stamp;
+                CHECK_MSG(a == e, "%s %u: push %u->%u: square %u %s the area, expected %s", name,
+                          number, from, to, x, a ? "in" : "out of", e ? "in" : "out");
+            }
+            occ[to] = 0;
+            occ[from] = (uint16_t)(i + 1);
+            checked++;
+        }
+    }
+    return checked;
+}
+
+/* Checks random positions on every level of a shared collection. */
+static uint32_t check_collection(const char *file, uint32_t positions)
+{
+    size_t len;
+    char *text = read_file(shared_path(file), &len);
+    if (text == NULL)
+        return 0;
+    static soko_reader reader;
+    static soko_entry entry;
+    static soko_level lvl;
+    uint32_t checked = 0;
+    soko_reader_init(&reader, text, (uint32_t)len);
+    while (soko_reader_next(&reader, &entry) == 1 && check_failures_in_test == 0) {
+        soko_error err;
+        if (soko_level_parse(&lvl, text + entry.board.off, entry.board.len, entry.board_line,
+                             &err) != SOKO_OK)
+            continue;
+        solver_board b;
+        if (solver_board_build(&b, &lvl) < 0)
+            continue;
+        uint16_t *occ = calloc(b.nsq + 1, sizeof *occ);
+        uint16_t *box = malloc((b.nboxes + 1) * sizeof *box);
+        solver_fill fills[3];
+        bool ok = occ != NULL && box != NULL;
+        for (int k = 0; k < 3; k++)
+            ok = solver_fill_init(&fills[k], b.nsq) == 0 && ok;
+        CHECK(ok);
+        for (uint32_t p = 0; ok && p < positions && check_failures_in_test == 0; p++)
+            checked += check_random_position(file, entry.number, &b, occ, box, fills);
+        for (int k = 0; k < 3; k++)
+            solver_fill_free(&fills[k]);
+        free(occ);
+        free(box);
+        solver_board_free(&b);
+    }
+    free(text);
+    return checked;
+}
+
+static void the_area_after_a_push_matches_a_fresh_fill(void)
+{
+    uint32_t checked = check_collection("levels/Microban_155.xsb", 40);
+    checked += check_collection("levels/XSokoban_90.xsb", 20);
+    CHECK(checked > 10000);
+}
+
+int main(void)
+{
+    RUN(the_area_after_a_push_matches_a_fresh_fill);
+    return check_finish();
+}

@@ -1,0 +1,87 @@
+/* One search of the solver's portfolio, run on its own: what it is given
+ * in memory goes to positions, not only to its caches. */
+#include "check.h"
+#include "internal.h"
+#include "reader.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Level `number` of a shared collection, parsed into *lvl; false (after a
+ * check failure) when it cannot be read. */
+static bool shared_level(const char *file, uint32_t number, soko_level *lvl)
+{
+    size_t len;
+    char *text = read_file(shared_path(file), &len);
+    if (text == NULL)
+        return false;
+    static soko_reader reader;
+    static soko_entry entry;
+    bool found = false;
+    soko_reader_init(&reader, text, (uint32_t)len);
+    while (!found && soko_reader_next(&reader, &entry) == 1) {
+        soko_error err;
+        found =
+            entry.number == number && soko_level_parse(lvl, text + entry.board.off, entry.board.len,
+                                                       entry.board_line, &err) == SOKO_OK;
+    }
+    free(text);
+    CHECK_MSG(found, "%s level %u not found", file, number);
+    return found;
+}
+
+/* The smallest hint memory (16 MiB) gives the portfolio's greedy search a
+ * quarter of it and its first search five eighths: each must still find a
+ * solution of a small level, its caches leaving room for positions. */
+static void a_search_with_little_memory_still_stores_positions(void)
+{
+    static soko_level lvl;
+    if (!shared_level("levels/Microban_155.xsb", 2, &lvl))
+        return;
+    solver_board b;
+    CHECK_INT(solver_board_build(&b, &lvl), 0);
+    uint16_t *boxes = malloc((b.nboxes + 1) * sizeof *boxes);
+    uint32_t n = 0;
+    for (uint32_t s = 0; s < b.nsq; s++)
+        if (lvl.cell[b.cell[s]] & SOKO_BOX)
+            boxes[n++] = (uint16_t)s;
+    CHECK_INT(n, b.nboxes);
+    solver_options opt;
+    solver_options_default(&opt);
+    const uint64_t shares[] = {(uint64_t)4 << 20, (uint64_t)10 << 20};
+    for (uint32_t k = 0; k < 2; k++) {
+        uint64_t nodes = 0;
+        solver_search_args args = {
+            .board = &b,
+            .boxes = boxes,
+            .player = b.square[lvl.player],
+            .options = &opt,
+            .started = solver_clock(),
+            .memory = shares[k],
+            .nodes = &nodes,
+            .queues = 1,
+            .g_weight = {1},
+            .h_weight = {1},
+        };
+        solver_search *s = solver_search_start(&args);
+        CHECK(s != NULL);
+        if (s == NULL)
+            continue;
+        while (!solver_search_run(s, 1024))
+            ;
+        const char *reason;
+        int status = solver_search_status(s, &reason);
+        CHECK_MSG(status == SOLVER_SOLVED, "Microban 2 with %llu MiB: %s (%s), %llu positions",
+                  (unsigned long long)(shares[k] >> 20), solver_status_name(status), reason,
+                  (unsigned long long)nodes);
+        solver_search_free(s);
+    }
+    free(boxes);
+    solver_board_free(&b);
+}
+
+int main(void)
+{
+    RUN(a_search_with_little_memory_still_stores_positions);
+    return check_finish();
+}
