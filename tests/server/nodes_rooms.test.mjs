@@ -14,7 +14,7 @@ import { openStream } from './sse.mjs';
 const skip = BACKEND !== 'postgresql' && 'several nodes share a PostgreSQL database only';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-let nodes = [];
+const nodes = [];
 let ids;
 let db;
 
