@@ -312,10 +312,11 @@ export async function clickSquare(page, x, y, tap = false) {
  * or any), to build a race on purpose: the first such request only, or
  * every one with `all`. Each held request reaches the server at once; only
  * its answer waits. Returns {held: the requests held, arrived: resolves with
- * the first once it is held (fails after 10 s without one), count(): requests
- * matched so far, release()}: release() lets the answers through, waits
- * until the page has them, gives the page's own code a moment to act on
- * them, and stops holding. */
+ * the first once it is held (fails after 30 s without one: on a loaded
+ * machine a page may take long to get there), count(): requests matched so
+ * far, release()}: release() lets the answers through, waits until the page
+ * has them, gives the page's own code a moment to act on them, and stops
+ * holding. */
 export async function holdAnswers(page, url, { method = null, all = false } = {}) {
   if (await page.evaluate(() => !!navigator.serviceWorker?.controller)) {
     throw new Error('a service worker controls the page, and page.route does not see its requests: ' +
@@ -326,7 +327,7 @@ export async function holdAnswers(page, url, { method = null, all = false } = {}
   const gate = new Promise((r) => { open = r; });
   const arrived = new Promise((r, fail) => {
     first = r;
-    setTimeout(() => fail(new Error(`the page did not ask for ${url}`)), 10000).unref();
+    setTimeout(() => fail(new Error(`the page did not ask for ${url} within 30 s`)), 30000).unref();
   });
   arrived.catch(() => {}); // a failure reaches those who wait for it, and only them
   await page.route(url, async (route) => {
