@@ -51,9 +51,6 @@ static struct histogram batch_size = {
     0,
 };
 
-/* Jobs of the group commit by the path they took: [0] queued for the
- * committer's batches, [1] run inline on the thread that submitted them. */
-static atomic_uint_fast64_t commit_jobs[2];
 static atomic_int_fast64_t live_streams;
 static atomic_uint_fast64_t game_cache_bytes;
 static atomic_uint_fast64_t db_errors[METRICS_DB_KINDS];
@@ -109,11 +106,6 @@ void metrics_step_us(uint64_t us)
 void metrics_commit_batch(unsigned jobs)
 {
     observe(&batch_size, jobs);
-}
-
-void metrics_commit_path(bool inline_run, unsigned jobs)
-{
-    add(&commit_jobs[inline_run ? 1 : 0], jobs);
 }
 
 void metrics_live_streams(int delta)
@@ -226,39 +218,20 @@ static void write_gauge(struct textbuf *b, const char *name, const char *help, i
     textbuf_puts(b, "\n");
 }
 
-/* A counter of n series, one for each value of its one label. */
-static void write_labelled(struct textbuf *b, const char *name, const char *help, const char *label,
-                           const char *const *values, atomic_uint_fast64_t *counts, unsigned n)
-{
-    head(b, name, "counter", help);
-    for (unsigned k = 0; k < n; k++) {
-        textbuf_puts(b, name);
-        textbuf_puts(b, "{");
-        textbuf_puts(b, label);
-        textbuf_puts(b, "=\"");
-        textbuf_puts(b, values[k]);
-        textbuf_puts(b, "\"} ");
-        textbuf_int(b, (int64_t)load(&counts[k]));
-        textbuf_puts(b, "\n");
-    }
-}
-
 static void write_db_errors(struct textbuf *b)
 {
-    write_labelled(b, "sokod_database_errors_total",
-                   "Failed database calls, by code: busy (locked past the busy timeout), full "
-                   "(the disk), error (anything else).",
-                   "code", db_error_names, db_errors, METRICS_DB_KINDS);
-}
-
-static void write_commit_jobs(struct textbuf *b)
-{
-    static const char *const paths[2] = {"batch", "inline"};
-    write_labelled(b, "sokod_commit_jobs_total",
-                   "Jobs of the group commit by the path they took: batch (queued for the "
-                   "committer thread), inline (run at once on the request's own thread, the "
-                   "committer idle).",
-                   "path", paths, commit_jobs, 2);
+    static const char name[] = "sokod_database_errors_total";
+    head(b, name, "counter",
+         "Failed database calls, by code: busy (locked past the busy timeout), full (the disk), "
+         "error (anything else).");
+    for (unsigned k = 0; k < METRICS_DB_KINDS; k++) {
+        textbuf_puts(b, name);
+        textbuf_puts(b, "{code=\"");
+        textbuf_puts(b, db_error_names[k]);
+        textbuf_puts(b, "\"} ");
+        textbuf_int(b, (int64_t)load(&db_errors[k]));
+        textbuf_puts(b, "\n");
+    }
 }
 
 void metrics_write(struct textbuf *b, metrics_row_name *name_row)
@@ -266,7 +239,6 @@ void metrics_write(struct textbuf *b, metrics_row_name *name_row)
     write_requests(b, name_row);
     write_histogram(b, &step_time);
     write_histogram(b, &batch_size);
-    write_commit_jobs(b);
     write_gauge(b, "sokod_live_streams", "Live event streams open.",
                 atomic_load_explicit(&live_streams, memory_order_relaxed));
     write_gauge(b, "sokod_game_cache_bytes", "Bytes of the games kept in memory between requests.",

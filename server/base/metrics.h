@@ -9,7 +9,6 @@
 
 #include "base/textbuf.h"
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,10 +39,6 @@ void metrics_step_us(uint64_t us);
 
 /* Records the size, in jobs, of one committed batch. */
 void metrics_commit_batch(unsigned jobs);
-
-/* Counts `jobs` jobs of the group commit queued for the committer thread,
- * or run inline on their submitter's thread. */
-void metrics_commit_path(bool inline_run, unsigned jobs);
 
 /* Adds delta (+1 or -1) to the live streams open. */
 void metrics_live_streams(int delta);

@@ -6,7 +6,6 @@
 #include "storage/storage.h"
 
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,23 +19,6 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
 static struct commit_job *head, *tail;
 static bool running, stopping;
-/* A transaction of jobs is running: the committer's batch, or one job
- * inline on its submitter's thread. One at a time, so that a job runs
- * only after every earlier job of its key has ended. */
-static atomic_bool busy;
-/* Jobs in the last transaction: a batch of company means load, where one
- * transaction for many jobs writes far fewer pages than one each. */
-static unsigned last_jobs;
-/* When the last transaction of jobs ended (clock_mono_us). Steps that
- * follow each other closer than COMMIT_IDLE_US come from a loaded server,
- * where an HTTP thread busy committing delays its other connections and
- * batches cost less CPU a step. */
-static _Atomic uint64_t last_end_us;
-#define COMMIT_IDLE_US 1000
-/* The committer's connection, which inline jobs use in its idle turns:
- * its pages stay cached, where a connection of each HTTP thread would
- * read them anew after every other connection's commit. */
-static struct storage_shared *committer_conn;
 static pthread_t committer;
 
 /* Keys taken by the batch being formed: a slot counts when its stamp is
@@ -149,14 +131,24 @@ static bool may_run_again(const struct commit_job *j, int status, bool ran)
     return status == STORAGE_RETRY && ran && j->reset != NULL && j->runs <= COMMIT_RETRIES;
 }
 
-/* Runs n jobs in the transaction begun for them, each under its own
- * savepoint, ends the transaction, then finishes every one of them but
- * those a serialization failure or a deadlock undid and that may run
- * again: those are reset and put in `again` (room for n), and their count
- * returned. */
-static unsigned run_begun(struct commit_job **batch, unsigned n, struct commit_job **again)
+/* Runs n jobs in one transaction, each under its own savepoint, then
+ * finishes every one of them but those a serialization failure or a
+ * deadlock undid and that may run again: those are reset and put in again
+ * (room for n), and their count returned. The transaction waits for a
+ * locked database no later than the earliest deadline of its jobs. */
+static unsigned run_batch(struct commit_job **batch, unsigned n, struct commit_job **again)
 {
-    int status;
+    sort_by_key(batch, n);
+    int64_t until = INT64_MAX;
+    for (unsigned i = 0; i < n; i++) {
+        if (batch[i]->deadline_ms < until)
+            until = batch[i]->deadline_ms;
+    }
+    int status = storage_begin_until(until);
+    if (status != STORAGE_OK) {
+        refuse_batch(batch, n, status, until);
+        return 0;
+    }
     int outcome[COMMIT_MAX_BATCH];
     bool ran[COMMIT_MAX_BATCH];
     bool broken = false; /* the transaction is lost: nothing of it commits */
@@ -207,41 +199,18 @@ static unsigned most_runs(struct commit_job **jobs, unsigned n)
     return most;
 }
 
-/* Runs n jobs in one transaction (run_begun), returning those to run
- * again. The transaction waits for a locked database no later than the
- * earliest deadline of its jobs. */
-static unsigned run_batch(struct commit_job **batch, unsigned n, struct commit_job **again)
-{
-    sort_by_key(batch, n);
-    int64_t until = INT64_MAX;
-    for (unsigned i = 0; i < n; i++) {
-        if (batch[i]->deadline_ms < until)
-            until = batch[i]->deadline_ms;
-    }
-    int status = storage_begin_until(until);
-    if (status != STORAGE_OK) {
-        refuse_batch(batch, n, status, until);
-        return 0;
-    }
-    return run_begun(batch, n, again);
-}
-
 static void *committer_main(void *unused)
 {
     (void)unused;
     pthread_setname_np(pthread_self(), "sokod-commit"); /* as top -H shows it */
     static struct commit_job *batch[COMMIT_MAX_BATCH], *again[COMMIT_MAX_BATCH];
-    struct storage_shared *own = storage_share();
     pthread_mutex_lock(&lock);
-    committer_conn = own;
     for (;;) {
-        while ((head == NULL && !stopping) || busy)
+        while (head == NULL && !stopping)
             pthread_cond_wait(&wake, &lock);
         if (head == NULL)
             break;
         unsigned n = take_batch(batch);
-        last_jobs = n;
-        busy = true;
         pthread_mutex_unlock(&lock);
         unsigned nagain = run_batch(batch, n, again);
         if (nagain > 0) {
@@ -251,10 +220,7 @@ static void *committer_main(void *unused)
             requeue(again, nagain);
         }
         pthread_mutex_lock(&lock);
-        busy = false;
-        last_end_us = clock_mono_us();
     }
-    committer_conn = NULL; /* closes with the thread */
     pthread_mutex_unlock(&lock);
     return NULL;
 }
@@ -273,7 +239,6 @@ void commit_submit(struct commit_job *j)
     j->next = NULL;
     j->runs = 0;
     j->deadline_ms = clock_mono_ms() + STORAGE_BUSY_MS;
-    metrics_commit_path(false, 1);
     pthread_mutex_lock(&lock);
     if (running && !stopping) {
         if (tail != NULL)
@@ -289,51 +254,6 @@ void commit_submit(struct commit_job *j)
     struct commit_job *alone[1] = {j}, *again[1];
     while (run_batch(alone, 1, again) > 0)
         storage_retry_pause(j->runs);
-}
-
-bool commit_try_inline(struct commit_job *j)
-{
-    if (!storage_commits_cheaply())
-        return false;
-    /* Read without the lock first: under load the answer is no, and a step
-     * then takes the committer's lock once, to queue, not twice. */
-    if (atomic_load_explicit(&busy, memory_order_relaxed) ||
-        clock_mono_us() - atomic_load_explicit(&last_end_us, memory_order_relaxed) < COMMIT_IDLE_US)
-        return false;
-    pthread_mutex_lock(&lock);
-    bool idle = running && !stopping && head == NULL && !busy && last_jobs <= 1 &&
-                committer_conn != NULL && clock_mono_us() - last_end_us >= COMMIT_IDLE_US;
-    if (idle) {
-        busy = true;
-        last_jobs = 1;
-    }
-    pthread_mutex_unlock(&lock);
-    if (!idle)
-        return false;
-    /* The committer waits while busy: its connection is free to use. Never
-     * wait for the write lock here: whoever holds it, the job queues, and
-     * the committer waits in its stead. */
-    struct storage_shared *own = storage_use(committer_conn);
-    bool begun = storage_try_begin() == STORAGE_OK;
-    if (begun) {
-        j->next = NULL;
-        j->runs = 0;
-        j->deadline_ms = clock_mono_ms() + STORAGE_BUSY_MS;
-        metrics_commit_path(true, 1);
-        struct commit_job *alone[1] = {j}, *again[1];
-        /* A job a conflict undid (none on SQLite, the only backend that
-         * commits inline) was reset: it goes the queue's way. */
-        begun = run_begun(alone, 1, again) == 0;
-    }
-    storage_use(own);
-    pthread_mutex_lock(&lock);
-    busy = false;
-    last_end_us = clock_mono_us();
-    /* Jobs queued meanwhile wait for this turn's end: the committer's. */
-    if (head != NULL || stopping)
-        pthread_cond_signal(&wake);
-    pthread_mutex_unlock(&lock);
-    return begun;
 }
 
 void commit_stop(void)

@@ -55,15 +55,6 @@ int commit_start(void);
  * serialization failure or a deadlock runs again (COMMIT_RETRIES). */
 void commit_submit(struct commit_job *j);
 
-/* Runs j at once on the calling thread, in a transaction of its own, and
- * finishes it before returning true, when that costs less than a batch:
- * on SQLite with cheap commits (storage_commits_cheaply), no job queued or
- * running, the last batch alone in its transaction and ended a millisecond
- * ago or more (no load), and the write lock free. Otherwise returns false at once,
- * having done nothing: the caller submits j. Under load every job thus
- * goes through the batches, each key's jobs in order. */
-bool commit_try_inline(struct commit_job *j);
-
 /* Runs every queued job, then stops the thread (its connection closes). */
 void commit_stop(void);
 

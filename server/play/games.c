@@ -501,8 +501,7 @@ static void finish_entry(struct commit_job *cj, int status, bool ran)
     if (j->g != NULL)
         game_cache_release(j->g);
     j->g = NULL;
-    if (j->deferred != NULL)
-        http_wake(j->deferred);
+    http_wake(j->deferred);
 }
 
 /* Before the entry runs again, its batch undone by a conflict. */
@@ -568,12 +567,6 @@ int games_submit(struct http_conn *c, int64_t game_id, struct games_entry *e)
     j->job.run = run_entry;
     j->job.finish = finish_entry;
     j->job.reset = reset_entry;
-    if (commit_try_inline(&j->job)) {
-        /* Committed (or refused) already: answer with no suspension. */
-        int result = answer_entry(c, j);
-        free_entry(j);
-        return result;
-    }
     struct http_deferred *d = NULL;
     int result = http_suspend(c, answer_entry, free_entry, j, &d);
     if (d == NULL)

@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -47,12 +46,8 @@ static int make_parent_dirs(const char *path)
     return 0;
 }
 
-/* Whether a commit is cheap: SQLite with synchronous NORMAL. */
-static atomic_bool cheap_commits;
-
 int storage_init(const char *path, int synchronous)
 {
-    atomic_store(&cheap_commits, false);
     if (!storage_conn_configure(path, synchronous)) {
         fprintf(stderr, "sokod: database path too long: %s\n", path);
         return STORAGE_ERROR;
@@ -61,7 +56,6 @@ int storage_init(const char *path, int synchronous)
         fprintf(stderr, "sokod: cannot create the folder of %s: %s\n", path, strerror(errno));
         return STORAGE_ERROR;
     }
-    atomic_store(&cheap_commits, sql_backend() == SQL_SQLITE && synchronous == 1);
     return STORAGE_OK;
 }
 
@@ -112,29 +106,6 @@ int storage_begin_until(int64_t deadline_ms)
         pthread_mutex_unlock(&write_lock);
     }
     return status;
-}
-
-int storage_try_begin(void)
-{
-    struct sql_conn *conn = storage_conn();
-    if (conn == NULL)
-        return STORAGE_ERROR;
-    sqlite3 *db = sql_sqlite_handle(conn);
-    if (db == NULL || writing || pthread_mutex_trylock(&write_lock) != 0)
-        return STORAGE_BUSY;
-    writing = true;
-    /* Run directly rather than through the driver, which logs a busy lock:
-     * here it is no failure, only a reason to queue. */
-    sqlite3_busy_timeout(db, 0);
-    int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
-    sqlite3_busy_timeout(db, STORAGE_BUSY_MS);
-    if (rc == SQLITE_OK)
-        return STORAGE_OK;
-    writing = false;
-    pthread_mutex_unlock(&write_lock);
-    if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED)
-        return STORAGE_BUSY;
-    return sql_sqlite_status(db, rc, "BEGIN IMMEDIATE");
 }
 
 int storage_begin(void)
@@ -221,21 +192,6 @@ int storage_undo_to_savepoint(void)
     if (status == STORAGE_OK)
         status = storage_release_savepoint();
     return status;
-}
-
-struct storage_shared *storage_share(void)
-{
-    return storage_conn_share();
-}
-
-struct storage_shared *storage_use(struct storage_shared *c)
-{
-    return storage_conn_use(c);
-}
-
-bool storage_commits_cheaply(void)
-{
-    return atomic_load(&cheap_commits);
 }
 
 bool storage_is_server(void)

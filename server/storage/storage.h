@@ -48,24 +48,6 @@ int storage_init(const char *path, int synchronous);
  * share and which counts each connection, rather than a SQLite file. */
 bool storage_is_server(void);
 
-/* A thread's connection, lent to another thread (storage_share). */
-struct storage_shared;
-
-/* The calling thread's connection, with its warm page and statement
- * caches, as a handle another thread may use (storage_use) while this one
- * does not. NULL when it cannot be opened (logged). */
-struct storage_shared *storage_share(void);
-
-/* Makes c the calling thread's connection for every storage call, and
- * returns the one it replaces, to be given back with storage_use before
- * the thread ends. The caller makes sure no two threads use c at once. */
-struct storage_shared *storage_use(struct storage_shared *c);
-
-/* Whether a commit costs tens of microseconds rather than a round trip or
- * an fsync: SQLite in WAL with synchronous NORMAL. Batching commits pays
- * only under load then. */
-bool storage_commits_cheaply(void);
-
 /* The connections the process may hold at once (each thread that uses
  * the database holds one); a thread past it gets none, and its storage
  * calls fail (logged). 0: no bound. */
@@ -94,11 +76,6 @@ int storage_begin(void);
  * clock of clock_mono_ms); a deadline already past still takes a free
  * lock, without waiting. */
 int storage_begin_until(int64_t deadline_ms);
-/* storage_begin on SQLite when the write lock is free at once, in this
- * process and every other: STORAGE_OK in a transaction, or STORAGE_BUSY
- * (quietly, with nothing begun) when someone holds the lock, on PostgreSQL,
- * or when the calling thread is in a transaction already. */
-int storage_try_begin(void);
 /* COMMIT; on failure the transaction is rolled back. */
 int storage_commit(void);
 /* ROLLBACK, when a transaction is open. Cannot fail. */

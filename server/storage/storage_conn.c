@@ -121,20 +121,6 @@ struct sql_conn *storage_conn(void)
     return c != NULL ? c->conn : NULL;
 }
 
-/* A shared handle is the thread's struct connection itself. */
-struct storage_shared *storage_conn_share(void)
-{
-    return (struct storage_shared *)current();
-}
-
-struct storage_shared *storage_conn_use(struct storage_shared *c)
-{
-    pthread_once(&key_once, make_key);
-    struct storage_shared *own = pthread_getspecific(conn_key);
-    pthread_setspecific(conn_key, c);
-    return own;
-}
-
 struct sql_stmt *storage_stmt(const char *sql)
 {
     struct connection *c = current();

@@ -33,16 +33,6 @@ const char *storage_conn_target(void);
  * cannot be opened (logged). */
 struct sql_conn *storage_conn(void);
 
-/* The calling thread's connection with its statement cache, opened on
- * first use, as a handle for storage_conn_use; NULL when it cannot open. */
-struct storage_shared *storage_conn_share(void);
-
-/* Makes `c` (a storage_conn_share handle, or NULL: none yet) the calling
- * thread's connection, and returns the one it replaces. The caller must
- * make sure no two threads use one connection at once, and give the
- * thread its own back before the thread ends. */
-struct storage_shared *storage_conn_use(struct storage_shared *c);
-
 /* The prepared statement for `sql`, reset and unbound, from the calling
  * thread's cache (prepared on first use). `sql` must be a string with static
  * storage: the cache is keyed by its address. NULL on failure (logged). */
