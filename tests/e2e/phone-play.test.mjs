@@ -90,7 +90,7 @@ async function view(page) {
     const [col, row] = turned ? [p.height - 1 - py, px] : [px, py];
     const x = b.left + col * square, y = b.top + row * square;
     return { square, turned, board: [b.left, b.top, b.width, b.height], frame: [f.left, f.top, f.right, f.bottom],
-      player: [x, y, x + square, y + square] };
+      player: [x, y, x + square, y + square], cell: [col, row] };
   });
 }
 
@@ -196,13 +196,15 @@ test('a wide board turns a quarter in a tall screen, and directions turn with it
   await page.screenshot({ path: screenshotPath('phone-turned.png') });
   await page.tap('#hint-close');
 
-  // Each way of stepping moves the player the way it points on screen.
+  // Each way of stepping moves the player the way it points on screen:
+  // counted in the drawn board's squares, which the page may move as a
+  // whole meanwhile (the hint's panel closing).
   const moved = async (what, expected) => {
-    const before = (await view(page)).player, moves = (await localPosition(page)).moves;
+    const before = (await view(page)).cell, moves = (await localPosition(page)).moves;
     await what();
     await page.waitForFunction((n) => window.sokod.position().moves === n, moves + 1, { timeout: 5000 });
-    const after = (await view(page)).player;
-    const d = [Math.round((after[0] - before[0]) / v.square), Math.round((after[1] - before[1]) / v.square)];
+    const after = (await view(page)).cell;
+    const d = [after[0] - before[0], after[1] - before[1]];
     assert.deepEqual(d, expected, `the player moved by ${d} squares on screen, not ${expected}`);
   };
   await moved(() => swipe(page, 0, -60), [0, -1]);
