@@ -1,9 +1,10 @@
 // Three sokod nodes on one PostgreSQL database behind HAProxy, with the
 // checked-in deploy/haproxy.cfg, no sticky sessions: a player's game
-// resumes on any node, undo history and all; and when one node is killed
-// with -9 while players step, they carry on through HAProxy, no entry a
-// player was told of is lost, and every game's log replays to what the
-// database says of it. On SQLite there is nothing to test.
+// resumes on any node, undo history and all; a race room's players, each
+// request on whichever node, get one set of results; and when one node is
+// killed with -9 while players step, they carry on through HAProxy, no
+// entry a player was told of is lost, and every game's log replays to what
+// the database says of it. On SQLite there is nothing to test.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import net from 'node:net';
@@ -109,6 +110,39 @@ test('a game played through HAProxy resumes on any node, undo history and all', 
     assert.equal(seen[i].redo_available, seen[0].redo_available, `node ${'ABC'[i]} can redo the undone push`);
   }
   assert.equal(seen[2].redo_available, 1, `node C can redo the undone step: ${JSON.stringify(seen[2])}`);
+});
+
+test('a race room played through HAProxy, its players on any node, ends with one set of results', { skip }, async () => {
+  const host = new Client(front), guest = new Client(front);
+  const ids = await levelIds(host);
+  const made = await host.post('/api/v1/rooms', { level: 'chosen', level_id: ids[0] });
+  assert.equal(made.status, 201, show(made));
+  const id = made.json.room.id, hostId = made.json.you.user_id;
+  const joined = await guest.post(`/api/v1/rooms/${id}/join`);
+  assert.equal(joined.status, 200, show(joined));
+  const guestId = joined.json.you.user_id;
+  const started = await host.post(`/api/v1/rooms/${id}/start`);
+  assert.equal(started.status, 200, show(started));
+  const room = started.json.room;
+  const gameOfUser = (u) => room.players.find((p) => p.user_id === u).game_id;
+  await sleep(room.starts_in_ms + 250);
+  // The Corridor (rRR), each entry through whichever node HAProxy picks.
+  for (const [c, u, seq, steps] of [[guest, guestId, 1, 'r'], [host, hostId, 1, 'rR'], [host, hostId, 2, 'R'],
+    [guest, guestId, 2, 'RR']]) {
+    const r = await c.post(`/api/v1/games/${gameOfUser(u)}/log`, { seq, steps });
+    assert.equal(r.status, 200, `entry ${seq} '${steps}' of user ${u}: ${show(r)}`);
+  }
+  const places = (r) => r.players.map((p) => [p.user_id, p.place]);
+  let shown = [];
+  for (let i = 0; i < 100; i++) {
+    shown = await Promise.all(nodes.map(async (n) => (await samePlayerOn(n.url, host).get(`/api/v1/rooms/${id}`)).json.room));
+    if (shown.every((r) => r.state === 'finished')) break;
+    await sleep(100);
+  }
+  for (let i = 0; i < shown.length; i++) {
+    assert.equal(shown[i].state, 'finished', `node ${'ABC'[i]} shows the race over: ${JSON.stringify(shown[i])}`);
+    assert.deepEqual(places(shown[i]), [[hostId, 1], [guestId, 2]], `node ${'ABC'[i]} shows the same places`);
+  }
 });
 
 // Sends one entry through HAProxy until it is answered 200 (or refused as
