@@ -54,7 +54,13 @@ async function call(method, path, body, timeoutMs = 10000) {
     // 502-504 come from a proxy in front of a server that is down.
     const down = res.status === 502 || res.status === 504;
     setReachable(!down);
-    if (res.ok) keepAnswer(method, path, body, json);
+    if (res.ok) {
+      // A change is answered only once it is kept: the outbox drops an
+      // entry when its answer comes, and a page reloaded offline right
+      // after must find that entry in the game kept.
+      const kept = keepAnswer(method, path, body, json);
+      if (method !== 'GET') await kept;
+    }
     if (res.ok && method !== 'GET') for (const fn of writeListeners) fn();
     return { ok: res.ok, status: res.status, body: json, offline: down };
   } catch (e) {

@@ -47,10 +47,12 @@ export async function keptAnswer(method, path) {
 let writes = Promise.resolve();
 
 /** Keeps what the server's successful answer `body` to (method, path, sent)
- * says: the answer itself, the game it shows, or the entry it confirmed. */
+ * says: the answer itself, the game it shows, or the entry it confirmed.
+ * Resolves once it is kept (never rejects). */
 export function keepAnswer(method, path, sent, body) {
-  if (!usable()) return;
+  if (!usable()) return Promise.resolve();
   writes = writes.then(() => keep(method, path, sent, body)).catch(() => {});
+  return writes;
 }
 
 async function keep(method, path, sent, body) {
