@@ -30,6 +30,17 @@ async function until(page, check, arg, what, ms = 20000) {
   assert.fail(`waited ${ms} ms for ${what}`);
 }
 
+/** Runs `fn` with the server down and starts it again however `fn` ends,
+ * so that one failing test leaves the next a server. */
+async function whileDown(fn) {
+  await server.stop();
+  try {
+    return await fn();
+  } finally {
+    server = await server.restart();
+  }
+}
+
 /** Waits until the worker controls the page and keeps a complete copy of it;
  * resolves to the names of the copies kept. */
 async function shellKept(page) {
@@ -58,21 +69,20 @@ test('a reload with the server down opens the page and a level seen; its moves w
   await waitSynced(page);
   const before = await localPosition(page);
 
-  await server.stop();
-  await page.reload();
-  await waitForGame(page, level.title);
-  const opened = await localPosition(page);
-  assert.deepEqual([opened.moves, opened.pushes, opened.hash, opened.seq], [before.moves, before.pushes, before.hash, before.seq],
-    'the level opens offline where the server left it');
-  await page.waitForSelector('#net:not([hidden])', { timeout: 10000 });
-  await press(page, arrows(level.solution.slice(5, 8)));
-  await page.waitForFunction(() => /3 moves waiting/.test(document.getElementById('net-text').textContent), null, { timeout: 10000 });
-  await page.screenshot({ path: screenshotPath('offline-open-desktop.png') });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: screenshotPath('offline-open-phone.png') });
-  await page.setViewportSize({ width: 1280, height: 800 });
-
-  server = await server.restart();
+  await whileDown(async () => {
+    await page.reload();
+    await waitForGame(page, level.title);
+    const opened = await localPosition(page);
+    assert.deepEqual([opened.moves, opened.pushes, opened.hash, opened.seq], [before.moves, before.pushes, before.hash, before.seq],
+      'the level opens offline where the server left it');
+    await page.waitForSelector('#net:not([hidden])', { timeout: 10000 });
+    await press(page, arrows(level.solution.slice(5, 8)));
+    await page.waitForFunction(() => /3 moves waiting/.test(document.getElementById('net-text').textContent), null, { timeout: 10000 });
+    await page.screenshot({ path: screenshotPath('offline-open-desktop.png') });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: screenshotPath('offline-open-phone.png') });
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
   await waitSynced(page, 20000);
   const game = await serverGame(page);
   assert.equal(game.history, level.solution.slice(0, 8), `every move reached the server once: ${game.history}`);
@@ -98,12 +108,15 @@ test('kept answers are marked as such, and never given while the server answers'
   assert.equal(await put('second'), 200);
   r = await settings();
   assert.deepEqual(r, { kept: null, offline: false, note: 'second' }, 'the server\'s answer, not the kept one');
+  // A read is given before it is kept (a change only after): wait for it.
+  await until(page, async () => (await (await import('/js/kept.js')).keptAnswer('GET', '/account/settings'))
+    ?.body?.settings?.note === 'second', null, 'the second answer to be kept');
 
-  await server.stop();
-  r = await settings();
-  assert.match(r.kept ?? '', /^\d{4}-\d\d-\d\dT/, `offline, the kept answer says when it was kept: ${r.kept}`);
-  assert.deepEqual([r.offline, r.note], [true, 'second'], 'the last answer kept, as an offline one');
-  server = await server.restart();
+  await whileDown(async () => {
+    r = await settings();
+    assert.match(r.kept ?? '', /^\d{4}-\d\d-\d\dT/, `offline, the kept answer says when it was kept: ${r.kept}`);
+    assert.deepEqual([r.offline, r.note], [true, 'second'], 'the last answer kept, as an offline one');
+  });
 });
 
 test('logging out drops what was kept of the player', async () => {
@@ -141,13 +154,13 @@ test('a new version of the page replaces the kept one whole', async () => {
     return names.length === 1 && names[0] !== old && !!(await (await caches.open(names[0])).match('/__sokod/complete'));
   }, first, 'one complete copy of the new version, and no other');
 
-  await server.stop();
-  await page.reload();
-  await page.waitForFunction(() => window.sokod?.app);
-  const served = await page.evaluate(async () => ({
-    index: await (await fetch('/')).text(),
-    dom: await (await fetch('/js/dom.js')).text(),
-  }));
-  assert.ok(served.index.includes(stamp) && served.dom.includes(stamp), 'offline, both files are of the new version');
-  server = await server.restart();
+  await whileDown(async () => {
+    await page.reload();
+    await page.waitForFunction(() => window.sokod?.app);
+    const served = await page.evaluate(async () => ({
+      index: await (await fetch('/')).text(),
+      dom: await (await fetch('/js/dom.js')).text(),
+    }));
+    assert.ok(served.index.includes(stamp) && served.dom.includes(stamp), 'offline, both files are of the new version');
+  });
 });
