@@ -48,6 +48,7 @@ export class BoardView {
     this.pan = [0, 0];      // CSS pixels the zoomed board is moved from the frame's centre
     this.playerAt = null;   // where the player was drawn, in squares from the top left
     this.followed = '';     // that place, when the view last followed it
+    this.held = null;       // {zoom, at}: a pinch's zoom and board point when its fingers landed
     this.resizer = new ResizeObserver(() => this.resize());
     this.resizer.observe(frame);
   }
@@ -207,20 +208,47 @@ export class BoardView {
     this.frame.style.overflow = room[0] || room[1] ? 'clip' : '';
   }
 
+  /** Where the client point (x, y) falls on the board, as fractions of
+   * its width and height, or null when it is not shown. */
+  boardPoint(x, y) {
+    const r = this.canvas.getBoundingClientRect();
+    if (!this.level || r.width < 1) return null;
+    return [(x - r.left) / r.width, (y - r.top) / r.height];
+  }
+
   /** Zooms by `factor` about the client point (x, y), the board under it
-   * staying there, then pans by (dx, dy) CSS pixels: a pinch's step. */
-  zoomAt(factor, x, y, dx = 0, dy = 0) {
-    if (!this.level) return;
-    const before = this.canvas.getBoundingClientRect();
-    if (before.width < 1) return;
-    const u = (x - before.left) / before.width, v = (y - before.top) / before.height;
+   * staying there (the mouse wheel). */
+  zoomAt(factor, x, y) {
+    const at = this.boardPoint(x, y);
+    if (at) this.place(this.zoom * factor, at, x, y);
+  }
+
+  /** Two fingers landed with their midpoint at the client point (x, y):
+   * the board point under it is held there for the whole gesture. */
+  pinchBegin(x, y) {
+    const at = this.boardPoint(x, y);
+    this.held = at && { zoom: this.zoom, at };
+  }
+
+  /** The fingers' spread is `scale` times what it was when they landed
+   * and their midpoint is at (x, y): the board is zoomed by `scale` from
+   * its zoom then, the point held put under (x, y). Each step starts from
+   * the landing, so bounds met along the way (the zoom's, the pan's) and
+   * the fingers' separate moves never add up. */
+  pinchMove(scale, x, y) {
+    if (this.level && this.held) this.place(this.held.zoom * scale, this.held.at, x, y);
+  }
+
+  /** Sets the zoom (within its bounds) and pans so that the board point
+   * `at` (fractions of its width and height) shows at the client point
+   * (x, y), as far as the pan's bounds allow. */
+  place(zoom, [u, v], x, y) {
     const rect = this.frame.getBoundingClientRect();
     const fit = this.geometry(1);
-    this.zoom = Math.min(this.maxZoom(fit.shown / fit.dpr), Math.max(1, this.zoom * factor));
+    this.zoom = Math.min(this.maxZoom(fit.shown / fit.dpr), Math.max(1, zoom));
     const { w, h } = this.geometry(this.zoom);
     // The board's left edge, unpanned, is the frame's centre less half its width.
-    this.pan = [x + dx - u * w - (rect.left + rect.width / 2 - w / 2),
-      y + dy - v * h - (rect.top + rect.height / 2 - h / 2)];
+    this.pan = [x - u * w - (rect.left + rect.width / 2 - w / 2), y - v * h - (rect.top + rect.height / 2 - h / 2)];
     // Where the player stands now is where the user put it: not followed.
     this.followed = String(this.playerAt);
     this.resize();

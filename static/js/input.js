@@ -30,15 +30,20 @@ export function actionOfKey(e) {
 }
 
 /** Listens on `target` (the board's frame) for taps, clicks, swipes and
- * pinches: a tap calls point(x, y), a swipe calls action(direction), two
- * fingers call zoom(factor, x, y, dx, dy) as they move (zoom by factor
- * about the client point (x, y), then pan by (dx, dy)), and so does the
- * mouse wheel. A touch that was part of a pinch is never a tap or a swipe. */
-export function watchPointer(target, { point, action, hover, zoom }) {
+ * pinches: a tap calls point(x, y), a swipe calls action(direction), the
+ * mouse wheel calls zoom(factor, x, y) (zoom by factor about the client
+ * point (x, y)). Two fingers call pinch.begin(x, y) when they land, their
+ * midpoint at (x, y), then pinch.move(scale, x, y) as they move: their
+ * spread is `scale` times what it was when they landed and their midpoint
+ * is at (x, y). Each move is measured from the landing, not from the move
+ * before: a phone reports each finger's move on its own, and steps taken
+ * one finger at a time must not add up to more than the fingers did. A
+ * touch that was part of a pinch is never a tap or a swipe. */
+export function watchPointer(target, { point, action, hover, zoom, pinch: pinched }) {
   let start = null;
   const SWIPE = 24;
   const down = new Map(); // pointer id -> [x, y] of the pointers touching
-  let pinch = null;       // {dist, x, y} of the two fingers at the last move
+  let pinch = null;       // {dist, x, y} of the two fingers when they landed
   const pinchOf = () => {
     const [[ax, ay], [bx, by]] = [...down.values()];
     return { dist: Math.hypot(bx - ax, by - ay) || 1, x: (ax + bx) / 2, y: (ay + by) / 2 };
@@ -54,7 +59,10 @@ export function watchPointer(target, { point, action, hover, zoom }) {
       start = { x: e.clientX, y: e.clientY, id: e.pointerId, type: e.pointerType };
     } else {
       start = null;
-      if (down.size === 2 && zoom) pinch = pinchOf();
+      if (down.size === 2 && pinched) {
+        pinch = pinchOf();
+        pinched.begin(pinch.x, pinch.y);
+      }
     }
   });
   target.addEventListener('pointermove', (e) => {
@@ -63,8 +71,7 @@ export function watchPointer(target, { point, action, hover, zoom }) {
     down.set(e.pointerId, [e.clientX, e.clientY]);
     if (!pinch || down.size !== 2) return;
     const now = pinchOf();
-    zoom(now.dist / pinch.dist, pinch.x, pinch.y, now.x - pinch.x, now.y - pinch.y);
-    pinch = now;
+    pinched.move(now.dist / pinch.dist, now.x, now.y);
   });
   target.addEventListener('pointerleave', () => hover?.(-1, -1));
   target.addEventListener('pointercancel', (e) => {
@@ -87,7 +94,7 @@ export function watchPointer(target, { point, action, hover, zoom }) {
   if (zoom) {
     target.addEventListener('wheel', (e) => {
       e.preventDefault();
-      zoom(Math.exp(-e.deltaY / 400), e.clientX, e.clientY, 0, 0);
+      zoom(Math.exp(-e.deltaY / 400), e.clientX, e.clientY);
     }, { passive: false });
   }
   // Touch screens scroll and zoom the page on swipes and pinches unless

@@ -78,7 +78,8 @@ function setup() {
       play.pointAt(view.cellAt(x, y));
     },
     action: (name) => ready() && act(name),
-    zoom: (factor, x, y, dx, dy) => view.zoomAt(factor, x, y, dx, dy),
+    zoom: (factor, x, y) => view.zoomAt(factor, x, y),
+    pinch: { begin: (x, y) => view.pinchBegin(x, y), move: (scale, x, y) => view.pinchMove(scale, x, y) },
     hover: (x, y) => {
       if (!ready() || !settings.get('pointMode')) return view.setMarks({ target: -1, path: null });
       const c = x < 0 ? -1 : view.cellAt(x, y);
