@@ -78,6 +78,20 @@ test('the menu switches a level to multi-push, where a push moves the whole line
   await page.waitForFunction(() => /^Leaderboard/.test(document.getElementById('board-h').textContent) &&
     !/Loading/.test(document.getElementById('board-status').textContent));
   assert.equal(await page.$('#board-plain tr.you'), null, 'the standard board does not list the multi-push solution');
+  // The board's switch goes from one rule's board to the other's.
+  assert.equal(await page.getAttribute('#board-rule-standard', 'aria-current'), 'true');
+  await page.click('#board-rule-multipush');
+  await page.waitForSelector('#screen-board:not([hidden]) #board-plain tr.you', { timeout: 10000 });
+  assert.match(await page.textContent('#board-h'), /^Multi-push leaderboard/);
+  assert.equal(await page.getAttribute('#board-rule-multipush', 'aria-current'), 'true');
+  await page.screenshot({ path: screenshotPath('board-rules-desktop.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: screenshotPath('board-rules-phone.png') });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.click('#board-rule-standard');
+  await page.waitForFunction(() => /^Leaderboard/.test(document.getElementById('board-h').textContent) &&
+    !/Loading/.test(document.getElementById('board-status').textContent));
+  assert.equal(await page.$('#board-plain tr.you'), null, 'the switch leads back to the standard board');
 
   // Back to the standard game: the menu offers it, and it is the first one.
   await page.goto(`${server.url}/#/play/${level.id}/multipush`);

@@ -1,7 +1,8 @@
 // leaderboard.js: a level's leaderboard (#/board/LEVEL or
 // #/board/LEVEL/pushes), or the daily puzzle's board of a day
 // (#/board/daily, #/board/daily/pushes/YYYY-MM-DD): the top players by
-// fewest moves or fewest pushes, the player's own rank even outside the
+// fewest moves or fewest pushes, a level's standard and multi-push boards
+// a switch apart (#/board/LEVEL/moves/multipush), the player's own rank even outside the
 // top, and the solutions found with hints in a list of their own. Every
 // entry links to its replay.
 
@@ -25,6 +26,9 @@ function build() {
       el('nav', { class: 'segmented board-by', 'aria-label': 'Order' },
         el('a', { id: 'board-by-moves', href: '#', text: 'Fewest moves' }),
         el('a', { id: 'board-by-pushes', href: '#', text: 'Fewest pushes' })),
+      el('nav', { class: 'segmented board-rule', id: 'board-rule', 'aria-label': 'Rule' },
+        el('a', { id: 'board-rule-standard', href: '#', text: 'Standard' }),
+        el('a', { id: 'board-rule-multipush', href: '#', text: 'Multi-push', title: 'A push moves the whole line of boxes' })),
       el('p', { id: 'board-streak', class: 'board-streak', hidden: '' }),
       el('p', { id: 'board-status', class: 'muted', role: 'status' }),
       el('section', { id: 'board-plain', 'aria-labelledby': 'board-plain-h' },
@@ -96,6 +100,7 @@ export async function enter(args) {
   const suffix = rule ? '/multipush' : '';
   const mine = ++token;
   setOrder(`#/board/${level}`, by, suffix);
+  setRule(`#/board/${level}/${by}`, rule);
   $('board-streak').hidden = true;
   $('board-play').href = `#/play/${level}${suffix}`;
   $('board-back').href = `#/play/${level}${suffix}`;
@@ -115,6 +120,15 @@ function setOrder(base, by, suffix) {
   $('board-by-pushes').href = `${base}/pushes${suffix}`;
   $('board-by-moves').setAttribute('aria-current', String(by === 'moves'));
   $('board-by-pushes').setAttribute('aria-current', String(by === 'pushes'));
+}
+
+/** The switch between a level's standard and multi-push boards. */
+function setRule(base, rule) {
+  $('board-rule').hidden = false;
+  $('board-rule-standard').href = base;
+  $('board-rule-multipush').href = `${base}/multipush`;
+  $('board-rule-standard').setAttribute('aria-current', String(!rule));
+  $('board-rule-multipush').setAttribute('aria-current', String(!!rule));
 }
 
 function show(br, by, note) {
@@ -137,6 +151,7 @@ async function enterDaily(args) {
   const day = /^\d{4}-\d\d-\d\d$/.test(args[2] ?? '') ? args[2] : '';
   const mine = ++token;
   setOrder('#/board/daily', by, day ? `/${day}` : '');
+  $('board-rule').hidden = true; // the daily puzzle is played by the standard rule
   $('board-status').textContent = 'Loading…';
   const [br, sr] = await Promise.all([api.dailyLeaderboard(day, by, LIMIT), api.streak()]);
   if (mine !== token) return;
