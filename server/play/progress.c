@@ -31,6 +31,7 @@ static int add_game(void *arg, const struct storage_progress *p)
                   "position", (int)p->position, "title", http_json_text(p->title), "moves",
                   (int)p->moves, "pushes", (int)p->pushes, "updated_at", http_json_time(p->at));
     json_object_set_new(o, "hints", json_integer(p->hints));
+    json_object_set_new(o, "rule", json_integer(p->rule));
     return json_array_append_new(arg, o) != 0;
 }
 

@@ -196,12 +196,13 @@ static int read_progress(struct sql_stmt *st, void *fn, void *arg)
     /* Column 9: whether a solved level is hinted, or a game's hint count. */
     p.hinted = sql_column_int64(st, 9) != 0;
     p.hints = (uint32_t)sql_column_int64(st, 9);
+    p.rule = sql_column_int(st, 10);
     return ((int (*)(void *, const struct storage_progress *))fn)(arg, &p);
 }
 
 static const char SQL_PROGRESS_SOLVED[] =
     "SELECT l.id, c.id, c.name, l.position, l.title, g.id, b.best_moves, b.best_pushes, "
-    "b.first_at, b.hinted FROM " STORAGE_BEST_SOLUTIONS " b "
+    "b.first_at, b.hinted, 0 FROM " STORAGE_BEST_SOLUTIONS " b "
     "JOIN levels l ON l.id = b.level_id JOIN collections c ON c.id = l.collection_id "
     "LEFT JOIN games g ON g.level_id = l.id AND g.user_id = ?1 AND g.rule = 0 "
     "AND g.room_id IS NULL ORDER BY c.id, l.position";
@@ -215,7 +216,7 @@ int storage_progress_solved(int64_t user, int (*fn)(void *arg, const struct stor
 
 static const char SQL_PROGRESS_GAMES[] =
     "SELECT l.id, c.id, c.name, l.position, l.title, g.id, g.moves, g.pushes, g.updated_at, "
-    "g.hints FROM games g JOIN levels l ON l.id = g.level_id JOIN collections c ON c.id = "
+    "g.hints, g.rule FROM games g JOIN levels l ON l.id = g.level_id JOIN collections c ON c.id = "
     "l.collection_id WHERE g.user_id = ?1 AND g.solved = 0 AND g.seq > 0 AND g.room_id IS NULL "
     "ORDER BY g.updated_at DESC, g.id DESC";
 

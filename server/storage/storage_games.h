@@ -68,6 +68,7 @@ struct storage_progress {
     int64_t at;             /* first solved, or last played */
     bool hinted;            /* a solved level: solved only with hints (the counts are theirs) */
     uint32_t hints;         /* a game: the hints answered in it */
+    int rule;               /* a game: its rule (0 standard, 1 multi-push); 0 when solved */
 };
 
 /* Calls fn for each level the user solved, with the best counts and the

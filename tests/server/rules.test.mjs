@@ -57,6 +57,12 @@ test('a player holds one game per level and rule', async () => {
     assert.notEqual(standard.id, multi.id, 'the two rules are two games');
     assert.equal((await open(c, corridor, { rule: 1 }, 200)).id, multi.id, 'the multi-push game resumes');
     assert.equal((await open(c, corridor, { rule: 0 }, 200)).id, standard.id, 'rule 0 is the standard game');
+    // Both games, once played, are in progress, each with its rule.
+    assert.equal((await play(c, multi, 1, 'r')).status, 200);
+    assert.equal((await play(c, standard, 1, 'r')).status, 200);
+    const progress = (await c.get('/api/v1/progress')).json.in_progress;
+    assert.deepEqual(progress.map((p) => [p.game_id, p.rule]).sort((a, b) => a[0] - b[0]),
+      [[multi.id, 1], [standard.id, 0]].sort((a, b) => a[0] - b[0]), `in progress: ${JSON.stringify(progress)}`);
     const col = await c.get('/api/v1/collections');
     const id = col.json.collections.find((x) => x.name === 'sokod rules').id;
     const levels = (await c.get(`/api/v1/collections/${id}`)).json.levels;
