@@ -58,6 +58,13 @@ export const app = {
   set lastPlayed(id) {
     localStorage.setItem('sokod.played', String(id));
   },
+  /** The rule of that game: 0 standard, 1 multi-push. */
+  get lastPlayedRule() {
+    return Number(localStorage.getItem('sokod.played-rule')) === 1 ? 1 : 0;
+  },
+  set lastPlayedRule(rule) {
+    localStorage.setItem('sokod.played-rule', String(rule));
+  },
   get lastCollection() {
     return Number(localStorage.getItem('sokod.collection')) || 0;
   },

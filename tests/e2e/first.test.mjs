@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServerAndBrowser, openBrowser, closeAll, screenshotPath, tutorialLevels, waitForGame, waitSynced, press, arrows, importLevels, tempDir, apiGet, clickSquare, sendAccountForm } from './harness.mjs';
+import { startServerAndBrowser, openBrowser, closeAll, screenshotPath, tutorialLevels, waitForGame, waitSynced, press, arrows, importLevels, tempDir, apiGet, clickSquare, sendAccountForm, localPosition } from './harness.mjs';
 
 let server, browser, phone;
 before(async () => {
@@ -114,6 +114,20 @@ test('"Play" starts a new player on First Steps 1, then continues where the play
     await waitForGame(page, levels[6].title);
     play = await playButton(page);
     assert.equal(play.href, `#/play/${levels[2].id}`, 'a level only opened is not the one played last');
+
+    // A move in a multi-push game: "Play" continues that game, not the
+    // standard one.
+    await page.goto(`${server.url}/#/play/${levels[5].id}/multipush`);
+    await page.waitForFunction(() => /Multi-push/.test(document.getElementById('g-sub').textContent));
+    for (const key of ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown']) {
+      await page.keyboard.press(key);
+      if ((await localPosition(page)).moves > 0) break;
+    }
+    await waitSynced(page);
+    play = await playButton(page);
+    assert.deepEqual([play.href, play.text], [`#/play/${levels[5].id}/multipush`, 'Continue'],
+      `the multi-push game played last: ${JSON.stringify(play)}`);
+    assert.match(play.what, /Multi-push$/);
 
     // Solved: "Play" goes on to the next unsolved level of the collection.
     await page.goto(`${server.url}/#/play/${levels[2].id}`);
@@ -261,7 +275,8 @@ test('"Play" on another device continues the level the account played last', asy
     await sendAccountForm(a.page, server.url, 'signup', 'firstminute', 'hunter22hunter');
     await a.page.waitForFunction(() => /firstminute/.test(document.getElementById('acc-status').textContent));
     const levels = await tutorialLevels(a.page);
-    await a.page.goto(`${server.url}/#/play/${levels[4].id}`);
+    // The account's latest game is a multi-push one.
+    await a.page.goto(`${server.url}/#/play/${levels[4].id}/multipush`);
     await waitForGame(a.page, levels[4].title);
     await a.page.keyboard.press('ArrowUp');
     await waitSynced(a.page);
@@ -269,8 +284,8 @@ test('"Play" on another device continues the level the account played last', asy
     await sendAccountForm(b.page, server.url, 'login', 'firstminute', 'hunter22hunter');
     await b.page.waitForFunction(() => /firstminute/.test(document.getElementById('acc-status').textContent));
     const play = await playButton(b.page);
-    assert.deepEqual([play.href, play.text], [`#/play/${levels[4].id}`, 'Continue'],
-      `a new device continues the account's unsolved level: ${JSON.stringify(play)}`);
+    assert.deepEqual([play.href, play.text], [`#/play/${levels[4].id}/multipush`, 'Continue'],
+      `a new device continues the account's unsolved level, under its rule: ${JSON.stringify(play)}`);
     assert.deepEqual([...a.errors, ...b.errors], []);
   } finally {
     await a.close();

@@ -60,7 +60,10 @@ function setup() {
     update: updateHud,
     solved: onSolved,
     // The level played last is one with a move, not one only looked at.
-    played: () => { if (app.lastPlayed !== levelId) app.lastPlayed = levelId; },
+    played: () => {
+      if (app.lastPlayed !== levelId) app.lastPlayed = levelId;
+      if (app.lastPlayedRule !== rule) app.lastPlayedRule = rule;
+    },
     pending: (n, waiting) => {
       $('board').dataset.pending = String(n);
       document.body.dataset.pending = String(n);

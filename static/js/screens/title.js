@@ -94,9 +94,10 @@ function nextUnsolved(levels, after) {
   return levels.find((l) => !l.solved && l.position > after) ?? levels.find((l) => !l.solved) ?? null;
 }
 
-/** The level "Play" opens, as {level, collection, resume}, or null: the
- * level played last (on this device, else the account's latest game) while
- * unsolved, else the next unsolved level of its collection, else the first
+/** The level "Play" opens, as {level, collection, resume, rule}, or null:
+ * the level played last (on this device, else the account's latest game)
+ * while unsolved, under the rule it was played by, else the next unsolved
+ * level of its collection, else the first
  * unsolved level of the collections in order (for a new player, the first
  * level of the first: First Steps 1). */
 async function playTarget() {
@@ -105,15 +106,18 @@ async function playTarget() {
   const listed = new Map(list.map((c) => [c.id, c]));
   const open = async (c) => (await app.collection(c.id, true))?.levels ?? [];
   let from = null;
-  let last = app.lastPlayed;
+  let last = app.lastPlayed, rule = app.lastPlayedRule;
   if (!last) {
     // Nothing played on this device: the account's latest unsolved game.
     const p = await api.progress();
-    last = p.ok ? p.body.in_progress[0]?.level_id ?? 0 : 0;
+    const latest = p.ok ? p.body.in_progress[0] : null;
+    [last, rule] = [latest?.level_id ?? 0, latest?.rule ?? 0];
   }
   if (last) {
     const r = await api.level(last);
-    if (r.ok && !r.body.level.solved) return { level: r.body.level, collection: r.body.level.collection_name, resume: true };
+    if (r.ok && !r.body.level.solved) {
+      return { level: r.body.level, collection: r.body.level.collection_name, resume: true, rule };
+    }
     if (r.ok) from = r.body.level;
   }
   if (from && listed.has(from.collection_id)) {
@@ -135,9 +139,10 @@ async function showPlayTarget(visit) {
   const play = $('title-play');
   if (target) {
     const l = target.level;
-    play.href = `#/play/${l.id}`;
+    play.href = `#/play/${l.id}${target.rule === 1 ? '/multipush' : ''}`;
     play.textContent = target.resume ? 'Continue' : 'Play';
-    $('title-play-what').textContent = `${target.collection} · ${l.position}. ${l.title || `Level ${l.position}`}`;
+    $('title-play-what').textContent = `${target.collection} · ${l.position}. ${l.title || `Level ${l.position}`}` +
+      (target.rule === 1 ? ' · Multi-push' : '');
   } else {
     play.href = '#/library';
     play.textContent = 'Play';
