@@ -123,12 +123,16 @@ function show(text, { playIt = false, undo = 0 }) {
 }
 
 function describe(h) {
-  const square = (p) => `column ${p.x + 1}, row ${p.y + 1}`;
+  // Squares and ways as the board is drawn, which may be turned: the
+  // player's keys and swipes go by the screen too.
+  const square = (p) => {
+    const cell = view.toGrid(p.y * view.level.width + p.x), w = view.grid.width;
+    return `column ${(cell % w) + 1}, row ${Math.floor(cell / w) + 1}`;
+  };
   if (h.kind === 'push') {
-    const d = dirOfLetter(h.steps[h.steps.length - 1]), dir = DIR_NAMES[d];
+    const dir = DIR_NAMES[view.screenDir(dirOfLetter(h.steps[h.steps.length - 1]))];
     const walk = h.moves - 1;
-    // The way the arrow points on screen, where the board may be turned.
-    const text = `Next: push the box ${DIR_NAMES[view.screenDir(d)]}` +
+    const text = `Next: push the box ${dir}` +
       (walk > 0 ? ` after a walk of ${walk} ${walk === 1 ? 'step' : 'steps'}.` : '.');
     show(text, { playIt: true });
     announce(`Hint: ${walk > 0 ? `walk ${walk} ${walk === 1 ? 'step' : 'steps'}, then ` : ''}push the box at ` +

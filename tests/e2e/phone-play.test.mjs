@@ -192,16 +192,23 @@ test('a wide board turns a quarter in a tall screen, and directions turn with it
   assert.equal(v.turned, true, `the 30 by 18 board is drawn turned in the ${fw}x${fh} frame: ${v.board}`);
   assert.ok(v.square >= 1.25 * straight, `turned, its squares are ${v.square} px, not the ${straight} px of a straight board`);
 
-  // A hint names the way its arrow points on screen: the level's direction
-  // (read from the squares it announces) turned a quarter clockwise.
+  // A hint names the way its arrow points on screen, and its spoken form
+  // names the squares as drawn: the box is on the square it names, and the
+  // way from there to the square it names is the way the text says.
   await page.tap('#g-ask-hint');
   await page.waitForFunction(() => /push the box at/.test(document.getElementById('live-polite').textContent));
   const said = await page.textContent('#live-polite');
-  const [, bx, by, tx, ty] = said.match(/column (\d+), row (\d+) \w+, to column (\d+), row (\d+)/).map(Number);
-  const onLevel = ty < by ? 'up' : tx > bx ? 'right' : ty > by ? 'down' : 'left';
-  const onScreen = { up: 'right', right: 'down', down: 'left', left: 'up' }[onLevel];
+  const [, bc, br, way, tc, tr] = said.match(/column (\d+), row (\d+) (\w+), to column (\d+), row (\d+)/);
+  const [c0, r0, c1, r1] = [bc, br, tc, tr].map((n) => Number(n) - 1);
+  const onScreen = r1 < r0 ? 'up' : c1 > c0 ? 'right' : r1 > r0 ? 'down' : 'left';
+  assert.equal(way, onScreen, `spoken: "${said}"`);
   const text = await page.textContent('#hint-text');
-  assert.match(text, new RegExp(`push the box ${onScreen}\\b`), `a push ${onLevel} on the level shows as ${onScreen}: "${text}"`);
+  assert.match(text, new RegExp(`push the box ${onScreen}\\b`), `a push ${onScreen} on screen shows as such: "${text}"`);
+  // Drawn turned a quarter clockwise: the level's square (x, y) shows in
+  // column height - 1 - y, row x.
+  const p = await localPosition(page);
+  const boxAt = (p.height - 1 - c0) * p.width + r0;
+  assert.ok(p.boxes.includes(boxAt), `a box on the level's square ${boxAt % p.width},${Math.floor(boxAt / p.width)}, drawn at the column ${c0 + 1}, row ${r0 + 1} spoken: ${JSON.stringify(p.boxes)}`);
   await page.screenshot({ path: screenshotPath('phone-turned.png') });
   await page.tap('#hint-close');
 
