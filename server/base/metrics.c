@@ -53,6 +53,7 @@ static struct histogram batch_size = {
 
 static atomic_int_fast64_t live_streams;
 static atomic_uint_fast64_t game_cache_bytes;
+static atomic_uint_fast64_t room_lists;
 static atomic_uint_fast64_t db_errors[METRICS_DB_KINDS];
 static const char *const db_error_names[METRICS_DB_KINDS] = {
     [METRICS_DB_ERROR] = "error",
@@ -116,6 +117,11 @@ void metrics_live_streams(int delta)
 void metrics_game_cache_bytes(size_t bytes)
 {
     atomic_store_explicit(&game_cache_bytes, bytes, memory_order_relaxed);
+}
+
+void metrics_room_list_made(void)
+{
+    add(&room_lists, 1);
 }
 
 void metrics_db_error(enum metrics_db_error kind)
@@ -243,5 +249,10 @@ void metrics_write(struct textbuf *b, metrics_row_name *name_row)
                 atomic_load_explicit(&live_streams, memory_order_relaxed));
     write_gauge(b, "sokod_game_cache_bytes", "Bytes of the games kept in memory between requests.",
                 (int64_t)load(&game_cache_bytes));
+    head(b, "sokod_room_lists_made_total", "counter",
+         "Lists of rooms read from the database (each is then shared for up to a second).");
+    textbuf_puts(b, "sokod_room_lists_made_total ");
+    textbuf_int(b, (int64_t)load(&room_lists));
+    textbuf_puts(b, "\n");
     write_db_errors(b);
 }

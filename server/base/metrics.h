@@ -46,6 +46,10 @@ void metrics_live_streams(int delta);
 /* Sets the bytes the game cache holds. */
 void metrics_game_cache_bytes(size_t bytes);
 
+/* Counts one making of the list of rooms (GET /rooms), read from the
+ * database rather than given as made before. */
+void metrics_room_list_made(void);
+
 /* Counts one failure of the database. */
 void metrics_db_error(enum metrics_db_error kind);
 

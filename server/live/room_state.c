@@ -6,6 +6,7 @@
 #include "live/room_state.h"
 
 #include "base/clock.h"
+#include "base/metrics.h"
 #include "base/textbuf.h"
 #include "http/ratelimit.h"
 #include "live/entry_event.h"
@@ -24,6 +25,7 @@
 #include <inttypes.h>
 #include <signal.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -309,6 +311,15 @@ static char *room_text(const struct storage_room_state *s, const char *title, ui
 /* Events are published here one room at a time, in their order. */
 static pthread_mutex_t publishing = PTHREAD_MUTEX_INITIALIZER;
 
+/* Counts the changes to rooms this node made or heard of: the list of
+ * rooms made before the last one is stale. */
+static atomic_uint_fast64_t rooms_changed;
+
+static void room_changed(void)
+{
+    atomic_fetch_add_explicit(&rooms_changed, 1, memory_order_relaxed);
+}
+
 struct delivery {
     char topic[EVENTS_TOPIC_MAX];
     int64_t last;
@@ -329,6 +340,7 @@ static int deliver_one(void *arg, int64_t seq, const char *type, const char *dat
  * mark; a room this node does not hold is none of its business. */
 static void deliver(int64_t id, int64_t seq)
 {
+    room_changed();
     pthread_mutex_lock(&publishing);
     pthread_mutex_lock(&lock);
     struct room *r = find(id);
@@ -439,6 +451,7 @@ int room_state_open(int64_t user, int64_t level, const char *source, struct room
     status = storage_finish(status);
     if (status != STORAGE_OK)
         return status;
+    room_changed();
     /* The room is stored: when memory is full, it opens once there is space. */
     struct room *r = hold(&s, &facts, &status);
     if (r == NULL)
@@ -705,7 +718,22 @@ static bool list_room(struct textbuf *b, int64_t id, unsigned *n)
     return true;
 }
 
-char *room_state_list(size_t *len)
+/* The list of rooms, as made last: reading it costs a few statements per
+ * room listed (up to ROOM_LIST_MAX), so it is made once and given to
+ * every request until a room changes (here or, as heard, on another node)
+ * or it is LIST_KEPT_MS old (phases that move on with the clock, rooms
+ * opened on another node). However often anyone asks, the database reads
+ * it at most once per change, and once a second. */
+#define LIST_KEPT_MS 1000
+static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    char *text;
+    size_t len;
+    uint64_t changes; /* rooms_changed when it was made */
+    int64_t made_ms;
+} list;
+
+static char *make_list(size_t *len)
 {
     int64_t ids[ROOM_LIST_MAX];
     unsigned found = 0;
@@ -718,7 +746,34 @@ char *room_state_list(size_t *len)
     for (unsigned i = 0; i < found; i++)
         list_room(&b, ids[i], &n);
     textbuf_puts(&b, "]}");
+    metrics_room_list_made();
     return textbuf_take(&b, len);
+}
+
+char *room_state_list(size_t *len)
+{
+    pthread_mutex_lock(&list_lock);
+    uint64_t changes = atomic_load_explicit(&rooms_changed, memory_order_relaxed);
+    int64_t now = clock_now_ms();
+    if (list.text == NULL || list.changes != changes || now - list.made_ms >= LIST_KEPT_MS ||
+        now < list.made_ms) {
+        size_t made_len = 0;
+        char *made = make_list(&made_len);
+        if (made != NULL) {
+            free(list.text);
+            list.text = made;
+            list.len = made_len;
+            list.changes = changes;
+            list.made_ms = now;
+        }
+    }
+    char *copy = list.text != NULL ? malloc(list.len + 1) : NULL;
+    if (copy != NULL) {
+        memcpy(copy, list.text, list.len + 1);
+        *len = list.len;
+    }
+    pthread_mutex_unlock(&list_lock);
+    return copy;
 }
 
 bool room_state_may_open(int64_t user, const char *address, unsigned *retry)

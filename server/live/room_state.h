@@ -90,7 +90,8 @@ int room_state_rematch(int64_t id, int64_t user, struct room_view *v);
  * holds. Call after answering. */
 void room_state_view_done(struct room_view *v);
 
-/* The rooms being played, as {"rooms":[...]}, newest first. Returns the
+/* The rooms being played, as {"rooms":[...]}, newest first, as made at
+ * most a second ago and since the last change to a room. Returns the
  * text (malloc'd, *len bytes), or NULL when out of memory. */
 char *room_state_list(size_t *len);
 

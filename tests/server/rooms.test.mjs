@@ -4,7 +4,7 @@
 // apart from race games.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { show, startServerWithLevels, stopCleanly } from './harness.mjs';
+import { rawRequest, show, startServerWithLevels, stopCleanly } from './harness.mjs';
 import { openStream } from './sse.mjs';
 
 let server;
@@ -186,6 +186,31 @@ test('a player who leaves is shown as gone and comes back to the same game', asy
   r = await server.client().post(`/api/v1/rooms/${id}/join`);
   assert.equal(r.json.error.code, 'race_under_way', show(r));
   spectator.close();
+});
+
+/** How many lists of rooms the server has read from its database. */
+async function listsMade() {
+  const r = await rawRequest(server.url, 'GET', '/metrics');
+  assert.equal(r.status, 200, show(r));
+  const line = r.text.split('\n').find((l) => l.startsWith('sokod_room_lists_made_total '));
+  assert.ok(line, 'GET /metrics has sokod_room_lists_made_total');
+  return Number(line.split(' ')[1]);
+}
+
+test('the list of rooms is read once for many who ask, and anew after a change', async () => {
+  const { id } = await roomOfTwo();
+  const before = await listsMade();
+  const t0 = Date.now();
+  const lists = await Promise.all(Array.from({ length: 40 }, () => server.client().get('/api/v1/rooms')));
+  const seconds = (Date.now() - t0) / 1000;
+  for (const l of lists) assert.ok(l.json.rooms.some((room) => room.id === id), `each answer lists room ${id}: ${show(l)}`);
+  const made = (await listsMade()) - before;
+  // Read once, and once more each second the requests took.
+  assert.ok(made >= 1 && made <= 1 + Math.ceil(seconds), `40 lists asked for in ${seconds} s were read ${made} times`);
+  // A room that changes is listed as it is now, at once.
+  const other = await roomOfTwo();
+  const after = await server.client().get('/api/v1/rooms');
+  assert.ok(after.json.rooms.some((room) => room.id === other.id), `a room opened since is listed: ${show(after)}`);
 });
 
 test('a rematch is a new round with fresh games, and the list shows rooms being played', async () => {
