@@ -222,7 +222,6 @@ static int record(struct live_game *g, const struct games_entry *e, const char *
         .count = e->count,
         .request = e->request,
     };
-    int status = storage_log_append(g->id, &le, now);
     struct storage_game row = {
         .id = g->id,
         .seq = e->seq,
@@ -230,8 +229,7 @@ static int record(struct live_game *g, const struct games_entry *e, const char *
         .pushes = g->game.pushes,
         .solved = soko_game_solved(&g->game),
     };
-    if (status == STORAGE_OK)
-        status = storage_game_update(&row, now);
+    int status = storage_game_record(&row, &le, now);
     for (unsigned i = 0; i < res->nsolutions && status == STORAGE_OK; i++) {
         const struct play_solution *s = &res->solution[i];
         struct solutions_new sn = {

@@ -51,9 +51,11 @@ int storage_log_each(int64_t game, int (*fn)(void *arg, const struct storage_log
 /* Calls fn with one entry of a game's log; STORAGE_NOT_FOUND when absent. */
 int storage_log_get(int64_t game, uint32_t seq,
                     int (*fn)(void *arg, const struct storage_log_entry *e), void *arg);
-int storage_log_append(int64_t game, const struct storage_log_entry *e, int64_t now);
-/* Records the game's summary after an entry. */
-int storage_game_update(const struct storage_game *g, int64_t now);
+/* Appends entry e to the log of game g->id and records the game's summary
+ * after it (g's seq, moves, pushes and solved; g->seq must be e->seq).
+ * Returns a STORAGE_* code. */
+int storage_game_record(const struct storage_game *g, const struct storage_log_entry *e,
+                        int64_t now);
 /* Adds one to the game's hint count. */
 int storage_game_hint_add(int64_t id);
 
