@@ -91,6 +91,28 @@ int storage_game_get_locked(int64_t id, struct storage_game *g)
     return one_game(st, g, "reading a game to write it");
 }
 
+/* The session's user found in the same statement: one round trip. */
+static const char SQL_GAME_OF_SESSION[] =
+    GAME_COLUMNS "WHERE id = ?1 AND user_id = (SELECT s.user_id FROM sessions s "
+                 "JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?2 AND s.expires_at > ?3)";
+static const char SQL_GAME_OF_SESSION_PG[] =
+    GAME_COLUMNS "WHERE id = ?1 AND user_id = (SELECT s.user_id FROM sessions s "
+                 "JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?2 AND s.expires_at > ?3) "
+                 "FOR UPDATE";
+
+int storage_game_get_locked_for(int64_t id, const uint8_t token_hash[32], int64_t now,
+                                struct storage_game *g)
+{
+    struct sql_stmt *st =
+        storage_stmt(storage_dialect(SQL_GAME_OF_SESSION, SQL_GAME_OF_SESSION_PG));
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sql_bind_int64(st, 1, id);
+    sql_bind_blob(st, 2, token_hash, 32);
+    sql_bind_int64(st, 3, now);
+    return one_game(st, g, "reading a session's game to write it");
+}
+
 int storage_game_get(int64_t id, struct storage_game *g)
 {
     struct sql_stmt *st = storage_stmt(SQL_GAME_GET);

@@ -45,6 +45,12 @@ int storage_game_get(int64_t id, struct storage_game *g);
  * writes the game meanwhile (SQLite's write lock already holds the whole
  * database). */
 int storage_game_get_locked(int64_t id, struct storage_game *g);
+/* As storage_game_get_locked, when the game belongs to the user of the
+ * session whose token hashes to token_hash, unexpired at now: in one
+ * statement. STORAGE_NOT_FOUND when there is no such game, no such
+ * session, or the game is another user's (nothing is locked then). */
+int storage_game_get_locked_for(int64_t id, const uint8_t token_hash[32], int64_t now,
+                                struct storage_game *g);
 /* Calls fn for each entry of a game's log, in order. */
 int storage_log_each(int64_t game, int (*fn)(void *arg, const struct storage_log_entry *e),
                      void *arg);
