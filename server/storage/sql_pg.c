@@ -220,6 +220,9 @@ static int read_pipeline(struct pg_conn *c, unsigned nsent, PGresult **last, con
     }
     if (failed != NULL || PQstatus(c->pg) != CONNECTION_OK) {
         status = failure(c, failed, what);
+        /* A sent statement's taken key is not the caller's to answer. */
+        if (failed_queued && status == STORAGE_CONFLICT)
+            status = STORAGE_ERROR;
         if (failed_queued && PQstatus(c->pg) == CONNECTION_OK)
             c->doomed = status;
     }
