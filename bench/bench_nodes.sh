@@ -15,9 +15,10 @@
 # A commits; and PostgreSQL's own NOTIFY ceiling with both nodes
 # listening (pgbench: transactions of pg_notify only, as sokod's batches
 # send them, against the same transactions without NOTIFY). Last, what an
-# entry costs node A: the statements it sends (each a round trip, counted
-# in PostgreSQL's log with log_statement = all for 3 s of steps) and the
-# entries a commit.
+# entry costs node A: the statements it sends (counted in PostgreSQL's
+# log with log_statement = all for 3 s of steps), the entries a commit,
+# and the committer's round trips (its writes to PostgreSQL, counted with
+# strace when installed: statements only sent go with the next one).
 #
 # Usage: bench/bench_nodes.sh BUILD_DIR (a Release build: scripts/bench)
 # Settings: BENCH_NODES_SECONDS (10 per run), BENCH_NODES_CONNECTIONS
@@ -152,16 +153,28 @@ set_logging all
 log_from=$(stat -c %s "$tmp/pg/server.log")
 before=$(counts)
 wrk -t"$wrk_threads" -c"$c" -d3s --timeout 10s -s "$here/bench_server.lua" "${node_url[a]}/" \
-  -- "$games" "$ngames" "$wrk_threads" >"$tmp/wrk-logged.txt" 2>&1 || true
+  -- "$games" "$ngames" "$wrk_threads" >"$tmp/wrk-logged.txt" 2>&1 &
+wrk_pid=$!
+# Round trips: the committer's writes to PostgreSQL (one each), with strace.
+committer=$(grep -lx sokod-commit /proc/"${node_pid[a]}"/task/*/comm 2>/dev/null | head -n 1 | cut -d/ -f5)
+tracer=
+if [ -n "$committer" ] && command -v strace >/dev/null; then
+  strace -f -qq -c -e trace=sendto -p "$committer" -o "$tmp/trips.txt" &
+  tracer=$!
+fi
+wait "$wrk_pid" || true
+[ -z "$tracer" ] || { kill -INT "$tracer"; wait "$tracer" || true; }
 sleep 2 # a backend's commit counts reach pg_stat_database within a second of going idle
 after=$(counts)
 set_logging none
 statements=$(tail -c +"$((log_from + 1))" "$tmp/pg/server.log" | grep -cE 'LOG:  (statement|execute [^:]*):' || true)
 entries=$((${after%%|*} - ${before%%|*}))
 commits=$((${after#*|} - ${before#*|}))
-awk -v s="$statements" -v e="$entries" -v c="$commits" 'BEGIN {
+trips=$(awk '$NF == "sendto" { print $4 }' "$tmp/trips.txt" 2>/dev/null || true)
+awk -v s="$statements" -v e="$entries" -v c="$commits" -v t="${trips:-0}" 'BEGIN {
   printf "entries %d, statements %d (%.1f an entry), commits %d (%.1f entries a commit)\n",
-    e, s, (e > 0) ? s / e : 0, c, (c > 0) ? e / c : 0 }'
+    e, s, (e > 0) ? s / e : 0, c, (c > 0) ? e / c : 0
+  if (t > 0) printf "committer round trips %d (%.1f an entry; strace slows it, so fewer entries)\n", t, (e > 0) ? t / e : 0 }'
 
 echo
 echo "uptime after: $(uptime)"

@@ -222,7 +222,6 @@ static int record(struct live_game *g, const struct games_entry *e, const char *
         .count = e->count,
         .request = e->request,
     };
-    int status = storage_log_append(g->id, &le, now);
     struct storage_game row = {
         .id = g->id,
         .seq = e->seq,
@@ -230,8 +229,7 @@ static int record(struct live_game *g, const struct games_entry *e, const char *
         .pushes = g->game.pushes,
         .solved = soko_game_solved(&g->game),
     };
-    if (status == STORAGE_OK)
-        status = storage_game_update(&row, now);
+    int status = storage_game_record(&row, &le, now);
     for (unsigned i = 0; i < res->nsolutions && status == STORAGE_OK; i++) {
         const struct play_solution *s = &res->solution[i];
         struct solutions_new sn = {
@@ -353,13 +351,37 @@ static bool check_seq(struct entry_job *j, int *status)
     return false;
 }
 
+/* Takes the game whose row (locked) is `row` from the cache, brought up to
+ * the row. Returns STORAGE_OK with *g set, or the code of a failure (*g
+ * may be set then too: the caller releases it). */
+static int take_row(const struct storage_game *row, struct live_game **g)
+{
+    int status = game_cache_acquire(row->id, g);
+    /* Another process may have written to the game since it was cached,
+     * and a log-in may have moved it from a guest to an account. */
+    if (status == STORAGE_OK && (*g)->seq != row->seq)
+        status = play_rebuild(*g);
+    if (status == STORAGE_OK) {
+        (*g)->user_id = row->user_id;
+        (*g)->hints = row->hints;
+    }
+    return status;
+}
+
 /* Finds the session's user and takes the game. Returns STORAGE_OK with
  * j->g set, STORAGE_OK with j->g NULL after filling the answer (401, 404),
  * or the code of a database failure. */
 static int take_game(struct entry_job *j)
 {
+    struct storage_game row;
+    /* The usual case in one statement; the others tell which answer. */
+    int status = storage_game_get_locked_for(j->game_id, j->session, clock_now(), &row);
+    if (status == STORAGE_OK)
+        return take_row(&row, &j->g);
+    if (status != STORAGE_NOT_FOUND)
+        return status;
     struct storage_user u;
-    int status = storage_session_user(j->session, clock_now(), &u);
+    status = storage_session_user(j->session, clock_now(), &u);
     if (status == STORAGE_NOT_FOUND) {
         games_refuse(&j->answer, API_E_NO_SESSION, NULL, AUTH_NO_SESSION_MESSAGE);
         return STORAGE_OK;
@@ -380,15 +402,7 @@ int games_take_for(int64_t game_id, int64_t user_id, struct games_answer *a, str
         return STORAGE_OK;
     }
     if (status == STORAGE_OK)
-        status = game_cache_acquire(game_id, g);
-    /* Another process may have written to the game since it was cached,
-     * and a log-in may have moved it from a guest to an account. */
-    if (status == STORAGE_OK && (*g)->seq != row.seq)
-        status = play_rebuild(*g);
-    if (status == STORAGE_OK) {
-        (*g)->user_id = row.user_id;
-        (*g)->hints = row.hints;
-    }
+        status = take_row(&row, g);
     return status;
 }
 

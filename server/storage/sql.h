@@ -44,6 +44,14 @@ void sql_bind_null(struct sql_stmt *st, int idx);
  * more, or the error's STORAGE_* code, logged on stderr with `what`. */
 int sql_step(struct sql_stmt *st, const char *what);
 
+/* Runs a statement whose rows nobody reads and resets it. Inside a
+ * transaction on PostgreSQL it may only be sent, to go with the next
+ * statement that waits for an answer (one round trip for both): then a
+ * failure of it fails that statement, and every further one of the
+ * transaction but a whole ROLLBACK. Elsewhere it runs at once. Returns
+ * STORAGE_OK or the error's STORAGE_* code, logged with `what`. */
+int sql_send(struct sql_stmt *st, const char *what);
+
 /* The current row's columns. A NULL reads as 0, "" or no bytes. Text and
  * bytes stay valid until the next step or reset of the statement. */
 int64_t sql_column_int64(struct sql_stmt *st, int col);

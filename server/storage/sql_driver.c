@@ -2,6 +2,7 @@
  * and the choice of driver. */
 #include "storage/sql_driver.h"
 
+#include "storage/storage_codes.h"
 #include "storage/storage_metrics.h"
 
 #include <stdio.h>
@@ -101,6 +102,15 @@ int sql_step(struct sql_stmt *st, const char *what)
 {
     int status = st->driver->step(st, what);
     return status == SQL_ROW ? status : storage_metrics_note(status);
+}
+
+int sql_send(struct sql_stmt *st, const char *what)
+{
+    if (st->driver->send != NULL)
+        return storage_metrics_note(st->driver->send(st, what));
+    int status = sql_step(st, what);
+    sql_reset(st);
+    return status == SQL_ROW ? STORAGE_OK : status;
 }
 
 int64_t sql_column_int64(struct sql_stmt *st, int col)

@@ -40,6 +40,8 @@ struct sql_driver {
     void (*bind_blob)(struct sql_stmt *st, int idx, const void *data, size_t len);
     void (*bind_null)(struct sql_stmt *st, int idx);
     int (*step)(struct sql_stmt *st, const char *what);
+    /* sql_send's work; NULL runs the statement at once (step and reset). */
+    int (*send)(struct sql_stmt *st, const char *what);
     int64_t (*column_int64)(struct sql_stmt *st, int col);
     const char *(*column_text)(struct sql_stmt *st, int col);
     const void *(*column_blob)(struct sql_stmt *st, int col, size_t *len);

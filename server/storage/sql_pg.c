@@ -31,6 +31,14 @@ struct pg_conn {
     /* Moves on at each reset of the connection: statements prepared
      * before it must be prepared again. */
     unsigned generation;
+    /* Statements sent in pipeline mode (sql_send) whose answers are still
+     * to read: they go out with the next statement that waits. */
+    unsigned queued;
+    /* The STORAGE_* code of a sent statement that failed, or STORAGE_OK.
+     * Its caller was told all went well, so nothing of its transaction may
+     * stand: every statement but a whole ROLLBACK fails with this code
+     * (a ROLLBACK TO could keep what came before the failure). */
+    int doomed;
 };
 
 struct pg_stmt {
@@ -101,6 +109,18 @@ static void pg_close(struct sql_conn *base)
     free(c);
 }
 
+/* Opens the connection again, as a new one: its statements prepare
+ * themselves again, and what it had sent and not read is gone. */
+static void reconnect(struct pg_conn *c)
+{
+    PQreset(c->pg);
+    c->generation++;
+    c->queued = 0;
+    c->doomed = STORAGE_OK;
+    if (PQstatus(c->pg) == CONNECTION_OK)
+        PQsetNoticeProcessor(c->pg, ignore_notice, NULL);
+}
+
 /* Maps a failed result to a STORAGE_* code, logging all but a uniqueness
  * conflict (which callers expect and answer). */
 static int failure(struct pg_conn *c, const PGresult *r, const char *what)
@@ -125,20 +145,117 @@ static int failure(struct pg_conn *c, const PGresult *r, const char *what)
     if (PQstatus(c->pg) == CONNECTION_BAD) {
         /* The server went away: the next statement finds a fresh
          * connection, and prepares itself on it. */
-        PQreset(c->pg);
-        c->generation++;
-        if (PQstatus(c->pg) == CONNECTION_OK)
-            PQsetNoticeProcessor(c->pg, ignore_notice, NULL);
+        reconnect(c);
     }
     return STORAGE_ERROR;
+}
+
+/* A pipeline that cannot be sent or left: the connection is dropped, and
+ * its transaction with it, so that nothing of it commits. */
+static int drop_pipeline(struct pg_conn *c, const char *what)
+{
+    fprintf(stderr, "sokod: database: %s: %s", what, PQerrorMessage(c->pg));
+    reconnect(c);
+    return STORAGE_ERROR;
+}
+
+/* The code a statement of a doomed transaction fails with (see doomed),
+ * or STORAGE_OK when sql may run: a whole ROLLBACK, or anything once the
+ * transaction is over. */
+static int refusal(struct pg_conn *c, const char *sql)
+{
+    if (c->doomed == STORAGE_OK)
+        return STORAGE_OK;
+    while (*sql == ' ' || *sql == '\t' || *sql == '\n')
+        sql++;
+    if (strcasecmp(sql, "ROLLBACK") == 0 || PQtransactionStatus(c->pg) == PQTRANS_IDLE) {
+        c->doomed = STORAGE_OK;
+        return STORAGE_OK;
+    }
+    return c->doomed;
+}
+
+/* Reads the answers of the statements sent in pipeline mode up to and
+ * including the sync after them, then leaves pipeline mode. The answer of
+ * the last statement is kept in *last when last is not NULL (NULL when it
+ * failed); those of the others only count when they failed, which dooms
+ * the transaction. Returns STORAGE_OK or the code of the first failure. */
+static int read_pipeline(struct pg_conn *c, unsigned nsent, PGresult **last, const char *what)
+{
+    int status = STORAGE_OK;
+    PGresult *failed = NULL;
+    bool failed_queued = false;
+    for (unsigned i = 0; i < nsent && PQstatus(c->pg) == CONNECTION_OK; i++) {
+        bool is_last = last != NULL && i + 1 == nsent;
+        PGresult *r;
+        while ((r = PQgetResult(c->pg)) != NULL) {
+            ExecStatusType s = PQresultStatus(r);
+            bool ok = s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK;
+            if (!ok && s != PGRES_PIPELINE_ABORTED && failed == NULL) {
+                failed = r;
+                failed_queued = !is_last;
+            } else if (ok && is_last) {
+                PQclear(*last);
+                *last = r;
+            } else {
+                PQclear(r);
+            }
+        }
+    }
+    /* The sync's own answer; anything else before it is read and dropped. */
+    for (PGresult *r; PQstatus(c->pg) == CONNECTION_OK && (r = PQgetResult(c->pg)) != NULL;) {
+        ExecStatusType s = PQresultStatus(r);
+        PQclear(r);
+        if (s == PGRES_PIPELINE_SYNC)
+            break;
+    }
+    c->queued = 0;
+    if (PQstatus(c->pg) == CONNECTION_OK && PQexitPipelineMode(c->pg) != 1) {
+        PQclear(failed);
+        if (last != NULL) {
+            PQclear(*last);
+            *last = NULL;
+        }
+        return drop_pipeline(c, what);
+    }
+    if (failed != NULL || PQstatus(c->pg) != CONNECTION_OK) {
+        status = failure(c, failed, what);
+        /* A sent statement's taken key is not the caller's to answer. */
+        if (failed_queued && status == STORAGE_CONFLICT)
+            status = STORAGE_ERROR;
+        if (failed_queued && PQstatus(c->pg) == CONNECTION_OK)
+            c->doomed = status;
+    }
+    PQclear(failed);
+    if (status != STORAGE_OK && last != NULL) {
+        PQclear(*last);
+        *last = NULL;
+    }
+    return status;
+}
+
+/* Sends a sync after the statements queued by sql_send and reads their
+ * answers: STORAGE_OK, or the code of the first that failed. */
+static int flush_queued(struct pg_conn *c, const char *what)
+{
+    if (c->queued == 0)
+        return STORAGE_OK;
+    if (PQpipelineSync(c->pg) != 1)
+        return drop_pipeline(c, what);
+    return read_pipeline(c, c->queued, NULL, what);
 }
 
 static int pg_exec(struct sql_conn *base, const char *script, const char *what)
 {
     struct pg_conn *c = (struct pg_conn *)base;
+    int status = refusal(c, script);
+    if (status == STORAGE_OK)
+        status = flush_queued(c, what);
+    if (status != STORAGE_OK)
+        return status;
     PGresult *r = PQexec(c->pg, script);
     ExecStatusType s = PQresultStatus(r);
-    int status = s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK ? STORAGE_OK : failure(c, r, what);
+    status = s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK ? STORAGE_OK : failure(c, r, what);
     PQclear(r);
     return status;
 }
@@ -280,8 +397,8 @@ static void pg_finalize(struct sql_stmt *base)
     struct pg_stmt *st = (struct pg_stmt *)base;
     pg_reset(base);
     /* The server keeps a prepared statement until its connection ends. */
-    if (st->prepared && st->generation == st->conn->generation &&
-        PQstatus(st->conn->pg) == CONNECTION_OK) {
+    if (st->prepared && flush_queued(st->conn, "forgetting a statement") == STORAGE_OK &&
+        st->generation == st->conn->generation && PQstatus(st->conn->pg) == CONNECTION_OK) {
         char sql[32];
         snprintf(sql, sizeof sql, "DEALLOCATE %s", st->name);
         PQclear(PQexec(st->conn->pg, sql));
@@ -384,17 +501,31 @@ static int run_once(struct pg_stmt *st, const char *what)
     struct pg_conn *c = st->conn;
     st->changes = 0;
     if (!st->prepared || st->generation != c->generation) {
-        int status = prepare_on_server(st, what);
+        /* Preparing waits for its answer: what was queued goes first. */
+        int status = flush_queued(c, what);
+        if (status == STORAGE_OK)
+            status = prepare_on_server(st, what);
         if (status != STORAGE_OK)
             return status;
     }
-    st->result = PQexecPrepared(c->pg, st->name, st->nparams, (const char *const *)st->values,
-                                st->lengths, st->formats, 0);
-    ExecStatusType s = PQresultStatus(st->result);
-    if (s != PGRES_TUPLES_OK && s != PGRES_COMMAND_OK) {
-        int status = failure(c, st->result, what);
-        clear_result(st);
-        return status;
+    if (c->queued > 0) {
+        /* One round trip for the queued statements and this one. */
+        if (PQsendQueryPrepared(c->pg, st->name, st->nparams, (const char *const *)st->values,
+                                st->lengths, st->formats, 0) != 1 ||
+            PQpipelineSync(c->pg) != 1)
+            return drop_pipeline(c, what);
+        int status = read_pipeline(c, c->queued + 1, &st->result, what);
+        if (status != STORAGE_OK)
+            return status;
+    } else {
+        st->result = PQexecPrepared(c->pg, st->name, st->nparams, (const char *const *)st->values,
+                                    st->lengths, st->formats, 0);
+        ExecStatusType s = PQresultStatus(st->result);
+        if (s != PGRES_TUPLES_OK && s != PGRES_COMMAND_OK) {
+            int status = failure(c, st->result, what);
+            clear_result(st);
+            return status;
+        }
     }
     st->changes = strtoll(PQcmdTuples(st->result), NULL, 10);
     return STORAGE_OK;
@@ -408,6 +539,9 @@ static int run_once(struct pg_stmt *st, const char *what)
 static int run(struct pg_stmt *st, const char *what)
 {
     struct pg_conn *c = st->conn;
+    int doomed = refusal(c, st->text);
+    if (doomed != STORAGE_OK)
+        return doomed;
     bool repeat = PQtransactionStatus(c->pg) == PQTRANS_IDLE && repeatable(st->text);
     unsigned generation = c->generation;
     int status = run_once(st, what);
@@ -431,6 +565,43 @@ static int pg_step(struct sql_stmt *base, const char *what)
     st->bytes = NULL;
     st->row++;
     return st->row < PQntuples(st->result) ? SQL_ROW : STORAGE_OK;
+}
+
+/* Statements queued at most before a sync is sent: their answers wait in
+ * the socket's buffers, which must not fill while libpq writes. */
+#define PG_MAX_QUEUED 64
+
+/* Inside a transaction, sends st in pipeline mode without waiting for its
+ * answer: it goes out with the next statement that waits, in one round
+ * trip, and a failure of it dooms the transaction. Elsewhere (and the
+ * first time st runs on its connection, to prepare it) it runs at once. */
+static int pg_send(struct sql_stmt *base, const char *what)
+{
+    struct pg_stmt *st = (struct pg_stmt *)base;
+    struct pg_conn *c = st->conn;
+    int status = refusal(c, st->text);
+    bool in_transaction = c->queued > 0 || PQtransactionStatus(c->pg) == PQTRANS_INTRANS;
+    if (status == STORAGE_OK && c->queued >= PG_MAX_QUEUED)
+        status = flush_queued(c, what);
+    if (status != STORAGE_OK || !in_transaction || !st->prepared ||
+        st->generation != c->generation) {
+        if (status == STORAGE_OK)
+            status = pg_step(base, what);
+        pg_reset(base);
+        return status == SQL_ROW ? STORAGE_OK : status;
+    }
+    if (c->queued == 0 && PQenterPipelineMode(c->pg) != 1) {
+        pg_reset(base);
+        return drop_pipeline(c, what);
+    }
+    if (PQsendQueryPrepared(c->pg, st->name, st->nparams, (const char *const *)st->values,
+                            st->lengths, st->formats, 0) != 1) {
+        pg_reset(base);
+        return drop_pipeline(c, what);
+    }
+    c->queued++;
+    pg_reset(base);
+    return STORAGE_OK;
 }
 
 static const char *value(struct sql_stmt *base, int col)
@@ -500,6 +671,7 @@ const struct sql_driver sql_pg_driver = {
     .bind_blob = pg_bind_blob,
     .bind_null = pg_bind_null,
     .step = pg_step,
+    .send = pg_send,
     .column_int64 = pg_column_int64,
     .column_text = pg_column_text,
     .column_blob = pg_column_blob,

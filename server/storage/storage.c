@@ -176,14 +176,22 @@ static const char SQL_SAVEPOINT[] = "SAVEPOINT part";
 static const char SQL_RELEASE[] = "RELEASE part";
 static const char SQL_UNDO_TO[] = "ROLLBACK TO part";
 
+/* Runs a statement whose answer may wait (sql_send): PostgreSQL's
+ * savepoints then cost no round trip of their own. */
+static int send_stmt(const char *sql, const char *what)
+{
+    struct sql_stmt *st = storage_stmt(sql);
+    return st != NULL ? sql_send(st, what) : STORAGE_ERROR;
+}
+
 int storage_savepoint(void)
 {
-    return storage_exec_stmt(storage_stmt(SQL_SAVEPOINT), "SAVEPOINT");
+    return send_stmt(SQL_SAVEPOINT, "SAVEPOINT");
 }
 
 int storage_release_savepoint(void)
 {
-    return storage_exec_stmt(storage_stmt(SQL_RELEASE), "RELEASE");
+    return send_stmt(SQL_RELEASE, "RELEASE");
 }
 
 int storage_undo_to_savepoint(void)

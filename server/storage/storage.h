@@ -104,7 +104,10 @@ int storage_transaction(int (*body)(void *arg), void *arg);
 void storage_retry_pause(unsigned runs);
 
 /* SAVEPOINT inside the open transaction, so that one part of it can be
- * undone (storage_undo_to_savepoint) and the rest still committed. */
+ * undone (storage_undo_to_savepoint) and the rest still committed. On
+ * PostgreSQL this and the release go out with the next statement that
+ * waits for an answer (sql_send): a failure of either fails that one and
+ * the rest of the transaction. */
 int storage_savepoint(void);
 /* Forgets the last savepoint, keeping what was written since. */
 int storage_release_savepoint(void);

@@ -91,6 +91,28 @@ int storage_game_get_locked(int64_t id, struct storage_game *g)
     return one_game(st, g, "reading a game to write it");
 }
 
+/* The session's user found in the same statement: one round trip. */
+static const char SQL_GAME_OF_SESSION[] =
+    GAME_COLUMNS "WHERE id = ?1 AND user_id = (SELECT s.user_id FROM sessions s "
+                 "JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?2 AND s.expires_at > ?3)";
+static const char SQL_GAME_OF_SESSION_PG[] =
+    GAME_COLUMNS "WHERE id = ?1 AND user_id = (SELECT s.user_id FROM sessions s "
+                 "JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?2 AND s.expires_at > ?3) "
+                 "FOR UPDATE";
+
+int storage_game_get_locked_for(int64_t id, const uint8_t token_hash[32], int64_t now,
+                                struct storage_game *g)
+{
+    struct sql_stmt *st =
+        storage_stmt(storage_dialect(SQL_GAME_OF_SESSION, SQL_GAME_OF_SESSION_PG));
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sql_bind_int64(st, 1, id);
+    sql_bind_blob(st, 2, token_hash, 32);
+    sql_bind_int64(st, 3, now);
+    return one_game(st, g, "reading a session's game to write it");
+}
+
 int storage_game_get(int64_t id, struct storage_game *g)
 {
     struct sql_stmt *st = storage_stmt(SQL_GAME_GET);
@@ -133,40 +155,52 @@ int storage_log_get(int64_t game, uint32_t seq,
 
 static const char SQL_LOG_APPEND[] =
     "INSERT INTO game_log (game_id, seq, kind, steps, count, request, created_at) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?)";
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+static const char SQL_GAME_UPDATE[] =
+    "UPDATE games SET seq = ?2, moves = ?8, pushes = ?9, solved = ?10, updated_at = ?7 "
+    "WHERE id = ?1";
+/* Both in one statement, so one round trip; SQLite writes in no WITH. */
+static const char SQL_GAME_RECORD_PG[] =
+    "WITH entry AS (INSERT INTO game_log (game_id, seq, kind, steps, count, request, created_at) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)) "
+    "UPDATE games SET seq = ?2, moves = ?8, pushes = ?9, solved = ?10, updated_at = ?7 "
+    "WHERE id = ?1";
 
-int storage_log_append(int64_t game, const struct storage_log_entry *e, int64_t now)
+/* Binds the parameters of the statements above that sql names. */
+static int run_record(const char *sql, const struct storage_game *g,
+                      const struct storage_log_entry *e, int64_t now, const char *what)
 {
-    if (e->kind < 0 || e->kind > 3)
-        return STORAGE_ERROR;
-    struct sql_stmt *st = storage_stmt(SQL_LOG_APPEND);
+    struct sql_stmt *st = storage_stmt(sql);
     if (st == NULL)
         return STORAGE_ERROR;
-    sql_bind_int64(st, 1, game);
+    sql_bind_int64(st, 1, g->id);
     sql_bind_int64(st, 2, e->seq);
-    sql_bind_text(st, 3, kind_names[e->kind]);
-    sql_bind_text(st, 4, e->steps);
-    sql_bind_int64(st, 5, e->count);
-    sql_bind_text(st, 6, e->request);
+    if (sql != SQL_GAME_UPDATE) {
+        sql_bind_text(st, 3, kind_names[e->kind]);
+        sql_bind_text(st, 4, e->steps);
+        sql_bind_int64(st, 5, e->count);
+        sql_bind_text(st, 6, e->request);
+    }
     sql_bind_int64(st, 7, now);
-    return storage_exec_stmt(st, "appending to a game log");
+    if (sql != SQL_LOG_APPEND) {
+        sql_bind_int64(st, 8, g->moves);
+        sql_bind_int64(st, 9, g->pushes);
+        sql_bind_int64(st, 10, g->solved ? 1 : 0);
+    }
+    return storage_exec_stmt(st, what);
 }
 
-static const char SQL_GAME_UPDATE[] =
-    "UPDATE games SET seq = ?, moves = ?, pushes = ?, solved = ?, updated_at = ? WHERE id = ?";
-
-int storage_game_update(const struct storage_game *g, int64_t now)
+int storage_game_record(const struct storage_game *g, const struct storage_log_entry *e,
+                        int64_t now)
 {
-    struct sql_stmt *st = storage_stmt(SQL_GAME_UPDATE);
-    if (st == NULL)
+    if (e->kind < 0 || e->kind > 3 || e->seq != g->seq)
         return STORAGE_ERROR;
-    sql_bind_int64(st, 1, g->seq);
-    sql_bind_int64(st, 2, g->moves);
-    sql_bind_int64(st, 3, g->pushes);
-    sql_bind_int64(st, 4, g->solved ? 1 : 0);
-    sql_bind_int64(st, 5, now);
-    sql_bind_int64(st, 6, g->id);
-    return storage_exec_stmt(st, "updating a game");
+    if (sql_backend() == SQL_POSTGRES)
+        return run_record(SQL_GAME_RECORD_PG, g, e, now, "recording an entry of a game");
+    int status = run_record(SQL_LOG_APPEND, g, e, now, "appending to a game log");
+    if (status == STORAGE_OK)
+        status = run_record(SQL_GAME_UPDATE, g, e, now, "updating a game");
+    return status;
 }
 
 static const char SQL_GAME_HINT_ADD[] = "UPDATE games SET hints = hints + 1 WHERE id = ?";

@@ -45,15 +45,23 @@ int storage_game_get(int64_t id, struct storage_game *g);
  * writes the game meanwhile (SQLite's write lock already holds the whole
  * database). */
 int storage_game_get_locked(int64_t id, struct storage_game *g);
+/* As storage_game_get_locked, when the game belongs to the user of the
+ * session whose token hashes to token_hash, unexpired at now: in one
+ * statement. STORAGE_NOT_FOUND when there is no such game, no such
+ * session, or the game is another user's (nothing is locked then). */
+int storage_game_get_locked_for(int64_t id, const uint8_t token_hash[32], int64_t now,
+                                struct storage_game *g);
 /* Calls fn for each entry of a game's log, in order. */
 int storage_log_each(int64_t game, int (*fn)(void *arg, const struct storage_log_entry *e),
                      void *arg);
 /* Calls fn with one entry of a game's log; STORAGE_NOT_FOUND when absent. */
 int storage_log_get(int64_t game, uint32_t seq,
                     int (*fn)(void *arg, const struct storage_log_entry *e), void *arg);
-int storage_log_append(int64_t game, const struct storage_log_entry *e, int64_t now);
-/* Records the game's summary after an entry. */
-int storage_game_update(const struct storage_game *g, int64_t now);
+/* Appends entry e to the log of game g->id and records the game's summary
+ * after it (g's seq, moves, pushes and solved; g->seq must be e->seq).
+ * Returns a STORAGE_* code. */
+int storage_game_record(const struct storage_game *g, const struct storage_log_entry *e,
+                        int64_t now);
 /* Adds one to the game's hint count. */
 int storage_game_hint_add(int64_t id);
 

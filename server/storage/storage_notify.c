@@ -54,11 +54,8 @@ int storage_notify(const char *payload)
     if (st == NULL)
         return STORAGE_ERROR;
     sql_bind_text(st, 1, text);
-    int status = sql_step(st, "notifying the other nodes");
-    while (status == SQL_ROW)
-        status = sql_step(st, "notifying the other nodes");
-    sql_reset(st);
-    return status;
+    /* Inside a transaction, it goes out with the next statement. */
+    return sql_send(st, "notifying the other nodes");
 }
 
 /* Waits up to ms for the stop pipe; true when stop was asked. */

@@ -17,8 +17,9 @@
  * open transaction: PostgreSQL delivers it at the commit, once (identical
  * payloads of one transaction fold into one), and never when the
  * transaction, or the savepoint it was sent under, is rolled back. Outside
- * a transaction it is sent at once. Returns a STORAGE_* code; STORAGE_OK
- * at once on SQLite. */
+ * a transaction it is sent at once; inside one it goes out with the next
+ * statement that waits for an answer (sql_send). Returns a STORAGE_* code;
+ * STORAGE_OK at once on SQLite. */
 int storage_notify(const char *payload);
 
 /* What the listener thread calls: `payload` for each notification (the

@@ -1,10 +1,13 @@
 // Security headers on every kind of answer (static file, core.wasm, API,
-// JSON error, 405, 304), and a client that needs nothing the policy refuses.
+// JSON error, 405, 304, a step, an event stream): pages and files carry the
+// client's policy, data answers (JSON, event streams) the few headers data
+// needs; and a client that needs nothing the policy refuses.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { SOURCE, rawRequest, show, startServer, stopCleanly } from './harness.mjs';
+import http from 'node:http';
+import { SOURCE, levelIds, openGame, rawRequest, show, startServer, stopCleanly } from './harness.mjs';
 
 let server;
 
@@ -24,8 +27,35 @@ function directives(csp) {
   return out;
 }
 
+const header = (r, name) => r.headers[name.toLowerCase()] ?? r.headers.get?.(name) ?? undefined;
+
+// A data answer's Content-Type: JSON or an event stream.
+const isData = (r) => /^(application\/json|text\/event-stream)(;|$)/.test(header(r, 'Content-Type') ?? '');
+
+// What a data answer carries: a policy that allows nothing and no framing,
+// nosniff, no reading from other origins; and none of the headers that
+// concern documents (a referrer, framing by old browsers, the opener).
+function checkDataHeaders(r, what) {
+  const h = (name) => header(r, name);
+  const csp = h('Content-Security-Policy');
+  assert.ok(csp, `${what}: a Content-Security-Policy (${show(r)})`);
+  const d = directives(csp);
+  assert.deepEqual([...d.keys()].sort(), ['default-src', 'frame-ancestors'], `${what}: the directives of ${csp}`);
+  assert.deepEqual(d.get('default-src'), ["'none'"], `${what}: default-src in ${csp}`);
+  assert.deepEqual(d.get('frame-ancestors'), ["'none'"], `${what}: frame-ancestors in ${csp}`);
+  assert.equal(h('X-Content-Type-Options'), 'nosniff', what);
+  assert.equal(h('Cross-Origin-Resource-Policy'), 'same-origin', what);
+  for (const name of ['Referrer-Policy', 'X-Frame-Options', 'Cross-Origin-Opener-Policy']) {
+    assert.equal(h(name), undefined, `${what}: a data answer carries no ${name}`);
+  }
+}
+
 function checkHeaders(r, what) {
-  const h = (name) => r.headers[name.toLowerCase()] ?? r.headers.get?.(name);
+  if (isData(r)) {
+    checkDataHeaders(r, what);
+    return;
+  }
+  const h = (name) => header(r, name);
   const csp = h('Content-Security-Policy');
   assert.ok(csp, `${what}: a Content-Security-Policy (${show(r)})`);
   const d = directives(csp);
@@ -42,9 +72,25 @@ function checkHeaders(r, what) {
   assert.equal(h('X-Frame-Options'), 'DENY', what);
   assert.ok(/^(no-referrer|same-origin|strict-origin|strict-origin-when-cross-origin)$/.test(h('Referrer-Policy') ?? ''),
     `${what}: Referrer-Policy is ${h('Referrer-Policy')}`);
+  assert.equal(h('Cross-Origin-Opener-Policy'), 'same-origin', what);
+  assert.equal(h('Cross-Origin-Resource-Policy'), 'same-origin', what);
 }
 
-test('static files, core.wasm, API answers, errors and 304 all carry the security headers', async () => {
+// The headers of an event stream's answer; the stream is then closed.
+function streamHeaders(base, p, cookie) {
+  const u = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: u.hostname, port: u.port, path: p,
+      headers: { Accept: 'text/event-stream', Cookie: cookie } }, (res) => {
+      resolve({ status: res.statusCode, headers: res.headers, text: '' });
+      req.destroy();
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('pages carry the client\'s policy, API answers the few headers data needs', async () => {
   const base = server.url;
   const kinds = [];
   const index = await rawRequest(base, 'GET', '/');
@@ -79,7 +125,20 @@ test('static files, core.wasm, API answers, errors and 304 all carry the securit
   kinds.push(['a refused path', bad]);
   const head = await rawRequest(base, 'HEAD', '/');
   kinds.push(['a HEAD', head]);
+  const player = server.client();
+  const game = await openGame(player, (await levelIds(player))[0]);
+  const step = await player.post(`/api/v1/games/${game.id}/log`, { seq: 1, steps: 'r' });
+  assert.equal(step.status, 200, show(step));
+  kinds.push(['a step', step]);
+  const stream = await streamHeaders(base, `/api/v1/events?game=${game.id}`, player.cookieHeader());
+  assert.equal(stream.status, 200, show(stream));
+  kinds.push(['an event stream', stream]);
   for (const [what, r] of kinds) checkHeaders(r, `${what} (${r.status})`);
+  // Which are data answers, each with its few headers, and which pages.
+  const data = kinds.filter(([, r]) => isData(r)).map(([what]) => what);
+  assert.deepEqual(data, ['an API answer', 'a JSON 404', 'a missing file', 'a 405', 'a 415', 'a refused path',
+    'a step', 'an event stream'],
+    'the answers read as data (JSON, even the errors of files, and streams)');
   console.log(`checked ${kinds.length} kinds of answer; policy: ${index.headers['content-security-policy']}`);
 });
 

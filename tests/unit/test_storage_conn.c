@@ -8,7 +8,8 @@
  * changed no row and storage_exec_insert gives the new row's id; a
  * connection opened while a WAL hook is set leaves checkpoints to its
  * owner and reports each commit, while one opened after the hook is
- * cleared does neither. */
+ * cleared does neither; a statement only sent (sql_send) runs before the
+ * next that waits, and its failure dooms its transaction. */
 #include "storage/sql_sqlite.h"
 #include "storage/storage_conn.h"
 #include "storage/storage_sql.h"
@@ -258,6 +259,116 @@ static void exec_insert_gives_the_new_rows_id(void)
     CHECK_INT(again, -1);
 }
 
+/* --- sql_send ----------------------------------------------------------------------------- */
+
+static const char SQL_BEGIN_TX[] = "BEGIN";
+static const char SQL_COMMIT_TX[] = "COMMIT";
+static const char SQL_ROLLBACK_TX[] = "ROLLBACK";
+static const char SQL_MARK[] = "SAVEPOINT part";
+static const char SQL_UNMARK[] = "RELEASE part";
+static const char SQL_UNDO[] = "ROLLBACK TO part";
+static const char SQL_ADD_SENT[] = "INSERT INTO u (name) VALUES (?)";
+static const char SQL_COUNT_SENT[] = "SELECT count(*) FROM u WHERE name LIKE 'sent-%'";
+
+static int run_sql(const char *sql)
+{
+    note("running %s", sql);
+    struct sql_stmt *st = storage_stmt(sql);
+    return st != NULL ? storage_exec_stmt(st, sql) : NO_STATEMENT;
+}
+
+static int send_sql(const char *sql)
+{
+    note("sending %s", sql);
+    struct sql_stmt *st = storage_stmt(sql);
+    return st != NULL ? sql_send(st, sql) : NO_STATEMENT;
+}
+
+static int send_name(const char *name)
+{
+    note("sending the insert of %s", name);
+    struct sql_stmt *st = storage_stmt(SQL_ADD_SENT);
+    if (st == NULL)
+        return NO_STATEMENT;
+    sql_bind_text(st, 1, name);
+    return sql_send(st, "the test's insert");
+}
+
+static int64_t count_sent(int *status)
+{
+    int64_t n = -1;
+    struct sql_stmt *st = storage_stmt(SQL_COUNT_SENT);
+    *status = st != NULL ? storage_first_int64(st, &n, "counting") : NO_STATEMENT;
+    return n;
+}
+
+/* A transaction of sent statements, each under its savepoint, then read:
+ * the statements that were only sent are in place when a statement that
+ * waits for its answer runs, and they commit. It also prepares every
+ * statement on the connection, so that the next test's are only sent. */
+static void sent_statements_run_before_the_next_that_waits(void)
+{
+    CHECK_INT(run_sql(SQL_BEGIN_TX), STORAGE_OK);
+    CHECK_INT(send_sql(SQL_MARK), STORAGE_OK);
+    CHECK_INT(send_name("sent-1"), STORAGE_OK);
+    CHECK_INT(send_sql(SQL_UNMARK), STORAGE_OK);
+    CHECK_INT(send_sql(SQL_MARK), STORAGE_OK);
+    CHECK_INT(send_name("sent-2"), STORAGE_OK);
+    int status;
+    CHECK_INT(count_sent(&status), 2);
+    CHECK_INT(status, STORAGE_OK);
+    CHECK_INT(run_sql(SQL_UNDO), STORAGE_OK); /* sent-2 only */
+    CHECK_INT(send_sql(SQL_UNMARK), STORAGE_OK);
+    CHECK_INT(run_sql(SQL_COMMIT_TX), STORAGE_OK);
+    CHECK_INT(count_sent(&status), 1);
+    CHECK_INT(status, STORAGE_OK);
+}
+
+/* A sent statement that fails (a name taken) after its caller was told all
+ * went well: either sql_send says so at once, or nothing of the
+ * transaction may stand, not even what came before the failure's
+ * savepoint, which a ROLLBACK TO would keep. A whole ROLLBACK ends it, and
+ * the connection serves the next transaction. */
+static void a_sent_failure_dooms_its_transaction(void)
+{
+    int status;
+    CHECK_INT(run_sql(SQL_BEGIN_TX), STORAGE_OK);
+    CHECK_INT(send_sql(SQL_MARK), STORAGE_OK);
+    CHECK_INT(send_name("sent-3"), STORAGE_OK);
+    CHECK_INT(send_sql(SQL_UNMARK), STORAGE_OK);
+    CHECK_INT(send_sql(SQL_MARK), STORAGE_OK);
+    int taken = send_name("sent-1");
+    if (taken == STORAGE_OK) {
+        /* Only sent (PostgreSQL): the failure reaches every statement after. */
+        CHECK_INT(count_sent(&status), -1);
+        CHECK(status != STORAGE_OK);
+        CHECK(status != STORAGE_CONFLICT); /* the insert's, not the count's */
+        CHECK(run_sql(SQL_UNDO) != STORAGE_OK);
+        CHECK(send_sql(SQL_UNMARK) != STORAGE_OK);
+        CHECK(run_sql(SQL_COMMIT_TX) != STORAGE_OK);
+    } else {
+        /* Run at once (SQLite): the caller knows, and undoes its part. */
+        CHECK_INT(taken, STORAGE_CONFLICT);
+        CHECK_INT(run_sql(SQL_UNDO), STORAGE_OK);
+    }
+    CHECK_INT(run_sql(SQL_ROLLBACK_TX), STORAGE_OK);
+    CHECK_INT(count_sent(&status), 1);
+    CHECK_INT(status, STORAGE_OK);
+    CHECK_INT(run_sql(SQL_BEGIN_TX), STORAGE_OK);
+    CHECK_INT(send_name("sent-4"), STORAGE_OK);
+    CHECK_INT(run_sql(SQL_COMMIT_TX), STORAGE_OK);
+    CHECK_INT(count_sent(&status), 2);
+}
+
+/* Outside a transaction a sent statement runs at once. */
+static void a_statement_sent_alone_runs_at_once(void)
+{
+    CHECK_INT(send_name("sent-1"), STORAGE_CONFLICT);
+    CHECK_INT(send_name("sent-5"), STORAGE_OK);
+    int status;
+    CHECK_INT(count_sent(&status), 3);
+}
+
 /* --- the WAL hook -------------------------------------------------------------------------- */
 
 static int commits_seen;
@@ -354,6 +465,9 @@ static void run_all(void)
     RUN(rows_by_ids_binds_both_in_order);
     RUN(exec_changed_needs_a_changed_row);
     RUN(exec_insert_gives_the_new_rows_id);
+    RUN(sent_statements_run_before_the_next_that_waits);
+    RUN(a_sent_failure_dooms_its_transaction);
+    RUN(a_statement_sent_alone_runs_at_once);
 }
 
 /* With "postgresql" as its argument, the tests run on a fresh database of
