@@ -12,7 +12,7 @@
  * bounds the positions per level too: a bound that does not depend on how
  * busy the machine is, for comparing versions of the solver. WITHOUT names
  * techniques the solver does without, separated by commas (goal-cuts,
- * packing), to measure what each one buys with the same binary. */
+ * packing, push-order), to measure what each one buys with the same binary. */
 #include "bench_env.h"
 #include "soko.h"
 #include "solver.h"
@@ -69,7 +69,9 @@ static long without_bits(const char *list)
     static const struct {
         const char *name;
         uint32_t bit;
-    } names[] = {{"goal-cuts", SOLVER_WITHOUT_GOAL_CUTS}, {"packing", SOLVER_WITHOUT_PACKING}};
+    } names[] = {{"goal-cuts", SOLVER_WITHOUT_GOAL_CUTS},
+                 {"packing", SOLVER_WITHOUT_PACKING},
+                 {"push-order", SOLVER_WITHOUT_PUSH_ORDER}};
     long bits = 0;
     while (*list != '\0') {
         size_t len = strcspn(list, ",");

@@ -59,6 +59,7 @@ struct search {
     uint8_t *key;
     uint8_t *freeze_work;
     solver_push *pushes;
+    uint64_t *rank; /* the rank of each push, while they are ordered */
     uint64_t budget;
     const char *stop; /* why the search stopped early, or NULL */
     uint32_t found;   /* the solved node, or SOLVER_NIL */
@@ -152,8 +153,9 @@ static int setup(search *s, const solver_search_args *args)
     s->key = malloc(b->key_bytes);
     s->freeze_work = calloc(b->nsq + 1, 1);
     s->pushes = malloc(((size_t)b->nboxes * 4 + 4) * sizeof *s->pushes);
+    s->rank = malloc(((size_t)b->nboxes * 4 + 4) * sizeof *s->rank);
     if (s->box == NULL || s->occ == NULL || s->key == NULL || s->freeze_work == NULL ||
-        s->pushes == NULL)
+        s->pushes == NULL || s->rank == NULL)
         return -1;
     uint64_t cap = args->memory / 16 < MATCH_CACHE_BYTES ? args->memory / 16 : MATCH_CACHE_BYTES;
     if (cache_init(&s->cache, b->nboxes, cap) < 0 || solver_fixed_init(&s->fixed, b) < 0)
@@ -192,6 +194,7 @@ static void teardown(search *s)
     free(s->key);
     free(s->freeze_work);
     free(s->pushes);
+    free(s->rank);
 }
 
 static uint64_t box_hash(const solver_board *b, const uint16_t *box)
@@ -437,6 +440,43 @@ static void try_pushes(search *s, uint32_t i, uint64_t hash, const solver_push *
             try_push(s, i, hash, pushes[k]);
 }
 
+/* The rank of a push in the order pushes are tried, smallest first. The
+ * open lists pop the newest of equal nodes first, so among children they
+ * rank alike the push tried last is searched first: the box pushed last
+ * (it keeps moving while nothing better is known, as a player would push
+ * it), then the box that lands nearest a goal (it finishes what it
+ * started), then the larger square and direction, only to fix the order. */
+static uint64_t push_rank(const search *s, solver_push push, uint16_t last)
+{
+    const solver_board *b = s->b;
+    uint16_t to = b->nb[push.box * 4 + push.dir];
+    uint32_t near = SOLVER_FAR;
+    for (uint32_t g = 0; g < b->nboxes; g++)
+        if (b->dist[(size_t)to * b->nboxes + g] < near)
+            near = b->dist[(size_t)to * b->nboxes + g];
+    return ((uint64_t)(push.box == last) << 40) | ((uint64_t)(SOLVER_FAR - near) << 20) |
+           ((uint64_t)push.box << 2) | push.dir;
+}
+
+/* Sorts the pushes by push_rank (an insertion sort: they are few). The
+ * order would otherwise follow the rows of the node's assignment, which
+ * depend on whether it was kept in the cache: an accident, not a rule. */
+static void order_pushes(search *s, solver_push *pushes, uint32_t count, uint16_t last)
+{
+    uint64_t *rank = s->rank;
+    for (uint32_t k = 0; k < count; k++) {
+        solver_push p = pushes[k];
+        uint64_t r = push_rank(s, p, last);
+        uint32_t j = k;
+        for (; j > 0 && rank[j - 1] > r; j--) {
+            rank[j] = rank[j - 1];
+            pushes[j] = pushes[j - 1];
+        }
+        rank[j] = r;
+        pushes[j] = p;
+    }
+}
+
 static void expand(search *s, uint32_t i)
 {
     const solver_board *b = s->b;
@@ -454,7 +494,7 @@ static void expand(search *s, uint32_t i)
     uint32_t count = 0;
     if (n->to != SOLVER_NONE && solver_sub_deadlock(&s->sub, b, s->occ, &s->reach, n->to, player))
         goto done;
-    const solver_push *pushes = s->pushes;
+    solver_push *pushes = s->pushes;
     int corral = solver_corral_find(&s->corral, b, s->occ, &s->reach);
     if (corral >= 0) {
         count = (uint32_t)corral;
@@ -462,6 +502,8 @@ static void expand(search *s, uint32_t i)
     } else {
         count = all_pushes(s);
     }
+    if (!(s->args->options->without & SOLVER_WITHOUT_PUSH_ORDER))
+        order_pushes(s, pushes, count, n->to);
     s->match_ready = false;
     try_pushes(s, i, hash, pushes, count);
 done:

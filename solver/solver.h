@@ -23,7 +23,8 @@ enum {
 /* Techniques a call can do without, for measuring what each one buys. */
 enum {
     SOLVER_WITHOUT_GOAL_CUTS = 1u << 0, /* try every push even where one fills a goal room */
-    SOLVER_WITHOUT_PACKING = 1u << 1    /* no open list that takes the most boxes home first */
+    SOLVER_WITHOUT_PACKING = 1u << 1,   /* no open list that takes the most boxes home first */
+    SOLVER_WITHOUT_PUSH_ORDER = 1u << 2 /* pushes tried in the order of the boxes' rows */
 };
 
 /* How one call searches, and its bounds. A zero limit means "no limit",
