@@ -53,9 +53,10 @@ struct search {
     solver_macros macros;
     solver_fixed fixed;
     solver_sub sub;
-    bool macro_used; /* a macro cut the search: exhausting it proves nothing */
-    uint16_t *box;   /* the expanded node's boxes, in the order of its assignment's rows */
-    uint16_t *occ;   /* box number + 1 on each square, 0 when empty */
+    solver_relevance rel; /* no table when the search makes no relevance cuts */
+    bool macro_used;      /* a macro or a cut narrowed the search: exhausting it proves nothing */
+    uint16_t *box;        /* the expanded node's boxes, in the order of its assignment's rows */
+    uint16_t *occ;        /* box number + 1 on each square, 0 when empty */
     uint8_t *key;
     uint8_t *freeze_work;
     solver_push *pushes;
@@ -160,8 +161,13 @@ static int setup(search *s, const solver_search_args *args)
     uint64_t cap = args->memory / 16 < MATCH_CACHE_BYTES ? args->memory / 16 : MATCH_CACHE_BYTES;
     if (cache_init(&s->cache, b->nboxes, cap) < 0 || solver_fixed_init(&s->fixed, b) < 0)
         return -1;
+    /* cuts go with the macros: a search without them is the one that proves */
+    if (args->macros && (args->options->with & SOLVER_WITH_RELEVANCE) &&
+        solver_relevance_init(&s->rel, b) < 0)
+        return -1;
     /* the caches and the work space take a share too */
-    uint64_t fixed = s->cache.bytes + s->fixed.bytes + (uint64_t)b->nsq * 64 + ((uint64_t)1 << 20);
+    uint64_t fixed = s->cache.bytes + s->fixed.bytes + s->rel.bytes + (uint64_t)b->nsq * 64 +
+                     ((uint64_t)1 << 20);
     s->budget = args->memory > fixed ? args->memory - fixed : 0;
     if (solver_table_init(&s->table, b->key_bytes, s->budget) < 0 ||
         solver_fill_init(&s->reach, b->nsq) < 0 || solver_fill_init(&s->child, b->nsq) < 0 ||
@@ -189,6 +195,7 @@ static void teardown(search *s)
     solver_macros_free(&s->macros);
     solver_fixed_free(&s->fixed);
     solver_sub_free(&s->sub);
+    solver_relevance_free(&s->rel);
     free(s->box);
     free(s->occ);
     free(s->key);
@@ -302,6 +309,21 @@ static uint8_t count_regions(search *s)
     return (uint8_t)regions;
 }
 
+/* Whether square x is near where one of the last RELEVANCE_MEMORY pushes
+ * up to node i left its box. */
+static bool near_recent(const search *s, uint32_t i, uint16_t x)
+{
+    for (uint32_t k = 0; k < (uint32_t)RELEVANCE_MEMORY && i != SOLVER_NIL; k++) {
+        const solver_node *n = solver_table_node(&s->table, i);
+        if (n->to == SOLVER_NONE)
+            return true;
+        if (solver_relevance_near(&s->rel, x, n->to))
+            return true;
+        i = n->parent;
+    }
+    return false;
+}
+
 /* Tries one push from the expanded node `parent`: stores the position it
  * leads to when it is new (or reached in fewer pushes) and not lost.
  * Returns true when a goal-room macro took the box on to its goal and the
@@ -397,6 +419,14 @@ static bool try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_pu
     n->to = to;
     n->regions = count_regions(s);
     n->on_goals = (uint16_t)(pn->on_goals + b->goal[to] - b->goal[from]);
+    /* a box taken on by a macro ends a piece of work: any push may follow */
+    if (extra >= 0) {
+        n->run = RELEVANCE_RUN;
+    } else if (s->rel.dist == NULL || near_recent(s, parent, from)) {
+        n->run = (uint8_t)(pn->run < 255 ? pn->run + 1 : 255);
+    } else {
+        n->run = 0;
+    }
     /* a push-optimal search may only stop when a solved node is popped */
     if (h == 0 && !s->args->options->optimal)
         s->found = i;
@@ -418,6 +448,27 @@ static bool enters_room(const search *s, solver_push push)
     uint16_t to = s->b->nb[push.box * 4 + push.dir];
     return m->nrooms > 0 && m->room_of[to] != SOLVER_NONE &&
            m->entrance_of[push.box] == m->room_of[to];
+}
+
+/* Relevance cuts: unless node i's push ended a run of RELEVANCE_RUN near
+ * ones, keeps only the pushes near its last pushes (and those into goal
+ * rooms), in their order, when there are any. Returns how many are left. */
+static uint32_t relevance_cut(search *s, uint32_t i, solver_push *pushes, uint32_t count)
+{
+    const solver_node *n = solver_table_node(&s->table, i);
+    if (s->rel.dist == NULL || n->to == SOLVER_NONE || n->run >= RELEVANCE_RUN)
+        return count;
+    uint32_t near = 0;
+    for (uint32_t k = 0; k < count; k++)
+        near += near_recent(s, i, pushes[k].box) || enters_room(s, pushes[k]);
+    if (near == 0 || near == count)
+        return count;
+    uint32_t kept = 0;
+    for (uint32_t k = 0; k < count; k++)
+        if (near_recent(s, i, pushes[k].box) || enters_room(s, pushes[k]))
+            pushes[kept++] = pushes[k];
+    s->macro_used = true;
+    return kept;
 }
 
 /* Tries the pushes of the expanded node. Goal cuts: the pushes into goal
@@ -500,7 +551,8 @@ static void expand(search *s, uint32_t i)
         count = (uint32_t)corral;
         pushes = s->corral.best;
     } else {
-        count = all_pushes(s);
+        /* a PI-corral's pushes are all needed: none is cut */
+        count = relevance_cut(s, i, pushes, all_pushes(s));
     }
     if (!(s->args->options->without & SOLVER_WITHOUT_PUSH_ORDER))
         order_pushes(s, pushes, count, n->to);
@@ -584,6 +636,7 @@ static uint32_t add_root(search *s, int *status, const char **reason)
     for (uint32_t k = 0; k < b->nboxes; k++)
         n->on_goals = (uint16_t)(n->on_goals + b->goal[s->box[k]]);
     n->from = n->to = SOLVER_NONE;
+    n->run = 255;
     if (h == 0)
         s->found = i;
     return i;

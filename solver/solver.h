@@ -3,9 +3,10 @@
  *
  * Native only (it allocates): a search over pushes with a transposition
  * table, a minimum-matching lower bound, packing progress, dead squares,
- * freeze deadlocks, PI-corral pruning, and goal-room and tunnel macros.
- * Each call owns all of its memory, so calls in several threads at once are
- * safe. Solutions are LURD text that replays on the core. */
+ * freeze deadlocks, PI-corral pruning, and goal-room and tunnel macros;
+ * relevance cuts on request. Each call owns all of its memory, so calls in
+ * several threads at once are safe. Solutions are LURD text that replays on
+ * the core. */
 #ifndef SOLVER_H
 #define SOLVER_H
 
@@ -27,6 +28,12 @@ enum {
     SOLVER_WITHOUT_PUSH_ORDER = 1u << 2 /* pushes tried in the order of the boxes' rows */
 };
 
+/* Techniques on trial, off unless a call asks for them: measured, they do
+ * not pay on the whole yet. */
+enum {
+    SOLVER_WITH_RELEVANCE = 1u << 0 /* relevance cuts: pushes far off the last ones wait */
+};
+
 /* How one call searches, and its bounds. A zero limit means "no limit",
  * except memory_limit, where 0 means the default (SOLVER_DEFAULT_MEMORY). */
 typedef struct solver_options {
@@ -36,6 +43,7 @@ typedef struct solver_options {
     const volatile int *cancel; /* when not NULL, the search stops soon after *cancel != 0 */
     bool optimal;               /* find a solution with the fewest pushes (much slower) */
     uint32_t without;           /* SOLVER_WITHOUT_* bits; 0 for the full solver */
+    uint32_t with;              /* SOLVER_WITH_* bits; 0 for the full solver */
 } solver_options;
 
 #define SOLVER_DEFAULT_MEMORY ((uint64_t)1 << 30)
