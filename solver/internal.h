@@ -213,6 +213,7 @@ typedef struct solver_table {
     solver_node **nodes; /* chunks of nodes */
     uint8_t **keys;      /* chunks of packed box sets */
     uint32_t nchunks, chunk_cap;
+    uint64_t slots; /* nodes the chunks hold; a last chunk smaller than the others ends them */
     uint32_t *bucket;
     uint32_t nbuckets; /* a power of two */
     uint64_t bytes;    /* memory held */

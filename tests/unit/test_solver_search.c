@@ -30,9 +30,10 @@ static bool shared_level(const char *file, uint32_t number, soko_level *lvl)
     return found;
 }
 
-/* The smallest hint memory (16 MiB) gives the portfolio's greedy search a
- * quarter of it and its first search five eighths: each must still find a
- * solution of a small level, its caches leaving room for positions. */
+/* The smallest hint memory (16 MiB) gives the portfolio's A* search an
+ * eighth of it, its greedy search a quarter and its first search five
+ * eighths: each must still find a solution of a small level, its caches
+ * leaving room for positions. */
 static void a_search_with_little_memory_still_stores_positions(void)
 {
     static soko_level lvl;
@@ -48,8 +49,8 @@ static void a_search_with_little_memory_still_stores_positions(void)
     CHECK_INT(n, b.nboxes);
     solver_options opt;
     solver_options_default(&opt);
-    const uint64_t shares[] = {(uint64_t)4 << 20, (uint64_t)10 << 20};
-    for (uint32_t k = 0; k < 2; k++) {
+    const uint64_t shares[] = {(uint64_t)2 << 20, (uint64_t)4 << 20, (uint64_t)10 << 20};
+    for (uint32_t k = 0; k < sizeof shares / sizeof shares[0]; k++) {
         uint64_t nodes = 0;
         solver_search_args args = {
             .board = &b,
