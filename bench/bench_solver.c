@@ -12,7 +12,8 @@
  * bounds the positions per level too: a bound that does not depend on how
  * busy the machine is, for comparing versions of the solver. WITHOUT names
  * techniques the solver does without, separated by commas (goal-cuts,
- * packing), to measure what each one buys with the same binary. */
+ * packing, push-order), and techniques on trial it uses with a leading "+"
+ * (+relevance), to measure what each one buys with the same binary. */
 #include "bench_env.h"
 #include "soko.h"
 #include "solver.h"
@@ -62,14 +63,18 @@ static bool replays(const soko_level *lvl, const char *lurd)
     return ok;
 }
 
-/* The SOLVER_WITHOUT_* bits named in a comma-separated list; -1 when a
- * name is unknown. */
-static long without_bits(const char *list)
+/* The SOLVER_WITHOUT_* bits named in a comma-separated list, and in *with
+ * the SOLVER_WITH_* bits of the names written with a leading "+"; -1 when
+ * a name is unknown. */
+static long without_bits(const char *list, uint32_t *with)
 {
     static const struct {
         const char *name;
         uint32_t bit;
-    } names[] = {{"goal-cuts", SOLVER_WITHOUT_GOAL_CUTS}, {"packing", SOLVER_WITHOUT_PACKING}};
+    } names[] = {{"goal-cuts", SOLVER_WITHOUT_GOAL_CUTS},
+                 {"packing", SOLVER_WITHOUT_PACKING},
+                 {"push-order", SOLVER_WITHOUT_PUSH_ORDER},
+                 {"+relevance", SOLVER_WITH_RELEVANCE}};
     long bits = 0;
     while (*list != '\0') {
         size_t len = strcspn(list, ",");
@@ -79,7 +84,10 @@ static long without_bits(const char *list)
             k++;
         if (k == sizeof names / sizeof names[0])
             return len == 0 ? bits : -1;
-        bits |= names[k].bit;
+        if (names[k].name[0] == '+')
+            *with |= names[k].bit;
+        else
+            bits |= names[k].bit;
         list += len + (list[len] == ',');
     }
     return bits;
@@ -92,7 +100,8 @@ int main(int argc, char **argv)
     long first = argc > 3 ? atol(argv[3]) : 1;
     long last = argc > 4 ? atol(argv[4]) : 1000000;
     unsigned long long node_limit = argc > 5 ? strtoull(argv[5], NULL, 10) : 0;
-    long without = argc > 6 ? without_bits(argv[6]) : 0;
+    uint32_t with = 0;
+    long without = argc > 6 ? without_bits(argv[6], &with) : 0;
     if (without < 0) {
         fprintf(stderr, "bench_solver: unknown technique in %s\n", argv[6]);
         return 2;
@@ -111,8 +120,8 @@ int main(int argc, char **argv)
     printf("solver on %s, %.0f s per level, levels %ld..%ld", path, seconds, first, last);
     if (node_limit > 0)
         printf(", at most %llu nodes", node_limit);
-    if (without != 0)
-        printf(", without %s", argv[6]);
+    if (without != 0 || with != 0)
+        printf(", techniques %s", argv[6]);
     printf("\n");
     print_load("at the start");
     printf("%5s %-10s %7s %7s %10s %10s\n", "level", "result", "pushes", "moves", "ms", "nodes");
@@ -139,6 +148,7 @@ int main(int argc, char **argv)
         lim.time_limit = seconds;
         lim.node_limit = node_limit;
         lim.without = (uint32_t)without;
+        lim.with = with;
         solver_result r;
         solver_solve_level(&level, &lim, &r);
         const char *what = solver_status_name(r.status);

@@ -201,6 +201,7 @@ typedef struct solver_node {
     uint16_t on_goals; /* boxes on goals */
     uint8_t closed;    /* expanded, and not reopened since */
     uint8_t regions;   /* areas of empty squares the player cannot reach, at most 255 */
+    uint8_t run;       /* pushes near their last one since one that was not, at most 255 */
 } solver_node;
 
 #define SOLVER_NIL 0xFFFFFFFFu
@@ -212,6 +213,7 @@ typedef struct solver_table {
     solver_node **nodes; /* chunks of nodes */
     uint8_t **keys;      /* chunks of packed box sets */
     uint32_t nchunks, chunk_cap;
+    uint64_t slots; /* nodes the chunks hold; a last chunk smaller than the others ends them */
     uint32_t *bucket;
     uint32_t nbuckets; /* a power of two */
     uint64_t bytes;    /* memory held */
@@ -311,6 +313,29 @@ int solver_macros_room_push(solver_macros *m, const solver_board *b, uint16_t *o
  * Otherwise returns -1. occ marks the boxes after the push. */
 int solver_tunnel_push(const solver_board *b, const uint16_t *occ, uint16_t from, uint16_t to,
                        int dir, uint16_t *end, uint16_t *player);
+
+/* Relevance cuts (see relevance.c): squares within RELEVANCE_NEAR steps of
+ * each other are near; a push is near when its box is near where one of
+ * the last RELEVANCE_MEMORY pushes left theirs; RELEVANCE_RUN near pushes
+ * in a row earn a push that is not. */
+#define RELEVANCE_NEAR 4
+#define RELEVANCE_RUN 3
+#define RELEVANCE_MEMORY 3
+
+typedef struct solver_relevance {
+    uint8_t *dist; /* steps between squares, nsq by nsq, 255 beyond RELEVANCE_NEAR;
+                      NULL when the board is too big for cuts */
+    uint32_t nsq;
+    uint64_t bytes;
+} solver_relevance;
+
+/* Measures the steps between the board's squares, or leaves r->dist NULL
+ * (no cuts) on a board too big. Returns 0, or -1 when memory runs out. */
+int solver_relevance_init(solver_relevance *r, const solver_board *b);
+void solver_relevance_free(solver_relevance *r);
+
+/* Whether squares a and c are near; r->dist must not be NULL. */
+bool solver_relevance_near(const solver_relevance *r, uint16_t a, uint16_t c);
 
 /* The small searches for corral deadlocks (see subsearch.c). */
 #define SOLVER_SUB_BOXES 6

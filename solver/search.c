@@ -53,12 +53,14 @@ struct search {
     solver_macros macros;
     solver_fixed fixed;
     solver_sub sub;
-    bool macro_used; /* a macro cut the search: exhausting it proves nothing */
-    uint16_t *box;   /* the expanded node's boxes, in the order of its assignment's rows */
-    uint16_t *occ;   /* box number + 1 on each square, 0 when empty */
+    solver_relevance rel; /* no table when the search makes no relevance cuts */
+    bool macro_used;      /* a macro or a cut narrowed the search: exhausting it proves nothing */
+    uint16_t *box;        /* the expanded node's boxes, in the order of its assignment's rows */
+    uint16_t *occ;        /* box number + 1 on each square, 0 when empty */
     uint8_t *key;
     uint8_t *freeze_work;
     solver_push *pushes;
+    uint64_t *rank; /* the rank of each push, while they are ordered */
     uint64_t budget;
     const char *stop; /* why the search stopped early, or NULL */
     uint32_t found;   /* the solved node, or SOLVER_NIL */
@@ -152,14 +154,20 @@ static int setup(search *s, const solver_search_args *args)
     s->key = malloc(b->key_bytes);
     s->freeze_work = calloc(b->nsq + 1, 1);
     s->pushes = malloc(((size_t)b->nboxes * 4 + 4) * sizeof *s->pushes);
+    s->rank = malloc(((size_t)b->nboxes * 4 + 4) * sizeof *s->rank);
     if (s->box == NULL || s->occ == NULL || s->key == NULL || s->freeze_work == NULL ||
-        s->pushes == NULL)
+        s->pushes == NULL || s->rank == NULL)
         return -1;
     uint64_t cap = args->memory / 16 < MATCH_CACHE_BYTES ? args->memory / 16 : MATCH_CACHE_BYTES;
     if (cache_init(&s->cache, b->nboxes, cap) < 0 || solver_fixed_init(&s->fixed, b) < 0)
         return -1;
+    /* cuts go with the macros: a search without them is the one that proves */
+    if (args->macros && (args->options->with & SOLVER_WITH_RELEVANCE) &&
+        solver_relevance_init(&s->rel, b) < 0)
+        return -1;
     /* the caches and the work space take a share too */
-    uint64_t fixed = s->cache.bytes + s->fixed.bytes + (uint64_t)b->nsq * 64 + ((uint64_t)1 << 20);
+    uint64_t fixed = s->cache.bytes + s->fixed.bytes + s->rel.bytes + (uint64_t)b->nsq * 64 +
+                     ((uint64_t)1 << 20);
     s->budget = args->memory > fixed ? args->memory - fixed : 0;
     if (solver_table_init(&s->table, b->key_bytes, s->budget) < 0 ||
         solver_fill_init(&s->reach, b->nsq) < 0 || solver_fill_init(&s->child, b->nsq) < 0 ||
@@ -187,11 +195,13 @@ static void teardown(search *s)
     solver_macros_free(&s->macros);
     solver_fixed_free(&s->fixed);
     solver_sub_free(&s->sub);
+    solver_relevance_free(&s->rel);
     free(s->box);
     free(s->occ);
     free(s->key);
     free(s->freeze_work);
     free(s->pushes);
+    free(s->rank);
 }
 
 static uint64_t box_hash(const solver_board *b, const uint16_t *box)
@@ -299,6 +309,21 @@ static uint8_t count_regions(search *s)
     return (uint8_t)regions;
 }
 
+/* Whether square x is near where one of the last RELEVANCE_MEMORY pushes
+ * up to node i left its box. */
+static bool near_recent(const search *s, uint32_t i, uint16_t x)
+{
+    for (uint32_t k = 0; k < (uint32_t)RELEVANCE_MEMORY && i != SOLVER_NIL; k++) {
+        const solver_node *n = solver_table_node(&s->table, i);
+        if (n->to == SOLVER_NONE)
+            return true;
+        if (solver_relevance_near(&s->rel, x, n->to))
+            return true;
+        i = n->parent;
+    }
+    return false;
+}
+
 /* Tries one push from the expanded node `parent`: stores the position it
  * leads to when it is new (or reached in fewer pushes) and not lost.
  * Returns true when a goal-room macro took the box on to its goal and the
@@ -394,6 +419,14 @@ static bool try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_pu
     n->to = to;
     n->regions = count_regions(s);
     n->on_goals = (uint16_t)(pn->on_goals + b->goal[to] - b->goal[from]);
+    /* a box taken on by a macro ends a piece of work: any push may follow */
+    if (extra >= 0) {
+        n->run = RELEVANCE_RUN;
+    } else if (s->rel.dist == NULL || near_recent(s, parent, from)) {
+        n->run = (uint8_t)(pn->run < 255 ? pn->run + 1 : 255);
+    } else {
+        n->run = 0;
+    }
     /* a push-optimal search may only stop when a solved node is popped */
     if (h == 0 && !s->args->options->optimal)
         s->found = i;
@@ -417,6 +450,27 @@ static bool enters_room(const search *s, solver_push push)
            m->entrance_of[push.box] == m->room_of[to];
 }
 
+/* Relevance cuts: unless node i's push ended a run of RELEVANCE_RUN near
+ * ones, keeps only the pushes near its last pushes (and those into goal
+ * rooms), in their order, when there are any. Returns how many are left. */
+static uint32_t relevance_cut(search *s, uint32_t i, solver_push *pushes, uint32_t count)
+{
+    const solver_node *n = solver_table_node(&s->table, i);
+    if (s->rel.dist == NULL || n->to == SOLVER_NONE || n->run >= RELEVANCE_RUN)
+        return count;
+    uint32_t near = 0;
+    for (uint32_t k = 0; k < count; k++)
+        near += near_recent(s, i, pushes[k].box) || enters_room(s, pushes[k]);
+    if (near == 0 || near == count)
+        return count;
+    uint32_t kept = 0;
+    for (uint32_t k = 0; k < count; k++)
+        if (near_recent(s, i, pushes[k].box) || enters_room(s, pushes[k]))
+            pushes[kept++] = pushes[k];
+    s->macro_used = true;
+    return kept;
+}
+
 /* Tries the pushes of the expanded node. Goal cuts: the pushes into goal
  * rooms go first, and when one of them fills the room's next goal without
  * losing the position, the others are not tried. A box brought home that
@@ -437,6 +491,43 @@ static void try_pushes(search *s, uint32_t i, uint64_t hash, const solver_push *
             try_push(s, i, hash, pushes[k]);
 }
 
+/* The rank of a push in the order pushes are tried, smallest first. The
+ * open lists pop the newest of equal nodes first, so among children they
+ * rank alike the push tried last is searched first: the box pushed last
+ * (it keeps moving while nothing better is known, as a player would push
+ * it), then the box that lands nearest a goal (it finishes what it
+ * started), then the larger square and direction, only to fix the order. */
+static uint64_t push_rank(const search *s, solver_push push, uint16_t last)
+{
+    const solver_board *b = s->b;
+    uint16_t to = b->nb[push.box * 4 + push.dir];
+    uint32_t near = SOLVER_FAR;
+    for (uint32_t g = 0; g < b->nboxes; g++)
+        if (b->dist[(size_t)to * b->nboxes + g] < near)
+            near = b->dist[(size_t)to * b->nboxes + g];
+    return ((uint64_t)(push.box == last) << 40) | ((uint64_t)(SOLVER_FAR - near) << 20) |
+           ((uint64_t)push.box << 2) | push.dir;
+}
+
+/* Sorts the pushes by push_rank (an insertion sort: they are few). The
+ * order would otherwise follow the rows of the node's assignment, which
+ * depend on whether it was kept in the cache: an accident, not a rule. */
+static void order_pushes(search *s, solver_push *pushes, uint32_t count, uint16_t last)
+{
+    uint64_t *rank = s->rank;
+    for (uint32_t k = 0; k < count; k++) {
+        solver_push p = pushes[k];
+        uint64_t r = push_rank(s, p, last);
+        uint32_t j = k;
+        for (; j > 0 && rank[j - 1] > r; j--) {
+            rank[j] = rank[j - 1];
+            pushes[j] = pushes[j - 1];
+        }
+        rank[j] = r;
+        pushes[j] = p;
+    }
+}
+
 static void expand(search *s, uint32_t i)
 {
     const solver_board *b = s->b;
@@ -454,14 +545,17 @@ static void expand(search *s, uint32_t i)
     uint32_t count = 0;
     if (n->to != SOLVER_NONE && solver_sub_deadlock(&s->sub, b, s->occ, &s->reach, n->to, player))
         goto done;
-    const solver_push *pushes = s->pushes;
+    solver_push *pushes = s->pushes;
     int corral = solver_corral_find(&s->corral, b, s->occ, &s->reach);
     if (corral >= 0) {
         count = (uint32_t)corral;
         pushes = s->corral.best;
     } else {
-        count = all_pushes(s);
+        /* a PI-corral's pushes are all needed: none is cut */
+        count = relevance_cut(s, i, pushes, all_pushes(s));
     }
+    if (!(s->args->options->without & SOLVER_WITHOUT_PUSH_ORDER))
+        order_pushes(s, pushes, count, n->to);
     s->match_ready = false;
     try_pushes(s, i, hash, pushes, count);
 done:
@@ -542,6 +636,7 @@ static uint32_t add_root(search *s, int *status, const char **reason)
     for (uint32_t k = 0; k < b->nboxes; k++)
         n->on_goals = (uint16_t)(n->on_goals + b->goal[s->box[k]]);
     n->from = n->to = SOLVER_NONE;
+    n->run = 255;
     if (h == 0)
         s->found = i;
     return i;

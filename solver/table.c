@@ -8,6 +8,8 @@
 
 #define CHUNK_BITS 16
 #define CHUNK (1u << CHUNK_BITS)
+/* A budget too small for a whole chunk still gets one this big at least. */
+#define SMALL_CHUNK 1024u
 
 int solver_table_init(solver_table *t, uint32_t key_bytes, uint64_t budget)
 {
@@ -83,11 +85,20 @@ static int grow_buckets(solver_table *t)
     return 0;
 }
 
+/* Adds a chunk of CHUNK nodes, or, when the budget holds fewer (but
+ * SMALL_CHUNK at least), a smaller one that is the last: the nodes of a
+ * chunk never move, and numbers map to chunks by CHUNK_BITS. Returns 0, or
+ * -1 when the budget or malloc runs out. */
 static int add_chunk(solver_table *t)
 {
-    uint64_t size = (uint64_t)CHUNK * (sizeof(solver_node) + t->key_bytes);
-    if (t->bytes + size > t->budget)
+    if (t->slots & (CHUNK - 1))
+        return -1; /* a smaller chunk ended the table */
+    uint64_t node = sizeof(solver_node) + t->key_bytes;
+    uint64_t room = t->budget > t->bytes ? (t->budget - t->bytes) / node : 0;
+    uint32_t count = room < CHUNK ? (uint32_t)room : CHUNK;
+    if (count < SMALL_CHUNK)
         return -1;
+    uint64_t size = count * node;
     if (t->nchunks == t->chunk_cap) {
         uint32_t cap = t->chunk_cap ? t->chunk_cap * 2 : 16;
         solver_node **nodes = realloc(t->nodes, cap * sizeof *nodes);
@@ -100,8 +111,8 @@ static int add_chunk(solver_table *t)
         t->keys = keys;
         t->chunk_cap = cap;
     }
-    solver_node *n = malloc((size_t)CHUNK * sizeof *n);
-    uint8_t *k = malloc((size_t)CHUNK * t->key_bytes);
+    solver_node *n = malloc((size_t)count * sizeof *n);
+    uint8_t *k = malloc((size_t)count * t->key_bytes);
     if (n == NULL || k == NULL) {
         free(n);
         free(k);
@@ -110,6 +121,7 @@ static int add_chunk(solver_table *t)
     t->nodes[t->nchunks] = n;
     t->keys[t->nchunks] = k;
     t->nchunks++;
+    t->slots += count;
     t->bytes += size;
     return 0;
 }
@@ -118,7 +130,7 @@ uint32_t solver_table_add(solver_table *t, uint64_t hash, uint16_t player, const
 {
     if (t->count == SOLVER_NIL - 1)
         return SOLVER_NIL;
-    if ((t->count >> CHUNK_BITS) >= t->nchunks && add_chunk(t) < 0)
+    if (t->count >= t->slots && add_chunk(t) < 0)
         return SOLVER_NIL;
     if (t->count >= t->nbuckets)
         grow_buckets(t);
