@@ -32,10 +32,13 @@ test('announcements count one move and one push in the singular', async () => {
   assert.deepEqual(errors, []);
 });
 
-/** The badge on a level's card in the library ('' for none). */
+/** The badge on a level's card in the library ('' for none), as the
+ * server says now: the cards of an earlier visit stay in the page until
+ * the fresh ones replace them, so those are marked and waited out. */
 async function badgeOf(page, level) {
+  await page.evaluate(() => document.querySelectorAll('.level-card').forEach((c) => { c.dataset.stale = '1'; }));
   await page.goto(`${page.url().replace(/#.*/, '')}#/library/${level.collection_id}`);
-  await page.waitForSelector(`.level-card[data-level="${level.id}"]`);
+  await page.waitForSelector(`.level-card[data-level="${level.id}"]:not([data-stale])`);
   return page.evaluate((id) => document.querySelector(`.level-card[data-level="${id}"] .badge`)?.textContent ?? '', level.id);
 }
 
