@@ -123,3 +123,31 @@ bool ref_floor(const soko_level *l, int c)
 {
     return c >= 0 && !(l->cell[c] & (SOKO_WALL | SOKO_OUTSIDE));
 }
+
+soko_level *shared_level(const char *file, uint32_t number)
+{
+    size_t len;
+    char *text = read_file(shared_path(file), &len);
+    if (text == NULL)
+        return NULL;
+    static soko_reader reader;
+    static soko_entry entry;
+    soko_reader_init(&reader, text, (uint32_t)len);
+    while (soko_reader_next(&reader, &entry) == 1) {
+        if (entry.number != number)
+            continue;
+        soko_level *lvl = malloc(sizeof *lvl);
+        soko_error err;
+        int rc =
+            soko_level_parse(lvl, text + entry.board.off, entry.board.len, entry.board_line, &err);
+        free(text);
+        if (rc == SOKO_OK)
+            return lvl;
+        free(lvl);
+        check_fail(__FILE__, __LINE__, "%s level %u does not parse", file, number);
+        return NULL;
+    }
+    free(text);
+    check_fail(__FILE__, __LINE__, "%s level %u not found", file, number);
+    return NULL;
+}

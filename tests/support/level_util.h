@@ -13,6 +13,12 @@
  * the parser's located error. */
 soko_level *level_from_text(const char *text);
 
+/* Level `number` of a collection in the shared folder (`file` relative to
+ * it, as shared_path takes it). Returns a level the caller frees, or NULL
+ * after a check failure that says whether the file, the level or its
+ * parse failed. */
+soko_level *shared_level(const char *file, uint32_t number);
+
 /* Writes a position (the level's squares with `cell`'s boxes and the player
  * on `player`) as board rows ending in '\n', outside squares as spaces.
  * Returns out, always NUL-terminated and cut to fit. */

@@ -512,35 +512,6 @@ static void a_hint_in_a_lost_position_says_unsolvable(void)
     free(lvl);
 }
 
-/* Level `number` of a shared collection; NULL after a check failure. */
-static soko_level *shared_level(const char *file, uint32_t number)
-{
-    size_t len;
-    char *text = read_file(shared_path(file), &len);
-    if (text == NULL)
-        return NULL;
-    static soko_reader reader;
-    static soko_entry entry;
-    soko_reader_init(&reader, text, (uint32_t)len);
-    while (soko_reader_next(&reader, &entry) == 1) {
-        if (entry.number != number)
-            continue;
-        soko_level *lvl = malloc(sizeof *lvl);
-        soko_error err;
-        int rc =
-            soko_level_parse(lvl, text + entry.board.off, entry.board.len, entry.board_line, &err);
-        free(text);
-        if (rc == SOKO_OK)
-            return lvl;
-        free(lvl);
-        check_fail(__FILE__, __LINE__, "%s level %u does not parse", file, number);
-        return NULL;
-    }
-    free(text);
-    check_fail(__FILE__, __LINE__, "%s level %u not found", file, number);
-    return NULL;
-}
-
 /* The last Sasquatch level is far beyond 50 ms or 200 nodes of search. */
 static void limits_and_cancellation_stop_the_search(void)
 {

@@ -2,33 +2,11 @@
  * in memory goes to positions, not only to its caches. */
 #include "check.h"
 #include "internal.h"
+#include "level_util.h"
 #include "reader.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* Level `number` of a shared collection, parsed into *lvl; false (after a
- * check failure) when it cannot be read. */
-static bool shared_level(const char *file, uint32_t number, soko_level *lvl)
-{
-    size_t len;
-    char *text = read_file(shared_path(file), &len);
-    if (text == NULL)
-        return false;
-    static soko_reader reader;
-    static soko_entry entry;
-    bool found = false;
-    soko_reader_init(&reader, text, (uint32_t)len);
-    while (!found && soko_reader_next(&reader, &entry) == 1) {
-        soko_error err;
-        found =
-            entry.number == number && soko_level_parse(lvl, text + entry.board.off, entry.board.len,
-                                                       entry.board_line, &err) == SOKO_OK;
-    }
-    free(text);
-    CHECK_MSG(found, "%s level %u not found", file, number);
-    return found;
-}
 
 /* The smallest hint memory (16 MiB) gives the portfolio's A* search an
  * eighth of it, its greedy search a quarter and its first search five
@@ -36,15 +14,15 @@ static bool shared_level(const char *file, uint32_t number, soko_level *lvl)
  * leaving room for positions. */
 static void a_search_with_little_memory_still_stores_positions(void)
 {
-    static soko_level lvl;
-    if (!shared_level("levels/Microban_155.xsb", 2, &lvl))
+    soko_level *lvl = shared_level("levels/Microban_155.xsb", 2);
+    if (lvl == NULL)
         return;
     solver_board b;
-    CHECK_INT(solver_board_build(&b, &lvl), 0);
+    CHECK_INT(solver_board_build(&b, lvl), 0);
     uint16_t *boxes = malloc((b.nboxes + 1) * sizeof *boxes);
     uint32_t n = 0;
     for (uint32_t s = 0; s < b.nsq; s++)
-        if (lvl.cell[b.cell[s]] & SOKO_BOX)
+        if (lvl->cell[b.cell[s]] & SOKO_BOX)
             boxes[n++] = (uint16_t)s;
     CHECK_INT(n, b.nboxes);
     solver_options opt;
@@ -55,7 +33,7 @@ static void a_search_with_little_memory_still_stores_positions(void)
         solver_search_args args = {
             .board = &b,
             .boxes = boxes,
-            .player = b.square[lvl.player],
+            .player = b.square[lvl->player],
             .options = &opt,
             .started = solver_clock(),
             .memory = shares[k],
@@ -79,6 +57,7 @@ static void a_search_with_little_memory_still_stores_positions(void)
     }
     free(boxes);
     solver_board_free(&b);
+    free(lvl);
 }
 
 /* Solves XSokoban level 4 (20 boxes) under two memory limits, both ample,
@@ -86,8 +65,8 @@ static void a_search_with_little_memory_still_stores_positions(void)
  * were the same; `without` as in solver_options. */
 static bool same_search_under_two_memories(uint32_t without, uint64_t nodes[2])
 {
-    static soko_level lvl;
-    if (!shared_level("levels/XSokoban_90.xsb", 4, &lvl))
+    soko_level *lvl = shared_level("levels/XSokoban_90.xsb", 4);
+    if (lvl == NULL)
         return false;
     /* 32 MiB keeps half the assignments 256 MiB keeps */
     const uint64_t memory[] = {(uint64_t)32 << 20, (uint64_t)256 << 20};
@@ -98,7 +77,7 @@ static bool same_search_under_two_memories(uint32_t without, uint64_t nodes[2])
         opt.memory_limit = memory[k];
         opt.without = without;
         solver_result r;
-        solver_solve_level(&lvl, &opt, &r);
+        solver_solve_level(lvl, &opt, &r);
         CHECK_MSG(r.status == SOLVER_SOLVED, "XSokoban 4 with %llu MiB: %s (%s)",
                   (unsigned long long)(memory[k] >> 20), solver_status_name(r.status), r.reason);
         nodes[k] = r.nodes;
@@ -107,6 +86,7 @@ static bool same_search_under_two_memories(uint32_t without, uint64_t nodes[2])
         solver_result_free(&r);
     }
     bool same = lurd[0] != NULL && lurd[1] != NULL && strcmp(lurd[0], lurd[1]) == 0;
+    free(lvl);
     free(lurd[0]);
     free(lurd[1]);
     return same;
