@@ -166,8 +166,12 @@ static const char SQL_GAME_RECORD_PG[] =
     "UPDATE games SET seq = ?2, moves = ?8, pushes = ?9, solved = ?10, updated_at = ?7 "
     "WHERE id = ?1";
 
-/* Binds the parameters of the statements above that sql names. */
-static int run_record(const char *sql, const struct storage_game *g,
+/* Parts of an entry's record that a statement above writes. */
+enum { RECORD_LOG = 1, RECORD_COUNTS = 2 };
+
+/* Runs sql, which writes the `parts` of the record, binding their
+ * parameters. */
+static int run_record(const char *sql, unsigned parts, const struct storage_game *g,
                       const struct storage_log_entry *e, int64_t now, const char *what)
 {
     struct sql_stmt *st = storage_stmt(sql);
@@ -175,14 +179,14 @@ static int run_record(const char *sql, const struct storage_game *g,
         return STORAGE_ERROR;
     sql_bind_int64(st, 1, g->id);
     sql_bind_int64(st, 2, e->seq);
-    if (sql != SQL_GAME_UPDATE) {
+    if (parts & RECORD_LOG) {
         sql_bind_text(st, 3, kind_names[e->kind]);
         sql_bind_text(st, 4, e->steps);
         sql_bind_int64(st, 5, e->count);
         sql_bind_text(st, 6, e->request);
     }
     sql_bind_int64(st, 7, now);
-    if (sql != SQL_LOG_APPEND) {
+    if (parts & RECORD_COUNTS) {
         sql_bind_int64(st, 8, g->moves);
         sql_bind_int64(st, 9, g->pushes);
         sql_bind_int64(st, 10, g->solved ? 1 : 0);
@@ -196,10 +200,11 @@ int storage_game_record(const struct storage_game *g, const struct storage_log_e
     if (e->kind < 0 || e->kind > 3 || e->seq != g->seq)
         return STORAGE_ERROR;
     if (sql_backend() == SQL_POSTGRES)
-        return run_record(SQL_GAME_RECORD_PG, g, e, now, "recording an entry of a game");
-    int status = run_record(SQL_LOG_APPEND, g, e, now, "appending to a game log");
+        return run_record(SQL_GAME_RECORD_PG, RECORD_LOG | RECORD_COUNTS, g, e, now,
+                          "recording an entry of a game");
+    int status = run_record(SQL_LOG_APPEND, RECORD_LOG, g, e, now, "appending to a game log");
     if (status == STORAGE_OK)
-        status = run_record(SQL_GAME_UPDATE, g, e, now, "updating a game");
+        status = run_record(SQL_GAME_UPDATE, RECORD_COUNTS, g, e, now, "updating a game");
     return status;
 }
 
