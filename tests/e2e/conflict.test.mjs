@@ -6,7 +6,7 @@
 // player chooses, a reload asks again.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, openBrowser, closeAll, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition, serverGame, apiGet, screenshotPath } from './harness.mjs';
+import { startServer, openBrowser, closeAll, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition, serverGame, apiGet, screenshotPath, routeNow } from './harness.mjs';
 
 let server, mine, other, levels;
 before(async () => {
@@ -28,7 +28,7 @@ async function openOnBoth(level) {
     await waitSynced(page);
   }
   await mine.page.evaluate(() => window.sokod.live.stop());
-  await mine.page.route(LOG, (route) => route.abort('internetdisconnected'));
+  await routeNow(mine.page, LOG, (route) => route.abort('internetdisconnected'));
 }
 
 /** Plays `here` on the cut-off device and `there` on the other, then lets

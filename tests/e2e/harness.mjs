@@ -308,6 +308,39 @@ export async function clickSquare(page, x, y, tap = false) {
   else await page.mouse.click(px, py);
 }
 
+/** Resolves once the routes set on `page` see the page's own requests.
+ * page.route returns when the browser has been told to intercept (the
+ * first route turns interception on), but the page takes that change a
+ * moment later: a request it makes in that moment goes straight to the
+ * server, unseen by the route, and a test that holds or alters it waits in
+ * vain. A probe is asked for until a route answers it. */
+export async function routesLive(page) {
+  const probe = '**/__sokod-test-route-probe*';
+  let seen = false;
+  await page.route(probe, (route) => {
+    seen = true;
+    return route.fulfill({ status: 204 });
+  });
+  try {
+    for (let i = 0; i < 200 && !seen; i++) {
+      await page.evaluate((u) => fetch(u, { cache: 'no-store' }).then(() => {}, () => {}), `/__sokod-test-route-probe?${i}`);
+      if (!seen) await new Promise((r) => setTimeout(r, 25));
+    }
+  } finally {
+    // Other routes stay, so interception stays on: removing this one
+    // changes nothing in the page.
+    await page.unroute(probe);
+  }
+  if (!seen) throw new Error('the page\'s requests did not reach the test\'s routes within 200 probes');
+}
+
+/** page.route(url, handler, options), resolved once the route sees the
+ * page's requests (see routesLive). */
+export async function routeNow(page, url, handler, options) {
+  await page.route(url, handler, options);
+  await routesLive(page);
+}
+
 /** Holds back the page's answers to requests matching url (with `method`,
  * or any), to build a race on purpose: the first such request only, or
  * every one with `all`. Each held request reaches the server at once; only
@@ -330,7 +363,7 @@ export async function holdAnswers(page, url, { method = null, all = false } = {}
     setTimeout(() => fail(new Error(`the page did not ask for ${url} within 30 s`)), 30000).unref();
   });
   arrived.catch(() => {}); // a failure reaches those who wait for it, and only them
-  await page.route(url, async (route) => {
+  await routeNow(page, url, async (route) => {
     const req = route.request();
     if (method && req.method() !== method) return route.continue();
     n++;
@@ -346,12 +379,17 @@ export async function holdAnswers(page, url, { method = null, all = false } = {}
     arrived,
     count: () => n,
     async release() {
-      if (held.length === 0) await arrived;
-      const done = held.map((req) => page.waitForEvent('requestfinished', (r) => r === req));
-      open();
-      await Promise.all(done);
-      await page.evaluate(() => new Promise((r) => setTimeout(r, 250)));
-      await page.unroute(url);
+      try {
+        if (held.length === 0) await arrived;
+        const done = held.map((req) => page.waitForEvent('requestfinished', (r) => r === req));
+        open();
+        await Promise.all(done);
+        await page.evaluate(() => new Promise((r) => setTimeout(r, 250)));
+      } finally {
+        // Failed or not, later tests on this page are not held.
+        open();
+        await page.unroute(url);
+      }
     },
   };
 }

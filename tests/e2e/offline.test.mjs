@@ -3,7 +3,7 @@
 // reaches it in order, nothing lost and nothing doubled.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServerAndBrowser, closeAll, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition, serverGame, counters, apiGet } from './harness.mjs';
+import { startServerAndBrowser, closeAll, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition, serverGame, counters, apiGet, routeNow } from './harness.mjs';
 
 let server, browser;
 before(async () => ({ server, browser } = await startServerAndBrowser()));
@@ -54,7 +54,7 @@ test('a refused entry snaps the board to the server with a message', async () =>
   const before = await localPosition(page);
   // The network turns the next step into one the server must refuse: a step
   // into the wall above the player.
-  await page.route('**/api/v1/games/*/log', async (route) => {
+  await routeNow(page, '**/api/v1/games/*/log', async (route) => {
     const body = JSON.parse(route.request().postData());
     await route.continue({ postData: JSON.stringify({ ...body, steps: 'uuuuuuuu' }) });
   });

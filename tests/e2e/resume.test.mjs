@@ -5,7 +5,7 @@
 // follow the server, a resend after a reload) undo nothing played since.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, openBrowser, closeAll, sendAccountForm, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition, serverGame, holdAnswers } from './harness.mjs';
+import { startServer, openBrowser, closeAll, sendAccountForm, waitForGame, waitSynced, tutorialLevels, press, arrows, localPosition, serverGame, holdAnswers, routeNow } from './harness.mjs';
 
 let server, phone, laptop, level;
 before(async () => {
@@ -118,7 +118,7 @@ test('the game fetched after an answer that differs is not adopted once the play
   const id = await page.evaluate(() => window.sokod.gameId());
   // The network turns an undo into two: the answer differs from the page,
   // which fetches the whole game to follow the server; that comes late.
-  await page.route('**/api/v1/games/*/log', async (route) => {
+  await routeNow(page, '**/api/v1/games/*/log', async (route) => {
     const body = JSON.parse(route.request().postData());
     await route.continue({ postData: JSON.stringify({ ...body, undo: body.undo + 1 }) });
   }, { times: 1 });

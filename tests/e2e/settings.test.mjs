@@ -2,7 +2,7 @@
 // every device the player logs in on, and survives a reload there.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, openBrowser, closeAll, apiGet, holdAnswers } from './harness.mjs';
+import { startServer, openBrowser, closeAll, apiGet, holdAnswers, routeNow } from './harness.mjs';
 
 let server, phone, laptop;
 before(async () => {
@@ -107,7 +107,7 @@ test('options changed quickly reach the server in order, and the theme chosen la
   const gate = new Promise((r) => { open = r; });
   const firstSent = new Promise((r) => { sent = r; });
   const puts = [];
-  await page.route('**/api/v1/account/settings', async (route) => {
+  await routeNow(page, '**/api/v1/account/settings', async (route) => {
     if (route.request().method() !== 'PUT') return route.continue();
     puts.push(route.request());
     if (puts.length === 1) {
@@ -120,7 +120,7 @@ test('options changed quickly reach the server in order, and the theme chosen la
   let openTheme;
   const themeGate = new Promise((r) => { openTheme = r; });
   let themeHeld = null;
-  await page.route(`**/themes/${first}.json`, async (route) => {
+  await routeNow(page, `**/themes/${first}.json`, async (route) => {
     themeHeld = route.request();
     const response = await route.fetch();
     await themeGate;
