@@ -92,29 +92,30 @@ static int list_migrations(const char *dir, struct migration **out)
     return n;
 }
 
+/* Nodes that start together apply each migration once: the first to take
+ * this lock applies it, the others wait, then find it applied. The key is
+ * any constant of sokod's own ("sokodmig" in ASCII). */
+#define PG_MIGRATE_LOCK "SELECT pg_advisory_xact_lock(8317147483291658599)"
+static const char SQL_PG_MIGRATE_LOCK[] = PG_MIGRATE_LOCK;
 /* PostgreSQL keeps the version in a table of one row, made by the runner
- * before the first migration. */
-static const char SQL_PG_VERSION_TABLE[] =
+ * before the first migration. The script is one transaction, under the
+ * migrations' lock: two nodes making the table at once would otherwise
+ * both find it missing, and the second would fail on the first's (or both
+ * would insert a row). */
+static const char SQL_PG_VERSION_TABLE[] = PG_MIGRATE_LOCK
+    "; "
     "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL); "
     "INSERT INTO schema_version SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM schema_version)";
 static const char SQL_PG_VERSION[] = "SELECT version FROM schema_version";
 static const char SQL_PG_VERSION_SET[] = "UPDATE schema_version SET version = ?";
-/* Nodes that start together apply each migration once: the first to take
- * this lock applies it, the others wait, then find it applied. The key is
- * any constant of sokod's own ("sokodmig" in ASCII). */
-static const char SQL_PG_MIGRATE_LOCK[] = "SELECT pg_advisory_xact_lock(8317147483291658599)";
 static const char SQL_LITE_VERSION[] = "PRAGMA user_version";
 
 static int schema_version(int *version)
 {
     bool pg = sql_backend() == SQL_POSTGRES;
     if (pg &&
-        storage_conn_exec(SQL_PG_VERSION_TABLE, "making the schema_version table") != STORAGE_OK) {
-        /* Two nodes creating it at once: one fails, and finds it made. */
-        if (storage_conn_exec("SELECT 1 FROM schema_version", "reading the schema version") !=
-            STORAGE_OK)
-            return STORAGE_ERROR;
-    }
+        storage_conn_exec(SQL_PG_VERSION_TABLE, "making the schema_version table") != STORAGE_OK)
+        return STORAGE_ERROR;
     struct sql_stmt *st = storage_stmt(pg ? SQL_PG_VERSION : SQL_LITE_VERSION);
     if (st == NULL)
         return STORAGE_ERROR;
