@@ -18,7 +18,10 @@
 # (more flags for sokod serve), BENCH_SERVER_LOG (a file to keep sokod's
 # log in), BENCH_SERVER_WRK_CPU (a CPU number: wrk runs on that CPU alone
 # and both servers on the others, so that neither server competes with its
-# load generator; empty, the default: no pinning).
+# load generator; empty, the default: no pinning), BENCH_SERVER_SYSCALLS
+# (1: count each server's system calls during its runs with perf's syscall
+# tracepoints, and print them per request; the counting slows both servers
+# alike, so the throughput of such a run is not the one to quote).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/support/bench.sh"
@@ -29,6 +32,7 @@ wrk_threads=${BENCH_SERVER_WRK_THREADS:-2}
 pause_ms=${BENCH_SERVER_PAUSE_MS:-100}
 read -r -a sokod_args <<<"${BENCH_SERVER_SOKOD_ARGS:-}"
 wrk_cpu=${BENCH_SERVER_WRK_CPU:-}
+count_syscalls=${BENCH_SERVER_SYSCALLS:-0}
 
 # With BENCH_SERVER_WRK_CPU, wrk and the servers run on CPUs of their own.
 wrk_pin=()
@@ -49,6 +53,7 @@ nginx_bin=$(command -v nginx || true)
 missing=()
 command -v wrk >/dev/null || missing+=(wrk)
 [ -z "$nginx_bin" ] && missing+=(nginx)
+[ "$count_syscalls" = 1 ] && ! command -v perf >/dev/null && missing+=(linux-perf)
 if [ ${#missing[@]} -gt 0 ]; then
   bench_install "${missing[@]}"
   nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
@@ -59,8 +64,13 @@ tmp=$(mktemp -d /tmp/sokod-bench-server.XXXXXX)
 chmod 755 "$tmp" # nginx's workers run as nobody and read the tiny file
 sokod_pid=
 nginx_pid=
+perf_pid=
 stop_all() {
   trap - EXIT INT TERM
+  if [ -n "$perf_pid" ] && kill -0 "$perf_pid" 2>/dev/null; then
+    kill -INT "$perf_pid" 2>/dev/null || true
+    wait "$perf_pid" 2>/dev/null || true
+  fi
   if [ -n "$sokod_pid" ] && kill -0 "$sokod_pid" 2>/dev/null; then
     kill -TERM "$sokod_pid" 2>/dev/null || true
     wait "$sokod_pid" 2>/dev/null || true
@@ -157,7 +167,8 @@ SOKOD_CONNECTIONS_PER_ADDRESS=${SOKOD_CONNECTIONS_PER_ADDRESS:-1000000} \
 sokod_pid=$!
 sokod_port=
 for _ in $(seq 100); do
-  sokod_port=$(sed -n 's/^sokod: listening on http:.*:\([0-9]*\)$/\1/p' "$tmp/sokod/stdout")
+  # The shell may not have created the file yet: no port then.
+  sokod_port=$(sed -n 's/^sokod: listening on http:.*:\([0-9]*\)$/\1/p' "$tmp/sokod/stdout" 2>/dev/null || true)
   [ -n "$sokod_port" ] && break
   kill -0 "$sokod_pid" 2>/dev/null || break
   sleep 0.1
@@ -216,6 +227,52 @@ per_req() { awk -v ms="$1" -v r="$2" 'BEGIN { printf "%.1f", (r > 0) ? ms * 1000
 nginx_pids() { echo "$nginx_pid" $(pgrep -P "$nginx_pid" || true); }
 kib_of() { awk -v k="$2" '$1 == k":" { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
 
+# With BENCH_SERVER_SYSCALLS=1, starts counting the system calls of the
+# processes PID... (all their threads) into FILE; syscalls_stop ends it.
+syscalls_start() {
+  [ "$count_syscalls" = 1 ] || return 0
+  local file=$1
+  shift
+  local events threads=0 pid i
+  events=$(perf list 'syscalls:sys_enter_*' 2>/dev/null | grep -c 'syscalls:sys_enter_' || true)
+  for pid in "$@"; do threads=$((threads + $(find "/proc/$pid/task" -mindepth 1 -maxdepth 1 | wc -l))); done
+  perf stat -x, -e 'syscalls:sys_enter_*' -p "$(echo "$@" | tr ' ' ,)" -o "$file" 2>/dev/null &
+  perf_pid=$!
+  # perf opens a counter per system call and thread before it counts: on a
+  # loaded machine that takes seconds, and requests sent before would be
+  # counted but their system calls not. Wait for them all (30 s at most).
+  for i in $(seq 300); do
+    [ "$(find "/proc/$perf_pid/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)" -ge $((events * threads)) ] && break
+    sleep 0.1
+  done
+}
+syscalls_stop() {
+  [ -n "$perf_pid" ] || return 0
+  kill -INT "$perf_pid" 2>/dev/null || true
+  wait "$perf_pid" 2>/dev/null || true
+  perf_pid=
+}
+# From perf's FILE and a request count: the system calls per request, in
+# all and the largest by name ("recvfrom 2.00"), those under 0.05 left out.
+syscalls_per_request() {
+  [ -f "$1" ] || return 0
+  awk -F, -v r="$2" '
+    $3 ~ /^syscalls:sys_enter_/ && $1 + 0 > 0 {
+      name = substr($3, 20); n[name] += $1; total += $1 }
+    END {
+      if (r <= 0) exit
+      line = sprintf("system calls per request %.2f:", total / r)
+      m = 0
+      for (k in n) keys[++m] = k
+      for (i = 1; i <= m; i++)
+        for (j = i + 1; j <= m; j++)
+          if (n[keys[j]] > n[keys[i]]) { t = keys[i]; keys[i] = keys[j]; keys[j] = t }
+      for (i = 1; i <= m; i++)
+        if (n[keys[i]] / r >= 0.05) line = line sprintf(" %s %.2f", keys[i], n[keys[i]] / r)
+      print line
+    }' "$1"
+}
+
 # The issue's targets, as ratios against nginx in the same run: sokod's p99
 # at most p99_target times nginx's in every run; its steps/s at least
 # rate_target CONNS PAUSE times nginx's req/s ("-": none, when a pause sets
@@ -243,6 +300,7 @@ run_pair() {
   local rss_before s_cpu0 wrk_pid rss fds rss_peak=0 fds_peak=0 hwm s_cpu n_cpu0 n_cpu
   rss_before=$(kib_of "$sokod_pid" VmRSS)
   s_cpu0=$(cpu_ms "$sokod_pid")
+  syscalls_start "$tmp/perf-sokod-${label//\//-}.txt" "$sokod_pid"
   BENCH_SERVER_PAUSE_MS=$pause "${wrk_pin[@]}" wrk -t"$wrk_threads" -c"$c" -d"${seconds}s" --timeout 10s \
     -s "$here/bench_server.lua" "$sokod_url/" -- "$games" "$ngames" "$wrk_threads" \
     >"$tmp/wrk-sokod-${label//\//-}.txt" 2>&1 &
@@ -256,11 +314,14 @@ run_pair() {
     sleep 0.25
   done
   wait "$wrk_pid" || true
+  syscalls_stop
   hwm=$(kib_of "$sokod_pid" VmHWM)
   s_cpu=$(($(cpu_ms "$sokod_pid") - s_cpu0))
   n_cpu0=$(cpu_ms $(nginx_pids))
+  syscalls_start "$tmp/perf-nginx-${label//\//-}.txt" $(nginx_pids)
   BENCH_SERVER_PAUSE_MS=$pause "${wrk_pin[@]}" wrk -t"$wrk_threads" -c"$c" -d"${seconds}s" --timeout 10s \
     -s "$here/bench_server_nginx.lua" "$nginx_url" >"$tmp/wrk-nginx-${label//\//-}.txt" 2>&1 || true
+  syscalls_stop
   n_cpu=$(($(cpu_ms $(nginx_pids)) - n_cpu0))
 
   local -A s=() n=()
@@ -287,6 +348,11 @@ run_pair() {
   [ "$n_err" -gt 0 ] && notes+=", errors: connect ${n[connect]} read ${n[read]} write ${n[write]} timeout ${n[timeout]} status ${n[status]}"
   printf '%-12s %-6s %10s %10s %10s %7s  %s\n' "$label" nginx "$n_rate" "$(ms "${n[p50_us]}")" \
     "$(ms "${n[p99_us]}")" "$n_err" "$notes"
+  local sys_s sys_n
+  sys_s=$(syscalls_per_request "$tmp/perf-sokod-${label//\//-}.txt" "${s[requests]}")
+  sys_n=$(syscalls_per_request "$tmp/perf-nginx-${label//\//-}.txt" "${n[requests]}")
+  [ -n "$sys_s" ] && printf '%-12s %-6s %s\n' "$label" sokod "$sys_s"
+  [ -n "$sys_n" ] && printf '%-12s %-6s %s\n' "$label" nginx "$sys_n"
   local rate_ratio p99_ratio rate_goal verdict
   rate_ratio=$(awk -v a="$s_rate" -v b="$n_rate" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }')
   p99_ratio=$(awk -v a="${s[p99_us]}" -v b="${n[p99_us]}" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }')

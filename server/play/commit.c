@@ -19,6 +19,9 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
 static struct commit_job *head, *tail;
 static bool running, stopping;
+/* The committer waits on `wake` with an empty queue: only then does a
+ * submission signal it. */
+static bool idle;
 static pthread_t committer;
 
 /* Keys taken by the batch being formed: a slot counts when its stamp is
@@ -206,8 +209,11 @@ static void *committer_main(void *unused)
     static struct commit_job *batch[COMMIT_MAX_BATCH], *again[COMMIT_MAX_BATCH];
     pthread_mutex_lock(&lock);
     for (;;) {
-        while (head == NULL && !stopping)
+        while (head == NULL && !stopping) {
+            idle = true;
             pthread_cond_wait(&wake, &lock);
+        }
+        idle = false;
         if (head == NULL)
             break;
         unsigned n = take_batch(batch);
@@ -246,8 +252,14 @@ void commit_submit(struct commit_job *j)
         else
             head = j;
         tail = j;
-        pthread_cond_signal(&wake);
+        /* A busy committer finds the job when its batch ends. A sleeping
+         * one is signalled once, after the unlock: woken under the lock,
+         * it would wait for the lock again, two more system calls. */
+        bool signal = idle;
+        idle = false;
         pthread_mutex_unlock(&lock);
+        if (signal)
+            pthread_cond_signal(&wake);
         return;
     }
     pthread_mutex_unlock(&lock);
