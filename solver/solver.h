@@ -31,7 +31,8 @@ enum {
 /* Techniques on trial, off unless a call asks for them: measured, they do
  * not pay on the whole yet. */
 enum {
-    SOLVER_WITH_RELEVANCE = 1u << 0 /* relevance cuts: pushes far off the last ones wait */
+    SOLVER_WITH_RELEVANCE = 1u << 0, /* relevance cuts: pushes far off the last ones wait */
+    SOLVER_WITH_PATTERNS = 1u << 1   /* deadlock patterns learnt from corral searches */
 };
 
 /* How one call searches, and its bounds. A zero limit means "no limit",
