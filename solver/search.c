@@ -5,7 +5,8 @@
  * squares, into freeze deadlocks, into goals walled off by frozen boxes, or
  * into positions without an assignment of boxes to goals are never stored;
  * a PI-corral narrows the pushes tried; a corral whose boxes cannot reach
- * goals on their own closes a node; boxes entering goal rooms go on to
+ * goals on their own closes a node (and, when the call asks, becomes a
+ * pattern no later position may hold); boxes entering goal rooms go on to
  * their goals, and boxes entering tunnels through them. */
 #include "internal.h"
 
