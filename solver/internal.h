@@ -342,6 +342,7 @@ bool solver_relevance_near(const solver_relevance *r, uint16_t a, uint16_t c);
 
 typedef struct solver_sub {
     struct solver_sub_work *work;
+    struct solver_patterns *learn; /* where lost sets are remembered, or NULL */
     uint64_t bytes;
     uint64_t checks, hits, lost; /* for tuning */
 } solver_sub;
@@ -356,6 +357,42 @@ void solver_sub_free(solver_sub *sb);
  * or when that was not settled within a small budget. occ marks the boxes. */
 bool solver_sub_deadlock(solver_sub *sb, const solver_board *b, const uint16_t *occ,
                          const solver_fill *reach, uint16_t pushed, uint16_t player);
+
+/* Deadlock patterns learnt from the small searches (see pattern.c): sets of
+ * at most SOLVER_SUB_BOXES boxes that cannot all reach goals with the
+ * player in a given area around them. */
+#define SOLVER_PATTERNS_MAX 16384
+
+typedef struct solver_patterns {
+    uint32_t n, cap; /* patterns stored, and room for them */
+    uint32_t words;  /* 64-bit words of a player's area */
+    uint16_t *box;   /* pattern k's squares from k * SOLVER_SUB_BOXES */
+    uint8_t *count;  /* its boxes */
+    uint64_t *area;  /* the squares of its player's area, words bits from k * words */
+    uint32_t *next;  /* next[k * SOLVER_SUB_BOXES + i]: the next link on box i's square */
+    uint32_t *head;  /* square -> first link, or SOLVER_NIL */
+    uint16_t *occ;   /* work space, zero between calls */
+    solver_fill fill;
+    uint64_t bytes, hits;
+} solver_patterns;
+
+/* Sets up room for as many patterns as `budget` bytes hold (at most
+ * SOLVER_PATTERNS_MAX). Returns 0, or -1 when memory runs out. */
+int solver_patterns_init(solver_patterns *p, const solver_board *b, uint64_t budget);
+void solver_patterns_free(solver_patterns *p);
+
+/* Remembers that the boxes box[0..n) cannot all reach goals on their own
+ * with the player on `player`. Does nothing once the room is full. */
+void solver_patterns_learn(solver_patterns *p, const solver_board *b, const uint16_t *box,
+                           uint32_t n, uint16_t player);
+
+/* True when a pattern holding `to` is in the position (boxes in occ, the
+ * player on `player`): the position is lost. */
+bool solver_patterns_match(solver_patterns *p, const uint16_t *occ, uint16_t to, uint16_t player);
+
+/* True when any pattern is in the position (boxes in occ, the player on
+ * `player`): the whole check, for a position not reached by one push. */
+bool solver_patterns_any(const solver_patterns *p, const uint16_t *occ, uint16_t player);
 
 /* Turns the box moves of a solution into steps and LURD text: from[i] ->
  * to[i] is the i-th box move (one or more pushes of one box), played from
@@ -422,6 +459,9 @@ int solver_search_status(const solver_search *s, const char **reason);
 int solver_search_moves(const solver_search *s, solver_moves *moves);
 
 void solver_search_free(solver_search *s);
+
+/* The deadlock patterns the search learnt, or NULL when it learns none. */
+const solver_patterns *solver_search_patterns(const solver_search *s);
 
 /* Seconds on a monotonic clock. */
 double solver_clock(void);

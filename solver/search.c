@@ -5,7 +5,8 @@
  * squares, into freeze deadlocks, into goals walled off by frozen boxes, or
  * into positions without an assignment of boxes to goals are never stored;
  * a PI-corral narrows the pushes tried; a corral whose boxes cannot reach
- * goals on their own closes a node; boxes entering goal rooms go on to
+ * goals on their own closes a node (and, when the call asks, becomes a
+ * pattern no later position may hold); boxes entering goal rooms go on to
  * their goals, and boxes entering tunnels through them. */
 #include "internal.h"
 
@@ -53,6 +54,8 @@ struct search {
     solver_macros macros;
     solver_fixed fixed;
     solver_sub sub;
+    solver_patterns patterns; /* learnt deadlocks, when the search learns them */
+    bool learn;
     solver_relevance rel; /* no table when the search makes no relevance cuts */
     bool macro_used;      /* a macro or a cut narrowed the search: exhausting it proves nothing */
     uint16_t *box;        /* the expanded node's boxes, in the order of its assignment's rows */
@@ -165,9 +168,13 @@ static int setup(search *s, const solver_search_args *args)
     if (args->macros && (args->options->with & SOLVER_WITH_RELEVANCE) &&
         solver_relevance_init(&s->rel, b) < 0)
         return -1;
+    /* a pattern holds whatever the table holds: no bound or cut made it */
+    s->learn = (args->options->with & SOLVER_WITH_PATTERNS) != 0;
+    if (s->learn && solver_patterns_init(&s->patterns, b, args->memory / 32) < 0)
+        return -1;
     /* the caches and the work space take a share too */
-    uint64_t fixed = s->cache.bytes + s->fixed.bytes + s->rel.bytes + (uint64_t)b->nsq * 64 +
-                     ((uint64_t)1 << 20);
+    uint64_t fixed = s->cache.bytes + s->fixed.bytes + s->rel.bytes + s->patterns.bytes +
+                     (uint64_t)b->nsq * 64 + ((uint64_t)1 << 20);
     s->budget = args->memory > fixed ? args->memory - fixed : 0;
     if (solver_table_init(&s->table, b->key_bytes, s->budget) < 0 ||
         solver_fill_init(&s->reach, b->nsq) < 0 || solver_fill_init(&s->child, b->nsq) < 0 ||
@@ -176,6 +183,8 @@ static int setup(search *s, const solver_search_args *args)
         return -1;
     if (solver_sub_init(&s->sub, b) < 0)
         return -1;
+    if (s->learn)
+        s->sub.learn = &s->patterns;
     if (args->macros && solver_macros_build(&s->macros, b, args->boxes, args->player) < 0)
         return -1;
     return 0;
@@ -195,6 +204,7 @@ static void teardown(search *s)
     solver_macros_free(&s->macros);
     solver_fixed_free(&s->fixed);
     solver_sub_free(&s->sub);
+    solver_patterns_free(&s->patterns);
     solver_relevance_free(&s->rel);
     free(s->box);
     free(s->occ);
@@ -357,6 +367,8 @@ static bool try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_pu
     if (frozen == SOLVER_FROZEN_OFF_GOAL ||
         (frozen == SOLVER_FROZEN_ON_GOALS &&
          solver_fixed_deadlock(&s->fixed, b, s->occ, s->box, s->freeze_work)))
+        goto undo;
+    if (s->learn && solver_patterns_match(&s->patterns, s->occ, to, player))
         goto undo;
 
     if (extra >= 0) {
@@ -740,4 +752,9 @@ void solver_search_free(search *s)
         return;
     teardown(s);
     free(s);
+}
+
+const solver_patterns *solver_search_patterns(const solver_search *s)
+{
+    return s->learn ? &s->patterns : NULL;
 }

@@ -4,9 +4,9 @@
  * Native only (it allocates): a search over pushes with a transposition
  * table, a minimum-matching lower bound, packing progress, dead squares,
  * freeze deadlocks, PI-corral pruning, and goal-room and tunnel macros;
- * relevance cuts on request. Each call owns all of its memory, so calls in
- * several threads at once are safe. Solutions are LURD text that replays on
- * the core. */
+ * relevance cuts and deadlock patterns learnt during the search on
+ * request. Each call owns all of its memory, so calls in several threads
+ * at once are safe. Solutions are LURD text that replays on the core. */
 #ifndef SOLVER_H
 #define SOLVER_H
 
@@ -31,7 +31,8 @@ enum {
 /* Techniques on trial, off unless a call asks for them: measured, they do
  * not pay on the whole yet. */
 enum {
-    SOLVER_WITH_RELEVANCE = 1u << 0 /* relevance cuts: pushes far off the last ones wait */
+    SOLVER_WITH_RELEVANCE = 1u << 0, /* relevance cuts: pushes far off the last ones wait */
+    SOLVER_WITH_PATTERNS = 1u << 1   /* deadlock patterns learnt from corral searches */
 };
 
 /* How one call searches, and its bounds. A zero limit means "no limit",

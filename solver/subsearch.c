@@ -5,7 +5,7 @@
  * goals on their own, the position is lost. The small search is a greedy
  * best-first search bounded in nodes: when it runs out, nothing is
  * concluded. Verdicts are cached by the boxes' squares and the player's
- * normalised square. */
+ * normalised square; lost sets are also learnt as patterns when asked. */
 #include "internal.h"
 
 #include <stdlib.h>
@@ -296,6 +296,8 @@ bool solver_sub_deadlock(solver_sub *sb, const solver_board *b, const uint16_t *
     } else {
         verdict = search_subset(w, b, &root, n);
         e->verdict = (uint8_t)verdict;
+        if (verdict == VERDICT_LOST && sb->learn != NULL)
+            solver_patterns_learn(sb->learn, b, root.box, n, root.player);
     }
     /* the raw entry may have been evicted by the normalised one */
     root.player = player;
