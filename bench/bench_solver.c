@@ -12,8 +12,8 @@
  * bounds the positions per level too: a bound that does not depend on how
  * busy the machine is, for comparing versions of the solver. WITHOUT names
  * techniques the solver does without, separated by commas (goal-cuts,
- * packing, push-order), and techniques on trial it uses with a leading "+"
- * (+relevance, +patterns), to measure what each one buys with the same binary. */
+ * packing, patterns, push-order), and techniques on trial it uses with a
+ * leading "+" (+relevance), to measure what each one buys with the same binary. */
 #include "bench_env.h"
 #include "soko.h"
 #include "solver.h"
@@ -74,8 +74,8 @@ static long without_bits(const char *list, uint32_t *with)
     } names[] = {{"goal-cuts", SOLVER_WITHOUT_GOAL_CUTS},
                  {"packing", SOLVER_WITHOUT_PACKING},
                  {"push-order", SOLVER_WITHOUT_PUSH_ORDER},
-                 {"+relevance", SOLVER_WITH_RELEVANCE},
-                 {"+patterns", SOLVER_WITH_PATTERNS}};
+                 {"patterns", SOLVER_WITHOUT_PATTERNS},
+                 {"+relevance", SOLVER_WITH_RELEVANCE}};
     long bits = 0;
     while (*list != '\0') {
         size_t len = strcspn(list, ",");

@@ -169,7 +169,7 @@ static int setup(search *s, const solver_search_args *args)
         solver_relevance_init(&s->rel, b) < 0)
         return -1;
     /* a pattern holds whatever the table holds: no bound or cut made it */
-    s->learn = (args->options->with & SOLVER_WITH_PATTERNS) != 0;
+    s->learn = !(args->options->without & SOLVER_WITHOUT_PATTERNS);
     if (s->learn && solver_patterns_init(&s->patterns, b, args->memory / 32) < 0)
         return -1;
     /* the caches and the work space take a share too */

@@ -3,10 +3,10 @@
  *
  * Native only (it allocates): a search over pushes with a transposition
  * table, a minimum-matching lower bound, packing progress, dead squares,
- * freeze deadlocks, PI-corral pruning, and goal-room and tunnel macros;
- * relevance cuts and deadlock patterns learnt during the search on
- * request. Each call owns all of its memory, so calls in several threads
- * at once are safe. Solutions are LURD text that replays on the core. */
+ * freeze deadlocks, PI-corral pruning, deadlock patterns learnt during
+ * the search, and goal-room and tunnel macros; relevance cuts on request. Each call owns all of its
+ * memory, so calls in several threads at once are safe. Solutions are LURD text that replays on the
+ * core. */
 #ifndef SOLVER_H
 #define SOLVER_H
 
@@ -23,16 +23,16 @@ enum {
 
 /* Techniques a call can do without, for measuring what each one buys. */
 enum {
-    SOLVER_WITHOUT_GOAL_CUTS = 1u << 0, /* try every push even where one fills a goal room */
-    SOLVER_WITHOUT_PACKING = 1u << 1,   /* no open list that takes the most boxes home first */
-    SOLVER_WITHOUT_PUSH_ORDER = 1u << 2 /* pushes tried in the order of the boxes' rows */
+    SOLVER_WITHOUT_GOAL_CUTS = 1u << 0,  /* try every push even where one fills a goal room */
+    SOLVER_WITHOUT_PACKING = 1u << 1,    /* no open list that takes the most boxes home first */
+    SOLVER_WITHOUT_PUSH_ORDER = 1u << 2, /* pushes tried in the order of the boxes' rows */
+    SOLVER_WITHOUT_PATTERNS = 1u << 3    /* no deadlock patterns learnt from corral searches */
 };
 
 /* Techniques on trial, off unless a call asks for them: measured, they do
  * not pay on the whole yet. */
 enum {
-    SOLVER_WITH_RELEVANCE = 1u << 0, /* relevance cuts: pushes far off the last ones wait */
-    SOLVER_WITH_PATTERNS = 1u << 1   /* deadlock patterns learnt from corral searches */
+    SOLVER_WITH_RELEVANCE = 1u << 0 /* relevance cuts: pushes far off the last ones wait */
 };
 
 /* How one call searches, and its bounds. A zero limit means "no limit",

@@ -60,7 +60,6 @@ static uint32_t check_level(const char *text, const soko_entry *e, uint64_t cap)
     uint16_t *occ = calloc(b.nsq + 1, sizeof *occ);
     solver_options opt;
     solver_options_default(&opt);
-    opt.with = SOLVER_WITH_PATTERNS;
     uint64_t nodes = 0;
     solver_search *s = learn(&lvl, &b, boxes, &opt, cap, &nodes);
     const solver_patterns *p = s != NULL ? solver_search_patterns(s) : NULL;
@@ -145,7 +144,7 @@ static void patterns_store_fewer_positions(void)
         solver_options opt;
         solver_options_default(&opt);
         opt.node_limit = 100000;
-        opt.with = k == 1 ? SOLVER_WITH_PATTERNS : 0;
+        opt.without = k == 1 ? 0 : SOLVER_WITHOUT_PATTERNS;
         solver_result r;
         solver_solve_level(lvl, &opt, &r);
         CHECK_MSG(r.status == SOLVER_SOLVED, "%s patterns: %s (%s)", k ? "with" : "without",
