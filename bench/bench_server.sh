@@ -7,8 +7,9 @@
 # errors of both servers, then both ratios of that run (sokod's steps/s over
 # nginx's req/s, sokod's p99 over nginx's p99) against their targets, and
 # sokod's memory at the largest count. Absolute figures on a shared machine
-# mean little: compare the ratios, measured seconds apart in one run. Installs wrk and nginx when missing; starts its own nginx
-# and sokod in a temporary folder and stops both on exit, Ctrl-C included.
+# mean little: compare the ratios, measured seconds apart in one run.
+# Installs wrk and nginx when missing; starts its own nginx and sokod in a
+# temporary folder and stops both on exit, Ctrl-C included.
 #
 # Usage: bench/bench_server.sh BUILD_DIR
 # Settings: BENCH_SERVER_SECONDS (10 per run), BENCH_SERVER_CONNECTIONS
