@@ -5,7 +5,7 @@
 // time it was kept), and the reachability of the server is reported to
 // whoever listens (the indicator).
 
-import { keepAnswer, keptAnswer } from './kept.js';
+import { keepAnswer, keptAnswer, keptGeneration } from './kept.js';
 
 const BASE = '/api/v1';
 const listeners = new Set();
@@ -38,6 +38,7 @@ function setReachable(v) {
 async function call(method, path, body, timeoutMs = 10000) {
   const ctl = new AbortController();
   const timer = setTimeout(() => ctl.abort(), timeoutMs);
+  const since = keptGeneration();
   try {
     const init = { method, credentials: 'same-origin', signal: ctl.signal, headers: {} };
     if (body !== undefined) {
@@ -58,7 +59,7 @@ async function call(method, path, body, timeoutMs = 10000) {
       // A change is answered only once it is kept: the outbox drops an
       // entry when its answer comes, and a page reloaded offline right
       // after must find that entry in the game kept.
-      const kept = keepAnswer(method, path, body, json);
+      const kept = keepAnswer(method, path, body, json, since);
       if (method !== 'GET') await kept;
     }
     if (res.ok && method !== 'GET') for (const fn of writeListeners) fn();

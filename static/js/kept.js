@@ -46,11 +46,24 @@ export async function keptAnswer(method, path) {
 // kept follows its entries in order.
 let writes = Promise.resolve();
 
+// Counts the account changes answered. An answer to a request made before
+// the last one may belong to the account that left: it is not kept.
+let generation = 0;
+
+/** What keepAnswer needs to know of a request made now: pass it back with
+ * the answer. */
+export function keptGeneration() {
+  return generation;
+}
+
 /** Keeps what the server's successful answer `body` to (method, path, sent)
- * says: the answer itself, the game it shows, or the entry it confirmed.
- * Resolves once it is kept (never rejects). */
-export function keepAnswer(method, path, sent, body) {
+ * says: the answer itself, the game it shows, or the entry it confirmed;
+ * `since` is keptGeneration() from when the request was made. Resolves once
+ * it is kept (never rejects). */
+export function keepAnswer(method, path, sent, body, since = generation) {
   if (!usable()) return Promise.resolve();
+  if (method !== 'GET' && ACCOUNT_CHANGE.test(path)) generation++;
+  else if (since !== generation) return writes; // made before an account change
   writes = writes.then(() => keep(method, path, sent, body)).catch(() => {});
   return writes;
 }

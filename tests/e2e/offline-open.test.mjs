@@ -132,10 +132,17 @@ test('logging out drops what was kept of the player', async () => {
   await page.goto(`${server.url}/#/play/${level.id}`);
   await waitForGame(page, level.title);
   await until(page, async () => (await (await caches.open('sokod-api')).keys()).length > 0, null, 'answers kept');
+  // A request made before logging out, whose answer comes after.
+  await page.evaluate(async () => { window.beforeLogout = (await import('/js/kept.js')).keptGeneration(); });
   const r = await page.evaluate(async () => (await (await import('/js/api.js')).api.logout()).status);
   assert.equal(r, 200);
   await until(page, async () => !(await caches.keys()).includes('sokod-api') ||
     (await (await caches.open('sokod-api')).keys()).length === 0, null, 'the kept answers to go', 5000);
+  await page.evaluate(async (id) => {
+    const { keepAnswer } = await import('/js/kept.js');
+    await keepAnswer('GET', `/levels/${id}`, undefined, { level: { id } }, window.beforeLogout);
+  }, level.id);
+  assert.equal(await keptCount(), 0, 'an answer to a request made before logging out is not kept when it comes after');
 });
 
 test('a new version of the page replaces the kept one whole', async () => {
