@@ -11,9 +11,10 @@
  * Microban_155.xsb at 10 seconds per level. NODES, when given and not 0,
  * bounds the positions per level too: a bound that does not depend on how
  * busy the machine is, for comparing versions of the solver. WITHOUT names
- * techniques the solver does without, separated by commas (goal-cuts,
- * packing, patterns, push-order), and techniques on trial it uses with a
- * leading "+" (+relevance), to measure what each one buys with the same binary. */
+ * techniques the solver does without, separated by commas (features,
+ * goal-cuts, packing, patterns, push-order), and techniques on trial it
+ * uses with a leading "+" (+relevance), to measure what each one buys with
+ * the same binary. */
 #include "bench_env.h"
 #include "soko.h"
 #include "solver.h"
@@ -71,11 +72,9 @@ static long without_bits(const char *list, uint32_t *with)
     static const struct {
         const char *name;
         uint32_t bit;
-    } names[] = {{"goal-cuts", SOLVER_WITHOUT_GOAL_CUTS},
-                 {"packing", SOLVER_WITHOUT_PACKING},
-                 {"push-order", SOLVER_WITHOUT_PUSH_ORDER},
-                 {"patterns", SOLVER_WITHOUT_PATTERNS},
-                 {"+relevance", SOLVER_WITH_RELEVANCE}};
+    } names[] = {{"goal-cuts", SOLVER_WITHOUT_GOAL_CUTS},   {"packing", SOLVER_WITHOUT_PACKING},
+                 {"push-order", SOLVER_WITHOUT_PUSH_ORDER}, {"patterns", SOLVER_WITHOUT_PATTERNS},
+                 {"features", SOLVER_WITHOUT_FEATURES},     {"+relevance", SOLVER_WITH_RELEVANCE}};
     long bits = 0;
     while (*list != '\0') {
         size_t len = strcspn(list, ",");

@@ -202,6 +202,7 @@ typedef struct solver_node {
     uint8_t closed;    /* expanded, and not reopened since */
     uint8_t regions;   /* areas of empty squares the player cannot reach, at most 255 */
     uint8_t run;       /* pushes near their last one since one that was not, at most 255 */
+    uint8_t weight;    /* pushes from the start that brought no box home and joined no areas */
 } solver_node;
 
 #define SOLVER_NIL 0xFFFFFFFFu
@@ -246,6 +247,31 @@ int solver_open_push(solver_open *o, uint64_t item);
 /* Removes and returns the smallest item; the list must not be empty. */
 uint64_t solver_open_pop(solver_open *o);
 void solver_open_free(solver_open *o);
+
+/* The feature-space list (after Festival's FESS search): the positions
+ * fall into cells by their features (boxes home, areas cut off), each cell
+ * a heap of its own, and the cells are popped in turn, one position each.
+ * A cell of a few positions gets as many turns as one of millions: the
+ * search keeps trying every kind of progress instead of digging where the
+ * bound looks best. */
+typedef struct solver_cells {
+    solver_open *cell;
+    uint32_t ncells;
+    uint32_t cursor; /* the cell popped last */
+    uint32_t count;  /* items in all the cells */
+    uint64_t bytes;  /* memory the heaps hold */
+} solver_cells;
+
+int solver_cells_init(solver_cells *c, uint32_t ncells);
+void solver_cells_free(solver_cells *c);
+
+/* Adds an item to a cell (the last one when `cell` is beyond them).
+ * Returns 0, or -1 when memory runs out. */
+int solver_cells_push(solver_cells *c, uint32_t cell, uint64_t item);
+
+/* Removes the smallest item of the next cell after the last one popped
+ * that holds any. The list must not be empty. */
+uint64_t solver_cells_pop(solver_cells *c);
 
 /* Work space for box paths. */
 typedef struct solver_boxpath {
@@ -423,6 +449,9 @@ typedef struct solver_search_args {
     uint8_t h_weight[SOLVER_MAX_QUEUES];
     uint8_t r_weight[SOLVER_MAX_QUEUES];
     uint8_t p_weight[SOLVER_MAX_QUEUES];
+    /* Whether list k is a feature-space list: its mix then orders the
+     * positions within a cell, after their weight. */
+    bool cells[SOLVER_MAX_QUEUES];
     bool macros; /* push boxes entering goal rooms and tunnels on */
 } solver_search_args;
 

@@ -1,7 +1,9 @@
 /* One search: best-first over pushes. A node is a box set with the player's
  * normalised square. One or more open lists order the same nodes by their
  * own mixes of g (pushes made), h (the matching bound), the areas the boxes
- * cut off and the boxes off goals, and are popped in turn. Pushes onto dead
+ * cut off and the boxes off goals, and are popped in turn; a feature-space
+ * list sorts them into cells by boxes home and areas cut off first, and
+ * takes the cells in turn. Pushes onto dead
  * squares, into freeze deadlocks, into goals walled off by frozen boxes, or
  * into positions without an assignment of boxes to goals are never stored;
  * a PI-corral narrows the pushes tried; a corral whose boxes cannot reach
@@ -21,6 +23,10 @@
  * search's memory. */
 #define MATCH_CACHE 4096
 #define MATCH_CACHE_BYTES ((uint64_t)4 << 20)
+
+/* A feature-space list's cells: boxes home by areas cut off, these many
+ * counts of areas (the last one for these many and more). */
+#define CELL_REGIONS 8
 
 /* The kept assignments, flat: slot k's duals and matches at k * (n + 1). */
 typedef struct match_cache {
@@ -42,10 +48,11 @@ struct search {
     const solver_board *b;
     solver_table table;
     solver_open open[SOLVER_MAX_QUEUES];
-    solver_fill reach;    /* the expanded node's player area */
-    uint16_t reach_least; /* its smallest square */
-    solver_fill child;    /* a child's player area, or what it adds to reach's */
-    bool child_grown;     /* whether child holds only what it adds */
+    solver_cells cells[SOLVER_MAX_QUEUES]; /* for the feature-space lists */
+    solver_fill reach;                     /* the expanded node's player area */
+    uint16_t reach_least;                  /* its smallest square */
+    solver_fill child;                     /* a child's player area, or what it adds to reach's */
+    bool child_grown;                      /* whether child holds only what it adds */
     solver_corral corral;
     solver_match match; /* the expanded node's assignment */
     solver_match trial; /* a child's */
@@ -183,6 +190,9 @@ static int setup(search *s, const solver_search_args *args)
         return -1;
     if (solver_sub_init(&s->sub, b) < 0)
         return -1;
+    for (uint32_t q = 0; q < args->queues; q++)
+        if (args->cells[q] && solver_cells_init(&s->cells[q], (b->nboxes + 1) * CELL_REGIONS) < 0)
+            return -1;
     if (s->learn)
         s->sub.learn = &s->patterns;
     if (args->macros && solver_macros_build(&s->macros, b, args->boxes, args->player) < 0)
@@ -193,8 +203,10 @@ static int setup(search *s, const solver_search_args *args)
 static void teardown(search *s)
 {
     solver_table_free(&s->table);
-    for (uint32_t q = 0; q < SOLVER_MAX_QUEUES; q++)
+    for (uint32_t q = 0; q < SOLVER_MAX_QUEUES; q++) {
         solver_open_free(&s->open[q]);
+        solver_cells_free(&s->cells[q]);
+    }
     solver_fill_free(&s->reach);
     solver_fill_free(&s->child);
     solver_corral_free(&s->corral);
@@ -223,7 +235,8 @@ static uint64_t box_hash(const solver_board *b, const uint16_t *box)
 }
 
 /* Queues a node in every open list: smaller priority first; among equals,
- * smaller h, then the newest node. */
+ * smaller h, then the newest node. A feature-space list puts it in its
+ * cell, ordered by its weight, then its priority, then the newest. */
 static int enqueue(search *s, uint32_t i)
 {
     const solver_node *n = solver_table_node(&s->table, i);
@@ -233,14 +246,23 @@ static int enqueue(search *s, uint32_t i)
         uint64_t off_goals = s->b->nboxes > n->on_goals ? s->b->nboxes - n->on_goals : 0;
         uint64_t f = (uint64_t)a->g_weight[q] * n->g + (uint64_t)a->h_weight[q] * n->h +
                      (uint64_t)a->r_weight[q] * n->regions + (uint64_t)a->p_weight[q] * off_goals;
-        if (f > 0xFFFF)
-            f = 0xFFFF;
-        uint64_t item = (f << 48) | ((uint64_t)n->h << 32) | (SOLVER_NIL - i);
-        if (solver_open_push(&s->open[q], item) < 0) {
+        int err;
+        if (a->cells[q]) {
+            uint32_t regions = n->regions < CELL_REGIONS ? n->regions : CELL_REGIONS - 1;
+            uint64_t item = ((uint64_t)n->weight << 56) | ((f > 0xFFFFFF ? 0xFFFFFF : f) << 32) |
+                            (SOLVER_NIL - i);
+            err = solver_cells_push(&s->cells[q], n->on_goals * CELL_REGIONS + regions, item);
+            open_bytes += s->cells[q].bytes;
+        } else {
+            uint64_t item =
+                ((f > 0xFFFF ? 0xFFFF : f) << 48) | ((uint64_t)n->h << 32) | (SOLVER_NIL - i);
+            err = solver_open_push(&s->open[q], item);
+            open_bytes += (uint64_t)s->open[q].cap * sizeof *s->open[q].item;
+        }
+        if (err < 0) {
             s->stop = "memory limit";
             return -1;
         }
-        open_bytes += (uint64_t)s->open[q].cap * sizeof *s->open[q].item;
     }
     /* the open lists and the table share one budget */
     s->table.budget = s->budget > open_bytes ? s->budget - open_bytes : 0;
@@ -431,6 +453,9 @@ static bool try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_pu
     n->to = to;
     n->regions = count_regions(s);
     n->on_goals = (uint16_t)(pn->on_goals + b->goal[to] - b->goal[from]);
+    /* a push that brings a box home or joins areas is progress */
+    bool progress = n->on_goals > pn->on_goals || n->regions < pn->regions;
+    n->weight = (uint8_t)(pn->weight + (!progress && pn->weight < 255));
     /* a box taken on by a macro ends a piece of work: any push may follow */
     if (extra >= 0) {
         n->run = RELEVANCE_RUN;
@@ -699,6 +724,20 @@ static void conclude(search *s)
     }
 }
 
+/* Items in open list q. */
+static uint32_t queued(const search *s, uint32_t q)
+{
+    return s->args->cells[q] ? s->cells[q].count : s->open[q].count;
+}
+
+/* The next node of open list q, which must not be empty. */
+static uint32_t dequeue(search *s, uint32_t q)
+{
+    uint64_t item =
+        s->args->cells[q] ? solver_cells_pop(&s->cells[q]) : solver_open_pop(&s->open[q]);
+    return SOLVER_NIL - (uint32_t)item;
+}
+
 bool solver_search_run(search *s, uint32_t expansions)
 {
     if (s->over)
@@ -707,9 +746,9 @@ bool solver_search_run(search *s, uint32_t expansions)
     uint64_t node_limit = args->options->node_limit;
     for (uint32_t done = 0; done < expansions; done++) {
         /* every node sits in every list, so one empty list means all are */
-        if (s->open[s->turn].count == 0 || s->found != SOLVER_NIL || s->stop != NULL)
+        if (queued(s, s->turn) == 0 || s->found != SOLVER_NIL || s->stop != NULL)
             break;
-        uint32_t i = SOLVER_NIL - (uint32_t)solver_open_pop(&s->open[s->turn]);
+        uint32_t i = dequeue(s, s->turn);
         s->turn = s->turn + 1 < args->queues ? s->turn + 1 : 0;
         solver_node *n = solver_table_node(&s->table, i);
         if (n->closed)
@@ -727,7 +766,7 @@ bool solver_search_run(search *s, uint32_t expansions)
         if (args->node_cap != 0 && s->table.count >= args->node_cap)
             s->stop = SOLVER_REASON_CAP;
     }
-    if (s->open[s->turn].count == 0 || s->found != SOLVER_NIL || s->stop != NULL)
+    if (queued(s, s->turn) == 0 || s->found != SOLVER_NIL || s->stop != NULL)
         conclude(s);
     return s->over;
 }

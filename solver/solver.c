@@ -44,8 +44,10 @@ void solver_result_free(solver_result *r)
 #define PACKING 255
 
 /* The searches of one call, each with its own table, taking turns: a
- * careful order, a hasty one and a packing one sharing a table, with
- * goal-room macros (the best on most levels); a greedy order (for levels
+ * careful order, a hasty one, a packing one and a feature-space one
+ * sharing a table, with goal-room macros (the best on most levels; the
+ * feature-space list wins levels whose way runs through positions the
+ * bound ranks low); a greedy order (for levels
  * where the careful one keeps the hasty one from diving); and a plain A*
  * without macros (for small tight levels, and the proof when there is no
  * solution), which gives its turns up once it holds 300000 positions. A
@@ -58,16 +60,17 @@ typedef struct member {
     uint8_t queues;
     uint8_t g[SOLVER_MAX_QUEUES], h[SOLVER_MAX_QUEUES], r[SOLVER_MAX_QUEUES];
     uint8_t p[SOLVER_MAX_QUEUES];
+    bool cells[SOLVER_MAX_QUEUES]; /* feature-space lists */
     bool macros;
 } member;
 
 static const member portfolio[] = {
-    {3, 5, 0, 3, {1, 1, 1}, {1, 5, 1}, {0, 5, 2}, {0, 0, PACKING}, true},
-    {2, 2, 0, 1, {1}, {20}, {5}, {0}, true},
-    {1, 1, 300000, 1, {1}, {1}, {0}, {0}, false},
+    {3, 5, 0, 4, {1, 1, 1, 1}, {1, 5, 1, 1}, {0, 5, 2, 0}, {0, 0, PACKING, 0}, {0, 0, 0, 1}, true},
+    {2, 2, 0, 1, {1}, {20}, {5}, {0}, {0}, true},
+    {1, 1, 300000, 1, {1}, {1}, {0}, {0}, {0}, false},
 };
 
-static const member optimal_search = {1, 8, 0, 1, {1}, {1}, {0}, {0}, false};
+static const member optimal_search = {1, 8, 0, 1, {1}, {1}, {0}, {0}, {0}, false};
 
 #define NMEMBERS (sizeof portfolio / sizeof portfolio[0])
 
@@ -79,10 +82,13 @@ static void set_queues(solver_search_args *a, const member *m, uint32_t without)
     for (uint32_t q = 0; q < m->queues; q++) {
         if (m->p[q] != 0 && (without & SOLVER_WITHOUT_PACKING))
             continue;
+        if (m->cells[q] && (without & SOLVER_WITHOUT_FEATURES))
+            continue;
         a->g_weight[a->queues] = m->g[q];
         a->h_weight[a->queues] = m->h[q];
         a->r_weight[a->queues] = m->r[q];
         a->p_weight[a->queues] = m->p[q];
+        a->cells[a->queues] = m->cells[q];
         a->queues++;
     }
 }
