@@ -12,7 +12,7 @@
  * bounds the positions per level too: a bound that does not depend on how
  * busy the machine is, for comparing versions of the solver. WITHOUT names
  * techniques the solver does without, separated by commas (goal-cuts,
- * packing, patterns, push-order), and techniques on trial it uses with a
+ * packing, patterns, pull, push-order), and techniques on trial it uses with a
  * leading "+" (+relevance), to measure what each one buys with the same binary. */
 #include "bench_env.h"
 #include "soko.h"
@@ -75,6 +75,7 @@ static long without_bits(const char *list, uint32_t *with)
                  {"packing", SOLVER_WITHOUT_PACKING},
                  {"push-order", SOLVER_WITHOUT_PUSH_ORDER},
                  {"patterns", SOLVER_WITHOUT_PATTERNS},
+                 {"pull", SOLVER_WITHOUT_PULL},
                  {"+relevance", SOLVER_WITH_RELEVANCE}};
     long bits = 0;
     while (*list != '\0') {
