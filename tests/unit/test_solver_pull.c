@@ -107,8 +107,60 @@ static void the_two_ends_meet_on_a_solution_that_replays(void)
     free(lvl);
 }
 
+/* Six boxes brought up through gaps in two walls to a row of goals by the
+ * player's door: forward, many pushes strand boxes behind a wall, where
+ * pulled back from the goals they come out in few tries. A level of this
+ * test's own. */
+static const char *const UPHILL = "   ######\n"
+                                  "#### @  ##\n"
+                                  "#  .... ##\n"
+                                  "# #   ## #\n"
+                                  "# $  $   #\n"
+                                  "## ## ## #\n"
+                                  "# $   $  #\n"
+                                  "#   #    #\n"
+                                  "##########\n";
+
+/* The whole solver with the search from the solved position and without
+ * it (SOLVER_WITHOUT_PULL): both solve the level, the first with fewer
+ * positions stored, and its solution replays on the core. */
+static void the_solved_end_spares_positions(void)
+{
+    soko_level *lvl = level_from_text(UPHILL);
+    if (lvl == NULL)
+        return;
+    uint64_t nodes[2];
+    for (uint32_t k = 0; k < 2; k++) {
+        solver_options opt;
+        solver_options_default(&opt);
+        opt.node_limit = 50000;
+        opt.without = k == 0 ? 0 : SOLVER_WITHOUT_PULL;
+        solver_result r;
+        solver_solve_level(lvl, &opt, &r);
+        CHECK_MSG(r.status == SOLVER_SOLVED, "%s the pull: %s (%s)", k ? "without" : "with",
+                  solver_status_name(r.status), r.reason);
+        if (r.lurd != NULL) {
+            soko_game g;
+            static soko_entry_t history[4096];
+            soko_game_init(&g, lvl, SOKO_RULE_STANDARD, history, 4096);
+            CHECK_INT(play_lurd(&g, r.lurd, NULL), SOKO_OK);
+            CHECK_MSG(soko_game_solved(&g), "%s the pull: %s leaves the level unsolved",
+                      k ? "without" : "with", r.lurd);
+        }
+        nodes[k] = r.nodes;
+        solver_result_free(&r);
+    }
+    printf("uphill: %llu positions with the pull, %llu without\n", (unsigned long long)nodes[0],
+           (unsigned long long)nodes[1]);
+    CHECK_MSG(nodes[0] * 10 < nodes[1] * 9,
+              "uphill: %llu positions with the pull, %llu without: not 10%% fewer",
+              (unsigned long long)nodes[0], (unsigned long long)nodes[1]);
+    free(lvl);
+}
+
 int main(void)
 {
     RUN(the_two_ends_meet_on_a_solution_that_replays);
+    RUN(the_solved_end_spares_positions);
     return check_finish();
 }
