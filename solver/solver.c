@@ -92,7 +92,7 @@ static void set_queues(solver_search_args *a, const member *m, uint32_t without)
 
 /* The search from the solved position (pull.c): its share of turns, and
  * of the memory, in eighths, which the others give up. */
-#define PULL_SHARE 1
+#define PULL_SHARE 2
 #define PULL_MEMORY 1
 
 /* Runs the searches in turn until one settles the question or all stop.
