@@ -492,6 +492,37 @@ void solver_search_free(solver_search *s);
 /* The deadlock patterns the search learnt, or NULL when it learns none. */
 const solver_patterns *solver_search_patterns(const solver_search *s);
 
+/* The table of positions the search stored. */
+const solver_table *solver_search_table(const solver_search *s);
+
+/* The search from the other end (see pull.c): boxes pulled back from the
+ * solved position until it meets a position a forward search stored. */
+typedef struct solver_pull solver_pull;
+
+/* Starts it for the level and start position of args (which must outlive
+ * it; the open-list weights and macros are not used), its roots stored.
+ * Returns NULL when memory runs out. */
+solver_pull *solver_pull_start(const solver_search_args *args);
+
+/* Runs up to `expansions` expansions, looking positions up in the tables
+ * of the forward searches fore[0..n) (NULL ones skipped; the array must
+ * outlive the search). Returns true once it is over: met, or stopped by a
+ * limit or by running out of positions, which proves nothing. */
+bool solver_pull_run(solver_pull *p, solver_search *const *fore, uint32_t n, uint32_t expansions);
+
+/* Forward search k started again: its table is a new one. */
+void solver_pull_forget(solver_pull *p, uint32_t k);
+
+/* Whether it met a forward search. */
+bool solver_pull_met(const solver_pull *p);
+
+/* The box moves of the solution through the meeting: the forward moves to
+ * it, then the pulls reversed. The caller frees from and to. Returns 0, or
+ * -1 when it has not met or memory runs out. */
+int solver_pull_moves(const solver_pull *p, solver_moves *moves);
+
+void solver_pull_free(solver_pull *p);
+
 /* Seconds on a monotonic clock. */
 double solver_clock(void);
 

@@ -797,3 +797,8 @@ const solver_patterns *solver_search_patterns(const solver_search *s)
 {
     return s->learn ? &s->patterns : NULL;
 }
+
+const solver_table *solver_search_table(const solver_search *s)
+{
+    return &s->table;
+}

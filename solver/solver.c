@@ -47,11 +47,12 @@ void solver_result_free(solver_result *r)
  * careful order, a hasty one, a packing one and a feature-space one
  * sharing a table, with goal-room macros (the best on most levels; the
  * feature-space list wins levels whose way runs through positions the
- * bound ranks low); a greedy order (for levels
- * where the careful one keeps the hasty one from diving); and a plain A*
- * without macros (for small tight levels, and the proof when there is no
- * solution), which gives its turns up once it holds 300000 positions. A
- * search whose macros cut every solution off starts again without them. A
+ * bound ranks low); a greedy order (for levels where the careful one keeps
+ * the hasty one from diving); and a plain A* without macros (for small
+ * tight levels, and the proof when there is no solution), which gives its
+ * turns up once it holds 300000 positions. A search whose macros cut every
+ * solution off starts again without them. Beside them, a search from the
+ * solved position (pull.c) looks for a position one of them stored. A
  * push-optimal call runs the A* alone, uncapped. */
 typedef struct member {
     uint8_t share;     /* of turns */
@@ -96,6 +97,11 @@ static void set_queues(solver_search_args *a, const member *m, uint32_t without)
 /* Expansions per turn and share. */
 #define SLICE 256
 
+/* The search from the solved position (pull.c): its share of turns, and
+ * of the memory, in eighths, which the others give up. */
+#define PULL_SHARE 2
+#define PULL_MEMORY 1
+
 /* Runs the searches in turn until one settles the question or all stop.
  * Fills out's status, reason and solution moves. */
 static void run_portfolio(const solver_board *b, const uint16_t *boxes, uint16_t player,
@@ -106,12 +112,26 @@ static void run_portfolio(const solver_board *b, const uint16_t *boxes, uint16_t
     uint32_t count = opt->optimal ? 1 : NMEMBERS;
     uint64_t limit = opt->memory_limit ? opt->memory_limit : SOLVER_DEFAULT_MEMORY;
     uint64_t memory = limit > b->bytes ? limit - b->bytes : 0;
-    solver_search_args args[NMEMBERS];
+    solver_search_args args[NMEMBERS], pull_args;
     solver_search *search[NMEMBERS] = {0};
     bool running[NMEMBERS] = {0};
     uint32_t left = 0;
     out->status = SOLVER_UNKNOWN;
     out->reason = NULL;
+    solver_pull *pull = NULL;
+    if (!opt->optimal && !(opt->without & SOLVER_WITHOUT_PULL)) {
+        pull_args = (solver_search_args){
+            .board = b,
+            .boxes = boxes,
+            .player = player,
+            .options = opt,
+            .started = started,
+            .memory = memory / 8 * PULL_MEMORY,
+            .nodes = &out->nodes,
+        };
+        memory -= pull_args.memory;
+        pull = solver_pull_start(&pull_args);
+    }
     for (uint32_t k = 0; k < count; k++) {
         const member *m = &team[k];
         args[k] = (solver_search_args){
@@ -151,6 +171,8 @@ static void run_portfolio(const solver_board *b, const uint16_t *boxes, uint16_t
                 solver_search_free(search[k]);
                 args[k].macros = false;
                 search[k] = solver_search_start(&args[k]);
+                if (pull != NULL)
+                    solver_pull_forget(pull, k);
                 running[k] = search[k] != NULL;
                 left += running[k];
                 if (running[k])
@@ -169,8 +191,25 @@ static void run_portfolio(const solver_board *b, const uint16_t *boxes, uint16_t
                 left = 0;
             }
         }
+        /* its end without a meeting ends no other search */
+        if (pull != NULL && winner < 0 && left > 0 &&
+            solver_pull_run(pull, search, count, SLICE * PULL_SHARE)) {
+            if (solver_pull_met(pull)) {
+                winner = (int)count;
+            } else {
+                solver_pull_free(pull);
+                pull = NULL;
+            }
+        }
     }
-    if (winner >= 0) {
+    if (winner == (int)count) {
+        out->status = SOLVER_SOLVED;
+        out->reason = "solved";
+        if (solver_pull_moves(pull, moves) < 0) {
+            out->status = SOLVER_UNKNOWN;
+            out->reason = "out of memory";
+        }
+    } else if (winner >= 0) {
         out->status = solver_search_status(search[winner], &out->reason);
         if (out->status == SOLVER_SOLVED && solver_search_moves(search[winner], moves) < 0) {
             out->status = SOLVER_UNKNOWN;
@@ -179,6 +218,7 @@ static void run_portfolio(const solver_board *b, const uint16_t *boxes, uint16_t
     } else if (out->reason == NULL) {
         out->reason = "out of memory";
     }
+    solver_pull_free(pull);
     for (uint32_t k = 0; k < count; k++)
         solver_search_free(search[k]);
 }

@@ -5,7 +5,8 @@
  * table, a minimum-matching lower bound, packing progress, a feature-space
  * list that takes every kind of progress in turn, dead squares, freeze
  * deadlocks, PI-corral pruning, deadlock patterns learnt during the search,
- * and goal-room and tunnel macros; relevance cuts on request. Each call
+ * goal-room and tunnel macros, and a search pulling boxes back from the
+ * solved position to meet the others; relevance cuts on request. Each call
  * owns all of its memory, so calls in several threads at once are safe.
  * Solutions are LURD text that replays on the core. */
 #ifndef SOLVER_H
@@ -28,7 +29,8 @@ enum {
     SOLVER_WITHOUT_PACKING = 1u << 1,    /* no open list that takes the most boxes home first */
     SOLVER_WITHOUT_PUSH_ORDER = 1u << 2, /* pushes tried in the order of the boxes' rows */
     SOLVER_WITHOUT_PATTERNS = 1u << 3,   /* no deadlock patterns learnt from corral searches */
-    SOLVER_WITHOUT_FEATURES = 1u << 4    /* no feature-space list taking every cell in turn */
+    SOLVER_WITHOUT_FEATURES = 1u << 4,   /* no feature-space list taking every cell in turn */
+    SOLVER_WITHOUT_PULL = 1u << 5        /* no search from the solved position meeting the others */
 };
 
 /* Techniques on trial, off unless a call asks for them: measured, they do

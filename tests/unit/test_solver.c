@@ -671,8 +671,10 @@ static void packing_list_solves_a_storage_level_sooner(void)
 /* Relevance cuts: XSokoban 27 works on one spot at a time. Trying pushes
  * far from the last ones only after a run of near ones, the search solves
  * it within a bound that the search without the cuts does not reach. The
- * solution replays. Learnt deadlock patterns are off in both searches:
- * they alone bring 27 within the bound. */
+ * solution replays. Learnt deadlock patterns, the feature-space list and
+ * the search from the solved position are off in both searches: they take
+ * turns or positions of their own, and the patterns alone bring 27 within
+ * the bound. */
 static void relevance_cuts_solve_a_level_sooner(void)
 {
     soko_level *lvl = shared_level("levels/XSokoban_90.xsb", 27);
@@ -683,7 +685,7 @@ static void relevance_cuts_solve_a_level_sooner(void)
     for (int without = 0; without < 2; without++) {
         solver_options o = options(120, false);
         o.node_limit = BOUND;
-        o.without = SOLVER_WITHOUT_PATTERNS;
+        o.without = SOLVER_WITHOUT_PATTERNS | SOLVER_WITHOUT_FEATURES | SOLVER_WITHOUT_PULL;
         o.with = without ? 0 : SOLVER_WITH_RELEVANCE;
         solver_result r;
         status[without] = solver_solve_level(lvl, &o, &r);
