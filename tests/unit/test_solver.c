@@ -633,6 +633,35 @@ static void goal_cuts_store_fewer_positions(void)
     free(lvl);
 }
 
+/* Solves XSokoban `number` twice within `bound` positions: first with the
+ * technique named `what` (options `with`), then without it (`without`).
+ * Notes both runs and checks that a solution found replays. Fills status
+ * and nodes, the first run's at 0. Returns false when the level cannot be
+ * read. */
+static bool xsokoban_with_and_without(uint32_t number, uint64_t bound, const char *what,
+                                      const solver_options *with, const solver_options *without,
+                                      int status[2], uint64_t nodes[2])
+{
+    soko_level *lvl = shared_level("levels/XSokoban_90.xsb", number);
+    if (lvl == NULL)
+        return false;
+    const solver_options *runs[2] = {with, without};
+    for (int k = 0; k < 2; k++) {
+        solver_options o = *runs[k];
+        o.node_limit = bound;
+        solver_result r;
+        status[k] = solver_solve_level(lvl, &o, &r);
+        note("XSokoban %u %s %s: %s (%s), %llu positions", number, k ? "without" : "with", what,
+             solver_status_name(status[k]), r.reason, (unsigned long long)r.nodes);
+        if (status[k] == SOLVER_SOLVED)
+            CHECK(replays_to_solved(lvl, NULL, r.lurd));
+        nodes[k] = r.nodes;
+        solver_result_free(&r);
+    }
+    free(lvl);
+    return true;
+}
+
 /* The packing list: a storage level whose boxes stand all over a warehouse
  * around a room of goals. Taking the positions with the most boxes home
  * first solves it within a few thousand positions; the other lists alone
@@ -640,32 +669,19 @@ static void goal_cuts_store_fewer_positions(void)
  * The solution replays. */
 static void packing_list_solves_a_storage_level_sooner(void)
 {
-    soko_level *lvl = shared_level("levels/XSokoban_90.xsb", 55);
-    if (lvl == NULL)
-        return;
     enum { BOUND = 40000 };
-    uint64_t nodes[2] = {0, 0};
-    int status[2] = {0, 0};
-    for (int without = 0; without < 2; without++) {
-        solver_options o = options(120, false);
-        o.node_limit = BOUND;
-        /* the push order alone brings this level home too: the list is
-         * measured without it */
-        o.without = SOLVER_WITHOUT_PUSH_ORDER | (without ? SOLVER_WITHOUT_PACKING : 0);
-        solver_result r;
-        status[without] = solver_solve_level(lvl, &o, &r);
-        note("XSokoban 55 %s the packing list: %s (%s), %llu positions",
-             without ? "without" : "with", solver_status_name(status[without]), r.reason,
-             (unsigned long long)r.nodes);
-        if (status[without] == SOLVER_SOLVED)
-            CHECK(replays_to_solved(lvl, NULL, r.lurd));
-        nodes[without] = r.nodes;
-        solver_result_free(&r);
-    }
+    solver_options with = options(120, false), without = options(120, false);
+    /* the push order alone brings this level home too: the list is
+     * measured without it */
+    with.without = SOLVER_WITHOUT_PUSH_ORDER;
+    without.without = SOLVER_WITHOUT_PUSH_ORDER | SOLVER_WITHOUT_PACKING;
+    int status[2];
+    uint64_t nodes[2];
+    if (!xsokoban_with_and_without(55, BOUND, "the packing list", &with, &without, status, nodes))
+        return;
     CHECK_INT(status[0], SOLVER_SOLVED);
     CHECK(nodes[0] * 10 <= BOUND);
     CHECK_INT(status[1], SOLVER_UNKNOWN);
-    free(lvl);
 }
 
 /* Relevance cuts: XSokoban 27 works on one spot at a time. Trying pushes
@@ -677,56 +693,32 @@ static void packing_list_solves_a_storage_level_sooner(void)
  * the bound. */
 static void relevance_cuts_solve_a_level_sooner(void)
 {
-    soko_level *lvl = shared_level("levels/XSokoban_90.xsb", 27);
-    if (lvl == NULL)
+    solver_options with = options(120, false), without = options(120, false);
+    with.without = without.without =
+        SOLVER_WITHOUT_PATTERNS | SOLVER_WITHOUT_FEATURES | SOLVER_WITHOUT_PULL;
+    with.with = SOLVER_WITH_RELEVANCE;
+    int status[2];
+    uint64_t nodes[2];
+    if (!xsokoban_with_and_without(27, 70000, "relevance cuts", &with, &without, status, nodes))
         return;
-    enum { BOUND = 70000 };
-    int status[2] = {0, 0};
-    for (int without = 0; without < 2; without++) {
-        solver_options o = options(120, false);
-        o.node_limit = BOUND;
-        o.without = SOLVER_WITHOUT_PATTERNS | SOLVER_WITHOUT_FEATURES | SOLVER_WITHOUT_PULL;
-        o.with = without ? 0 : SOLVER_WITH_RELEVANCE;
-        solver_result r;
-        status[without] = solver_solve_level(lvl, &o, &r);
-        note("XSokoban 27 %s relevance cuts: %s (%s), %llu positions", without ? "without" : "with",
-             solver_status_name(status[without]), r.reason, (unsigned long long)r.nodes);
-        if (status[without] == SOLVER_SOLVED)
-            CHECK(replays_to_solved(lvl, NULL, r.lurd));
-        solver_result_free(&r);
-    }
     CHECK_INT(status[0], SOLVER_SOLVED);
     CHECK_INT(status[1], SOLVER_UNKNOWN);
-    free(lvl);
 }
 
 /* The feature-space list: taking the cells of boxes home and areas cut
  * off in turn, the search solves XSokoban 59 within 20,000 positions,
- * where the search without the list does not (it needs more than
- * 1,000,000). The solution replays. */
+ * where the search without the list does not. The solution replays. */
 static void feature_list_solves_a_level_sooner(void)
 {
-    soko_level *lvl = shared_level("levels/XSokoban_90.xsb", 59);
-    if (lvl == NULL)
+    solver_options with = options(120, false), without = options(120, false);
+    without.without = SOLVER_WITHOUT_FEATURES;
+    int status[2];
+    uint64_t nodes[2];
+    if (!xsokoban_with_and_without(59, 20000, "the feature-space list", &with, &without, status,
+                                   nodes))
         return;
-    enum { BOUND = 20000 };
-    int status[2] = {0, 0};
-    for (int without = 0; without < 2; without++) {
-        solver_options o = options(120, false);
-        o.node_limit = BOUND;
-        o.without = without ? SOLVER_WITHOUT_FEATURES : 0;
-        solver_result r;
-        status[without] = solver_solve_level(lvl, &o, &r);
-        note("XSokoban 59 %s the feature-space list: %s (%s), %llu positions",
-             without ? "without" : "with", solver_status_name(status[without]), r.reason,
-             (unsigned long long)r.nodes);
-        if (status[without] == SOLVER_SOLVED)
-            CHECK(replays_to_solved(lvl, NULL, r.lurd));
-        solver_result_free(&r);
-    }
     CHECK_INT(status[0], SOLVER_SOLVED);
     CHECK_INT(status[1], SOLVER_UNKNOWN);
-    free(lvl);
 }
 
 /* Under the multi-push rule a lost position under the standard rule may
