@@ -3,13 +3,13 @@
  * own mixes of g (pushes made), h (the matching bound), the areas the boxes
  * cut off and the boxes off goals, and are popped in turn; a feature-space
  * list sorts them into cells by boxes home and areas cut off first, and
- * takes the cells in turn. Pushes onto dead
- * squares, into freeze deadlocks, into goals walled off by frozen boxes, or
- * into positions without an assignment of boxes to goals are never stored;
- * a PI-corral narrows the pushes tried; a corral whose boxes cannot reach
- * goals on their own closes a node (and, when the call asks, becomes a
- * pattern no later position may hold); boxes entering goal rooms go on to
- * their goals, and boxes entering tunnels through them. */
+ * takes the cells in turn. Pushes onto dead squares, into freeze
+ * deadlocks, into goals walled off by frozen boxes, or into positions
+ * without an assignment of boxes to goals are never stored; a PI-corral
+ * narrows the pushes tried; a corral whose boxes cannot reach goals on
+ * their own closes a node (and, when the call asks, becomes a pattern no
+ * later position may hold); boxes entering goal rooms go on to their
+ * goals, and boxes entering tunnels through them. */
 #include "internal.h"
 
 #include <stdlib.h>
