@@ -332,6 +332,11 @@ void solver_macros_free(solver_macros *m);
 int solver_macros_room_push(solver_macros *m, const solver_board *b, uint16_t *occ, uint16_t from,
                             uint16_t to, uint16_t *goal, uint16_t *player);
 
+/* The goal room r fills next, when it holds the goals before it in its
+ * packing order and no other box (occ marking the boxes); otherwise
+ * SOLVER_NONE. */
+uint16_t solver_macros_next_goal(const solver_macros *m, const uint16_t *occ, uint32_t r);
+
 /* When the push from `from` to `to` (direction dir) takes a box into a
  * tunnel off goal with the player walled in behind it, the box goes on
  * through the tunnel: *end (the box's last square) and *player (where the

@@ -439,6 +439,29 @@ void solver_macros_free(solver_macros *m)
     memset(m, 0, sizeof *m);
 }
 
+/* The number of the goal of room r filled next, when the room holds the
+ * goals before it in its order and `extra` boxes besides; otherwise -1. */
+static int next_goal(const solver_macros *m, const uint16_t *occ, uint32_t r, uint32_t extra)
+{
+    const solver_room *room = &m->room[r];
+    uint32_t boxes = 0;
+    for (uint32_t i = 0; i < room->size; i++)
+        boxes += occ[room->squares[i]] != 0;
+    if (boxes < extra || boxes - extra >= room->ngoals)
+        return -1;
+    uint32_t j = boxes - extra;
+    for (uint32_t i = 0; i < j; i++)
+        if (occ[room->order[i]] == 0)
+            return -1;
+    return (int)j;
+}
+
+uint16_t solver_macros_next_goal(const solver_macros *m, const uint16_t *occ, uint32_t r)
+{
+    int j = next_goal(m, occ, r, 0);
+    return j < 0 ? SOLVER_NONE : m->room[r].order[j];
+}
+
 int solver_macros_room_push(solver_macros *m, const solver_board *b, uint16_t *occ, uint16_t from,
                             uint16_t to, uint16_t *goal, uint16_t *player)
 {
@@ -447,15 +470,10 @@ int solver_macros_room_push(solver_macros *m, const solver_board *b, uint16_t *o
         return -1;
     const solver_room *room = &m->room[r];
     /* the room must hold the first j goals of its order and the new box only */
-    uint32_t boxes = 0;
-    for (uint32_t i = 0; i < room->size; i++)
-        boxes += occ[room->squares[i]] != 0;
-    uint32_t j = boxes - 1;
-    if (j >= room->ngoals)
+    int next = next_goal(m, occ, r, 1);
+    if (next < 0)
         return -1;
-    for (uint32_t i = 0; i < j; i++)
-        if (occ[room->order[i]] == 0)
-            return -1;
+    uint32_t j = (uint32_t)next;
     /* the way on is searched in the real position, other boxes in place */
     uint16_t kept = occ[to], end;
     occ[to] = 0;

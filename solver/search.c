@@ -9,7 +9,8 @@
  * narrows the pushes tried; a corral whose boxes cannot reach goals on
  * their own closes a node (and, when the call asks, becomes a pattern no
  * later position may hold); boxes entering goal rooms go on to their
- * goals, and boxes entering tunnels through them. */
+ * goals, and boxes entering tunnels through them; and a packing advisor
+ * brings the box nearest a goal room's next goal there in one move. */
 #include "internal.h"
 
 #include <stdlib.h>
@@ -356,34 +357,22 @@ static bool near_recent(const search *s, uint32_t i, uint16_t x)
     return false;
 }
 
-/* Tries one push from the expanded node `parent`: stores the position it
- * leads to when it is new (or reached in fewer pushes) and not lost.
- * Returns true when a goal-room macro took the box on to its goal and the
- * position it leads to is not lost (stored now or before). */
-static bool try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_push push)
+/* Moves the box on `from` to `to` in `pushes` pushes from the expanded
+ * node `parent`, the player ending on `player` (SOLVER_NONE for one push:
+ * then on `from`, the area derived from the parent's): stores the position
+ * it leads to when it is new (or reached in fewer pushes) and not lost.
+ * Returns true when that position is not lost (stored now or before). */
+static bool try_move(search *s, uint32_t parent, uint64_t parent_hash, uint16_t from, uint16_t to,
+                     uint32_t pushes, uint16_t player)
 {
     const solver_board *b = s->b;
-    uint16_t from = push.box, to = b->nb[from * 4 + push.dir];
     uint32_t row = s->occ[from] - 1u;
+    bool single = player == SOLVER_NONE;
+    if (single)
+        player = from;
     s->occ[from] = 0;
     s->occ[to] = (uint16_t)(row + 1);
     s->box[row] = to;
-    uint16_t player = from, goal;
-    uint32_t pushes = 1;
-    int extra = s->macros.nrooms > 0
-                    ? solver_macros_room_push(&s->macros, b, s->occ, from, to, &goal, &player)
-                    : -1;
-    bool room = extra >= 0;
-    if (extra < 0 && s->args->macros)
-        extra = solver_tunnel_push(b, s->occ, from, to, push.dir, &goal, &player);
-    if (extra >= 0) {
-        s->occ[to] = 0;
-        to = goal;
-        s->occ[to] = (uint16_t)(row + 1);
-        s->box[row] = to;
-        pushes += (uint32_t)extra;
-        s->macro_used = true;
-    }
     bool kept = false;
     int frozen = solver_freeze_check(b, s->occ, to, s->freeze_work);
     if (frozen == SOLVER_FROZEN_OFF_GOAL ||
@@ -393,7 +382,7 @@ static bool try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_pu
     if (s->learn && solver_patterns_match(&s->patterns, s->occ, to, player))
         goto undo;
 
-    if (extra >= 0) {
+    if (!single) {
         s->child_grown = false;
         player = solver_reach(b, s->occ, player, &s->child);
     } else {
@@ -422,7 +411,7 @@ static bool try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_pu
                 enqueue(s, seen);
             }
         }
-        kept = room;
+        kept = true;
         goto undo;
     }
 
@@ -457,7 +446,7 @@ static bool try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_pu
     bool progress = n->on_goals > pn->on_goals || n->regions < pn->regions;
     n->weight = (uint8_t)(pn->weight + (!progress && pn->weight < 255));
     /* a box taken on by a macro ends a piece of work: any push may follow */
-    if (extra >= 0) {
+    if (!single) {
         n->run = RELEVANCE_RUN;
     } else if (s->rel.dist == NULL || near_recent(s, parent, from)) {
         n->run = (uint8_t)(pn->run < 255 ? pn->run + 1 : 255);
@@ -469,12 +458,38 @@ static bool try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_pu
         s->found = i;
     else
         enqueue(s, i);
-    kept = room;
+    kept = true;
 undo:
     s->box[row] = from;
     s->occ[to] = 0;
     s->occ[from] = (uint16_t)(row + 1);
     return kept;
+}
+
+/* Tries one push from the expanded node `parent`: stores the position it
+ * leads to when it is new (or reached in fewer pushes) and not lost.
+ * Returns true when a goal-room macro took the box on to its goal and the
+ * position it leads to is not lost (stored now or before). */
+static bool try_push(search *s, uint32_t parent, uint64_t parent_hash, solver_push push)
+{
+    const solver_board *b = s->b;
+    uint16_t from = push.box, to = b->nb[from * 4 + push.dir];
+    uint32_t row = s->occ[from] - 1u;
+    s->occ[from] = 0;
+    s->occ[to] = (uint16_t)(row + 1);
+    uint16_t player = from, goal;
+    int extra = s->macros.nrooms > 0
+                    ? solver_macros_room_push(&s->macros, b, s->occ, from, to, &goal, &player)
+                    : -1;
+    bool room = extra >= 0;
+    if (extra < 0 && s->args->macros)
+        extra = solver_tunnel_push(b, s->occ, from, to, push.dir, &goal, &player);
+    s->occ[to] = 0;
+    s->occ[from] = (uint16_t)(row + 1);
+    if (extra < 0)
+        return try_move(s, parent, parent_hash, from, to, 1, SOLVER_NONE) && room;
+    s->macro_used = true;
+    return try_move(s, parent, parent_hash, from, goal, 1 + (uint32_t)extra, player) && room;
 }
 
 /* Whether the push takes a box from an entrance of a goal room into it: the
@@ -526,6 +541,59 @@ static void try_pushes(search *s, uint32_t i, uint64_t hash, const solver_push *
     for (uint32_t k = 0; k < count && s->found == SOLVER_NIL && s->stop == NULL; k++)
         if (!cuts || !enters_room(s, pushes[k]))
             try_push(s, i, hash, pushes[k]);
+}
+
+/* The boxes the packing advisor tries for a room, nearest its next goal
+ * first. */
+#define ADVICE_TRIES 2
+
+/* The packing advisor (after Festival's FESS search): for each goal room
+ * whose next goal is free, the nearest box that can be pushed there with
+ * the others in place goes there in one move, a child beside those of
+ * single pushes. A box far from the room then comes home in one step of
+ * the search, where its pushes one by one would each wait their turn. */
+static void advise(search *s, uint32_t i, uint64_t hash)
+{
+    const solver_board *b = s->b;
+    solver_macros *m = &s->macros;
+    uint16_t player = solver_table_node(&s->table, i)->player;
+    for (uint32_t r = 0; r < m->nrooms && s->found == SOLVER_NIL && s->stop == NULL; r++) {
+        uint16_t goal = solver_macros_next_goal(m, s->occ, r);
+        if (goal == SOLVER_NONE)
+            continue;
+        uint32_t g = 0;
+        while (b->goals[g] != goal)
+            g++;
+        uint16_t near[ADVICE_TRIES];
+        uint32_t dist[ADVICE_TRIES], count = 0;
+        for (uint32_t k = 0; k < b->nboxes; k++) {
+            uint16_t x = s->box[k];
+            uint32_t d = b->dist[(size_t)x * b->nboxes + g];
+            if (m->room_of[x] == r || d == SOLVER_FAR)
+                continue;
+            uint32_t j = count < ADVICE_TRIES ? count++ : ADVICE_TRIES;
+            for (; j > 0 && dist[j - 1] > d; j--) {
+                if (j < ADVICE_TRIES) {
+                    near[j] = near[j - 1];
+                    dist[j] = dist[j - 1];
+                }
+            }
+            if (j < ADVICE_TRIES) {
+                near[j] = x;
+                dist[j] = d;
+            }
+        }
+        for (uint32_t k = 0; k < count; k++) {
+            uint16_t x = near[k], end, kept = s->occ[x];
+            s->occ[x] = 0;
+            int pushes = solver_boxpath_find(&m->path, b, s->occ, x, goal, player, &end);
+            s->occ[x] = kept;
+            if (pushes > 0) {
+                try_move(s, i, hash, x, goal, (uint32_t)pushes, end);
+                break;
+            }
+        }
+    }
 }
 
 /* The rank of a push in the order pushes are tried, smallest first. The
@@ -595,6 +663,9 @@ static void expand(search *s, uint32_t i)
         order_pushes(s, pushes, count, n->to);
     s->match_ready = false;
     try_pushes(s, i, hash, pushes, count);
+    if (!(s->args->options->without & SOLVER_WITHOUT_ADVICE) && s->args->macros &&
+        s->found == SOLVER_NIL && s->stop == NULL)
+        advise(s, i, hash);
 done:
     for (uint32_t k = 0; k < b->nboxes; k++)
         s->occ[s->box[k]] = 0;
