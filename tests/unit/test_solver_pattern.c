@@ -4,6 +4,7 @@
 #include "internal.h"
 #include "level_util.h"
 #include "reader.h"
+#include "solver_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,10 +15,7 @@
 static solver_search *learn(const soko_level *lvl, const solver_board *b, uint16_t *boxes,
                             const solver_options *opt, uint64_t cap, uint64_t *nodes)
 {
-    uint32_t n = 0;
-    for (uint32_t s = 0; s < b->nsq; s++)
-        if (lvl->cell[b->cell[s]] & SOKO_BOX)
-            boxes[n++] = (uint16_t)s;
+    solver_start_boxes(lvl, b, boxes);
     static solver_search_args args;
     args = (solver_search_args){
         .board = b,

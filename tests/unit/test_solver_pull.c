@@ -4,6 +4,7 @@
 #include "check.h"
 #include "internal.h"
 #include "level_util.h"
+#include "solver_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,16 +23,6 @@ static const char *const DOWNHILL = " ##########\n"
                                     "#####  @ ##\n"
                                     "    ######\n";
 
-/* The start position's boxes of lvl on board b, into boxes. */
-static void start_boxes(const soko_level *lvl, const solver_board *b, uint16_t *boxes)
-{
-    uint32_t n = 0;
-    for (uint32_t s = 0; s < b->nsq; s++)
-        if (lvl->cell[b->cell[s]] & SOKO_BOX)
-            boxes[n++] = (uint16_t)s;
-    CHECK_INT(n, b->nboxes);
-}
-
 /* A forward A* search stores only its first positions around the start,
  * far from any solution; the search from the solved position then meets
  * one of them, and the forward moves to it followed by the pulls reversed
@@ -44,7 +35,7 @@ static void the_two_ends_meet_on_a_solution_that_replays(void)
     solver_board b;
     CHECK_INT(solver_board_build(&b, lvl), 0);
     uint16_t *boxes = malloc((b.nboxes + 1) * sizeof *boxes);
-    start_boxes(lvl, &b, boxes);
+    solver_start_boxes(lvl, &b, boxes);
     solver_options opt;
     solver_options_default(&opt);
     uint64_t nodes = 0;

@@ -4,6 +4,7 @@
 #include "internal.h"
 #include "level_util.h"
 #include "reader.h"
+#include "solver_util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,11 +21,7 @@ static void a_search_with_little_memory_still_stores_positions(void)
     solver_board b;
     CHECK_INT(solver_board_build(&b, lvl), 0);
     uint16_t *boxes = malloc((b.nboxes + 1) * sizeof *boxes);
-    uint32_t n = 0;
-    for (uint32_t s = 0; s < b.nsq; s++)
-        if (lvl->cell[b.cell[s]] & SOKO_BOX)
-            boxes[n++] = (uint16_t)s;
-    CHECK_INT(n, b.nboxes);
+    solver_start_boxes(lvl, &b, boxes);
     solver_options opt;
     solver_options_default(&opt);
     const uint64_t shares[] = {(uint64_t)2 << 20, (uint64_t)4 << 20, (uint64_t)10 << 20};
