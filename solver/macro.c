@@ -318,6 +318,29 @@ static bool goal_area(finder *f, uint16_t x, uint32_t layers, candidate *c, uint
             f->queue[tail++] = t;
         }
     }
+    /* squares enclosed by the area (every neighbour in it, or a wall)
+     * join it: a room with a hole is entered around the hole, not from it */
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (uint32_t k = 0; k < tail; k++) {
+            uint16_t s = f->queue[k];
+            for (int d = 0; d < 4; d++) {
+                uint16_t t = b->nb[s * 4 + d];
+                if (t == SOLVER_NONE || f->in[t])
+                    continue;
+                bool enclosed = true;
+                for (int e = 0; e < 4 && enclosed; e++) {
+                    uint16_t u = b->nb[t * 4 + e];
+                    enclosed = u == SOLVER_NONE || f->in[u];
+                }
+                if (enclosed) {
+                    f->in[t] = 1;
+                    f->queue[tail++] = t;
+                    grew = true;
+                }
+            }
+        }
+    }
     for (uint32_t ring = 0; ring < layers; ring++) {
         uint32_t end = tail;
         for (uint32_t k = 0; k < end; k++) {
