@@ -282,6 +282,7 @@ typedef struct solver_boxpath {
     uint32_t *path; /* the states before each push of the last path found */
     uint8_t *area;  /* the player's area around the box */
     uint16_t *fill;
+    uint8_t *near; /* per square, the sides of a box there the player reached (see boxpath.c) */
 } solver_boxpath;
 
 int solver_boxpath_init(solver_boxpath *bp, const solver_board *b);
