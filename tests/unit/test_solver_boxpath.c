@@ -4,7 +4,7 @@
  * square of the player, on random positions of real levels. */
 #include "check.h"
 #include "internal.h"
-#include "reader.h"
+#include "solver_boards.h"
 #include "test_rand.h"
 
 #include <stdlib.h>
@@ -116,52 +116,40 @@ static uint32_t check_random_position(const char *name, uint32_t number, const s
     return compared;
 }
 
+/* Checks *(uint32_t *)positions random positions on one level. */
+static uint32_t check_board(const char *file, uint32_t number, const solver_board *b,
+                            void *positions)
+{
+    solver_boxpath bp;
+    size_t states = (size_t)b->nsq * 4 + 1;
+    plain pl = {
+        .prev = malloc(states * sizeof *pl.prev),
+        .queue = malloc(states * sizeof *pl.queue),
+        .path = malloc(states * sizeof *pl.path),
+        .area = malloc(b->nsq + 1),
+        .fill = malloc((b->nsq + 1) * sizeof *pl.fill),
+    };
+    uint16_t *occ = calloc(b->nsq + 1, sizeof *occ);
+    bool ok = solver_boxpath_init(&bp, b) == 0 && pl.prev && pl.queue && pl.path && pl.area &&
+              pl.fill && occ;
+    CHECK(ok);
+    uint32_t compared = 0;
+    for (uint32_t p = 0; ok && p < *(uint32_t *)positions && check_failures_in_test == 0; p++)
+        compared += check_random_position(file, number, b, &bp, &pl, occ);
+    solver_boxpath_free(&bp);
+    free(pl.prev);
+    free(pl.queue);
+    free(pl.path);
+    free(pl.area);
+    free(pl.fill);
+    free(occ);
+    return compared;
+}
+
 /* Checks random positions on every level of a shared collection. */
 static uint32_t check_collection(const char *file, uint32_t positions)
 {
-    size_t len;
-    char *text = read_file(shared_path(file), &len);
-    if (text == NULL)
-        return 0;
-    static soko_reader reader;
-    static soko_entry entry;
-    static soko_level lvl;
-    uint32_t compared = 0;
-    soko_reader_init(&reader, text, (uint32_t)len);
-    while (soko_reader_next(&reader, &entry) == 1 && check_failures_in_test == 0) {
-        soko_error err;
-        if (soko_level_parse(&lvl, text + entry.board.off, entry.board.len, entry.board_line,
-                             &err) != SOKO_OK)
-            continue;
-        solver_board b;
-        if (solver_board_build(&b, &lvl) < 0)
-            continue;
-        solver_boxpath bp;
-        size_t states = (size_t)b.nsq * 4 + 1;
-        plain pl = {
-            .prev = malloc(states * sizeof *pl.prev),
-            .queue = malloc(states * sizeof *pl.queue),
-            .path = malloc(states * sizeof *pl.path),
-            .area = malloc(b.nsq + 1),
-            .fill = malloc((b.nsq + 1) * sizeof *pl.fill),
-        };
-        uint16_t *occ = calloc(b.nsq + 1, sizeof *occ);
-        bool ok = solver_boxpath_init(&bp, &b) == 0 && pl.prev && pl.queue && pl.path && pl.area &&
-                  pl.fill && occ;
-        CHECK(ok);
-        for (uint32_t p = 0; ok && p < positions && check_failures_in_test == 0; p++)
-            compared += check_random_position(file, entry.number, &b, &bp, &pl, occ);
-        solver_boxpath_free(&bp);
-        free(pl.prev);
-        free(pl.queue);
-        free(pl.path);
-        free(pl.area);
-        free(pl.fill);
-        free(occ);
-        solver_board_free(&b);
-    }
-    free(text);
-    return compared;
+    return solver_each_board(file, check_board, &positions);
 }
 
 static void box_paths_match_a_search_filling_every_area(void)

@@ -4,7 +4,7 @@
  * scratch, and on few boxes the bound is the cheapest of all assignments. */
 #include "check.h"
 #include "internal.h"
-#include "reader.h"
+#include "solver_boards.h"
 #include "test_rand.h"
 
 #include <stdlib.h>
@@ -105,42 +105,30 @@ static uint32_t check_random_position(const char *name, uint32_t number, const s
     return checked;
 }
 
+/* Checks *(uint32_t *)positions random placements on one level. */
+static uint32_t check_board(const char *file, uint32_t number, const solver_board *b,
+                            void *positions)
+{
+    solver_match m, fresh;
+    uint16_t *box = malloc((b->nboxes + 1) * sizeof *box);
+    uint8_t *used = malloc(b->nsq + 1);
+    bool ok = solver_match_init(&m, b->nboxes) == 0 && solver_match_init(&fresh, b->nboxes) == 0 &&
+              box != NULL && used != NULL;
+    CHECK(ok);
+    uint32_t checked = 0;
+    for (uint32_t p = 0; ok && p < *(uint32_t *)positions && check_failures_in_test == 0; p++)
+        checked += check_random_position(file, number, b, &m, &fresh, box, used);
+    solver_match_free(&m);
+    solver_match_free(&fresh);
+    free(box);
+    free(used);
+    return checked;
+}
+
 /* Checks random placements on every level of a shared collection. */
 static uint32_t check_collection(const char *file, uint32_t positions)
 {
-    size_t len;
-    char *text = read_file(shared_path(file), &len);
-    if (text == NULL)
-        return 0;
-    static soko_reader reader;
-    static soko_entry entry;
-    static soko_level lvl;
-    uint32_t checked = 0;
-    soko_reader_init(&reader, text, (uint32_t)len);
-    while (soko_reader_next(&reader, &entry) == 1 && check_failures_in_test == 0) {
-        soko_error err;
-        if (soko_level_parse(&lvl, text + entry.board.off, entry.board.len, entry.board_line,
-                             &err) != SOKO_OK)
-            continue;
-        solver_board b;
-        if (solver_board_build(&b, &lvl) < 0)
-            continue;
-        solver_match m, fresh;
-        uint16_t *box = malloc((b.nboxes + 1) * sizeof *box);
-        uint8_t *used = malloc(b.nsq + 1);
-        bool ok = solver_match_init(&m, b.nboxes) == 0 &&
-                  solver_match_init(&fresh, b.nboxes) == 0 && box != NULL && used != NULL;
-        CHECK(ok);
-        for (uint32_t p = 0; ok && p < positions && check_failures_in_test == 0; p++)
-            checked += check_random_position(file, entry.number, &b, &m, &fresh, box, used);
-        solver_match_free(&m);
-        solver_match_free(&fresh);
-        free(box);
-        free(used);
-        solver_board_free(&b);
-    }
-    free(text);
-    return checked;
+    return solver_each_board(file, check_board, &positions);
 }
 
 static void the_bound_is_the_cheapest_assignment_with_tight_duals(void)
