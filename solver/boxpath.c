@@ -15,7 +15,8 @@ int solver_boxpath_init(solver_boxpath *bp, const solver_board *b)
     bp->path = malloc(states * sizeof *bp->path);
     bp->area = malloc(b->nsq + 1);
     bp->fill = malloc((b->nsq + 1) * sizeof *bp->fill);
-    return bp->prev && bp->queue && bp->path && bp->area && bp->fill ? 0 : -1;
+    bp->near = malloc(b->nsq + 1);
+    return bp->prev && bp->queue && bp->path && bp->area && bp->fill && bp->near ? 0 : -1;
 }
 
 void solver_boxpath_free(solver_boxpath *bp)
@@ -25,6 +26,7 @@ void solver_boxpath_free(solver_boxpath *bp)
     free(bp->path);
     free(bp->area);
     free(bp->fill);
+    free(bp->near);
     memset(bp, 0, sizeof *bp);
 }
 
@@ -47,6 +49,53 @@ void solver_boxpath_area(solver_boxpath *bp, const solver_board *b, const uint16
     }
 }
 
+/* near[y] of a search: bit d set when the neighbour of y on side d was in
+ * the player's area last worked out with the box on y; NEAR_KNOWN once one
+ * was. The box comes onto y from up to four sides, but the player behind
+ * it is most often in an area already worked out, whose sides then hold. */
+#define NEAR_KNOWN 0x10u
+
+/* The sides of y the player reaches from its side `side` (the square it
+ * stands on after pushing the box onto y), the box on y. The fill stops
+ * once it has found every free side: around a box in the open that takes
+ * a few squares, where the whole area is most of the level. bp->area is
+ * all zero before and after. */
+static uint8_t sides_reached(solver_boxpath *bp, const solver_board *b, const uint16_t *occ,
+                             uint16_t y, int side)
+{
+    uint8_t known = bp->near[y];
+    if ((known & NEAR_KNOWN) && (known >> side & 1))
+        return known;
+    const uint16_t *around = &b->nb[y * 4];
+    uint8_t sides = (uint8_t)(NEAR_KNOWN | 1u << side);
+    int left = 0;
+    for (int d = 0; d < 4; d++)
+        left += d != side && around[d] != SOLVER_NONE && occ[around[d]] == 0;
+    uint32_t head = 0, tail = 0;
+    bp->area[around[side]] = 1;
+    bp->fill[tail++] = around[side];
+    while (head < tail && left > 0) {
+        uint16_t s = bp->fill[head++];
+        for (int d = 0; d < 4; d++) {
+            uint16_t t = b->nb[s * 4 + d];
+            if (t == SOLVER_NONE || t == y || occ[t] || bp->area[t])
+                continue;
+            bp->area[t] = 1;
+            bp->fill[tail++] = t;
+            for (int e = 0; e < 4; e++) {
+                if (around[e] == t) {
+                    sides |= (uint8_t)(1u << e);
+                    left--;
+                }
+            }
+        }
+    }
+    for (uint32_t k = 0; k < tail; k++)
+        bp->area[bp->fill[k]] = 0;
+    bp->near[y] = sides;
+    return sides;
+}
+
 int solver_boxpath_find(solver_boxpath *bp, const solver_board *b, const uint16_t *occ,
                         uint16_t from, uint16_t to, uint16_t player, uint16_t *player_end)
 {
@@ -57,6 +106,7 @@ int solver_boxpath_find(solver_boxpath *bp, const solver_board *b, const uint16_
         *player_end = player;
         return 0;
     }
+    memset(bp->near, 0, b->nsq);
     solver_boxpath_area(bp, b, occ, player, from);
     uint32_t head = 0, tail = 0, goal = SOLVER_NIL;
     for (int d = 0; d < 4; d++) {
@@ -67,6 +117,7 @@ int solver_boxpath_find(solver_boxpath *bp, const solver_board *b, const uint16_
             bp->queue[tail++] = st;
         }
     }
+    memset(bp->area, 0, b->nsq);
     while (head < tail && goal == SOLVER_NIL) {
         uint32_t st = bp->queue[head++];
         uint16_t x = (uint16_t)(st / 4);
@@ -74,11 +125,10 @@ int solver_boxpath_find(solver_boxpath *bp, const solver_board *b, const uint16_
         uint16_t y = b->nb[x * 4 + (side ^ 2)];
         if (y == SOLVER_NONE || occ[y])
             continue;
-        solver_boxpath_area(bp, b, occ, x, y);
+        uint8_t sides = sides_reached(bp, b, occ, y, side);
         for (int d = 0; d < 4 && goal == SOLVER_NIL; d++) {
-            uint16_t q = b->nb[y * 4 + d];
             uint32_t next = y * 4u + (uint32_t)d;
-            if (q == SOLVER_NONE || !bp->area[q] || bp->prev[next] != SOLVER_NIL)
+            if (!(sides >> d & 1) || bp->prev[next] != SOLVER_NIL)
                 continue;
             bp->prev[next] = st;
             bp->queue[tail++] = next;

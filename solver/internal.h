@@ -192,7 +192,7 @@ int solver_corral_find(solver_corral *c, const solver_board *b, const uint16_t *
 typedef struct solver_node {
     uint64_t hash;     /* Zobrist hash of the boxes and the normalised player */
     uint32_t parent;   /* the node it was reached from, or SOLVER_NIL */
-    uint32_t next;     /* the next node in the same hash bucket */
+    uint32_t next;     /* the link to the next node in the same hash bucket (see table.c) */
     uint16_t player;   /* the player's normalised square */
     uint16_t g;        /* pushes from the start along the best path known */
     uint16_t h;        /* the lower bound on the pushes still needed */
@@ -214,11 +214,13 @@ typedef struct solver_table {
     solver_node **nodes; /* chunks of nodes */
     uint8_t **keys;      /* chunks of packed box sets */
     uint32_t nchunks, chunk_cap;
-    uint64_t slots; /* nodes the chunks hold; a last chunk smaller than the others ends them */
-    uint32_t *bucket;
-    uint32_t nbuckets; /* a power of two */
-    uint64_t bytes;    /* memory held */
-    uint64_t budget;   /* memory it may hold */
+    uint64_t slots;      /* nodes the chunks hold; a last chunk smaller than the others ends them */
+    uint32_t *bucket;    /* links to the first node of each chain (see table.c) */
+    uint32_t nbuckets;   /* a power of two */
+    uint32_t index_bits; /* bits of a link holding a node's number */
+    uint32_t tag_mask;   /* bits of a link holding its node's hash tag */
+    uint64_t bytes;      /* memory held */
+    uint64_t budget;     /* memory it may hold */
 } solver_table;
 
 int solver_table_init(solver_table *t, uint32_t key_bytes, uint64_t budget);
@@ -280,6 +282,7 @@ typedef struct solver_boxpath {
     uint32_t *path; /* the states before each push of the last path found */
     uint8_t *area;  /* the player's area around the box */
     uint16_t *fill;
+    uint8_t *near; /* per square, the sides of a box there the player reached (see boxpath.c) */
 } solver_boxpath;
 
 int solver_boxpath_init(solver_boxpath *bp, const solver_board *b);

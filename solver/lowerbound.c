@@ -54,47 +54,55 @@ static int64_t pair_cost(const solver_board *b, const uint16_t *box, uint32_t ro
 }
 
 /* Matches row i (1-based, currently unmatched) along a shortest augmenting
- * path in reduced costs, keeping the duals feasible and tight. */
+ * path in reduced costs, keeping the duals feasible and tight. The duals
+ * are moved once at the end rather than at every step of the path: the
+ * distances of the columns not yet reached are kept plus `spent` (the sum
+ * of the steps so far), and a column reached keeps in minv what had been
+ * spent when it was, so that it owes the rest. The sums are the same, and
+ * so are the comparisons, ties included. */
 static void augment(solver_match *m, const solver_board *b, const uint16_t *box, uint32_t i)
 {
     uint32_t n = m->n;
     int64_t *u = m->u, *v = m->v, *minv = m->minv;
     uint32_t *p = m->p, *way = m->way;
+    uint8_t *used = m->used;
     for (uint32_t j = 0; j <= n; j++) {
         minv[j] = INT64_MAX;
-        m->used[j] = 0;
+        used[j] = 0;
     }
     p[0] = i;
     uint32_t j0 = 0;
+    int64_t spent = 0;
     do {
-        m->used[j0] = 1;
+        used[j0] = 1;
+        minv[j0] = spent;
         uint32_t i0 = p[j0], j1 = 0;
-        int64_t delta = INT64_MAX;
+        int64_t least = INT64_MAX, base = spent - u[i0];
         const uint16_t *row = &b->dist[box[i0 - 1] * b->nboxes];
         for (uint32_t j = 1; j <= n; j++) {
-            if (m->used[j])
+            if (used[j])
                 continue;
             int64_t c = row[j - 1] == SOLVER_FAR ? IMPOSSIBLE : row[j - 1];
-            int64_t cur = c - u[i0] - v[j];
+            int64_t cur = c + base - v[j];
             if (cur < minv[j]) {
                 minv[j] = cur;
                 way[j] = j0;
             }
-            if (minv[j] < delta) {
-                delta = minv[j];
+            if (minv[j] < least) {
+                least = minv[j];
                 j1 = j;
             }
         }
-        for (uint32_t j = 0; j <= n; j++) {
-            if (m->used[j]) {
-                u[p[j]] += delta;
-                v[j] -= delta;
-            } else {
-                minv[j] -= delta;
-            }
-        }
+        spent = least;
         j0 = j1;
     } while (p[j0] != 0);
+    for (uint32_t j = 0; j <= n; j++) {
+        if (used[j]) {
+            int64_t owed = spent - minv[j];
+            u[p[j]] += owed;
+            v[j] -= owed;
+        }
+    }
     do {
         uint32_t j1 = way[j0];
         p[j0] = p[j1];

@@ -45,7 +45,7 @@ struct solver_sub_work {
     uint32_t stamp;
     uint16_t *queue;
     solver_fill fill;  /* the expanded state's player area */
-    solver_fill child; /* a new state's */
+    solver_fill child; /* a new state's, as solver_reach_push leaves it */
 };
 
 int solver_sub_init(solver_sub *sb, const solver_board *b)
@@ -185,7 +185,7 @@ static int search_subset(struct solver_sub_work *w, const solver_board *b, const
             return VERDICT_OPEN;
         for (uint32_t i = 0; i < n; i++)
             w->occ[st.box[i]] = (uint16_t)(i + 1);
-        solver_reach(b, w->occ, st.player, &w->fill);
+        uint16_t least = solver_reach(b, w->occ, st.player, &w->fill);
         uint32_t mark = w->fill.stamp;
         bool budget = true;
         for (uint32_t i = 0; i < n && budget; i++) {
@@ -201,7 +201,12 @@ static int search_subset(struct solver_sub_work *w, const solver_board *b, const
                     sub_state next = st;
                     next.box[i] = to;
                     next.h = (uint16_t)(st.h - w->mindist[x] + w->mindist[to]);
-                    next.player = solver_reach(b, w->occ, x, &w->child);
+                    /* derived from the expanded state's area: most
+                     * pushes leave it whole, and then only the square the
+                     * box left needs a look */
+                    bool grown;
+                    next.player =
+                        solver_reach_push(b, w->occ, &w->fill, least, x, to, &w->child, &grown);
                     sort_squares(next.box, n);
                     budget = add_state(w, b, &next, n);
                 }

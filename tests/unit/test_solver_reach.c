@@ -3,7 +3,7 @@
  * square and the same squares, on random positions of real levels. */
 #include "check.h"
 #include "internal.h"
-#include "reader.h"
+#include "solver_boards.h"
 #include "test_rand.h"
 
 #include <stdlib.h>
@@ -68,43 +68,31 @@ static uint32_t check_random_position(const char *name, uint32_t number, const s
     return checked;
 }
 
+/* Checks *(uint32_t *)positions random positions on one level. */
+static uint32_t check_board(const char *file, uint32_t number, const solver_board *b,
+                            void *positions)
+{
+    uint16_t *occ = calloc(b->nsq + 1, sizeof *occ);
+    uint16_t *box = malloc((b->nboxes + 1) * sizeof *box);
+    solver_fill fills[3];
+    bool ok = occ != NULL && box != NULL;
+    for (int k = 0; k < 3; k++)
+        ok = solver_fill_init(&fills[k], b->nsq) == 0 && ok;
+    CHECK(ok);
+    uint32_t checked = 0;
+    for (uint32_t p = 0; ok && p < *(uint32_t *)positions && check_failures_in_test == 0; p++)
+        checked += check_random_position(file, number, b, occ, box, fills);
+    for (int k = 0; k < 3; k++)
+        solver_fill_free(&fills[k]);
+    free(occ);
+    free(box);
+    return checked;
+}
+
 /* Checks random positions on every level of a shared collection. */
 static uint32_t check_collection(const char *file, uint32_t positions)
 {
-    size_t len;
-    char *text = read_file(shared_path(file), &len);
-    if (text == NULL)
-        return 0;
-    static soko_reader reader;
-    static soko_entry entry;
-    static soko_level lvl;
-    uint32_t checked = 0;
-    soko_reader_init(&reader, text, (uint32_t)len);
-    while (soko_reader_next(&reader, &entry) == 1 && check_failures_in_test == 0) {
-        soko_error err;
-        if (soko_level_parse(&lvl, text + entry.board.off, entry.board.len, entry.board_line,
-                             &err) != SOKO_OK)
-            continue;
-        solver_board b;
-        if (solver_board_build(&b, &lvl) < 0)
-            continue;
-        uint16_t *occ = calloc(b.nsq + 1, sizeof *occ);
-        uint16_t *box = malloc((b.nboxes + 1) * sizeof *box);
-        solver_fill fills[3];
-        bool ok = occ != NULL && box != NULL;
-        for (int k = 0; k < 3; k++)
-            ok = solver_fill_init(&fills[k], b.nsq) == 0 && ok;
-        CHECK(ok);
-        for (uint32_t p = 0; ok && p < positions && check_failures_in_test == 0; p++)
-            checked += check_random_position(file, entry.number, &b, occ, box, fills);
-        for (int k = 0; k < 3; k++)
-            solver_fill_free(&fills[k]);
-        free(occ);
-        free(box);
-        solver_board_free(&b);
-    }
-    free(text);
-    return checked;
+    return solver_each_board(file, check_board, &positions);
 }
 
 static void the_area_after_a_push_matches_a_fresh_fill(void)

@@ -1,0 +1,32 @@
+#include "solver_boards.h"
+
+#include "check.h"
+#include "reader.h"
+
+#include <stdlib.h>
+
+uint32_t solver_each_board(const char *file, solver_board_fn fn, void *ctx)
+{
+    size_t len;
+    char *text = read_file(shared_path(file), &len);
+    if (text == NULL)
+        return 0;
+    static soko_reader reader;
+    static soko_entry entry;
+    static soko_level lvl;
+    uint32_t counted = 0;
+    soko_reader_init(&reader, text, (uint32_t)len);
+    while (soko_reader_next(&reader, &entry) == 1 && check_failures_in_test == 0) {
+        soko_error err;
+        if (soko_level_parse(&lvl, text + entry.board.off, entry.board.len, entry.board_line,
+                             &err) != SOKO_OK)
+            continue;
+        solver_board b;
+        if (solver_board_build(&b, &lvl) < 0)
+            continue;
+        counted += fn(file, entry.number, &b, ctx);
+        solver_board_free(&b);
+    }
+    free(text);
+    return counted;
+}

@@ -1,0 +1,20 @@
+/* Helpers for the solver's unit tests: every level of a shared collection
+ * as the board the search works on. */
+#ifndef SOKO_SOLVER_BOARDS_H
+#define SOKO_SOLVER_BOARDS_H
+
+#include "internal.h"
+
+#include <stdint.h>
+
+/* What a test does with one level's board; returns what it counted. */
+typedef uint32_t (*solver_board_fn)(const char *file, uint32_t number, const solver_board *b,
+                                    void *ctx);
+
+/* Calls fn on the board of each level of `file` (relative to the shared
+ * folder, as shared_path takes it) that parses and builds, until a check
+ * of the current test fails. Returns the sum of what fn returned; 0 when
+ * the file cannot be read (read_file has then failed a check). */
+uint32_t solver_each_board(const char *file, solver_board_fn fn, void *ctx);
+
+#endif

@@ -1,0 +1,166 @@
+/* Box paths (solver_boxpath_find) agree with a plain search over (box
+ * square, player side) states that fills the player's whole area after
+ * every push: the same number of pushes, the same pushes and the same end
+ * square of the player, on random positions of real levels. */
+#include "check.h"
+#include "internal.h"
+#include "solver_boards.h"
+#include "test_rand.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t rng = 0x3C6EF372u;
+
+/* The plain search: returns the pushes, with path[k] the state before push
+ * k and *end the player's last square, or -1. prev holds nsq * 4 states;
+ * area nsq + 1 bytes, fill nsq + 1 squares. */
+static int plain_path(const solver_board *b, const uint16_t *occ, uint16_t from, uint16_t to,
+                      uint16_t player, uint32_t *prev, uint32_t *queue, uint8_t *area,
+                      uint16_t *fill, uint32_t *path, uint16_t *end)
+{
+    for (uint32_t k = 0; k < b->nsq * 4; k++)
+        prev[k] = SOLVER_NIL;
+    if (from == to) {
+        *end = player;
+        return 0;
+    }
+    solver_boxpath bp = {.area = area, .fill = fill};
+    solver_boxpath_area(&bp, b, occ, player, from);
+    uint32_t head = 0, tail = 0, goal = SOLVER_NIL;
+    for (int d = 0; d < 4; d++) {
+        uint16_t q = b->nb[from * 4 + d];
+        if (q != SOLVER_NONE && area[q]) {
+            prev[from * 4u + (uint32_t)d] = from * 4u + (uint32_t)d;
+            queue[tail++] = from * 4u + (uint32_t)d;
+        }
+    }
+    while (head < tail && goal == SOLVER_NIL) {
+        uint32_t st = queue[head++];
+        uint16_t x = (uint16_t)(st / 4), y = b->nb[x * 4 + ((st % 4) ^ 2)];
+        if (y == SOLVER_NONE || occ[y])
+            continue;
+        solver_boxpath_area(&bp, b, occ, x, y);
+        for (int d = 0; d < 4 && goal == SOLVER_NIL; d++) {
+            uint16_t q = b->nb[y * 4 + d];
+            uint32_t next = y * 4u + (uint32_t)d;
+            if (q == SOLVER_NONE || !area[q] || prev[next] != SOLVER_NIL)
+                continue;
+            prev[next] = st;
+            queue[tail++] = next;
+            if (y == to)
+                goal = next;
+        }
+    }
+    if (goal == SOLVER_NIL)
+        return -1;
+    uint32_t n = 0;
+    for (uint32_t st = goal; prev[st] != st; st = prev[st])
+        n++;
+    uint32_t k = n;
+    for (uint32_t st = goal; prev[st] != st; st = prev[st])
+        path[--k] = prev[st];
+    *end = (uint16_t)(path[n - 1] / 4);
+    return (int)n;
+}
+
+/* Work space of the plain search. */
+typedef struct plain {
+    uint32_t *prev, *queue, *path;
+    uint8_t *area;
+    uint16_t *fill;
+} plain;
+
+/* Places some of the level's boxes at random, then asks for the paths of
+ * one of them to a few squares from a random player square. Returns the
+ * paths compared. */
+static uint32_t check_random_position(const char *name, uint32_t number, const solver_board *b,
+                                      solver_boxpath *bp, plain *pl, uint16_t *occ)
+{
+    memset(occ, 0, (b->nsq + 1) * sizeof *occ);
+    uint32_t boxes = 1 + test_rand(&rng, b->nboxes), placed = 0;
+    uint16_t from = SOLVER_NONE;
+    for (uint32_t tries = 0; placed < boxes && tries < 100000; tries++) {
+        uint16_t s = (uint16_t)test_rand(&rng, b->nsq);
+        if (b->dead[s] || occ[s] != 0)
+            continue;
+        occ[s] = 1;
+        from = s;
+        placed++;
+    }
+    if (from == SOLVER_NONE)
+        return 0;
+    occ[from] = 0; /* the box that moves is not among the others */
+    uint16_t player;
+    do
+        player = (uint16_t)test_rand(&rng, b->nsq);
+    while (occ[player] != 0 || player == from);
+    uint32_t compared = 0;
+    for (int k = 0; k < 8; k++) {
+        uint16_t to = (uint16_t)test_rand(&rng, b->nsq);
+        uint16_t end = SOLVER_NONE, want_end = SOLVER_NONE;
+        int got = solver_boxpath_find(bp, b, occ, from, to, player, &end);
+        int want = plain_path(b, occ, from, to, player, pl->prev, pl->queue, pl->area, pl->fill,
+                              pl->path, &want_end);
+        CHECK_MSG(got == want, "%s %u: box %u to %u, player on %u: %d pushes, expected %d", name,
+                  number, from, to, player, got, want);
+        if (got != want || got < 0)
+            continue;
+        CHECK_MSG(end == want_end, "%s %u: box %u to %u: player ends on %u, expected %u", name,
+                  number, from, to, end, want_end);
+        for (int i = 0; i < got; i++)
+            CHECK_MSG(bp->path[i] == pl->path[i], "%s %u: box %u to %u: push %d is %u, expected %u",
+                      name, number, from, to, i, bp->path[i], pl->path[i]);
+        compared++;
+    }
+    return compared;
+}
+
+/* Checks *(uint32_t *)positions random positions on one level. */
+static uint32_t check_board(const char *file, uint32_t number, const solver_board *b,
+                            void *positions)
+{
+    solver_boxpath bp;
+    size_t states = (size_t)b->nsq * 4 + 1;
+    plain pl = {
+        .prev = malloc(states * sizeof *pl.prev),
+        .queue = malloc(states * sizeof *pl.queue),
+        .path = malloc(states * sizeof *pl.path),
+        .area = malloc(b->nsq + 1),
+        .fill = malloc((b->nsq + 1) * sizeof *pl.fill),
+    };
+    uint16_t *occ = calloc(b->nsq + 1, sizeof *occ);
+    bool ok = solver_boxpath_init(&bp, b) == 0 && pl.prev && pl.queue && pl.path && pl.area &&
+              pl.fill && occ;
+    CHECK(ok);
+    uint32_t compared = 0;
+    for (uint32_t p = 0; ok && p < *(uint32_t *)positions && check_failures_in_test == 0; p++)
+        compared += check_random_position(file, number, b, &bp, &pl, occ);
+    solver_boxpath_free(&bp);
+    free(pl.prev);
+    free(pl.queue);
+    free(pl.path);
+    free(pl.area);
+    free(pl.fill);
+    free(occ);
+    return compared;
+}
+
+/* Checks random positions on every level of a shared collection. */
+static uint32_t check_collection(const char *file, uint32_t positions)
+{
+    return solver_each_board(file, check_board, &positions);
+}
+
+static void box_paths_match_a_search_filling_every_area(void)
+{
+    uint32_t compared = check_collection("levels/Microban_155.xsb", 10);
+    compared += check_collection("levels/XSokoban_90.xsb", 10);
+    CHECK_MSG(compared > 2000, "only %u paths found to compare", compared);
+}
+
+int main(void)
+{
+    RUN(box_paths_match_a_search_filling_every_area);
+    return check_finish();
+}
