@@ -30,3 +30,12 @@ uint32_t solver_each_board(const char *file, solver_board_fn fn, void *ctx)
     free(text);
     return counted;
 }
+
+void solver_start_boxes(const soko_level *lvl, const solver_board *b, uint16_t *boxes)
+{
+    uint32_t n = 0;
+    for (uint32_t s = 0; s < b->nsq; s++)
+        if ((lvl->cell[b->cell[s]] & SOKO_BOX) && n++ < b->nboxes)
+            boxes[n - 1] = (uint16_t)s;
+    CHECK_INT(n, b->nboxes);
+}

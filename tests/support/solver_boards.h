@@ -1,5 +1,5 @@
 /* Helpers for the solver's unit tests: every level of a shared collection
- * as the board the search works on. */
+ * as the board the search works on, and a level's start boxes on it. */
 #ifndef SOKO_SOLVER_BOARDS_H
 #define SOKO_SOLVER_BOARDS_H
 
@@ -16,5 +16,10 @@ typedef uint32_t (*solver_board_fn)(const char *file, uint32_t number, const sol
  * of the current test fails. Returns the sum of what fn returned; 0 when
  * the file cannot be read (read_file has then failed a check). */
 uint32_t solver_each_board(const char *file, solver_board_fn fn, void *ctx);
+
+/* The squares of lvl's boxes at the start on board b, in ascending order,
+ * into boxes (room for b->nboxes). A check fails when their number is not
+ * the board's. */
+void solver_start_boxes(const soko_level *lvl, const solver_board *b, uint16_t *boxes);
 
 #endif

@@ -4,7 +4,7 @@
 #include "internal.h"
 #include "level_util.h"
 #include "reader.h"
-#include "solver_util.h"
+#include "solver_boards.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 #include "check.h"
 #include "internal.h"
 #include "level_util.h"
-#include "solver_util.h"
+#include "solver_boards.h"
 
 #include <stdlib.h>
 
