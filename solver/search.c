@@ -571,6 +571,7 @@ static void advise(search *s, uint32_t i, uint64_t hash)
             uint32_t d = b->dist[(size_t)x * b->nboxes + g];
             if (m->room_of[x] == r || d == SOLVER_FAR)
                 continue;
+            /* an insertion among the nearest so far, the farthest falling off */
             uint32_t j = count < ADVICE_TRIES ? count++ : ADVICE_TRIES;
             for (; j > 0 && dist[j - 1] > d; j--) {
                 if (j < ADVICE_TRIES) {
