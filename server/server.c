@@ -213,6 +213,8 @@ int server_start(const struct config *cfg, unsigned *port)
         stop_running();
         return -1;
     }
+    /* Uploads a killed server left halfway are checked again. */
+    uploads_resume();
     struct sweeper_config sweep = {cfg->sweep_interval, cfg->guest_unplayed_ttl,
                                    cfg->guest_idle_ttl};
     if (sweeper_start(&sweep) != 0) {

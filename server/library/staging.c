@@ -26,8 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Uploads kept at once, and how many files of the largest size may be
- * arriving (or waiting for their check) at once. */
+/* Uploads kept at once but not imported (and imported ones kept for their
+ * reports), and how many files of the largest size may be arriving (or
+ * waiting for their check) at once. */
 #define MAX_UPLOADS 64
 #define MAX_FILES_IN_FLIGHT 4
 
@@ -111,10 +112,13 @@ static enum staging_status from_storage(int status, enum staging_status conflict
 }
 
 enum staging_status staging_create(int64_t owner, const char *filename, enum check_format format,
-                                   size_t size, int64_t *id)
+                                   size_t size, const void *bytes, size_t n, int64_t *id,
+                                   bool *complete)
 {
     if (size > staging_max_upload())
         return STAGING_TOO_LARGE;
+    if (n > size)
+        return STAGING_BAD_OFFSET;
     struct storage_upload u = {.owner = owner, .size = (int64_t)size, .created_at = clock_now()};
     snprintf(u.filename, sizeof u.filename, "%s", filename);
     snprintf(u.format, sizeof u.format, "%s",
@@ -128,14 +132,43 @@ enum staging_status staging_create(int64_t owner, const char *filename, enum che
     if (status == STORAGE_OK)
         status = storage_staging_expire(u.created_at - STAGING_KEEP_SECONDS, NULL);
     if (status == STORAGE_OK)
+        status = storage_staging_prune_imported(MAX_UPLOADS - 1);
+    /* A check that a stopped node left halfway goes back to "complete",
+     * where an admin's look at the upload runs it again (uploads_get). */
+    size_t unchecked = 0;
+    if (status == STORAGE_OK)
+        status = storage_staging_settle(u.created_at - CHECK_STALE_SECONDS, u.created_at, NULL, 0,
+                                        &unchecked);
+    if (status == STORAGE_OK)
         status = storage_staging_load(&count, &arriving);
     if (status == STORAGE_OK)
         full = count >= MAX_UPLOADS ||
                (uint64_t)arriving + size > (uint64_t)MAX_FILES_IN_FLIGHT * staging_max_upload();
     if (status == STORAGE_OK && !full)
         status = storage_staging_create(&u, id);
+    /* The first part goes in the same transaction: an upload whose
+     * creation was never answered (its node stopped) leaves nothing. */
+    if (status == STORAGE_OK && !full && n > 0)
+        status = storage_staging_append(*id, 0, bytes, n, u.created_at);
     status = storage_finish(status);
+    *complete = n == size;
     return status != STORAGE_OK ? STAGING_FAILED : full ? STAGING_FULL : STAGING_OK;
+}
+
+size_t staging_settle(bool node_alone, int64_t *ids, size_t max)
+{
+    int64_t now = clock_now();
+    /* On SQLite this process is the only node: whatever says "checking"
+     * was being checked by a process that is gone. */
+    int64_t stale_before = node_alone ? INT64_MAX : now - CHECK_STALE_SECONDS;
+    size_t n = 0;
+    int status = storage_begin();
+    if (status == STORAGE_OK)
+        status = storage_staging_settle(stale_before, now, ids, max, &n);
+    status = storage_finish(status);
+    if (status != STORAGE_OK)
+        return 0;
+    return n;
 }
 
 enum staging_status staging_append(int64_t id, size_t offset, const void *bytes, size_t n,

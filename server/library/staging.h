@@ -43,9 +43,21 @@ size_t staging_max_upload(void);
 /* Wakes the solver thread up to stop, and empties this node's queue. */
 void staging_stop(void);
 
-/* Starts an upload of `size` bytes (1 to the cap) for admin `owner`. */
+/* Starts an upload of `size` bytes (1 to the cap) for admin `owner`, with
+ * its first n bytes (0 to size) stored in the same transaction; sets *id,
+ * and *complete when those are all its bytes. STAGING_FULL past the caps:
+ * uploads kept but not imported, or bytes arriving. */
 enum staging_status staging_create(int64_t owner, const char *filename, enum check_format format,
-                                   size_t size, int64_t *id);
+                                   size_t size, const void *bytes, size_t n, int64_t *id,
+                                   bool *complete);
+
+/* Settles the uploads that a stopped node left: those being checked by a
+ * node that is gone (with node_alone, every check: this process is the
+ * database's only node; else the checks begun ten minutes ago) go back
+ * to "complete". Lists in ids (up to max) the complete uploads, which
+ * wait for a check nobody runs; returns their number (0 on failure,
+ * logged). */
+size_t staging_settle(bool node_alone, int64_t *ids, size_t max);
 
 /* Adds n bytes at `offset`, which must be the number received so far.
  * Sets *complete when every byte is in. */

@@ -9,12 +9,17 @@
 #include "library/admin.h"
 #include "library/solvecheck.h"
 #include "library/staging.h"
+#include "storage/storage.h"
 
 #include <sodium.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define FILENAME_MAX_BYTES 200
+
+/* Uploads a start-up checks again at most: no more are kept at once. */
+#define RESUME_MAX 64
 
 int uploads_start(const struct config *cfg)
 {
@@ -104,6 +109,17 @@ static int check_done(struct http_conn *c, void *arg)
     return reply_upload(c, job->code, job->id, true);
 }
 
+/* Checks a complete upload on a worker thread, then answers with it. */
+static int check_then_reply(struct http_conn *c, int64_t id, unsigned code)
+{
+    struct check_job *job = calloc(1, sizeof *job);
+    if (job == NULL)
+        return reply_error(c, API_E_INTERNAL, "out of memory");
+    job->id = id;
+    job->code = code;
+    return http_defer(c, WORKER_UPLOADS, run_check, check_done, job);
+}
+
 /* Appends a part; when it completes the file, checks it before answering. */
 static int take_part(struct http_conn *c, int64_t id, size_t offset, const unsigned char *bytes,
                      size_t n, unsigned code)
@@ -127,14 +143,7 @@ static int take_part(struct http_conn *c, int64_t id, size_t offset, const unsig
     default:
         return reply_error(c, API_E_INTERNAL, "the upload failed");
     }
-    if (!complete)
-        return reply_upload(c, code, id, false);
-    struct check_job *job = calloc(1, sizeof *job);
-    if (job == NULL)
-        return reply_error(c, API_E_INTERNAL, "out of memory");
-    job->id = id;
-    job->code = code;
-    return http_defer(c, WORKER_UPLOADS, run_check, check_done, job);
+    return complete ? check_then_reply(c, id, code) : reply_upload(c, code, id, false);
 }
 
 int uploads_create(struct http_conn *c)
@@ -168,8 +177,9 @@ int uploads_create(struct http_conn *c)
     } else if (size < 1) {
         result = reply_error(c, API_E_INVALID_VALUE, "'size' must be at least 1 byte");
     } else if (decode_data(c, &data, &bytes, &n, &result)) {
+        bool complete = false;
         enum staging_status status =
-            staging_create(who.user_id, filename, format, (size_t)size, &id);
+            staging_create(who.user_id, filename, format, (size_t)size, bytes, n, &id, &complete);
         if (status == STAGING_TOO_LARGE)
             result = reply_error(c, API_E_UPLOAD_TOO_LARGE,
                                  "uploads are limited to %zu bytes and this file has %lld (see "
@@ -179,10 +189,14 @@ int uploads_create(struct http_conn *c)
             result =
                 reply_error(c, API_E_UNAVAILABLE,
                             "too many uploads are waiting or arriving; import or discard some");
+        else if (status == STAGING_BAD_OFFSET)
+            result = reply_error(c, API_E_UPLOAD_INCOMPLETE,
+                                 "'data' holds %zu bytes, more than the declared size %lld", n,
+                                 (long long)size);
         else if (status != STAGING_OK)
-            result = reply_error(c, API_E_INTERNAL, "out of memory");
-        else if (bytes != NULL)
-            result = take_part(c, id, 0, bytes, n, 201);
+            result = reply_error(c, API_E_INTERNAL, "the upload could not be stored");
+        else if (complete)
+            result = check_then_reply(c, id, 201);
         else
             result = reply_upload(c, 201, id, false);
     }
@@ -227,6 +241,30 @@ int uploads_list(struct http_conn *c)
     return reply_json(c, 200, json_pack("{s:o}", "uploads", list));
 }
 
+/* An upload's check that no request waits for: one a stopped node left. */
+static void run_check_alone(void *arg)
+{
+    run_check(arg);
+    free(arg);
+}
+
+void uploads_resume(void)
+{
+    int64_t ids[RESUME_MAX];
+    size_t n = staging_settle(!storage_is_server(), ids, RESUME_MAX);
+    for (size_t i = 0; i < n; i++) {
+        struct check_job *job = calloc(1, sizeof *job);
+        if (job == NULL)
+            break;
+        job->id = ids[i];
+        if (!worker_submit(WORKER_UPLOADS, run_check_alone, job))
+            run_check_alone(job);
+    }
+    if (n > 0)
+        fprintf(stderr, "sokod: checking %zu upload%s that a stopped server left unchecked\n", n,
+                n == 1 ? "" : "s");
+}
+
 int uploads_get(struct http_conn *c)
 {
     int result = MHD_NO;
@@ -234,7 +272,17 @@ int uploads_get(struct http_conn *c)
     if (!admin_require(c, &who, &result))
         return result;
     const char *levels = http_query(c, "levels");
-    return reply_upload(c, 200, c->param[0], levels == NULL || strcmp(levels, "0") != 0);
+    bool with_levels = levels == NULL || strcmp(levels, "0") != 0;
+    enum staging_status status;
+    json_t *o = staging_json(c->param[0], false, &status);
+    const char *state = json_string_value(json_object_get(o, "state"));
+    bool unchecked = state != NULL && strcmp(state, "complete") == 0;
+    json_decref(o);
+    /* Every byte is in and no check runs (the node that took the last
+     * part stopped before its check began): this request runs it. */
+    if (unchecked)
+        return check_then_reply(c, c->param[0], 200);
+    return reply_upload(c, 200, c->param[0], with_levels);
 }
 
 int uploads_discard(struct http_conn *c)

@@ -13,6 +13,11 @@ int uploads_start(const struct config *cfg);
  * HTTP daemon and the worker threads have stopped. */
 void uploads_stop(void);
 
+/* Settles the uploads a stopped server left (staging_settle) and checks
+ * the complete ones on the upload workers. Call once the worker threads
+ * run. */
+void uploads_resume(void);
+
 /* Endpoints, for the routing table (server/endpoints.c). */
 int uploads_list(struct http_conn *c);
 int uploads_create(struct http_conn *c);

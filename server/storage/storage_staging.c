@@ -38,7 +38,7 @@ int storage_staging_expire(int64_t before, int64_t *deleted)
 
 static const char SQL_LOAD[] =
     "SELECT count(*), coalesce(sum(CASE WHEN state IN ('receiving', 'complete', 'checking') "
-    "THEN size ELSE 0 END), 0) FROM staged_uploads";
+    "THEN size ELSE 0 END), 0) FROM staged_uploads WHERE state <> 'imported'";
 
 int storage_staging_load(int64_t *count, int64_t *arriving)
 {
@@ -52,6 +52,45 @@ int storage_staging_load(int64_t *count, int64_t *arriving)
         sql_reset(st);
     }
     return status;
+}
+
+static const char SQL_PRUNE_IMPORTED[] =
+    "DELETE FROM staged_uploads WHERE state = 'imported' AND id NOT IN "
+    "(SELECT id FROM staged_uploads WHERE state = 'imported' ORDER BY id DESC LIMIT ?)";
+
+int storage_staging_prune_imported(int64_t keep)
+{
+    struct sql_stmt *st = storage_stmt(SQL_PRUNE_IMPORTED);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sql_bind_int64(st, 1, keep);
+    return storage_exec_stmt(st, "forgetting the oldest imported uploads");
+}
+
+static const char SQL_SETTLE[] = "UPDATE staged_uploads SET state = 'complete', used_at = ?2 "
+                                 "WHERE state = 'checking' AND used_at < ?1";
+static const char SQL_COMPLETE[] =
+    "SELECT id FROM staged_uploads WHERE state = 'complete' ORDER BY id LIMIT ?";
+
+int storage_staging_settle(int64_t stale_before, int64_t now, int64_t *ids, size_t max, size_t *n)
+{
+    *n = 0;
+    struct sql_stmt *st = storage_stmt(SQL_SETTLE);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sql_bind_int64(st, 1, stale_before);
+    sql_bind_int64(st, 2, now);
+    int status = storage_exec_stmt(st, "settling the checks of stopped nodes");
+    if (status != STORAGE_OK || max == 0)
+        return status;
+    st = storage_stmt(SQL_COMPLETE);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sql_bind_int64(st, 1, (int64_t)max);
+    while (*n < max && (status = sql_step(st, "listing uploads to check")) == SQL_ROW)
+        ids[(*n)++] = sql_column_int64(st, 0);
+    sql_reset(st);
+    return status == SQL_ROW ? STORAGE_OK : status;
 }
 
 static const char SQL_CREATE[] =

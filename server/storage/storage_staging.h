@@ -33,9 +33,20 @@ void storage_upload_clear(struct storage_upload *u);
  * *deleted (when not NULL) counts them. */
 int storage_staging_expire(int64_t before, int64_t *deleted);
 
-/* The uploads kept, and the bytes of those whose bytes are still arriving
- * or waiting for their check. */
+/* The uploads kept but not imported (arriving, or waiting for their check
+ * or for an admin), and the bytes of those whose bytes are still
+ * arriving or waiting for their check. */
 int storage_staging_load(int64_t *count, int64_t *arriving);
+
+/* Forgets the imported uploads but the `keep` newest: their reports are
+ * all that is left of them. */
+int storage_staging_prune_imported(int64_t keep);
+
+/* Puts the uploads whose check began before stale_before (its node
+ * stopped midway) back to "complete", then lists in ids (up to max, *n of
+ * them, oldest first) every complete upload: each waits for a check that
+ * nobody runs. */
+int storage_staging_settle(int64_t stale_before, int64_t now, int64_t *ids, size_t max, size_t *n);
 
 /* Stores a new upload (owner, filename, format, size, created_at) in
  * state "receiving"; sets *id. */

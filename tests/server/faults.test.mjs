@@ -132,10 +132,16 @@ test(`every acknowledged write survives kill -9 at random moments, ${ROUNDS} tim
   console.log(`${kills} kills; acknowledged: ${acked.steps.size} steps, ${acked.users.size} sign-ups, ${acked.collections.size} imports`);
   assert.ok(acked.steps.size > ROUNDS && acked.users.size > 0 && acked.collections.size > 0, 'the load did each kind of write');
   assert.deepEqual(missing, [], 'acknowledged writes lost');
-  // The server starts on what is left and serves.
-  const server = await startServer({ dir, db });
+  // The server starts on what is left and serves; the uploads a kill
+  // caught before or during their check are checked again by the start-up.
+  const server = await startServer({ dir, db, args: ['--solver-seconds', '0'] });
   const r = await server.client().get('/api/v1/collections');
   assert.equal(r.status, 200, show(r));
+  const unsettled = "SELECT count(*) FROM staged_uploads WHERE state IN ('complete', 'checking')";
+  for (const t0 = Date.now(); sqlite(db, unsettled) !== '0' && Date.now() - t0 < 30000;) {
+    await new Promise((w) => setTimeout(w, 100));
+  }
+  assert.equal(sqlite(db, unsettled), '0', `uploads left unchecked after the restart: ${sqlite(db, 'SELECT id, state FROM staged_uploads')}`);
   assert.equal((await server.stop()).code, 0);
 });
 
