@@ -180,6 +180,11 @@ static const struct options_row options[] = {
     {"streams-per-address", "SOKOD_STREAMS_PER_ADDRESS", CONFIG_SERVE, "N",
      "live event streams open at once for one client address; more get 429 (default 128)",
      NUMBER(streams_per_address, 1, 1000000)},
+    {"cost-per-second", "SOKOD_COST_PER_SECOND", CONFIG_SERVE, "MS",
+     "milliseconds of CPU time, as the routing table declares each route's, that one client "
+     "address may spend a second on the heavier routes, ten seconds of it at once; past it, 429 "
+     "(default 1000)",
+     NUMBER(cost_per_second, 1, 1000000)},
     {"events-memory", "SOKOD_EVENTS_MEMORY", CONFIG_SERVE, "MIB",
      "memory for the live events kept for streams that reconnect, over all games, rooms and "
      "watched players, in MiB (default 64)",
@@ -335,6 +340,7 @@ int config_load(struct config *cfg, unsigned command, int argc, char **argv)
     cfg->connections_per_address = 256;
     cfg->streams_per_address = 128;
     cfg->events_memory = 64;
+    cfg->cost_per_second = 1000;
     cfg->upload_steps = 1ull << 24;
     cfg->upload_solver_seconds = 300;
     cfg->daily_past_jobs = 4;

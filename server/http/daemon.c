@@ -6,6 +6,7 @@
 #include "base/clock.h"
 #include "http/access_log.h"
 #include "http/address_count.h"
+#include "http/cost_limit.h"
 #include "http/http.h"
 #include "http/http_checks.h"
 #include "http/ops.h"
@@ -42,6 +43,7 @@ static void forget_counts(void)
     address_count_free(peer_connections);
     peer_connections = NULL;
     http_conn_stop();
+    cost_limit_stop();
 }
 
 /* Copies text for the access log: printable ASCII only, the rest as %XX. */
@@ -124,6 +126,23 @@ static void take_body(struct http_conn *c, const char *data, size_t size)
     c->body[c->body_len] = '\0';
 }
 
+/* Charges a request of a cost-limited route to its client's address;
+ * false after answering 429. */
+static bool charge(struct http_conn *c, uint32_t ms, int *result)
+{
+    char address[64];
+    http_client_address(c, address, sizeof address);
+    unsigned retry = 0;
+    if (cost_limit_take(address, ms, clock_mono_us() / 1000u, &retry))
+        return true;
+    http_retry_after(c, retry);
+    *result = reply_error(c, API_E_RATE_LIMITED,
+                          "this address asked for too much work at once (--cost-per-second); "
+                          "try again in %u second%s",
+                          retry, retry == 1 ? "" : "s");
+    return false;
+}
+
 static int dispatch(struct http_conn *c)
 {
     struct route_match m;
@@ -138,6 +157,9 @@ static int dispatch(struct http_conn *c)
     }
     int result = MHD_NO;
     if ((c->method & HTTP_WRITES) != 0 && !http_checks_write(c, &result))
+        return result;
+    const struct route_cost *cost = &routes_row(m.index)->cost;
+    if (cost->limiter == ROUTE_LIMIT_COST && !charge(c, cost->cpu_ms, &result))
         return result;
     memcpy(c->param, m.param, sizeof c->param);
     c->route = m.index + 1;
@@ -322,7 +344,8 @@ struct MHD_Daemon *daemon_start(const struct config *cfg, unsigned *port)
         return NULL;
     }
     peer_connections = address_count_new(cfg->connections_per_address, UINT32_MAX);
-    if (peer_connections == NULL || http_conn_start(cfg) != 0) {
+    if (peer_connections == NULL || http_conn_start(cfg) != 0 ||
+        cost_limit_start(cfg->cost_per_second) != 0) {
         fprintf(stderr, "sokod: out of memory\n");
         forget_counts();
         return NULL;

@@ -19,12 +19,12 @@ static const char *route_pattern[METRICS_REQUEST_ROWS_MAX];
 static unsigned route_method[METRICS_REQUEST_ROWS_MAX];
 static unsigned nroutes;
 
-static void add_route(void *arg, unsigned method, const char *pattern)
+static void add_route(void *arg, const struct route *route)
 {
     (void)arg;
     if (nroutes < METRICS_REQUEST_ROWS_MAX) {
-        route_pattern[nroutes] = pattern;
-        route_method[nroutes] = method;
+        route_pattern[nroutes] = route->pattern;
+        route_method[nroutes] = route->method;
     }
     nroutes++;
 }

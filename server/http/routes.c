@@ -13,14 +13,36 @@ void routes_use(const struct route *table)
     routes = table;
 }
 
-void routes_each(const char *prefix, void (*fn)(void *arg, unsigned method, const char *pattern),
-                 void *arg)
+void routes_each(const char *prefix, void (*fn)(void *arg, const struct route *route), void *arg)
 {
     size_t n = strlen(prefix);
     for (size_t i = 0; routes != NULL && routes[i].pattern != NULL; i++) {
         if (strncmp(routes[i].pattern, prefix, n) == 0)
-            fn(arg, routes[i].method, routes[i].pattern);
+            fn(arg, &routes[i]);
     }
+}
+
+const struct route *routes_row(unsigned index)
+{
+    return &routes[index];
+}
+
+const char *routes_limiter_name(enum route_limiter limiter)
+{
+    static const char *const names[ROUTE_LIMITERS] = {
+        [ROUTE_LIMIT_UNDECLARED] = "undeclared",
+        [ROUTE_LIMIT_CONNECTIONS] = "connections",
+        [ROUTE_LIMIT_COST] = "cost",
+        [ROUTE_LIMIT_STEPS] = "steps",
+        [ROUTE_LIMIT_AUTH] = "auth",
+        [ROUTE_LIMIT_GUESTS] = "guests",
+        [ROUTE_LIMIT_HINTS] = "hints",
+        [ROUTE_LIMIT_ROOMS] = "rooms",
+        [ROUTE_LIMIT_STREAMS] = "streams",
+        [ROUTE_LIMIT_ADDRESSES] = "addresses",
+        [ROUTE_LIMIT_ADMIN] = "admin",
+    };
+    return (unsigned)limiter < ROUTE_LIMITERS ? names[limiter] : "undeclared";
 }
 
 /* Reads a positive decimal integer that fits an int64 from [s, end). */

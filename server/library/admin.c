@@ -61,10 +61,15 @@ void admin_target(char *out, size_t cap, const char *kind, int64_t id)
     snprintf(out, cap, "%s %lld", kind, (long long)id);
 }
 
-static void add_route(void *arg, unsigned method, const char *pattern)
+static void add_route(void *arg, const struct route *r)
 {
-    json_array_append_new(
-        arg, json_pack("{s:s,s:s}", "method", http_method_name(method), "path", pattern));
+    const struct route_cost *k = &r->cost;
+    json_array_append_new(arg, json_pack("{s:s,s:s,s:{s:I,s:I,s:I,s:I,s:s}}", "method",
+                                         http_method_name(r->method), "path", r->pattern, "cost",
+                                         "disk_kib", (json_int_t)k->disk_kib, "memory_kib",
+                                         (json_int_t)k->memory_kib, "answer_kib",
+                                         (json_int_t)k->answer_kib, "cpu_ms", (json_int_t)k->cpu_ms,
+                                         "limiter", routes_limiter_name(k->limiter)));
 }
 
 int admin_routes(struct http_conn *c)
@@ -73,8 +78,10 @@ int admin_routes(struct http_conn *c)
     struct audit_actor who;
     if (!admin_require(c, &who, &result))
         return result;
+    /* ?all=1: every route, not the admin API's only. */
+    const char *all = http_query(c, "all");
     json_t *list = json_array();
-    routes_each("/api/v1/admin/", add_route, list);
+    routes_each(all != NULL && strcmp(all, "1") == 0 ? "" : "/api/v1/admin/", add_route, list);
     return reply_json(c, 200, json_pack("{s:o}", "routes", list));
 }
 

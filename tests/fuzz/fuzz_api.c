@@ -276,11 +276,11 @@ static json_t *call(const char *method, const char *target, int who, const char 
 
 /* ---- Start-up ---------------------------------------------------------------------------- */
 
-static void add_route(void *arg, unsigned method, const char *pattern)
+static void add_route(void *arg, const struct route *r)
 {
     (void)arg;
     if (ntable < MAX_ROUTES)
-        table[ntable++] = (struct fuzz_route){method, pattern};
+        table[ntable++] = (struct fuzz_route){r->method, r->pattern};
 }
 
 static void die(const char *what)

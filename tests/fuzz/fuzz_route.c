@@ -71,8 +71,10 @@ static bool oracle_matches(const char *pattern, const char *path, int64_t *param
     }
 }
 
-static void oracle_route(void *arg, unsigned method, const char *pattern)
+static void oracle_route(void *arg, const struct route *r)
 {
+    unsigned method = r->method;
+    const char *pattern = r->pattern;
     struct oracle *o = arg;
     int64_t param[HTTP_MAX_PARAMS];
     unsigned n = 0;
@@ -92,12 +94,11 @@ struct pick {
     const char *pattern;
 };
 
-static void pick_route(void *arg, unsigned method, const char *pattern)
+static void pick_route(void *arg, const struct route *r)
 {
-    (void)method;
     struct pick *p = arg;
     if (p->seen++ == p->want)
-        p->pattern = pattern;
+        p->pattern = r->pattern;
 }
 
 /* Writes route data[0]'s pattern into out with each {id} replaced by the
