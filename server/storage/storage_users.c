@@ -273,12 +273,14 @@ int storage_session_delete(const uint8_t token_hash[32])
 /* ---- The sweep of old guests and expired sessions ----------------------------------------- */
 
 /* A guest has played when one of its games has an entry in its log (seq is
- * the last entry's number), when it raced (a race game, even empty), when
- * it has a solution, or when it hosts a room: each is something the guest,
- * or another player, may come back to. ?1 is the guest's id. */
+ * the last entry's number) or a saved position, when it raced (a race
+ * game, even empty), when it has a solution, or when it hosts a room: each
+ * is something the guest, or another player, may come back to. ?1 is the
+ * guest's id. */
 #define SQL_PLAYED                                                                                 \
     "(EXISTS (SELECT 1 FROM games g WHERE g.user_id = ?1 AND (g.seq > 0 OR g.room_id IS NOT "      \
-    "NULL)) OR EXISTS (SELECT 1 FROM solutions s WHERE s.user_id = ?1) "                           \
+    "NULL OR EXISTS (SELECT 1 FROM snapshots n WHERE n.game_id = g.id))) "                         \
+    "OR EXISTS (SELECT 1 FROM solutions s WHERE s.user_id = ?1) "                                  \
     "OR EXISTS (SELECT 1 FROM rooms r WHERE r.host_id = ?1))"
 
 /* When guest ?1 (row u) was last seen: when a session's sliding expiry was

@@ -72,8 +72,9 @@ struct storage_sweep_cursor {
     bool done;
 };
 /* Puts in ids (at most max) the guests made at or before made_before that
- * never played (no game with a log entry, no race game, no solution, no
- * room hosted), of the next max guests by age; *n receives their number. */
+ * never played (no game with a log entry or a saved position, no race
+ * game, no solution, no room hosted), of the next max guests by age; *n
+ * receives their number. */
 int storage_guests_unplayed(int64_t made_before, struct storage_sweep_cursor *cursor, int max,
                             int64_t *ids, int *n);
 /* Puts in ids the guests last seen at or before seen_before, of the next
