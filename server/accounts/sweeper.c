@@ -11,8 +11,9 @@
  * Candidates are found with reads, outside any write transaction. A guest
  * goes in transactions that each hold at most SWEEP_BATCH guests and
  * SWEEP_BUDGET's rows of what grows with use (saved positions, game logs,
- * solutions, games): a small guest shares its transaction with others, a
- * large one takes as many as it needs, its sessions ending in the first.
+ * solutions, games, hosted rooms): a small guest shares its transaction
+ * with others, a large one takes as many as it needs, its sessions ending
+ * in the first.
  * Each transaction checks again that the guest still qualifies.
  * Ids are never given twice (migration 0012), so what the server keeps in
  * memory under a deleted guest's ids (a cached game, a live topic) can
@@ -45,6 +46,7 @@ static const struct storage_sweep_budget SWEEP_BUDGET = {
     .logs = 4096,
     .solutions = 256,
     .games = 256,
+    .rooms = 64,
 };
 
 static struct {

@@ -401,18 +401,26 @@ static const char SQL_STILL_IDLE_PG[] = SQL_STILL_IDLE " FOR UPDATE";
 
 static const char SQL_GUEST_SESSIONS_END[] = "DELETE FROM sessions WHERE user_id = ?1";
 
+/* The games a guest's delete would take: its own, and the race games of
+ * the rooms it hosts. */
+#define SQL_GUEST_GAMES                                                                            \
+    "(SELECT id FROM games WHERE user_id = ?1 UNION ALL SELECT g.id FROM rooms r "                 \
+    "JOIN games g ON g.room_id = r.id WHERE r.host_id = ?1)"
+
 /* The parts of guest ?1 that may grow, at most ?2 rows of one. SQLite is
  * built without LIMIT on DELETE: the rows are chosen by a subquery. */
 static const char SQL_GUEST_SNAPSHOTS_TRIM[] =
-    "DELETE FROM snapshots WHERE id IN (SELECT n.id FROM games g "
-    "JOIN snapshots n ON n.game_id = g.id WHERE g.user_id = ?1 LIMIT ?2)";
+    "DELETE FROM snapshots WHERE id IN (SELECT id FROM snapshots WHERE game_id IN " SQL_GUEST_GAMES
+    " LIMIT ?2)";
 static const char SQL_GUEST_LOGS_TRIM[] =
-    "DELETE FROM game_log WHERE (game_id, seq) IN (SELECT l.game_id, l.seq FROM games g "
-    "JOIN game_log l ON l.game_id = g.id WHERE g.user_id = ?1 LIMIT ?2)";
+    "DELETE FROM game_log WHERE (game_id, seq) IN (SELECT game_id, seq FROM game_log "
+    "WHERE game_id IN " SQL_GUEST_GAMES " LIMIT ?2)";
 static const char SQL_GUEST_SOLUTIONS_TRIM[] =
     "DELETE FROM solutions WHERE id IN (SELECT id FROM solutions WHERE user_id = ?1 LIMIT ?2)";
 static const char SQL_GUEST_GAMES_TRIM[] =
-    "DELETE FROM games WHERE id IN (SELECT id FROM games WHERE user_id = ?1 LIMIT ?2)";
+    "DELETE FROM games WHERE id IN (SELECT id FROM games WHERE id IN " SQL_GUEST_GAMES " LIMIT ?2)";
+static const char SQL_GUEST_ROOMS_TRIM[] =
+    "DELETE FROM rooms WHERE id IN (SELECT id FROM rooms WHERE host_id = ?1 LIMIT ?2)";
 
 static const char SQL_GUEST_DELETE[] = "DELETE FROM users WHERE id = ?1 AND guest = 1";
 
@@ -484,8 +492,8 @@ int storage_guest_sweep(int64_t id, enum storage_sweep_rule rule, int64_t before
         return status;
     status = guest_delete(SQL_GUEST_SESSIONS_END, id, -1, &budget->rows, NULL,
                           "ending a swept guest's sessions");
-    /* Parts of a game first, then the games, so that no delete cascades
-     * to more rows than the budget allows. */
+    /* Parts of a game first, then the games, then the rooms, so that no
+     * delete cascades to more rows than the budget allows. */
     const struct {
         const char *sql;
         int64_t *allowed;
@@ -495,6 +503,7 @@ int storage_guest_sweep(int64_t id, enum storage_sweep_rule rule, int64_t before
         {SQL_GUEST_LOGS_TRIM, &budget->logs, "deleting a swept guest's game logs"},
         {SQL_GUEST_SOLUTIONS_TRIM, &budget->solutions, "deleting a swept guest's solutions"},
         {SQL_GUEST_GAMES_TRIM, &budget->games, "deleting a swept guest's games"},
+        {SQL_GUEST_ROOMS_TRIM, &budget->rooms, "deleting a swept guest's rooms"},
     };
     bool more = false;
     for (size_t i = 0; i < sizeof parts / sizeof parts[0] && status == STORAGE_OK && !more; i++)

@@ -90,18 +90,19 @@ enum storage_sweep_rule { STORAGE_SWEEP_UNPLAYED, STORAGE_SWEEP_IDLE };
  * of guests that grow with use (rows of each table), and the rows it
  * deleted so far, those parts, sessions and guests together. */
 struct storage_sweep_budget {
-    int64_t snapshots, logs, solutions, games;
+    int64_t snapshots, logs, solutions, games, rooms;
     int64_t rows;
 };
 /* Inside the caller's transaction, when guest id still qualifies under
  * rule at cut-off `before` (session_span is a session's span, for the last
  * seen time): ends its sessions, so that nobody reaches it any more, then
- * deletes its saved positions, its games' log entries, its solutions and
- * its games, in that order, each within what is left of *budget. When
- * all are gone, deletes the guest with what is left of it (settings, the
- * rooms it hosts) and adds 1 to *deleted. *done is false when the budget
- * ran out first: call again in a later transaction, with a new budget, to
- * go on. Returns a STORAGE_* code; on failure the caller rolls back. */
+ * deletes the saved positions and log entries of its games and of the race
+ * games of the rooms it hosts, its solutions, those games, and the rooms,
+ * in that order, each within what is left of *budget. When all are gone,
+ * deletes the guest with what is left of it (settings, seats) and adds 1
+ * to *deleted. *done is false when the budget ran out first: call again
+ * in a later transaction, with a new budget, to go on. Returns a STORAGE_*
+ * code; on failure the caller rolls back. */
 int storage_guest_sweep(int64_t id, enum storage_sweep_rule rule, int64_t before,
                         int64_t session_span, struct storage_sweep_budget *budget, bool *done,
                         int64_t *deleted);
