@@ -27,6 +27,7 @@ function owned(db, id) {
     game_log: of(`SELECT count(*) FROM game_log l JOIN games g ON g.id = l.game_id WHERE g.user_id = ${id}`),
     snapshots: of(`SELECT count(*) FROM snapshots n JOIN games g ON g.id = n.game_id WHERE g.user_id = ${id}`),
     solutions: of(`SELECT count(*) FROM solutions WHERE user_id = ${id}`),
+    rooms: of(`SELECT count(*) FROM rooms WHERE host_id = ${id}`),
     board_entries: of(`SELECT count(*) FROM board_entries WHERE user_id = ${id}`),
     user_settings: of(`SELECT count(*) FROM user_settings WHERE user_id = ${id}`),
     users: of(`SELECT count(*) FROM users WHERE id = ${id}`),
@@ -76,7 +77,7 @@ test('a guest who only saved a position is not swept as one who never played', a
   }
 });
 
-test('an idle guest with 5,000 saved positions and 600 solutions goes in short transactions, others keep theirs', async () => {
+test('an idle guest with 5,000 saved positions, 600 solutions and 150 rooms goes in short transactions, others keep theirs', async () => {
   const start = 1_900_000_000;
   const first = await startServer({ env: { SOKOD_TEST_NOW: String(start) } });
   const { db, dir } = first;
@@ -108,8 +109,8 @@ test('an idle guest with 5,000 saved positions and 600 solutions goes in short t
   } finally {
     await first.stop();
   }
-  // 5,000 more saved positions of 1,000 steps each (5 MB) and 600 more
-  // solutions, as a guest could gather over many games.
+  // 5,000 more saved positions of 1,000 steps each (5 MB), 600 more
+  // solutions and 150 rooms, as a guest could gather over many games.
   const lurd = 'lr'.repeat(500);
   const walks = 'lr'.repeat(600);
   sqlite(db, `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000)
@@ -118,6 +119,8 @@ test('an idle guest with 5,000 saved positions and 600 solutions goes in short t
   sqlite(db, `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 600)
     INSERT INTO solutions (user_id, level_id, game_id, moves, pushes, lurd, solved_at)
     SELECT ${guestId}, ${level}, ${guestGame}, 3 + 2 * i, 2, substr('${walks}', 1, 2 * i) || 'rRR', ${start} FROM n`);
+  sqlite(db, `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 150)
+    INSERT INTO rooms (host_id, level_id, source, created_at) SELECT ${guestId}, ${level}, 'chosen', ${start} FROM n`);
   const guestBefore = owned(db, guestId);
   const accountBefore = owned(db, accountId);
   const guestRows = Object.values(guestBefore).reduce((a, b) => a + b, 0);
@@ -152,6 +155,48 @@ test('an idle guest with 5,000 saved positions and 600 solutions goes in short t
     const game = count(db, `SELECT id FROM games WHERE user_id = ${accountId}`);
     const list = await c.get(`/api/v1/games/${game}/snapshots`);
     assert.deepEqual(list.json?.snapshots?.map((s) => s.name), ['start', 'solved'], show(list));
+  } finally {
+    await stopCleanly(later, 'sokod stops cleanly with its sweeper');
+  }
+});
+
+test('a guest who never played, with 600 games opened, goes in short transactions', async () => {
+  const first = await startServer();
+  const { db, dir } = first;
+  let guestId, level;
+  try {
+    [level] = await levelIds(first.client());
+    const guest = first.client();
+    const r = await guest.post(`/api/v1/levels/${level}/game`);
+    assert.equal(r.status, 201, show(r));
+    guestId = count(db, `SELECT user_id FROM games WHERE id = ${r.json.game.id}`);
+  } finally {
+    await first.stop();
+  }
+  // 600 more levels in the collection, and the guest's game opened on each,
+  // without a step.
+  sqlite(db, `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 600)
+    INSERT INTO levels (collection_id, position, title, board, width, height, boxes, canonical_hash, created_at)
+    SELECT l.collection_id, 1000 + i, 'copy ' || i, l.board, l.width, l.height, l.boxes, l.canonical_hash, l.created_at
+    FROM n, levels l WHERE l.id = ${level}`);
+  sqlite(db, `INSERT INTO games (user_id, level_id, created_at, updated_at)
+    SELECT ${guestId}, id, 0, 0 FROM levels WHERE position > 1000`);
+  const before = owned(db, guestId);
+  const later = await startServer({ dir, db, args: ['--sweep-interval', '1', '--guest-unplayed-ttl', '1'] });
+  try {
+    const gone = await eventually(() => count(db, `SELECT count(*) FROM users WHERE id = ${guestId}`) === 0 &&
+      /sweep deleted [1-9]\d* guests who never played/.test(later.stderr()));
+    assert.ok(gone, `the guest ${guestId} who never played was swept; stderr:\n${later.stderr()}`);
+    const line = sweepLines(later.stderr()).find((l) => l.unplayed > 0);
+    assert.ok(line, `the sweep's log line tells in how many transactions of how many rows at most ` +
+      `the guests went; stderr:\n${later.stderr()}`);
+    const after = owned(db, guestId);
+    console.log(`guest ${guestId} who never played held ${JSON.stringify(before)}; the sweep deleted it ` +
+      `in ${line.transactions} transactions of at most ${line.rows} rows; left of it: ${JSON.stringify(after)}`);
+    assert.equal(after.games + after.users, 0, 'nothing of the guest is left');
+    assert.ok(line.rows <= 300, `no transaction deleted more than 300 rows (the guest held ${before.games} games): ${line.rows}`);
+    assert.ok(line.transactions >= 3, `the guest's ${before.games} games took ${line.transactions} transactions`);
+    assert.equal(count(db, 'SELECT count(*) FROM levels'), 603, 'the levels stay');
   } finally {
     await stopCleanly(later, 'sokod stops cleanly with its sweeper');
   }
