@@ -493,21 +493,28 @@ int storage_guest_sweep(int64_t id, enum storage_sweep_rule rule, int64_t before
     status = guest_delete(SQL_GUEST_SESSIONS_END, id, -1, &budget->rows, NULL,
                           "ending a swept guest's sessions");
     /* Parts of a game first, then the games, then the rooms, so that no
-     * delete cascades to more rows than the budget allows. */
+     * delete cascades to more rows than the budget allows. A guest who
+     * never played has no part but its games (SQL_PLAYED): it skips the
+     * others' statements. */
     const struct {
         const char *sql;
         int64_t *allowed;
+        bool played;
         const char *what;
     } parts[] = {
-        {SQL_GUEST_SNAPSHOTS_TRIM, &budget->snapshots, "deleting a swept guest's saved positions"},
-        {SQL_GUEST_LOGS_TRIM, &budget->logs, "deleting a swept guest's game logs"},
-        {SQL_GUEST_SOLUTIONS_TRIM, &budget->solutions, "deleting a swept guest's solutions"},
-        {SQL_GUEST_GAMES_TRIM, &budget->games, "deleting a swept guest's games"},
-        {SQL_GUEST_ROOMS_TRIM, &budget->rooms, "deleting a swept guest's rooms"},
+        {SQL_GUEST_SNAPSHOTS_TRIM, &budget->snapshots, true,
+         "deleting a swept guest's saved positions"},
+        {SQL_GUEST_LOGS_TRIM, &budget->logs, true, "deleting a swept guest's game logs"},
+        {SQL_GUEST_SOLUTIONS_TRIM, &budget->solutions, true, "deleting a swept guest's solutions"},
+        {SQL_GUEST_GAMES_TRIM, &budget->games, false, "deleting a swept guest's games"},
+        {SQL_GUEST_ROOMS_TRIM, &budget->rooms, true, "deleting a swept guest's rooms"},
     };
     bool more = false;
-    for (size_t i = 0; i < sizeof parts / sizeof parts[0] && status == STORAGE_OK && !more; i++)
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0] && status == STORAGE_OK && !more; i++) {
+        if (parts[i].played && rule == STORAGE_SWEEP_UNPLAYED)
+            continue;
         status = trim_part(parts[i].sql, id, parts[i].allowed, &budget->rows, &more, parts[i].what);
+    }
     if (status != STORAGE_OK || more) {
         *done = false;
         return status;
