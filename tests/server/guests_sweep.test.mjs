@@ -5,7 +5,7 @@
 // with it.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { levelIds, show, sqlite, startServer, stopCleanly } from './harness.mjs';
+import { Client, levelIds, show, sqlite, startServer, stopCleanly } from './harness.mjs';
 
 const DAY = 86400;
 const count = (db, sql) => Number(sqlite(db, sql));
@@ -74,6 +74,61 @@ test('a guest who only saved a position is not swept as one who never played', a
     assert.deepEqual(r.json.snapshots.map((s) => s.name), ['before the first push'], show(r));
   } finally {
     await stopCleanly(server, 'sokod stops cleanly with its sweeper');
+  }
+});
+
+test('saving a position moves when a guest was last seen, as opening a game does', async () => {
+  const start = 1_900_000_000;
+  const first = await startServer({ env: { SOKOD_TEST_NOW: String(start) } });
+  const { db, dir } = first;
+  let saver, saverId, saverGame, playerId;
+  try {
+    const [level] = await levelIds(first.client());
+    saver = first.client();
+    let r = await saver.post(`/api/v1/levels/${level}/game`);
+    assert.equal(r.status, 201, show(r));
+    saverGame = r.json.game.id;
+    r = await saver.post(`/api/v1/games/${saverGame}/snapshots`, { name: 'first day' });
+    assert.equal(r.status, 201, show(r));
+    saverId = count(db, `SELECT user_id FROM games WHERE id = ${saverGame}`);
+    // A guest who played on the first day and never came back.
+    const player = first.client();
+    r = await player.post(`/api/v1/levels/${level}/game`);
+    assert.equal(r.status, 201, show(r));
+    r = await player.post(`/api/v1/games/${r.json.game.id}/log`, { seq: 1, steps: 'r' });
+    assert.equal(r.status, 200, show(r));
+    playerId = count(db, 'SELECT max(id) FROM users');
+  } finally {
+    await first.stop();
+  }
+  // Two days later the saver comes back and saves another position, and
+  // nothing else.
+  const second = await startServer({ dir, db, env: { SOKOD_TEST_NOW: String(start + 2 * DAY) } });
+  try {
+    const back = new Client(second.url);
+    back.cookies = new Map(saver.cookies);
+    const r = await back.post(`/api/v1/games/${saverGame}/snapshots`, { name: 'third day' });
+    assert.equal(r.status, 201, show(r));
+  } finally {
+    await second.stop();
+  }
+  // 91 days after the first: the player is unseen for 91 days, the saver for 89.
+  const later = await startServer({
+    dir, db,
+    env: { SOKOD_TEST_NOW: String(start + 91 * DAY) },
+    args: ['--sweep-interval', '1'],
+  });
+  try {
+    const swept = await eventually(() => count(db, `SELECT count(*) FROM users WHERE id = ${playerId}`) === 0 &&
+      /sweep deleted \d+ guests who never played, [1-9]\d* idle guests/.test(later.stderr()));
+    assert.ok(swept, `the player unseen for 91 days was swept; stderr:\n${later.stderr()}`);
+    const kept = owned(db, saverId);
+    console.log(`guest ${saverId} saved positions on days 0 and 2; on day 91, after the sweep that ` +
+      `deleted guest ${playerId} (last seen on day 0), it holds ${JSON.stringify(kept)}`);
+    assert.deepEqual([kept.users, kept.games, kept.snapshots], [1, 1, 2],
+      'the guest who saved a position on day 2 stays, with its positions');
+  } finally {
+    await stopCleanly(later, 'sokod stops cleanly with its sweeper');
   }
 });
 
