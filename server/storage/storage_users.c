@@ -385,10 +385,10 @@ int storage_guests_idle(int64_t seen_before, int64_t session_span,
     return status;
 }
 
-/* Whether guest ?1 still qualifies, in the transaction that deletes of it:
- * made at or before ?2 and never played, or last seen (sessions spanning
- * ?2) at or before ?3. PostgreSQL locks its row, so that a sign-up waits
- * for the transaction. */
+/* Whether guest ?1 still qualifies, read in the transaction that deletes
+ * from it: made at or before ?2 and never played, or last seen (sessions
+ * spanning ?2) at or before ?3. PostgreSQL locks its row, so that a
+ * sign-up waits for the transaction. */
 #define SQL_STILL_UNPLAYED                                                                         \
     "SELECT u.id FROM users u WHERE u.id = ?1 AND u.guest = 1 AND u.created_at <= ?2 AND "         \
     "NOT " SQL_PLAYED
@@ -499,7 +499,7 @@ int storage_guest_sweep(int64_t id, enum storage_sweep_rule rule, int64_t before
     const struct {
         const char *sql;
         int64_t *allowed;
-        bool played;
+        bool players_only; /* only a guest who played can have it */
         const char *what;
     } parts[] = {
         {SQL_GUEST_SNAPSHOTS_TRIM, &budget->snapshots, true,
@@ -511,7 +511,7 @@ int storage_guest_sweep(int64_t id, enum storage_sweep_rule rule, int64_t before
     };
     bool more = false;
     for (size_t i = 0; i < sizeof parts / sizeof parts[0] && status == STORAGE_OK && !more; i++) {
-        if (parts[i].played && rule == STORAGE_SWEEP_UNPLAYED)
+        if (parts[i].players_only && rule == STORAGE_SWEEP_UNPLAYED)
             continue;
         status = trim_part(parts[i].sql, id, parts[i].allowed, &budget->rows, &more, parts[i].what);
     }
