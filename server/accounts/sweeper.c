@@ -1,16 +1,20 @@
 /* The sweeper's thread and its passes. A sweep has five passes, each a
- * series of short write transactions (SWEEP_BATCH guests or sessions, or
- * SWEEP_LOG_ROWS entries of an idle guest's game logs, at most):
+ * series of short write transactions:
  *   1. guests who never played, made more than unplayed_ttl ago, by age;
  *      a cursor remembers the last guest looked at, so that each guest is
  *      looked at once (one that played stays until it is idle);
  *   2. guests last seen more than idle_ttl ago, SWEEP_IDLE_ROWS guests per
  *      sweep by id, the cursor going round the table over several sweeps;
- *   3. expired sessions;
+ *   3. expired sessions, SWEEP_BATCH per transaction;
  *   4. expired rate limits (shared_limits.h), and those past its cap;
  *   5. uploads unused for three hours (storage_staging.h), in one.
- * Candidates are found with reads, outside any write transaction; each
- * delete checks again, in its transaction, that the guest still qualifies.
+ * Candidates are found with reads, outside any write transaction. A guest
+ * goes in transactions that each hold at most SWEEP_BATCH guests and
+ * SWEEP_BUDGET's rows of what grows with use (saved positions, game logs,
+ * solutions, games, hosted rooms): a small guest shares its transaction
+ * with others, a large one takes as many as it needs, its sessions ending
+ * in the first.
+ * Each transaction checks again that the guest still qualifies.
  * Ids are never given twice (migration 0012), so what the server keeps in
  * memory under a deleted guest's ids (a cached game, a live topic) can
  * never be taken for someone else's; it ages out as usual. */
@@ -32,10 +36,18 @@
 
 /* Guests, or sessions, deleted per write transaction. */
 #define SWEEP_BATCH 64
-/* Game log entries of an idle guest deleted per write transaction. */
-#define SWEEP_LOG_ROWS 4096
 /* Guests the idle pass looks at per sweep. */
 #define SWEEP_IDLE_ROWS 4096
+/* Rows of guests' growing parts deleted per write transaction, at most:
+ * 64 saved positions hold at most 3.2 MB (SNAPSHOTS_STEPS_MAX steps each);
+ * 4,096 log entries took about 17 ms on a Release build. */
+static const struct storage_sweep_budget SWEEP_BUDGET = {
+    .snapshots = 64,
+    .logs = 4096,
+    .solutions = 256,
+    .games = 256,
+    .rooms = 64,
+};
 
 static struct {
     pthread_mutex_t lock;
@@ -46,9 +58,11 @@ static struct {
     struct storage_sweep_cursor unplayed, idle;
 } sw = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
-/* What one sweep deleted. */
+/* What one sweep deleted, and in how many transactions of the guests'
+ * passes, the largest of how many rows. */
 struct sweep_counts {
     int64_t unplayed, idle, sessions, limits;
+    int64_t transactions, most_rows;
 };
 
 static bool stopping(void)
@@ -59,49 +73,40 @@ static bool stopping(void)
     return s;
 }
 
-/* Deletes the guests of ids who never played in one transaction, each
- * only when it still qualifies at the cut-off time made_before. They have
- * no game log, so the transaction stays short. */
-static int delete_unplayed(const int64_t *ids, int n, int64_t made_before, int64_t *deleted)
+/* Deletes the guests of ids (n of them) that still qualify under rule at
+ * cut-off `before`, adding how many went to *deleted: in transactions of
+ * SWEEP_BATCH guests and SWEEP_BUDGET rows at most, a large guest going
+ * over several. Ends between two transactions when the server stops. */
+static int delete_guests(enum storage_sweep_rule rule, const int64_t *ids, int n, int64_t before,
+                         struct sweep_counts *counts, int64_t *deleted)
 {
-    if (n == 0)
-        return STORAGE_OK;
-    int status = storage_begin();
-    for (int i = 0; i < n && status == STORAGE_OK; i++)
-        status = storage_guest_delete_unplayed(ids[i], made_before, deleted);
-    return storage_finish(status);
-}
-
-/* Runs one step of deleting an idle guest in a transaction of its own. */
-static int idle_step(int64_t id, int64_t seen_before, bool trim, bool *idle, int64_t *n)
-{
-    int status = storage_begin();
-    if (status != STORAGE_OK)
-        return status;
-    if (trim)
-        status =
-            storage_guest_trim_idle(id, seen_before, AUTH_SESSION_SECONDS, SWEEP_LOG_ROWS, idle, n);
-    else
-        status = storage_guest_delete_idle(id, seen_before, AUTH_SESSION_SECONDS, n);
-    return storage_finish(status);
-}
-
-/* Deletes an idle guest, when it still is one: first its sessions and its
- * games' logs, SWEEP_LOG_ROWS entries at a time (a player's histories may
- * hold millions), then the guest and what is left of it. */
-static int delete_idle(int64_t id, int64_t seen_before, int64_t *deleted)
-{
-    bool idle = true;
-    int64_t trimmed = SWEEP_LOG_ROWS;
     int status = STORAGE_OK;
-    while (status == STORAGE_OK && idle && trimmed == SWEEP_LOG_ROWS && !stopping())
-        status = idle_step(id, seen_before, true, &idle, &trimmed);
-    if (status != STORAGE_OK || !idle || trimmed == SWEEP_LOG_ROWS)
-        return status;
-    return idle_step(id, seen_before, false, &idle, deleted);
+    int i = 0;
+    while (i < n && status == STORAGE_OK && !stopping()) {
+        struct storage_sweep_budget budget = SWEEP_BUDGET;
+        int64_t gone = 0;
+        int next = i;
+        status = storage_begin();
+        bool done = true;
+        while (status == STORAGE_OK && done && next < n && next - i < SWEEP_BATCH) {
+            status = storage_guest_sweep(ids[next], rule, before, AUTH_SESSION_SECONDS, &budget,
+                                         &done, &gone);
+            if (done)
+                next++;
+        }
+        status = storage_finish(status);
+        if (status != STORAGE_OK)
+            break;
+        i = next;
+        *deleted += gone;
+        counts->transactions++;
+        if (budget.rows > counts->most_rows)
+            counts->most_rows = budget.rows;
+    }
+    return status;
 }
 
-static int sweep_unplayed(int64_t now, int64_t *deleted)
+static int sweep_unplayed(int64_t now, struct sweep_counts *counts)
 {
     int64_t made_before = now - (int64_t)sw.cfg.unplayed_ttl;
     int status = STORAGE_OK;
@@ -112,7 +117,8 @@ static int sweep_unplayed(int64_t now, int64_t *deleted)
         struct storage_sweep_cursor from = sw.unplayed;
         status = storage_guests_unplayed(made_before, &sw.unplayed, SWEEP_BATCH, ids, &n);
         if (status == STORAGE_OK)
-            status = delete_unplayed(ids, n, made_before, deleted);
+            status = delete_guests(STORAGE_SWEEP_UNPLAYED, ids, n, made_before, counts,
+                                   &counts->unplayed);
         if (status != STORAGE_OK)
             sw.unplayed = from;
     } while (status == STORAGE_OK && !sw.unplayed.done && !stopping());
@@ -122,7 +128,7 @@ static int sweep_unplayed(int64_t now, int64_t *deleted)
     return status;
 }
 
-static int sweep_idle(int64_t now, int64_t *deleted)
+static int sweep_idle(int64_t now, struct sweep_counts *counts)
 {
     int64_t seen_before = now - (int64_t)sw.cfg.idle_ttl;
     int status = STORAGE_OK;
@@ -132,8 +138,8 @@ static int sweep_idle(int64_t now, int64_t *deleted)
         int n = 0;
         status =
             storage_guests_idle(seen_before, AUTH_SESSION_SECONDS, &sw.idle, SWEEP_BATCH, ids, &n);
-        for (int i = 0; i < n && status == STORAGE_OK && !stopping(); i++)
-            status = delete_idle(ids[i], seen_before, deleted);
+        if (status == STORAGE_OK)
+            status = delete_guests(STORAGE_SWEEP_IDLE, ids, n, seen_before, counts, &counts->idle);
         if (sw.idle.done) {
             /* Round the table once more at the next sweep. */
             memset(&sw.idle, 0, sizeof sw.idle);
@@ -179,9 +185,9 @@ static void sweep(void)
         return;
     struct sweep_counts n = {0};
     int64_t now = clock_now();
-    int status = sweep_unplayed(now, &n.unplayed);
+    int status = sweep_unplayed(now, &n);
     if (status == STORAGE_OK)
-        status = sweep_idle(now, &n.idle);
+        status = sweep_idle(now, &n);
     if (status == STORAGE_OK)
         status = sweep_sessions(now, &n.sessions);
     if (status == STORAGE_OK)
@@ -195,8 +201,9 @@ static void sweep(void)
     if (n.unplayed > 0 || n.idle > 0 || n.sessions > 0)
         fprintf(stderr,
                 "sokod: sweep deleted %lld guests who never played, %lld idle guests and %lld "
-                "expired sessions\n",
-                (long long)n.unplayed, (long long)n.idle, (long long)n.sessions);
+                "expired sessions; the guests in %lld transactions of at most %lld rows\n",
+                (long long)n.unplayed, (long long)n.idle, (long long)n.sessions,
+                (long long)n.transactions, (long long)n.most_rows);
     if (n.limits > 0)
         fprintf(stderr, "sokod: swept %lld rate limit keys\n", (long long)n.limits);
     if (status != STORAGE_OK)

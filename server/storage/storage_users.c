@@ -273,12 +273,14 @@ int storage_session_delete(const uint8_t token_hash[32])
 /* ---- The sweep of old guests and expired sessions ----------------------------------------- */
 
 /* A guest has played when one of its games has an entry in its log (seq is
- * the last entry's number), when it raced (a race game, even empty), when
- * it has a solution, or when it hosts a room: each is something the guest,
- * or another player, may come back to. ?1 is the guest's id. */
+ * the last entry's number) or a saved position, when it raced (a race
+ * game, even empty), when it has a solution, or when it hosts a room: each
+ * is something the guest, or another player, may come back to. ?1 is the
+ * guest's id. */
 #define SQL_PLAYED                                                                                 \
     "(EXISTS (SELECT 1 FROM games g WHERE g.user_id = ?1 AND (g.seq > 0 OR g.room_id IS NOT "      \
-    "NULL)) OR EXISTS (SELECT 1 FROM solutions s WHERE s.user_id = ?1) "                           \
+    "NULL OR EXISTS (SELECT 1 FROM snapshots n WHERE n.game_id = g.id))) "                         \
+    "OR EXISTS (SELECT 1 FROM solutions s WHERE s.user_id = ?1) "                                  \
     "OR EXISTS (SELECT 1 FROM rooms r WHERE r.host_id = ?1))"
 
 /* When guest ?1 (row u) was last seen: when a session's sliding expiry was
@@ -383,76 +385,144 @@ int storage_guests_idle(int64_t seen_before, int64_t session_span,
     return status;
 }
 
-static const char SQL_DELETE_UNPLAYED[] =
-    "DELETE FROM users WHERE id = ?1 AND guest = 1 AND created_at <= ?2 AND NOT " SQL_PLAYED;
-
-static const char SQL_DELETE_IDLE[] =
-    "DELETE FROM users AS u WHERE u.id = ?1 AND u.guest = 1 AND " SQL_SEEN " <= ?3";
-
-/* Runs a delete of one guest and adds 1 to *deleted when it went. */
-static int delete_guest(struct sql_stmt *st, int64_t *deleted)
-{
-    int status = storage_exec_stmt(st, "deleting an old guest");
-    if (status == STORAGE_OK)
-        *deleted += sql_changes(st);
-    return status;
-}
-
-int storage_guest_delete_unplayed(int64_t id, int64_t made_before, int64_t *deleted)
-{
-    struct sql_stmt *st = storage_stmt(SQL_DELETE_UNPLAYED);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sql_bind_int64(st, 1, id);
-    sql_bind_int64(st, 2, made_before);
-    return delete_guest(st, deleted);
-}
-
-int storage_guest_delete_idle(int64_t id, int64_t seen_before, int64_t session_span,
-                              int64_t *deleted)
-{
-    struct sql_stmt *st = storage_stmt(SQL_DELETE_IDLE);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sql_bind_int64(st, 1, id);
-    sql_bind_int64(st, 2, session_span);
-    sql_bind_int64(st, 3, seen_before);
-    return delete_guest(st, deleted);
-}
+/* Whether guest ?1 still qualifies, read in the transaction that deletes
+ * from it: made at or before ?2 and never played, or last seen (sessions
+ * spanning ?2) at or before ?3. PostgreSQL locks its row, so that a
+ * sign-up waits for the transaction. */
+#define SQL_STILL_UNPLAYED                                                                         \
+    "SELECT u.id FROM users u WHERE u.id = ?1 AND u.guest = 1 AND u.created_at <= ?2 AND "         \
+    "NOT " SQL_PLAYED
+#define SQL_STILL_IDLE                                                                             \
+    "SELECT u.id FROM users u WHERE u.id = ?1 AND u.guest = 1 AND " SQL_SEEN " <= ?3"
+static const char SQL_STILL_UNPLAYED_LITE[] = SQL_STILL_UNPLAYED;
+static const char SQL_STILL_UNPLAYED_PG[] = SQL_STILL_UNPLAYED " FOR UPDATE";
+static const char SQL_STILL_IDLE_LITE[] = SQL_STILL_IDLE;
+static const char SQL_STILL_IDLE_PG[] = SQL_STILL_IDLE " FOR UPDATE";
 
 static const char SQL_GUEST_SESSIONS_END[] = "DELETE FROM sessions WHERE user_id = ?1";
 
-static const char SQL_GUEST_LOGS_TRIM[] =
-    "DELETE FROM game_log WHERE (game_id, seq) IN (SELECT l.game_id, l.seq FROM games g "
-    "JOIN game_log l ON l.game_id = g.id WHERE g.user_id = ?1 LIMIT ?2)";
+/* The games a guest's delete would take: its own, and the race games of
+ * the rooms it hosts. */
+#define SQL_GUEST_GAMES                                                                            \
+    "(SELECT id FROM games WHERE user_id = ?1 UNION ALL SELECT g.id FROM rooms r "                 \
+    "JOIN games g ON g.room_id = r.id WHERE r.host_id = ?1)"
 
-int storage_guest_trim_idle(int64_t id, int64_t seen_before, int64_t session_span, int max,
-                            bool *idle, int64_t *trimmed)
+/* The parts of guest ?1 that may grow, at most ?2 rows of one. SQLite is
+ * built without LIMIT on DELETE: the rows are chosen by a subquery. */
+static const char SQL_GUEST_SNAPSHOTS_TRIM[] =
+    "DELETE FROM snapshots WHERE id IN (SELECT id FROM snapshots WHERE game_id IN " SQL_GUEST_GAMES
+    " LIMIT ?2)";
+static const char SQL_GUEST_LOGS_TRIM[] =
+    "DELETE FROM game_log WHERE (game_id, seq) IN (SELECT game_id, seq FROM game_log "
+    "WHERE game_id IN " SQL_GUEST_GAMES " LIMIT ?2)";
+static const char SQL_GUEST_SOLUTIONS_TRIM[] =
+    "DELETE FROM solutions WHERE id IN (SELECT id FROM solutions WHERE user_id = ?1 LIMIT ?2)";
+static const char SQL_GUEST_GAMES_TRIM[] =
+    "DELETE FROM games WHERE id IN (SELECT id FROM games WHERE id IN " SQL_GUEST_GAMES " LIMIT ?2)";
+static const char SQL_GUEST_ROOMS_TRIM[] =
+    "DELETE FROM rooms WHERE id IN (SELECT id FROM rooms WHERE host_id = ?1 LIMIT ?2)";
+
+static const char SQL_GUEST_DELETE[] = "DELETE FROM users WHERE id = ?1 AND guest = 1";
+
+/* Runs a delete of guest id's rows (?1, with limit ?2 when not negative)
+ * and adds the rows it deleted to *rows; *n (when not NULL) receives them. */
+static int guest_delete(const char *sql, int64_t id, int64_t limit, int64_t *rows, int64_t *n,
+                        const char *what)
 {
-    *idle = false;
-    *trimmed = 0;
-    int64_t seen = 0;
-    int status = guest_value(SQL_GUEST_SEEN, id, session_span, &seen);
-    if (status == STORAGE_NOT_FOUND || (status == STORAGE_OK && seen > seen_before))
+    struct sql_stmt *st = storage_stmt(sql);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sql_bind_int64(st, 1, id);
+    if (limit >= 0)
+        sql_bind_int64(st, 2, limit);
+    int status = storage_exec_stmt(st, what);
+    int64_t changed = status == STORAGE_OK ? sql_changes(st) : 0;
+    *rows += changed;
+    if (n != NULL)
+        *n = changed;
+    return status;
+}
+
+/* Deletes at most *allowed rows of a part of guest id (sql), taking them
+ * from *allowed. True when the part may hold more: *allowed ran out. */
+static int trim_part(const char *sql, int64_t id, int64_t *allowed, int64_t *rows, bool *more,
+                     const char *what)
+{
+    *more = *allowed <= 0;
+    if (*more)
         return STORAGE_OK;
-    if (status != STORAGE_OK)
-        return status;
-    *idle = true;
-    struct sql_stmt *st = storage_stmt(SQL_GUEST_SESSIONS_END);
+    int64_t n = 0;
+    int status = guest_delete(sql, id, *allowed, rows, &n, what);
+    *allowed -= n;
+    *more = status == STORAGE_OK && *allowed <= 0;
+    return status;
+}
+
+/* Whether guest id still qualifies under rule, locking it on PostgreSQL. */
+static int still_qualifies(enum storage_sweep_rule rule, int64_t id, int64_t before,
+                           int64_t session_span, bool *yes)
+{
+    *yes = false;
+    bool idle = rule == STORAGE_SWEEP_IDLE;
+    struct sql_stmt *st =
+        storage_stmt(idle ? storage_dialect(SQL_STILL_IDLE_LITE, SQL_STILL_IDLE_PG)
+                          : storage_dialect(SQL_STILL_UNPLAYED_LITE, SQL_STILL_UNPLAYED_PG));
     if (st == NULL)
         return STORAGE_ERROR;
     sql_bind_int64(st, 1, id);
-    status = storage_exec_stmt(st, "ending an idle guest's sessions");
-    if (status != STORAGE_OK)
+    sql_bind_int64(st, 2, idle ? session_span : before);
+    if (idle)
+        sql_bind_int64(st, 3, before);
+    int64_t found = 0;
+    int status = storage_first_int64(st, &found, "checking a guest to sweep");
+    if (status == STORAGE_NOT_FOUND)
+        return STORAGE_OK;
+    *yes = status == STORAGE_OK;
+    return status;
+}
+
+int storage_guest_sweep(int64_t id, enum storage_sweep_rule rule, int64_t before,
+                        int64_t session_span, struct storage_sweep_budget *budget, bool *done,
+                        int64_t *deleted)
+{
+    *done = true;
+    bool qualifies = false;
+    int status = still_qualifies(rule, id, before, session_span, &qualifies);
+    if (status != STORAGE_OK || !qualifies)
         return status;
-    st = storage_stmt(SQL_GUEST_LOGS_TRIM);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sql_bind_int64(st, 1, id);
-    sql_bind_int64(st, 2, max);
-    status = storage_exec_stmt(st, "deleting an idle guest's game logs");
+    status = guest_delete(SQL_GUEST_SESSIONS_END, id, -1, &budget->rows, NULL,
+                          "ending a swept guest's sessions");
+    /* Parts of a game first, then the games, then the rooms, so that no
+     * delete cascades to more rows than the budget allows. A guest who
+     * never played has no part but its games (SQL_PLAYED): it skips the
+     * others' statements. */
+    const struct {
+        const char *sql;
+        int64_t *allowed;
+        bool players_only; /* only a guest who played can have it */
+        const char *what;
+    } parts[] = {
+        {SQL_GUEST_SNAPSHOTS_TRIM, &budget->snapshots, true,
+         "deleting a swept guest's saved positions"},
+        {SQL_GUEST_LOGS_TRIM, &budget->logs, true, "deleting a swept guest's game logs"},
+        {SQL_GUEST_SOLUTIONS_TRIM, &budget->solutions, true, "deleting a swept guest's solutions"},
+        {SQL_GUEST_GAMES_TRIM, &budget->games, false, "deleting a swept guest's games"},
+        {SQL_GUEST_ROOMS_TRIM, &budget->rooms, true, "deleting a swept guest's rooms"},
+    };
+    bool more = false;
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0] && status == STORAGE_OK && !more; i++) {
+        if (parts[i].players_only && rule == STORAGE_SWEEP_UNPLAYED)
+            continue;
+        status = trim_part(parts[i].sql, id, parts[i].allowed, &budget->rows, &more, parts[i].what);
+    }
+    if (status != STORAGE_OK || more) {
+        *done = false;
+        return status;
+    }
+    int64_t n = 0;
+    status = guest_delete(SQL_GUEST_DELETE, id, -1, &budget->rows, &n, "deleting a swept guest");
     if (status == STORAGE_OK)
-        *trimmed = sql_changes(st);
+        *deleted += n;
     return status;
 }
 

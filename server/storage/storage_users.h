@@ -64,16 +64,16 @@ int storage_user_forget_devices(int64_t user);
  * listing ran out (start over from a zeroed cursor). Listings read only;
  * the deletes run inside the caller's transaction and check again that
  * the guest is still one to delete, so a guest who played in between
- * stays. A deleted guest takes its sessions, settings, games and their
- * logs with it. */
+ * stays. */
 #define STORAGE_SWEEP_MAX 256
 struct storage_sweep_cursor {
     int64_t at, id; /* the last row read: its time (for the listing by age) and id */
     bool done;
 };
 /* Puts in ids (at most max) the guests made at or before made_before that
- * never played (no game with a log entry, no race game, no solution, no
- * room hosted), of the next max guests by age; *n receives their number. */
+ * never played (no game with a log entry or a saved position, no race
+ * game, no solution, no room hosted), of the next max guests by age; *n
+ * receives their number. */
 int storage_guests_unplayed(int64_t made_before, struct storage_sweep_cursor *cursor, int max,
                             int64_t *ids, int *n);
 /* Puts in ids the guests last seen at or before seen_before, of the next
@@ -82,17 +82,30 @@ int storage_guests_unplayed(int64_t made_before, struct storage_sweep_cursor *cu
  * when it was made. */
 int storage_guests_idle(int64_t seen_before, int64_t session_span,
                         struct storage_sweep_cursor *cursor, int max, int64_t *ids, int *n);
-/* Delete one guest when it still qualifies, adding 1 to *deleted if so. */
-int storage_guest_delete_unplayed(int64_t id, int64_t made_before, int64_t *deleted);
-int storage_guest_delete_idle(int64_t id, int64_t seen_before, int64_t session_span,
-                              int64_t *deleted);
-/* Inside the caller's transaction, when guest id is still last seen at or
- * before seen_before (*idle): ends its sessions, so that nobody reaches it
- * again, and deletes at most max entries of its games' logs (*trimmed
- * receives how many), so that deleting a guest with long histories takes
- * several short transactions rather than one long one. */
-int storage_guest_trim_idle(int64_t id, int64_t seen_before, int64_t session_span, int max,
-                            bool *idle, int64_t *trimmed);
+/* Which guests a sweep deletes: those made at or before a time who never
+ * played (storage_guests_unplayed), or those last seen at or before a
+ * time (storage_guests_idle). */
+enum storage_sweep_rule { STORAGE_SWEEP_UNPLAYED, STORAGE_SWEEP_IDLE };
+/* What one write transaction of the sweep may still delete of the parts
+ * of guests that grow with use (rows of each table), and the rows it
+ * deleted so far, those parts, sessions and guests together. */
+struct storage_sweep_budget {
+    int64_t snapshots, logs, solutions, games, rooms;
+    int64_t rows;
+};
+/* Inside the caller's transaction, when guest id still qualifies under
+ * rule at cut-off `before` (session_span is a session's span, for the last
+ * seen time): ends its sessions, so that nobody reaches it any more, then
+ * deletes the saved positions and log entries of its games and of the race
+ * games of the rooms it hosts, its solutions, those games, and the rooms,
+ * in that order, each within what is left of *budget. When all are gone,
+ * deletes the guest with what is left of it (settings, seats) and adds 1
+ * to *deleted. *done is false when the budget ran out first: call again
+ * in a later transaction, with a new budget, to go on. Returns a STORAGE_*
+ * code; on failure the caller rolls back. */
+int storage_guest_sweep(int64_t id, enum storage_sweep_rule rule, int64_t before,
+                        int64_t session_span, struct storage_sweep_budget *budget, bool *done,
+                        int64_t *deleted);
 /* Deletes at most max sessions expired at now; *deleted receives how many. */
 int storage_sessions_expired(int64_t now, int max, int64_t *deleted);
 
