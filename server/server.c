@@ -5,6 +5,7 @@
 #include "accounts/account_limits.h"
 #include "accounts/auth.h"
 #include "accounts/device.h"
+#include "accounts/shared_limits.h"
 #include "accounts/sweeper.h"
 #include "http/access_log.h"
 #include "http/daemon.h"
@@ -172,6 +173,7 @@ int server_start(const struct config *cfg, unsigned *port)
         return -1;
     }
     running.uploads = true;
+    shared_limits_set_keys(cfg->limit_keys);
     if (account_limits_start(cfg->auth_per_minute) != 0 ||
         auth_start(cfg->guests_per_minute) != 0) {
         fprintf(stderr, "sokod: out of memory for the account limits\n");

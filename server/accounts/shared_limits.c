@@ -32,6 +32,14 @@ struct shared_limit {
 /* Events counted in the database by this process, for its own sweeps. */
 static _Atomic uint64_t counted;
 
+/* The keys each limit holds in memory. */
+static _Atomic unsigned memory_keys;
+
+void shared_limits_set_keys(unsigned keys)
+{
+    atomic_store(&memory_keys, keys);
+}
+
 struct shared_limit *shared_limit_new(unsigned burst, uint64_t interval_ms, bool resettable)
 {
     struct shared_limit *l = calloc(1, sizeof *l);
@@ -40,7 +48,7 @@ struct shared_limit *shared_limit_new(unsigned burst, uint64_t interval_ms, bool
     l->burst = burst > 0 ? burst : 1;
     l->front = !resettable;
     l->interval_ms = interval_ms > 0 ? (int64_t)interval_ms : 1;
-    l->local = ratelimit_new(l->burst, (uint64_t)l->interval_ms);
+    l->local = ratelimit_new_sized(l->burst, (uint64_t)l->interval_ms, atomic_load(&memory_keys));
     if (l->local == NULL) {
         free(l);
         return NULL;

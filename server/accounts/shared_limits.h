@@ -23,6 +23,10 @@
 
 struct shared_limit;
 
+/* Sets how many keys each limit made after this call holds in this
+ * process's memory (0: RATELIMIT_KEYS_DEFAULT). */
+void shared_limits_set_keys(unsigned keys);
+
 /* A limit allowing `burst` events at once, then one more every
  * `interval_ms`; `resettable` when its keys may be reset
  * (shared_limit_reset), which keeps this node's memory from refusing
