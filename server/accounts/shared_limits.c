@@ -22,6 +22,9 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+/* The furthest ahead a locked row is looked for: a year. */
+#define SHARED_LIMITS_HOLD_MAX_MS (366LL * 86400 * 1000)
+
 struct shared_limit {
     struct ratelimit *local;
     unsigned burst;
@@ -34,6 +37,11 @@ static _Atomic uint64_t counted;
 
 /* The keys each limit holds in memory. */
 static _Atomic unsigned memory_keys;
+
+/* The smallest allowance, (burst - 1) * interval, of the limits made: a
+ * row whose tat lies further ahead of now is over its limit, whichever
+ * limit it counts for, so the sweep keeps it. */
+static _Atomic int64_t least_allowance_ms = SHARED_LIMITS_HOLD_MAX_MS;
 
 void shared_limits_set_keys(unsigned keys)
 {
@@ -53,6 +61,11 @@ struct shared_limit *shared_limit_new(unsigned burst, uint64_t interval_ms, bool
         free(l);
         return NULL;
     }
+    int64_t allowance = (int64_t)(l->burst - 1) * l->interval_ms;
+    int64_t least = atomic_load(&least_allowance_ms);
+    while (allowance < least &&
+           !atomic_compare_exchange_weak(&least_allowance_ms, &least, allowance))
+        ;
     return l;
 }
 
@@ -74,7 +87,7 @@ int shared_limits_sweep(int64_t *deleted)
 {
     if (!storage_is_server())
         return STORAGE_OK;
-    return storage_limits_sweep(SHARED_LIMITS_CAP, deleted);
+    return storage_limits_sweep(SHARED_LIMITS_CAP, atomic_load(&least_allowance_ms), deleted);
 }
 
 /* Every SHARED_LIMITS_SWEEP_EVERY events counted here, sweeps. */
