@@ -190,6 +190,9 @@ int server_start(const struct config *cfg, unsigned *port)
      * log-in waiting. */
     hint_setup(cfg);
     daily_setup(cfg);
+    /* A sixteenth of the password checks' queue per address: eight
+     * addresses flooding leave half of it to everyone else. */
+    worker_cap(WORKER_AUTH, cfg->auth_queue, cfg->auth_queue / 16 > 0 ? cfg->auth_queue / 16 : 1);
     const unsigned pools[WORKER_POOLS] = {
         [WORKER_AUTH] = AUTH_WORKERS,
         [WORKER_HINTS] = cfg->hint_jobs,
