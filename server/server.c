@@ -5,6 +5,7 @@
 #include "accounts/account_limits.h"
 #include "accounts/auth.h"
 #include "accounts/device.h"
+#include "accounts/shared_limits.h"
 #include "accounts/sweeper.h"
 #include "http/access_log.h"
 #include "http/daemon.h"
@@ -172,6 +173,7 @@ int server_start(const struct config *cfg, unsigned *port)
         return -1;
     }
     running.uploads = true;
+    shared_limits_set_keys(cfg->limit_keys);
     if (account_limits_start(cfg->auth_per_minute) != 0 ||
         auth_start(cfg->guests_per_minute) != 0) {
         fprintf(stderr, "sokod: out of memory for the account limits\n");
@@ -188,6 +190,9 @@ int server_start(const struct config *cfg, unsigned *port)
      * log-in waiting. */
     hint_setup(cfg);
     daily_setup(cfg);
+    /* A sixteenth of the password checks' queue per address: eight
+     * addresses flooding leave half of it to everyone else. */
+    worker_cap(WORKER_AUTH, cfg->auth_queue, cfg->auth_queue / 16 > 0 ? cfg->auth_queue / 16 : 1);
     const unsigned pools[WORKER_POOLS] = {
         [WORKER_AUTH] = AUTH_WORKERS,
         [WORKER_HINTS] = cfg->hint_jobs,

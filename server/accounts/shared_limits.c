@@ -22,6 +22,9 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+/* The furthest ahead a locked row is looked for: a year. */
+#define SHARED_LIMITS_HOLD_MAX_MS (366LL * 86400 * 1000)
+
 struct shared_limit {
     struct ratelimit *local;
     unsigned burst;
@@ -32,6 +35,19 @@ struct shared_limit {
 /* Events counted in the database by this process, for its own sweeps. */
 static _Atomic uint64_t counted;
 
+/* The keys each limit holds in memory. */
+static _Atomic unsigned memory_keys;
+
+/* The smallest allowance, (burst - 1) * interval, of the limits made: a
+ * row whose tat lies further ahead of now is over its limit, whichever
+ * limit it counts for, so the sweep keeps it. */
+static _Atomic int64_t least_allowance_ms = SHARED_LIMITS_HOLD_MAX_MS;
+
+void shared_limits_set_keys(unsigned keys)
+{
+    atomic_store(&memory_keys, keys);
+}
+
 struct shared_limit *shared_limit_new(unsigned burst, uint64_t interval_ms, bool resettable)
 {
     struct shared_limit *l = calloc(1, sizeof *l);
@@ -40,11 +56,16 @@ struct shared_limit *shared_limit_new(unsigned burst, uint64_t interval_ms, bool
     l->burst = burst > 0 ? burst : 1;
     l->front = !resettable;
     l->interval_ms = interval_ms > 0 ? (int64_t)interval_ms : 1;
-    l->local = ratelimit_new(l->burst, (uint64_t)l->interval_ms);
+    l->local = ratelimit_new_sized(l->burst, (uint64_t)l->interval_ms, atomic_load(&memory_keys));
     if (l->local == NULL) {
         free(l);
         return NULL;
     }
+    int64_t allowance = (int64_t)(l->burst - 1) * l->interval_ms;
+    int64_t least = atomic_load(&least_allowance_ms);
+    while (allowance < least &&
+           !atomic_compare_exchange_weak(&least_allowance_ms, &least, allowance))
+        ;
     return l;
 }
 
@@ -66,7 +87,7 @@ int shared_limits_sweep(int64_t *deleted)
 {
     if (!storage_is_server())
         return STORAGE_OK;
-    return storage_limits_sweep(SHARED_LIMITS_CAP, deleted);
+    return storage_limits_sweep(SHARED_LIMITS_CAP, atomic_load(&least_allowance_ms), deleted);
 }
 
 /* Every SHARED_LIMITS_SWEEP_EVERY events counted here, sweeps. */

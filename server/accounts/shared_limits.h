@@ -13,8 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* The most keys the database keeps: past it, each sweep deletes those
- * nearest to expiry (see shared_limits_sweep). */
+/* The most keys under their limits the database keeps: past it, each
+ * sweep deletes those nearest to expiry (see shared_limits_sweep). */
 #define SHARED_LIMITS_CAP 100000
 /* A node sweeps the keys itself after this many counted events, however
  * long the sweeper's interval: a flood of distinct keys grows the table by
@@ -22,6 +22,10 @@
 #define SHARED_LIMITS_SWEEP_EVERY 1024
 
 struct shared_limit;
+
+/* Sets how many keys each limit made after this call holds in this
+ * process's memory (0: RATELIMIT_KEYS_DEFAULT). */
+void shared_limits_set_keys(unsigned keys);
 
 /* A limit allowing `burst` events at once, then one more every
  * `interval_ms`; `resettable` when its keys may be reset
@@ -51,7 +55,9 @@ bool shared_limit_client(struct http_conn *c, struct shared_limit *l, const char
 /* Deletes the database's expired keys, and trims them to SHARED_LIMITS_CAP
  * by deleting those nearest to expiry (whose limits then start afresh:
  * the flood that fills the table loosens the limits of its least used
- * keys, never refuses anyone). Returns the STORAGE_* code. */
+ * keys, never refuses anyone). A key over its limit, as a name locked by
+ * wrong passwords, is never trimmed: it stays until its time runs out.
+ * Returns the STORAGE_* code. */
 int shared_limits_sweep(int64_t *deleted);
 
 #endif

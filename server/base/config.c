@@ -135,6 +135,14 @@ static const struct options_row options[] = {
      "log-ins, sign-ups and password changes one address may try per minute (default 30; "
      "more get 429)",
      NUMBER(auth_per_minute, 1, 60000)},
+    {"auth-queue", "SOKOD_AUTH_QUEUE", CONFIG_SERVE, "N",
+     "password checks waiting at once, taken in turn from each address, which may hold a "
+     "sixteenth of them (default 64; more get 503)",
+     NUMBER(auth_queue, 1, 65536)},
+    {"limit-keys", "SOKOD_LIMIT_KEYS", CONFIG_SERVE, "N",
+     "keys each limit on log-ins, sign-ups and new guests holds in memory; keys over their "
+     "limits are never dropped, new keys are refused instead (default 4096)",
+     NUMBER(limit_keys, 16, 1u << 24)},
     {"heartbeat", "SOKOD_HEARTBEAT", CONFIG_SERVE, "SECONDS",
      "seconds between heartbeats of an idle live stream (default 15; at most half the timeout)",
      NUMBER(heartbeat, 1, 3600)},
@@ -329,6 +337,8 @@ int config_load(struct config *cfg, unsigned command, int argc, char **argv)
     cfg->hint_jobs = 2;
     cfg->timeout = 30;
     cfg->auth_per_minute = 30;
+    cfg->auth_queue = 64;
+    cfg->limit_keys = 4096;
     cfg->heartbeat = 15;
     cfg->max_rooms = 10000;
     cfg->guests_per_minute = 60;

@@ -34,6 +34,8 @@ struct config {
     unsigned timeout;         /* seconds of inactivity before a connection is closed */
     unsigned heartbeat;       /* seconds between heartbeats of an idle live stream */
     unsigned auth_per_minute; /* log-ins, sign-ups and password changes per address */
+    unsigned auth_queue;      /* password checks waiting at once (worker.h) */
+    unsigned limit_keys;      /* keys each shared rate limit holds in memory */
     char origins[1024];       /* public origins, comma-separated (--origin); "" for none */
     unsigned max_rooms;       /* race rooms held in memory at once */
     char collection[256];

@@ -432,17 +432,37 @@ static void run_deferred(void *arg)
     http_wake(d);
 }
 
+/* The answer of work that its pool's cap refused (worker_cap). */
+static int refuse_busy(struct http_conn *c, void *arg)
+{
+    (void)arg;
+    http_retry_after(c, 1);
+    return reply_error(c, API_E_UNAVAILABLE,
+                       "too many requests like this one are waiting; try again in 1 second");
+}
+
 int http_defer(struct http_conn *c, enum worker_pool pool, void (*work)(void *arg),
                int (*done)(struct http_conn *c, void *arg), void *arg)
 {
+    char owner[CLIENT_IP_KEY_MAX];
+    http_client_address(c, owner, sizeof owner);
     struct http_deferred *d;
     int result = http_suspend(c, done, NULL, arg, &d);
     if (d == NULL)
         return result;
     d->work = work;
-    if (!worker_submit(pool, run_deferred, d)) {
-        /* No pool (stopping): do the work here rather than lose the request. */
+    switch (worker_submit_from(pool, owner, run_deferred, d)) {
+    case WORKER_QUEUED:
+        break;
+    case WORKER_FULL:
+        /* Answered through the same resume as finished work. */
+        d->done = refuse_busy;
+        http_wake(d);
+        break;
+    case WORKER_STOPPED:
+        /* Do the work here rather than lose the request. */
         run_deferred(d);
+        break;
     }
     return result;
 }

@@ -176,9 +176,12 @@ bool http_is_https(struct http_conn *c);
 
 /* Runs work(arg) on a thread of the worker pool `pool` with the connection
  * suspended, then calls done(c, arg) back on an HTTP thread to answer. For
- * slow work such as password hashing. arg must come from malloc and hold no
- * other allocation: it is freed here after done, or when the connection
- * ends first. Returns what the handler should return. */
+ * slow work such as password hashing. The work waits its turn with other
+ * clients' (worker_submit_from, owned by the client's address); past the
+ * pool's caps it is not run and the answer is 503 unavailable with
+ * Retry-After. arg must come from malloc and hold no other allocation: it
+ * is freed here after done, or when the connection ends first. Returns
+ * what the handler should return. */
 int http_defer(struct http_conn *c, enum worker_pool pool, void (*work)(void *arg),
                int (*done)(struct http_conn *c, void *arg), void *arg);
 

@@ -19,10 +19,28 @@ enum worker_pool {
  * -1 (nothing left running). */
 int worker_start(const unsigned threads[WORKER_POOLS]);
 
-/* Queues fn(arg) to run on a thread of `pool`. Returns false when the pools
- * are not running (never started, or stopping): the caller must then run
- * the work itself. */
+/* Queues fn(arg) to run on a thread of `pool`, whatever its caps, behind
+ * other work of no owner. Returns false when the pools are not running
+ * (never started, or stopping), or when out of memory: the caller must
+ * then run the work itself. */
 bool worker_submit(enum worker_pool pool, void (*fn)(void *arg), void *arg);
+
+/* Caps the jobs waiting (not yet running) in `pool`: `waiting` in all, and
+ * `per_owner` of one owner (0: no cap). Call before submitting. */
+void worker_cap(enum worker_pool pool, unsigned waiting, unsigned per_owner);
+
+enum worker_queued {
+    WORKER_QUEUED,  /* fn(arg) will run */
+    WORKER_FULL,    /* over a cap of the pool (or out of memory): not queued */
+    WORKER_STOPPED, /* the pools are not running: not queued */
+};
+
+/* Queues fn(arg) for `owner` (a client's address; NULL or "" for none)
+ * within the pool's caps. Owners' jobs take turns, one job each, an owner
+ * with nothing waiting first, so that one owner's flood of jobs delays
+ * another's by about one job. Thread-safe. */
+enum worker_queued worker_submit_from(enum worker_pool pool, const char *owner,
+                                      void (*fn)(void *arg), void *arg);
 
 /* Runs every queued job to its end, then joins the threads. */
 void worker_stop(void);

@@ -35,9 +35,14 @@ static const char SQL_FORGET[] = "DELETE FROM rate_limits WHERE key = ?1";
 static const char SQL_EXPIRED_LITE[] = "DELETE FROM rate_limits WHERE tat <= " NOW_LITE;
 static const char SQL_EXPIRED_PG[] = "DELETE FROM rate_limits WHERE tat <= " NOW_PG;
 
-/* ?1 the cap, ?2 the most rows one statement deletes. */
-static const char SQL_TRIM[] = "DELETE FROM rate_limits WHERE key IN "
-                               "(SELECT key FROM rate_limits ORDER BY tat DESC LIMIT ?2 OFFSET ?1)";
+/* ?1 the cap, ?2 the most rows one statement deletes, ?3 how far ahead of
+ * now a row's tat says it is locked, and kept. */
+#define TRIM(NOW)                                                                                  \
+    "DELETE FROM rate_limits WHERE key IN "                                                        \
+    "(SELECT key FROM rate_limits ORDER BY tat DESC LIMIT ?2 OFFSET ?1) "                          \
+    "AND tat <= " NOW " + ?3"
+static const char SQL_TRIM_LITE[] = TRIM(NOW_LITE);
+static const char SQL_TRIM_PG[] = TRIM(NOW_PG);
 #define TRIM_BATCH 100000
 
 /* The key as stored: cut to STORAGE_LIMIT_KEY_MAX bytes. */
@@ -123,7 +128,7 @@ static int sweep_step(struct sql_stmt *st, int64_t *deleted, const char *what)
     return status;
 }
 
-int storage_limits_sweep(int64_t cap, int64_t *deleted)
+int storage_limits_sweep(int64_t cap, int64_t hold_ms, int64_t *deleted)
 {
     struct sql_stmt *st = storage_stmt(storage_dialect(SQL_EXPIRED_LITE, SQL_EXPIRED_PG));
     if (st == NULL)
@@ -131,10 +136,11 @@ int storage_limits_sweep(int64_t cap, int64_t *deleted)
     int status = sweep_step(st, deleted, "sweeping expired rate limits");
     if (status != STORAGE_OK)
         return status;
-    st = storage_stmt(SQL_TRIM);
+    st = storage_stmt(storage_dialect(SQL_TRIM_LITE, SQL_TRIM_PG));
     if (st == NULL)
         return STORAGE_ERROR;
     sql_bind_int64(st, 1, cap);
     sql_bind_int64(st, 2, TRIM_BATCH);
+    sql_bind_int64(st, 3, hold_ms);
     return sweep_step(st, deleted, "trimming rate limits to their cap");
 }

@@ -27,8 +27,10 @@ int storage_limit_check(const char *key, unsigned burst, int64_t interval_ms, in
 int storage_limit_forget(const char *key);
 
 /* Deletes the keys whose events are all past, then, when more than `cap`
- * keys remain, those nearest to expiry beyond the cap. Adds the rows
- * deleted to *deleted. */
-int storage_limits_sweep(int64_t cap, int64_t *deleted);
+ * keys remain, those nearest to expiry beyond the cap, but never one whose
+ * tat lies more than hold_ms ahead of now: a key over its limit (the
+ * smallest allowance, (burst - 1) * interval, of the limits counted), which
+ * stays until its time runs out. Adds the rows deleted to *deleted. */
+int storage_limits_sweep(int64_t cap, int64_t hold_ms, int64_t *deleted);
 
 #endif

@@ -2,7 +2,8 @@
  * migration 0016: the generic cell rate algorithm's decisions (a burst,
  * then refusals that are not counted and say how long to wait), checks
  * that count nothing, a forgotten key, and the sweep that deletes expired
- * keys and trims the table to its cap, nearest to expiry first. On SQLite,
+ * keys and trims the table to its cap, nearest to expiry first, keeping
+ * keys over their limits. On SQLite,
  * and with "postgresql" as its argument on a fresh database of the cluster
  * in SOKOD_TEST_PG_DIR. */
 #include "storage/sql.h"
@@ -16,6 +17,8 @@
 #include <unistd.h>
 
 #define MINUTE_MS 60000
+/* A hold beyond every key of these tests: the sweep may trim any live key. */
+#define HOLD_NONE (1000LL * MINUTE_MS)
 
 #define TEXT_OF(x) #x
 #define TEXT(x) TEXT_OF(x)
@@ -106,14 +109,36 @@ static void the_sweep_deletes_expired_keys_then_trims_to_the_cap(void)
             CHECK_INT(storage_limit_take(key, 100, MINUTE_MS, &wait), STORAGE_OK);
     }
     int64_t deleted = 0;
-    CHECK_INT(storage_limits_sweep(100, &deleted), STORAGE_OK);
+    CHECK_INT(storage_limits_sweep(100, HOLD_NONE, &deleted), STORAGE_OK);
     CHECK_INT(deleted, 3);
     CHECK_INT(rows(ROWS), 10);
     deleted = 0;
-    CHECK_INT(storage_limits_sweep(4, &deleted), STORAGE_OK);
+    CHECK_INT(storage_limits_sweep(4, HOLD_NONE, &deleted), STORAGE_OK);
     CHECK_INT(deleted, 6);
     CHECK_INT(rows(ROWS), 4);
     CHECK_INT(rows(ROWS " WHERE key IN ('live 6', 'live 7', 'live 8', 'live 9')"), 4);
+}
+
+/* Keys over a limit of 3 a minute (tat more than 2 minutes ahead) are
+ * never trimmed, however small the cap: a name locked by wrong passwords
+ * stays locked until its time runs out. */
+static void the_sweep_never_trims_a_key_over_its_limit(void)
+{
+    CHECK_INT(storage_conn_exec("DELETE FROM rate_limits", "emptying the test's table"),
+              STORAGE_OK);
+    int64_t wait = -1;
+    for (int n = 0; n < 3; n++)
+        CHECK_INT(storage_limit_take("locked", 3, MINUTE_MS, &wait), STORAGE_OK);
+    CHECK_INT(storage_limit_take("locked", 3, MINUTE_MS, &wait), STORAGE_OK);
+    CHECK(wait > 0);
+    CHECK_INT(storage_limit_take("counting", 3, MINUTE_MS, &wait), STORAGE_OK);
+    CHECK_INT(wait, 0);
+    int64_t deleted = 0;
+    CHECK_INT(storage_limits_sweep(0, 2 * MINUTE_MS, &deleted), STORAGE_OK);
+    CHECK_INT(deleted, 1);
+    CHECK_INT(rows(ROWS " WHERE key = 'locked'"), 1);
+    CHECK_INT(storage_limit_check("locked", 3, MINUTE_MS, &wait), STORAGE_OK);
+    CHECK(wait > 0);
 }
 
 /* Makes the table of migration 0016, read from the source tree. */
@@ -141,6 +166,7 @@ static void run_all(void)
     RUN(a_forgotten_key_starts_afresh);
     RUN(long_keys_are_cut_to_the_maximum);
     RUN(the_sweep_deletes_expired_keys_then_trims_to_the_cap);
+    RUN(the_sweep_never_trims_a_key_over_its_limit);
 }
 
 /* A database of its own in the cluster of SOKOD_TEST_PG_DIR: made, used,
