@@ -330,12 +330,12 @@ static int store_avoid(void *field, const char *path)
 }
 
 /* The levels kept so far, in seed order, and how the run goes. */
-typedef struct run {
+typedef struct run_state {
     slot *done;       /* count at most */
     uint64_t *hashes; /* of done's boards, to skip repeats */
     uint64_t have, skipped;
     int status; /* 1 once a seed has failed */
-} run;
+} run_state;
 
 /* Generates slots[0..n) on `jobs` threads, this one included. */
 static void generate_batch(slot *slots, uint32_t n, uint64_t jobs)
@@ -357,7 +357,7 @@ static void generate_batch(slot *slots, uint32_t n, uint64_t jobs)
 /* Keeps the levels of slots[0..n) in order, but not one that repeats a
  * level kept or one to avoid, nor any past the count or after a failed
  * seed: their levels are freed. */
-static void take_batch(const generate_args *a, run *run, slot *slots, uint32_t n)
+static void take_batch(const generate_args *a, run_state *run, slot *slots, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
         slot *s = &slots[i];
@@ -383,7 +383,7 @@ static void take_batch(const generate_args *a, run *run, slot *slots, uint32_t n
 /* Generates levels from the first seed on until run holds the count or a
  * seed fails. Seeds are generated in batches on the threads, and taken in
  * seed order, so the levels do not depend on the number of threads. */
-static void generate_all(const generate_args *a, run *run, slot *slots, uint32_t per_batch)
+static void generate_all(const generate_args *a, run_state *run, slot *slots, uint32_t per_batch)
 {
     uint64_t seed = a->base.seed;
     while (run->have < a->count && run->status == 0) {
@@ -400,7 +400,7 @@ static void generate_all(const generate_args *a, run *run, slot *slots, uint32_t
 }
 
 /* Prints the levels kept, with the collection header when asked for one. */
-static void print_levels_text(const generate_args *a, const run *run)
+static void print_levels_text(const generate_args *a, const run_state *run)
 {
     if (a->collection != NULL) {
         printf("Collection: %s\nAuthor: sokod\n", a->collection);
@@ -412,7 +412,7 @@ static void print_levels_text(const generate_args *a, const run *run)
         print_text(&run->done[i], a->title, (unsigned)i + 1);
 }
 
-static void print_levels_json(const generate_args *a, const run *run)
+static void print_levels_json(const generate_args *a, const run_state *run)
 {
     json_t *root = json_object(), *levels = json_array();
     if (a->collection != NULL)
@@ -428,8 +428,8 @@ static void print_levels_json(const generate_args *a, const run *run)
 static int generate_run(const generate_args *a)
 {
     uint32_t per_batch = (uint32_t)a->jobs * 4;
-    run run = {.done = calloc(a->count, sizeof *run.done),
-               .hashes = calloc(a->count, sizeof *run.hashes)};
+    run_state run = {.done = calloc(a->count, sizeof *run.done),
+                     .hashes = calloc(a->count, sizeof *run.hashes)};
     slot *slots = calloc(per_batch, sizeof *slots);
     if (run.done != NULL && run.hashes != NULL && slots != NULL) {
         generate_all(a, &run, slots, per_batch);

@@ -332,7 +332,11 @@ int storage_copy_target_empty(char *err, size_t cap)
     int status = catalog_tables(conn, names, &n, err, cap);
     for (int i = 0; i < n && status == STORAGE_OK; i++) {
         char sql[128];
-        snprintf(sql, sizeof sql, "SELECT 1 FROM %s LIMIT 1", names[i]);
+        if (snprintf(sql, sizeof sql, "SELECT 1 FROM %s LIMIT 1", names[i]) >= (int)sizeof sql) {
+            snprintf(err, cap, "a table's name is too long: %.40s...", names[i]);
+            status = STORAGE_ERROR;
+            break;
+        }
         int64_t one = 0;
         status = first_int(conn, sql, NULL, &one, "looking for rows in the target");
         if (status == STORAGE_OK) {

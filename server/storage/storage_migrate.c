@@ -149,7 +149,8 @@ static bool wants_foreign_keys_off(const char *dir, const char *name)
     if (sql_backend() != SQL_SQLITE)
         return false;
     char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
+        return false;
     FILE *f = fopen(path, "r");
     if (f == NULL)
         return false;
@@ -208,9 +209,12 @@ static int apply_next(const char *dir, const struct migration *list, int n, int 
     }
     const struct migration *m = &list[*version];
     char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/%s", dir, m->name);
     uint32_t len = 0;
-    char *sql = file_read_whole(path, &len);
+    char *sql = NULL;
+    if (snprintf(path, sizeof path, "%s/%s", dir, m->name) < (int)sizeof path)
+        sql = file_read_whole(path, &len);
+    else
+        errno = ENAMETOOLONG;
     if (sql == NULL) {
         fprintf(stderr, "sokod: cannot read %s: %s\n", path, strerror(errno));
         storage_rollback();

@@ -94,7 +94,7 @@ static bool same_search_under_two_memories(uint32_t without, uint64_t nodes[2])
  * assignment was still kept in the cache, whose size follows the memory. */
 static void the_push_order_does_not_follow_the_cache(void)
 {
-    uint64_t nodes[2];
+    uint64_t nodes[2] = {0, 0};
     bool same = same_search_under_two_memories(0, nodes);
     CHECK_MSG(same && nodes[0] == nodes[1],
               "XSokoban 4: %llu positions with 32 MiB, %llu with 256 MiB, %s solutions",
