@@ -5,10 +5,12 @@
  * nothing and its slot may be reused; a key whose tat is still ahead (it
  * owes time) keeps its slot until it has paid, so that a flood of new
  * keys never wipes a key's debt. When no slot is free in a key's window,
- * its request is refused instead. */
+ * its request is refused instead (503 would say the server is full; 429
+ * with a second's wait is what the client can act on). */
 #include "http/cost_limit.h"
 
 #include <pthread.h>
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +30,7 @@ static struct {
     pthread_mutex_t lock;
     uint64_t us_per_ms; /* wall microseconds that one declared millisecond costs */
     uint64_t burst_us;
+    unsigned char hash_key[crypto_shorthash_KEYBYTES];
     struct slot *slot;
 } lim = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -39,6 +42,7 @@ int cost_limit_start(unsigned ms_per_second)
     pthread_mutex_lock(&lim.lock);
     free(lim.slot);
     lim.slot = s;
+    randombytes_buf(lim.hash_key, sizeof lim.hash_key);
     if (ms_per_second == 0)
         ms_per_second = 1;
     lim.us_per_ms = 1000000u / ms_per_second > 0 ? 1000000u / ms_per_second : 1;
@@ -55,21 +59,22 @@ void cost_limit_stop(void)
     pthread_mutex_unlock(&lim.lock);
 }
 
-/* FNV-1a. A client choosing keys that share a window can only fill that
- * window, which refuses new keys there, never forgets an old one's debt. */
-static uint32_t key_hash(const char *key)
+/* The first slot of key's window: SipHash under a key drawn at start, so
+ * that clients cannot pick addresses that share one window. */
+static uint32_t key_start(const char *key)
 {
-    uint32_t h = 2166136261u;
-    for (const unsigned char *p = (const unsigned char *)key; *p != '\0'; p++)
-        h = (h ^ *p) * 16777619u;
-    return h;
+    unsigned char h[crypto_shorthash_BYTES];
+    crypto_shorthash(h, (const unsigned char *)key, strlen(key), lim.hash_key);
+    uint64_t v;
+    memcpy(&v, h, sizeof v);
+    return (uint32_t)(v % COST_SLOTS);
 }
 
 /* The slot of key, else a free or paid-off one to take for it, else NULL.
  * Called with the lock held. */
 static struct slot *find(const char *key, uint64_t now)
 {
-    uint32_t h = key_hash(key);
+    uint32_t h = key_start(key);
     struct slot *spare = NULL;
     for (unsigned i = 0; i < COST_PROBE; i++) {
         struct slot *s = &lim.slot[(h + i) % COST_SLOTS];
