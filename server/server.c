@@ -30,6 +30,7 @@
 #include "storage/storage.h"
 #include "storage/storage_backup.h"
 #include "storage/storage_migrate.h"
+#include "storage/storage_quota.h"
 #include "storage/storage_wal.h"
 
 #include <errno.h>
@@ -143,6 +144,9 @@ static int open_database(const struct config *cfg)
         fprintf(stderr, "sokod: created the database %s\n", storage_name());
     /* Nodes of one PostgreSQL database read one time: its own. */
     storage_follow_clock();
+    if (storage_quota_set((int64_t)cfg->user_storage_mb << 20,
+                          (int64_t)cfg->guest_storage_mb << 20) != STORAGE_OK)
+        return -1;
     import_bundled(cfg->levels_dir);
     return 0;
 }

@@ -13,6 +13,7 @@
 #include "http/body.h"
 #include "storage/storage.h"
 #include "storage/storage_admin.h"
+#include "storage/storage_quota.h"
 #include "storage/storage_users.h"
 
 #include <pthread.h>
@@ -54,6 +55,11 @@ static int reply_user(struct http_conn *c, unsigned status, int64_t id)
         return reply_storage_failure(c, st);
     json_t *user = user_json(&u);
     json_object_set_new(user, "admin", json_boolean(admin));
+    int64_t used = 0, allowed = 0;
+    if (storage_quota_of(id, &used, &allowed) == STORAGE_OK)
+        json_object_set_new(
+            user, "storage",
+            json_pack("{s:I,s:I}", "used", (json_int_t)used, "allowed", (json_int_t)allowed));
     return reply_json(c, status, json_pack("{s:o}", "user", user));
 }
 

@@ -193,6 +193,13 @@ static const struct options_row options[] = {
      "address may spend a second on the heavier routes, ten seconds of it at once; past it, 429 "
      "(default 1000)",
      NUMBER(cost_per_second, 1, 1000000)},
+    {"user-storage-mb", "SOKOD_USER_STORAGE_MB", CONFIG_SERVE, "MIB",
+     "what one account may store in the database (game histories, saved positions, solutions, "
+     "settings), in MiB; a write past it gets 403 quota_exceeded (default 256)",
+     NUMBER(user_storage_mb, 1, 1048576)},
+    {"guest-storage-mb", "SOKOD_GUEST_STORAGE_MB", CONFIG_SERVE, "MIB",
+     "what one guest may store in the database, in MiB (default 16)",
+     NUMBER(guest_storage_mb, 1, 1048576)},
     {"events-memory", "SOKOD_EVENTS_MEMORY", CONFIG_SERVE, "MIB",
      "memory for the live events kept for streams that reconnect, over all games, rooms and "
      "watched players, in MiB (default 64)",
@@ -351,6 +358,8 @@ int config_load(struct config *cfg, unsigned command, int argc, char **argv)
     cfg->streams_per_address = 128;
     cfg->events_memory = 64;
     cfg->cost_per_second = 1000;
+    cfg->user_storage_mb = 256;
+    cfg->guest_storage_mb = 16;
     cfg->upload_steps = 1ull << 24;
     cfg->upload_solver_seconds = 300;
     cfg->daily_past_jobs = 4;

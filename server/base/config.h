@@ -53,7 +53,9 @@ struct config {
     unsigned max_streams;             /* live streams open at once; 0: half of max_connections */
     unsigned streams_per_address;     /* of them for one client */
     unsigned events_memory;           /* MiB of live events kept for replay, over all topics */
-    unsigned cost_per_second; /* declared CPU ms a second one address may spend (cost_limit.h) */
+    unsigned cost_per_second;  /* declared CPU ms a second one address may spend (cost_limit.h) */
+    unsigned user_storage_mb;  /* MiB an account may store: games, saved positions, solutions */
+    unsigned guest_storage_mb; /* and a guest */
     struct client_ip_nets trusted_proxies; /* may set X-Forwarded-For and -Proto */
     struct client_ip_nets metrics_allow;   /* clients that may read GET /metrics */
     /* Arguments that are not flags (the files of `sokod import`), in argv. */

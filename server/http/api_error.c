@@ -68,6 +68,7 @@ static const struct row rows[API_E_COUNT] = {
     [API_E_NOT_IMPLEMENTED] = {"not_implemented", 501},
     [API_E_UNAVAILABLE] = {"unavailable", 503},
     [API_E_STORAGE_FULL] = {"storage_full", 507},
+    [API_E_QUOTA_EXCEEDED] = {"quota_exceeded", 403},
 };
 
 const char *api_error_name(enum api_error code)

@@ -64,6 +64,7 @@ enum api_error {
     API_E_NOT_IMPLEMENTED, /* a transfer coding other than chunked */
     API_E_UNAVAILABLE,     /* the database is busy or the server is stopping */
     API_E_STORAGE_FULL,    /* the disk is full: nothing was written */
+    API_E_QUOTA_EXCEEDED,  /* the player's storage quota is full: nothing was written */
     API_E_COUNT
 };
 

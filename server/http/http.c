@@ -9,6 +9,7 @@
 #include "http/security_headers.h"
 #include "http/worker.h"
 #include "storage/storage_codes.h"
+#include "storage/storage_quota.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -394,7 +395,24 @@ int reply_storage_failure(struct http_conn *c, int status)
     if (status == STORAGE_FULL)
         return reply_error(c, API_E_STORAGE_FULL,
                            "the server's disk is full: nothing was saved; try again later");
+    if (status == STORAGE_QUOTA)
+        return reply_quota_exceeded(c, c->user_id);
     return reply_error(c, API_E_INTERNAL, "the database failed; see the server's log");
+}
+
+int reply_quota_exceeded(struct http_conn *c, int64_t user)
+{
+    int64_t used = 0, allowed = 0;
+    if (user == 0 || storage_quota_of(user, &used, &allowed) != STORAGE_OK)
+        return reply_error(c, API_E_QUOTA_EXCEEDED,
+                           "this player's storage is full: nothing was saved; delete saved "
+                           "positions or games to make room");
+    http_attach(c, "quota",
+                json_pack("{s:I,s:I}", "used", (json_int_t)used, "allowed", (json_int_t)allowed));
+    return reply_error(c, API_E_QUOTA_EXCEEDED,
+                       "this player stores %lld of its %lld bytes, and this would pass them: "
+                       "nothing was saved; delete saved positions or games to make room",
+                       (long long)used, (long long)allowed);
 }
 
 int http_suspend(struct http_conn *c, int (*done)(struct http_conn *c, void *arg),

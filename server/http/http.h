@@ -108,9 +108,13 @@ int reply_error(struct http_conn *c, enum api_error code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* Answers a failed storage call (a STORAGE_* code): 503 unavailable with
- * Retry-After when the database is busy, 507 when the disk is full, 500
- * otherwise. */
+ * Retry-After when the database is busy, 507 when the disk is full, 403
+ * quota_exceeded past the session's player's quota, 500 otherwise. */
 int reply_storage_failure(struct http_conn *c, int status);
+
+/* Answers 403 quota_exceeded for `user` (0: unknown), with "quota": what
+ * the player stores and may store, in bytes. */
+int reply_quota_exceeded(struct http_conn *c, int64_t user);
 
 /* Answers with a prepared response (destroyed here), adding the common
  * headers; `bytes` is its body size, for the access log. */

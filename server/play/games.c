@@ -140,6 +140,8 @@ int games_reply(struct http_conn *c, struct games_answer *a)
     if (a->failure != STORAGE_OK) {
         json_decref(body);
         free(text);
+        if (a->failure == STORAGE_QUOTA)
+            return reply_quota_exceeded(c, a->user_id);
         return reply_storage_failure(c, a->failure);
     }
     if (text != NULL) {
@@ -498,6 +500,7 @@ bool games_answer_lost(struct games_answer *a, struct live_game *g, bool wrote, 
     free(a->text);
     a->text = NULL;
     a->failure = status;
+    a->user_id = g != NULL ? g->user_id : 0;
     return true;
 }
 

@@ -17,7 +17,8 @@ struct games_answer {
     json_t *body;        /* the whole body, or for an error the game (NULL: none) */
     char *text;          /* instead of body: the whole body as JSON text (malloc'd) */
     size_t text_len;
-    int failure; /* not STORAGE_OK: the database failed; answer 500 or 503 */
+    int failure;     /* not STORAGE_OK: the database failed; answer 500 or 503 */
+    int64_t user_id; /* for a failure: the game's player, whose quota it may name */
 };
 
 /* A new entry, as a client sent it. */

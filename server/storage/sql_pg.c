@@ -129,6 +129,9 @@ static int failure(struct pg_conn *c, const PGresult *r, const char *what)
     const char *message = r != NULL ? PQresultErrorMessage(r) : PQerrorMessage(c->pg);
     if (state != NULL && strcmp(state, "23505") == 0)
         return STORAGE_CONFLICT;
+    /* RAISE ... USING ERRCODE = 'SKQ01' in a trigger of migration 0020. */
+    if (state != NULL && strcmp(state, "SKQ01") == 0)
+        return STORAGE_QUOTA;
     if (state != NULL && (strcmp(state, "40001") == 0 || strcmp(state, "40P01") == 0)) {
         fprintf(stderr, "sokod: database conflict, to run again: %s: %s", what, message);
         return STORAGE_RETRY;

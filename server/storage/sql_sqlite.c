@@ -5,6 +5,7 @@
 #include "storage/storage_vfs.h"
 
 #include <errno.h>
+#include <string.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +65,10 @@ int sql_sqlite_status(sqlite3 *db, int rc, const char *what)
     case SQLITE_CONSTRAINT:
         if (rc == SQLITE_CONSTRAINT_UNIQUE || rc == SQLITE_CONSTRAINT_PRIMARYKEY)
             return STORAGE_CONFLICT;
+        /* RAISE(ABORT, 'quota_exceeded') in a trigger of migration 0020. */
+        if (rc == SQLITE_CONSTRAINT_TRIGGER && db != NULL &&
+            strcmp(sqlite3_errmsg(db), "quota_exceeded") == 0)
+            return STORAGE_QUOTA;
         break;
     default:
         break;

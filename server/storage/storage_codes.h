@@ -16,6 +16,10 @@ enum {
      * too (to its savepoint, or whole); the same work run again after that
      * may well succeed. */
     STORAGE_RETRY = -4,
+    /* The write would take its player past the storage quota (migration
+     * 0020): the statement was undone; the rest of the transaction may go
+     * on. */
+    STORAGE_QUOTA = -5,
 };
 
 /* How long a write waits for a database locked by another process (or by

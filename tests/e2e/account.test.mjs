@@ -30,6 +30,8 @@ test('the account page lists solutions with Copy LURD, exports them, changes the
   const { page, errors } = browser;
   await sendAccountForm(page, server.url, 'signup', 'copier', 'the first password');
   await signedIn(page, 'copier');
+  // The account's storage against its quota (--user-storage-mb, 256 by default).
+  await page.waitForFunction(() => /^Storage: \d+\.\d MB of 256\.0 MB \(\d+%\)/.test(document.getElementById('acc-storage').textContent));
   assert.equal(await page.isHidden('#acc-solutions'), true, 'no solutions yet, no list');
 
   const level = (await tutorialLevels(page))[0];

@@ -21,6 +21,18 @@ function render() {
     : 'You are playing as a guest. Your progress lives in this browser\'s session: sign up to keep it and play on any device.';
   $('acc-signed-in').hidden = !signedIn;
   $('acc-forms').hidden = signedIn;
+  const storage = a && a.storage;
+  $('acc-storage').hidden = !storage;
+  if (storage) {
+    const share = storage.allowed > 0 ? Math.min(100, Math.round((100 * storage.used) / storage.allowed)) : 0;
+    $('acc-storage').textContent =
+      `Storage: ${megabytes(storage.used)} of ${megabytes(storage.allowed)} (${share}%): game histories, saved positions, solutions and settings.`;
+  }
+}
+
+/** Bytes as megabytes, to one decimal. */
+function megabytes(n) {
+  return `${(n / (1 << 20)).toFixed(1)} MB`;
 }
 
 async function submit(form, call) {
