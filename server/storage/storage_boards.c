@@ -19,9 +19,30 @@ static const char SQL_SOLUTION_INSERT[] =
     "ELSE coalesce((SELECT hints FROM games WHERE id = ?3), 0) END, ?9, ?10 "
     "ON CONFLICT DO NOTHING RETURNING id";
 
+/* The bound: of the user's solutions of the level under the rule, those
+ * written since solutions were bounded go unless a board holds them or
+ * they are the one just written. The insert's triggers have moved the
+ * boards already, so a solution a new one beats is on no board by now. */
+static const char SQL_SOLUTION_PRUNE[] =
+    "DELETE FROM solutions WHERE user_id = ?1 AND level_id = ?2 AND rule = ?3 AND id <> ?4 "
+    "AND legacy = 0 AND NOT EXISTS (SELECT 1 FROM board_entries b "
+    "WHERE b.solution_id = solutions.id)";
+
 void storage_lurd_hash(const char *lurd, uint8_t out[STORAGE_LURD_HASH_BYTES])
 {
     crypto_hash_sha256(out, (const unsigned char *)lurd, strlen(lurd));
+}
+
+static int prune(const struct storage_new_solution *s, int64_t kept)
+{
+    struct sql_stmt *st = storage_stmt(SQL_SOLUTION_PRUNE);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sql_bind_int64(st, 1, s->user_id);
+    sql_bind_int64(st, 2, s->level_id);
+    sql_bind_int64(st, 3, s->rule);
+    sql_bind_int64(st, 4, kept);
+    return storage_exec_stmt(st, "replacing a user's solutions");
 }
 
 int storage_solution_insert(const struct storage_new_solution *s, int64_t *id)
@@ -50,6 +71,8 @@ int storage_solution_insert(const struct storage_new_solution *s, int64_t *id)
     /* A solution the user had already found inserts nothing: not an error. */
     if (status == STORAGE_NOT_FOUND)
         return STORAGE_OK;
+    if (status == STORAGE_OK)
+        status = prune(s, made);
     if (status == STORAGE_OK)
         *id = made;
     return status;

@@ -32,9 +32,13 @@ struct storage_new_solution {
  * as the solutions table keys lines by it. Cannot fail. */
 void storage_lurd_hash(const char *lurd, uint8_t out[STORAGE_LURD_HASH_BYTES]);
 
-/* Inserts a solution, unless the user has that very line (the same hash)
- * on the level under the rule already. Sets *id to the new row, or to 0
- * when nothing was inserted. */
+/* Inserts a solution, unless the user has that very line on the level
+ * under the rule already, then removes the user's other solutions of the
+ * level and rule that no board holds, but those recorded before solutions
+ * were bounded (migration 0019): what is left is the best by moves and by
+ * pushes of each board, and this one, the latest. Sets *id to the new row,
+ * or to 0 when nothing was inserted. Call it inside a write transaction:
+ * on failure the caller undoes it. */
 int storage_solution_insert(const struct storage_new_solution *s, int64_t *id);
 
 /* Hashes the lines of the solutions recorded before lines were hashed
