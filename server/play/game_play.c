@@ -262,6 +262,64 @@ static void note_solution(struct live_game *g, struct play_result *res)
     s->lurd = lurd;
 }
 
+/* The moves at which the line at the cursor first reached the solved
+ * position, found by playing it again from its start; PLAY_NOT_SOLVED when
+ * it never did, PLAY_SOLVED_UNKNOWN when memory ran out. */
+static uint32_t earliest_solved(const struct live_game *g)
+{
+    uint32_t n = 0;
+    soko_entry_t *line = play_line(g, &n);
+    soko_entry_t *history = malloc(((size_t)n + 1) * sizeof *history);
+    soko_game *s = malloc(sizeof *s);
+    uint32_t found = PLAY_SOLVED_UNKNOWN;
+    if (line != NULL && history != NULL && s != NULL) {
+        soko_game_init(s, &g->level, g->game.rule, history, n + 1);
+        found = PLAY_NOT_SOLVED;
+        for (uint32_t i = 0; i < n && found == PLAY_NOT_SOLVED; i++) {
+            if (soko_game_step(s, SOKO_ENTRY_DIR(line[i])) < 0) {
+                found = PLAY_SOLVED_UNKNOWN; /* not the line the game holds */
+                break;
+            }
+            if (soko_game_solved(s))
+                found = s->moves;
+        }
+    }
+    free(s);
+    free(history);
+    free(line);
+    return found;
+}
+
+/* Follows g->first_solved through one operation of an entry, which found
+ * the game at `moves_before` and `was_solved`; returns true when the line
+ * at the cursor has just reached the solved position for the first time.
+ * Moves tell the operations apart: only a restart leaves a line at 0
+ * moves, so an undo from 0 took one back, and a redo to 0 made one again.
+ * The past of a line brought back by an undone restart is worked out only
+ * when `resolve` asks for it (recording), as it means playing it again. */
+static bool first_time_solved(struct live_game *g, int kind, uint32_t moves_before, bool was_solved,
+                              bool resolve)
+{
+    const soko_game *s = &g->game;
+    if (s->moves == 0) {
+        g->first_solved = PLAY_NOT_SOLVED;
+        return false;
+    }
+    if (kind == STORAGE_LOG_UNDO && moves_before == 0)
+        g->first_solved = PLAY_SOLVED_UNKNOWN;
+    else if (g->first_solved < PLAY_SOLVED_UNKNOWN && s->moves < g->first_solved)
+        g->first_solved = PLAY_NOT_SOLVED;
+    if (was_solved || !soko_game_solved(s))
+        return false;
+    if (g->first_solved == PLAY_SOLVED_UNKNOWN && resolve)
+        g->first_solved = earliest_solved(g);
+    if (g->first_solved == PLAY_NOT_SOLVED)
+        g->first_solved = s->moves;
+    else if (g->first_solved != s->moves || kind == STORAGE_LOG_UNDO)
+        return false;
+    return true;
+}
+
 /* Runs one primitive operation of an entry, making room in the window
  * when the core asks for it. */
 static int one_step(struct live_game *g, int kind, int dir)
@@ -310,6 +368,7 @@ int play_apply(struct live_game *g, const struct play_entry *e, bool record,
     }
     for (uint32_t i = 0; i < n; i++) {
         bool was_solved = soko_game_solved(&g->game);
+        uint32_t moves_before = g->game.moves;
         int rc = one_step(g, e->kind, e->kind == STORAGE_LOG_STEPS ? e->dirs[i] : 0);
         if (rc != SOKO_OK) {
             res->code = rc;
@@ -317,7 +376,7 @@ int play_apply(struct live_game *g, const struct play_entry *e, bool record,
             return rc;
         }
         res->changed = true;
-        if (record && !was_solved && soko_game_solved(&g->game))
+        if (first_time_solved(g, e->kind, moves_before, was_solved, record) && record)
             note_solution(g, res);
     }
     return SOKO_OK;
@@ -718,6 +777,7 @@ static int rebuild(struct live_game *g, play_each_fn each, void *arg, uint32_t a
     soko_entry_t *history = g->game.history;
     uint32_t cap = g->game.history_cap;
     soko_game_init(&g->game, &g->level, row.rule, history, cap);
+    g->first_solved = PLAY_NOT_SOLVED;
     history_free(&g->store);
     g->base = 0;
     g->length = 0;

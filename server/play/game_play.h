@@ -17,8 +17,12 @@ struct storage_log_entry;
 /* The longest history a game may reach, in steps and restarts: the core's,
  * which the browser reads from core.wasm. */
 #define PLAY_MAX_HISTORY SOKO_MAX_HISTORY
-/* The most solutions one entry can record (a batch that solves, steps off and solves again). */
+/* The most solutions one entry can record (a redo over restarts, each line of which solves). */
 #define PLAY_MAX_SOLUTIONS 8
+
+/* live_game.first_solved's values that are no move count. */
+#define PLAY_NOT_SOLVED UINT32_MAX
+#define PLAY_SOLVED_UNKNOWN (UINT32_MAX - 1)
 
 struct live_game {
     int64_t id;
@@ -29,7 +33,12 @@ struct live_game {
     int64_t collection_id;
     uint32_t position;
     char title[256];
-    uint32_t seq;   /* the last log entry applied */
+    uint32_t seq; /* the last log entry applied */
+    /* The moves at which the line (the cursor's, since its last restart)
+     * first reached the solved position, or PLAY_NOT_SOLVED, or
+     * PLAY_SOLVED_UNKNOWN after an undone restart brought back a line
+     * whose past was not followed (worked out when it matters). */
+    uint32_t first_solved;
     uint32_t hints; /* hints answered in the game */
     bool valid;     /* false: to be rebuilt from the log before use */
     soko_level level;
@@ -86,9 +95,13 @@ typedef int (*play_each_fn)(void *arg, const struct live_game *g,
  * also when `each` stopped it. */
 int play_replay(struct live_game *g, uint32_t after, play_each_fn each, void *arg);
 
-/* Applies one entry to g. With `record`, notes each time the game reaches
- * the solved position in res->solution. Returns res->code. A refused entry
- * may leave g partly changed (res->changed): rebuild it then. */
+/* Applies one entry to g. With `record`, notes in res->solution each line
+ * that reaches the solved position for the first time since its last
+ * restart: a line that had solved the level before and comes back to it
+ * (steps off and on again) holds that earlier solution as its start, with
+ * fewer moves and no more pushes, and is none. Returns res->code. A
+ * refused entry may leave g partly changed (res->changed): rebuild it
+ * then. */
 int play_apply(struct live_game *g, const struct play_entry *e, bool record,
                struct play_result *res);
 

@@ -24,10 +24,14 @@ struct solutions_new {
 /* Records a solution the server has just seen played. Call it inside the
  * write transaction of the log entry that solved the game, so the solution
  * exists exactly when that entry does. The user's leaderboard entries move
- * to it when it beats them (kept by the database). Every distinct line is kept
- * (a player's export lists them all); the same LURD again is recorded once.
- * Sets *id (when not NULL) to the new solution, or 0 when none was made.
- * Returns a STORAGE_* code; on failure the caller undoes its transaction. */
+ * to it when it beats them (kept by the database). A user keeps, per level
+ * and rule, the solutions the boards hold (the best by moves and by
+ * pushes, found with and without hints, and on the daily puzzle's day) and
+ * the latest: this one replaces those it leaves on no board, but for those
+ * recorded before solutions were bounded, which stay. The same line again
+ * is recorded once. Sets *id (when not NULL) to the new solution, or 0 when
+ * none was made. Returns a STORAGE_* code; on failure the caller undoes its
+ * transaction. */
 int solutions_record(const struct solutions_new *s, int64_t *id);
 
 #endif

@@ -6,14 +6,44 @@
 #include "storage/storage_conn.h"
 #include "storage/storage_sql.h"
 
+#include <sodium.h>
+#include <string.h>
+
 /* The insert reads the game's hint count inside the same statement, so the
- * count is the one of the transaction that solved the game. */
+ * count is the one of the transaction that solved the game. A line the user
+ * has already (the same hash) inserts nothing. */
 static const char SQL_SOLUTION_INSERT[] =
     "INSERT INTO solutions (user_id, level_id, game_id, moves, pushes, lurd, "
-    "solved_at, hints, rule) "
+    "solved_at, hints, rule, lurd_hash) "
     "SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, CASE WHEN ?8 >= 0 THEN ?8 "
-    "ELSE coalesce((SELECT hints FROM games WHERE id = ?3), 0) END, ?9 "
+    "ELSE coalesce((SELECT hints FROM games WHERE id = ?3), 0) END, ?9, ?10 "
     "ON CONFLICT DO NOTHING RETURNING id";
+
+/* The bound: of the user's solutions of the level under the rule, those
+ * written since solutions were bounded go unless a board holds them or
+ * they are the one just written. The insert's triggers have moved the
+ * boards already, so a solution a new one beats is on no board by now. */
+static const char SQL_SOLUTION_PRUNE[] =
+    "DELETE FROM solutions WHERE user_id = ?1 AND level_id = ?2 AND rule = ?3 AND id <> ?4 "
+    "AND legacy = 0 AND NOT EXISTS (SELECT 1 FROM board_entries b "
+    "WHERE b.solution_id = solutions.id)";
+
+void storage_lurd_hash(const char *lurd, uint8_t out[STORAGE_LURD_HASH_BYTES])
+{
+    crypto_hash_sha256(out, (const unsigned char *)lurd, strlen(lurd));
+}
+
+static int prune(const struct storage_new_solution *s, int64_t kept)
+{
+    struct sql_stmt *st = storage_stmt(SQL_SOLUTION_PRUNE);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sql_bind_int64(st, 1, s->user_id);
+    sql_bind_int64(st, 2, s->level_id);
+    sql_bind_int64(st, 3, s->rule);
+    sql_bind_int64(st, 4, kept);
+    return storage_exec_stmt(st, "replacing a user's solutions");
+}
 
 int storage_solution_insert(const struct storage_new_solution *s, int64_t *id)
 {
@@ -21,6 +51,8 @@ int storage_solution_insert(const struct storage_new_solution *s, int64_t *id)
     struct sql_stmt *st = storage_stmt(SQL_SOLUTION_INSERT);
     if (st == NULL)
         return STORAGE_ERROR;
+    uint8_t hash[STORAGE_LURD_HASH_BYTES];
+    storage_lurd_hash(s->lurd, hash);
     sql_bind_int64(st, 1, s->user_id);
     sql_bind_int64(st, 2, s->level_id);
     if (s->game_id != 0)
@@ -33,9 +65,72 @@ int storage_solution_insert(const struct storage_new_solution *s, int64_t *id)
     sql_bind_int64(st, 7, s->at);
     sql_bind_int64(st, 8, s->hints);
     sql_bind_int64(st, 9, s->rule);
+    sql_bind_blob(st, 10, hash, sizeof hash);
+    int64_t made = 0;
+    int status = storage_exec_insert(st, &made, "recording a solution");
     /* A solution the user had already found inserts nothing: not an error. */
-    int status = storage_exec_insert(st, id, "recording a solution");
-    return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
+    if (status == STORAGE_NOT_FOUND)
+        return STORAGE_OK;
+    if (status == STORAGE_OK)
+        status = prune(s, made);
+    if (status == STORAGE_OK)
+        *id = made;
+    return status;
+}
+
+/* Rows read at a time by storage_solutions_hash_lines. */
+#define HASH_BATCH 256
+
+static const char SQL_UNHASHED[] =
+    "SELECT id, lurd FROM solutions WHERE lurd_hash IS NULL ORDER BY id LIMIT ?1";
+static const char SQL_SET_HASH[] = "UPDATE solutions SET lurd_hash = ?2 WHERE id = ?1";
+
+/* Hashes up to HASH_BATCH rows; sets *done when none was left. */
+static int hash_batch(bool *done)
+{
+    int64_t ids[HASH_BATCH];
+    uint8_t hashes[HASH_BATCH][STORAGE_LURD_HASH_BYTES];
+    unsigned n = 0;
+    struct sql_stmt *st = storage_stmt(SQL_UNHASHED);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sql_bind_int64(st, 1, HASH_BATCH);
+    int rc = SQL_ROW;
+    while (n < HASH_BATCH) {
+        rc = sql_step(st, "reading unhashed solutions");
+        if (rc != SQL_ROW)
+            break;
+        ids[n] = sql_column_int64(st, 0);
+        storage_lurd_hash(sql_column_text(st, 1), hashes[n]);
+        n++;
+    }
+    sql_reset(st);
+    if (rc != SQL_ROW && rc != STORAGE_OK)
+        return rc;
+    int status = STORAGE_OK;
+    for (unsigned i = 0; i < n && status == STORAGE_OK; i++) {
+        struct sql_stmt *up = storage_stmt(SQL_SET_HASH);
+        if (up == NULL) {
+            status = STORAGE_ERROR;
+            break;
+        }
+        sql_bind_int64(up, 1, ids[i]);
+        sql_bind_blob(up, 2, hashes[i], STORAGE_LURD_HASH_BYTES);
+        status = storage_exec_stmt(up, "hashing a solution's line");
+    }
+    *done = n < HASH_BATCH;
+    return status;
+}
+
+int storage_solutions_hash_lines(void)
+{
+    if (sodium_init() < 0)
+        return STORAGE_ERROR;
+    bool done = false;
+    int status = STORAGE_OK;
+    while (!done && status == STORAGE_OK)
+        status = hash_batch(&done);
+    return status;
 }
 
 #define ENTRY_COLUMNS                                                                              \

@@ -24,9 +24,28 @@ struct storage_new_solution {
     int64_t at;
 };
 
-/* Inserts a solution, unless the user has that very LURD on the level
- * already. Sets *id to the new row, or to 0 when nothing was inserted. */
+/* The bytes of a line's hash: its SHA-256, which PostgreSQL's sha256
+ * computes too (migration 0019). */
+#define STORAGE_LURD_HASH_BYTES 32
+
+/* Writes the hash of a solution's line (a NUL-terminated LURD) into out,
+ * as the solutions table keys lines by it. Cannot fail. */
+void storage_lurd_hash(const char *lurd, uint8_t out[STORAGE_LURD_HASH_BYTES]);
+
+/* Inserts a solution, unless the user has that very line on the level
+ * under the rule already, then removes the user's other solutions of the
+ * level and rule that no board holds, but those recorded before solutions
+ * were bounded (migration 0019): what is left is the best by moves and by
+ * pushes of each board, and this one, the latest. Sets *id to the new row,
+ * or to 0 when nothing was inserted. Call it inside a write transaction:
+ * on failure the caller undoes it. */
 int storage_solution_insert(const struct storage_new_solution *s, int64_t *id);
+
+/* Hashes the lines of the solutions recorded before lines were hashed
+ * (migration 0019 leaves them NULL on SQLite), a few hundred rows at a
+ * time, in the caller's transaction: the migration's, so that the table
+ * is never seen with a line unhashed. Returns a STORAGE_* code. */
+int storage_solutions_hash_lines(void);
 
 /* One ranked solution: a user's best on one board. */
 struct storage_board_entry {

@@ -4,6 +4,7 @@
 
 #include "base/files.h"
 #include "storage/storage.h"
+#include "storage/storage_boards.h"
 #include "storage/storage_conn.h"
 #include "storage/storage_sql.h"
 
@@ -190,6 +191,28 @@ static int check_foreign_keys(const char *name)
     return status;
 }
 
+/* What a migration needs done in C, in its own transaction after its SQL:
+ * work SQL cannot do on both backends alike. */
+struct migration_step {
+    int number;
+    int (*run)(void);
+};
+
+static const struct migration_step STEPS_IN_C[] = {
+    /* SQLite has no SHA-256 of its own: the lines of solutions recorded
+     * before are hashed here (PostgreSQL's migration hashed them). */
+    {19, storage_solutions_hash_lines},
+};
+
+static int run_steps_in_c(int number)
+{
+    for (size_t i = 0; i < sizeof STEPS_IN_C / sizeof STEPS_IN_C[0]; i++) {
+        if (STEPS_IN_C[i].number == number)
+            return STEPS_IN_C[i].run();
+    }
+    return STORAGE_OK;
+}
+
 /* Applies the migration after the current version, inside one write
  * transaction that also reads the version, so that two processes starting
  * at once cannot apply the same migration twice. Sets *version to the
@@ -222,6 +245,8 @@ static int apply_next(const char *dir, const struct migration *list, int n, int 
     }
     status = storage_conn_exec(sql, m->name);
     free(sql);
+    if (status == STORAGE_OK)
+        status = run_steps_in_c(m->number);
     if (status == STORAGE_OK)
         status = check_foreign_keys(m->name);
     if (status == STORAGE_OK)

@@ -101,7 +101,7 @@ int storage_user_create(const char *username, const char *hash, int64_t now, int
 static const char SQL_MERGE_SOLUTIONS[] =
     "UPDATE solutions SET user_id = ?2 WHERE user_id = ?1 AND NOT EXISTS (SELECT 1 FROM "
     "solutions o WHERE o.user_id = ?2 AND o.level_id = solutions.level_id "
-    "AND o.rule = solutions.rule AND o.lurd = solutions.lurd)";
+    "AND o.rule = solutions.rule AND o.lurd_hash = solutions.lurd_hash)";
 static const char SQL_MERGE_GAMES[] =
     "UPDATE games SET user_id = ?2 WHERE user_id = ?1 AND room_id IS NULL "
     "AND NOT EXISTS (SELECT 1 FROM games a WHERE a.user_id = ?2 AND a.room_id IS NULL "

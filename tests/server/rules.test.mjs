@@ -176,9 +176,14 @@ test('migration 0015 keeps a played database and ranks its multi-push solutions'
     const c = first.server.client();
     let r = await c.post('/api/v1/account/signup', { username: 'older', password: 'a long password 1' });
     assert.equal(r.status, 201, show(r));
+    // Today's sokod records solutions with a column of a later migration
+    // (0019): the game is played up to its solving step, and its solution
+    // written as the sokod of then wrote it.
     const game = await open(c, first.corridor, {}, 201);
-    r = await play(c, game, 1, 'rRR');
-    assert.equal(r.json?.game?.solved, true, show(r));
+    r = await play(c, game, 1, 'rR');
+    assert.equal(r.status, 200, show(r));
+    sqlite(db, `PRAGMA foreign_keys = ON; INSERT INTO solutions (user_id, level_id, game_id, moves, pushes, lurd, solved_at)
+      SELECT user_id, level_id, id, 3, 2, 'rRR', updated_at FROM games WHERE id = ${game.id}`);
   } finally {
     await first.server.stop();
   }
