@@ -144,8 +144,9 @@ static int open_database(const struct config *cfg)
         fprintf(stderr, "sokod: created the database %s\n", storage_name());
     /* Nodes of one PostgreSQL database read one time: its own. */
     storage_follow_clock();
-    if (storage_quota_set((int64_t)cfg->user_storage_mb << 20,
-                          (int64_t)cfg->guest_storage_mb << 20) != STORAGE_OK)
+    int quota = storage_quota_set((int64_t)cfg->user_storage_mb << 20,
+                                  (int64_t)cfg->guest_storage_mb << 20);
+    if (quota != STORAGE_OK && quota != STORAGE_NOT_FOUND)
         return -1;
     import_bundled(cfg->levels_dir);
     return 0;

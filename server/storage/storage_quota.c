@@ -7,11 +7,25 @@
 
 static const char SQL_QUOTA_SET[] =
     "UPDATE storage_quota SET user_bytes = ?1, guest_bytes = ?2 WHERE id = 1";
+static const char SQL_HAS_QUOTA_LITE[] =
+    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'storage_quota'";
+static const char SQL_HAS_QUOTA_PG[] =
+    "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() "
+    "AND table_name = 'storage_quota'";
 
 int storage_quota_set(int64_t user_bytes, int64_t guest_bytes)
 {
-    int status = storage_begin();
-    struct sql_stmt *st = status == STORAGE_OK ? storage_stmt(SQL_QUOTA_SET) : NULL;
+    /* A database kept at an older schema (--migrations of fewer files) has
+     * no quota to set. */
+    int64_t has = 0;
+    struct sql_stmt *st =
+        storage_stmt(sql_backend() == SQL_POSTGRES ? SQL_HAS_QUOTA_PG : SQL_HAS_QUOTA_LITE);
+    int status =
+        st != NULL ? storage_first_int64(st, &has, "looking for the storage quota") : STORAGE_ERROR;
+    if (status != STORAGE_OK || has == 0)
+        return status == STORAGE_OK ? STORAGE_NOT_FOUND : status;
+    status = storage_begin();
+    st = status == STORAGE_OK ? storage_stmt(SQL_QUOTA_SET) : NULL;
     if (status == STORAGE_OK && st == NULL)
         status = STORAGE_ERROR;
     if (status == STORAGE_OK) {
@@ -22,7 +36,7 @@ int storage_quota_set(int64_t user_bytes, int64_t guest_bytes)
     return storage_finish(status);
 }
 
-/* As migration 0020 counts. */
+/* As the quota's migration counts. */
 static const char SQL_RECOUNT[] =
     "UPDATE games SET bytes = "
     "coalesce((SELECT sum(length(l.steps) + length(l.request) + 32) FROM game_log l "

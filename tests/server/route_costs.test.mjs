@@ -155,11 +155,13 @@ const SCENARIOS = {
   'GET /api/v1/levels/{id}/leaderboard': { path: () => `/api/v1/levels/${fx.levels[0]}/leaderboard?limit=100` },
   'GET /api/v1/solutions/{id}': { path: () => `/api/v1/solutions/${fx.longSolution}` },
   'GET /api/v1/games/{id}': { as: () => fx.heavy, path: () => `/api/v1/games/${fx.longGame.id}` },
+  // The longest body, and the entry that solves a game at the history
+  // cap: it stores a solution of four million steps.
   'POST /api/v1/games/{id}/log': {
-    as: () => fx.heavy,
-    setup: (i) => fx.stepGames[i],
+    as: (i) => fx.solveGames[i].client,
+    setup: (i) => fx.solveGames[i],
     path: (i, g) => `/api/v1/games/${g.id}/log`,
-    body: (i, g) => ({ seq: ++g.seq, steps: longSteps() }),
+    body: (i, g) => ({ seq: ++g.seq, steps: `${longSteps(MAX_BODY - 80)}rRR` }),
   },
   'POST /api/v1/games/{id}/walk': {
     as: (i) => fx.walkGames[i].client,
@@ -290,6 +292,13 @@ before(async () => {
     const g = await openGame(fx.heavy, fx.bigLevels[100 + i]);
     g.client = fx.heavy;
     fx.stepGames.push(g);
+  }
+  fx.solveGames = [];
+  for (let i = 0; i < AT_ONCE; i++) {
+    const c = await signUp(`v${i}${fresh()}`);
+    const g = await openGame(c, fx.levels[0]);
+    await fillHistory(c, g, MAX_HISTORY - 2 * MAX_BODY);
+    fx.solveGames.push({ ...g, client: c });
   }
   // The step games must allow 'rl': their rooms are wide; the walk, push,
   // hint and saved-position games are on the test levels, one per player.
