@@ -3,9 +3,9 @@
 #include "play/progress.h"
 
 #include "accounts/auth.h"
+#include "http/streamed.h"
 #include "storage/storage_games.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,65 +56,163 @@ int progress_get(struct http_conn *c)
     return reply_json(c, 200, json_pack("{s:o,s:o}", "solved", solved, "in_progress", playing));
 }
 
-/* A growing text buffer. */
-struct text {
-    char *data;
-    size_t len, cap;
-    bool failed;
-    int64_t last_level;
+/* The export is written as the client reads it (streamed.h): a page of
+ * solutions at a time after the last one written whole, and the moves of a
+ * long one in slices, each a short query of its own, so that no statement
+ * stays open while the client is slow and the connection holds one buffer
+ * whatever the solutions' size. */
+
+/* Solutions read per query; those not written before the buffer is full
+ * are read again with the next page. */
+#define EXPORT_PAGE 16
+
+/* One solution of a page, copied out of its statement. */
+struct export_row {
+    struct storage_solution_key key;
+    int64_t level_id;
+    char *collection_name, *title, *board;
+    int rule;
 };
 
-static void add_text(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+struct export_page {
+    struct export_row rows[EXPORT_PAGE];
+    unsigned n;
+    bool oom;
+};
 
-static void add_text(struct text *t, const char *fmt, ...)
+struct export_stream {
+    int64_t user;
+    bool started;
+    int64_t last_level;                /* the level whose board was written last */
+    struct storage_solution_key after; /* the last solution written whole */
+    struct storage_solution_key open;  /* the one whose moves are being written (id 0: none) */
+    size_t open_at;                    /* bytes of its moves written */
+};
+
+static int take_row(void *arg, const struct storage_solution *s)
 {
-    if (t->failed)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(t->data + t->len, t->cap - t->len, fmt, ap);
-    va_end(ap);
-    if (n < 0) {
-        t->failed = true;
-        return;
-    }
-    if (t->len + (size_t)n + 1 > t->cap) {
-        size_t cap = t->cap * 2;
-        while (cap < t->len + (size_t)n + 1)
-            cap *= 2;
-        char *bigger = realloc(t->data, cap);
-        if (bigger == NULL) {
-            t->failed = true;
-            return;
-        }
-        t->data = bigger;
-        t->cap = cap;
-        va_start(ap, fmt);
-        vsnprintf(t->data + t->len, t->cap - t->len, fmt, ap);
-        va_end(ap);
-    }
-    t->len += (size_t)n;
+    struct export_page *p = arg;
+    if (p->n == EXPORT_PAGE)
+        return 1;
+    struct export_row *r = &p->rows[p->n++];
+    r->key =
+        (struct storage_solution_key){s->collection_id, s->position, s->moves, s->pushes, s->id};
+    r->level_id = s->level_id;
+    r->rule = s->rule;
+    r->collection_name = strdup(s->collection_name);
+    r->title = strdup(s->title);
+    r->board = strdup(s->board);
+    p->oom = p->oom || r->collection_name == NULL || r->title == NULL || r->board == NULL;
+    return p->oom;
 }
 
-/* Writes one solution, with its level's board before the level's first one. */
-static int add_solution(void *arg, const struct storage_solution *s)
+static void page_free(struct export_page *p)
 {
-    struct text *t = arg;
-    if (s->level_id != t->last_level) {
-        size_t blen = strlen(s->board);
-        add_text(t, "\n%s%s", s->board, blen > 0 && s->board[blen - 1] == '\n' ? "" : "\n");
-        if (s->title[0] != '\0')
-            add_text(t, "Title: %s\n", s->title);
-        else
-            add_text(t, "Title: %s %u\n", s->collection_name, s->position);
-        add_text(t, "Comment: level %u of %s\n", s->position, s->collection_name);
-        t->last_level = s->level_id;
+    for (unsigned i = 0; i < p->n; i++) {
+        free(p->rows[i].collection_name);
+        free(p->rows[i].title);
+        free(p->rows[i].board);
+    }
+}
+
+/* Writes what comes before a solution's moves, with its level's board
+ * before the level's first one; false (nothing written) when it does not
+ * fit. */
+static bool write_head(struct export_stream *x, const struct export_row *r,
+                       struct streamed_out *out)
+{
+    size_t mark = out->len;
+    bool fits = true;
+    if (r->level_id != x->last_level) {
+        size_t blen = strlen(r->board);
+        fits = streamed_printf(out, "\n%s%s", r->board,
+                               blen > 0 && r->board[blen - 1] == '\n' ? "" : "\n");
+        if (fits && r->title[0] != '\0')
+            fits = streamed_printf(out, "Title: %s\n", r->title);
+        else if (fits)
+            fits = streamed_printf(out, "Title: %s %u\n", r->collection_name, r->key.position);
+        fits = fits && streamed_printf(out, "Comment: level %u of %s\n", r->key.position,
+                                       r->collection_name);
     }
     /* A multi-push line replays only under that rule (sokod replay
      * --multipush): its title says so. */
-    add_text(t, "\nSolution %u/%u%s\n%s\n", s->moves, s->pushes,
-             s->rule == 1 ? " (multi-push)" : "", s->lurd);
-    return t->failed;
+    fits = fits && streamed_printf(out, "\nSolution %u/%u%s\n", r->key.moves, r->key.pushes,
+                                   r->rule == 1 ? " (multi-push)" : "");
+    if (!fits) {
+        out->len = mark;
+        return false;
+    }
+    x->last_level = r->level_id;
+    x->open = r->key;
+    x->open_at = 0;
+    return true;
+}
+
+/* Writes as much of the open solution's moves as fits, and its line's end
+ * after the last: then the solution is closed (x->open.id is 0). */
+static int write_moves(struct export_stream *x, struct streamed_out *out)
+{
+    for (;;) {
+        size_t room = out->cap - out->len;
+        if (room < 2)
+            return STORAGE_OK;
+        size_t got = 0, total = 0;
+        int status = storage_solution_moves(x->open.id, x->open_at, out->data + out->len, room - 1,
+                                            &got, &total);
+        if (status != STORAGE_OK)
+            return status;
+        out->len += got;
+        x->open_at += got;
+        if (x->open_at >= total) {
+            out->data[out->len++] = '\n';
+            x->after = x->open;
+            x->open.id = 0;
+            return STORAGE_OK;
+        }
+        if (got == 0)
+            return STORAGE_ERROR;
+    }
+}
+
+static int export_fill(void *arg, struct streamed_out *out)
+{
+    struct export_stream *x = arg;
+    if (!x->started) {
+        x->started = true;
+        streamed_printf(out, "Collection: sokod solutions\n");
+        out->end = x->user == 0;
+        return STORAGE_OK;
+    }
+    for (;;) {
+        int status = STORAGE_OK;
+        if (x->open.id != 0) {
+            status = write_moves(x, out);
+            if (status != STORAGE_OK || x->open.id != 0)
+                return status;
+        }
+        struct export_page page = {0};
+        status = storage_solutions_page(x->user, &x->after, EXPORT_PAGE, take_row, &page);
+        if (page.oom)
+            status = STORAGE_ERROR;
+        bool full = false;
+        for (unsigned i = 0; status == STORAGE_OK && !full && i < page.n; i++) {
+            if (!write_head(x, &page.rows[i], out))
+                full = true;
+            else
+                status = write_moves(x, out);
+            full = full || x->open.id != 0;
+        }
+        unsigned n = page.n;
+        page_free(&page);
+        if (status != STORAGE_OK)
+            return status;
+        if (full)
+            return out->len > 0 ? STORAGE_OK : STORAGE_ERROR;
+        if (n < EXPORT_PAGE) {
+            out->end = true;
+            return STORAGE_OK;
+        }
+    }
 }
 
 int progress_export(struct http_conn *c)
@@ -123,26 +221,15 @@ int progress_export(struct http_conn *c)
     int64_t user;
     if (!auth_user(c, AUTH_OPTIONAL, &user, &result))
         return result;
-    struct text t = {.cap = 4096, .last_level = -1};
-    t.data = malloc(t.cap);
-    if (t.data == NULL)
+    struct export_stream *x = calloc(1, sizeof *x);
+    if (x == NULL)
         return reply_error(c, API_E_INTERNAL, "out of memory");
-    t.data[0] = '\0';
-    add_text(&t, "Collection: sokod solutions\n");
-    int status = user != 0 ? storage_solutions_each(user, add_solution, &t) : STORAGE_OK;
-    if (status != STORAGE_OK || t.failed) {
-        free(t.data);
-        return t.failed ? reply_error(c, API_E_INTERNAL, "out of memory")
-                        : reply_storage_failure(c, status);
-    }
-    struct MHD_Response *r = MHD_create_response_from_buffer(t.len, t.data, MHD_RESPMEM_MUST_FREE);
-    if (r == NULL) {
-        free(t.data);
-        return MHD_NO;
-    }
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_DISPOSITION,
-                            "attachment; filename=\"sokod-solutions.sok\"");
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-    return http_queue(c, 200, r, t.len);
+    x->user = user;
+    x->last_level = -1;
+    static const struct streamed_answer answer = {
+        .content_type = "text/plain; charset=utf-8",
+        .disposition = "attachment; filename=\"sokod-solutions.sok\"",
+        .fill = export_fill,
+    };
+    return reply_streamed(c, &answer, x);
 }

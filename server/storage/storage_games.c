@@ -1,6 +1,7 @@
 /* Storage: games, their logs, solutions and progress. */
 #include "storage/storage_games.h"
 
+#include "storage/sql_sqlite.h"
 #include "storage/storage_conn.h"
 #include "storage/storage_sql.h"
 
@@ -266,32 +267,105 @@ int storage_progress_games(int64_t user, int (*fn)(void *arg, const struct stora
                               "reading progress");
 }
 
-static const char SQL_SOLUTIONS[] =
-    "SELECT l.id, c.name, l.position, l.title, l.board, s.moves, s.pushes, s.lurd, s.solved_at, "
-    "s.rule FROM solutions s JOIN levels l ON l.id = s.level_id "
-    "JOIN collections c ON c.id = l.collection_id WHERE s.user_id = ? "
-    "ORDER BY c.id, l.position, s.moves, s.pushes, s.id";
+/* A page of solutions after a key: no moves, whose text can be megabytes
+ * and which a sort would read for every row. */
+static const char SQL_SOLUTIONS_PAGE[] =
+    "SELECT s.id, l.id, c.id, c.name, l.position, l.title, l.board, s.moves, s.pushes, s.rule "
+    "FROM solutions s JOIN levels l ON l.id = s.level_id "
+    "JOIN collections c ON c.id = l.collection_id WHERE s.user_id = ?1 "
+    "AND (c.id, l.position, s.moves, s.pushes, s.id) > (?2, ?3, ?4, ?5, ?6) "
+    "ORDER BY c.id, l.position, s.moves, s.pushes, s.id LIMIT ?7";
 
 static int read_solution(struct sql_stmt *st, void *fn, void *arg)
 {
     struct storage_solution s = {
-        .level_id = sql_column_int64(st, 0),
-        .collection_name = sql_column_text(st, 1),
-        .position = (uint32_t)sql_column_int64(st, 2),
-        .title = sql_column_text(st, 3),
-        .board = sql_column_text(st, 4),
-        .moves = (uint32_t)sql_column_int64(st, 5),
-        .pushes = (uint32_t)sql_column_int64(st, 6),
-        .lurd = sql_column_text(st, 7),
-        .solved_at = sql_column_int64(st, 8),
+        .id = sql_column_int64(st, 0),
+        .level_id = sql_column_int64(st, 1),
+        .collection_id = sql_column_int64(st, 2),
+        .collection_name = sql_column_text(st, 3),
+        .position = (uint32_t)sql_column_int64(st, 4),
+        .title = sql_column_text(st, 5),
+        .board = sql_column_text(st, 6),
+        .moves = (uint32_t)sql_column_int64(st, 7),
+        .pushes = (uint32_t)sql_column_int64(st, 8),
         .rule = sql_column_int(st, 9),
     };
     return ((int (*)(void *, const struct storage_solution *))fn)(arg, &s);
 }
 
-int storage_solutions_each(int64_t user, int (*fn)(void *arg, const struct storage_solution *s),
-                           void *arg)
+int storage_solutions_page(int64_t user, const struct storage_solution_key *after, unsigned limit,
+                           int (*fn)(void *arg, const struct storage_solution *s), void *arg)
 {
-    return storage_list_by_id(SQL_SOLUTIONS, user, read_solution, (void *)fn, arg,
-                              "reading solutions");
+    struct sql_stmt *st = storage_stmt(SQL_SOLUTIONS_PAGE);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sql_bind_int64(st, 1, user);
+    sql_bind_int64(st, 2, after->collection_id);
+    sql_bind_int64(st, 3, after->position);
+    sql_bind_int64(st, 4, after->moves);
+    sql_bind_int64(st, 5, after->pushes);
+    sql_bind_int64(st, 6, after->id);
+    sql_bind_int64(st, 7, limit);
+    int status = storage_each_row(st, read_solution, (void *)fn, arg, "reading solutions");
+    return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
+}
+
+/* On PostgreSQL, substr of a TOASTed value reads only the slices it needs
+ * (length counts characters, and the moves are ASCII). */
+static const char SQL_SOLUTION_MOVES[] =
+    "SELECT length(lurd), substr(lurd, ?2, ?3) FROM solutions WHERE id = ?1";
+
+/* On SQLite a column is read whole by any statement, which for a slice
+ * of four megabytes of moves would read all of them each time: its
+ * incremental reads go to the slice through the row's chain of pages. */
+static int lite_moves(sqlite3 *db, int64_t id, size_t offset, char *out, size_t cap, size_t *got,
+                      size_t *total)
+{
+    sqlite3_blob *blob = NULL;
+    int rc = sqlite3_blob_open(db, "main", "solutions", "lurd", id, 0, &blob);
+    if (rc == SQLITE_ERROR) {
+        /* No such row: it was deleted since it was listed. */
+        sqlite3_blob_close(blob);
+        return STORAGE_NOT_FOUND;
+    }
+    if (rc == SQLITE_OK) {
+        size_t bytes = (size_t)sqlite3_blob_bytes(blob);
+        size_t n = offset < bytes ? bytes - offset : 0;
+        if (n > cap)
+            n = cap;
+        if (n > 0)
+            rc = sqlite3_blob_read(blob, out, (int)n, (int)offset);
+        if (rc == SQLITE_OK) {
+            *total = bytes;
+            *got = n;
+        }
+    }
+    int status = sql_sqlite_status(db, rc, "reading a solution's moves");
+    sqlite3_blob_close(blob);
+    return status;
+}
+
+int storage_solution_moves(int64_t id, size_t offset, char *out, size_t cap, size_t *got,
+                           size_t *total)
+{
+    *got = 0;
+    sqlite3 *db = sql_sqlite_handle(storage_conn());
+    if (db != NULL)
+        return lite_moves(db, id, offset, out, cap, got, total);
+    struct sql_stmt *st = storage_stmt(SQL_SOLUTION_MOVES);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sql_bind_int64(st, 1, id);
+    sql_bind_int64(st, 2, (int64_t)offset + 1);
+    sql_bind_int64(st, 3, (int64_t)cap);
+    int status = storage_first_row(st, "reading a solution's moves");
+    if (status == STORAGE_OK) {
+        *total = (size_t)sql_column_int64(st, 0);
+        const char *text = sql_column_text(st, 1);
+        size_t n = strlen(text);
+        *got = n < cap ? n : cap;
+        memcpy(out, text, *got);
+    }
+    sql_reset(st);
+    return status;
 }
