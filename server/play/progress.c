@@ -5,6 +5,7 @@
 #include "accounts/auth.h"
 #include "http/streamed.h"
 #include "storage/storage_games.h"
+#include "storage/storage_levels.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -56,108 +57,98 @@ int progress_get(struct http_conn *c)
     return reply_json(c, 200, json_pack("{s:o,s:o}", "solved", solved, "in_progress", playing));
 }
 
-/* The export is written as the client reads it (streamed.h): a page of
- * solutions at a time after the last one written whole, and the moves of a
- * long one in slices, each a short query of its own, so that no statement
- * stays open while the client is slow and the connection holds one buffer
- * whatever the solutions' size. */
+/* The export is written as the client reads it (streamed.h): the keys of
+ * 16 solutions at a time after the last one written whole, then for each
+ * its level's text when it is the level's first, and its moves in slices
+ * that fit the buffer. Each read is a short query of its own, so that no
+ * statement stays open while the client is slow, and the connection holds
+ * one buffer and a page of keys whatever the solutions' size. */
 
-/* Solutions read per query; those not written before the buffer is full
- * are read again with the next page. */
+/* Solutions listed per query: the query sorts all the player's solutions,
+ * so it runs once per page rather than once per solution. */
 #define EXPORT_PAGE 16
-
-/* One solution of a page, copied out of its statement. */
-struct export_row {
-    struct storage_solution_key key;
-    int64_t level_id;
-    char *collection_name, *title, *board;
-    int rule;
-};
-
-struct export_page {
-    struct export_row rows[EXPORT_PAGE];
-    unsigned n;
-    bool oom;
-};
 
 struct export_stream {
     int64_t user;
     bool started;
-    int64_t last_level;                /* the level whose board was written last */
+    struct storage_solution page[EXPORT_PAGE];
+    unsigned n, next;                  /* solutions in page, and the one to write */
+    bool listed;                       /* the last page was read: it was not full */
     struct storage_solution_key after; /* the last solution written whole */
-    struct storage_solution_key open;  /* the one whose moves are being written (id 0: none) */
-    size_t open_at;                    /* bytes of its moves written */
+    int64_t last_level;                /* the level whose text was written last */
+    bool open;                         /* page[next]'s moves are being written */
+    size_t open_at;                    /* bytes of them written */
 };
 
 static int take_row(void *arg, const struct storage_solution *s)
 {
-    struct export_page *p = arg;
-    if (p->n == EXPORT_PAGE)
+    struct export_stream *x = arg;
+    if (x->n == EXPORT_PAGE)
         return 1;
-    struct export_row *r = &p->rows[p->n++];
-    r->key =
-        (struct storage_solution_key){s->collection_id, s->position, s->moves, s->pushes, s->id};
-    r->level_id = s->level_id;
-    r->rule = s->rule;
-    r->collection_name = strdup(s->collection_name);
-    r->title = strdup(s->title);
-    r->board = strdup(s->board);
-    p->oom = p->oom || r->collection_name == NULL || r->title == NULL || r->board == NULL;
-    return p->oom;
+    x->page[x->n++] = *s;
+    return 0;
 }
 
-static void page_free(struct export_page *p)
+struct level_text {
+    struct streamed_out *out;
+    bool fits;
+};
+
+/* A level's board, title and comment, before its first solution. */
+static int write_level(void *arg, const struct storage_level *l)
 {
-    for (unsigned i = 0; i < p->n; i++) {
-        free(p->rows[i].collection_name);
-        free(p->rows[i].title);
-        free(p->rows[i].board);
-    }
+    struct level_text *t = arg;
+    size_t blen = strlen(l->board != NULL ? l->board : "");
+    t->fits = streamed_printf(t->out, "\n%s%s", l->board != NULL ? l->board : "",
+                              blen > 0 && l->board[blen - 1] == '\n' ? "" : "\n");
+    if (t->fits && l->title[0] != '\0')
+        t->fits = streamed_printf(t->out, "Title: %s\n", l->title);
+    else if (t->fits)
+        t->fits = streamed_printf(t->out, "Title: %s %u\n", l->collection_name, l->position);
+    t->fits = t->fits &&
+              streamed_printf(t->out, "Comment: level %u of %s\n", l->position, l->collection_name);
+    return 0;
 }
 
-/* Writes what comes before a solution's moves, with its level's board
- * before the level's first one; false (nothing written) when it does not
- * fit. */
-static bool write_head(struct export_stream *x, const struct export_row *r,
-                       struct streamed_out *out)
+/* Writes what comes before a solution's moves, with its level's text
+ * before the level's first one; sets *fits false (nothing written) when it
+ * does not fit. */
+static int write_head(struct export_stream *x, const struct storage_solution *s,
+                      struct streamed_out *out, bool *fits)
 {
     size_t mark = out->len;
-    bool fits = true;
-    if (r->level_id != x->last_level) {
-        size_t blen = strlen(r->board);
-        fits = streamed_printf(out, "\n%s%s", r->board,
-                               blen > 0 && r->board[blen - 1] == '\n' ? "" : "\n");
-        if (fits && r->title[0] != '\0')
-            fits = streamed_printf(out, "Title: %s\n", r->title);
-        else if (fits)
-            fits = streamed_printf(out, "Title: %s %u\n", r->collection_name, r->key.position);
-        fits = fits && streamed_printf(out, "Comment: level %u of %s\n", r->key.position,
-                                       r->collection_name);
+    struct level_text t = {out, true};
+    if (s->level_id != x->last_level) {
+        int status = storage_level_get(s->level_id, 0, write_level, &t);
+        if (status != STORAGE_OK)
+            return status;
     }
     /* A multi-push line replays only under that rule (sokod replay
      * --multipush): its title says so. */
-    fits = fits && streamed_printf(out, "\nSolution %u/%u%s\n", r->key.moves, r->key.pushes,
-                                   r->rule == 1 ? " (multi-push)" : "");
-    if (!fits) {
+    t.fits = t.fits && streamed_printf(out, "\nSolution %u/%u%s\n", s->key.moves, s->key.pushes,
+                                       s->rule == 1 ? " (multi-push)" : "");
+    *fits = t.fits;
+    if (!t.fits) {
         out->len = mark;
-        return false;
+        return STORAGE_OK;
     }
-    x->last_level = r->level_id;
-    x->open = r->key;
+    x->last_level = s->level_id;
+    x->open = true;
     x->open_at = 0;
-    return true;
+    return STORAGE_OK;
 }
 
-/* Writes as much of the open solution's moves as fits, and its line's end
- * after the last: then the solution is closed (x->open.id is 0). */
+/* Writes as much of page[next]'s moves as fits, and its line's end after
+ * the last: then the solution is written whole (x->open is false). */
 static int write_moves(struct export_stream *x, struct streamed_out *out)
 {
+    const struct storage_solution *s = &x->page[x->next];
     for (;;) {
         size_t room = out->cap - out->len;
         if (room < 2)
             return STORAGE_OK;
         size_t got = 0, total = 0;
-        int status = storage_solution_moves(x->open.id, x->open_at, out->data + out->len, room - 1,
+        int status = storage_solution_moves(s->key.id, x->open_at, out->data + out->len, room - 1,
                                             &got, &total);
         if (status != STORAGE_OK)
             return status;
@@ -165,8 +156,9 @@ static int write_moves(struct export_stream *x, struct streamed_out *out)
         x->open_at += got;
         if (x->open_at >= total) {
             out->data[out->len++] = '\n';
-            x->after = x->open;
-            x->open.id = 0;
+            x->after = s->key;
+            x->open = false;
+            x->next++;
             return STORAGE_OK;
         }
         if (got == 0)
@@ -184,34 +176,29 @@ static int export_fill(void *arg, struct streamed_out *out)
         return STORAGE_OK;
     }
     for (;;) {
-        int status = STORAGE_OK;
-        if (x->open.id != 0) {
-            status = write_moves(x, out);
-            if (status != STORAGE_OK || x->open.id != 0)
+        if (x->next == x->n) {
+            if (x->listed) {
+                out->end = true;
+                return STORAGE_OK;
+            }
+            x->n = x->next = 0;
+            int status = storage_solutions_page(x->user, &x->after, EXPORT_PAGE, take_row, x);
+            if (status != STORAGE_OK)
                 return status;
+            x->listed = x->n < EXPORT_PAGE;
+            continue;
         }
-        struct export_page page = {0};
-        status = storage_solutions_page(x->user, &x->after, EXPORT_PAGE, take_row, &page);
-        if (page.oom)
-            status = STORAGE_ERROR;
-        bool full = false;
-        for (unsigned i = 0; status == STORAGE_OK && !full && i < page.n; i++) {
-            if (!write_head(x, &page.rows[i], out))
-                full = true;
-            else
-                status = write_moves(x, out);
-            full = full || x->open.id != 0;
+        if (!x->open) {
+            bool fits = true;
+            int status = write_head(x, &x->page[x->next], out, &fits);
+            if (status != STORAGE_OK)
+                return status;
+            if (!fits)
+                return out->len > 0 ? STORAGE_OK : STORAGE_ERROR;
         }
-        unsigned n = page.n;
-        page_free(&page);
-        if (status != STORAGE_OK)
+        int status = write_moves(x, out);
+        if (status != STORAGE_OK || x->open)
             return status;
-        if (full)
-            return out->len > 0 ? STORAGE_OK : STORAGE_ERROR;
-        if (n < EXPORT_PAGE) {
-            out->end = true;
-            return STORAGE_OK;
-        }
     }
 }
 

@@ -267,10 +267,11 @@ int storage_progress_games(int64_t user, int (*fn)(void *arg, const struct stora
                               "reading progress");
 }
 
-/* A page of solutions after a key: no moves, whose text can be megabytes
- * and which a sort would read for every row. */
+/* A page of solutions after a key. The moves stay out, and the columns
+ * after them in the row: a solution's moves can be megabytes, and the
+ * statement reads the rows of all the user's solutions to sort them. */
 static const char SQL_SOLUTIONS_PAGE[] =
-    "SELECT s.id, l.id, c.id, c.name, l.position, l.title, l.board, s.moves, s.pushes, s.rule "
+    "SELECT s.id, l.id, c.id, l.position, s.moves, s.pushes, s.rule "
     "FROM solutions s JOIN levels l ON l.id = s.level_id "
     "JOIN collections c ON c.id = l.collection_id WHERE s.user_id = ?1 "
     "AND (c.id, l.position, s.moves, s.pushes, s.id) > (?2, ?3, ?4, ?5, ?6) "
@@ -279,16 +280,16 @@ static const char SQL_SOLUTIONS_PAGE[] =
 static int read_solution(struct sql_stmt *st, void *fn, void *arg)
 {
     struct storage_solution s = {
-        .id = sql_column_int64(st, 0),
+        .key =
+            {
+                .id = sql_column_int64(st, 0),
+                .collection_id = sql_column_int64(st, 2),
+                .position = (uint32_t)sql_column_int64(st, 3),
+                .moves = (uint32_t)sql_column_int64(st, 4),
+                .pushes = (uint32_t)sql_column_int64(st, 5),
+            },
         .level_id = sql_column_int64(st, 1),
-        .collection_id = sql_column_int64(st, 2),
-        .collection_name = sql_column_text(st, 3),
-        .position = (uint32_t)sql_column_int64(st, 4),
-        .title = sql_column_text(st, 5),
-        .board = sql_column_text(st, 6),
-        .moves = (uint32_t)sql_column_int64(st, 7),
-        .pushes = (uint32_t)sql_column_int64(st, 8),
-        .rule = sql_column_int(st, 9),
+        .rule = sql_column_int(st, 6),
     };
     return ((int (*)(void *, const struct storage_solution *))fn)(arg, &s);
 }

@@ -90,18 +90,6 @@ int storage_progress_solved(int64_t user, int (*fn)(void *arg, const struct stor
 int storage_progress_games(int64_t user, int (*fn)(void *arg, const struct storage_progress *p),
                            void *arg);
 
-struct storage_solution {
-    int64_t id;
-    int64_t level_id;
-    int64_t collection_id;
-    const char *collection_name;
-    uint32_t position;
-    const char *title;
-    const char *board;
-    uint32_t moves, pushes;
-    int rule; /* 0 standard, 1 multi-push */
-};
-
 /* A solution's place in the order of a user's solutions: by collection,
  * position, fewest moves, fewest pushes, then id. All zero: before the
  * first. */
@@ -111,9 +99,18 @@ struct storage_solution_key {
     int64_t id;
 };
 
+/* One of a user's solutions, without its moves (storage_solution_moves
+ * reads them) or its level's text (storage_level_get). */
+struct storage_solution {
+    struct storage_solution_key key;
+    int64_t level_id;
+    int rule; /* 0 standard, 1 multi-push */
+};
+
 /* Calls fn for at most `limit` of the user's solutions that come after
- * `after`, in that order, without their moves (storage_solution_moves
- * reads them in parts). Returns STORAGE_OK (also when there are none),
+ * `after`, in that order. Only their keys are read: a query that read
+ * their levels' boards or their moves would read them for all the user's
+ * solutions, to sort them. Returns STORAGE_OK (also when there are none),
  * STORAGE_STOP when fn returned nonzero, or the error's code. */
 int storage_solutions_page(int64_t user, const struct storage_solution_key *after, unsigned limit,
                            int (*fn)(void *arg, const struct storage_solution *s), void *arg);
