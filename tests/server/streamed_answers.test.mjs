@@ -22,8 +22,9 @@ const UNREAD = 10;
 // The memory budget of a streamed route (server/endpoints.c): one buffer.
 const BOUND = 256 * 1024;
 // What the server may grow by besides the connections: SQLite's page cache
-// (2 MiB per HTTP thread) and a solution's moves read whole by SQLite for a
-// slice (4 MiB per HTTP thread, freed after).
+// (2 MiB per HTTP thread) and the listing of a player's solutions, which
+// on SQLite reads each one's key of the unique index whole (at most 4 MiB
+// per HTTP thread at a time, freed after; docs/operations.md).
 const SLACK = 16 << 20;
 const MAX_BODY = 65536;
 const MAX_HISTORY = 1 << 22;
