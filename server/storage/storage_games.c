@@ -314,7 +314,8 @@ int storage_solutions_page(int64_t user, const struct storage_solution_key *afte
 /* On PostgreSQL, substr of a TOASTed value reads only the slices it needs
  * (length counts characters, and the moves are ASCII). */
 static const char SQL_SOLUTION_MOVES[] =
-    "SELECT length(lurd), substr(lurd, ?2, ?3) FROM solutions WHERE id = ?1";
+    "SELECT length(lurd), substr(lurd, CAST(?2 AS integer), CAST(?3 AS integer)) "
+    "FROM solutions WHERE id = ?1";
 
 /* On SQLite a column is read whole by any statement, which for a slice
  * of four megabytes of moves would read all of them each time: its
