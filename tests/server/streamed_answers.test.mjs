@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { levelIds, show, startServer, stopCleanly, tempDir } from './harness.mjs';
+import { BACKEND, levelIds, show, startServer, stopCleanly, tempDir } from './harness.mjs';
 
 const SLOW_READER = process.env.SOKOD_SLOW_READER;
 // Connections that never read, per route.
@@ -38,7 +38,12 @@ const LEVELS = [
   { title: 'Corridor 3', rows: ['#########', '#@   $ .#', '#########'], finish: 'rrrRR' },
 ];
 // Steps of walking before each level's finish: four, two and one megabytes.
-const PADDING = [MAX_HISTORY - 64, 2 << 20, 1 << 20];
+// PostgreSQL keeps solutions unique by a btree index over their moves,
+// whose keys hold a few kilobytes once compressed: there a solution of a
+// megabyte of walking cannot be saved at all ("index row requires 11768
+// bytes, maximum size is 8191", and sokod answers 500), so the solutions
+// are what it can hold, still longer than a buffer.
+const PADDING = BACKEND === 'postgresql' ? [200000, 160000, 140000] : [MAX_HISTORY - 64, 2 << 20, 1 << 20];
 
 let server;
 const fx = {};
@@ -231,7 +236,7 @@ test(`${UNREAD} clients that never read a large export hold a bounded memory; a 
   }
 });
 
-test(`${UNREAD} clients that never read a 4 MB solution hold a bounded memory; a slow one gets every byte`, async () => {
+test(`${UNREAD} clients that never read a long solution hold a bounded memory; a slow one gets every byte`, async () => {
   const p = `/api/v1/solutions/${fx.solution}`;
   const want = await fetchBytes(p);
   const { clients, grown } = await unreadGrowth(p);
