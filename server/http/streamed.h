@@ -39,8 +39,9 @@ struct streamed_answer {
     void (*release)(void *arg);
 };
 
-/* Answers 200 with the bytes that a->fill produces, sent with chunked
- * transfer encoding, never compressed and never stored. The first fill runs
+/* Answers 200 with the bytes that a->fill produces, without a
+ * Content-Length (chunks over HTTP/1.1; to the close over HTTP/1.0), never
+ * compressed and never stored. The first fill runs
  * here: when it fails, the answer is reply_storage_failure's. A later
  * failure cuts the connection (the client sees a truncated answer) and is
  * logged. arg is released once the answer ends, on every path. Returns what
