@@ -1,7 +1,6 @@
 /* Storage: games, their logs, solutions and progress. */
 #include "storage/storage_games.h"
 
-#include "storage/sql_sqlite.h"
 #include "storage/storage_conn.h"
 #include "storage/storage_sql.h"
 
@@ -311,63 +310,16 @@ int storage_solutions_page(int64_t user, const struct storage_solution_key *afte
     return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
 }
 
-/* On PostgreSQL, substr of a TOASTed value reads only the slices it needs
- * (length counts characters, and the moves are ASCII). */
+/* PostgreSQL's half of storage_text_slice: substr of a TOASTed value
+ * reads the slices it needs. The driver binds bigints, and substr takes
+ * integers. */
 static const char SQL_SOLUTION_MOVES[] =
     "SELECT length(lurd), substr(lurd, CAST(?2 AS integer), CAST(?3 AS integer)) "
     "FROM solutions WHERE id = ?1";
 
-/* On SQLite a column is read whole by any statement, which for a slice
- * of four megabytes of moves would read all of them each time: its
- * incremental reads go to the slice through the row's chain of pages. */
-static int lite_moves(sqlite3 *db, int64_t id, size_t offset, char *out, size_t cap, size_t *got,
-                      size_t *total)
-{
-    sqlite3_blob *blob = NULL;
-    int rc = sqlite3_blob_open(db, "main", "solutions", "lurd", id, 0, &blob);
-    if (rc == SQLITE_ERROR) {
-        /* No such row: it was deleted since it was listed. */
-        sqlite3_blob_close(blob);
-        return STORAGE_NOT_FOUND;
-    }
-    if (rc == SQLITE_OK) {
-        size_t bytes = (size_t)sqlite3_blob_bytes(blob);
-        size_t n = offset < bytes ? bytes - offset : 0;
-        if (n > cap)
-            n = cap;
-        if (n > 0)
-            rc = sqlite3_blob_read(blob, out, (int)n, (int)offset);
-        if (rc == SQLITE_OK) {
-            *total = bytes;
-            *got = n;
-        }
-    }
-    int status = sql_sqlite_status(db, rc, "reading a solution's moves");
-    sqlite3_blob_close(blob);
-    return status;
-}
-
 int storage_solution_moves(int64_t id, size_t offset, char *out, size_t cap, size_t *got,
                            size_t *total)
 {
-    *got = 0;
-    sqlite3 *db = sql_sqlite_handle(storage_conn());
-    if (db != NULL)
-        return lite_moves(db, id, offset, out, cap, got, total);
-    struct sql_stmt *st = storage_stmt(SQL_SOLUTION_MOVES);
-    if (st == NULL)
-        return STORAGE_ERROR;
-    sql_bind_int64(st, 1, id);
-    sql_bind_int64(st, 2, (int64_t)offset + 1);
-    sql_bind_int64(st, 3, (int64_t)cap);
-    int status = storage_first_row(st, "reading a solution's moves");
-    if (status == STORAGE_OK) {
-        *total = (size_t)sql_column_int64(st, 0);
-        const char *text = sql_column_text(st, 1);
-        size_t n = strlen(text);
-        *got = n < cap ? n : cap;
-        memcpy(out, text, *got);
-    }
-    sql_reset(st);
-    return status;
+    return storage_text_slice("solutions", "lurd", SQL_SOLUTION_MOVES, id, offset, out, cap, got,
+                              total, "reading a solution's moves");
 }
