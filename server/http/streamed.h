@@ -30,8 +30,9 @@ struct streamed_out {
  * and nothing (no statement, no transaction) may stay open between calls. */
 typedef int (*streamed_fill)(void *arg, struct streamed_out *out);
 
-/* What a streamed answer is. disposition may be NULL (no
- * Content-Disposition); release frees arg (free when NULL). */
+/* What a streamed answer is, read during reply_streamed only. disposition
+ * may be NULL (no Content-Disposition); release frees arg (free when
+ * NULL). */
 struct streamed_answer {
     const char *content_type;
     const char *disposition;
