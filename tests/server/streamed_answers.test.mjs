@@ -1,9 +1,10 @@
 // Large answers are streamed from the database as their clients read them:
-// a player's export of megabytes of solutions, and one solution of four
-// megabytes, asked for by clients that never read, hold at most the
-// streamed routes' memory budget per connection (plus a slack for the
-// database's caches), where an answer built whole would hold its size per
-// connection. What a client that reads gets is unchanged: the export is the
+// a player's export of megabytes of solutions, one solution of four
+// megabytes, and an admin's .sok export of a collection with three
+// megabytes of reference solutions, asked for by clients that never read,
+// hold at most the streamed routes' memory budget per connection (plus a
+// slack for the database's caches), where an answer built whole would hold
+// its size per connection. What a client that reads gets is unchanged: the export is the
 // same text, byte for byte, as the level file it always was, and a client
 // that reads slowly gets the same bytes as one that reads at once.
 //
@@ -14,7 +15,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { BACKEND, levelIds, show, startServer, stopCleanly, tempDir } from './harness.mjs';
+import { BACKEND, levelIds, show, stopCleanly, tempDir } from './harness.mjs';
+import { importUpload, startAdminServer, upload } from './admin.mjs';
 
 const SLOW_READER = process.env.SOKOD_SLOW_READER;
 // Connections that never read, per route.
@@ -44,6 +46,9 @@ const LEVELS = [
 // bytes, maximum size is 8191", and sokod answers 500), so the solutions
 // are what it can hold, still longer than a buffer.
 const PADDING = BACKEND === 'postgresql' ? [200000, 160000, 140000] : [MAX_HISTORY - 64, 2 << 20, 1 << 20];
+
+// Steps of walking of the reference solutions of the admin's export.
+const REFERENCES = BACKEND === 'postgresql' ? [200000, 160000] : [(1 << 20) - 16, (1 << 20) - 20, (1 << 20) - 24];
 
 let server;
 const fx = {};
@@ -167,12 +172,12 @@ before(async () => {
   fs.writeFileSync(path.join(levels, 'streamed.sok'), text.join('\n'));
   // Without AddressSanitizer's quarantine, freed memory is used again (and
   // large blocks given back), so the resident size follows what is held.
-  server = await startServer({
+  ({ server, admin: fx.admin } = await startAdminServer({
     dir,
     levels,
     args: ['--cost-per-second', '1000000'],
     env: { ASAN_OPTIONS: `${process.env.ASAN_OPTIONS ?? ''}:quarantine_size_mb=0` },
-  });
+  }));
   fx.ids = await levelIds(server.client(), COLLECTION);
   fx.player = server.client();
   const r = await fx.player.post('/api/v1/account/signup', { username: 'exporter', password: 'a password to export' });
@@ -182,6 +187,15 @@ before(async () => {
   const board = await fx.player.get(`/api/v1/levels/${fx.ids[0]}/leaderboard`);
   fx.solution = board.json.entries.find((e) => e.user === 'exporter')?.solution_id;
   assert.ok(fx.solution, `the player's solution of level ${fx.ids[0]} is on its board: ${show(board)}`);
+  // A collection whose level comes with long reference solutions (the
+  // checker takes at most 1,048,576 moves each).
+  fx.references = REFERENCES.map((n) => `${'rl'.repeat(n / 2)}rRR`);
+  const file = ['Collection: references', '', '; Long', ...LEVELS[0].rows, ''];
+  for (const r of fx.references) file.push('Solution', r, '');
+  const up = await upload(fx.admin, 'references.sok', file.join('\n'));
+  const imp = await importUpload(fx.admin, up.id, { keep_duplicates: true });
+  assert.equal(imp.status, 201, show(imp));
+  fx.collection = imp.json.import.collection_id;
 });
 
 after(() => stopCleanly(server));
@@ -243,6 +257,32 @@ test(`${UNREAD} clients that never read a long solution hold a bounded memory; a
   try {
     assert.ok(grown * 1024 < UNREAD * BOUND + SLACK,
       `the server grew by ${grown} KiB for ${UNREAD} anonymous clients of a solution of ${want.length} bytes that read nothing: ` +
+      `more than ${UNREAD} × ${BOUND / 1024} KiB + ${SLACK >> 10} KiB`);
+    const got = await clients[0].drain();
+    assert.ok(got.equals(want), `the slow client got ${got.length} bytes, the fast one ${want.length}; equal: ${got.equals(want)}`);
+  } finally {
+    await Promise.all(clients.map((c) => c.stop()));
+  }
+});
+
+test(`${UNREAD} admin clients that never read a collection's .sok export hold a bounded memory; a slow one gets every byte`, async () => {
+  const p = `/api/v1/admin/collections/${fx.collection}/export?format=sok`;
+  const cookie = fx.admin.cookieHeader();
+  const want = await fetchBytes(p, cookie);
+  // Its reference solutions, fewest moves first, in lines of 70 moves.
+  const text = want.toString();
+  const found = [...text.matchAll(/^Solution.*\n([lurdLURD\n]+)/gm)].map((m) => m[1]);
+  assert.equal(found.length, fx.references.length, `reference solutions in the export of ${want.length} bytes`);
+  const sorted = [...fx.references].sort((x, y) => x.length - y.length);
+  found.forEach((lines, i) => {
+    const rows = lines.split('\n').filter((l) => l !== '');
+    assert.ok(rows.slice(0, -1).every((l) => l.length === 70), `reference ${i + 1}: its moves are cut in lines of 70`);
+    assert.ok(rows.join('') === sorted[i], `reference ${i + 1}: its ${sorted[i].length} moves are in the export`);
+  });
+  const { clients, grown } = await unreadGrowth(p, cookie);
+  try {
+    assert.ok(grown * 1024 < UNREAD * BOUND + SLACK,
+      `the server grew by ${grown} KiB for ${UNREAD} clients of an export of ${want.length} bytes that read nothing: ` +
       `more than ${UNREAD} × ${BOUND / 1024} KiB + ${SLACK >> 10} KiB`);
     const got = await clients[0].drain();
     assert.ok(got.equals(want), `the slow client got ${got.length} bytes, the fast one ${want.length}; equal: ${got.equals(want)}`);
