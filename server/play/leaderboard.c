@@ -14,10 +14,12 @@
 #include "play/leaderboard.h"
 
 #include "accounts/auth.h"
+#include "http/streamed.h"
 #include "play/daily.h"
 #include "play/games.h"
 #include "storage/storage_boards.h"
 #include "storage/storage_daily.h"
+#include "storage/storage_games.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -243,17 +245,75 @@ struct solution_ctx {
     int64_t guest_owner; /* the guest that found it, or 0 for an account's */
 };
 
+/* The moves are left empty: they are streamed into their place. */
 static int take_solution(void *arg, const struct storage_solution_row *s)
 {
     struct solution_ctx *x = arg;
     x->guest_owner = s->username == NULL ? s->user_id : 0;
-    x->json = json_pack("{s:I,s:I,s:o,s:i,s:i,s:i,s:b,s:i,s:o,s:o}", "id", (json_int_t)s->id,
+    x->json = json_pack("{s:I,s:I,s:o,s:i,s:i,s:i,s:b,s:i,s:s,s:o}", "id", (json_int_t)s->id,
                         "level_id", (json_int_t)s->level_id, "user",
                         s->username != NULL ? http_json_text(s->username) : json_null(), "moves",
                         (int)s->moves, "pushes", (int)s->pushes, "hints", (int)s->hints, "hinted",
-                        s->hints > 0, "rule", s->rule, "lurd", http_json_text(s->lurd), "solved_at",
+                        s->hints > 0, "rule", s->rule, "lurd", "", "solved_at",
                         http_json_time(s->solved_at));
     return x->json == NULL;
+}
+
+/* A solution's answer as it is written: the JSON before its moves, the
+ * moves read in slices (a solution can hold millions), the JSON after. */
+struct solution_stream {
+    int64_t id;
+    char *text; /* the answer with empty moves: head, then tail */
+    size_t head_at, head_len, tail_at, len;
+    size_t moves_at;
+    bool moves_done;
+};
+
+static void solution_stream_free(void *arg)
+{
+    struct solution_stream *x = arg;
+    free(x->text);
+    free(x);
+}
+
+/* Copies what fits of text[*at..end) into out. */
+static void put_part(struct streamed_out *out, const char *text, size_t *at, size_t end)
+{
+    size_t n = end - *at;
+    if (n > out->cap - out->len)
+        n = out->cap - out->len;
+    streamed_put(out, text + *at, n);
+    *at += n;
+}
+
+static int solution_fill(void *arg, struct streamed_out *out)
+{
+    struct solution_stream *x = arg;
+    put_part(out, x->text, &x->head_at, x->head_len);
+    while (x->head_at == x->head_len && !x->moves_done && out->len < out->cap) {
+        size_t got = 0, total = 0;
+        char *at = out->data + out->len;
+        int status =
+            storage_solution_moves(x->id, x->moves_at, at, out->cap - out->len, &got, &total);
+        if (status != STORAGE_OK)
+            return status;
+        /* Moves are LURD letters, which JSON takes as they are; any other
+         * byte would be a damaged row, and is sent as '?'. */
+        for (size_t i = 0; i < got; i++) {
+            unsigned char ch = (unsigned char)at[i];
+            if (ch < 0x20 || ch >= 0x7F || ch == '"' || ch == '\\')
+                at[i] = '?';
+        }
+        out->len += got;
+        x->moves_at += got;
+        x->moves_done = x->moves_at >= total;
+        if (got == 0 && !x->moves_done)
+            return STORAGE_ERROR;
+    }
+    if (x->moves_done)
+        put_part(out, x->text, &x->tail_at, x->len);
+    out->end = x->tail_at == x->len;
+    return STORAGE_OK;
 }
 
 int leaderboard_solution(struct http_conn *c)
@@ -274,5 +334,29 @@ int leaderboard_solution(struct http_conn *c)
         return reply_error(c, API_E_SOLUTION_NOT_FOUND, "there is no solution %lld",
                            (long long)c->param[0]);
     }
-    return reply_json(c, 200, json_pack("{s:o}", "solution", x.json));
+    json_t *body = json_pack("{s:o}", "solution", x.json);
+    if (body != NULL && c->attach != NULL)
+        json_object_update(body, c->attach);
+    char *text = body != NULL ? json_dumps(body, JSON_COMPACT) : NULL;
+    json_decref(body);
+    /* The first "lurd":"" is the solution's: its object comes first, and
+     * quotes inside strings are escaped. */
+    static const char moves_key[] = "\"lurd\":\"";
+    char *empty = text != NULL ? strstr(text, "\"lurd\":\"\"") : NULL;
+    struct solution_stream *s = empty != NULL ? calloc(1, sizeof *s) : NULL;
+    if (s == NULL) {
+        free(text);
+        return reply_error(c, API_E_INTERNAL, "out of memory");
+    }
+    s->id = c->param[0];
+    s->text = text;
+    s->len = strlen(text);
+    s->head_len = (size_t)(empty - text) + strlen(moves_key);
+    s->tail_at = s->head_len;
+    static const struct streamed_answer answer = {
+        .content_type = "application/json; charset=utf-8",
+        .fill = solution_fill,
+        .release = solution_stream_free,
+    };
+    return reply_streamed(c, &answer, s);
 }

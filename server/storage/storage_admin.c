@@ -449,3 +449,88 @@ int storage_levels_set_order(int64_t collection, const int64_t *ids, size_t n)
     }
     return status;
 }
+
+static const char SQL_EXPORT_LEVELS[] =
+    "SELECT id, position, title, author, comment, board FROM levels "
+    "WHERE collection_id = ?1 AND deleted_at IS NULL AND (position, id) > (?2, ?3) "
+    "ORDER BY position, id LIMIT ?4";
+
+static int read_export_level(struct sql_stmt *st, void *fn, void *arg)
+{
+    struct storage_admin_level l = {
+        .id = sql_column_int64(st, 0),
+        .position = (uint32_t)sql_column_int64(st, 1),
+        .title = sql_column_text(st, 2),
+        .author = sql_column_text(st, 3),
+        .comment = sql_column_text(st, 4),
+        .board = sql_column_text(st, 5),
+        .solver_status = "",
+        .canonical_hash = "",
+    };
+    return ((int (*)(void *, const struct storage_admin_level *))fn)(arg, &l);
+}
+
+/* Runs a page's statement: ?1 the owner, ?2 ?3 ?4 the key, ?5 the limit
+ * (the levels' statement has no b: it binds ?2 ?3 and its limit at ?4). */
+static int export_page(const char *sql, bool with_b, int64_t owner,
+                       const struct storage_export_key *after, unsigned limit,
+                       int (*row)(struct sql_stmt *st, void *fn, void *arg), void *fn, void *arg,
+                       const char *what)
+{
+    struct sql_stmt *st = storage_stmt(sql);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    int i = 1;
+    sql_bind_int64(st, i++, owner);
+    sql_bind_int64(st, i++, after->a);
+    if (with_b)
+        sql_bind_int64(st, i++, after->b);
+    sql_bind_int64(st, i++, after->id);
+    sql_bind_int64(st, i, limit);
+    int status = storage_each_row(st, row, fn, arg, what);
+    return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
+}
+
+int storage_export_levels(int64_t collection, const struct storage_export_key *after,
+                          unsigned limit, int (*fn)(void *arg, const struct storage_admin_level *l),
+                          void *arg)
+{
+    return export_page(SQL_EXPORT_LEVELS, false, collection, after, limit, read_export_level,
+                       (void *)fn, arg, "listing levels to export");
+}
+
+/* The moves stay out: they can be megabytes (storage_reference_moves). */
+static const char SQL_EXPORT_REFERENCES[] =
+    "SELECT id, title, moves, pushes FROM reference_solutions "
+    "WHERE level_id = ?1 AND (moves, pushes, id) > (?2, ?3, ?4) "
+    "ORDER BY moves, pushes, id LIMIT ?5";
+
+static int read_export_reference(struct sql_stmt *st, void *fn, void *arg)
+{
+    struct storage_reference r = {
+        .id = sql_column_int64(st, 0),
+        .title = sql_column_text(st, 1),
+        .moves = (uint32_t)sql_column_int64(st, 2),
+        .pushes = (uint32_t)sql_column_int64(st, 3),
+    };
+    return ((int (*)(void *, const struct storage_reference *))fn)(arg, &r);
+}
+
+int storage_export_references(int64_t level, const struct storage_export_key *after, unsigned limit,
+                              int (*fn)(void *arg, const struct storage_reference *r), void *arg)
+{
+    return export_page(SQL_EXPORT_REFERENCES, true, level, after, limit, read_export_reference,
+                       (void *)fn, arg, "listing reference solutions to export");
+}
+
+/* PostgreSQL's half of storage_text_slice (storage_sql.h). */
+static const char SQL_REFERENCE_MOVES[] =
+    "SELECT length(lurd), substr(lurd, CAST(?2 AS integer), CAST(?3 AS integer)) "
+    "FROM reference_solutions WHERE id = ?1";
+
+int storage_reference_moves(int64_t id, size_t offset, char *out, size_t cap, size_t *got,
+                            size_t *total)
+{
+    return storage_text_slice("reference_solutions", "lurd", SQL_REFERENCE_MOVES, id, offset, out,
+                              cap, got, total, "reading a reference solution's moves");
+}

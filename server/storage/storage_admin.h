@@ -124,6 +124,32 @@ int storage_admin_levels_each(int64_t collection,
 int storage_admin_level_get(int64_t id, int (*fn)(void *arg, const struct storage_admin_level *l),
                             void *arg);
 
+/* A level or a reference solution in the order of a collection's export:
+ * levels by position then id, references by moves, pushes, then id. All
+ * zero: before the first. */
+struct storage_export_key {
+    uint32_t a, b;
+    int64_t id;
+};
+
+/* Calls fn for at most `limit` levels of a collection that are not
+ * deleted, after `after` (a: position), with their text (the counts and
+ * the solver's fields left zero). Returns STORAGE_OK (also when there are
+ * none), STORAGE_STOP when fn returned nonzero, or the error's code. */
+int storage_export_levels(int64_t collection, const struct storage_export_key *after,
+                          unsigned limit, int (*fn)(void *arg, const struct storage_admin_level *l),
+                          void *arg);
+
+/* As storage_export_levels, for a level's reference solutions after
+ * `after` (a: moves, b: pushes), without their moves (lurd NULL):
+ * storage_reference_moves reads them in slices. */
+int storage_export_references(int64_t level, const struct storage_export_key *after, unsigned limit,
+                              int (*fn)(void *arg, const struct storage_reference *r), void *arg);
+
+/* As storage_solution_moves (storage_games.h), for a reference solution. */
+int storage_reference_moves(int64_t id, size_t offset, char *out, size_t cap, size_t *got,
+                            size_t *total);
+
 /* Changes a collection's fields; NULL (or hidden < 0) leaves one as it is.
  * STORAGE_NOT_FOUND when there is no such collection, STORAGE_CONFLICT when
  * the name is taken. */

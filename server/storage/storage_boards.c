@@ -281,7 +281,7 @@ int storage_daily_streak(int64_t user, const char *today, uint32_t *streak, bool
 
 static const char SQL_SOLUTION_GET[] =
     "SELECT s.id, s.user_id, CASE WHEN u.guest = 1 THEN NULL ELSE u.username END, s.level_id, "
-    "s.game_id, s.moves, s.pushes, s.hints, s.rule, s.lurd, s.solved_at "
+    "s.game_id, s.moves, s.pushes, s.hints, s.rule, s.solved_at "
     "FROM solutions s JOIN users u ON u.id = s.user_id WHERE s.id = ?1";
 
 int storage_solution_get(int64_t id, int (*fn)(void *arg, const struct storage_solution_row *s),
@@ -303,8 +303,7 @@ int storage_solution_get(int64_t id, int (*fn)(void *arg, const struct storage_s
             .pushes = (uint32_t)sql_column_int64(st, 6),
             .hints = (uint32_t)sql_column_int64(st, 7),
             .rule = sql_column_int(st, 8),
-            .lurd = sql_column_text(st, 9),
-            .solved_at = sql_column_int64(st, 10),
+            .solved_at = sql_column_int64(st, 9),
         };
         if (fn(arg, &s) != 0)
             status = STORAGE_STOP;

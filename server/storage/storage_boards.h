@@ -89,13 +89,13 @@ int storage_board_count(int64_t level, int board, bool hinted, uint32_t *count);
  * not solved yet, yesterday. Sets *solved_today too. */
 int storage_daily_streak(int64_t user, const char *today, uint32_t *streak, bool *solved_today);
 
-/* A solution as a replay needs it. */
+/* A solution as a replay needs it, but its moves: they can be megabytes,
+ * read in parts with storage_solution_moves (storage_games.h). */
 struct storage_solution_row {
     int64_t id, user_id, level_id, game_id;
     const char *username; /* NULL for a guest */
     uint32_t moves, pushes, hints;
     int rule;
-    const char *lurd;
     int64_t solved_at;
 };
 

@@ -266,32 +266,60 @@ int storage_progress_games(int64_t user, int (*fn)(void *arg, const struct stora
                               "reading progress");
 }
 
-static const char SQL_SOLUTIONS[] =
-    "SELECT l.id, c.name, l.position, l.title, l.board, s.moves, s.pushes, s.lurd, s.solved_at, "
-    "s.rule FROM solutions s JOIN levels l ON l.id = s.level_id "
-    "JOIN collections c ON c.id = l.collection_id WHERE s.user_id = ? "
-    "ORDER BY c.id, l.position, s.moves, s.pushes, s.id";
+/* A page of solutions after a key. The moves stay out, and the columns
+ * after them in the row: a solution's moves can be megabytes, and the
+ * statement reads the rows of all the user's solutions to sort them. */
+static const char SQL_SOLUTIONS_PAGE[] =
+    "SELECT s.id, l.id, c.id, l.position, s.moves, s.pushes, s.rule "
+    "FROM solutions s JOIN levels l ON l.id = s.level_id "
+    "JOIN collections c ON c.id = l.collection_id WHERE s.user_id = ?1 "
+    "AND (c.id, l.position, s.moves, s.pushes, s.id) > (?2, ?3, ?4, ?5, ?6) "
+    "ORDER BY c.id, l.position, s.moves, s.pushes, s.id LIMIT ?7";
 
 static int read_solution(struct sql_stmt *st, void *fn, void *arg)
 {
     struct storage_solution s = {
-        .level_id = sql_column_int64(st, 0),
-        .collection_name = sql_column_text(st, 1),
-        .position = (uint32_t)sql_column_int64(st, 2),
-        .title = sql_column_text(st, 3),
-        .board = sql_column_text(st, 4),
-        .moves = (uint32_t)sql_column_int64(st, 5),
-        .pushes = (uint32_t)sql_column_int64(st, 6),
-        .lurd = sql_column_text(st, 7),
-        .solved_at = sql_column_int64(st, 8),
-        .rule = sql_column_int(st, 9),
+        .key =
+            {
+                .id = sql_column_int64(st, 0),
+                .collection_id = sql_column_int64(st, 2),
+                .position = (uint32_t)sql_column_int64(st, 3),
+                .moves = (uint32_t)sql_column_int64(st, 4),
+                .pushes = (uint32_t)sql_column_int64(st, 5),
+            },
+        .level_id = sql_column_int64(st, 1),
+        .rule = sql_column_int(st, 6),
     };
     return ((int (*)(void *, const struct storage_solution *))fn)(arg, &s);
 }
 
-int storage_solutions_each(int64_t user, int (*fn)(void *arg, const struct storage_solution *s),
-                           void *arg)
+int storage_solutions_page(int64_t user, const struct storage_solution_key *after, unsigned limit,
+                           int (*fn)(void *arg, const struct storage_solution *s), void *arg)
 {
-    return storage_list_by_id(SQL_SOLUTIONS, user, read_solution, (void *)fn, arg,
-                              "reading solutions");
+    struct sql_stmt *st = storage_stmt(SQL_SOLUTIONS_PAGE);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sql_bind_int64(st, 1, user);
+    sql_bind_int64(st, 2, after->collection_id);
+    sql_bind_int64(st, 3, after->position);
+    sql_bind_int64(st, 4, after->moves);
+    sql_bind_int64(st, 5, after->pushes);
+    sql_bind_int64(st, 6, after->id);
+    sql_bind_int64(st, 7, limit);
+    int status = storage_each_row(st, read_solution, (void *)fn, arg, "reading solutions");
+    return status == STORAGE_NOT_FOUND ? STORAGE_OK : status;
+}
+
+/* PostgreSQL's half of storage_text_slice: substr of a TOASTed value
+ * reads the slices it needs. The driver binds bigints, and substr takes
+ * integers. */
+static const char SQL_SOLUTION_MOVES[] =
+    "SELECT length(lurd), substr(lurd, CAST(?2 AS integer), CAST(?3 AS integer)) "
+    "FROM solutions WHERE id = ?1";
+
+int storage_solution_moves(int64_t id, size_t offset, char *out, size_t cap, size_t *got,
+                           size_t *total)
+{
+    return storage_text_slice("solutions", "lurd", SQL_SOLUTION_MOVES, id, offset, out, cap, got,
+                              total, "reading a solution's moves");
 }

@@ -8,6 +8,7 @@
 #include "storage/storage_codes.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct storage_game {
@@ -89,21 +90,36 @@ int storage_progress_solved(int64_t user, int (*fn)(void *arg, const struct stor
 int storage_progress_games(int64_t user, int (*fn)(void *arg, const struct storage_progress *p),
                            void *arg);
 
+/* A solution's place in the order of a user's solutions: by collection,
+ * position, fewest moves, fewest pushes, then id. All zero: before the
+ * first. */
+struct storage_solution_key {
+    int64_t collection_id;
+    uint32_t position, moves, pushes;
+    int64_t id;
+};
+
+/* One of a user's solutions, without its moves (storage_solution_moves
+ * reads them) or its level's text (storage_level_get). */
 struct storage_solution {
+    struct storage_solution_key key;
     int64_t level_id;
-    const char *collection_name;
-    uint32_t position;
-    const char *title;
-    const char *board;
-    uint32_t moves, pushes;
-    const char *lurd;
-    int64_t solved_at;
     int rule; /* 0 standard, 1 multi-push */
 };
 
-/* Calls fn for each of the user's solutions, by collection, position, then
- * fewest moves. */
-int storage_solutions_each(int64_t user, int (*fn)(void *arg, const struct storage_solution *s),
-                           void *arg);
+/* Calls fn for at most `limit` of the user's solutions that come after
+ * `after`, in that order. Only their keys are read: a query that read
+ * their levels' boards or their moves would read them for all the user's
+ * solutions, to sort them. Returns STORAGE_OK (also when there are none),
+ * STORAGE_STOP when fn returned nonzero, or the error's code. */
+int storage_solutions_page(int64_t user, const struct storage_solution_key *after, unsigned limit,
+                           int (*fn)(void *arg, const struct storage_solution *s), void *arg);
+
+/* Copies at most cap bytes of solution id's moves, from byte `offset` on,
+ * into out; sets *got to the bytes copied and *total to the moves' whole
+ * length. The moves are LURD letters, one byte each. Returns STORAGE_OK,
+ * STORAGE_NOT_FOUND when the solution is gone, or the error's code. */
+int storage_solution_moves(int64_t id, size_t offset, char *out, size_t cap, size_t *got,
+                           size_t *total);
 
 #endif

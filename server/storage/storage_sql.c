@@ -1,9 +1,11 @@
 /* Storage: the statement helpers every storage file uses. */
 #include "storage/storage_sql.h"
 
+#include "storage/sql_sqlite.h"
 #include "storage/storage_conn.h"
 
 #include <stdio.h>
+#include <string.h>
 
 int storage_exec_stmt(struct sql_stmt *st, const char *what)
 {
@@ -150,4 +152,57 @@ int storage_list_by_ids(const char *sql, int64_t a, int64_t b,
 {
     const int64_t ids[] = {a, b};
     return listed(rows_of(sql, ids, 2, row, fn, arg, what));
+}
+
+static int lite_slice(sqlite3 *db, const char *table, const char *column, int64_t id, size_t offset,
+                      char *out, size_t cap, size_t *got, size_t *total, const char *what)
+{
+    sqlite3_blob *blob = NULL;
+    int rc = sqlite3_blob_open(db, "main", table, column, id, 0, &blob);
+    if (rc == SQLITE_ERROR) {
+        /* No such row: it was deleted since it was listed. */
+        sqlite3_blob_close(blob);
+        return STORAGE_NOT_FOUND;
+    }
+    if (rc == SQLITE_OK) {
+        size_t bytes = (size_t)sqlite3_blob_bytes(blob);
+        size_t n = offset < bytes ? bytes - offset : 0;
+        if (n > cap)
+            n = cap;
+        if (n > 0)
+            rc = sqlite3_blob_read(blob, out, (int)n, (int)offset);
+        if (rc == SQLITE_OK) {
+            *total = bytes;
+            *got = n;
+        }
+    }
+    int status = sql_sqlite_status(db, rc, what);
+    sqlite3_blob_close(blob);
+    return status;
+}
+
+int storage_text_slice(const char *table, const char *column, const char *sql, int64_t id,
+                       size_t offset, char *out, size_t cap, size_t *got, size_t *total,
+                       const char *what)
+{
+    *got = 0;
+    sqlite3 *db = sql_sqlite_handle(storage_conn());
+    if (db != NULL)
+        return lite_slice(db, table, column, id, offset, out, cap, got, total, what);
+    struct sql_stmt *st = storage_stmt(sql);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sql_bind_int64(st, 1, id);
+    sql_bind_int64(st, 2, (int64_t)offset + 1);
+    sql_bind_int64(st, 3, (int64_t)cap);
+    int status = storage_first_row(st, what);
+    if (status == STORAGE_OK) {
+        *total = (size_t)sql_column_int64(st, 0);
+        const char *text = sql_column_text(st, 1);
+        size_t n = strlen(text);
+        *got = n < cap ? n : cap;
+        memcpy(out, text, *got);
+    }
+    sql_reset(st);
+    return status;
 }

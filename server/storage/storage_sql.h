@@ -77,6 +77,19 @@ int storage_list_by_ids(const char *sql, int64_t a, int64_t b,
                         int (*row)(struct sql_stmt *st, void *fn, void *arg), void *fn, void *arg,
                         const char *what);
 
+/* Copies at most cap bytes of a text column of row `id` of `table`, from
+ * byte `offset` on, into out; sets *got to the bytes copied and *total to
+ * the text's whole length. On SQLite an incremental read of
+ * table.column, which goes to the slice through the row's pages instead of
+ * reading the whole text; on PostgreSQL `sql`, whose ?1 is the id, ?2 the
+ * first byte (from 1) and ?3 the length, giving the text's length and the
+ * slice (static storage, as for storage_stmt). The text must be ASCII,
+ * where PostgreSQL's characters are bytes. STORAGE_NOT_FOUND when there is
+ * no such row. */
+int storage_text_slice(const char *table, const char *column, const char *sql, int64_t id,
+                       size_t offset, char *out, size_t cap, size_t *got, size_t *total,
+                       const char *what);
+
 /* The best solutions of user ?1, one row per level: level_id, best_moves,
  * best_pushes, hinted, first_at. A solution was helped when the game it
  * was played in had been given hints by the time it was solved. The counts
