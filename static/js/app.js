@@ -11,6 +11,9 @@ const collectionCache = new Map();
 export const app = {
   theme: null,
   account: null,
+  // The name of the account whose session was ended elsewhere, until a
+  // log-in or a sign-up.
+  signedOut: '',
 
   core() {
     if (!corePromise) corePromise = loadCore('/core.wasm');
