@@ -36,7 +36,8 @@ export function savedOutbox(gameId) {
   }
 }
 
-// The queues of this page that are not closed, and those held for a session.
+// The queues of this page that are not closed (one that holds entries is
+// the only sender of its game's), and those held for a session.
 const open = new Set();
 const held = new Set();
 
@@ -49,7 +50,7 @@ onSession((started) => {
 /** Sends what earlier pages queued for games other than `except` (and
  * other than those this page is sending). */
 export function drainSavedOutboxes(except = 0) {
-  const sending = new Set([...open].map((s) => s.gameId));
+  const sending = new Set([...open].filter((s) => s.pending > 0).map((s) => s.gameId));
   for (let i = 0; i < localStorage.length; i++) {
     const key = localStorage.key(i);
     const m = key && key.match(/^sokod\.outbox\.(\d+)$/);
