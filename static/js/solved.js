@@ -27,10 +27,12 @@ export async function standing(levelId, hinted) {
   const list = r.ok ? (hinted ? r.body.hinted : r.body) : null;
   const you = list?.you;
   if (!you) return '';
-  // A guest is ranked but not counted in the total.
-  const of = Math.max(list.total, you.rank);
-  return `Your best: ${counted(you.moves, 'move')}, ${counted(you.pushes, 'push', 'pushes')} · ` +
-    `rank ${you.rank} of ${of}${hinted ? ' with hints' : ''}`;
+  const best = `Your best: ${counted(you.moves, 'move')}, ${counted(you.pushes, 'push', 'pushes')} · `;
+  // A guest is ranked where it would stand but listed to nobody and not
+  // counted in the total: the board does not show it, so neither does a
+  // rank "of" a total that leaves it out.
+  if (!you.listed) return `${best}sign up to be listed: rank ${you.rank} of ${list.total + 1}${hinted ? ' with hints' : ''}`;
+  return `${best}rank ${you.rank} of ${list.total}${hinted ? ' with hints' : ''}`;
 }
 
 /** The listed collection after `collectionId` that has a level left to
