@@ -35,13 +35,14 @@ export async function standing(levelId, hinted) {
   return `${best}rank ${you.rank} of ${list.total}${hinted ? ' with hints' : ''}`;
 }
 
-/** The listed collection after `collectionId` that has a level left to
- * solve, with that level: {collection, level}; or null. */
+/** The listed collection after `collectionId` (from the first, when that
+ * one is not listed) that has a level left to solve, with that level:
+ * {collection, level}; or null. */
 export async function nextCollection(collectionId) {
   const list = await app.collections();
-  const at = list ? list.findIndex((c) => c.id === collectionId) : -1;
-  if (at < 0) return null;
-  for (const c of [...list.slice(at + 1), ...list.slice(0, at)]) {
+  if (!list) return null;
+  const at = list.findIndex((c) => c.id === collectionId);
+  for (const c of [...list.slice(at + 1), ...list.slice(0, Math.max(0, at))]) {
     if (c.solved >= c.levels) continue;
     const data = await app.collection(c.id, true);
     const level = data?.levels.find((l) => !l.solved);
