@@ -11,9 +11,6 @@ const collectionCache = new Map();
 export const app = {
   theme: null,
   account: null,
-  // The name of the account whose session was ended elsewhere, until a
-  // log-in or a sign-up.
-  signedOut: '',
 
   core() {
     if (!corePromise) corePromise = loadCore('/core.wasm');
@@ -46,6 +43,17 @@ export const app = {
     else if (r.status === 401 || r.status === 404) app.account = null;
     await settings.sync();
     return app.account;
+  },
+
+  /** The name of the account whose session was ended elsewhere, until a
+   * log-in or a sign-up ('' for none); kept across reloads, as the moves
+   * waiting for it are. */
+  get signedOut() {
+    return localStorage.getItem('sokod.signed-out') || '';
+  },
+  set signedOut(name) {
+    if (name) localStorage.setItem('sokod.signed-out', name);
+    else localStorage.removeItem('sokod.signed-out');
   },
 
   get lastLevel() {

@@ -95,6 +95,13 @@ function watchSession() {
   });
   new MutationObserver(() => { if (!$('session').hidden) show(); })
     .observe(document.body, { attributes: true, attributeFilter: ['data-pending'] });
+  // After a reload: still signed out while moves wait for that account.
+  const waiting = Object.keys(localStorage).some((k) => k.startsWith('sokod.outbox.'));
+  if (app.signedOut && !waiting) app.signedOut = '';
+  if (app.signedOut) {
+    show();
+    $('session').hidden = false;
+  }
 }
 
 /** Escape leaves a page screen for the title screen (the game screen

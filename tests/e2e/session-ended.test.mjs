@@ -110,6 +110,12 @@ test('logged out everywhere, then another account on C: the moves wait for the f
   const out = await apiPost(a.page, '/account/logout-all', {});
   assert.equal(out.status, 200, JSON.stringify(out.body));
   await playSignedOut('uu');
+  // A reload still says so, and the moves still wait.
+  await c.page.reload();
+  await waitForGame(c.page, level.title);
+  await c.page.waitForSelector('#session:not([hidden])');
+  assert.match(await c.page.textContent('#session'), /log in as walker/);
+  assert.match(await titleLine(c.page), /Signed out: log in as walker/);
 
   // Someone else logs in on C: the moves are not theirs, and stay kept.
   await signIn(c.page, 'signup', 'someone', 'another password');
