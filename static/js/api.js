@@ -10,7 +10,9 @@ import { keepAnswer, keptAnswer, keptGeneration } from './kept.js';
 const BASE = '/api/v1';
 const listeners = new Set();
 const writeListeners = new Set();
+const sessionListeners = new Set();
 let reachable = true;
+const SESSION_START = /^\/account\/(login|signup)$/;
 
 /** Calls fn(reachable) whenever the server's reachability changes. */
 export function onReachability(fn) {
@@ -23,6 +25,14 @@ export function onReachability(fn) {
 export function onAcceptedWrite(fn) {
   writeListeners.add(fn);
   return () => writeListeners.delete(fn);
+}
+
+/** Calls fn(started) when the page's session changes under it: false when
+ * the server refuses a request for want of a session (it was ended on
+ * another device, or expired), true when a log-in or a sign-up starts one. */
+export function onSession(fn) {
+  sessionListeners.add(fn);
+  return () => sessionListeners.delete(fn);
 }
 
 export function isReachable() {
@@ -63,6 +73,8 @@ async function call(method, path, body, timeoutMs = 10000) {
       if (method !== 'GET') await kept;
     }
     if (res.ok && method !== 'GET') for (const fn of writeListeners) fn();
+    if (res.status === 401 && json?.error?.code === 'no_session') for (const fn of sessionListeners) fn(false);
+    if (res.ok && method === 'POST' && SESSION_START.test(path)) for (const fn of sessionListeners) fn(true);
     return { ok: res.ok, status: res.status, body: json, offline: down };
   } catch (e) {
     setReachable(false);

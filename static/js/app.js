@@ -45,6 +45,17 @@ export const app = {
     return app.account;
   },
 
+  /** The name of the account whose session was ended elsewhere, until a
+   * log-in or a sign-up ('' for none); kept across reloads, as the moves
+   * waiting for it are. */
+  get signedOut() {
+    return localStorage.getItem('sokod.signed-out') || '';
+  },
+  set signedOut(name) {
+    if (name) localStorage.setItem('sokod.signed-out', name);
+    else localStorage.removeItem('sokod.signed-out');
+  },
+
   get lastLevel() {
     return Number(localStorage.getItem('sokod.last')) || 0;
   },

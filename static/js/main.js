@@ -2,7 +2,7 @@
 // account, and the screens behind the router.
 
 import { app } from './app.js';
-import { onReachability } from './api.js';
+import { onReachability, onSession } from './api.js';
 import { drainSavedOutboxes } from './sync.js';
 import { initA11y, toast } from './a11y.js';
 import { loadTheme, applyTheme } from './themes.js';
@@ -64,6 +64,46 @@ function watchNetwork() {
     .observe(document.body, { attributes: true, attributeFilter: ['data-pending'] });
 }
 
+/** The session ended elsewhere (the server refused one): the page says it
+ * is signed out at once and asks for a log-in, which sends the moves held
+ * for it (sync.js); a log-in or a sign-up ends that state. */
+function watchSession() {
+  const show = () => {
+    const queued = Number(document.body.dataset.pending || 0);
+    const name = app.signedOut ? ` as ${app.signedOut}` : '';
+    $('session-text').textContent = queued > 0
+      ? `Signed out: log in${name} to send the ${queued} move${queued === 1 ? '' : 's'} waiting here`
+      : `Signed out: log in${name} again`;
+  };
+  onSession((started) => {
+    if (started) {
+      app.signedOut = '';
+      $('session').hidden = true;
+      return;
+    }
+    // A visitor who never signed in has no session to lose (its options
+    // wait for one quietly, settings.js).
+    if (!app.account?.username && !app.signedOut) return;
+    if (app.account?.username) app.signedOut = app.account.username;
+    app.account = null;
+    show();
+    if ($('session').hidden) {
+      $('session').hidden = false;
+      toast('Your session was ended on another device: log in again. Your moves are kept here until then.', 'warn', 6000);
+    }
+    if (currentScreen() === 'title') title.enter();
+  });
+  new MutationObserver(() => { if (!$('session').hidden) show(); })
+    .observe(document.body, { attributes: true, attributeFilter: ['data-pending'] });
+  // After a reload: still signed out while moves wait for that account.
+  const waiting = Object.keys(localStorage).some((k) => k.startsWith('sokod.outbox.'));
+  if (app.signedOut && !waiting) app.signedOut = '';
+  if (app.signedOut) {
+    show();
+    $('session').hidden = false;
+  }
+}
+
 /** Escape leaves a page screen for the title screen (the game screen
  * opens its own menu instead). */
 function watchEscape() {
@@ -80,6 +120,7 @@ function watchEscape() {
 async function boot() {
   initA11y();
   watchNetwork();
+  watchSession();
   watchEscape();
   app.core();
   await useTheme(settings.get('theme'));

@@ -27,19 +27,22 @@ export async function standing(levelId, hinted) {
   const list = r.ok ? (hinted ? r.body.hinted : r.body) : null;
   const you = list?.you;
   if (!you) return '';
-  // A guest is ranked but not counted in the total.
-  const of = Math.max(list.total, you.rank);
-  return `Your best: ${counted(you.moves, 'move')}, ${counted(you.pushes, 'push', 'pushes')} · ` +
-    `rank ${you.rank} of ${of}${hinted ? ' with hints' : ''}`;
+  const best = `Your best: ${counted(you.moves, 'move')}, ${counted(you.pushes, 'push', 'pushes')} · `;
+  // A guest is ranked where it would stand but listed to nobody and not
+  // counted in the total: the board does not show it, so neither does a
+  // rank "of" a total that leaves it out.
+  if (!you.listed) return `${best}sign up to be listed: rank ${you.rank} of ${list.total + 1}${hinted ? ' with hints' : ''}`;
+  return `${best}rank ${you.rank} of ${list.total}${hinted ? ' with hints' : ''}`;
 }
 
-/** The listed collection after `collectionId` that has a level left to
- * solve, with that level: {collection, level}; or null. */
+/** The listed collection after `collectionId` (from the first, when that
+ * one is not listed) that has a level left to solve, with that level:
+ * {collection, level}; or null. */
 export async function nextCollection(collectionId) {
   const list = await app.collections();
-  const at = list ? list.findIndex((c) => c.id === collectionId) : -1;
-  if (at < 0) return null;
-  for (const c of [...list.slice(at + 1), ...list.slice(0, at)]) {
+  if (!list) return null;
+  const at = list.findIndex((c) => c.id === collectionId);
+  for (const c of [...list.slice(at + 1), ...list.slice(0, Math.max(0, at))]) {
     if (c.solved >= c.levels) continue;
     const data = await app.collection(c.id, true);
     const level = data?.levels.find((l) => !l.solved);

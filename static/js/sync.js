@@ -5,8 +5,13 @@
 // already holds changes nothing. While the server cannot be reached the
 // queue waits and retries; a refusal or a stale seq hands the server's game
 // to `adopt`. Steps typed while an entry is in flight gather into one batch.
+// A refusal for want of a session (ended on another device) or of a game
+// that is not the session's (another account logged in here) drops
+// nothing: the queue is held, kept in storage, until a log-in starts a
+// session; then every held queue and every stored one goes again, and
+// reaches the server once its own account is back.
 
-import { api } from './api.js';
+import { api, onSession } from './api.js';
 
 const MAX_BATCH = 4000;
 const storeKey = (gameId) => `sokod.outbox.${gameId}`;
@@ -31,12 +36,25 @@ export function savedOutbox(gameId) {
   }
 }
 
-/** Sends what earlier pages queued for games other than `except`. */
+// The queues of this page that are not closed (one that holds entries is
+// the only sender of its game's), and those held for a session.
+const open = new Set();
+const held = new Set();
+
+onSession((started) => {
+  if (!started) return;
+  for (const sync of [...held]) sync.resume();
+  drainSavedOutboxes();
+});
+
+/** Sends what earlier pages queued for games other than `except` (and
+ * other than those this page is sending). */
 export function drainSavedOutboxes(except = 0) {
+  const sending = new Set([...open].filter((s) => s.pending > 0).map((s) => s.gameId));
   for (let i = 0; i < localStorage.length; i++) {
     const key = localStorage.key(i);
     const m = key && key.match(/^sokod\.outbox\.(\d+)$/);
-    if (!m || Number(m[1]) === except) continue;
+    if (!m || Number(m[1]) === except || sending.has(Number(m[1]))) continue;
     const queue = savedOutbox(Number(m[1]));
     if (queue.length === 0) continue;
     const sync = new GameSync(Number(m[1]), queue[0].seq - 1, {});
@@ -62,12 +80,16 @@ export class GameSync {
     this.timer = 0;
     this.closed = false;
     this.draining = false;   // sending for a page that left the game
+    this.held = false;       // waiting for a session (see resume)
     this.onOnline = () => this.retryNow();
     window.addEventListener('online', this.onOnline);
+    open.add(this);
   }
 
   close() {
     this.closed = true;
+    open.delete(this);
+    held.delete(this);
     clearTimeout(this.timer);
     window.removeEventListener('online', this.onOnline);
   }
@@ -144,8 +166,16 @@ export class GameSync {
     }
   }
 
+  /** A session started: a queue held for one goes again. */
+  resume() {
+    held.delete(this);
+    if (!this.held) return;
+    this.held = false;
+    this.pump();
+  }
+
   async pump() {
-    if (this.busy || this.closed || this.waiting) return;
+    if (this.busy || this.closed || this.waiting || this.held) return;
     this.busy = true;
     try {
       while (this.queue.length > 0 && !this.closed) {
@@ -172,9 +202,18 @@ export class GameSync {
           this.timer = setTimeout(() => { this.waiting = false; this.pump(); }, this.backoff);
           return;
         }
+        const code = r.body?.error?.code ?? '';
+        if (code === 'no_session' || code === 'game_not_found') {
+          // The entries are the account's that played them, and no session
+          // here is that account's now: they wait, stored, for its log-in.
+          if (this.draining) return this.close();
+          this.held = true;
+          held.add(this);
+          this.hooks.pending?.(this.movesWaiting, true);
+          return;
+        }
         // Refused, stale, or not understood: the server's game is the truth.
         const game = r.body?.game ?? null;
-        const code = r.body?.error?.code ?? '';
         const entries = this.queue, line = this.savedLine();
         if (code === 'stale_seq' && this.draining) {
           // A game the player has left: its queue stays stored, and the
@@ -206,6 +245,8 @@ export class GameSync {
   drain() {
     this.hooks = {};
     this.draining = true;
+    // Held for a session: stored, it goes with the others at the log-in.
+    if (this.held) return this.close();
     const closeWhenDone = () => {
       if (this.closed) return;
       if (this.queue.length === 0) this.close();

@@ -2,7 +2,7 @@
 // on the day's board and starts a streak, both shown from the title screen.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServerAndBrowser, closeAll, waitForGame, apiGet, holdAnswers } from './harness.mjs';
+import { startServerAndBrowser, openBrowser, closeAll, waitForGame, waitSynced, apiGet, holdAnswers, press, arrows } from './harness.mjs';
 
 let server, browser;
 before(async () => ({ server, browser } = await startServerAndBrowser()));
@@ -130,6 +130,55 @@ test('solving the daily puzzle starts a streak shown on the daily board', async 
   assert.equal(await page.textContent('#title-daily-state'), 'Solved today · 1 day in a row',
     'the title screen tells today\'s puzzle is solved, and the streak');
   assert.deepEqual(errors, [], 'no page errors');
+});
+
+test('the daily puzzle\'s solved card says when the next one comes and offers a next step', async () => {
+  const b = await openBrowser({ viewport: { width: 1280, height: 800 } });
+  try {
+    const { page, errors } = b;
+    await page.goto(`${server.url}/#/`);
+    const daily = (await apiGet(page, '/daily')).body;
+    await page.goto(`${server.url}/#/play/${daily.level.id}`);
+    await waitForGame(page, daily.level.title);
+    // A solution, from the server's hints on this game, which then starts over.
+    const lurd = await page.evaluate(async (id) => {
+      const post = async (path, body) => {
+        const r = await fetch(`/api/v1${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(body) });
+        return r.json();
+      };
+      let game = (await (await fetch(`/api/v1/games/${id}`)).json()).game;
+      let line = '';
+      for (let i = 0; i < 200 && !game.solved; i++) {
+        const h = await post(`/games/${game.id}/hint`, {});
+        if (h.hint?.kind !== 'push') return null;
+        game = (await post(`/games/${game.id}/log`, { seq: game.seq + 1, steps: h.hint.steps })).game;
+        line += h.hint.steps;
+      }
+      await post(`/games/${game.id}/log`, { seq: game.seq + 1, restart: true });
+      return line;
+    }, await page.evaluate(() => window.sokod.gameId()));
+    assert.ok(lurd, 'the hints lead to a solution');
+    await page.reload();
+    await waitForGame(page, daily.level.title);
+    await page.waitForFunction(() => window.sokod.position().moves === 0);
+    await press(page, arrows(lurd));
+    await page.waitForSelector('#solved:not([hidden])');
+    await page.waitForSelector('#solved-next:not([hidden])', { timeout: 10000 });
+    const best = await page.textContent('#solved-best');
+    assert.doesNotMatch(best, /last level of this collection/, 'the daily puzzle is no collection\'s last level');
+    assert.match(best, /^Today’s puzzle is solved: a new one comes tomorrow\. Next: /, best);
+    assert.match(await page.textContent('#solved-next-label'), /^Play /);
+    assert.equal(await page.getAttribute('#solved-board', 'href'), '#/board/daily', 'the board is the day\'s');
+    await waitSynced(page);
+    await page.click('#solved-next');
+    await waitForGame(page);
+    assert.notEqual(await page.evaluate(() => window.sokod.gameId()), 0);
+    assert.doesNotMatch(page.url(), new RegExp(`#/play/${daily.level.id}$`), 'the next step leaves the daily puzzle');
+    assert.deepEqual(errors, []);
+  } finally {
+    await b.close();
+  }
 });
 
 test('a race on today\'s puzzle opens from the races page', async () => {

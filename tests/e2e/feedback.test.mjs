@@ -81,12 +81,30 @@ test('the solved card shows the player\'s best and rank, and says "New best"', a
     const level = (await tutorialLevels(page))[0]; // "#@ $ .#"
     await page.goto(`${server.url}/#/play/${level.id}`);
     await waitForGame(page, level.title);
+    // A guest: ranked where it would stand, but listed to nobody.
+    const guest = 'Your best: 3 moves, 2 pushes · sign up to be listed: rank 1 of 1';
     let card = await solveAndRead(page, arrows('rRR'), 'feedback-solved-desktop.png');
-    assert.deepEqual(card, { rank: 'Your best: 3 moves, 2 pushes · rank 1 of 1', newBest: true }, 'a first solution is a new best');
+    assert.deepEqual(card, { rank: guest, newBest: true }, 'a first solution is a new best');
     card = await solveAndRead(page, arrows('rlrRR'));
-    assert.deepEqual(card, { rank: 'Your best: 3 moves, 2 pushes · rank 1 of 1', newBest: false }, 'a longer solution is not');
+    assert.deepEqual(card, { rank: guest, newBest: false }, 'a longer solution is not');
     card = await solveAndRead(page, arrows('rRR'));
     assert.equal(card.newBest, false, 'the same best again is not a new one');
+    // The leaderboard tells the guest the same: it is not on it yet.
+    await page.goto(`${server.url}/#/board/${level.id}`);
+    await page.waitForFunction(() => !!document.querySelector('#board-plain .board-total')?.textContent);
+    assert.equal(await page.textContent('#board-plain .board-total'), 'Nobody is listed yet: sign up to be the first.');
+    assert.match(await page.textContent('#board-plain .board-you'), /^Your rank: 1 \(sign up to be listed\)/);
+
+    // Signed up, the same solution is listed, and ranked of those listed.
+    await page.goto(`${server.url}/#/account`);
+    await page.fill('#acc-signup input[name="username"]', 'ranked');
+    await page.fill('#acc-signup input[name="password"]', 'a password');
+    await page.click('#acc-signup button[type="submit"]');
+    await page.waitForFunction(() => /Signed in as ranked/.test(document.getElementById('acc-status').textContent));
+    await page.goto(`${server.url}/#/play/${level.id}`);
+    await waitForGame(page, level.title);
+    card = await solveAndRead(page, arrows('rRR'));
+    assert.equal(card.rank, 'Your best: 3 moves, 2 pushes · rank 1 of 1');
     assert.deepEqual(errors, []);
   } finally {
     await b.close();
@@ -155,7 +173,8 @@ test('on a phone: the solved card with its rank, and a tap that leads nowhere', 
     assert.equal(overflow, 0, 'every button of the solved card is on the screen');
     await page.keyboard.press('Escape');
     const card = await solveAndRead(page, arrows('rRR'), 'feedback-solved-phone.png');
-    assert.equal(card.rank, 'Your best: 3 moves, 2 pushes · rank 1 of 1');
+    assert.equal(card.rank, 'Your best: 3 moves, 2 pushes · sign up to be listed: rank 2 of 2',
+      'a guest, behind the one listed player');
     const level = levels.find((l) => /Down the corridor/.test(l.title));
     await page.goto(`${server.url}/#/play/${level.id}`);
     await waitForGame(page, level.title);

@@ -5,6 +5,7 @@ import { test, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeServer, settle } from './fakes.mjs';
 import { GameSync, savedOutbox, drainSavedOutboxes } from '../../static/js/sync.js';
+import { api } from '../../static/js/api.js';
 
 const GAME = 12;
 let server;
@@ -150,6 +151,67 @@ test('a refusal empties the queue and hands the server\'s game to adopt', async 
     game: { seq: 9 }, code: 'stale_seq', message: 'This level moved on elsewhere: continuing from there',
   }]);
   assert.equal(server.waiting.length, 0, 'the entry queued behind it is not sent');
+});
+
+/** Logs in through api.js, the server saying yes. */
+async function logIn() {
+  const done = api.login('someone', 'a password');
+  const r = await server.next();
+  assert.equal(r.path, '/account/login');
+  r.answer(200, { user: { id: 1, username: 'someone', guest: false } });
+  await done;
+}
+
+test('a session ended elsewhere holds the queue, whole, until a log-in; another account\'s holds it again', async () => {
+  const { sync, calls } = open(4);
+  sync.add({ kind: 'steps', steps: 'u' });
+  const r = await server.next();
+  sync.add({ kind: 'steps', steps: 'r' });
+  r.answer(401, { error: { code: 'no_session', message: 'this needs a session' } });
+  await settle();
+  assert.equal(sync.pending, 2, 'nothing is dropped');
+  assert.deepEqual(savedOutbox(GAME).map((e) => [e.seq, e.steps]), [[5, 'u'], [6, 'r']], 'and the queue stays stored');
+  assert.deepEqual(calls.adopt, [], 'the game is not the server\'s to replace');
+  assert.deepEqual(calls.pending.at(-1), [2, true]);
+  sync.add({ kind: 'steps', steps: 'd' });
+  globalThis.window.dispatchEvent(new Event('online'));
+  await settle();
+  assert.equal(server.waiting.length, 0, 'nothing is sent without a session');
+
+  // Another account logs in: the game is not its own, and waits again.
+  await logIn();
+  const other = await server.next();
+  assert.deepEqual(other.body, { seq: 5, steps: 'u' });
+  other.answer(404, { error: { code: 'game_not_found', message: 'no such game' } });
+  await settle();
+  assert.equal(sync.pending, 2);
+  assert.equal(server.waiting.length, 0);
+
+  // Its own account is back: every move goes, in order.
+  await logIn();
+  const first = await server.next();
+  assert.deepEqual(first.body, { seq: 5, steps: 'u' });
+  first.answer(200, ok(5));
+  const second = await server.next();
+  assert.deepEqual(second.body, { seq: 6, steps: 'rd' });
+  second.answer(200, ok(6));
+  await settle();
+  assert.equal(sync.pending, 0);
+  assert.deepEqual(savedOutbox(GAME), []);
+});
+
+test('a stored outbox refused for want of a session stays stored, and goes at the next log-in', async () => {
+  localStorage.setItem('sokod.outbox.5', JSON.stringify([{ seq: 3, kind: 'steps', steps: 'ud', sealed: true }]));
+  drainSavedOutboxes();
+  (await server.next()).answer(401, { error: { code: 'no_session', message: 'this needs a session' } });
+  await settle();
+  assert.equal(savedOutbox(5).length, 1, 'kept');
+  await logIn();
+  const r = await server.next();
+  assert.deepEqual([r.path, r.body], ['/games/5/log', { seq: 3, steps: 'ud' }]);
+  r.answer(200, ok(3));
+  await settle();
+  assert.equal(localStorage.getItem('sokod.outbox.5'), null);
 });
 
 test('outboxes left by an earlier page for other games are sent; the open game\'s is not', async () => {

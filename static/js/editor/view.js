@@ -29,7 +29,10 @@ export class EditorView extends BoardView {
   constructor(canvas, frame) {
     super(canvas, frame);
     this.stepMs = 0;
-    this.grid = null;
+    // The editor's Grid (characters). Not `grid`: the board renderer's
+    // `grid` is the level as drawn (square flags), and one written over the
+    // other draws every wall and goal as floor.
+    this.drawing = null;
     this.cursor = { x: 0, y: 0 };
     this.showCursor = false;
     this.problems = [];
@@ -45,10 +48,11 @@ export class EditorView extends BoardView {
 
   /** Shows the grid as it is now. */
   show(grid) {
-    this.grid = grid;
+    this.drawing = grid;
     const lvl = levelOfGrid(grid);
     const resized = !this.level || this.level.width !== lvl.width || this.level.height !== lvl.height;
     this.level = { width: lvl.width, height: lvl.height, cells: lvl.cells };
+    this.grid = this.level; // never turned: mayTurn stays false here
     this.shown = { player: lvl.player, boxes: new Set(lvl.boxes), facing: 2 };
     this.layer = null;
     if (resized) this.resize();
@@ -90,7 +94,7 @@ export class EditorView extends BoardView {
     }
     ctx.restore();
     // Players beyond the first (a board with two is refused, but shown).
-    const players = this.grid ? this.grid.players() : [];
+    const players = this.drawing ? this.drawing.players() : [];
     for (const p of players.slice(1)) {
       ctx.drawImage(this.sheet.get('player', 2), (p % width) * t, Math.floor(p / width) * t);
     }

@@ -237,7 +237,8 @@ async function loadNeighbours(level) {
   if (!(await isListed(level.collection_id))) {
     const r = await api.level(level.id);
     if (play.state?.level.id !== level.id) return;
-    neighbours = { prev: 0, next: 0, count: 0, position: level.position, name: r.ok ? r.body.level.collection_name : '' };
+    neighbours = { prev: 0, next: 0, count: 0, position: level.position, name: r.ok ? r.body.level.collection_name : '',
+      unlisted: true };
     updateHud();
     return;
   }
@@ -366,7 +367,9 @@ function onSolved() {
     const hints = hintCount();
     $('solved-text').textContent = play.counts() +
       (hints > 0 ? `, with ${counted(hints, 'hint')}` : '');
-    $('solved-best').textContent = neighbours.next ? '' : 'That was the last level of this collection.';
+    // A level of no listed collection (the daily puzzle, a race's) is no
+    // collection's last: what follows is said once it is known.
+    $('solved-best').textContent = neighbours.next || neighbours.unlisted ? '' : 'That was the last level of this collection.';
     $('solved-next').hidden = !neighbours.next;
     $('solved-next-label').textContent = 'Next level';
     $('solved-board').href = `#/board/${levelId}${rule === 1 ? '/moves/multipush' : ''}`;
@@ -394,13 +397,23 @@ async function showStanding(g) {
   if (levelId === id) $('solved-rank').textContent = line;
 }
 
-/** After a collection's last level, the next collection with a level left. */
+/** After a collection's last level, the next collection with a level left;
+ * after a level of no listed collection, the first one (and after today's
+ * daily puzzle, when the next one comes, and the day's board). */
 async function offerNextCollection() {
-  const id = levelId;
-  const next = await nextCollection(play.state.level.collection_id);
-  if (!next || levelId !== id) return;
+  const id = levelId, unlisted = !!neighbours.unlisted;
+  const [next, daily] = await Promise.all([nextCollection(play.state.level.collection_id),
+    unlisted ? api.daily() : null]);
+  if (levelId !== id) return;
+  let said = unlisted ? '' : 'That was the last level of this collection.';
+  if (daily?.ok && daily.body.level?.id === id) {
+    said = 'Today’s puzzle is solved: a new one comes tomorrow.';
+    $('solved-board').href = '#/board/daily';
+  }
+  $('solved-best').textContent = said;
+  if (!next) return;
   nextAfter = next.level.id;
-  $('solved-best').textContent = `That was the last level of this collection. Next: ${next.collection.name}.`;
+  $('solved-best').textContent = `${said ? `${said} ` : ''}Next: ${next.collection.name}.`;
   $('solved-next-label').textContent = `Play ${next.collection.name}`;
   $('solved-next').hidden = false;
   if (document.activeElement === $('solved-stay')) $('solved-next').focus();
@@ -416,7 +429,7 @@ function nextLevel() {
   $('solved').hidden = true;
   if (neighbours.next) go(playHash(neighbours.next));
   else if (nextAfter) go(`#/play/${nextAfter}`);
-  else go(`#/library/${play.state.level.collection_id}`);
+  else go(neighbours.unlisted ? '#/library' : `#/library/${play.state.level.collection_id}`);
 }
 
 /** Back in this tab: when the game moved on elsewhere, follow it. */

@@ -73,11 +73,13 @@ function fill(part, list, empty) {
     ['Solved', 'when'], ['', '']].map(([t, c]) => el('th', { scope: 'col', class: c, text: t })));
   table.replaceChildren(el('thead', {}, head), el('tbody', {}, ...list.entries.map(row)));
   table.hidden = list.entries.length === 0;
+  const mine = list.you;
+  // A guest's own solution shows to it alone: the board is not empty to it.
+  if (list.total === 0 && mine && !mine.listed) empty = 'Nobody is listed yet: sign up to be the first.';
   part.querySelector('.board-total').textContent = list.total === 0
     ? empty : `${list.total} player${list.total === 1 ? '' : 's'}`;
   const you = part.querySelector('.board-you');
   you.replaceChildren();
-  const mine = list.you;
   if (mine && !list.entries.some((e) => e.you)) {
     // The player's own entry, below the top.
     you.append(el('span', { class: 'you-rank', text: `Your rank: ${mine.rank}${mine.listed ? ` of ${list.total}` : ' (sign up to be listed)'}` }),

@@ -166,7 +166,9 @@ export function enter() {
   const who = $('title-user');
   const a = app.account;
   $('title-admin').hidden = !a?.admin;
-  who.textContent = a && a.username ? `Signed in as ${a.username}` : 'Playing as a guest: sign up to keep your progress on every device';
+  if (a && a.username) who.textContent = `Signed in as ${a.username}`;
+  else if (app.signedOut) who.textContent = `Signed out: log in as ${app.signedOut} again to keep your moves`;
+  else who.textContent = 'Playing as a guest: sign up to keep your progress on every device';
 }
 
 export function leave() {
