@@ -153,7 +153,7 @@ test('a played database migrated from 0012 keeps its boards and ranks new soluti
     // the solutions, and the guest's joining the account, are written as
     // the sokod of then wrote them, beside games it opened.
     const players = [first.client(), first.client(), first.client()];
-    let r = await players[0].post('/api/v1/account/signup', { username: 'keeper', password: 'a long password 1' });
+    const r = await players[0].post('/api/v1/account/signup', { username: 'keeper', password: 'a long password 1' });
     assert.equal(r.status, 201, show(r));
     const users = [];
     for (const [i, c] of players.entries()) {
