@@ -15,7 +15,17 @@
  * malloc_trim(0) gives back every whole page of every free block of every
  * arena (with madvise), at a cost that grows with the free blocks, a few
  * milliseconds for hundreds of them; so it runs once per HEAP_TRIM_BYTES
- * freed in bulk, not on every free. */
+ * freed in bulk, not on every free.
+ *
+ * The buffers of a request a step of a long game makes (its body of up to
+ * 128 KiB, the parsed text, the decoded steps, the copies the committer
+ * and the listeners keep: some 400 KiB) live until it is answered, and a
+ * request waiting for its commit holds them. glibc maps blocks of 128 KiB
+ * and more apart, but raises that size to the largest block freed (up to
+ * 32 MiB), so after the first such free they too come from the arenas and
+ * leave holes there when no game leaves the cache to trim them. A fixed
+ * threshold of 64 KiB keeps them mapped apart: unmapped when freed, for a
+ * few system calls per request of tens of thousands of steps. */
 #include "base/heap.h"
 
 #include <stdatomic.h>
@@ -26,6 +36,13 @@
 
 static atomic_size_t pending; /* bytes freed in bulk since the last trim */
 static atomic_bool trimming;  /* one trim at a time */
+
+void heap_setup(void)
+{
+#ifdef __GLIBC__
+    mallopt(M_MMAP_THRESHOLD, (int)HEAP_MAP_BYTES);
+#endif
+}
 
 void heap_freed(size_t bytes)
 {

@@ -5,8 +5,17 @@
 
 #include <stddef.h>
 
+/* Blocks of this size and more are mapped apart from the arenas. */
+#define HEAP_MAP_BYTES ((size_t)64 << 10)
+
 /* Bytes freed in bulk between two returns of the heap's free pages. */
 #define HEAP_TRIM_BYTES ((size_t)8 << 20)
+
+/* Sets the allocator up at start-up, before any thread is made: blocks of
+ * HEAP_MAP_BYTES and more (request bodies and the copies of their steps)
+ * are mapped on their own and unmapped when freed. This function can't
+ * fail; it does nothing without glibc. */
+void heap_setup(void);
 
 /* Notes that `bytes` were just freed in bulk (games leaving the cache);
  * once HEAP_TRIM_BYTES have been since the last time, gives the free pages
