@@ -25,7 +25,10 @@
  * 32 MiB), so after the first such free they too come from the arenas and
  * leave holes there when no game leaves the cache to trim them. A fixed
  * threshold of 64 KiB keeps them mapped apart: unmapped when freed, for a
- * few system calls per request of tens of thousands of steps. */
+ * few system calls per request of tens of thousands of steps. A game's raw
+ * window of history (64 KiB once it holds 16,384 entries) may be mapped,
+ * a mapping per such game in the cache, rounded up by one page that the
+ * cache does not count (6%). */
 #include "base/heap.h"
 
 #include <stdatomic.h>
