@@ -7,6 +7,7 @@
 #include "accounts/device.h"
 #include "accounts/shared_limits.h"
 #include "accounts/sweeper.h"
+#include "base/heap.h"
 #include "http/access_log.h"
 #include "http/daemon.h"
 #include "http/gzip_cache.h"
@@ -154,6 +155,7 @@ static int open_database(const struct config *cfg)
 
 int server_start(const struct config *cfg, unsigned *port)
 {
+    heap_setup();
     if (sodium_init() < 0) {
         fprintf(stderr, "sokod: libsodium failed to start\n");
         return -1;

@@ -1,6 +1,7 @@
 /* The live game cache: a hash table of games, least recently used first out. */
 #include "play/game_cache.h"
 
+#include "base/heap.h"
 #include "base/metrics.h"
 #include "storage/storage_codes.h"
 
@@ -57,9 +58,13 @@ static void destroy(struct live_game *g)
     free(g);
 }
 
-/* Drops unused games from the cold end until the cache fits its bound. */
-static void evict(void)
+/* Drops unused games from the cold end until the cache fits its bound.
+ * Returns the bytes freed, for heap_freed once the cache is unlocked: the
+ * allocator keeps what a game held, and what was freed between its blocks,
+ * until it is told to give it back. */
+static size_t evict(void)
 {
+    size_t freed = 0;
     if (total > limit && !filled) {
         filled = true;
         fprintf(stderr,
@@ -74,11 +79,13 @@ static void evict(void)
             lru_unlink(g);
             unchain(g);
             total -= g->bytes;
+            freed += g->bytes;
             destroy(g);
         }
         g = colder;
     }
     metrics_game_cache_bytes(total);
+    return freed;
 }
 
 void game_cache_setup(size_t bytes)
@@ -90,6 +97,7 @@ void game_cache_setup(size_t bytes)
 
 int game_cache_acquire(int64_t id, struct live_game **out)
 {
+    size_t freed = 0;
     pthread_mutex_lock(&cache_lock);
     struct live_game *g = bucket[slot(id)];
     while (g != NULL && g->id != id)
@@ -109,13 +117,14 @@ int game_cache_acquire(int64_t id, struct live_game **out)
         total += g->bytes;
         /* Held first, so that making room never frees the game itself. */
         g->refs++;
-        evict();
+        freed = evict();
     } else {
         lru_unlink(g);
         lru_push_front(g);
         g->refs++;
     }
     pthread_mutex_unlock(&cache_lock);
+    heap_freed(freed);
 
     pthread_mutex_lock(&g->lock);
     if (!g->valid) {
@@ -138,8 +147,9 @@ void game_cache_release(struct live_game *g)
     total = total - g->bytes + bytes;
     g->bytes = bytes;
     g->refs--;
-    evict();
+    size_t freed = evict();
     pthread_mutex_unlock(&cache_lock);
+    heap_freed(freed);
 }
 
 void game_cache_clear(void)

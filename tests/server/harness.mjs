@@ -145,7 +145,7 @@ export function sqlite(db, sql) {
 
 // Starts sokod; resolves to a server handle once it prints the port.
 // options: dir (temp folder), db, levels (folder; default: one with TEST_LEVELS),
-// args (more flags), env (more variables).
+// args (more flags), env (more variables), bin (another sokod binary).
 export async function startServer(options = {}) {
   const dir = options.dir ?? tempDir();
   const db = options.db ?? (BACKEND === 'postgresql' ? freshPgDatabase() : path.join(dir, 'data', 'sokod.db'));
@@ -156,7 +156,7 @@ export async function startServer(options = {}) {
     fs.writeFileSync(path.join(levels, 'tests.sok'), TEST_LEVELS);
   }
   const args = ['serve', '--port', '0', '--db', db, '--levels', levels, ...(options.args ?? [])];
-  const proc = spawn(SOKOD, args, {
+  const proc = spawn(options.bin ?? SOKOD, args, {
     env: sokodEnv(options.env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
