@@ -26,9 +26,15 @@ set(SOKOD_SERVER_ENV "SOKOD_BIN=$<TARGET_FILE:sokod>;SOKOD_SHARED_DIR=${SOKOD_SH
 # The route-cost test scales CPU and memory budgets for the sanitizers.
 if(SOKOD_SANITIZE)
   string(APPEND SOKOD_SERVER_ENV ";SOKOD_SANITIZED=1")
-  # What the allocator keeps of freed memory is measured on the C library's
-  # own malloc, which AddressSanitizer replaces: the memory test runs that
-  # part on a sokod built without sanitizers, sokod_plain (SOKOD_PLAIN_BIN).
+endif()
+# What the allocator keeps of freed memory is measured on the C library's
+# own malloc, which AddressSanitizer replaces: the memory test runs that
+# part on a sokod built without sanitizers, sokod_plain (SOKOD_PLAIN_BIN).
+# It takes minutes (games filled to the history cap from 24 addresses at
+# once), so it runs by hand: cmake -DSOKOD_SLOW_TESTS=ON, then ctest -R
+# server_memory.
+option(SOKOD_SLOW_TESTS "Build sokod_plain and run the memory test's allocator part" OFF)
+if(SOKOD_SANITIZE AND SOKOD_SLOW_TESTS)
   add_library(soko_core_plain STATIC ${SOKO_CORE_SOURCES})
   target_include_directories(soko_core_plain PUBLIC ${CMAKE_SOURCE_DIR}/core)
   target_compile_options(soko_core_plain PRIVATE ${SOKOD_WARNINGS} -ffreestanding -fno-sanitize=all)

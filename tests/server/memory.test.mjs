@@ -298,7 +298,7 @@ async function fillFrom(server, levelId, address, letters) {
   }
 }
 
-test('games filled to the cap at once leave sokod within the cache bound plus 64 MiB, and give back what the cache let go', { skip: PLAIN ? false : 'needs a sokod without sanitizers (SOKOD_PLAIN_BIN)' }, async () => {
+test('games filled to the cap at once leave sokod within the cache bound plus 64 MiB, and give back what the cache let go', { skip: PLAIN ? false : 'needs a sokod without sanitizers: cmake -DSOKOD_SLOW_TESTS=ON builds sokod_plain (minutes; run by hand)' }, async () => {
   // Three times the games that the cache holds at the cap, played at once
   // from as many addresses: each request finds its game evicted and
   // rebuilds it from the log, so games keep leaving memory.
