@@ -89,6 +89,28 @@ int solver_solve_game(const soko_game *g, const solver_options *opt, solver_resu
  * SOLVER_UNSOLVABLE (the position is lost). Returns out->status. */
 int solver_hint(const soko_game *g, const solver_options *opt, solver_result *out);
 
+/* What the optimiser makes fewer first. */
+enum {
+    SOLVER_METRIC_MOVES = 0, /* moves, then pushes */
+    SOLVER_METRIC_PUSHES = 1 /* pushes, then moves */
+};
+
+/* Looks for a solution of lvl shorter in `metric` than the given one
+ * (lurd[0..len), LURD text as soko_lurd_decode reads it), among the
+ * positions near those it passes through: boxes moved off their squares
+ * along it, a few at a time and a few squares away, then more and
+ * farther, as YASC's optimiser does (see optimise.c). Each better solution
+ * found becomes the centre of the next search. opt's time, memory, node
+ * limits and cancel flag bound the call (its other fields are not used;
+ * NULL for no bound but the default memory). Fills *out: SOLVER_SOLVED
+ * with out->lurd a solution replayed on the core, never longer in the
+ * metric than the given one (which it is, written plainly, when nothing
+ * shorter was found; out->reason says which); or SOLVER_UNKNOWN when the
+ * text is not a solution of lvl or memory runs out, with out->reason
+ * saying so. Release out with solver_result_free. Returns out->status. */
+int solver_optimise(const soko_level *lvl, const char *lurd, uint32_t len, int metric,
+                    const solver_options *opt, solver_result *out);
+
 /* Frees what a result owns and clears it. Accepts a cleared result. */
 void solver_result_free(solver_result *r);
 
