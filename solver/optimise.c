@@ -180,15 +180,16 @@ static int vicinity_build(optimiser *o, vicinity *v, uint32_t r)
         if (v->boxes == 0)
             rc = vicinity_add(v, entry_key(h), SOLVER_NONE, SOLVER_NONE);
         for (uint32_t i = 0; i < n && v->boxes >= 1 && rc == 0; i++) {
-            uint64_t hi = h ^ b->zbox[box[i]];
+            uint64_t without_i = h ^ b->zbox[box[i]];
             if (v->boxes == 1) {
-                rc = vicinity_add(v, entry_key(hi), box[i], SOLVER_NONE);
+                rc = vicinity_add(v, entry_key(without_i), box[i], SOLVER_NONE);
                 continue;
             }
+            /* a pair is stored once, its squares in ascending order */
             for (uint32_t j = i + 1; j < n && rc == 0; j++) {
                 uint16_t lo = box[i] < box[j] ? box[i] : box[j];
-                uint16_t hi_sq = box[i] < box[j] ? box[j] : box[i];
-                rc = vicinity_add(v, entry_key(hi ^ b->zbox[box[j]]), lo, hi_sq);
+                uint16_t high = box[i] < box[j] ? box[j] : box[i];
+                rc = vicinity_add(v, entry_key(without_i ^ b->zbox[box[j]]), lo, high);
             }
         }
         if (rc < 0) {
