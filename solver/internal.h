@@ -190,19 +190,20 @@ int solver_corral_find(solver_corral *c, const solver_board *b, const uint16_t *
 
 /* One stored position. Its packed box set lives beside it in the table. */
 typedef struct solver_node {
-    uint64_t hash;     /* Zobrist hash of the boxes and the normalised player */
-    uint32_t parent;   /* the node it was reached from, or SOLVER_NIL */
-    uint32_t next;     /* the link to the next node in the same hash bucket (see table.c) */
-    uint16_t player;   /* the player's normalised square */
-    uint16_t g;        /* pushes from the start along the best path known */
-    uint16_t h;        /* the lower bound on the pushes still needed */
-    uint16_t from;     /* the box move from the parent: the box's square before... */
-    uint16_t to;       /* ...and after it */
-    uint16_t on_goals; /* boxes on goals */
-    uint8_t closed;    /* expanded, and not reopened since */
-    uint8_t regions;   /* areas of empty squares the player cannot reach, at most 255 */
-    uint8_t run;       /* pushes near their last one since one that was not, at most 255 */
-    uint8_t weight;    /* pushes from the start that brought no box home and joined no areas */
+    uint64_t hash;      /* Zobrist hash of the boxes and the normalised player */
+    uint32_t parent;    /* the node it was reached from, or SOLVER_NIL */
+    uint32_t next;      /* the link to the next node in the same hash bucket (see table.c) */
+    uint16_t player;    /* the player's normalised square */
+    uint16_t g;         /* pushes from the start along the best path known */
+    uint16_t h;         /* the lower bound on the pushes still needed */
+    uint16_t from;      /* the box move from the parent: the box's square before... */
+    uint16_t to;        /* ...and after it */
+    uint16_t on_goals;  /* boxes on goals */
+    uint8_t closed : 1; /* expanded, and not reopened since */
+    uint8_t plan : 7;   /* boxes out of the goal rooms' plans (see search.c), at most 127 */
+    uint8_t regions;    /* areas of empty squares the player cannot reach, at most 255 */
+    uint8_t run;        /* pushes near their last one since one that was not, at most 255 */
+    uint8_t weight;     /* pushes from the start that brought no box home and joined no areas */
 } solver_node;
 
 #define SOLVER_NIL 0xFFFFFFFFu

@@ -31,7 +31,8 @@ enum {
     SOLVER_WITHOUT_PATTERNS = 1u << 3,   /* no deadlock patterns learnt from corral searches */
     SOLVER_WITHOUT_FEATURES = 1u << 4,   /* no feature-space list taking every cell in turn */
     SOLVER_WITHOUT_PULL = 1u << 5,       /* no search from the solved position meeting the others */
-    SOLVER_WITHOUT_ADVICE = 1u << 6      /* no box brought to a goal room's next goal in one move */
+    SOLVER_WITHOUT_ADVICE = 1u << 6,     /* no box brought to a goal room's next goal in one move */
+    SOLVER_WITHOUT_PLAN = 1u << 7        /* no feature of boxes out of the goal rooms' plans */
 };
 
 /* Techniques on trial, off unless a call asks for them: measured, they do
