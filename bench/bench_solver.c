@@ -13,7 +13,7 @@
  * busy the machine is, for comparing versions of the solver. WITHOUT names
  * techniques the solver does without, separated by commas (advice,
  * features, goal-cuts, packing, patterns, plan, pull, push-order), and
- * techniques on trial it uses with a leading "+" (+relevance), to measure
+ * techniques on trial it uses with a leading "+" (+relevance, +replan), to measure
  * what each one buys with the same binary. */
 #include "bench_env.h"
 #include "soko.h"
@@ -76,7 +76,7 @@ static long without_bits(const char *list, uint32_t *with)
                  {"push-order", SOLVER_WITHOUT_PUSH_ORDER}, {"patterns", SOLVER_WITHOUT_PATTERNS},
                  {"features", SOLVER_WITHOUT_FEATURES},     {"pull", SOLVER_WITHOUT_PULL},
                  {"advice", SOLVER_WITHOUT_ADVICE},         {"plan", SOLVER_WITHOUT_PLAN},
-                 {"+relevance", SOLVER_WITH_RELEVANCE}};
+                 {"+relevance", SOLVER_WITH_RELEVANCE},     {"+replan", SOLVER_WITH_REPLAN}};
     long bits = 0;
     while (*list != '\0') {
         size_t len = strcspn(list, ",");

@@ -203,6 +203,7 @@ static int setup(search *s, const solver_search_args *args)
         s->sub.learn = &s->patterns;
     if (args->macros && solver_macros_build(&s->macros, b, args->boxes, args->player) < 0)
         return -1;
+    s->macros.replan = (args->options->with & SOLVER_WITH_REPLAN) != 0;
     return 0;
 }
 

@@ -38,7 +38,8 @@ enum {
 /* Techniques on trial, off unless a call asks for them: measured, they do
  * not pay on the whole yet. */
 enum {
-    SOLVER_WITH_RELEVANCE = 1u << 0 /* relevance cuts: pushes far off the last ones wait */
+    SOLVER_WITH_RELEVANCE = 1u << 0, /* relevance cuts: pushes far off the last ones wait */
+    SOLVER_WITH_REPLAN = 1u << 1     /* a room's packing order worked out again when it breaks */
 };
 
 /* How one call searches, and its bounds. A zero limit means "no limit",
