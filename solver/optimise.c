@@ -144,8 +144,7 @@ static uint64_t entry_key(uint64_t key)
 }
 
 /* Builds the vicinity of the best solution's positions for round r.
- * Returns 0, or -1 when it would not fit the memory (the round is then
- * skipped) or memory runs out. */
+ * Returns 0, or -1 when it would not fit the memory or memory runs out. */
 static int vicinity_build(optimiser *o, vicinity *v, uint32_t r)
 {
     const solver_board *b = o->b;
@@ -598,8 +597,9 @@ static void run_rounds(optimiser *o)
     for (uint32_t r = 0; r < NROUNDS && !o->stopped;) {
         vicinity v;
         if (vicinity_build(o, &v, r) < 0) {
-            r++;
-            continue;
+            /* the next rounds' vicinities are no smaller */
+            o->stopped = true;
+            break;
         }
         int found = search_round(o, &v);
         free(v.slot);
