@@ -4,6 +4,7 @@
 #include "check.h"
 #include "level_util.h"
 #include "solver.h"
+#include "test_rand.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -295,6 +296,85 @@ static void finds_the_optimum_of_two_box_levels(void)
     }
 }
 
+/* A solution that wanders: `steps` random steps from the start (a seeded
+ * walk, the boxes pushed about on the way), then the solver's solution
+ * from there. NULL when the walk lost the level. The caller frees it. */
+static char *wandering_solution(const soko_level *lvl, uint32_t seed, uint32_t steps)
+{
+    static soko_game g;
+    static soko_entry_t history[4096];
+    soko_game_init(&g, lvl, SOKO_RULE_STANDARD, history, 4096);
+    uint32_t state = seed;
+    for (uint32_t k = 0; k < steps; k++)
+        soko_game_step(&g, (int)test_rand(&state, 4));
+    solver_result r;
+    if (solver_solve_game(&g, NULL, &r) != SOLVER_SOLVED) {
+        solver_result_free(&r);
+        return NULL;
+    }
+    size_t rest = strlen(r.lurd);
+    char *text = malloc(g.moves + rest + 1);
+    int32_t len = soko_lurd_encode(&g, text, g.moves + 1);
+    CHECK(len >= 0);
+    memcpy(text + (len > 0 ? len : 0), r.lurd, rest + 1);
+    solver_result_free(&r);
+    return text;
+}
+
+/* With two boxes, a solution that first pushes the boxes about at random
+ * still comes back as the optimum, in both metrics: the rounds widen
+ * until two boxes may stand anywhere. Seeded walks on hand-made levels. */
+static void finds_the_optimum_from_a_wandering_solution(void)
+{
+    static const char *const levels[] = {
+        "#######\n"
+        "#     #\n"
+        "# $$  #\n"
+        "#  #. #\n"
+        "# @  .#\n"
+        "#######\n",
+
+        "########\n"
+        "#..    #\n"
+        "# ## $ #\n"
+        "#    $@#\n"
+        "#  #   #\n"
+        "########\n",
+    };
+    uint32_t checked = 0;
+    for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++) {
+        soko_level *lvl = level_from_text(levels[i]);
+        if (lvl == NULL)
+            continue;
+        for (uint32_t seed = 1; seed <= 6; seed++) {
+            char *given = wandering_solution(lvl, seed * 7919, 40);
+            if (given == NULL)
+                continue;
+            for (int metric = SOLVER_METRIC_MOVES; metric <= SOLVER_METRIC_PUSHES; metric++) {
+                uint32_t bm, bp;
+                if (!brute_force(lvl, metric, 3000000, &bm, &bp))
+                    continue;
+                note("level %zu, seed %u, metric %s: given %s; optimum %u moves, %u pushes", i + 1,
+                     seed, metric_name(metric), given, bm, bp);
+                solver_result r;
+                CHECK_INT(solver_optimise(lvl, given, (uint32_t)strlen(given), metric, NULL, &r),
+                          SOLVER_SOLVED);
+                if (r.status == SOLVER_SOLVED) {
+                    check_replays(lvl, &r);
+                    CHECK_MSG(r.moves == bm && r.pushes == bp,
+                              "level %zu, seed %u, metric %s: %u moves, %u pushes", i + 1, seed,
+                              metric_name(metric), r.moves, r.pushes);
+                    checked++;
+                }
+                solver_result_free(&r);
+            }
+            free(given);
+        }
+        free(lvl);
+    }
+    CHECK_MSG(checked >= 8, "only %u wandering solutions checked", checked);
+}
+
 /* The Microban levels the brute force settles: never shorter than the
  * optimum (the brute force and the optimiser check each other), never
  * longer than the given solution, always replayed; with two boxes or
@@ -375,6 +455,7 @@ static void a_limit_returns_the_given_solution(void)
 int main(void)
 {
     RUN(finds_the_optimum_of_two_box_levels);
+    RUN(finds_the_optimum_from_a_wandering_solution);
     RUN(never_beats_the_brute_force_on_microban);
     RUN(refuses_what_is_no_solution);
     RUN(a_limit_returns_the_given_solution);
