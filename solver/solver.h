@@ -1,14 +1,17 @@
 /* The Sokoban solver: finds a solution of a level, or of a game from where it
- * stands, under the standard rule.
+ * stands, under the standard rule; and shortens a solution it is given.
  *
  * Native only (it allocates): a search over pushes with a transposition
  * table, a minimum-matching lower bound, packing progress, a feature-space
- * list that takes every kind of progress in turn, dead squares, freeze
+ * list that takes every kind of progress in turn (boxes home, areas cut
+ * off, boxes out of the goal rooms' plans), dead squares, freeze
  * deadlocks, PI-corral pruning, deadlock patterns learnt during the search,
  * goal-room and tunnel macros, and a search pulling boxes back from the
- * solved position to meet the others; relevance cuts on request. Each call
- * owns all of its memory, so calls in several threads at once are safe.
- * Solutions are LURD text that replays on the core. */
+ * solved position to meet the others; relevance cuts and packing orders
+ * worked out again on request. The optimiser searches the positions near
+ * those of a given solution. Each call owns all of its memory, so calls in
+ * several threads at once are safe. Solutions are LURD text that replays
+ * on the core. */
 #ifndef SOLVER_H
 #define SOLVER_H
 
