@@ -17,6 +17,7 @@ static const struct command commands[] = {
     {"import", cli_import, "import level files into the database"},
     {"admin", cli_admin, "create admin accounts; grant and revoke the admin right"},
     {"solve", cli_solve, "solve the levels of level files and print their solutions"},
+    {"optimise", cli_optimise, "make the solutions written in level files shorter"},
     {"generate", cli_generate, "generate solvable levels from a seed"},
     {"backup", cli_backup, "copy the database to a file, safely while the server runs"},
     {"restore", cli_restore, "replace the database with a backup (the server stopped)"},

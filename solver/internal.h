@@ -190,19 +190,20 @@ int solver_corral_find(solver_corral *c, const solver_board *b, const uint16_t *
 
 /* One stored position. Its packed box set lives beside it in the table. */
 typedef struct solver_node {
-    uint64_t hash;     /* Zobrist hash of the boxes and the normalised player */
-    uint32_t parent;   /* the node it was reached from, or SOLVER_NIL */
-    uint32_t next;     /* the link to the next node in the same hash bucket (see table.c) */
-    uint16_t player;   /* the player's normalised square */
-    uint16_t g;        /* pushes from the start along the best path known */
-    uint16_t h;        /* the lower bound on the pushes still needed */
-    uint16_t from;     /* the box move from the parent: the box's square before... */
-    uint16_t to;       /* ...and after it */
-    uint16_t on_goals; /* boxes on goals */
-    uint8_t closed;    /* expanded, and not reopened since */
-    uint8_t regions;   /* areas of empty squares the player cannot reach, at most 255 */
-    uint8_t run;       /* pushes near their last one since one that was not, at most 255 */
-    uint8_t weight;    /* pushes from the start that brought no box home and joined no areas */
+    uint64_t hash;      /* Zobrist hash of the boxes and the normalised player */
+    uint32_t parent;    /* the node it was reached from, or SOLVER_NIL */
+    uint32_t next;      /* the link to the next node in the same hash bucket (see table.c) */
+    uint16_t player;    /* the player's normalised square */
+    uint16_t g;         /* pushes from the start along the best path known */
+    uint16_t h;         /* the lower bound on the pushes still needed */
+    uint16_t from;      /* the box move from the parent: the box's square before... */
+    uint16_t to;        /* ...and after it */
+    uint16_t on_goals;  /* boxes on goals */
+    uint8_t closed : 1; /* expanded, and not reopened since */
+    uint8_t plan : 7;   /* boxes out of the goal rooms' plans (see search.c), at most 127 */
+    uint8_t regions;    /* areas of empty squares the player cannot reach, at most 255 */
+    uint8_t run;        /* pushes near their last one since one that was not, at most 255 */
+    uint8_t weight;     /* pushes from the start that brought no box home and joined no areas */
 } solver_node;
 
 #define SOLVER_NIL 0xFFFFFFFFu
@@ -304,6 +305,13 @@ int solver_boxpath_find(solver_boxpath *bp, const solver_board *b, const uint16_
 /* A goal room and the order its goals are filled in (see macro.c). */
 #define SOLVER_MAX_ENTRIES 16
 
+/* A goal the room fills next once it holds a set of goals that is not a
+ * start of its order: a packing order worked out again (see macro.c). */
+typedef struct solver_plan {
+    uint64_t held; /* the hash of the goals held (0: an empty slot) */
+    uint16_t next; /* the goal filled next, or NONE when no order is left */
+} solver_plan;
+
 typedef struct solver_room {
     uint32_t size; /* squares of the room */
     uint16_t *squares;
@@ -311,14 +319,20 @@ typedef struct solver_room {
     uint16_t *order; /* the goals, first filled first */
     uint32_t ngates;
     uint16_t gate[SOLVER_MAX_ENTRIES]; /* the squares around the room, its entrances */
+    uint32_t nentries;
+    uint16_t *entries;  /* the pushes in: entrance square and room square, in pairs */
+    solver_plan *plans; /* orders worked out again, by the goals held */
 } solver_room;
 
 typedef struct solver_macros {
+    const solver_board *b;
     solver_boxpath path; /* work space for the pushes of a macro */
     uint32_t nrooms;
     solver_room *room;
     uint16_t *room_of;     /* the room of each square, or NONE */
     uint16_t *entrance_of; /* the room each square is an entrance of, or NONE */
+    bool replan;           /* work the order out again when the room breaks it */
+    uint16_t *work;        /* work space for that: 3 * (nsq + 1) squares */
 } solver_macros;
 
 /* Finds the goal rooms of the board for the start position (boxes and
@@ -336,9 +350,11 @@ int solver_macros_room_push(solver_macros *m, const solver_board *b, uint16_t *o
                             uint16_t to, uint16_t *goal, uint16_t *player);
 
 /* The goal room r fills next, when it holds the goals before it in its
- * packing order and no other box (occ marking the boxes); otherwise
+ * packing order and no other box (occ marking the boxes); or, with
+ * m->replan, when every box in it stands on a goal and an order of the
+ * goals left exists with those held, the first of that order. Otherwise
  * SOLVER_NONE. */
-uint16_t solver_macros_next_goal(const solver_macros *m, const uint16_t *occ, uint32_t r);
+uint16_t solver_macros_next_goal(solver_macros *m, const uint16_t *occ, uint32_t r);
 
 /* When the push from `from` to `to` (direction dir) takes a box into a
  * tunnel off goal with the player walled in behind it, the box goes on

@@ -6,7 +6,14 @@
  * pass finds the order: from the full room (the rest of the level empty),
  * take out a box that can still be brought in from an entrance with the
  * others in place, the player walking out again. Taking a box out never
- * stops another, so the pass fails only when no order exists. */
+ * stops another, so the pass fails only when no order exists.
+ *
+ * On request (SOLVER_WITH_REPLAN) an order that breaks is worked out
+ * again: when the boxes in a room all stand on goals that are not a start
+ * of its order (a box came in by single pushes, as the boxes standing on
+ * the entrances at the start must in XSokoban 24), the same pass orders
+ * the goals left with those held, and the macros and the advisor go on
+ * by that order. The orders are kept by the set of goals held. */
 #include "internal.h"
 
 #include <stdlib.h>
@@ -21,6 +28,8 @@
 #define MAX_CUT 3
 /* ...and the most entrance squares of a room made of goals alone. */
 #define MAX_BOUNDARY 12
+/* Orders worked out again kept per room: a power of two. */
+#define PLAN_SLOTS 4096
 
 typedef struct finder {
     const solver_board *b;
@@ -109,27 +118,24 @@ static int entry_path(const solver_board *b, const solver_room *room, entry e, u
     return -1;
 }
 
-/* Works out the packing order of the room, boxes coming in by the entries.
- * Returns 0, or -1 when no order exists. */
-static int packing_order(const solver_board *b, solver_room *room, const entry *entries,
-                         uint32_t ne, solver_boxpath *bp, uint16_t *occ)
+/* Puts goals[0..n) of the room in the order they fill, boxes coming in by
+ * the entries, with the goals held[0..nheld) full all along. Returns 0, or
+ * -1 when no order exists. */
+static int order_goals(const solver_board *b, const solver_room *room, const entry *entries,
+                       uint32_t ne, solver_boxpath *bp, uint16_t *occ, uint16_t *goals, uint32_t n,
+                       const uint16_t *held, uint32_t nheld)
 {
-    uint32_t n = 0;
     memset(occ, 0, b->nsq * sizeof *occ);
-    for (uint32_t k = 0; k < room->size; k++) {
-        uint16_t s = room->squares[k];
-        if (b->goal[s]) {
-            occ[s] = 1;
-            room->order[n++] = s;
-        }
-    }
-    room->ngoals = n;
+    for (uint32_t k = 0; k < n; k++)
+        occ[goals[k]] = 1;
+    for (uint32_t k = 0; k < nheld; k++)
+        occ[held[k]] = 1;
     for (uint32_t left = n; left > 0; left--) {
         /* the goal packed last among those left: reached from the most
          * entries, then with the fewest pushes, so that deep goals fill first */
         int best = -1, best_entries = 0, best_pushes = 0;
         for (uint32_t i = 0; i < left; i++) {
-            uint16_t g = room->order[i];
+            uint16_t g = goals[i];
             occ[g] = 0;
             int reached = 0, pushes = 0;
             for (uint32_t k = 0; k < ne; k++) {
@@ -147,18 +153,35 @@ static int packing_order(const solver_board *b, solver_room *room, const entry *
         }
         if (best < 0)
             return -1;
-        uint16_t g = room->order[best];
-        room->order[best] = room->order[left - 1];
-        room->order[left - 1] = g;
+        uint16_t g = goals[best];
+        goals[best] = goals[left - 1];
+        goals[left - 1] = g;
         occ[g] = 0;
     }
     return 0;
+}
+
+/* Works out the packing order of the room, boxes coming in by the entries.
+ * Returns 0, or -1 when no order exists. */
+static int packing_order(const solver_board *b, solver_room *room, const entry *entries,
+                         uint32_t ne, solver_boxpath *bp, uint16_t *occ)
+{
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < room->size; k++) {
+        uint16_t s = room->squares[k];
+        if (b->goal[s])
+            room->order[n++] = s;
+    }
+    room->ngoals = n;
+    return order_goals(b, room, entries, ne, bp, occ, room->order, n, NULL, 0);
 }
 
 static void free_room(solver_room *room)
 {
     free(room->order);
     free(room->squares);
+    free(room->entries);
+    free(room->plans);
 }
 
 /* True when the room (marked in `in`) is a dead end: its entrances all open
@@ -220,9 +243,15 @@ static int try_room(solver_macros *m, finder *f, solver_boxpath *bp, uint16_t *o
         return 0;
     room.order = malloc((size + 1) * sizeof *room.order);
     room.squares = malloc((size + 1) * sizeof *room.squares);
-    if (!room.order || !room.squares) {
+    room.entries = malloc(2 * ne * sizeof *room.entries);
+    if (!room.order || !room.squares || !room.entries) {
         free_room(&room);
         return -1;
+    }
+    room.nentries = ne;
+    for (uint32_t k = 0; k < ne; k++) {
+        room.entries[2 * k] = entries[k].from;
+        room.entries[2 * k + 1] = entries[k].to;
     }
     memcpy(room.squares, f->queue, size * sizeof *room.squares);
     if (packing_order(b, &room, entries, ne, bp, occ) < 0) {
@@ -376,9 +405,12 @@ int solver_macros_build(solver_macros *m, const solver_board *b, const uint16_t 
                         uint16_t player)
 {
     memset(m, 0, sizeof *m);
+    m->b = b;
     m->room_of = malloc((b->nsq + 1) * sizeof *m->room_of);
     m->entrance_of = malloc((b->nsq + 1) * sizeof *m->entrance_of);
-    if (m->room_of == NULL || m->entrance_of == NULL || solver_boxpath_init(&m->path, b) < 0)
+    m->work = malloc(3 * ((size_t)b->nsq + 1) * sizeof *m->work);
+    if (m->room_of == NULL || m->entrance_of == NULL || m->work == NULL ||
+        solver_boxpath_init(&m->path, b) < 0)
         return -1;
     for (uint32_t s = 0; s < b->nsq; s++)
         m->room_of[s] = m->entrance_of[s] = SOLVER_NONE;
@@ -458,6 +490,7 @@ void solver_macros_free(solver_macros *m)
     free(m->room);
     free(m->room_of);
     free(m->entrance_of);
+    free(m->work);
     solver_boxpath_free(&m->path);
     memset(m, 0, sizeof *m);
 }
@@ -479,10 +512,76 @@ static int next_goal(const solver_macros *m, const uint16_t *occ, uint32_t r, ui
     return (int)j;
 }
 
-uint16_t solver_macros_next_goal(const solver_macros *m, const uint16_t *occ, uint32_t r)
+/* The goal room r fills next when the boxes in it but the one on `skip`
+ * (NONE for none) all stand on goals that do not start its order: the
+ * first of an order of the goals left worked out with those held, kept in
+ * the room's plans with the goals held after each of its steps. NONE when
+ * a box stands off a goal, or no order is left. */
+/* A set of goals held as a key of the plans: its hash, 0 (an empty
+ * slot) taken as 1. */
+static uint64_t plan_key(uint64_t hash)
+{
+    return hash != 0 ? hash : 1;
+}
+
+static uint16_t replanned(solver_macros *m, const uint16_t *occ, uint32_t r, uint16_t skip)
+{
+    const solver_board *b = m->b;
+    solver_room *room = &m->room[r];
+    uint16_t *work = m->work, *held = work + b->nsq + 1, *goals = held + room->ngoals;
+    uint32_t nheld = 0, n = 0;
+    uint64_t held_hash = 0;
+    for (uint32_t k = 0; k < room->ngoals; k++) {
+        uint16_t g = room->order[k];
+        if (occ[g] != 0 && g != skip) {
+            held[nheld++] = g;
+            held_hash ^= b->zbox[g];
+        }
+    }
+    for (uint32_t i = 0; i < room->size; i++) {
+        uint16_t x = room->squares[i];
+        if (occ[x] != 0 && x != skip && !b->goal[x])
+            return SOLVER_NONE;
+    }
+    if (nheld == room->ngoals)
+        return SOLVER_NONE;
+    uint64_t key = plan_key(held_hash);
+    if (room->plans == NULL)
+        room->plans = calloc(PLAN_SLOTS, sizeof *room->plans);
+    if (room->plans == NULL)
+        return SOLVER_NONE;
+    solver_plan *slot = &room->plans[key & (PLAN_SLOTS - 1)];
+    if (slot->held == key)
+        return slot->next;
+    for (uint32_t k = 0; k < room->ngoals; k++)
+        if (occ[room->order[k]] == 0 || room->order[k] == skip)
+            goals[n++] = room->order[k];
+    entry entries[4 * MAX_BOUNDARY];
+    for (uint32_t k = 0; k < room->nentries; k++)
+        entries[k] = (entry){room->entries[2 * k], room->entries[2 * k + 1]};
+    int rc = order_goals(b, room, entries, room->nentries, &m->path, work, goals, n, held, nheld);
+    if (rc < 0) {
+        slot->held = key;
+        slot->next = SOLVER_NONE;
+        return SOLVER_NONE;
+    }
+    /* the order holds for the goals held after each of its steps too */
+    for (uint32_t k = 0; k < n; k++) {
+        key = plan_key(held_hash);
+        solver_plan *p = &room->plans[key & (PLAN_SLOTS - 1)];
+        p->held = key;
+        p->next = goals[k];
+        held_hash ^= b->zbox[goals[k]];
+    }
+    return goals[0];
+}
+
+uint16_t solver_macros_next_goal(solver_macros *m, const uint16_t *occ, uint32_t r)
 {
     int j = next_goal(m, occ, r, 0);
-    return j < 0 ? SOLVER_NONE : m->room[r].order[j];
+    if (j >= 0)
+        return m->room[r].order[j];
+    return m->replan ? replanned(m, occ, r, SOLVER_NONE) : SOLVER_NONE;
 }
 
 int solver_macros_room_push(solver_macros *m, const solver_board *b, uint16_t *occ, uint16_t from,
@@ -494,17 +593,19 @@ int solver_macros_room_push(solver_macros *m, const solver_board *b, uint16_t *o
     const solver_room *room = &m->room[r];
     /* the room must hold the first j goals of its order and the new box only */
     int next = next_goal(m, occ, r, 1);
-    if (next < 0)
+    uint16_t target = next >= 0 ? room->order[next] : SOLVER_NONE;
+    if (next < 0 && m->replan)
+        target = replanned(m, occ, r, to);
+    if (target == SOLVER_NONE)
         return -1;
-    uint32_t j = (uint32_t)next;
     /* the way on is searched in the real position, other boxes in place */
     uint16_t kept = occ[to], end;
     occ[to] = 0;
-    int pushes = solver_boxpath_find(&m->path, b, occ, to, room->order[j], from, &end);
+    int pushes = solver_boxpath_find(&m->path, b, occ, to, target, from, &end);
     occ[to] = kept;
     if (pushes < 0)
         return -1;
-    *goal = room->order[j];
+    *goal = target;
     *player = pushes == 0 ? from : end;
     return pushes;
 }

@@ -2,8 +2,8 @@
  * normalised square. One or more open lists order the same nodes by their
  * own mixes of g (pushes made), h (the matching bound), the areas the boxes
  * cut off and the boxes off goals, and are popped in turn; a feature-space
- * list sorts them into cells by boxes home and areas cut off first, and
- * takes the cells in turn. Pushes onto dead squares, into freeze
+ * list sorts them into cells by boxes home, areas cut off and boxes out of
+ * the goal rooms' plans first, and takes the cells in turn. Pushes onto dead squares, into freeze
  * deadlocks, into goals walled off by frozen boxes, or into positions
  * without an assignment of boxes to goals are never stored; a PI-corral
  * narrows the pushes tried; a corral whose boxes cannot reach goals on
@@ -25,9 +25,11 @@
 #define MATCH_CACHE 4096
 #define MATCH_CACHE_BYTES ((uint64_t)4 << 20)
 
-/* A feature-space list's cells: boxes home by areas cut off, these many
- * counts of areas (the last one for these many and more). */
+/* A feature-space list's cells: boxes home by areas cut off by boxes out
+ * of plan, these many counts of areas and of boxes out of plan (the last
+ * one for these many and more). */
 #define CELL_REGIONS 8
+#define CELL_PLAN 3
 
 /* The kept assignments, flat: slot k's duals and matches at k * (n + 1). */
 typedef struct match_cache {
@@ -64,6 +66,7 @@ struct search {
     solver_sub sub;
     solver_patterns patterns; /* learnt deadlocks, when the search learns them */
     bool learn;
+    bool plan;            /* the feature-space lists take boxes out of plan as a feature */
     solver_relevance rel; /* no table when the search makes no relevance cuts */
     bool macro_used;      /* a macro or a cut narrowed the search: exhausting it proves nothing */
     uint16_t *box;        /* the expanded node's boxes, in the order of its assignment's rows */
@@ -191,13 +194,16 @@ static int setup(search *s, const solver_search_args *args)
         return -1;
     if (solver_sub_init(&s->sub, b) < 0)
         return -1;
+    s->plan = args->macros && !(args->options->without & SOLVER_WITHOUT_PLAN);
+    uint32_t ncells = (b->nboxes + 1) * CELL_REGIONS * (s->plan ? CELL_PLAN : 1);
     for (uint32_t q = 0; q < args->queues; q++)
-        if (args->cells[q] && solver_cells_init(&s->cells[q], (b->nboxes + 1) * CELL_REGIONS) < 0)
+        if (args->cells[q] && solver_cells_init(&s->cells[q], ncells) < 0)
             return -1;
     if (s->learn)
         s->sub.learn = &s->patterns;
     if (args->macros && solver_macros_build(&s->macros, b, args->boxes, args->player) < 0)
         return -1;
+    s->macros.replan = (args->options->with & SOLVER_WITH_REPLAN) != 0;
     return 0;
 }
 
@@ -252,7 +258,10 @@ static int enqueue(search *s, uint32_t i)
             uint32_t regions = n->regions < CELL_REGIONS ? n->regions : CELL_REGIONS - 1;
             uint64_t item = ((uint64_t)n->weight << 56) | ((f > 0xFFFFFF ? 0xFFFFFF : f) << 32) |
                             (SOLVER_NIL - i);
-            err = solver_cells_push(&s->cells[q], n->on_goals * CELL_REGIONS + regions, item);
+            uint32_t cell = n->on_goals * CELL_REGIONS + regions;
+            if (s->plan)
+                cell = cell * CELL_PLAN + (n->plan < CELL_PLAN ? n->plan : CELL_PLAN - 1);
+            err = solver_cells_push(&s->cells[q], cell, item);
             open_bytes += s->cells[q].bytes;
         } else {
             uint64_t item =
@@ -340,6 +349,34 @@ static uint8_t count_regions(search *s)
         }
     }
     return (uint8_t)regions;
+}
+
+/* Boxes out of the goal rooms' plans (after the out-of-plan feature of
+ * Festival's FESS search), for a room not yet full: the boxes on its
+ * entrances, which stop the boxes behind them from coming in, and, when
+ * the boxes inside do not hold a start of its packing order, those too:
+ * they must come out again, or be packed against the order, before the
+ * room's macros and advice can go on. */
+static uint8_t out_of_plan(search *s)
+{
+    solver_macros *m = &s->macros;
+    uint32_t count = 0;
+    for (uint32_t r = 0; r < m->nrooms; r++) {
+        const solver_room *room = &m->room[r];
+        uint32_t inside = 0, home = 0;
+        for (uint32_t k = 0; k < room->size; k++) {
+            uint16_t x = room->squares[k];
+            inside += s->occ[x] != 0;
+            home += s->occ[x] != 0 && s->b->goal[x];
+        }
+        if (home == room->ngoals)
+            continue;
+        for (uint32_t k = 0; k < room->ngates; k++)
+            count += s->occ[room->gate[k]] != 0;
+        if (inside > 0 && solver_macros_next_goal(m, s->occ, r) == SOLVER_NONE)
+            count += inside;
+    }
+    return (uint8_t)(count < 127 ? count : 127);
 }
 
 /* Whether square x is near where one of the last RELEVANCE_MEMORY pushes
@@ -441,6 +478,7 @@ static bool try_move(search *s, uint32_t parent, uint64_t parent_hash, uint16_t 
     n->from = from;
     n->to = to;
     n->regions = count_regions(s);
+    n->plan = s->plan ? out_of_plan(s) : 0;
     n->on_goals = (uint16_t)(pn->on_goals + b->goal[to] - b->goal[from]);
     /* a push that brings a box home or joins areas is progress */
     bool progress = n->on_goals > pn->on_goals || n->regions < pn->regions;

@@ -1,14 +1,17 @@
 /* The Sokoban solver: finds a solution of a level, or of a game from where it
- * stands, under the standard rule.
+ * stands, under the standard rule; and shortens a solution it is given.
  *
  * Native only (it allocates): a search over pushes with a transposition
  * table, a minimum-matching lower bound, packing progress, a feature-space
- * list that takes every kind of progress in turn, dead squares, freeze
+ * list that takes every kind of progress in turn (boxes home, areas cut
+ * off, boxes out of the goal rooms' plans), dead squares, freeze
  * deadlocks, PI-corral pruning, deadlock patterns learnt during the search,
  * goal-room and tunnel macros, and a search pulling boxes back from the
- * solved position to meet the others; relevance cuts on request. Each call
- * owns all of its memory, so calls in several threads at once are safe.
- * Solutions are LURD text that replays on the core. */
+ * solved position to meet the others; relevance cuts and packing orders
+ * worked out again on request. The optimiser searches the positions near
+ * those of a given solution. Each call owns all of its memory, so calls in
+ * several threads at once are safe. Solutions are LURD text that replays
+ * on the core. */
 #ifndef SOLVER_H
 #define SOLVER_H
 
@@ -31,13 +34,15 @@ enum {
     SOLVER_WITHOUT_PATTERNS = 1u << 3,   /* no deadlock patterns learnt from corral searches */
     SOLVER_WITHOUT_FEATURES = 1u << 4,   /* no feature-space list taking every cell in turn */
     SOLVER_WITHOUT_PULL = 1u << 5,       /* no search from the solved position meeting the others */
-    SOLVER_WITHOUT_ADVICE = 1u << 6      /* no box brought to a goal room's next goal in one move */
+    SOLVER_WITHOUT_ADVICE = 1u << 6,     /* no box brought to a goal room's next goal in one move */
+    SOLVER_WITHOUT_PLAN = 1u << 7        /* no feature of boxes out of the goal rooms' plans */
 };
 
 /* Techniques on trial, off unless a call asks for them: measured, they do
  * not pay on the whole yet. */
 enum {
-    SOLVER_WITH_RELEVANCE = 1u << 0 /* relevance cuts: pushes far off the last ones wait */
+    SOLVER_WITH_RELEVANCE = 1u << 0, /* relevance cuts: pushes far off the last ones wait */
+    SOLVER_WITH_REPLAN = 1u << 1     /* a room's packing order worked out again when it breaks */
 };
 
 /* How one call searches, and its bounds. A zero limit means "no limit",
@@ -88,6 +93,28 @@ int solver_solve_game(const soko_game *g, const solver_options *opt, solver_resu
  * solved the hint is empty; when no solution exists the status says
  * SOLVER_UNSOLVABLE (the position is lost). Returns out->status. */
 int solver_hint(const soko_game *g, const solver_options *opt, solver_result *out);
+
+/* What the optimiser makes fewer first. */
+enum {
+    SOLVER_METRIC_MOVES = 0, /* moves, then pushes */
+    SOLVER_METRIC_PUSHES = 1 /* pushes, then moves */
+};
+
+/* Looks for a solution of lvl shorter in `metric` than the given one
+ * (lurd[0..len), LURD text as soko_lurd_decode reads it), among the
+ * positions near those it passes through: boxes moved off their squares
+ * along it, a few at a time and a few squares away, then more and
+ * farther, as YASC's optimiser does (see optimise.c). Each better solution
+ * found becomes the centre of the next search. opt's time, memory, node
+ * limits and cancel flag bound the call (its other fields are not used;
+ * NULL for no bound but the default memory). Fills *out: SOLVER_SOLVED
+ * with out->lurd a solution replayed on the core, never longer in the
+ * metric than the given one (which it is, written plainly, when nothing
+ * shorter was found; out->reason says which); or SOLVER_UNKNOWN when the
+ * text is not a solution of lvl or memory runs out, with out->reason
+ * saying so. Release out with solver_result_free. Returns out->status. */
+int solver_optimise(const soko_level *lvl, const char *lurd, uint32_t len, int metric,
+                    const solver_options *opt, solver_result *out);
 
 /* Frees what a result owns and clears it. Accepts a cleared result. */
 void solver_result_free(solver_result *r);

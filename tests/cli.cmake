@@ -33,3 +33,7 @@ sokod_cli_test(cli_options_help_and_errors options.sh $<TARGET_FILE:sokod>
 # cmake --install: the installed sokod, run from another folder without
 # flags, finds its migrations, levels, client and core.wasm.
 sokod_cli_test(cli_installed_runs_without_flags installed.sh ${CMAKE_COMMAND} ${CMAKE_BINARY_DIR})
+
+# sokod optimise: its help, shorter solutions that replay, a wrong one refused.
+sokod_cli_test(cli_optimise_shortens_and_replays optimise.sh $<TARGET_FILE:sokod>
+               ${CMAKE_CURRENT_SOURCE_DIR}/cli/help)

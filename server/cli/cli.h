@@ -18,6 +18,7 @@ int cli_admin(int argc, char **argv);
 int cli_generate(int argc, char **argv);
 int cli_backup(int argc, char **argv);
 int cli_solve(int argc, char **argv);
+int cli_optimise(int argc, char **argv);
 int cli_restore(int argc, char **argv);
 int cli_copy(int argc, char **argv);
 
