@@ -78,7 +78,9 @@ static struct slot *find(const char *key, uint64_t now)
     struct slot *spare = NULL;
     for (unsigned i = 0; i < COST_PROBE; i++) {
         struct slot *s = &lim.slot[(h + i) % COST_SLOTS];
-        if (s->key[0] != '\0' && strcmp(s->key, key) == 0)
+        /* As stored: a key longer than a slot holds is cut, never a new key
+         * at each request. */
+        if (s->key[0] != '\0' && strncmp(s->key, key, COST_KEY - 1) == 0)
             return s;
         if (spare == NULL && (s->key[0] == '\0' || s->tat <= now))
             spare = s;
