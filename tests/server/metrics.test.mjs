@@ -182,15 +182,22 @@ test('/metrics parses as the text format, and its counters move with the request
     assert.equal(step.status, 200, show(step));
     const bad = await rawRequest(server.url, 'GET', '/api/v1/no-such-route');
     assert.equal(bad.status, 404, show(bad));
-    const after = await scrape(server);
+    // A request is counted once it has ended on the server's side, which
+    // may come a moment after its client read the answer.
+    const logRoute = { method: 'POST', route: '/api/v1/games/{id}/log', code: '200' };
+    const unmatched = { method: 'GET', route: 'unmatched', code: '404' };
+    let after = await scrape(server);
+    for (let i = 0; i < 100 && (requests(after, logRoute) === requests(before, logRoute) ||
+      requests(after, unmatched) === requests(before, unmatched)); i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      after = await scrape(server);
+    }
     const stepCount = (f) => valueOf(f, 'sokod_step_seconds', 'sokod_step_seconds_count');
     assert.equal(stepCount(after) - stepCount(before), 1, 'one step moves the step histogram\'s count by one');
     assert.ok(valueOf(after, 'sokod_step_seconds', 'sokod_step_seconds_sum') > valueOf(before, 'sokod_step_seconds', 'sokod_step_seconds_sum'), 'and its sum');
     const batches = (f) => valueOf(f, 'sokod_commit_batch_jobs', 'sokod_commit_batch_jobs_count');
     assert.equal(batches(after) - batches(before), 1, 'the step was committed in one batch');
-    const logRoute = { method: 'POST', route: '/api/v1/games/{id}/log', code: '200' };
     assert.equal(requests(after, logRoute) - requests(before, logRoute), 1, 'the step moves its route\'s series');
-    const unmatched = { method: 'GET', route: 'unmatched', code: '404' };
     assert.equal(requests(after, unmatched) - requests(before, unmatched), 1, 'the 404 moves its series');
     assert.ok(valueOf(after, 'sokod_game_cache_bytes', 'sokod_game_cache_bytes') > 0, 'the played game is in the cache');
 
@@ -199,7 +206,11 @@ test('/metrics parses as the text format, and its counters move with the request
     const seriesBefore = series(after);
     await Promise.all(Array.from({ length: 50 }, (_, i) => rawRequest(server.url, 'GET', `/api/v1/junk-${i}`)));
     await Promise.all(Array.from({ length: 20 }, (_, i) => rawRequest(server.url, 'BREW', `/pot-${i}`)));
-    const flooded = await scrape(server);
+    let flooded = await scrape(server);
+    for (let i = 0; i < 100 && requests(flooded, unmatched) - requests(after, unmatched) < 50; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      flooded = await scrape(server);
+    }
     assert.equal(requests(flooded, unmatched) - requests(after, unmatched), 50);
     // The BREW requests and the previous scrape's own series at most.
     assert.ok(series(flooded) <= seriesBefore + 2, `${series(flooded)} series after 70 odd requests, ${seriesBefore} before`);
