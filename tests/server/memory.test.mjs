@@ -436,10 +436,13 @@ test('--game-cache-mb bounds the games kept, and a game that left memory comes b
     rss.push(rssKiB(server.proc.pid));
   }
   console.log(`rounds of ${GAMES} games of ${ENTRIES} entries with a 1 MiB cache: resident memory ${rss.join(', ')} KiB`);
-  // Kept, each round's games would hold about 8 x 0.3 MiB more; the games
-  // that leave memory make room for the next.
+  // Kept, each round's games would hold about 8 x 0.3 MiB more (4.8 MiB for
+  // the two rounds after the first); the games that leave memory make room
+  // for the next. The allocator and SQLite's caches move by about 1 MiB
+  // from run to run (1,088 and 1,164 KiB were seen with every game
+  // evicted), so the bound is 2 MiB: less than half what kept games add.
   const later = rss[ROUNDS - 1] - rss[0];
-  assert.ok(later < 1024, `${(ROUNDS - 1) * GAMES} more games took ${later} KiB past a 1 MiB cache`);
+  assert.ok(later < 2048, `${(ROUNDS - 1) * GAMES} more games took ${later} KiB past a 1 MiB cache`);
   assert.match(server.stderr(), /the game cache is full \(1 MiB\)/);
   const ref = new Reference();
   ref.steps(letters);
