@@ -274,15 +274,19 @@ int uploads_get(struct http_conn *c)
     const char *levels = http_query(c, "levels");
     bool with_levels = levels == NULL || strcmp(levels, "0") != 0;
     enum staging_status status;
-    json_t *o = staging_json(c->param[0], false, &status);
+    json_t *o = staging_json(c->param[0], with_levels, &status);
+    if (status == STAGING_NOT_FOUND)
+        return no_upload(c);
+    if (o == NULL)
+        return reply_error(c, API_E_INTERNAL, "out of memory");
     const char *state = json_string_value(json_object_get(o, "state"));
-    bool unchecked = state != NULL && strcmp(state, "complete") == 0;
-    json_decref(o);
     /* Every byte is in and no check runs (the node that took the last
      * part stopped before its check began): this request runs it. */
-    if (unchecked)
+    if (state != NULL && strcmp(state, "complete") == 0) {
+        json_decref(o);
         return check_then_reply(c, c->param[0], 200);
-    return reply_upload(c, 200, c->param[0], with_levels);
+    }
+    return reply_json(c, 200, json_pack("{s:o}", "upload", o));
 }
 
 int uploads_discard(struct http_conn *c)

@@ -287,7 +287,6 @@ before(async () => {
   fx.pushGames = [];
   fx.hintGames = [];
   fx.snapshotGames = [];
-  const player = await signUp('stepper');
   for (let i = 0; i < AT_ONCE; i++) {
     const g = await openGame(fx.heavy, fx.bigLevels[100 + i]);
     g.client = fx.heavy;
@@ -314,7 +313,6 @@ before(async () => {
     await fillHistory(c, g, SNAPSHOT_STEPS - 2);
     fx.snapshotGames.push({ ...g, client: c });
   }
-  void player;
   // Rooms: one to read and join, and a host's room for each start.
   const host = await signUp('host');
   r = await host.post('/api/v1/rooms', { level: 'chosen', level_id: fx.levels[1] });
