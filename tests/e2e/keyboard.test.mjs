@@ -188,6 +188,18 @@ test('Next, then Back, Prev or away while the next level loads: the board, the a
   await page.waitForFunction(() => !document.getElementById('g-next').disabled);
   await hold.release();
   assert.equal(await page.isDisabled('#g-prev'), true, 'the first level has no previous level');
+
+  // Next pressed the moment a level shows, before its collection's answer
+  // says which level is next: the key waits for it rather than being lost.
+  await page.evaluate(() => window.sokod.app.invalidate());
+  hold = await holdAnswers(page, new RegExp(`/api/v1/collections/${levels[2].collection_id}$`));
+  await page.evaluate((id) => { location.hash = `#/play/${id}`; }, levels[2].id);
+  await waitForGame(page, levels[2].title);
+  await hold.arrived;
+  await page.keyboard.press('n');
+  await hold.release();
+  await waitForGame(page, levels[3].title)
+    .catch(() => assert.fail('n pressed before the collection arrived did not open the next level'));
   assert.deepEqual(errors, []);
 });
 

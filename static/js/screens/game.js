@@ -34,6 +34,9 @@ let opening = 0;
 // taps wait, for the game and the neighbours in hand are still the last
 // level's.
 let loading = 0;
+// Settles once the neighbours of the level shown are known: Next and Prev
+// pressed the moment a level shows wait for them rather than do nothing.
+let neighboursKnown = Promise.resolve();
 let drained = false;
 // The player's best on the level shown ({moves, pushes}; null: unsolved;
 // undefined: not known yet), and the first level of the collection that
@@ -203,7 +206,8 @@ export async function enter(args) {
   solvedShown = play.game.solved;
   $('board').focus();
   loadHint(id);
-  await loadNeighbours(play.state.level);
+  neighboursKnown = loadNeighbours(play.state.level);
+  await neighboursKnown;
   if (token !== opening) return;
   announce(`${$('game-h').textContent}. ${play.counts()}.`);
 }
@@ -309,11 +313,18 @@ function act(name) {
     case 'undoPush': return play.undoPush();
     case 'restart': return play.restart();
     case 'hint': return pressHint();
-    case 'next': return neighbours.next && go(playHash(neighbours.next));
-    case 'prev': return neighbours.prev && go(playHash(neighbours.prev));
+    case 'next': return toNeighbour('next');
+    case 'prev': return toNeighbour('prev');
     case 'menu': return openMenu();
     default: return null;
   }
+}
+
+/** Opens the next or previous level, once the level shown knows it. */
+async function toNeighbour(which) {
+  const token = opening;
+  await neighboursKnown;
+  if (token === opening && neighbours[which]) go(playHash(neighbours[which]));
 }
 
 function onKey(e) {
