@@ -89,6 +89,35 @@ test('a reload with the server down opens the page and a level seen; its moves w
   assert.deepEqual(errors, []);
 });
 
+test('a level never opened here, with the server down: no other level\'s board, and "Offline" until it opens', async () => {
+  const { page, errors } = browser;
+  const unseen = (await tutorialLevels(page)).at(-1);
+  assert.notEqual(unseen.id, level.id);
+  await page.goto(`${server.url}/#/play/${level.id}`);
+  await waitForGame(page, level.title);
+  const shown = () => page.evaluate(() => ['#board', '.counters', '.hud-buttons']
+    .map((s) => document.querySelector(`#screen-game ${s}`).checkVisibility()));
+  await whileDown(async () => {
+    await page.evaluate((id) => { location.hash = `#/play/${id}`; }, unseen.id);
+    await page.waitForFunction(() => document.getElementById('game-h').textContent === 'Offline', null, { timeout: 10000 });
+    // Every heading the page shows from now on, over two retries.
+    await page.evaluate(() => {
+      const h = document.getElementById('game-h');
+      window.headings = [];
+      new MutationObserver(() => window.headings.push(h.textContent))
+        .observe(h, { childList: true, characterData: true, subtree: true });
+    });
+    await page.waitForTimeout(7000);
+    const headings = await page.evaluate(() => [...new Set(window.headings)]);
+    assert.ok(headings.every((h) => h === 'Offline'), `the heading while retrying: ${JSON.stringify(headings)}`);
+    assert.deepEqual(await shown(), [false, false, false], 'the last level\'s board, counters and buttons are not shown');
+    assert.match(await page.textContent('#g-status'), /server cannot be reached/);
+  });
+  await waitForGame(page, unseen.title);
+  assert.deepEqual(await shown(), [true, true, true], 'once the level opens, its board, counters and buttons show');
+  assert.deepEqual(errors, []);
+});
+
 test('kept answers are marked as such, and never given while the server answers', async () => {
   const { page } = browser;
   // Through the page's own API module, as its screens call it.

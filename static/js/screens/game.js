@@ -169,23 +169,31 @@ export async function enter(args) {
     return;
   }
   const token = ++opening;
+  // A retry of the level that could not be opened keeps saying why.
+  const retry = loading === id && $('screen-game').dataset.unavailable === String(id);
   loading = id;
   closeSolved();
   hideLesson();
-  $('game-h').textContent = 'Loading…';
-  $('g-status').hidden = true;
+  if (!retry) {
+    $('game-h').textContent = 'Loading…';
+    $('g-status').hidden = true;
+  }
   play.core = await app.core();
   view.setTheme(app.theme);
   applySettings();
   const r = await api.openGame(id, wantRule);
   if (token !== opening) return;
   if (!r.ok) {
+    unavailable(id);
     $('game-h').textContent = r.offline ? 'Offline' : 'Level not found';
-    $('g-status').textContent = errorMessage(r, 'This level cannot be opened');
+    $('g-status').textContent = r.offline
+      ? 'This level has not been opened on this device, and the server cannot be reached: trying again…'
+      : errorMessage(r, 'This level cannot be opened');
     $('g-status').hidden = false;
-    if (r.offline) setTimeout(() => { if (token === opening && currentScreen() === 'play') { levelId = 0; enter(args); } }, 3000);
+    if (r.offline) setTimeout(() => { if (token === opening && currentScreen() === 'play') enter(args); }, 3000);
     return;
   }
+  unavailable(0);
   levelId = id;
   rule = wantRule;
   neighbours = { prev: 0, next: 0, count: 0, position: 0, name: '' };
@@ -210,6 +218,21 @@ export async function enter(args) {
   await neighboursKnown;
   if (token !== opening) return;
   announce(`${$('game-h').textContent}. ${play.counts()}.`);
+}
+
+/** Shows that level `id` cannot be opened (0: the level opened): the last
+ * level's board, counters and buttons are not this one's, so they go. */
+function unavailable(id) {
+  const screen = $('screen-game');
+  if (id) screen.dataset.unavailable = String(id);
+  else delete screen.dataset.unavailable;
+  for (const el of [$('board'), screen.querySelector('.counters'), screen.querySelector('.hud-buttons')]) el.hidden = !!id;
+  if (id) {
+    levelId = 0;
+    $('g-sub').textContent = '';
+    $('g-hint').textContent = '';
+    $('hint-panel').hidden = true;
+  }
 }
 
 export function leave() {
