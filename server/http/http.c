@@ -4,6 +4,7 @@
 #include "http/http.h"
 
 #include "base/clock.h"
+#include "base/textbuf.h"
 #include "http/address_count.h"
 #include "http/ratelimit.h"
 #include "http/security_headers.h"
@@ -382,6 +383,33 @@ int reply_error(struct http_conn *c, enum api_error code, const char *fmt, ...)
     json_t *body =
         json_pack("{s:{s:s,s:o}}", "error", "code", api_error_name(code), "message", text);
     return reply_json(c, api_error_status(code), body);
+}
+
+int reply_error_text(struct http_conn *c, enum api_error code, const char *message, const char *key,
+                     char *json, size_t len)
+{
+    if (c->attach != NULL) {
+        http_attach(c, key, json_loadb(json, len, 0, NULL));
+        free(json);
+        return reply_error(c, code, "%s", message);
+    }
+    struct textbuf b = {0};
+    const char *name = api_error_name(code);
+    textbuf_puts(&b, "{\"error\":{\"code\":");
+    textbuf_json_string(&b, name, strlen(name));
+    textbuf_puts(&b, ",\"message\":");
+    textbuf_json_string(&b, message, strlen(message));
+    textbuf_puts(&b, "},");
+    textbuf_json_string(&b, key, strlen(key));
+    textbuf_put(&b, ":", 1);
+    textbuf_put(&b, json, len);
+    textbuf_put(&b, "}", 1);
+    free(json);
+    size_t n = 0;
+    char *text = textbuf_take(&b, &n);
+    if (text == NULL)
+        return reply_error(c, API_E_INTERNAL, "out of memory");
+    return send_json(c, api_error_status(code), text, n);
 }
 
 int reply_storage_failure(struct http_conn *c, int status)

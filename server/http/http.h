@@ -107,6 +107,13 @@ int reply_json_text(struct http_conn *c, unsigned status, char *text, size_t len
 int reply_error(struct http_conn *c, enum api_error code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Answers reply_error's {"error": ...} with message as it is, and `key`:
+ * len bytes of JSON text (from malloc, freed here) written in as they are:
+ * a whole game may be megabytes, which a parse and a dump would pay for
+ * twice. Attached members, when there are any, join it. */
+int reply_error_text(struct http_conn *c, enum api_error code, const char *message, const char *key,
+                     char *json, size_t len);
+
 /* Answers a failed storage call (a STORAGE_* code): 503 unavailable with
  * Retry-After when the database is busy, 507 when the disk is full, 403
  * quota_exceeded past the session's player's quota, 500 otherwise. */

@@ -104,7 +104,14 @@ void games_refuse(struct games_answer *a, enum api_error code, const struct live
     a->status = api_error_status(code);
     a->error = true;
     a->code = code;
-    a->body = g != NULL ? play_state(g) : NULL;
+    a->body = NULL;
+    if (g != NULL) {
+        /* As text: the game may be megabytes, and this may run on the
+         * committer, which every player's step waits for. */
+        struct textbuf b = {0};
+        play_state_write(g, &b);
+        a->text = textbuf_take(&b, &a->text_len);
+    }
 }
 
 /* Fills *a with a success: {"duplicate": ..., "steps": ..., "game": ...},
@@ -146,6 +153,8 @@ int games_reply(struct http_conn *c, struct games_answer *a)
     }
     if (text != NULL) {
         json_decref(body);
+        if (a->error)
+            return reply_error_text(c, a->code, a->message, "game", text, a->text_len);
         return reply_json_text(c, a->status, text, a->text_len);
     }
     if (!a->error)

@@ -11,11 +11,12 @@
  * to be sent later on an HTTP thread by games_reply. */
 struct games_answer {
     unsigned status;
-    bool error;          /* an error answer: code and message, body attached as "game" */
+    bool error;          /* an error answer: code and message, the game attached as "game" */
     enum api_error code; /* for an error */
     char message[400];   /* for an error */
     json_t *body;        /* the whole body, or for an error the game (NULL: none) */
-    char *text;          /* instead of body: the whole body as JSON text (malloc'd) */
+    char *text;          /* instead of body: the whole body, or for an error the game, as JSON text
+                          * (malloc'd) */
     size_t text_len;
     int failure;     /* not STORAGE_OK: the database failed; answer 500 or 503 */
     int64_t user_id; /* for a failure: the game's player, whose quota it may name */
