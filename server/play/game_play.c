@@ -351,6 +351,30 @@ static int one_step(struct live_game *g, int kind, int dir)
     }
 }
 
+int play_try_steps(const struct live_game *g, const uint8_t *dirs, uint32_t n, uint32_t *failed)
+{
+    soko_game *t = malloc(sizeof *t);
+    if (t == NULL) {
+        *failed = 0;
+        return SOKO_E_FULL;
+    }
+    *t = g->game;
+    /* One entry of history, written over at each step. */
+    soko_entry_t entry;
+    t->history = &entry;
+    t->history_cap = 1;
+    uint32_t room = PLAY_MAX_HISTORY - play_cursor(g);
+    int rc = SOKO_OK;
+    for (uint32_t i = 0; i < n && rc == SOKO_OK; i++) {
+        t->cursor = t->history_len = 0;
+        int step = soko_game_step(t, dirs[i]);
+        rc = step < 0 ? step : i >= room ? SOKO_E_FULL : SOKO_OK;
+        *failed = i;
+    }
+    free(t);
+    return rc;
+}
+
 int play_apply(struct live_game *g, const struct play_entry *e, bool record,
                struct play_result *res)
 {

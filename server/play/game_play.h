@@ -109,6 +109,14 @@ int play_apply(struct live_game *g, const struct play_entry *e, bool record,
 void play_result_clear(struct play_result *res);
 
 /* The entries that undo can take back (the history's cursor). */
+/* Plays n steps on a copy of g's position, changing nothing: SOKO_OK when
+ * play_apply would apply them all, else the code play_apply would refuse
+ * them with (a wall, a box that cannot move, or SOKO_E_FULL at the history's
+ * limit) and *failed the first refused step. A batch checked first is never
+ * refused halfway, which would leave g to be rebuilt from the database:
+ * for a long game, the price of every refused batch. */
+int play_try_steps(const struct live_game *g, const uint8_t *dirs, uint32_t n, uint32_t *failed);
+
 uint32_t play_cursor(const struct live_game *g);
 
 /* The entries that redo can apply. */

@@ -448,7 +448,12 @@ static int run_entry(struct commit_job *cj)
     }
     struct play_entry pe = {.kind = e->kind, .dirs = e->dirs, .ndirs = e->ndirs, .count = e->count};
     uint32_t from = play_cursor(g);
-    struct play_result res;
+    struct play_result res = {0};
+    if (e->kind == STORAGE_LOG_STEPS &&
+        (res.code = play_try_steps(g, e->dirs, e->ndirs, &res.failed)) != SOKO_OK) {
+        refuse_entry(&j->answer, g, e, &res);
+        return STORAGE_OK;
+    }
     if (play_apply(g, &pe, true, &res) != SOKO_OK) {
         if (res.changed)
             play_rebuild(g);

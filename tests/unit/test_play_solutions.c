@@ -5,7 +5,9 @@
  * steps, undos, redos and restarts, long enough to move the game's history
  * window and to undo restarts below it, is played at once on a live game
  * and on a plain core game with the whole history; after every entry the
- * solutions the live game noted must be those the plain game says. */
+ * solutions the live game noted must be those the plain game says. And a
+ * batch of steps is tried before it is applied, saying what applying it
+ * would. */
 #include "check.h"
 #include "play/game_play.h"
 #include "storage/storage_games.h"
@@ -218,8 +220,64 @@ static void stepping_off_and_on_records_nothing(void)
     play_free(&g);
 }
 
+/* play_try_steps says of a batch what play_apply would, changing
+ * nothing: random batches of 1 to 24 steps, many of them running into a
+ * wall or a box halfway, checked against a plain core game playing the
+ * steps one by one; the live game then takes the part the plain game
+ * took. */
+static void a_batch_is_tried_before_it_is_applied(void)
+{
+    enum { BATCHES = 20000 };
+    static struct live_game g;
+    memset(&g, 0, sizeof g);
+    start_live(&g);
+    soko_entry_t *all = malloc((BATCHES * 24 + 1) * sizeof *all);
+    soko_game plain;
+    soko_game_init(&plain, &g.level, 0, all, BATCHES * 24 + 1);
+    uint32_t seed = 31, refused = 0, halfway = 0;
+    for (uint32_t b = 0; b < BATCHES && check_failures_in_test == 0; b++) {
+        uint8_t dirs[24];
+        uint32_t n = 1 + rnd(&seed) % 24;
+        for (uint32_t i = 0; i < n; i++)
+            dirs[i] = (uint8_t)(rnd(&seed) % 4);
+        uint32_t took = 0;
+        int want = SOKO_OK;
+        while (took < n && (want = soko_game_step(&plain, dirs[took])) >= 0)
+            took++;
+        if (want >= 0)
+            want = SOKO_OK;
+        uint64_t hash = g.game.hash;
+        uint32_t cursor = play_cursor(&g), failed = UINT32_MAX;
+        int got = play_try_steps(&g, dirs, n, &failed);
+        CHECK_MSG(got == want, "batch %u of %u steps: tried %d, the plain game %d", b, n, got,
+                  want);
+        CHECK_MSG(g.game.hash == hash && play_cursor(&g) == cursor,
+                  "batch %u: trying it changed the game", b);
+        if (want != SOKO_OK) {
+            CHECK_MSG(failed == took, "batch %u: refused at step %u, the plain game at %u", b,
+                      failed, took);
+            refused++;
+            halfway += took > 0;
+        }
+        struct play_entry e = {.kind = STORAGE_LOG_STEPS, .dirs = dirs, .ndirs = took};
+        struct play_result res;
+        if (took > 0)
+            CHECK_INT(play_apply(&g, &e, true, &res), SOKO_OK);
+        else
+            memset(&res, 0, sizeof res);
+        play_result_clear(&res);
+        CHECK_INT(play_cursor(&g), plain.cursor);
+        CHECK(g.game.hash == plain.hash);
+    }
+    note("%d batches (seed 31): %u refused, %u of them halfway", BATCHES, refused, halfway);
+    CHECK(halfway > 1000);
+    free(all);
+    play_free(&g);
+}
+
 int main(void)
 {
+    RUN(a_batch_is_tried_before_it_is_applied);
     RUN(stepping_off_and_on_records_nothing);
     RUN(a_line_is_recorded_once_when_it_first_solves);
     return check_finish();
