@@ -30,7 +30,9 @@ export function actionOfKey(e) {
 }
 
 /** Listens on `target` (the board's frame) for taps, clicks, swipes and
- * pinches: a tap calls point(x, y), a swipe calls action(direction), the
+ * pinches: a tap calls point(x, y), a swipe calls action(direction), a
+ * drag with the mouse calls drag(x0, y0, x1, y1) from where it started to
+ * where it ended (without `drag`, point(x0, y0)), the
  * mouse wheel calls zoom(factor, x, y) (zoom by factor about the client
  * point (x, y)). Two fingers call pinch.begin(x, y) when they land, their
  * midpoint at (x, y), then pinch.move(scale, x, y) as they move: their
@@ -39,7 +41,7 @@ export function actionOfKey(e) {
  * before: a phone reports each finger's move on its own, and steps taken
  * one finger at a time must not add up to more than the fingers did. A
  * touch that was part of a pinch is never a tap or a swipe. */
-export function watchPointer(target, { point, action, hover, zoom, pinch: pinched }) {
+export function watchPointer(target, { point, action, drag, hover, zoom, pinch: pinched }) {
   let start = null;
   const SWIPE = 24;
   const down = new Map(); // pointer id -> [x, y] of the pointers touching
@@ -84,8 +86,11 @@ export function watchPointer(target, { point, action, hover, zoom, pinch: pinche
     const dx = e.clientX - start.x, dy = e.clientY - start.y;
     const s = start;
     start = null;
-    if (Math.max(Math.abs(dx), Math.abs(dy)) >= SWIPE && s.type !== 'mouse') {
-      if (Math.abs(dx) > Math.abs(dy)) action(dx > 0 ? 'right' : 'left');
+    if (Math.max(Math.abs(dx), Math.abs(dy)) >= SWIPE) {
+      if (s.type === 'mouse') {
+        if (drag) drag(s.x, s.y, e.clientX, e.clientY);
+        else point(s.x, s.y);
+      } else if (Math.abs(dx) > Math.abs(dy)) action(dx > 0 ? 'right' : 'left');
       else action(dy > 0 ? 'down' : 'up');
       return;
     }

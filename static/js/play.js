@@ -473,6 +473,17 @@ export class Play {
     return this.walkTo(cell);
   }
 
+  /** Point mode: a box dragged with the mouse goes where the drag ends, as
+   * a click on it and one there would take it; a drag from anything else
+   * is a click where it started. */
+  dragTo(from, to) {
+    const c = from >= 0 ? this.game.cells()[from] : 0;
+    if (!(c & BOX) || from === to) return this.pointAt(from);
+    this.select(from);
+    if (!this.reach?.some((r, i) => r && i !== from)) return false;
+    return this.pointAt(to);
+  }
+
   /** A click that leads nowhere: a bump, a word for screen readers, and
    * the same word on the square. Returns false. */
   miss(cell, text) {

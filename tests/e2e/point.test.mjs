@@ -57,3 +57,37 @@ test('a click on a wall or an unreachable square changes nothing', async () => {
   const after = await localPosition(page);
   assert.deepEqual([after.player, after.moves], [before.player, before.moves]);
 });
+
+test('a box dragged with the mouse goes where the drag ends; a drag from the floor is a click', async () => {
+  const { page, errors } = browser;
+  await page.keyboard.press('r');
+  await waitSynced(page);
+  const start = await localPosition(page);
+  const [w, h] = [start.width, start.height];
+  const centre = async (x, y) => {
+    const b = await page.locator('#board').boundingBox();
+    return [b.x + ((x + 0.5) * b.width) / w, b.y + ((y + 0.5) * b.height) / h];
+  };
+  const drag = async ([x0, y0], [x1, y1]) => {
+    await page.mouse.move(...(await centre(x0, y0)));
+    await page.mouse.down();
+    await page.mouse.move(...(await centre(x1, y1)), { steps: 8 });
+    await page.mouse.up();
+  };
+  const box = start.boxes[0];
+  await drag([box % w, Math.floor(box / w)], [8, 5]);
+  await page.waitForSelector('#solved:not([hidden])', { timeout: 5000 })
+    .catch(async () => assert.fail(`the dragged box did not reach the goal: ${JSON.stringify(await localPosition(page))}`));
+  await waitSynced(page);
+  const game = await serverGame(page);
+  assert.equal(game.solved, true, 'the server saw the box pushed to the goal');
+
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('r');
+  await waitSynced(page);
+  await drag([7, 1], [3, 1]);
+  await waitSynced(page);
+  const local = await localPosition(page);
+  assert.deepEqual([local.player, local.moves], [1 * w + 7, 6], 'a drag from the floor walks to where it started');
+  assert.deepEqual(errors, []);
+});

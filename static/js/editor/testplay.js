@@ -24,6 +24,11 @@ export class TestPlay {
       point: (x, y) => {
         if (this.ready() && settings.get('pointMode')) this.play.pointAt(this.view.cellAt(x, y));
       },
+      drag: (x0, y0, x1, y1) => {
+        if (this.ready() && settings.get('pointMode')) {
+          this.play.dragTo(this.view.cellAt(x0, y0), this.view.cellAt(x1, y1));
+        }
+      },
       action: (name) => this.ready() && this.act(name),
       hover: (x, y) => {
         if (!this.ready() || !settings.get('pointMode')) return;

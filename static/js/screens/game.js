@@ -83,6 +83,9 @@ function setup() {
       if (!ready() || !settings.get('pointMode')) return;
       play.pointAt(view.cellAt(x, y));
     },
+    drag: (x0, y0, x1, y1) => {
+      if (ready() && settings.get('pointMode')) play.dragTo(view.cellAt(x0, y0), view.cellAt(x1, y1));
+    },
     action: (name) => ready() && act(name),
     zoom: (factor, x, y) => view.zoomAt(factor, x, y),
     pinch: { begin: (x, y) => view.pinchBegin(x, y), move: (scale, x, y) => view.pinchMove(scale, x, y) },
