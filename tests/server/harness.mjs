@@ -143,6 +143,23 @@ export function sqlite(db, sql) {
   return r.stdout.trim();
 }
 
+// A folder holding the migrations numbered up to n (PostgreSQL's in its
+// subfolder, as sokod reads them): a database made with it has the
+// schema of an older sokod.
+export function migrationsUpTo(n) {
+  const all = path.join(SOURCE, 'migrations');
+  const dir = tempDir('sokod-migrations-');
+  const copy = (from, to) => {
+    for (const f of fs.readdirSync(from)) {
+      if (/^\d{4}_.*\.sql$/.test(f) && Number(f.slice(0, 4)) <= n) fs.copyFileSync(path.join(from, f), path.join(to, f));
+    }
+  };
+  copy(all, dir);
+  fs.mkdirSync(path.join(dir, 'postgresql'));
+  copy(path.join(all, 'postgresql'), path.join(dir, 'postgresql'));
+  return dir;
+}
+
 // Starts sokod; resolves to a server handle once it prints the port.
 // options: dir (temp folder), db, levels (folder; default: one with TEST_LEVELS),
 // args (more flags), env (more variables), bin (another sokod binary).

@@ -7,7 +7,7 @@
 // account included.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { levelIds, show, sqlite, startServer } from './harness.mjs';
+import { levelIds, migrationsUpTo, show, sqlite, startServer } from './harness.mjs';
 
 const servers = [];
 after(async () => { for (const s of servers) await s.stop(); });
@@ -155,4 +155,39 @@ test('the count matches the tables after a seeded walk of writes and deletes', a
   console.log(`${ops} writes and deletes by ${players.length} players; ${rows.length} users checked`);
   assert.ok(rows.some(([, counted]) => counted > 0), 'the walk stored something');
   assert.deepEqual(wrong, [], 'users.storage_bytes against the tables');
+});
+
+test('a database from before the quota keeps all it holds, and counts it', async () => {
+  // Version 19: a guest with a game, a saved position and a solution, and
+  // an account with options, all written by the API of that sokod.
+  const old = await startServer({ args: ['--migrations', migrationsUpTo(19)] });
+  const { dir, db, levels } = old;
+  try {
+    const guest = old.client();
+    const level = (await levelIds(guest))[0];
+    const game = (await guest.post(`/api/v1/levels/${level}/game`)).json.game.id;
+    let r = await guest.post(`/api/v1/games/${game}/log`, { seq: 1, steps: walk(2000) });
+    assert.equal(r.status, 200, show(r));
+    r = await guest.post(`/api/v1/games/${game}/log`, { seq: 2, steps: 'rRR' });
+    assert.equal(r.json?.game?.solved, true, show(r));
+    r = await guest.post(`/api/v1/games/${game}/snapshots`, { name: 'before the push', lurd: walk(500) });
+    assert.equal(r.status, 201, show(r));
+    const account = old.client();
+    r = await account.post('/api/v1/account/signup', { username: 'older', password: 'a password from before' });
+    assert.equal(r.status, 201, show(r));
+    r = await account.req('PUT', '/api/v1/account/settings', { settings: { theme: 'midnight', note: 'x'.repeat(200) } });
+    assert.equal(r.status, 200, show(r));
+  } finally {
+    await old.stop();
+  }
+  const tables = ['game_log', 'snapshots', 'solutions', 'user_settings', 'games'];
+  const rows = () => tables.map((t) => `${t}: ${sqlite(db, `SELECT count(*) FROM ${t}`)}`).join(', ');
+  const before = rows();
+  const again = await startServer({ dir, db, levels });
+  servers.push(again);
+  assert.match(again.stderr(), /applied migration 0020_/);
+  assert.equal(rows(), before, 'every row is kept');
+  const counted = recount(db);
+  assert.ok(counted.length >= 2 && counted.some(([, used]) => used > 4000), `what is counted: ${JSON.stringify(counted)}`);
+  for (const [id, used, want] of counted) assert.equal(used, want, `player ${id}: counted ${used}, the tables hold ${want}`);
 });

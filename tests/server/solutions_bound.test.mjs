@@ -11,7 +11,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { BACKEND, SOURCE, SQL, levelIds, show, sqlite, startServer, stopCleanly, tempDir } from './harness.mjs';
+import { BACKEND, SQL, levelIds, migrationsUpTo, show, sqlite, startServer, stopCleanly, tempDir } from './harness.mjs';
 
 // A box above its goal, and room all around: "D" solves it, with the
 // player left just above the box; from there `lddrUluurD` goes round the
@@ -160,22 +160,6 @@ test('a new solution replaces those it beats, the boards follow, and at most thr
     await stopCleanly(server);
   }
 });
-
-// A folder holding the migrations numbered up to n (PostgreSQL's in its
-// subfolder, as sokod reads them).
-function migrationsUpTo(n) {
-  const all = path.join(SOURCE, 'migrations');
-  const dir = tempDir('sokod-migrations-');
-  const copy = (from, to) => {
-    for (const f of fs.readdirSync(from)) {
-      if (/^\d{4}_.*\.sql$/.test(f) && Number(f.slice(0, 4)) <= n) fs.copyFileSync(path.join(from, f), path.join(to, f));
-    }
-  };
-  copy(all, dir);
-  fs.mkdirSync(path.join(dir, 'postgresql'));
-  copy(path.join(all, 'postgresql'), path.join(dir, 'postgresql'));
-  return dir;
-}
 
 test('a database of the old schema keeps every solution, hashed, and its boards', async () => {
   // Version 18: an account, a guest and their solutions written by SQL, as
