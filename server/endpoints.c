@@ -22,6 +22,7 @@
 #include "play/point.h"
 #include "play/progress.h"
 #include "play/snapshots.h"
+#include "play/submitted.h"
 
 /* Every route of sokod, with what one request may cost at most: bytes
  * added to the database, bytes held until answered and the answer's size
@@ -48,6 +49,9 @@ const struct route endpoints_table[] = {
     {HTTP_GET, "/api/v1/daily/leaderboard", leaderboard_daily, ROUTE_COST(0, 256, 64, 5, COST)},
     {HTTP_GET, "/api/v1/daily/streak", leaderboard_streak, ROUTE_COST(0, 64, 4, 5, COST)},
     {HTTP_POST, "/api/v1/levels/{id}/game", games_open, ROUTE_COST(16, 256, 64, 20, GUESTS)},
+    {HTTP_POST, "/api/v1/levels/{id}/solutions", submitted_post,
+     ROUTE_COST(1536, 6144, 2, 40, COST)},
+    {HTTP_GET, "/api/v1/levels/{id}/submitted", submitted_board, ROUTE_COST(0, 256, 16, 10, COST)},
     {HTTP_GET, "/api/v1/levels/{id}/leaderboard", leaderboard_level,
      ROUTE_COST(0, 256, 64, 5, COST)},
     {HTTP_GET, "/api/v1/solutions/{id}", leaderboard_solution, ROUTE_COST(0, 256, 8192, 30, COST)},

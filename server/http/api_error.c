@@ -50,6 +50,7 @@ static const struct row rows[API_E_COUNT] = {
     [API_E_GAME_TOO_LONG] = {"game_too_long", 422},
     [API_E_TOO_MANY_SNAPSHOTS] = {"too_many_snapshots", 422},
     [API_E_SNAPSHOT_TOO_LONG] = {"snapshot_too_long", 422},
+    [API_E_NOT_A_SOLUTION] = {"not_a_solution", 422},
     [API_E_UNREADABLE_FILE] = {"unreadable_file", 422},
     [API_E_NOTHING_TO_IMPORT] = {"nothing_to_import", 422},
     [API_E_EXPORT_IMPOSSIBLE] = {"export_impossible", 422},

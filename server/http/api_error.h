@@ -46,6 +46,7 @@ enum api_error {
     API_E_GAME_TOO_LONG,      /* the game's history reached its limit */
     API_E_TOO_MANY_SNAPSHOTS, /* a game holds as many saved positions as it may */
     API_E_SNAPSHOT_TOO_LONG,  /* a position too many steps from the start to save */
+    API_E_NOT_A_SOLUTION,     /* a submitted line that plays but leaves the level unsolved */
     API_E_UNREADABLE_FILE,    /* an upload that is no level file at all */
     API_E_NOTHING_TO_IMPORT,  /* every level is invalid or a duplicate */
     API_E_EXPORT_IMPOSSIBLE,  /* a format that cannot hold the collection */

@@ -3,6 +3,7 @@
 
 #include "accounts/auth.h"
 #include "base/board.h"
+#include "play/submitted.h"
 #include "storage/storage_levels.h"
 
 #include "soko.h"
@@ -131,5 +132,11 @@ int catalog_level(struct http_conn *c)
         return reply_storage_failure(c, status);
     if (level == NULL)
         return reply_error(c, API_E_INTERNAL, "level %lld cannot be shown", (long long)c->param[0]);
+    json_t *best = submitted_best_known(c->param[0], 0);
+    if (best == NULL) {
+        json_decref(level);
+        return reply_storage_failure(c, STORAGE_ERROR);
+    }
+    json_object_set_new(level, "best_known", best);
     return reply_json(c, 200, json_pack("{s:o}", "level", level));
 }

@@ -165,6 +165,21 @@ static bool read_board_query(struct http_conn *c, int *board, uint32_t *limit, i
     return true;
 }
 
+bool leaderboard_query(struct http_conn *c, bool *by_pushes, int *rule, uint32_t *limit,
+                       int *result)
+{
+    int board;
+    if (!read_board_query(c, &board, limit, result))
+        return false;
+    if (!read_rule(http_query(c, "rule"), rule)) {
+        *result =
+            reply_error(c, API_E_INVALID_VALUE, "rule must be 0 (standard) or 1 (multi-push)");
+        return false;
+    }
+    *by_pushes = board == STORAGE_BOARD_PUSHES;
+    return true;
+}
+
 int leaderboard_level(struct http_conn *c)
 {
     int board;

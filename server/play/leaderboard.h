@@ -14,8 +14,17 @@
 
 #include "http/http.h"
 
+#include <stdbool.h>
+#include <stdint.h>
+
 /* Endpoints, for the routing table (server/endpoints.c). */
 int leaderboard_level(struct http_conn *c);
+
+/* Reads a board's query, as GET .../leaderboard takes it: ?by=moves or
+ * pushes, ?rule=0 or 1, ?limit=1 to 100 (10 when absent). False after
+ * answering 400 invalid_value. */
+bool leaderboard_query(struct http_conn *c, bool *by_pushes, int *rule, uint32_t *limit,
+                       int *result);
 int leaderboard_solution(struct http_conn *c);
 int leaderboard_daily(struct http_conn *c);
 int leaderboard_streak(struct http_conn *c);

@@ -66,6 +66,7 @@ static const struct known_table KNOWN[] = {
     {"hint_plans", "game_id", false, false},
     {"snapshots", "id", true, false},
     {"solutions", "id", true, false},
+    {"submitted_solutions", "id", true, false},
     {"board_entries", "level_id,board,hinted,user_id", false, true},
     {"board_buckets", "level_id,board,hinted,first", false, true},
     {"staged_uploads", "id", true, false},

@@ -46,6 +46,8 @@ static const char SQL_RECOUNT[] =
     "UPDATE users SET storage_bytes = "
     "coalesce((SELECT sum(g.bytes) FROM games g WHERE g.user_id = users.id), 0) + "
     "coalesce((SELECT sum(length(s.lurd) + 32) FROM solutions s WHERE s.user_id = users.id), 0) + "
+    "coalesce((SELECT sum(length(s.lurd) + 32) FROM submitted_solutions s "
+    "WHERE s.user_id = users.id), 0) + "
     "coalesce((SELECT length(t.settings) + 32 FROM user_settings t "
     "WHERE t.user_id = users.id), 0)";
 

@@ -462,6 +462,10 @@ const ROW = {
   rooms: "INSERT INTO rooms (host_id, level_id, source, created_at) VALUES (1, 1, 'random', 1)",
   solutions: `INSERT INTO solutions (user_id, level_id, moves, pushes, lurd, solved_at)
     VALUES (1, 1, 1, 1, 'r' || (SELECT count(*) FROM solutions), 1)`,
+  // PostgreSQL's alone, as the tables without AUTOINCREMENT are.
+  submitted_solutions: `INSERT INTO submitted_solutions (user_id, level_id, moves, pushes, lurd, lurd_hash, submitted_at)
+    SELECT 1, 1, 1, 1, l, sha256(convert_to(l, 'UTF8')), 1
+    FROM (SELECT 'r' || (SELECT count(*) FROM submitted_solutions) AS l) AS line`,
   reference_solutions: `INSERT INTO reference_solutions (level_id, lurd, moves, pushes, created_at)
     VALUES (1, 'x' || (SELECT count(*) FROM reference_solutions), 1, 1, 1)`,
   audit_log: "INSERT INTO audit_log (at, actor, action) VALUES (2, 'command line', 'test')",

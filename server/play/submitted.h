@@ -1,0 +1,30 @@
+/* Submitted solutions: a player pastes a line found elsewhere (another
+ * program, a book, a friend) for a level; the core replays it, and when
+ * it solves the level it is kept on the level's submitted board. That
+ * board is apart from the leaderboards, which hold only what the server
+ * saw played; together with them and with the solutions an admin's
+ * upload carried, it gives each level its best known moves and pushes.
+ *
+ *   POST /api/v1/levels/{id}/solutions   {"lurd": "...", "rule": 0}
+ *   GET  /api/v1/levels/{id}/submitted?by=moves|pushes&rule=0|1&limit=N
+ */
+#ifndef SOKOD_SUBMITTED_H
+#define SOKOD_SUBMITTED_H
+
+#include "http/http.h"
+
+#include <jansson.h>
+#include <stdint.h>
+
+/* The most steps a submitted line may hold, once its run-length counts are
+ * expanded. */
+#define SUBMITTED_MAX_STEPS (1u << 20)
+
+int submitted_post(struct http_conn *c);
+int submitted_board(struct http_conn *c);
+
+/* {"moves": M, "pushes": P} of a level's best known solutions under a
+ * rule, or JSON null when it has none; NULL when the database fails. */
+json_t *submitted_best_known(int64_t level, int rule);
+
+#endif
