@@ -129,6 +129,10 @@ export const api = {
   leaderboard: (levelId, by = 'moves', limit = 20, rule = 0) =>
     call('GET', `/levels/${levelId}/leaderboard?by=${by}&limit=${limit}${rule ? `&rule=${rule}` : ''}`),
   solution: (id) => call('GET', `/solutions/${id}`),
+  submitted: (levelId, by = 'moves', limit = 20, rule = 0) =>
+    call('GET', `/levels/${levelId}/submitted?by=${by}&limit=${limit}${rule ? `&rule=${rule}` : ''}`),
+  submitSolution: (levelId, lurd, rule = 0) =>
+    call('POST', `/levels/${levelId}/solutions`, rule ? { lurd, rule } : { lurd }),
   dailyLeaderboard: (day, by = 'moves', limit = 20) =>
     call('GET', `/daily/leaderboard?by=${by}&limit=${limit}${day ? `&day=${day}` : ''}`),
   streak: () => call('GET', '/daily/streak'),

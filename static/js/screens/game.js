@@ -299,6 +299,7 @@ async function loadHint(id) {
   const bits = [];
   if (l?.author) bits.push(`by ${l.author}`);
   if (l?.comment && !lesson) bits.push(l.comment);
+  if (l?.best_known && rule === 0) bits.push(`best known ${l.best_known.moves} moves, ${l.best_known.pushes} pushes`);
   $('g-hint').textContent = bits.join(' — ');
   if (lesson && play.game.pushes === 0) showLesson(view, id, l.comment, play.game.boxes()[0] ?? play.game.player);
 }

@@ -4,9 +4,12 @@
 // fewest moves or fewest pushes, a level's standard and multi-push boards
 // a switch apart (#/board/LEVEL/moves/multipush), the player's own rank even outside the
 // top, and the solutions found with hints in a list of their own. Every
-// entry links to its replay.
+// entry links to its replay. A level's board also shows its best known
+// counts and the solutions players submitted (found elsewhere, pasted or
+// loaded from a file, checked by the server), ranked apart.
 
 import { api, errorMessage } from '../api.js';
+import { app } from '../app.js';
 import { go } from '../router.js';
 import { $, el, svgIcon } from '../dom.js';
 
@@ -31,6 +34,7 @@ function build() {
         el('a', { id: 'board-rule-multipush', href: '#', text: 'Multi-push', title: 'A push moves the whole line of boxes' })),
       el('p', { id: 'board-streak', class: 'board-streak', hidden: '' }),
       el('p', { id: 'board-status', class: 'muted', role: 'status' }),
+      el('p', { id: 'board-best', class: 'board-best', hidden: '' }),
       el('section', { id: 'board-plain', 'aria-labelledby': 'board-plain-h' },
         el('h2', { id: 'board-plain-h', text: 'Solved without hints' }),
         el('p', { class: 'muted small board-total' }),
@@ -41,8 +45,101 @@ function build() {
         el('p', { class: 'muted small', text: 'Ranked apart: a hint helps, so these never rank against unaided solutions.' }),
         el('p', { class: 'muted small board-total' }),
         el('table', { class: 'board-table' }),
-        el('p', { class: 'board-you' }))));
+        el('p', { class: 'board-you' })),
+      el('section', { id: 'board-submitted', 'aria-labelledby': 'board-submitted-h' },
+        el('h2', { id: 'board-submitted-h', text: 'Submitted solutions' }),
+        el('p', { class: 'muted small', text: 'Found elsewhere and pasted here: each is replayed to check it, and ranked apart from the solutions played here.' }),
+        el('p', { class: 'muted small board-total' }),
+        el('table', { class: 'board-table' }),
+        el('form', { id: 'submit-form', class: 'submit-form' },
+          el('label', { for: 'submit-lurd', text: 'Your solution, in LURD (pushes in capitals; counts like 3r allowed)' }),
+          el('textarea', { id: 'submit-lurd', rows: '3', spellcheck: 'false', autocomplete: 'off', placeholder: 'rRuLLdR…' }),
+          el('div', { class: 'row' },
+            el('label', { class: 'button', for: 'submit-file', text: 'Load a file…' }),
+            el('input', { id: 'submit-file', type: 'file', accept: '.txt,.sok,.lurd,.sol,text/plain', hidden: '' }),
+            el('button', { class: 'button primary', id: 'submit-send', type: 'submit', text: 'Submit' })),
+          el('p', { id: 'submit-status', class: 'small', role: 'status' })),
+        el('p', { id: 'submit-signin', class: 'muted small', hidden: '', text: 'Sign up or log in to submit a solution.' }))));
+  $('submit-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    submit();
+  });
+  $('submit-file').addEventListener('change', async () => {
+    const file = $('submit-file').files[0];
+    if (file) $('submit-lurd').value = lurdOf(await file.text());
+    $('submit-file').value = '';
+  });
   built = true;
+}
+
+/** The solution in a file's text: its longest block of lines written in
+ * LURD (a level file's board and notes around it left out), else the
+ * text as it is. */
+function lurdOf(text) {
+  let best = '', block = '';
+  for (const line of text.split(/\r?\n/)) {
+    if (/^[lurdLURD0-9()\s]+$/.test(line) && /[lurdLURD]/.test(line)) block += line.trim();
+    else block = '';
+    if (block.length > best.length) best = block;
+  }
+  return best || text.trim();
+}
+
+// The level whose board is shown, and its rule, for a submission.
+let shownLevel = 0;
+let shownRule = 0;
+
+async function submit() {
+  const lurd = $('submit-lurd').value.trim();
+  if (!lurd) {
+    $('submit-status').textContent = 'Paste a solution first.';
+    return;
+  }
+  const level = shownLevel, rule = shownRule, mine = token;
+  $('submit-send').disabled = true;
+  $('submit-status').textContent = 'Checking…';
+  const r = await api.submitSolution(level, lurd, rule);
+  $('submit-send').disabled = false;
+  if (mine !== token) return;
+  if (!r.ok) {
+    $('submit-status').textContent = errorMessage(r, 'That solution could not be submitted');
+    return;
+  }
+  const s = r.body.solution;
+  $('submit-status').textContent = r.body.created
+    ? `Checked: it solves the level in ${s.moves} moves and ${s.pushes} pushes. It is on the submitted board.`
+    : `You had submitted that line already (${s.moves} moves, ${s.pushes} pushes).`;
+  $('submit-lurd').value = '';
+  showBest(r.body.best_known);
+  loadSubmitted(level, currentBy, rule);
+}
+
+function showBest(best) {
+  $('board-best').hidden = !best;
+  if (best) $('board-best').textContent = `Best known: ${best.moves} moves, ${best.pushes} pushes, of every solution this server holds.`;
+}
+
+let currentBy = 'moves';
+
+async function loadSubmitted(level, by, rule) {
+  const mine = token;
+  const r = await api.submitted(level, by, LIMIT, rule);
+  if (mine !== token) return;
+  const part = $('board-submitted');
+  part.hidden = !r.ok;
+  if (!r.ok) return;
+  const table = part.querySelector('table');
+  const head = el('tr', {}, ...[['Rank', 'rank'], ['Player', 'who'], ['Moves', 'num'], ['Pushes', 'num'], ['Submitted', 'when']]
+    .map(([t, c]) => el('th', { scope: 'col', class: c, text: t })));
+  table.replaceChildren(el('thead', {}, head), el('tbody', {}, ...r.body.entries.map((e) => el('tr', {},
+    el('td', { class: 'rank', text: String(e.rank) }),
+    el('td', { class: 'who', text: e.user }),
+    el('td', { class: 'num', text: String(e.moves) }),
+    el('td', { class: 'num', text: String(e.pushes) }),
+    el('td', { class: 'when', text: when(e.submitted_at) })))));
+  table.hidden = r.body.entries.length === 0;
+  part.querySelector('.board-total').textContent = r.body.entries.length === 0 ? 'None submitted yet.' : '';
+  showBest(r.body.best_known);
 }
 
 function when(iso) {
@@ -115,6 +212,17 @@ export async function enter(args) {
   $('board-play').textContent = lv ? `Play ${title} (${lv.collection_name})` : 'Play this level';
   if (lv) $('board-back').href = `#/library/${lv.collection_id}`;
   show(br, by, rule ? ' Multi-push: a push moves the whole line of boxes.' : '');
+  shownLevel = level;
+  shownRule = rule;
+  currentBy = by;
+  // The account may not be known yet when the page opens on this screen.
+  const who = app.account ?? (await api.account()).body?.user ?? null;
+  if (mine !== token) return;
+  const account = !!who && !who.guest;
+  $('submit-form').hidden = !account;
+  $('submit-signin').hidden = !!account;
+  $('submit-status').textContent = '';
+  loadSubmitted(level, by, rule);
 }
 
 function setOrder(base, by, suffix) {
@@ -152,6 +260,8 @@ async function enterDaily(args) {
   const by = args[1] === 'pushes' ? 'pushes' : 'moves';
   const day = /^\d{4}-\d\d-\d\d$/.test(args[2] ?? '') ? args[2] : '';
   const mine = ++token;
+  $('board-submitted').hidden = true;
+  $('board-best').hidden = true;
   setOrder('#/board/daily', by, day ? `/${day}` : '');
   $('board-rule').hidden = true; // the daily puzzle is played by the standard rule
   $('board-status').textContent = 'Loading…';
