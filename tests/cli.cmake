@@ -37,3 +37,7 @@ sokod_cli_test(cli_installed_runs_without_flags installed.sh ${CMAKE_COMMAND} ${
 # sokod optimise: its help, shorter solutions that replay, a wrong one refused.
 sokod_cli_test(cli_optimise_shortens_and_replays optimise.sh $<TARGET_FILE:sokod>
                ${CMAKE_CURRENT_SOURCE_DIR}/cli/help)
+
+# sokod --config FILE: good settings applied in order, wrong ones refused
+# by file and line.
+sokod_cli_test(cli_config_file config_file.sh $<TARGET_FILE:sokod>)
