@@ -38,6 +38,11 @@ sokod_cli_test(cli_installed_runs_without_flags installed.sh ${CMAKE_COMMAND} ${
 sokod_cli_test(cli_optimise_shortens_and_replays optimise.sh $<TARGET_FILE:sokod>
                ${CMAKE_CURRENT_SOURCE_DIR}/cli/help)
 
+# The manual page: every command's section lists every flag and variable
+# its --help lists.
+sokod_cli_test(cli_manpage_lists_every_flag manpage.sh $<TARGET_FILE:sokod>
+               ${CMAKE_BINARY_DIR}/sokod.1)
+
 # sokod --config FILE: good settings applied in order, wrong ones refused
 # by file and line.
 sokod_cli_test(cli_config_file config_file.sh $<TARGET_FILE:sokod>)
