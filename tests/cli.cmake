@@ -46,3 +46,8 @@ sokod_cli_test(cli_manpage_lists_every_flag manpage.sh $<TARGET_FILE:sokod>
 # sokod --config FILE: good settings applied in order, wrong ones refused
 # by file and line.
 sokod_cli_test(cli_config_file config_file.sh $<TARGET_FILE:sokod>)
+
+# The progress line of solve and generate: drawn on a terminal only, and
+# never with --json.
+sokod_cli_test(cli_progress_on_terminals_only progress.sh $<TARGET_FILE:sokod>
+               ${CMAKE_SOURCE_DIR}/levels)
