@@ -147,5 +147,30 @@ else
   fail "sokod backup --config with port 99999: exit $code, expected 2 and bad.conf:2"
 fi
 
+# The package's settings file, written by scripts/settings-file from
+# sokod serve --help: it names every setting (each a commented line but
+# those set), and sokod takes every line of it.
+settings_file=$(dirname "$0")/../../scripts/settings-file
+bash "$settings_file" "$sokod" "$tmp/written.conf" db="$tmp/written.db" port=0
+flags=$("$sokod" serve --help | grep -o '^  --[a-z-]*' | sed 's/^  --//' | grep -vx 'help\|config' | sort)
+named=$(sed -n 's/^#\{0,1\}\([a-z][a-z-]*\) .*/\1/p' "$tmp/written.conf" | sort)
+if [ -n "$flags" ] && [ "$flags" = "$named" ]; then
+  ok "scripts/settings-file names every setting of sokod serve --help ($(printf '%s\n' "$flags" | wc -l))"
+else
+  fail "scripts/settings-file: the settings differ from sokod serve --help:"$'\n'"$(diff <(printf '%s\n' "$flags") <(printf '%s\n' "$named"))"
+fi
+if grep -qx "db $tmp/written.db" "$tmp/written.conf" && grep -qx '#address ADDR' "$tmp/written.conf"; then
+  ok "scripts/settings-file sets what it is given and comments out the rest"
+else
+  fail "scripts/settings-file: no 'db $tmp/written.db' line, or no '#address ADDR'"
+fi
+# sokod takes the file as written.
+run "$sokod" backup "$tmp/copy.db" --config "$tmp/written.conf"
+if [ "$code" -eq 1 ] && grep -qF "no database at $tmp/written.db" "$tmp/err"; then
+  ok "sokod takes the written file as it is"
+else
+  fail "sokod backup --config written.conf: exit $code, expected 1 and 'no database at $tmp/written.db'"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
