@@ -1,8 +1,22 @@
 /* sokod: the Sokoban server and its command-line tools, in one program. */
 #include "cli/cli.h"
+#include "revision.h"
 
 #include <stdio.h>
 #include <string.h>
+
+/* sokod version (and sokod --version): the release, and the commit built
+ * when the build had one. */
+static int print_version(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    if (SOKOD_REVISION[0] != '\0')
+        printf("sokod %s (git %s)\n", SOKOD_VERSION, SOKOD_REVISION);
+    else
+        printf("sokod %s\n", SOKOD_VERSION);
+    return 0;
+}
 
 struct command {
     const char *name;
@@ -22,6 +36,7 @@ static const struct command commands[] = {
     {"backup", cli_backup, "copy the database to a file, safely while the server runs"},
     {"restore", cli_restore, "replace the database with a backup (the server stopped)"},
     {"copy", cli_copy, "copy a whole database to another, SQLite or PostgreSQL"},
+    {"version", print_version, "print the version and the commit sokod was built from"},
 };
 
 static void usage(FILE *out)
@@ -38,10 +53,8 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
-        printf("sokod %s\n", SOKOD_VERSION);
-        return 0;
-    }
+    if (argc >= 2 && strcmp(argv[1], "--version") == 0)
+        return print_version(argc - 1, argv + 1);
     /* No command, or flags only: serve. */
     if (argc < 2 || argv[1][0] == '-')
         return cli_serve(argc, argv);

@@ -37,3 +37,17 @@ sokod_cli_test(cli_installed_runs_without_flags installed.sh ${CMAKE_COMMAND} ${
 # sokod optimise: its help, shorter solutions that replay, a wrong one refused.
 sokod_cli_test(cli_optimise_shortens_and_replays optimise.sh $<TARGET_FILE:sokod>
                ${CMAKE_CURRENT_SOURCE_DIR}/cli/help)
+
+# The manual page: every command's section lists every flag and variable
+# its --help lists.
+sokod_cli_test(cli_manpage_lists_every_flag manpage.sh $<TARGET_FILE:sokod>
+               ${CMAKE_BINARY_DIR}/sokod.1)
+
+# sokod --config FILE: good settings applied in order, wrong ones refused
+# by file and line.
+sokod_cli_test(cli_config_file config_file.sh $<TARGET_FILE:sokod>)
+
+# The progress line of solve and generate: drawn on a terminal only, and
+# never with --json.
+sokod_cli_test(cli_progress_on_terminals_only progress.sh $<TARGET_FILE:sokod>
+               ${CMAKE_SOURCE_DIR}/levels)

@@ -1,6 +1,8 @@
-/* Flags and environment variables of sokod serve and sokod import. */
+/* Flags, environment variables and the settings file of the sokod commands
+ * that serve or open the database. */
 #include "base/config.h"
 #include "base/options.h"
+#include "base/options_file.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -81,6 +83,11 @@ static int set_metrics_allow(void *field, const char *v)
 }
 
 static const struct options_row options[] = {
+    {"config", NULL, CONFIG_SERVE | CONFIG_IMPORT | CONFIG_ADMIN, "FILE",
+     "a file of settings: one flag a line, as its name without dashes and its value "
+     "(\"port 8080\" or \"port = 8080\"), # comments; variables and flags override it "
+     "(default: none)",
+     TEXT(config)},
     {"address", "SOKOD_ADDRESS", CONFIG_SERVE, "ADDR", "address to listen on (default 127.0.0.1)",
      TEXT(address)},
     {"port", "SOKOD_PORT", CONFIG_SERVE, "PORT",
@@ -329,8 +336,28 @@ static int load_env(struct config *cfg, unsigned command)
     return 0;
 }
 
+/* Sets path to the file --config names among the flags in argv, or to ""
+ * when none does or the flags cannot be read (the real reading says why).
+ * The flags are read into a scratch copy, as options_parse rewrites argv. */
+static void find_config_file(unsigned command, int argc, char **argv, char *path, size_t cap)
+{
+    path[0] = '\0';
+    struct config *scratch = calloc(1, sizeof *scratch);
+    char **copy = calloc((size_t)argc + 1, sizeof *copy);
+    if (scratch != NULL && copy != NULL) {
+        memcpy(copy, argv, (size_t)argc * sizeof *copy);
+        struct options_result r;
+        if (options_parse(options, command, OPTIONS_EQUALS, scratch, argc, copy, &r) == OPTIONS_OK)
+            copy_text(path, cap, scratch->config);
+    }
+    free(copy);
+    free(scratch);
+}
+
 int config_load(struct config *cfg, unsigned command, int argc, char **argv)
 {
+    char config_file[PATH_MAX];
+    find_config_file(command, argc, argv, config_file, sizeof config_file);
     memset(cfg, 0, sizeof *cfg);
     copy_text(cfg->address, sizeof cfg->address, "127.0.0.1");
     cfg->port = 8080;
@@ -366,6 +393,9 @@ int config_load(struct config *cfg, unsigned command, int argc, char **argv)
     cfg->db_connections = 32;
     client_ip_nets_parse(&cfg->metrics_allow, "127.0.0.0/8,::1");
 
+    /* The file, then the variables, then the flags: the last word wins. */
+    if (config_file[0] != '\0' && options_file_read(options, command, cfg, config_file) != 0)
+        return -1;
     if (load_env(cfg, command) != 0)
         return -1;
     struct options_result r;

@@ -15,6 +15,7 @@ enum { CONFIG_SERVE = 1, CONFIG_IMPORT = 2, CONFIG_ADMIN = 4, CONFIG_COPY = 8 };
 enum { CONFIG_SYNC_NORMAL = 1, CONFIG_SYNC_FULL = 2 };
 
 struct config {
+    char config[PATH_MAX]; /* the settings file read first (--config); "" for none */
     char address[64];
     unsigned port;
     char db[PATH_MAX];
@@ -69,10 +70,11 @@ struct config {
 };
 
 /* Fills *cfg for `command` (CONFIG_SERVE, CONFIG_IMPORT or CONFIG_ADMIN): defaults, then
- * environment variables, then the flags in argv[1..argc) (argv[0] is the
- * command's name). Paths left unset are found beside the binary. Returns 0
- * when ready, 1 when --help was printed (to stdout), or -1 after printing
- * what is wrong to stderr. cfg->args points into argv. */
+ * the settings file that --config names, then environment variables, then
+ * the flags in argv[1..argc) (argv[0] is the command's name). Paths left
+ * unset are found beside the binary. Returns 0 when ready, 1 when --help
+ * was printed (to stdout), or -1 after printing what is wrong to stderr. cfg->args points into
+ * argv. */
 int config_load(struct config *cfg, unsigned command, int argc, char **argv);
 
 /* Prints the flags of `command` with their variables and defaults. */

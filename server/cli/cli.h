@@ -64,6 +64,10 @@ void cli_print_json(json_t *root);
 bool cli_each_file(char **paths, int n, json_t *files, unsigned flags,
                    void (*fn)(void *ctx, const struct cli_level *level), void *ctx);
 
+/* The levels in the n files of paths, as cli_each_file finds them; a file
+ * that cannot be read counts none. Says nothing. */
+unsigned cli_count_levels(char **paths, int n);
+
 /* One count of a command's closing summary. */
 struct cli_count {
     const char *name;

@@ -4,6 +4,7 @@
  * replayed to the state stored beside it. */
 #include "cli/cli.h"
 #include "cli/cli_options.h"
+#include "cli/cli_progress.h"
 
 #include "base/config.h"
 #include "play/game_play.h"
@@ -27,26 +28,38 @@ static void say_copied(void *arg, const char *table, int64_t rows)
     printf("  %-20s %" PRId64 " rows\n", table, rows);
 }
 
+/* What the count of rows found: tables whose counts differ, and the games
+ * the check will replay (for its progress line). */
+struct counts {
+    unsigned differ;
+    int64_t games;
+};
+
 static void compare_counts(void *arg, const char *table, int64_t source, int64_t target)
 {
-    unsigned *differ = arg;
+    struct counts *counts = arg;
+    if (strcmp(table, "games") == 0)
+        counts->games = target;
     if (source == target)
         return;
     fprintf(stderr,
             "sokod copy: table %s: %" PRId64 " rows in the source, %" PRId64 " in the copy\n",
             table, source, target);
-    (*differ)++;
+    counts->differ++;
 }
 
 /* Whether g's log, replayed, gives the state stored with it; says on
- * stderr how not (the first MAX_NAMED times). */
-static bool replays_to_state(const struct storage_game *row, unsigned *differ)
+ * stderr how not (the first MAX_NAMED times), the progress line taken off
+ * first. */
+static bool replays_to_state(const struct storage_game *row, unsigned *differ,
+                             struct cli_progress *progress)
 {
     struct live_game g = {.id = row->id};
     int status = play_rebuild(&g);
     bool same = status == STORAGE_OK && g.seq == row->seq && g.game.moves == row->moves &&
                 g.game.pushes == row->pushes && soko_game_solved(&g.game) == row->solved;
     if (!same && ++*differ <= MAX_NAMED) {
+        cli_progress_hide(progress);
         if (status != STORAGE_OK)
             fprintf(stderr, "sokod copy: game %" PRId64 ": its log cannot be replayed\n", row->id);
         else
@@ -61,11 +74,14 @@ static bool replays_to_state(const struct storage_game *row, unsigned *differ)
     return same;
 }
 
-/* Replays every game of the copy; sets *games to their number and *differ
- * to those whose state differs. */
-static int check_games(unsigned *games, unsigned *differ)
+/* Replays every game of the copy, of which there are about `expected`;
+ * sets *games to their number and *differ to those whose state differs. */
+static int check_games(int64_t expected, unsigned *games, unsigned *differ)
 {
     static int64_t batch[GAMES_BATCH];
+    struct cli_progress progress;
+    cli_progress_begin(&progress, "copy", "games checked", expected > 0 ? (uint64_t)expected : 0,
+                       false);
     int64_t after = 0;
     *games = 0;
     *differ = 0;
@@ -76,11 +92,14 @@ static int check_games(unsigned *games, unsigned *differ)
             struct storage_game row;
             status = storage_game_get(batch[i], &row);
             if (status == STORAGE_OK)
-                replays_to_state(&row, differ);
+                replays_to_state(&row, differ, &progress);
             (*games)++;
+            cli_progress_update(&progress, *games);
         }
-        if (status != STORAGE_OK || n < GAMES_BATCH)
+        if (status != STORAGE_OK || n < GAMES_BATCH) {
+            cli_progress_end(&progress);
             return status;
+        }
         after = batch[n - 1];
     }
 }
@@ -126,11 +145,13 @@ static int copy_and_check(const struct config *cfg, struct storage_copy *c)
     }
     if (status == STORAGE_OK)
         status = storage_copy_sequences(c);
-    unsigned tables_differ = 0, games = 0, games_differ = 0;
+    struct counts counts = {0};
+    unsigned games = 0, games_differ = 0;
     if (status == STORAGE_OK)
-        status = storage_copy_count(c, compare_counts, &tables_differ);
+        status = storage_copy_count(c, compare_counts, &counts);
     if (status == STORAGE_OK)
-        status = check_games(&games, &games_differ);
+        status = check_games(counts.games, &games, &games_differ);
+    unsigned tables_differ = counts.differ;
     if (status != STORAGE_OK) {
         if (err[0] != '\0')
             fprintf(stderr, "sokod copy: %s\n", err);

@@ -114,6 +114,24 @@ bool cli_each_file(char **paths, int n, json_t *files, unsigned flags,
     return failed;
 }
 
+unsigned cli_count_levels(char **paths, int n)
+{
+    unsigned count = 0;
+    static soko_reader reader;
+    static soko_entry entry;
+    for (int i = 0; i < n; i++) {
+        uint32_t len;
+        char *text = file_read_whole(paths[i], &len);
+        if (text == NULL)
+            continue;
+        soko_reader_init(&reader, text, len);
+        while (soko_reader_next(&reader, &entry) == 1)
+            count++;
+        free(text);
+    }
+    return count;
+}
+
 void cli_print_summary(json_t *files, const struct cli_count *counts)
 {
     if (files != NULL) {

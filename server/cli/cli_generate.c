@@ -3,6 +3,7 @@
 #include "base/files.h"
 #include "cli/cli.h"
 #include "cli/cli_options.h"
+#include "cli/cli_progress.h"
 #include "generate.h"
 #include "soko.h"
 #include "solver.h"
@@ -331,8 +332,9 @@ static int store_avoid(void *field, const char *path)
 
 /* The levels kept so far, in seed order, and how the run goes. */
 typedef struct run_state {
-    slot *done;       /* count at most */
-    uint64_t *hashes; /* of done's boards, to skip repeats */
+    struct cli_progress progress; /* levels kept of the count */
+    slot *done;                   /* count at most */
+    uint64_t *hashes;             /* of done's boards, to skip repeats */
     uint64_t have, skipped;
     int status; /* 1 once a seed has failed */
 } run_state;
@@ -362,6 +364,7 @@ static void take_batch(const generate_args *a, run_state *run, slot *slots, uint
     for (uint32_t i = 0; i < n; i++) {
         slot *s = &slots[i];
         if (s->rc != GEN_OK) {
+            cli_progress_hide(&run->progress);
             fprintf(stderr, "sokod generate: seed %" PRIu64 ": %s\n", s->seed,
                     gen_error_name(s->rc));
             run->status = 1;
@@ -395,8 +398,10 @@ static void generate_all(const generate_args *a, run_state *run, slot *slots, ui
         }
         generate_batch(slots, n, a->jobs);
         take_batch(a, run, slots, n);
+        cli_progress_update(&run->progress, run->have);
         seed += n;
     }
+    cli_progress_end(&run->progress);
 }
 
 /* Prints the levels kept, with the collection header when asked for one. */
@@ -432,6 +437,7 @@ static int generate_run(const generate_args *a)
                      .hashes = calloc(a->count, sizeof *run.hashes)};
     slot *slots = calloc(per_batch, sizeof *slots);
     if (run.done != NULL && run.hashes != NULL && slots != NULL) {
+        cli_progress_begin(&run.progress, "generate", "levels", a->count, a->json);
         generate_all(a, &run, slots, per_batch);
         if (a->sort)
             qsort(run.done, run.have, sizeof *run.done, by_score);

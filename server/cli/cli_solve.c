@@ -1,6 +1,7 @@
 /* sokod solve: runs the solver on every level of level files. */
 #include "cli/cli.h"
 #include "cli/cli_options.h"
+#include "cli/cli_progress.h"
 #include "soko.h"
 #include "solver.h"
 
@@ -69,6 +70,7 @@ static const struct cli_command solve_command = {
 
 typedef struct solve_state {
     bool json;
+    struct cli_progress progress;
     solver_options options;
     unsigned levels, solved, unsolvable;
     bool failed;
@@ -110,7 +112,9 @@ static void solve_level(void *ctx, const struct cli_level *l)
         return;
     }
     solver_result r;
+    cli_progress_update(&st->progress, st->levels - 1);
     solver_solve_level(lvl, &st->options, &r);
+    cli_progress_hide(&st->progress);
     double ms = r.seconds * 1000;
     if (r.status == SOLVER_SOLVED)
         st->solved++;
@@ -156,7 +160,11 @@ int cli_solve(int argc, char **argv)
     st.options.time_limit = args.seconds;
     st.options.memory_limit = (uint64_t)(args.megabytes * 1024 * 1024);
     json_t *files = st.json ? json_array() : NULL;
+    cli_progress_begin(&st.progress, "solve", "levels", 0, st.json);
+    if (st.progress.on)
+        st.progress.total = cli_count_levels(r.args, r.nargs);
     st.failed = cli_each_file(r.args, r.nargs, files, 0, solve_level, &st);
+    cli_progress_end(&st.progress);
     cli_print_summary(files, (struct cli_count[]){{"levels", st.levels, false},
                                                   {"solved", st.solved, false},
                                                   {"unsolvable", st.unsolvable, true},

@@ -175,5 +175,18 @@ refused 2 "sokod: unknown flag '--db' (try --help)" copy --from a --to b --db c
 refused 2 "sokod: --to needs a value" copy --from a --to
 refused 2 "sokod: unknown command 'frob'" frob
 
+# sokod --version and sokod version: "sokod X.Y.Z", the project's version
+# in CMakeLists.txt, then " (git REV)" when built from a git checkout.
+version=$(sed -n 's/^project(sokod VERSION \([0-9.]*\).*/\1/p' "$help/../../../CMakeLists.txt")
+for args in --version version; do
+  run "$args"
+  if [ "$code" -eq 0 ] && [ -n "$version" ] && [ ! -s "$tmp/err" ] &&
+    grep -Eqx "sokod $version( \(git [^ ()]+\))?" "$tmp/out"; then
+    passed=$((passed + 1))
+  else
+    report "$args" "exit $code, expected 0 and 'sokod ${version:-?} [(git REV)]'"
+  fi
+done
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
