@@ -3,8 +3,8 @@
 
 #include "accounts/auth.h"
 #include "base/board.h"
-#include "play/submitted.h"
 #include "storage/storage_levels.h"
+#include "storage/storage_submitted.h"
 
 #include "soko.h"
 
@@ -117,6 +117,17 @@ int catalog_level_object(int64_t id, int64_t user, json_t **out)
     return status;
 }
 
+json_t *catalog_best_known(int64_t level, int rule)
+{
+    uint32_t moves, pushes;
+    bool found;
+    if (storage_level_best_known(level, rule, &moves, &pushes, &found) != STORAGE_OK)
+        return NULL;
+    if (!found)
+        return json_null();
+    return json_pack("{s:i,s:i}", "moves", (int)moves, "pushes", (int)pushes);
+}
+
 int catalog_level(struct http_conn *c)
 {
     int result = MHD_NO;
@@ -132,7 +143,7 @@ int catalog_level(struct http_conn *c)
         return reply_storage_failure(c, status);
     if (level == NULL)
         return reply_error(c, API_E_INTERNAL, "level %lld cannot be shown", (long long)c->param[0]);
-    json_t *best = submitted_best_known(c->param[0], 0);
+    json_t *best = catalog_best_known(c->param[0], 0);
     if (best == NULL) {
         json_decref(level);
         return reply_storage_failure(c, STORAGE_ERROR);

@@ -14,4 +14,10 @@ int catalog_level(struct http_conn *c);
  * STORAGE_OK. */
 int catalog_level_object(int64_t id, int64_t user, json_t **out);
 
+/* {"moves": M, "pushes": P}: a level's best known counts under a rule, the
+ * fewest of any solution the server holds (witnessed, submitted, or
+ * carried by an admin's upload); JSON null when it holds none; NULL when
+ * the database fails. */
+json_t *catalog_best_known(int64_t level, int rule);
+
 #endif

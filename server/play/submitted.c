@@ -4,6 +4,7 @@
 #include "accounts/auth.h"
 #include "base/clock.h"
 #include "http/body.h"
+#include "library/catalog.h"
 #include "library/check.h"
 #include "play/games.h"
 #include "play/leaderboard.h"
@@ -16,17 +17,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-json_t *submitted_best_known(int64_t level, int rule)
-{
-    uint32_t moves, pushes;
-    bool found;
-    if (storage_level_best_known(level, rule, &moves, &pushes, &found) != STORAGE_OK)
-        return NULL;
-    if (!found)
-        return json_null();
-    return json_pack("{s:i,s:i}", "moves", (int)moves, "pushes", (int)pushes);
-}
 
 /* The level's board, parsed, for storage_level_get. */
 static int take_board(void *arg, const struct storage_level *l)
@@ -180,7 +170,7 @@ int submitted_post(struct http_conn *c)
                                          : reply_storage_failure(c, status);
         goto done;
     }
-    json_t *best = submitted_best_known(level, (int)rule);
+    json_t *best = catalog_best_known(level, (int)rule);
     /* Without its line, which the client sent: an answer of a few bytes. */
     json_t *solution = json_pack("{s:I,s:I,s:i,s:i,s:i,s:o}", "id", (json_int_t)s.id, "level_id",
                                  (json_int_t)level, "rule", (int)rule, "moves", (int)s.moves,
@@ -226,7 +216,7 @@ int submitted_board(struct http_conn *c)
     int status = b.entries != NULL
                      ? storage_submitted_board(level, rule, by_pushes, limit, add_row, &b)
                      : STORAGE_ERROR;
-    json_t *best = status == STORAGE_OK ? submitted_best_known(level, rule) : NULL;
+    json_t *best = status == STORAGE_OK ? catalog_best_known(level, rule) : NULL;
     if (best == NULL) {
         json_decref(b.entries);
         return reply_storage_failure(c, status == STORAGE_OK ? STORAGE_ERROR : status);

@@ -13,7 +13,6 @@
 
 #include "http/http.h"
 
-#include <jansson.h>
 #include <stdint.h>
 
 /* The most steps a submitted line may hold, once its run-length counts are
@@ -22,9 +21,5 @@
 
 int submitted_post(struct http_conn *c);
 int submitted_board(struct http_conn *c);
-
-/* {"moves": M, "pushes": P} of a level's best known solutions under a
- * rule, or JSON null when it has none; NULL when the database fails. */
-json_t *submitted_best_known(int64_t level, int rule);
 
 #endif
