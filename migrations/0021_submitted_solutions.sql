@@ -1,5 +1,6 @@
 -- Solutions players submit: found elsewhere and pasted (or loaded from a
--- file), replayed by the core on arrival. They never join the witnessed
+-- file), or found by the optimiser from one of their witnessed solutions
+-- (`source`), replayed by the core on arrival. They never join the witnessed
 -- boards, which hold only what the server saw played; they have a board of
 -- their own, and with the witnessed ones and those an admin's upload
 -- carried they give a level its best known moves and pushes.
@@ -18,7 +19,8 @@ CREATE TABLE submitted_solutions (
     pushes       INTEGER NOT NULL,
     lurd         TEXT NOT NULL,
     lurd_hash    BLOB NOT NULL CHECK (length(lurd_hash) = 32),
-    submitted_at INTEGER NOT NULL
+    submitted_at INTEGER NOT NULL,
+    source       TEXT NOT NULL DEFAULT 'pasted' CHECK (source IN ('pasted', 'optimised'))
 );
 CREATE UNIQUE INDEX submitted_line ON submitted_solutions (user_id, level_id, rule, lurd_hash);
 CREATE INDEX submitted_level ON submitted_solutions (level_id, rule, moves);

@@ -54,6 +54,8 @@ const struct route endpoints_table[] = {
     {HTTP_GET, "/api/v1/levels/{id}/submitted", submitted_board, ROUTE_COST(0, 256, 16, 10, COST)},
     {HTTP_GET, "/api/v1/levels/{id}/leaderboard", leaderboard_level,
      ROUTE_COST(0, 256, 64, 5, COST)},
+    {HTTP_POST, "/api/v1/solutions/{id}/optimise", submitted_optimise,
+     ROUTE_COST(160, 266240, 160, 3000, COST)},
     {HTTP_GET, "/api/v1/solutions/{id}", leaderboard_solution, ROUTE_COST(0, 256, 8192, 30, COST)},
     {HTTP_GET, "/api/v1/games/{id}", games_get, ROUTE_COST(0, 16384, 9216, 30, COST)},
     {HTTP_POST, "/api/v1/games/{id}/log", games_log, ROUTE_COST(4608, 8192, 72, 100, STEPS)},

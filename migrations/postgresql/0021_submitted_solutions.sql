@@ -8,7 +8,8 @@ CREATE TABLE submitted_solutions (
     pushes       BIGINT NOT NULL,
     lurd         TEXT NOT NULL,
     lurd_hash    BYTEA NOT NULL CHECK (length(lurd_hash) = 32),
-    submitted_at BIGINT NOT NULL
+    submitted_at BIGINT NOT NULL,
+    source       TEXT NOT NULL DEFAULT 'pasted' CHECK (source IN ('pasted', 'optimised'))
 );
 CREATE UNIQUE INDEX submitted_line ON submitted_solutions (user_id, level_id, rule, lurd_hash);
 CREATE INDEX submitted_level ON submitted_solutions (level_id, rule, moves);

@@ -422,6 +422,33 @@ static unsigned retry_seconds(void)
     return (double)s < limit_seconds ? s + 1 : s < 1 ? 1 : s;
 }
 
+int hint_place_take(struct http_conn *c, int64_t key, bool *taken)
+{
+    enum busy why = reserve(key);
+    *taken = why == BUSY_NONE;
+    if (*taken)
+        return MHD_YES;
+    c->retry_after = retry_seconds();
+    if (why == BUSY_GAME)
+        return reply_error(c, API_E_HINT_PENDING,
+                           key > 0 ? "a hint for this game is being worked out; wait for its answer"
+                                   : "this search is under way already; wait for its answer");
+    return reply_error(c, API_E_UNAVAILABLE,
+                       "the server is working out as many searches as it can; try again soon");
+}
+
+void hint_place_give(int64_t key)
+{
+    unreserve(key);
+}
+
+void hint_limits(double *seconds, uint64_t *memory, const volatile int **cancel)
+{
+    *seconds = limit_seconds;
+    *memory = limit_memory;
+    *cancel = &cancel_all;
+}
+
 int hint_ask(struct http_conn *c)
 {
     int result = MHD_NO;
@@ -454,15 +481,11 @@ int hint_ask(struct http_conn *c)
         game_cache_release(g);
         return games_reply(c, &a);
     }
-    enum busy why = reserve(g->id);
-    if (why != BUSY_NONE) {
+    bool taken = false;
+    result = hint_place_take(c, g->id, &taken);
+    if (!taken) {
         game_cache_release(g);
-        c->retry_after = retry_seconds();
-        if (why == BUSY_GAME)
-            return reply_error(c, API_E_HINT_PENDING,
-                               "a hint for this game is being worked out; wait for its answer");
-        return reply_error(c, API_E_UNAVAILABLE,
-                           "the server is working out as many hints as it can; try again soon");
+        return result;
     }
     struct hint_job *j = calloc(1, sizeof *j);
     if (j == NULL || !copy_game(j, g)) {

@@ -4,16 +4,21 @@
 #include "accounts/auth.h"
 #include "base/clock.h"
 #include "http/body.h"
+#include "http/worker.h"
 #include "library/catalog.h"
 #include "library/check.h"
 #include "play/games.h"
+#include "play/hint.h"
 #include "play/leaderboard.h"
 #include "storage/storage.h"
+#include "storage/storage_boards.h"
 #include "storage/storage_levels.h"
+#include "storage/storage_sql.h"
 #include "storage/storage_submitted.h"
 #include "storage/storage_users.h"
 
 #include "soko.h"
+#include "solver.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -194,10 +199,10 @@ struct board_rows {
 static int add_row(void *arg, const struct storage_submitted *s)
 {
     struct board_rows *b = arg;
-    json_t *row =
-        json_pack("{s:i,s:I,s:s,s:i,s:i,s:o}", "rank", ++b->rank, "user_id", (json_int_t)s->user_id,
-                  "user", s->user != NULL ? s->user : "", "moves", (int)s->moves, "pushes",
-                  (int)s->pushes, "submitted_at", http_json_time(s->at));
+    json_t *row = json_pack(
+        "{s:i,s:I,s:s,s:i,s:i,s:s,s:o}", "rank", ++b->rank, "user_id", (json_int_t)s->user_id,
+        "user", s->user != NULL ? s->user : "", "moves", (int)s->moves, "pushes", (int)s->pushes,
+        "source", s->source != NULL ? s->source : "pasted", "submitted_at", http_json_time(s->at));
     return json_array_append_new(b->entries, row) != 0;
 }
 
@@ -225,4 +230,176 @@ int submitted_board(struct http_conn *c)
                       json_pack("{s:I,s:s,s:i,s:o,s:o}", "level_id", (json_int_t)level, "by",
                                 by_pushes ? "pushes" : "moves", "rule", rule, "entries", b.entries,
                                 "best_known", best));
+}
+
+/* ---- The optimiser: a shorter line near one of the player's solutions. */
+
+/* One search, from the request to its answer. */
+struct optimise_job {
+    int64_t solution_id, user_id, level_id;
+    int metric;             /* SOLVER_METRIC_* */
+    uint32_t moves, pushes; /* the solution's */
+    char *lurd;             /* the solution's line, malloc'd */
+    soko_level level;
+    solver_result r;
+    bool held; /* a place on the hints' pool */
+    struct http_deferred *deferred;
+};
+
+static int64_t place_key(const struct optimise_job *j)
+{
+    return -j->solution_id;
+}
+
+static void run_optimise(void *arg)
+{
+    struct optimise_job *j = arg;
+    solver_options opt;
+    solver_options_default(&opt);
+    hint_limits(&opt.time_limit, &opt.memory_limit, &opt.cancel);
+    solver_optimise(&j->level, j->lurd, (uint32_t)strlen(j->lurd), j->metric, &opt, &j->r);
+    hint_place_give(place_key(j));
+    j->held = false;
+    http_wake(j->deferred);
+}
+
+static void free_optimise(void *arg)
+{
+    struct optimise_job *j = arg;
+    if (j->held)
+        hint_place_give(place_key(j));
+    solver_result_free(&j->r);
+    free(j->lurd);
+    free(j);
+}
+
+static bool shorter(const struct optimise_job *j)
+{
+    const solver_result *r = &j->r;
+    if (j->metric == SOLVER_METRIC_PUSHES)
+        return r->pushes < j->pushes || (r->pushes == j->pushes && r->moves < j->moves);
+    return r->moves < j->moves || (r->moves == j->moves && r->pushes < j->pushes);
+}
+
+static int answer_optimise(struct http_conn *c, void *arg)
+{
+    struct optimise_job *j = arg;
+    json_t *from = json_pack("{s:I,s:i,s:i}", "id", (json_int_t)j->solution_id, "moves",
+                             (int)j->moves, "pushes", (int)j->pushes);
+    if (j->r.status != SOLVER_SOLVED || j->r.lurd == NULL || !shorter(j)) {
+        const char *why = j->r.status == SOLVER_SOLVED
+                              ? "no shorter solution was found near this one within the limits"
+                              : j->r.reason;
+        return reply_json(
+            c, 200, json_pack("{s:b,s:s,s:o}", "improved", false, "reason", why, "from", from));
+    }
+    struct storage_submitted s = {
+        .user_id = j->user_id,
+        .level_id = j->level_id,
+        .moves = j->r.moves,
+        .pushes = j->r.pushes,
+        .lurd = j->r.lurd,
+        .source = "optimised",
+        .at = clock_now(),
+    };
+    bool created = false;
+    int status = storage_begin();
+    if (status == STORAGE_OK)
+        status = storage_submitted_add(&s, &s.id, &created);
+    status = storage_finish(status);
+    if (status != STORAGE_OK) {
+        json_decref(from);
+        return status == STORAGE_QUOTA ? reply_quota_exceeded(c, j->user_id)
+                                       : reply_storage_failure(c, status);
+    }
+    json_t *best = catalog_best_known(j->level_id, 0);
+    json_t *solution = json_pack("{s:I,s:I,s:i,s:i,s:i,s:s,s:s,s:o}", "id", (json_int_t)s.id,
+                                 "level_id", (json_int_t)j->level_id, "rule", 0, "moves",
+                                 (int)s.moves, "pushes", (int)s.pushes, "source", "optimised",
+                                 "lurd", s.lurd, "submitted_at", http_json_time(s.at));
+    return reply_json(c, created ? 201 : 200,
+                      json_pack("{s:b,s:o,s:o,s:o}", "improved", true, "solution", solution, "from",
+                                from, "best_known", best != NULL ? best : json_null()));
+}
+
+/* The solution's row, for the optimiser. */
+static int take_solution_row(void *arg, const struct storage_solution_row *s)
+{
+    *(struct storage_solution_row *)arg = *s;
+    ((struct storage_solution_row *)arg)->username = NULL; /* valid during the call only */
+    return 0;
+}
+
+static const char SQL_SOLUTION_LINE[] = "SELECT lurd FROM solutions WHERE id = ?";
+
+int submitted_optimise(struct http_conn *c)
+{
+    int result = MHD_NO;
+    struct body_text metric = {0};
+    struct body_field spec[] = {
+        body_optional(body_text("metric", &metric), NULL),
+        body_end(),
+    };
+    json_t *body = body_parse(c, spec, &result);
+    if (body == NULL)
+        return result;
+    int which = metric.text == NULL || strcmp(metric.text, "moves") == 0 ? SOLVER_METRIC_MOVES
+                : strcmp(metric.text, "pushes") == 0                     ? SOLVER_METRIC_PUSHES
+                                                                         : -1;
+    json_decref(body);
+    if (which < 0)
+        return reply_error(c, API_E_INVALID_VALUE, "'metric' must be \"moves\" or \"pushes\"");
+    int64_t user, id = c->param[0];
+    if (!account_of(c, &user, &result))
+        return result;
+    struct storage_solution_row row = {0};
+    int status = storage_solution_get(id, take_solution_row, &row);
+    if (status == STORAGE_NOT_FOUND || (status == STORAGE_OK && row.user_id != user))
+        return reply_error(c, API_E_SOLUTION_NOT_FOUND, "you have no solution %lld", (long long)id);
+    if (status != STORAGE_OK)
+        return reply_storage_failure(c, status);
+    if (row.rule != 0)
+        return reply_error(c, API_E_INVALID_VALUE,
+                           "the optimiser shortens solutions of the standard rule only");
+    if (row.moves > OPTIMISE_MAX_MOVES)
+        return reply_error(c, API_E_INVALID_VALUE,
+                           "a solution of more than %u moves is too long to optimise here",
+                           OPTIMISE_MAX_MOVES);
+    struct optimise_job *j = calloc(1, sizeof *j);
+    char *line = malloc((size_t)row.moves + 1);
+    if (j == NULL || line == NULL) {
+        free(j);
+        free(line);
+        return reply_error(c, API_E_INTERNAL, "out of memory");
+    }
+    j->solution_id = id;
+    j->user_id = user;
+    j->level_id = row.level_id;
+    j->metric = which;
+    j->moves = row.moves;
+    j->pushes = row.pushes;
+    j->lurd = line;
+    status = storage_text_by_id(SQL_SOLUTION_LINE, id, line, (size_t)row.moves + 1,
+                                "reading a solution's line");
+    if (status == STORAGE_OK)
+        status = storage_level_get(row.level_id, 0, take_board, &j->level);
+    if (status != STORAGE_OK) {
+        free_optimise(j);
+        return reply_storage_failure(c, status == STORAGE_NOT_FOUND ? STORAGE_ERROR : status);
+    }
+    bool taken = false;
+    result = hint_place_take(c, place_key(j), &taken);
+    if (!taken) {
+        free_optimise(j);
+        return result;
+    }
+    j->held = true;
+    struct http_deferred *d = NULL;
+    result = http_suspend(c, answer_optimise, free_optimise, j, &d);
+    if (d == NULL)
+        return result; /* j is freed */
+    j->deferred = d;
+    if (!worker_submit(WORKER_HINTS, run_optimise, j))
+        run_optimise(j); /* no pool (stopping): answer rather than lose the request */
+    return result;
 }

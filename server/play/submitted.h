@@ -7,6 +7,7 @@
  *
  *   POST /api/v1/levels/{id}/solutions   {"lurd": "...", "rule": 0}
  *   GET  /api/v1/levels/{id}/submitted?by=moves|pushes&rule=0|1&limit=N
+ *   POST /api/v1/solutions/{id}/optimise  {"metric": "moves"}
  */
 #ifndef SOKOD_SUBMITTED_H
 #define SOKOD_SUBMITTED_H
@@ -21,5 +22,15 @@
 
 int submitted_post(struct http_conn *c);
 int submitted_board(struct http_conn *c);
+
+/* POST /api/v1/solutions/{id}/optimise {"metric": "moves" | "pushes"}: the
+ * optimiser looks near one of the caller's witnessed solutions (of the
+ * standard rule, at most OPTIMISE_MAX_MOVES moves) for a shorter line,
+ * on the hints' pool within their limits (--hint-seconds, --hint-memory,
+ * --hint-jobs). A shorter one goes on the submitted board as the
+ * player's, marked optimised. */
+int submitted_optimise(struct http_conn *c);
+
+#define OPTIMISE_MAX_MOVES 100000u
 
 #endif

@@ -8,7 +8,8 @@
 
 static const char SQL_SUBMITTED_INSERT[] =
     "INSERT INTO submitted_solutions (user_id, level_id, rule, moves, pushes, lurd, lurd_hash, "
-    "submitted_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT DO NOTHING RETURNING id";
+    "submitted_at, source) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) "
+    "ON CONFLICT DO NOTHING RETURNING id";
 static const char SQL_SUBMITTED_FIND[] =
     "SELECT id FROM submitted_solutions WHERE user_id = ?1 AND level_id = ?2 AND rule = ?3 "
     "AND lurd_hash = ?4";
@@ -43,6 +44,7 @@ int storage_submitted_add(const struct storage_submitted *s, int64_t *id, bool *
     sql_bind_text(st, 6, s->lurd);
     sql_bind_blob(st, 7, hash, sizeof hash);
     sql_bind_int64(st, 8, s->at);
+    sql_bind_text(st, 9, s->source != NULL ? s->source : "pasted");
     int status = storage_exec_insert(st, id, "storing a submitted solution");
     if (status == STORAGE_NOT_FOUND) {
         /* The player has this line already: that row is the answer. */
@@ -93,7 +95,7 @@ int storage_level_best_known(int64_t level, int rule, uint32_t *moves, uint32_t 
 
 /* Each player's best row under one order, from the index on the level. */
 #define BOARD_SQL(FIRST, SECOND)                                                                   \
-    "SELECT s.id, s.user_id, u.username, s.moves, s.pushes, s.submitted_at "                       \
+    "SELECT s.id, s.user_id, u.username, s.moves, s.pushes, s.submitted_at, s.source "             \
     "FROM submitted_solutions s JOIN users u ON u.id = s.user_id "                                 \
     "WHERE s.level_id = ?1 AND s.rule = ?2 AND s.id = (SELECT t.id FROM submitted_solutions t "    \
     "WHERE t.user_id = s.user_id AND t.level_id = ?1 AND t.rule = ?2 "                             \
@@ -112,6 +114,7 @@ static int read_row(struct sql_stmt *st, void *fn, void *arg)
         .moves = (uint32_t)sql_column_int64(st, 3),
         .pushes = (uint32_t)sql_column_int64(st, 4),
         .at = sql_column_int64(st, 5),
+        .source = sql_column_text(st, 6),
     };
     return ((int (*)(void *, const struct storage_submitted *))fn)(arg, &s);
 }

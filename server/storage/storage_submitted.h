@@ -16,8 +16,9 @@ struct storage_submitted {
     const char *user; /* the player's name, in a board's rows */
     int rule;         /* 0 standard, 1 multi-push */
     uint32_t moves, pushes;
-    const char *lurd; /* as played, pushes in upper case */
-    int64_t at;       /* Unix seconds */
+    const char *lurd;   /* as played, pushes in upper case */
+    const char *source; /* "pasted" or "optimised" */
+    int64_t at;         /* Unix seconds */
 };
 
 /* Stores s unless its player has that line on the level under the rule
@@ -37,7 +38,7 @@ int storage_level_best_known(int64_t level, int rule, uint32_t *moves, uint32_t 
 
 /* The submitted board of a level under a rule: each player's best by moves
  * (or by pushes), best first, at most `limit` rows; fn(arg, row) for each,
- * with id, user_id, user, moves, pushes and at set. */
+ * with id, user_id, user, moves, pushes, source and at set. */
 int storage_submitted_board(int64_t level, int rule, bool by_pushes, uint32_t limit,
                             int (*fn)(void *arg, const struct storage_submitted *s), void *arg);
 

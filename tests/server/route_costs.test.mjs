@@ -161,6 +161,13 @@ const SCENARIOS = {
   },
   'GET /api/v1/levels/{id}/submitted': { path: () => `/api/v1/levels/${fx.levels[0]}/submitted?limit=100` },
   'GET /api/v1/levels/{id}/leaderboard': { path: () => `/api/v1/levels/${fx.levels[0]}/leaderboard?limit=100` },
+  // As many at once as the hints' places (2), each its own player's.
+  'POST /api/v1/solutions/{id}/optimise': {
+    atOnce: 2,
+    as: (i) => fx.optimised[i].client,
+    path: (i) => `/api/v1/solutions/${fx.optimised[i].id}/optimise`,
+    body: () => ({ metric: 'pushes' }),
+  },
   'GET /api/v1/solutions/{id}': { path: () => `/api/v1/solutions/${fx.longSolution}` },
   'GET /api/v1/games/{id}': { as: () => fx.heavy, path: () => `/api/v1/games/${fx.longGame.id}` },
   // The longest body, and the entry that solves a game at the history
@@ -320,6 +327,17 @@ before(async () => {
     const g = await openGame(c, fx.levels[0]);
     await fillHistory(c, g, SNAPSHOT_STEPS - 2);
     fx.snapshotGames.push({ ...g, client: c });
+  }
+  // Solutions of the room near the optimiser's limit on moves, walking to
+  // and fro before solving it: one player each, as hints take turns.
+  fx.optimised = [];
+  for (let i = 0; i < 2; i++) {
+    const c = await signUp(`p${i}${fresh()}`);
+    const g = await openGame(c, fx.levels[1]);
+    const r = await c.post(`/api/v1/games/${g.id}/log`, { seq: g.seq + 1, steps: `${'du'.repeat(30000)}rRRllluRRR` });
+    assert.equal(r.json?.game?.solved, true, `a long solution of the room: ${show(r)}`);
+    const id = Number(sqlite(server.db, `SELECT max(id) FROM solutions WHERE game_id = ${g.id}`));
+    fx.optimised.push({ client: c, id });
   }
   // Rooms: one to read and join, and a host's room for each start.
   const host = await signUp('host');

@@ -11,7 +11,9 @@ import { levelIds, show, sqlite, startServer } from './harness.mjs';
 
 let server, admin, ids;
 before(async () => {
-  ({ server, admin } = await startAdminServer());
+  // Every client here is one address: the cost limiter, tested on its
+  // own (route_costs), would refuse the optimiser's third search.
+  ({ server, admin } = await startAdminServer({ args: ['--cost-per-second', '100000'] }));
   ids = await levelIds(server.client());
 });
 after(async () => { await server.stop(); });
@@ -134,4 +136,46 @@ test('submitted solutions count against the player\'s quota', async () => {
   } finally {
     await s.stop();
   }
+});
+
+test('the optimiser shortens a player\'s own solution onto the submitted board', async () => {
+  const gina = await signedUpPlayer(server, 'gina');
+  const solve = async (level, steps) => {
+    const g = (await gina.post(`/api/v1/levels/${level}/game`)).json.game;
+    const r = await gina.post(`/api/v1/games/${g.id}/log`, { seq: g.seq + 1, steps });
+    assert.equal(r.json?.game?.solved, true, show(r));
+    return Number(sqlite(server.db, `SELECT max(id) FROM solutions WHERE game_id = ${g.id}`));
+  };
+  const long = await solve(room(), `${'du'.repeat(5)}${ROOM_LINE}`);
+  let r = await gina.post(`/api/v1/solutions/${long}/optimise`, { metric: 'moves' });
+  assert.equal(r.status, 201, show(r));
+  assert.equal(r.json.improved, true, show(r));
+  assert.deepEqual([r.json.from.moves, r.json.from.pushes], [20, 5]);
+  const s = r.json.solution;
+  assert.ok(s.moves < 20 && s.pushes <= 5 && s.source === 'optimised', show(r));
+  assert.equal(s.lurd.length, s.moves, 'the line has its moves');
+  // The line replays: submitted by hand, it is the same row.
+  const again = await submit(gina, room(), { lurd: s.lurd });
+  assert.deepEqual([again.status, again.json.solution.id], [200, s.id], show(again));
+  const board = await gina.get(`/api/v1/levels/${room()}/submitted?limit=100`);
+  const mine = board.json.entries.find((e) => e.user === 'gina');
+  assert.deepEqual([mine?.moves, mine?.source], [s.moves, 'optimised'], board.text);
+  const witnessed = await gina.get(`/api/v1/levels/${room()}/leaderboard?limit=100`);
+  const own = [...witnessed.json.entries, witnessed.json.you].find((e) => e?.user === 'gina');
+  assert.equal(own?.moves, 20, `the witnessed board keeps what was played: ${witnessed.text}`);
+
+  // Nothing shorter than the corridor's three moves.
+  const short = await solve(corridor(), 'rRR');
+  r = await gina.post(`/api/v1/solutions/${short}/optimise`, {});
+  assert.deepEqual([r.status, r.json.improved], [200, false], show(r));
+  assert.match(r.json.reason, /no shorter solution/);
+  // Another's solution, a guest, a metric it does not know.
+  r = await (await signedUpPlayer(server, 'hal')).post(`/api/v1/solutions/${long}/optimise`, {});
+  assert.deepEqual([r.status, r.json.error.code], [404, 'solution_not_found'], show(r));
+  const guest = server.client();
+  await guest.post(`/api/v1/levels/${corridor()}/game`);
+  r = await guest.post(`/api/v1/solutions/${long}/optimise`, {});
+  assert.deepEqual([r.status, r.json.error.code], [401, 'sign_in_required'], show(r));
+  r = await gina.post(`/api/v1/solutions/${long}/optimise`, { metric: 'boxes' });
+  assert.deepEqual([r.status, r.json.error.code], [400, 'invalid_value'], show(r));
 });
