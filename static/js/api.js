@@ -131,6 +131,8 @@ export const api = {
   solution: (id) => call('GET', `/solutions/${id}`),
   submitted: (levelId, by = 'moves', limit = 20, rule = 0) =>
     call('GET', `/levels/${levelId}/submitted?by=${by}&limit=${limit}${rule ? `&rule=${rule}` : ''}`),
+  // The optimiser searches up to the hints' time limit: allow it that.
+  optimise: (solutionId, metric) => call('POST', `/solutions/${solutionId}/optimise`, { metric }, 60000),
   submitSolution: (levelId, lurd, rule = 0) =>
     call('POST', `/levels/${levelId}/solutions`, rule ? { lurd, rule } : { lurd }),
   dailyLeaderboard: (day, by = 'moves', limit = 20) =>

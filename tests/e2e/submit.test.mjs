@@ -1,7 +1,9 @@
 // Submitted solutions on a level's leaderboard: a guest is told to sign
 // up; an account pastes a line or loads it from a file, the server checks
 // it, and it is ranked on the submitted board; the best known counts show
-// there and on the game screen, from the solution the level's file carried.
+// there and on the game screen, from the solution the level's file carried;
+// the optimiser, from the replay of a player's own solution, finds a
+// shorter line.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServerAndBrowser, closeAll, sendAccountForm, tutorialLevels, waitForGame, screenshotPath } from './harness.mjs';
@@ -52,6 +54,27 @@ test('a pasted or loaded solution is checked and ranked apart; the best known sh
   assert.deepEqual(row.slice(0, 4), ['1', 'paster', String(moves), String(pushes)], `the submitted board's first row: ${row}`);
   assert.equal(await page.$$eval('#board-plain tbody tr', (trs) => trs.length), 0, 'the witnessed board holds nothing submitted');
   await page.screenshot({ path: screenshotPath('submit-desktop.png'), fullPage: true });
+
+  // Played with a detour (there and back first), then shortened by the
+  // optimiser from the replay of that solution.
+  const opposite = { l: 'r', r: 'l', u: 'd', d: 'u' };
+  assert.ok(opposite[line[0]], `the line starts with a walk: ${line}`);
+  const played = `${line[0]}${opposite[line[0]]}${line}`;
+  const solutionId = await page.evaluate(async ({ id, steps }) => {
+    const post = (p, b) => fetch(`/api/v1${p}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(b) }).then((r) => r.json());
+    const g = (await post(`/levels/${id}/game`, {})).game;
+    await post(`/games/${g.id}/log`, { seq: g.seq + 1, steps });
+    const board = await fetch(`/api/v1/levels/${id}/leaderboard`).then((r) => r.json());
+    return board.you?.solution_id ?? board.entries.find((e) => e.you)?.solution_id;
+  }, { id: level.id, steps: played });
+  assert.ok(solutionId, 'the played solution is on the board');
+  await page.goto(`${server.url}/#/replay/${solutionId}`);
+  await page.waitForSelector('#replay-optimise:not([hidden])');
+  await page.click('#replay-opt-moves');
+  await page.waitForFunction(() => /Found|Nothing/.test(document.getElementById('replay-opt-status').textContent), null, { timeout: 20000 });
+  assert.match(await page.textContent('#replay-opt-status'), new RegExp(`Found ${moves} moves, ${pushes} pushes \\(this one: ${played.length}`),
+    'the optimiser found the file\'s solution again');
+  await page.screenshot({ path: screenshotPath('optimise-desktop.png') });
 
   await page.goto(`${server.url}/#/play/${level.id}`);
   await waitForGame(page, level.title);

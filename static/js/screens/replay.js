@@ -52,7 +52,14 @@ function build() {
         el('input', { id: 'replay-range', type: 'range', min: '0', max: '0', value: '0', step: '1' })),
       el('span', { id: 'replay-step', class: 'muted small replay-step', 'aria-live': 'off', text: '0 / 0' }),
       el('label', { class: 'replay-speed' }, el('span', { class: 'sr-only', text: 'Speed' }), speedSelect),
-      el('button', { id: 'replay-copy', class: 'button small', title: 'Copy the solution as LURD text (pushes in upper case)', text: 'Copy LURD' })));
+      el('button', { id: 'replay-copy', class: 'button small', title: 'Copy the solution as LURD text (pushes in upper case)', text: 'Copy LURD' })),
+    // The player's own solution: the optimiser looks for a shorter one.
+    el('div', { id: 'replay-optimise', class: 'replay-optimise', hidden: '' },
+      el('span', { class: 'small', text: 'Look for a shorter solution near this one:' }),
+      el('button', { id: 'replay-opt-moves', class: 'button small', 'data-metric': 'moves', text: 'Fewer moves' }),
+      el('button', { id: 'replay-opt-pushes', class: 'button small', 'data-metric': 'pushes', text: 'Fewer pushes' }),
+      el('p', { id: 'replay-opt-status', class: 'small', role: 'status' })));
+  for (const b of [$('replay-opt-moves'), $('replay-opt-pushes')]) b.addEventListener('click', () => optimise(b.dataset.metric));
   view = new BoardView($('replay-board'), $('replay-frame'));
   $('replay-play').addEventListener('click', () => (timer ? pause() : play()));
   $('replay-next').addEventListener('click', () => { pause(); forward(true); });
@@ -149,8 +156,36 @@ function fail(message) {
   for (const id of ['replay-play', 'replay-next', 'replay-prev', 'replay-range']) $(id).disabled = true;
 }
 
+// The solution shown, when it is the player's own.
+let own = null;
+
+async function optimise(metric) {
+  const s = own, mine = token;
+  if (!s) return;
+  for (const b of ['replay-opt-moves', 'replay-opt-pushes']) $(b).disabled = true;
+  $('replay-opt-status').textContent = 'Looking for a shorter solution…';
+  const r = await api.optimise(s.id, metric);
+  if (mine !== token) return;
+  for (const b of ['replay-opt-moves', 'replay-opt-pushes']) $(b).disabled = false;
+  const status = $('replay-opt-status');
+  if (!r.ok) {
+    status.textContent = errorMessage(r, 'The optimiser could not run');
+    return;
+  }
+  if (!r.body.improved) {
+    status.textContent = `Nothing shorter found: ${r.body.reason}.`;
+    return;
+  }
+  const found = r.body.solution;
+  status.replaceChildren(`Found ${found.moves} moves, ${found.pushes} pushes (this one: ${s.moves}, ${s.pushes}). ` +
+    'It is on the level\'s submitted board as yours: ', el('a', { href: `#/board/${s.level_id}`, text: 'see the board' }), '.');
+}
+
 export async function enter(args) {
   if (!built) build();
+  own = null;
+  $('replay-optimise').hidden = true;
+  $('replay-opt-status').textContent = '';
   pause();
   const id = Number(args[0]);
   if (!id) return go('#/library');
@@ -189,6 +224,10 @@ export async function enter(args) {
   view.setLevel({ width: game.width, height: game.height, cells: game.start }, position());
   update();
   if (played !== s.lurd.length) fail(`The line stops at step ${played + 1}: it does not fit this level`);
+  const who = app.account ?? (await api.account()).body?.user ?? null;
+  if (mine !== token) return;
+  own = who && !who.guest && s.user === who.username && !s.rule ? s : null;
+  $('replay-optimise').hidden = !own;
   $('replay-play').focus();
 }
 
