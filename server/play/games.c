@@ -521,6 +521,13 @@ static void finish_entry(struct commit_job *cj, int status, bool ran)
     http_wake(j->deferred);
 }
 
+/* Before the batch begins: the game run_entry locks, with its session. */
+static void name_entry_game(struct commit_job *cj)
+{
+    struct entry_job *j = (struct entry_job *)cj;
+    storage_game_lock_ahead(j->game_id, j->session);
+}
+
 /* Before the entry runs again, its batch undone by a conflict. */
 static void reset_entry(struct commit_job *cj)
 {
@@ -584,6 +591,7 @@ int games_submit(struct http_conn *c, int64_t game_id, struct games_entry *e)
     j->job.run = run_entry;
     j->job.finish = finish_entry;
     j->job.reset = reset_entry;
+    j->job.ahead = name_entry_game;
     struct http_deferred *d = NULL;
     int result = http_suspend(c, answer_entry, free_entry, j, &d);
     if (d == NULL)

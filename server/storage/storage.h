@@ -103,6 +103,18 @@ int storage_transaction(int (*body)(void *arg), void *arg);
  * that met do not meet again at once. */
 void storage_retry_pause(unsigned runs);
 
+/* Batched transactions, on PostgreSQL: while `on`, the calling thread's
+ * BEGIN and the writes whose answers nobody reads (an entry's record, a
+ * hint's count, a notification) are only sent, to go with the next
+ * statement that waits, in one round trip. A failure of one of them then
+ * fails that statement and the rest of the transaction. Off by default. */
+void storage_defer_writes(bool on);
+
+/* The round trips to the database server (PostgreSQL) the calling thread
+ * has made, each statement or pipeline of statements waited for; 0 on
+ * SQLite. */
+uint64_t storage_round_trips(void);
+
 /* SAVEPOINT inside the open transaction, so that one part of it can be
  * undone (storage_undo_to_savepoint) and the rest still committed. On
  * PostgreSQL this and the release go out with the next statement that

@@ -4,6 +4,8 @@
 #include "storage/storage_conn.h"
 #include "storage/storage_sql.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const kind_names[] = {"steps", "undo", "redo", "restart"};
@@ -22,26 +24,161 @@ static int kind_from_name(const char *name)
     "hints, coalesce(room_id, 0), round "                                                          \
     "FROM games "
 
+/* Reads a game from the columns of GAME_COLUMNS in the current row. */
+static void read_game(struct sql_stmt *st, struct storage_game *g)
+{
+    g->id = sql_column_int64(st, 0);
+    g->user_id = sql_column_int64(st, 1);
+    g->level_id = sql_column_int64(st, 2);
+    g->rule = sql_column_int(st, 3);
+    g->seq = (uint32_t)sql_column_int64(st, 4);
+    g->moves = (uint32_t)sql_column_int64(st, 5);
+    g->pushes = (uint32_t)sql_column_int64(st, 6);
+    g->solved = sql_column_int(st, 7) != 0;
+    g->created_at = sql_column_int64(st, 8);
+    g->updated_at = sql_column_int64(st, 9);
+    g->hints = (uint32_t)sql_column_int64(st, 10);
+    g->room_id = sql_column_int64(st, 11);
+    g->round = (uint32_t)sql_column_int64(st, 12);
+}
+
 static int one_game(struct sql_stmt *st, struct storage_game *g, const char *what)
 {
     int status = storage_first_row(st, what);
-    if (status == STORAGE_OK) {
-        g->id = sql_column_int64(st, 0);
-        g->user_id = sql_column_int64(st, 1);
-        g->level_id = sql_column_int64(st, 2);
-        g->rule = sql_column_int(st, 3);
-        g->seq = (uint32_t)sql_column_int64(st, 4);
-        g->moves = (uint32_t)sql_column_int64(st, 5);
-        g->pushes = (uint32_t)sql_column_int64(st, 6);
-        g->solved = sql_column_int(st, 7) != 0;
-        g->created_at = sql_column_int64(st, 8);
-        g->updated_at = sql_column_int64(st, 9);
-        g->hints = (uint32_t)sql_column_int64(st, 10);
-        g->room_id = sql_column_int64(st, 11);
-        g->round = (uint32_t)sql_column_int64(st, 12);
-    }
+    if (status == STORAGE_OK)
+        read_game(st, g);
     sql_reset(st);
     return status;
+}
+
+/* The games a batch locked and read ahead (storage_games_read_ahead), on
+ * the committer's thread: each named game, its row when it exists, and the
+ * user of the session it was named with. */
+struct ahead_game {
+    int64_t id;
+    uint8_t token_hash[32];
+    bool has_token; /* named with a session */
+    bool read;      /* the statement ran: `found` and the row tell */
+    bool found;
+    int64_t session_user; /* 0: no such session, or expired */
+    struct storage_game row;
+};
+
+struct ahead_set {
+    unsigned n;
+    struct ahead_game games[STORAGE_AHEAD_MAX];
+};
+
+/* Allocated by a batch's first name, freed when it ends. */
+static _Thread_local struct ahead_set *ahead;
+
+void storage_game_lock_ahead(int64_t id, const uint8_t token_hash[32])
+{
+    if (sql_backend() != SQL_POSTGRES)
+        return;
+    if (ahead == NULL) {
+        ahead = malloc(sizeof *ahead);
+        if (ahead == NULL)
+            return;
+        ahead->n = 0;
+    }
+    if (ahead->n == STORAGE_AHEAD_MAX)
+        return;
+    struct ahead_game *a = &ahead->games[ahead->n++];
+    memset(a, 0, sizeof *a);
+    a->id = id;
+    a->has_token = token_hash != NULL;
+    if (token_hash != NULL)
+        memcpy(a->token_hash, token_hash, 32);
+}
+
+/* The games named ahead, locked in the order of their ids (as the
+ * committer's sorted batches lock them one by one), with the user of each
+ * one's session in the same statement. The ids and the sessions' hashes
+ * go as two arrays, in text. */
+static const char SQL_GAMES_AHEAD_PG[] =
+    "SELECT g.id, g.user_id, g.level_id, g.rule, g.seq, g.moves, g.pushes, g.solved, "
+    "g.created_at, g.updated_at, g.hints, coalesce(g.room_id, 0), g.round, "
+    "(SELECT s.user_id FROM sessions s JOIN users u ON u.id = s.user_id "
+    "WHERE s.token_hash = decode(w.token, 'hex') AND s.expires_at > ?3) "
+    "FROM unnest(CAST(?1 AS bigint[]), CAST(?2 AS text[])) AS w(id, token) "
+    "JOIN games g ON g.id = w.id ORDER BY g.id FOR UPDATE OF g";
+
+static struct ahead_game *ahead_find(int64_t id)
+{
+    if (ahead == NULL)
+        return NULL;
+    for (unsigned i = 0; i < ahead->n; i++) {
+        if (ahead->games[i].id == id && ahead->games[i].read)
+            return &ahead->games[i];
+    }
+    return NULL;
+}
+
+int storage_games_read_ahead(int64_t now)
+{
+    if (ahead == NULL || ahead->n == 0)
+        return STORAGE_OK;
+    /* "{id,id,...}" and "{hex,hex,...}", an empty string for no session. */
+    size_t cap = (size_t)ahead->n * 68 + 3;
+    char *ids = malloc(cap), *tokens = malloc(cap);
+    struct sql_stmt *st = storage_stmt(SQL_GAMES_AHEAD_PG);
+    int status = ids != NULL && tokens != NULL && st != NULL ? STORAGE_OK : STORAGE_ERROR;
+    if (status == STORAGE_OK) {
+        size_t i_len = 0, t_len = 0;
+        ids[i_len++] = '{';
+        tokens[t_len++] = '{';
+        for (unsigned i = 0; i < ahead->n; i++) {
+            const struct ahead_game *a = &ahead->games[i];
+            i_len += (size_t)snprintf(ids + i_len, cap - i_len, "%s%lld", i > 0 ? "," : "",
+                                      (long long)a->id);
+            if (i > 0)
+                tokens[t_len++] = ',';
+            if (!a->has_token) {
+                tokens[t_len++] = '"';
+                tokens[t_len++] = '"';
+                continue;
+            }
+            for (unsigned b = 0; b < 32; b++)
+                t_len += (size_t)snprintf(tokens + t_len, cap - t_len, "%02x", a->token_hash[b]);
+        }
+        snprintf(ids + i_len, cap - i_len, "}");
+        snprintf(tokens + t_len, cap - t_len, "}");
+        sql_bind_text(st, 1, ids);
+        sql_bind_text(st, 2, tokens);
+        sql_bind_int64(st, 3, now);
+        for (unsigned i = 0; i < ahead->n; i++)
+            ahead->games[i].read = true;
+        while ((status = sql_step(st, "locking a batch's games")) == SQL_ROW) {
+            struct ahead_game *a = ahead_find(sql_column_int64(st, 0));
+            if (a == NULL)
+                continue;
+            read_game(st, &a->row);
+            a->found = true;
+            a->session_user = sql_column_int64(st, 13);
+        }
+        sql_reset(st);
+    }
+    free(ids);
+    free(tokens);
+    if (status != STORAGE_OK)
+        storage_games_forget_ahead();
+    return status;
+}
+
+void storage_games_forget_ahead(void)
+{
+    free(ahead);
+    ahead = NULL;
+}
+
+/* After a write to game id, its row read ahead is no longer what the
+ * database holds: it is forgotten (the game stays locked). */
+static void ahead_wrote(int64_t id)
+{
+    struct ahead_game *a = ahead_find(id);
+    if (a != NULL)
+        a->read = false;
 }
 
 static const char SQL_GAME_FIND[] =
@@ -84,6 +221,13 @@ static const char SQL_GAME_GET_LOCKED_PG[] = GAME_COLUMNS "WHERE id = ? FOR UPDA
 
 int storage_game_get_locked(int64_t id, struct storage_game *g)
 {
+    const struct ahead_game *a = ahead_find(id);
+    if (a != NULL && !a->found)
+        return STORAGE_NOT_FOUND;
+    if (a != NULL) {
+        *g = a->row;
+        return STORAGE_OK;
+    }
     struct sql_stmt *st = storage_stmt(storage_dialect(SQL_GAME_GET, SQL_GAME_GET_LOCKED_PG));
     if (st == NULL)
         return STORAGE_ERROR;
@@ -103,6 +247,13 @@ static const char SQL_GAME_OF_SESSION_PG[] =
 int storage_game_get_locked_for(int64_t id, const uint8_t token_hash[32], int64_t now,
                                 struct storage_game *g)
 {
+    const struct ahead_game *a = ahead_find(id);
+    if (a != NULL && a->has_token && memcmp(a->token_hash, token_hash, 32) == 0) {
+        if (!a->found || a->session_user == 0 || a->session_user != a->row.user_id)
+            return STORAGE_NOT_FOUND;
+        *g = a->row;
+        return STORAGE_OK;
+    }
     struct sql_stmt *st =
         storage_stmt(storage_dialect(SQL_GAME_OF_SESSION, SQL_GAME_OF_SESSION_PG));
     if (st == NULL)
@@ -191,7 +342,7 @@ static int run_record(const char *sql, unsigned parts, const struct storage_game
         sql_bind_int64(st, 9, g->pushes);
         sql_bind_int64(st, 10, g->solved ? 1 : 0);
     }
-    return storage_exec_stmt(st, what);
+    return storage_write_stmt(st, what);
 }
 
 int storage_game_record(const struct storage_game *g, const struct storage_log_entry *e,
@@ -199,6 +350,7 @@ int storage_game_record(const struct storage_game *g, const struct storage_log_e
 {
     if (e->kind < 0 || e->kind > 3 || e->seq != g->seq)
         return STORAGE_ERROR;
+    ahead_wrote(g->id);
     if (sql_backend() == SQL_POSTGRES)
         return run_record(SQL_GAME_RECORD_PG, RECORD_LOG | RECORD_COUNTS, g, e, now,
                           "recording an entry of a game");
@@ -216,7 +368,8 @@ int storage_game_hint_add(int64_t id)
     if (st == NULL)
         return STORAGE_ERROR;
     sql_bind_int64(st, 1, id);
-    return storage_exec_stmt(st, "counting a hint");
+    ahead_wrote(id);
+    return storage_write_stmt(st, "counting a hint");
 }
 
 static int read_progress(struct sql_stmt *st, void *fn, void *arg)

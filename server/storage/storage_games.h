@@ -66,6 +66,27 @@ int storage_game_record(const struct storage_game *g, const struct storage_log_e
 /* Adds one to the game's hint count. */
 int storage_game_hint_add(int64_t id);
 
+/* Locking ahead (PostgreSQL; nothing on SQLite): a batch of the group
+ * commit names the games its jobs will lock, then locks and reads them
+ * all in one statement, so that storage_game_get_locked and
+ * storage_game_get_locked_for find them without a round trip each. What
+ * is read ahead belongs to the calling thread and stands until
+ * storage_games_forget_ahead; a game written since (storage_game_record,
+ * storage_game_hint_add) is read again. */
+
+/* The most games one batch names ahead; later ones are not. */
+#define STORAGE_AHEAD_MAX 512
+
+/* Names game id, and the session (its token's hash, or NULL for none) it
+ * will be asked for with. */
+void storage_game_lock_ahead(int64_t id, const uint8_t token_hash[32]);
+/* Inside the open transaction, locks the games named ahead (in the order
+ * of their ids) and reads them and their sessions' users as of `now`.
+ * Returns a STORAGE_* code; on failure nothing is kept. */
+int storage_games_read_ahead(int64_t now);
+/* Forgets the games named and read ahead. */
+void storage_games_forget_ahead(void);
+
 struct storage_progress {
     int64_t level_id;
     int64_t collection_id;
