@@ -362,7 +362,7 @@ static int take_row(const struct storage_game *row, struct live_game **g)
     /* Another process may have written to the game since it was cached,
      * and a log-in may have moved it from a guest to an account. */
     if (status == STORAGE_OK && (*g)->seq != row->seq)
-        status = play_rebuild(*g);
+        status = play_catch_up(*g, row);
     if (status == STORAGE_OK) {
         (*g)->user_id = row->user_id;
         (*g)->hints = row->hints;
@@ -525,7 +525,7 @@ static void finish_entry(struct commit_job *cj, int status, bool ran)
 static void name_entry_game(struct commit_job *cj)
 {
     struct entry_job *j = (struct entry_job *)cj;
-    storage_game_lock_ahead(j->game_id, j->session);
+    storage_game_lock_ahead(j->game_id, j->session, game_cache_seq(j->game_id));
 }
 
 /* Before the entry runs again, its batch undone by a conflict. */

@@ -367,7 +367,8 @@ static void reset_hint(struct commit_job *cj)
 /* Before the batch begins: the game record_hint locks. */
 static void name_hint_game(struct commit_job *cj)
 {
-    storage_game_lock_ahead(((struct hint_job *)cj)->game_id, NULL);
+    int64_t id = ((struct hint_job *)cj)->game_id;
+    storage_game_lock_ahead(id, NULL, game_cache_seq(id));
 }
 
 /* On a worker thread: the search, then the commit. */

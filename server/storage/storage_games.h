@@ -58,6 +58,11 @@ int storage_log_each(int64_t game, int (*fn)(void *arg, const struct storage_log
 /* Calls fn with one entry of a game's log; STORAGE_NOT_FOUND when absent. */
 int storage_log_get(int64_t game, uint32_t seq,
                     int (*fn)(void *arg, const struct storage_log_entry *e), void *arg);
+/* Calls fn for each entry of game's log after entry `after`, in order: from
+ * what the batch read ahead when it read that game's entries after
+ * `after`, else from the database. Returns as storage_log_each. */
+int storage_log_each_after(int64_t game, uint32_t after,
+                           int (*fn)(void *arg, const struct storage_log_entry *e), void *arg);
 /* Appends entry e to the log of game g->id and records the game's summary
  * after it (g's seq, moves, pushes and solved; g->seq must be e->seq).
  * Returns a STORAGE_* code. */
@@ -77,9 +82,10 @@ int storage_game_hint_add(int64_t id);
 /* The most games one batch names ahead; later ones are not. */
 #define STORAGE_AHEAD_MAX 512
 
-/* Names game id, and the session (its token's hash, or NULL for none) it
- * will be asked for with. */
-void storage_game_lock_ahead(int64_t id, const uint8_t token_hash[32]);
+/* Names game id, the session (its token's hash, or NULL for none) it will
+ * be asked for with, and the entry memory holds of it (-1: none), after
+ * which its log is read ahead up to its seq (storage_log_each_after). */
+void storage_game_lock_ahead(int64_t id, const uint8_t token_hash[32], int64_t after);
 /* Inside the open transaction, locks the games named ahead (in the order
  * of their ids) and reads them and their sessions' users as of `now`.
  * Returns a STORAGE_* code; on failure nothing is kept. */
