@@ -623,10 +623,15 @@ int games_open(struct http_conn *c)
         return result;
     struct storage_game row;
     bool created = false;
-    int status = storage_begin();
-    if (status == STORAGE_OK)
-        status = storage_game_open(user, level, (int)rule, clock_now(), &row, &created);
-    status = storage_finish(status);
+    int status;
+    unsigned runs = 0;
+    do {
+        created = false;
+        status = storage_begin();
+        if (status == STORAGE_OK)
+            status = storage_game_open(user, level, (int)rule, clock_now(), &row, &created);
+        status = storage_finish(status);
+    } while (storage_again(status, &runs));
     if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
     struct live_game *g = games_take(c, user, row.id, &result);

@@ -152,17 +152,26 @@ int storage_finish(int status)
     return storage_commit();
 }
 
+bool storage_again(int status, unsigned *runs)
+{
+    ++*runs;
+    if (status != STORAGE_RETRY || *runs > STORAGE_RETRIES)
+        return false;
+    storage_retry_pause(*runs);
+    return true;
+}
+
 int storage_transaction(int (*body)(void *arg), void *arg)
 {
-    for (unsigned runs = 1;; runs++) {
-        int status = storage_begin();
+    int status;
+    unsigned runs = 0;
+    do {
+        status = storage_begin();
         if (status == STORAGE_OK)
             status = body(arg);
         status = storage_finish(status);
-        if (status != STORAGE_RETRY || runs > STORAGE_RETRIES)
-            return status;
-        storage_retry_pause(runs);
-    }
+    } while (storage_again(status, &runs));
+    return status;
 }
 
 void storage_retry_pause(unsigned runs)

@@ -97,6 +97,18 @@ int storage_finish(int status);
  * run's status. */
 int storage_transaction(int (*body)(void *arg), void *arg);
 
+/* Whether the transaction that just ended with `status` runs again: true,
+ * after storage_retry_pause, when a serialization failure or a deadlock
+ * undid it (STORAGE_RETRY) and it has runs left (STORAGE_RETRIES more
+ * than the first). *runs counts its runs; set it to 0 before the first.
+ * A caller that begins and ends its own transaction runs it all in
+ *     unsigned runs = 0;
+ *     do { status = storage_begin(); ...; status = storage_finish(status); }
+ *     while (storage_again(status, &runs));
+ * setting afresh on each run what it sets outside the database, as the
+ * committer and storage_transaction do. */
+bool storage_again(int status, unsigned *runs);
+
 /* Sleeps before a transaction runs again after its `runs`-th run lost a
  * conflict: a random point between half and all of a span that starts at
  * 2 ms and doubles with each run (up to 64 ms), so that the transactions
