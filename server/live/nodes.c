@@ -156,9 +156,21 @@ static void on_reconnected(void *arg)
     room_state_catch_up();
 }
 
-int live_nodes_start(void)
+static unsigned heartbeat_ms;
+
+/* Every heartbeat: this node still runs, and nodes gone are forgotten. */
+static void on_tick(void *arg)
 {
-    struct storage_listener l = {on_payload, on_reconnected, NULL};
+    (void)arg;
+    static bool beaten;
+    room_state_heartbeat(heartbeat_ms, !beaten);
+    beaten = true;
+}
+
+int live_nodes_start(unsigned tick_ms)
+{
+    heartbeat_ms = tick_ms;
+    struct storage_listener l = {on_payload, on_reconnected, NULL, on_tick, tick_ms};
     return storage_listen_start(&l) == STORAGE_OK ? 0 : -1;
 }
 

@@ -1066,6 +1066,78 @@ static void forget_dead_nodes(void)
         storage_room_presence_forget(d.names[i]);
 }
 
+/* A node is taken for gone this many of its heartbeats after its last. */
+#define NODE_HEARTBEATS_LOST 4
+
+/* One node's streams on one room, of one user (0: anonymous). */
+struct presence_row {
+    int64_t room, user, streams;
+};
+
+/* Writes this node's streams again, as memory counts them: its rows were
+ * forgotten by another node that took it for gone. A stream that opens or
+ * closes meanwhile may be counted once too often or too few, until it
+ * closes. */
+static void count_streams_again(void)
+{
+    struct presence_row *rows = NULL;
+    size_t n = 0, cap = 0;
+    bool fits = true;
+    pthread_mutex_lock(&lock);
+    for (struct room *r = rooms; r != NULL && fits; r = r->next) {
+        for (unsigned i = 0; i <= r->nfollowers && fits; i++) {
+            int64_t user = i < r->nfollowers ? r->followers[i].user : 0;
+            unsigned streams = i < r->nfollowers ? r->followers[i].streams : r->anonymous;
+            if (streams == 0)
+                continue;
+            if (n == cap) {
+                size_t more = cap > 0 ? cap * 2 : 64;
+                struct presence_row *bigger = realloc(rows, more * sizeof *bigger);
+                fits = bigger != NULL;
+                if (!fits)
+                    break;
+                rows = bigger;
+                cap = more;
+            }
+            rows[n++] = (struct presence_row){r->id, user, streams};
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    int status = fits ? storage_begin() : STORAGE_ERROR;
+    if (status == STORAGE_OK)
+        status = storage_room_presence_forget(node_name());
+    for (size_t i = 0; i < n && status == STORAGE_OK; i++)
+        status =
+            storage_room_presence_set(rows[i].room, node_name(), rows[i].user, rows[i].streams);
+    status = storage_finish(status);
+    free(rows);
+    if (status != STORAGE_OK)
+        fprintf(stderr, "sokod: cannot count this node's room streams again\n");
+}
+
+void room_state_heartbeat(unsigned period_ms, bool first)
+{
+    int64_t now = clock_now_ms();
+    bool was_gone = false;
+    int64_t forgotten = 0;
+    int status = storage_begin();
+    if (status == STORAGE_OK)
+        status = storage_node_heartbeat(node_name(),
+                                        now + (int64_t)period_ms * NODE_HEARTBEATS_LOST, &was_gone);
+    if (status == STORAGE_OK)
+        status = storage_nodes_expire(now, node_name(), &forgotten);
+    status = storage_finish(status);
+    if (status != STORAGE_OK)
+        return;
+    if (forgotten > 0)
+        fprintf(stderr, "sokod: forgot %lld room presence rows of nodes gone\n",
+                (long long)forgotten);
+    if (was_gone && !first) {
+        fprintf(stderr, "sokod: this node was taken for gone: counting its room streams again\n");
+        count_streams_again();
+    }
+}
+
 int room_state_listen(void)
 {
     forget_dead_nodes();
