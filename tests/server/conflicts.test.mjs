@@ -125,3 +125,34 @@ test('logging out everywhere, undone by a deadlock, runs again and is answered',
     await stopCleanly(server);
   }
 });
+
+// A room's operations run in transactions of their own (room_state.c):
+// joining a room, undone by a deadlock, is run again too.
+test('joining a room, undone by a deadlock, runs again and is answered', { skip }, async () => {
+  const server = await startServer();
+  const db = server.db;
+  const psql = holder(db);
+  try {
+    const host = server.client();
+    const [level] = await levelIds(host);
+    const made = await host.post('/api/v1/rooms', { level: 'chosen', level_id: level });
+    assert.equal(made.status, 201, show(made));
+    const room = made.json.room.id;
+    psql.proc.stdin.write("LOCK TABLE room_seats IN EXCLUSIVE MODE;\nSELECT 'locked';\n");
+    assert.ok(await eventually(() => psql.out().includes('locked')), 'psql holds the seats');
+    // The join locks the room's row, then waits to write its seat.
+    const joining = server.client().post(`/api/v1/rooms/${room}/join`);
+    assert.ok(await eventually(() => waitsFor(db, 'room_seats')), 'the join waits for the seats');
+    psql.proc.stdin.write(`SELECT 'room ' || id FROM rooms WHERE id = ${room} FOR UPDATE;\n`);
+    assert.ok(await eventually(() => psql.out().includes(`room ${room}`)), `psql got the room's row; sokod:\n${server.stderr()}`);
+    psql.proc.stdin.end('COMMIT;\n');
+    const r = await joining;
+    assert.equal(r.status, 200, `joining after the deadlock: ${show(r)}\nsokod:\n${server.stderr()}`);
+    assert.equal(r.json.room.players.length, 2, show(r));
+    assert.match(server.stderr(), /database conflict, to run again/, 'PostgreSQL did undo the join once');
+    assert.equal(sqlite(db, `SELECT count(*) FROM room_seats WHERE room_id = ${room}`), '2', 'two seats');
+  } finally {
+    if (psql.proc.exitCode === null) psql.proc.kill();
+    await stopCleanly(server);
+  }
+});
