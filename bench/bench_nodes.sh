@@ -20,10 +20,20 @@
 # and the committer's round trips (its writes to PostgreSQL, counted with
 # strace when installed: statements only sent go with the next one).
 #
+# The PostgreSQL rows run at each round-trip time of BENCH_NODES_RTT_MS,
+# the nodes reaching the database through bench/support/delay_proxy (a TCP
+# proxy that holds each chunk for half the round trip, each way: this
+# kernel has no netem), and print beside each row the committer's round
+# trips per entry and per commit (sokod_commit_round_trips of /metrics,
+# counted by sokod; "-" for a sokod that does not count them) and how
+# late the proxy's chunks left against their due time on average.
+#
 # Usage: bench/bench_nodes.sh BUILD_DIR (a Release build: scripts/bench)
 # Settings: BENCH_NODES_SECONDS (10 per run), BENCH_NODES_CONNECTIONS
-# ("64 1000"), BENCH_NODES_WATCHED ("64 256": stepped games followed on
-# node B, one wrk connection each), BENCH_NODES_WRK_THREADS (2).
+# ("64 1000"), BENCH_NODES_RTT_MS ("0 0.5 1"), BENCH_NODES_WATCHED ("64
+# 256": stepped games followed on node B, one wrk connection each),
+# BENCH_NODES_WRK_THREADS (2), BENCH_NODES_STEPS_ONLY (1: the step rows
+# only, not the live events, NOTIFY and statements that follow).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source_dir=$(cd "$here/.." && pwd)
@@ -33,17 +43,32 @@ build=$(cd "${1:-build-bench}" && pwd)
 seconds=${BENCH_NODES_SECONDS:-10}
 read -r -a conn_counts <<<"${BENCH_NODES_CONNECTIONS:-64 1000}"
 read -r -a watched_counts <<<"${BENCH_NODES_WATCHED:-64 256}"
+read -r -a rtts <<<"${BENCH_NODES_RTT_MS:-0 0.5 1}"
 wrk_threads=${BENCH_NODES_WRK_THREADS:-2}
 
 bench_install_missing wrk haproxy node
 nodes_begin sokod-bench-nodes
 
+# The sum over the running nodes NAMES of the samples KEYS of their
+# /metrics, one line of numbers in KEYS' order ("-" for a missing one).
+scrape_sum() {
+  local names=$1 keys=$2 n
+  for n in $names; do curl -s "${node_url[$n]}/metrics"; done |
+    awk -v keys="$keys" 'BEGIN { nk = split(keys, k, " ") }
+      { for (i = 1; i <= nk; i++) if ($1 == k[i]) { v[i] += $2; seen[i] = 1 } }
+      END { for (i = 1; i <= nk; i++) printf "%s%s", (i > 1 ? " " : ""), (seen[i] ? v[i] : "-"); print "" }'
+}
+trip_keys="sokod_commit_round_trips_sum sokod_commit_round_trips_count sokod_commit_batch_jobs_sum"
+
 # Runs wrk with CONNS connections at URL (as fast as answers come), on
-# games made through MAKER_URL, and prints a line under LABEL.
+# games made through MAKER_URL, and prints a line under LABEL; NODES names
+# the nodes whose round trips count.
 run_steps() {
-  local label=$1 url=$2 maker_url=$3 c=$4
+  local label=$1 url=$2 maker_url=$3 c=$4 nodes=${5:-}
   local ngames=$((c + c / 8 + wrk_threads)) games="$tmp/games-$label-$c.txt" out="$tmp/wrk-$label-$c.txt"
   node "$here/bench_nodes.mjs" games "$maker_url" "$ngames" "$games"
+  local trips_before="" trips_after=""
+  [ -z "$nodes" ] || trips_before=$(scrape_sum "$nodes" "$trip_keys")
   wrk -t"$wrk_threads" -c"$c" -d"${seconds}s" --timeout 10s -s "$here/bench_server.lua" "$url/" \
     -- "$games" "$ngames" "$wrk_threads" >"$out" 2>&1 &
   local wrk_pid=$!
@@ -51,6 +76,7 @@ run_steps() {
   local sampler=$!
   wait "$wrk_pid" || true
   wait "$sampler" || true
+  [ -z "$nodes" ] || trips_after=$(scrape_sum "$nodes" "$trip_keys")
   local -A s=()
   if ! read_result "$out" s; then
     echo "wrk printed no result:"
@@ -58,34 +84,93 @@ run_steps() {
     return 0
   fi
   local errors=$((s[connect] + s[read] + s[write] + s[timeout] + s[status] + s[refused] + s[duplicates] + s[unreadable] + s[starved]))
-  local conns
+  local conns trips
   conns=$(sort "$tmp/conns" | tr '\n' ' ')
-  printf '%-24s %6s %9s %10s %10s %7s  %s\n' "$label" "$c" "$(rate "${s[accepted]}" "${s[seconds]}")" \
-    "$(ms "${s[p50_us]}")" "$(ms "${s[p99_us]}")" "$errors" "${conns:-(none)}"
+  trips=$(awk -v b="$trips_before" -v a="$trips_after" 'BEGIN {
+    if (a == "" || index(a, "-")) { print "-"; exit }
+    split(b, x, " "); split(a, y, " ")
+    t = y[1] - x[1]; n = y[2] - x[2]; e = y[3] - x[3]
+    printf "%.2f/e %.2f/c %.1fe/c", (e > 0 ? t / e : 0), (n > 0 ? t / n : 0), (n > 0 ? e / n : 0) }')
+  printf '%-30s %6s %9s %10s %10s %7s  %-26s %s\n' "$label" "$c" "$(rate "${s[accepted]}" "${s[seconds]}")" \
+    "$(ms "${s[p50_us]}")" "$(ms "${s[p99_us]}")" "$errors" "$trips" "${conns:-(none)}"
+}
+
+# The delay proxy: the build's, or compiled here for a build without it.
+delay_proxy=$build/bench/delay_proxy
+if [ ! -x "$delay_proxy" ]; then
+  delay_proxy=$tmp/delay_proxy
+  cc -O2 -D_GNU_SOURCE -o "$delay_proxy" "$here/support/delay_proxy.c"
+fi
+# Starts the proxy to the cluster's socket with a round trip of RTT_MS;
+# sets proxy_port and proxy_pid.
+start_delay() {
+  local one_way_us out=$tmp/delay-$1.out
+  one_way_us=$(awk -v r="$1" 'BEGIN { printf "%d", r * 500 }')
+  "$delay_proxy" 0 "$pg_dir/.s.PGSQL.5432" "$one_way_us" >"$out" &
+  proxy_pid=$!
+  pids+=("$proxy_pid")
+  for _ in $(seq 100); do
+    proxy_port=$(sed -n 's/^listening //p' "$out" 2>/dev/null || true)
+    [ -n "$proxy_port" ] && return 0
+    sleep 0.05
+  done
+  echo "the delay proxy did not start"
+  exit 1
+}
+# Stops the proxy; prints how late its chunks left on average, and at p99.
+stop_delay() {
+  kill -TERM "$proxy_pid" 2>/dev/null || true
+  wait "$proxy_pid" 2>/dev/null || true
+  local -A d=()
+  read_result "$tmp/delay-$1.out" d || return 0
+  echo "  (delay proxy at $1 ms: ${d[chunks]} chunks, late by ${d[late_mean_us]} us on average, p99 ${d[late_p99_us]} us)"
+}
+stop_pid() {
+  kill -TERM "$1" 2>/dev/null || true
+  wait "$1" 2>/dev/null || true
 }
 
 echo "loopback, $(nproc) CPUs, wrk -t$wrk_threads -d${seconds}s, sokod $("$build/sokod" --version | cut -d' ' -f2)," \
   "PostgreSQL $("$pg_bin/postgres" --version | awk '{ print $3 }') (fsync off: tests/support/pg_cluster.sh), $(haproxy -v | head -n 1 | cut -d' ' -f1-3)"
 echo "uptime before: $(uptime)"
 echo
-echo "== steps: as fast as answers come; connections: the most each node held during the run"
-printf '%-24s %6s %9s %10s %10s %7s  %s\n' run conns "steps/s" p50 p99 errors "PostgreSQL connections"
+echo "== steps: as fast as answers come; round trips of the committer per entry (/e) and per commit (/c),"
+echo "   entries per commit (e/c); connections: the most each node held during the run"
+printf '%-30s %6s %9s %10s %10s %7s  %-26s %s\n' run conns "steps/s" p50 p99 errors "round trips" "PostgreSQL connections"
 
 # --- SQLite: one node ---
 start_node sqlite "$tmp/sokod.db"
 for c in "${conn_counts[@]}"; do run_steps sqlite "${node_url[sqlite]}" "${node_url[sqlite]}" "$c"; done
 stop_node sqlite
 
-# --- PostgreSQL: one node (it migrates and imports) ---
+# --- PostgreSQL at each round trip: one node, then two behind HAProxy ---
 psql_do postgres "CREATE DATABASE bench"
+for rtt in "${rtts[@]}"; do
+  start_delay "$rtt"
+  db="postgresql://postgres@127.0.0.1:$proxy_port/bench?sslmode=disable"
+  start_node a "$db&application_name=bench-a"
+  for c in "${conn_counts[@]}"; do
+    run_steps "postgresql ${rtt} ms, 1 node" "${node_url[a]}" "${node_url[a]}" "$c" a
+  done
+  start_node b "$db&application_name=bench-b"
+  start_proxy
+  for c in "${conn_counts[@]}"; do
+    run_steps "postgresql ${rtt} ms, 2+HAProxy" "$front" "$front" "$c" "a b"
+  done
+  stop_pid "$haproxy_pid"
+  stop_node b
+  stop_node a
+  stop_delay "$rtt"
+done
+if [ "${BENCH_NODES_STEPS_ONLY:-0}" = 1 ]; then
+  echo
+  echo "uptime after: $(uptime)"
+  exit 0
+fi
+# What follows runs on the cluster's socket, without delay.
 db="$(pg_uri bench)"
 start_node a "$db&application_name=bench-a"
-for c in "${conn_counts[@]}"; do run_steps "postgresql, 1 node" "${node_url[a]}" "${node_url[a]}" "$c"; done
-
-# --- PostgreSQL: two nodes behind HAProxy ---
 start_node b "$db&application_name=bench-b"
-start_proxy
-for c in "${conn_counts[@]}"; do run_steps "postgresql, 2 + HAProxy" "$front" "$front" "$c"; done
 
 # --- NOTIFY: steps to node A, one stream per stepped game on node B ---
 echo

@@ -218,7 +218,8 @@ int server_start(const struct config *cfg, unsigned *port)
     /* Each of these stops cleanly when it did not start. */
     running.threads = true;
     if (worker_start(pools) != 0 || storage_checkpointer_start() != STORAGE_OK ||
-        commit_start() != 0 || live_nodes_start() != 0 ||
+        commit_start() != 0 ||
+        live_nodes_start(live_heartbeat_ms(cfg->heartbeat, cfg->timeout)) != 0 ||
         events_start(live_heartbeat_ms(cfg->heartbeat, cfg->timeout),
                      (size_t)cfg->events_memory << 20) != 0) {
         fprintf(stderr, "sokod: cannot start worker threads\n");

@@ -93,13 +93,14 @@ stop_node() {
 # and b, its third server left out (a server that does not answer would be
 # tried, then checked, all run long); sets `front` to its URL once /readyz
 # answers 200 through it four times in a row. Its output is in
-# $tmp/haproxy.log.
+# $tmp/haproxy.log; its process is haproxy_pid.
 start_proxy() {
   sed '/^[[:space:]]*server c /d' "$source_dir/deploy/haproxy.cfg" >"$tmp/haproxy.cfg"
   local port ok=0
   port=$(free_port)
   SOKOD_HAPROXY_BIND="127.0.0.1:$port" SOKOD_NODE_A="${node_url[a]#http://}" \
     SOKOD_NODE_B="${node_url[b]#http://}" haproxy -db -f "$tmp/haproxy.cfg" >"$tmp/haproxy.log" 2>&1 &
+  haproxy_pid=$!
   pids+=("$!")
   front="http://127.0.0.1:$port"
   for _ in $(seq 100); do

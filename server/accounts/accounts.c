@@ -145,18 +145,23 @@ static int finish_signup(struct http_conn *c, void *arg)
     struct password_job *job = arg;
     if (!job->ok)
         return reply_error(c, API_E_INTERNAL, "cannot hash the password (out of memory?)");
-    int64_t user = job->current;
-    int status = storage_begin();
-    if (status == STORAGE_OK && user != 0)
-        status = storage_user_register(user, job->username, job->hash);
-    else if (status == STORAGE_OK)
-        status = storage_user_create(job->username, job->hash, clock_now(), &user);
-    /* A new session token, so that one known before sign-up is worth nothing. */
-    if (status == STORAGE_OK)
-        status = auth_session_end(c);
-    if (status == STORAGE_OK)
-        status = auth_session_start(c, user);
-    status = auth_session_commit(c, status);
+    int64_t user;
+    int status;
+    unsigned runs = 0;
+    do {
+        user = job->current;
+        status = storage_begin();
+        if (status == STORAGE_OK && user != 0)
+            status = storage_user_register(user, job->username, job->hash);
+        else if (status == STORAGE_OK)
+            status = storage_user_create(job->username, job->hash, clock_now(), &user);
+        /* A new session token, so that one known before sign-up is worth nothing. */
+        if (status == STORAGE_OK)
+            status = auth_session_end(c);
+        if (status == STORAGE_OK)
+            status = auth_session_start(c, user);
+        status = auth_session_commit(c, status);
+    } while (storage_again(status, &runs));
     if (status == STORAGE_CONFLICT)
         return reply_error(c, API_E_USERNAME_TAKEN, "the username '%s' is taken", job->username);
     if (status == STORAGE_NOT_FOUND)
@@ -238,24 +243,28 @@ static int finish_login(struct http_conn *c, void *arg)
     if (!account_limits_checked(job->username, job->device, job->ok))
         return reply_error(c, API_E_BAD_CREDENTIALS, "wrong username or password");
     struct storage_user current;
-    int status = storage_begin();
-    bool merge = false;
-    if (status == STORAGE_OK && job->current != 0 && job->current != job->account) {
-        status = storage_user_get(job->current, &current);
-        if (status == STORAGE_NOT_FOUND)
-            status = STORAGE_OK;
-        else if (status == STORAGE_OK)
-            merge = current.guest;
-    }
-    if (status == STORAGE_OK)
-        status = auth_session_end(c);
-    if (status == STORAGE_OK)
-        status = storage_sessions_purge(job->account, clock_now());
-    if (status == STORAGE_OK && merge)
-        status = storage_user_merge_guest(job->current, job->account);
-    if (status == STORAGE_OK)
-        status = auth_session_start(c, job->account);
-    status = auth_session_commit(c, status);
+    int status;
+    unsigned runs = 0;
+    do {
+        status = storage_begin();
+        bool merge = false;
+        if (status == STORAGE_OK && job->current != 0 && job->current != job->account) {
+            status = storage_user_get(job->current, &current);
+            if (status == STORAGE_NOT_FOUND)
+                status = STORAGE_OK;
+            else if (status == STORAGE_OK)
+                merge = current.guest;
+        }
+        if (status == STORAGE_OK)
+            status = auth_session_end(c);
+        if (status == STORAGE_OK)
+            status = storage_sessions_purge(job->account, clock_now());
+        if (status == STORAGE_OK && merge)
+            status = storage_user_merge_guest(job->current, job->account);
+        if (status == STORAGE_OK)
+            status = auth_session_start(c, job->account);
+        status = auth_session_commit(c, status);
+    } while (storage_again(status, &runs));
     if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
     device_remember(c, job->username);
@@ -295,10 +304,14 @@ int accounts_logout(struct http_conn *c)
     int result = MHD_NO;
     if (!body_parse_empty(c, &result))
         return result;
-    int status = storage_begin();
-    if (status == STORAGE_OK)
-        status = auth_session_end(c);
-    status = storage_finish(status);
+    int status;
+    unsigned runs = 0;
+    do {
+        status = storage_begin();
+        if (status == STORAGE_OK)
+            status = auth_session_end(c);
+        status = storage_finish(status);
+    } while (storage_again(status, &runs));
     if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
     return reply_json(c, 200, json_pack("{s:n}", "user"));

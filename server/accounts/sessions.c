@@ -26,14 +26,19 @@ int sessions_logout_all(struct http_conn *c)
     if (!auth_user(c, AUTH_EXISTING, &user, &result))
         return result;
     int64_t ended = 0;
-    int status = storage_begin();
-    if (status == STORAGE_OK)
-        status = auth_sessions_revoke(c, user, false, &ended);
-    if (status == STORAGE_OK)
-        status = storage_user_forget_devices(user);
-    if (status == STORAGE_OK)
-        status = auth_session_end(c);
-    status = auth_session_commit(c, status);
+    int status;
+    unsigned runs = 0;
+    do {
+        ended = 0;
+        status = storage_begin();
+        if (status == STORAGE_OK)
+            status = auth_sessions_revoke(c, user, false, &ended);
+        if (status == STORAGE_OK)
+            status = storage_user_forget_devices(user);
+        if (status == STORAGE_OK)
+            status = auth_session_end(c);
+        status = auth_session_commit(c, status);
+    } while (storage_again(status, &runs));
     if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
     return reply_json(c, 200, json_pack("{s:n,s:I}", "user", "sessions_ended", (json_int_t)ended));
@@ -74,14 +79,19 @@ static int finish_change(struct http_conn *c, void *arg)
     if (!j->hashed)
         return reply_error(c, API_E_INTERNAL, "cannot hash the password (out of memory?)");
     int64_t ended = 0;
-    int status = storage_begin();
-    if (status == STORAGE_OK)
-        status = storage_user_set_password(j->user, j->hash);
-    if (status == STORAGE_OK)
-        status = auth_sessions_revoke(c, j->user, true, &ended);
-    if (status == STORAGE_OK)
-        status = storage_user_forget_devices(j->user);
-    status = storage_finish(status);
+    int status;
+    unsigned runs = 0;
+    do {
+        ended = 0;
+        status = storage_begin();
+        if (status == STORAGE_OK)
+            status = storage_user_set_password(j->user, j->hash);
+        if (status == STORAGE_OK)
+            status = auth_sessions_revoke(c, j->user, true, &ended);
+        if (status == STORAGE_OK)
+            status = storage_user_forget_devices(j->user);
+        status = storage_finish(status);
+    } while (storage_again(status, &runs));
     if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
     device_remember(c, j->username);

@@ -135,10 +135,15 @@ int settings_put(struct http_conn *c)
         return reply_error(c, API_E_BODY_TOO_LARGE, "settings hold at most %d bytes of JSON",
                            SETTINGS_MAX_BYTES);
     }
-    int status = text != NULL ? storage_begin() : STORAGE_ERROR;
-    if (status == STORAGE_OK) {
-        status = storage_settings_put(user, text, clock_now());
-        status = storage_finish(status);
+    int status = STORAGE_ERROR;
+    unsigned runs = 0;
+    if (text != NULL) {
+        do {
+            status = storage_begin();
+            if (status == STORAGE_OK)
+                status = storage_settings_put(user, text, clock_now());
+            status = storage_finish(status);
+        } while (storage_again(status, &runs));
     }
     free(text);
     if (status != STORAGE_OK) {

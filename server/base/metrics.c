@@ -51,7 +51,20 @@ static struct histogram batch_size = {
     0,
 };
 
+static struct histogram batch_trips = {
+    "sokod_commit_round_trips",
+    "Round trips to the database server (PostgreSQL) of each transaction of the group commit, "
+    "its BEGIN and COMMIT included.",
+    1,
+    8,
+    {1, 2, 3, 4, 6, 8, 16, 64},
+    {0},
+    0,
+};
+
 static atomic_int_fast64_t live_streams;
+static atomic_int_fast64_t commit_queued;
+static atomic_uint_fast64_t db_round_trips;
 static atomic_uint_fast64_t game_cache_bytes;
 static atomic_uint_fast64_t room_lists;
 static atomic_uint_fast64_t db_errors[METRICS_DB_KINDS];
@@ -107,6 +120,21 @@ void metrics_step_us(uint64_t us)
 void metrics_commit_batch(unsigned jobs)
 {
     observe(&batch_size, jobs);
+}
+
+void metrics_commit_round_trips(uint64_t trips)
+{
+    observe(&batch_trips, trips);
+}
+
+void metrics_commit_queued(int delta)
+{
+    atomic_fetch_add_explicit(&commit_queued, delta, memory_order_relaxed);
+}
+
+void metrics_db_round_trip(void)
+{
+    add(&db_round_trips, 1);
 }
 
 void metrics_live_streams(int delta)
@@ -245,6 +273,16 @@ void metrics_write(struct textbuf *b, metrics_row_name *name_row)
     write_requests(b, name_row);
     write_histogram(b, &step_time);
     write_histogram(b, &batch_size);
+    write_histogram(b, &batch_trips);
+    write_gauge(b, "sokod_commit_queued_jobs",
+                "Jobs waiting for a batch of the group commit (not those of the batch running).",
+                atomic_load_explicit(&commit_queued, memory_order_relaxed));
+    head(b, "sokod_db_round_trips_total", "counter",
+         "Round trips to the database server (PostgreSQL) of every connection: a statement or a "
+         "pipeline of them, each waited for.");
+    textbuf_puts(b, "sokod_db_round_trips_total ");
+    textbuf_int(b, (int64_t)load(&db_round_trips));
+    textbuf_puts(b, "\n");
     write_gauge(b, "sokod_live_streams", "Live event streams open.",
                 atomic_load_explicit(&live_streams, memory_order_relaxed));
     write_gauge(b, "sokod_game_cache_bytes", "Bytes of the games kept in memory between requests.",

@@ -40,6 +40,15 @@ void metrics_step_us(uint64_t us);
 /* Records the size, in jobs, of one committed batch. */
 void metrics_commit_batch(unsigned jobs);
 
+/* Records the round trips to the database server of one committed batch. */
+void metrics_commit_round_trips(uint64_t trips);
+
+/* Adds delta to the jobs waiting for a batch of the group commit. */
+void metrics_commit_queued(int delta);
+
+/* Counts one round trip to the database server, of any connection. */
+void metrics_db_round_trip(void);
+
 /* Adds delta (+1 or -1) to the live streams open. */
 void metrics_live_streams(int delta);
 

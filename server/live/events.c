@@ -45,7 +45,11 @@ struct topic {
     bool counted; /* positions are the node's count, not a game's seqs */
     /* The history holds every event of the topic past this position. */
     uint64_t since;
-    uint64_t top;              /* the last position published */
+    uint64_t top; /* the last position published */
+    /* A game topic rewound (events_rewind_topic) from stale_to back to
+     * stale_from: a client that stood between them was shown entries
+     * that are no more. */
+    uint64_t stale_from, stale_to;
     struct kept *first, *last; /* oldest, newest */
     unsigned count;            /* events kept */
     size_t bytes;              /* their cost (kept_cost) */
@@ -509,6 +513,25 @@ void events_end_topic(const char *topic)
     pthread_mutex_unlock(&lock);
 }
 
+void events_rewind_topic(const char *topic, uint64_t pos)
+{
+    pthread_mutex_lock(&lock);
+    struct topic *t = topic_find(topic);
+    if (t != NULL && !t->counted) {
+        while (t->first != NULL)
+            forget_oldest(t);
+        if (t->top > pos) {
+            t->stale_from = pos;
+            t->stale_to = t->top > t->stale_to ? t->top : t->stale_to;
+        }
+        t->since = pos;
+        t->top = pos;
+        for (unsigned i = 0; i < t->nsubs; i++)
+            stream_end(t->subs[i]);
+    }
+    pthread_mutex_unlock(&lock);
+}
+
 /* Queues a snapshot event for s's topic number i: the client fetches the
  * state again, which is at the topic's last position or past it. */
 static void push_snapshot(struct events_stream *s, uint8_t i)
@@ -536,7 +559,8 @@ static int replay_topic(struct events_stream *s, uint8_t i, const struct events_
         lost = lost || after < t->since || after > t->top;
     else
         lost = lost || from->gap || after > (t->top > from->seq ? t->top : from->seq) ||
-               (from->nmissed == 0 && after < t->since && after < from->seq);
+               (from->nmissed == 0 && after < t->since && after < from->seq) ||
+               (after > t->stale_from && after <= t->stale_to);
     if (lost) {
         push_snapshot(s, i);
         return -1;

@@ -94,6 +94,14 @@ char (*events_followed(const char *prefix, unsigned *n))[EVENTS_TOPIC_MAX];
  * topic's history stays. Does nothing when nobody follows it. */
 void events_end_topic(const char *topic);
 
+/* A game topic whose game went back to entry `pos` (a failover lost the
+ * entries after it, and their seqs are taken again): its history is
+ * dropped, its position set to pos, and its streams ended; a client that
+ * comes back from a position past pos, up to where the topic stood, gets
+ * a snapshot rather than entries told as if they followed the ones it was
+ * shown. Does nothing to a counted topic, or one that does not exist. */
+void events_rewind_topic(const char *topic, uint64_t pos);
+
 /* What a stream's owner is told, always with the bus's lock held and never
  * after events_close: suspend (nothing to read), wake (something to read,
  * or the end), drop (the client fell EVENTS_QUEUE events behind: its queue

@@ -57,8 +57,22 @@ static void catch_up_game(int64_t game, uint32_t seq)
     if (!events_wanted(topic))
         return;
     uint64_t have = events_position(topic);
-    if (seq != 0 && have >= seq)
-        return; /* this node published it (it committed it) */
+    if (seq != 0 && have >= seq) {
+        /* Another node committed entry seq, and the topic stands at it or
+         * past it: it was read already (catching up), or the game went
+         * back, entries lost with a failed database taken again. What is
+         * published was committed, so the game's row never stands below
+         * it but in the second case. */
+        struct storage_game row;
+        if (storage_game_get(game, &row) == STORAGE_OK && row.seq < have) {
+            fprintf(stderr,
+                    "sokod: game %lld went back from entry %" PRIu64
+                    " to %u: its streams start again\n",
+                    (long long)game, have, row.seq);
+            events_rewind_topic(topic, row.seq);
+        }
+        return;
+    }
     struct events_missed *m = NULL;
     unsigned n = 0;
     int status = entry_event_read(game, (uint32_t)have, &m, &n);
@@ -142,9 +156,21 @@ static void on_reconnected(void *arg)
     room_state_catch_up();
 }
 
-int live_nodes_start(void)
+static unsigned heartbeat_ms;
+
+/* Every heartbeat: this node still runs, and nodes gone are forgotten. */
+static void on_tick(void *arg)
 {
-    struct storage_listener l = {on_payload, on_reconnected, NULL};
+    (void)arg;
+    static bool beaten;
+    room_state_heartbeat(heartbeat_ms, !beaten);
+    beaten = true;
+}
+
+int live_nodes_start(unsigned tick_ms)
+{
+    heartbeat_ms = tick_ms;
+    struct storage_listener l = {on_payload, on_reconnected, NULL, on_tick, tick_ms};
     return storage_listen_start(&l) == STORAGE_OK ? 0 : -1;
 }
 

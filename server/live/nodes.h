@@ -10,9 +10,10 @@
 
 #include <stdint.h>
 
-/* Starts listening to the other nodes. Returns 0, or -1 when the listener
- * cannot start. */
-int live_nodes_start(void);
+/* Starts listening to the other nodes, and saying every tick_ms that this
+ * node still runs (room_state_heartbeat). Returns 0, or -1 when the
+ * listener cannot start. */
+int live_nodes_start(unsigned tick_ms);
 
 /* Stops listening. Does nothing when it did not start. */
 void live_nodes_stop(void);

@@ -433,22 +433,25 @@ int room_state_open(int64_t user, int64_t level, const char *source, struct room
     row.host_id = user;
     row.created_at = clock_now();
     struct storage_room_state s = {0};
-    status = storage_begin();
-    if (status == STORAGE_OK)
-        status = storage_room_create(&row);
-    if (status == STORAGE_OK) {
-        s.id = row.id;
-        s.host_id = user;
-        s.level_id = level;
-        snprintf(s.source, sizeof s.source, "%s", row.source);
-        s.round = 1;
-        s.phase = PHASE_LOBBY;
-        s.touched_at = clock_now_ms();
-        s.nseats = 1;
-        seat_init(&s.seats[0], user);
-        status = storage_room_state_save(&s);
-    }
-    status = storage_finish(status);
+    unsigned runs = 0;
+    do {
+        status = storage_begin();
+        if (status == STORAGE_OK)
+            status = storage_room_create(&row);
+        if (status == STORAGE_OK) {
+            s.id = row.id;
+            s.host_id = user;
+            s.level_id = level;
+            snprintf(s.source, sizeof s.source, "%s", row.source);
+            s.round = 1;
+            s.phase = PHASE_LOBBY;
+            s.touched_at = clock_now_ms();
+            s.nseats = 1;
+            seat_init(&s.seats[0], user);
+            status = storage_room_state_save(&s);
+        }
+        status = storage_finish(status);
+    } while (storage_again(status, &runs));
     if (status != STORAGE_OK)
         return status;
     room_changed();
@@ -547,16 +550,24 @@ static int run(int64_t id, int64_t user, room_transition fn, struct room_view *v
     if (fn == NULL) {
         status = storage_room_state_read(id, false, &s);
     } else {
-        status = storage_begin();
-        if (status == STORAGE_OK)
-            status = storage_room_state_read(id, true, &s);
-        if (status == STORAGE_OK)
-            status = fn(&s, user, &changed);
-        if (status == STORAGE_OK && changed) {
-            s.touched_at = clock_now_ms();
-            status = store_changed(&s, title, boxes, &text, &len, v);
-        }
-        status = storage_finish(status);
+        unsigned runs = 0;
+        do {
+            free(text);
+            text = NULL;
+            len = 0;
+            changed = false;
+            v->event = 0;
+            status = storage_begin();
+            if (status == STORAGE_OK)
+                status = storage_room_state_read(id, true, &s);
+            if (status == STORAGE_OK)
+                status = fn(&s, user, &changed);
+            if (status == STORAGE_OK && changed) {
+                s.touched_at = clock_now_ms();
+                status = store_changed(&s, title, boxes, &text, &len, v);
+            }
+            status = storage_finish(status);
+        } while (storage_again(status, &runs));
     }
     unpin(id);
     if (status != STORAGE_OK) {
@@ -917,14 +928,19 @@ static void race_entry(const struct live_game *g, int kind, uint32_t seq, const 
         return;
     struct storage_room_state s;
     int64_t event = 0;
-    int status = storage_begin();
-    if (status == STORAGE_OK)
-        status = storage_room_state_read(g->room_id, true, &s);
-    if (status == STORAGE_OK) {
-        event = record_entry(&s, g, kind, seq, steps, count);
-        status = event < 0 ? STORAGE_ERROR : STORAGE_OK;
-    }
-    status = storage_finish(event > 0 ? status : STORAGE_NOT_FOUND);
+    int status;
+    unsigned runs = 0;
+    do {
+        event = 0;
+        status = storage_begin();
+        if (status == STORAGE_OK)
+            status = storage_room_state_read(g->room_id, true, &s);
+        if (status == STORAGE_OK) {
+            event = record_entry(&s, g, kind, seq, steps, count);
+            status = event < 0 ? STORAGE_ERROR : STORAGE_OK;
+        }
+        status = storage_finish(event > 0 ? status : STORAGE_NOT_FOUND);
+    } while (storage_again(status, &runs));
     if (status == STORAGE_OK)
         deliver(g->room_id, event);
 }
@@ -972,24 +988,29 @@ int room_state_presence(int64_t id, int64_t user, int delta)
      * on any node: a change of that is the room's event. */
     struct storage_room_state s;
     struct room_view v = {0};
-    char *text = NULL;
-    size_t len = 0;
-    status = storage_begin();
-    if (status == STORAGE_OK)
-        status = storage_room_state_read(id, true, &s);
-    struct storage_room_seat *seat = status == STORAGE_OK ? seat_of(&s, counted) : NULL;
-    bool was = seat != NULL && seat->streams > 0;
-    if (status == STORAGE_OK)
-        status = storage_room_presence_add(id, node_name(), counted, delta);
-    if (status == STORAGE_OK)
-        status = storage_room_state_read(id, false, &s);
-    seat = status == STORAGE_OK ? seat_of(&s, counted) : NULL;
-    if (seat != NULL && was != (seat->streams > 0)) {
-        text = room_text(&s, title, boxes, &len);
-        status = text != NULL ? storage_room_event_add(id, "room", text, &v.event) : STORAGE_ERROR;
-    }
-    status = storage_finish(status);
-    free(text);
+    unsigned runs = 0;
+    do {
+        char *text = NULL;
+        size_t len = 0;
+        v.event = 0;
+        status = storage_begin();
+        if (status == STORAGE_OK)
+            status = storage_room_state_read(id, true, &s);
+        struct storage_room_seat *seat = status == STORAGE_OK ? seat_of(&s, counted) : NULL;
+        bool was = seat != NULL && seat->streams > 0;
+        if (status == STORAGE_OK)
+            status = storage_room_presence_add(id, node_name(), counted, delta);
+        if (status == STORAGE_OK)
+            status = storage_room_state_read(id, false, &s);
+        seat = status == STORAGE_OK ? seat_of(&s, counted) : NULL;
+        if (seat != NULL && was != (seat->streams > 0)) {
+            text = room_text(&s, title, boxes, &len);
+            status =
+                text != NULL ? storage_room_event_add(id, "room", text, &v.event) : STORAGE_ERROR;
+        }
+        status = storage_finish(status);
+        free(text);
+    } while (storage_again(status, &runs));
     if (status != STORAGE_OK && delta > 0) {
         /* The stream does not open: it must not hold the room here. */
         pthread_mutex_lock(&lock);
@@ -1064,6 +1085,78 @@ static void forget_dead_nodes(void)
     storage_room_presence_nodes(find_dead, &d);
     for (unsigned i = 0; i < d.n; i++)
         storage_room_presence_forget(d.names[i]);
+}
+
+/* A node is taken for gone this many of its heartbeats after its last. */
+#define NODE_HEARTBEATS_LOST 4
+
+/* One node's streams on one room, of one user (0: anonymous). */
+struct presence_row {
+    int64_t room, user, streams;
+};
+
+/* Writes this node's streams again, as memory counts them: its rows were
+ * forgotten by another node that took it for gone. A stream that opens or
+ * closes meanwhile may be counted once too often or too few, until it
+ * closes. */
+static void count_streams_again(void)
+{
+    struct presence_row *rows = NULL;
+    size_t n = 0, cap = 0;
+    bool fits = true;
+    pthread_mutex_lock(&lock);
+    for (struct room *r = rooms; r != NULL && fits; r = r->next) {
+        for (unsigned i = 0; i <= r->nfollowers && fits; i++) {
+            int64_t user = i < r->nfollowers ? r->followers[i].user : 0;
+            unsigned streams = i < r->nfollowers ? r->followers[i].streams : r->anonymous;
+            if (streams == 0)
+                continue;
+            if (n == cap) {
+                size_t more = cap > 0 ? cap * 2 : 64;
+                struct presence_row *bigger = realloc(rows, more * sizeof *bigger);
+                fits = bigger != NULL;
+                if (!fits)
+                    break;
+                rows = bigger;
+                cap = more;
+            }
+            rows[n++] = (struct presence_row){r->id, user, streams};
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    int status = fits ? storage_begin() : STORAGE_ERROR;
+    if (status == STORAGE_OK)
+        status = storage_room_presence_forget(node_name());
+    for (size_t i = 0; i < n && status == STORAGE_OK; i++)
+        status =
+            storage_room_presence_set(rows[i].room, node_name(), rows[i].user, rows[i].streams);
+    status = storage_finish(status);
+    free(rows);
+    if (status != STORAGE_OK)
+        fprintf(stderr, "sokod: cannot count this node's room streams again\n");
+}
+
+void room_state_heartbeat(unsigned period_ms, bool first)
+{
+    int64_t now = clock_now_ms();
+    bool was_gone = false;
+    int64_t forgotten = 0;
+    int status = storage_begin();
+    if (status == STORAGE_OK)
+        status = storage_node_heartbeat(node_name(),
+                                        now + (int64_t)period_ms * NODE_HEARTBEATS_LOST, &was_gone);
+    if (status == STORAGE_OK)
+        status = storage_nodes_expire(now, node_name(), &forgotten);
+    status = storage_finish(status);
+    if (status != STORAGE_OK)
+        return;
+    if (forgotten > 0)
+        fprintf(stderr, "sokod: forgot %lld room presence rows of nodes gone\n",
+                (long long)forgotten);
+    if (was_gone && !first) {
+        fprintf(stderr, "sokod: this node was taken for gone: counting its room streams again\n");
+        count_streams_again();
+    }
 }
 
 int room_state_listen(void)

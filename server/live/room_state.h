@@ -124,4 +124,11 @@ void room_state_catch_up(void);
  * the committer starts. Returns 0, or -1 when play has no room for them. */
 int room_state_listen(void);
 
+/* Says in the database that this node still runs, for NODE_HEARTBEATS_LOST
+ * periods of period_ms, and forgets the room streams of the nodes whose
+ * word ran out (a node of another machine that never came back). When
+ * this node's own word had run out (not at its `first` call), its streams
+ * are counted again. On the listener thread, every period. */
+void room_state_heartbeat(unsigned period_ms, bool first);
+
 #endif

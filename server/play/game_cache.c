@@ -95,6 +95,22 @@ void game_cache_setup(size_t bytes)
     pthread_mutex_unlock(&cache_lock);
 }
 
+int64_t game_cache_seq(int64_t id)
+{
+    int64_t seq = -1;
+    pthread_mutex_lock(&cache_lock);
+    struct live_game *g = bucket[slot(id)];
+    while (g != NULL && g->id != id)
+        g = g->chain;
+    if (g != NULL && pthread_mutex_trylock(&g->lock) == 0) {
+        if (g->valid)
+            seq = g->seq;
+        pthread_mutex_unlock(&g->lock);
+    }
+    pthread_mutex_unlock(&cache_lock);
+    return seq;
+}
+
 int game_cache_acquire(int64_t id, struct live_game **out)
 {
     size_t freed = 0;

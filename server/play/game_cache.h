@@ -20,6 +20,11 @@ void game_cache_setup(size_t bytes);
  * *out set, or the STORAGE_* code of a failed rebuild (then nothing is held). */
 int game_cache_acquire(int64_t id, struct live_game **out);
 
+/* The entry game `id` is at in memory: its seq when it is cached, valid
+ * and held by nobody; -1 otherwise. Takes nothing: a hint, for a batch
+ * to read ahead what the game lacks. */
+int64_t game_cache_seq(int64_t id);
+
 /* Unlocks a game taken with game_cache_acquire. */
 void game_cache_release(struct live_game *g);
 

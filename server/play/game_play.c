@@ -818,6 +818,21 @@ static int rebuild(struct live_game *g, play_each_fn each, void *arg, uint32_t a
     return STORAGE_OK;
 }
 
+int play_catch_up(struct live_game *g, const struct storage_game *row)
+{
+    uint32_t seq = row->seq;
+    /* A room's new round starts the game again, on its level. */
+    if (!g->valid || g->seq > seq || g->level_id != row->level_id || g->room_id != row->room_id ||
+        g->round != row->round)
+        return play_rebuild(g);
+    struct replay r = {.g = g, .status = STORAGE_OK};
+    int status = storage_log_each_after(g->id, g->seq, replay_entry, &r);
+    free(r.dirs);
+    if (status == STORAGE_OK && r.status == STORAGE_OK && apply_moves(&r) && g->seq == seq)
+        return STORAGE_OK;
+    return play_rebuild(g);
+}
+
 size_t play_bytes(const struct live_game *g)
 {
     return (size_t)g->game.history_cap * sizeof *g->game.history + g->store.bytes;

@@ -6,6 +6,7 @@
 #include "base/textbuf.h"
 #include "play/history.h"
 #include "soko.h"
+#include "storage/storage_games.h"
 
 #include <jansson.h>
 #include <pthread.h>
@@ -83,6 +84,14 @@ struct play_result {
  * log. Returns a STORAGE_* code; STORAGE_ERROR also for a log the core
  * refuses (logged). g->valid tells whether g can be used. */
 int play_rebuild(struct live_game *g);
+
+/* Brings g, valid and behind the database (another node wrote to it), up
+ * to its row (locked by the caller) with the log's entries after its own,
+ * read ahead by the batch when it could (storage_log_each_after); rebuilds
+ * it whole when it is not valid, is ahead, is of another level, room or
+ * round, or the entries do not bring it to the row's seq. Returns as
+ * play_rebuild. */
+int play_catch_up(struct live_game *g, const struct storage_game *row);
 
 /* What play_replay calls after each entry: g is in its state after e.
  * Nonzero stops the replay. */

@@ -371,7 +371,7 @@ static int take_row(const struct storage_game *row, struct live_game **g)
     /* Another process may have written to the game since it was cached,
      * and a log-in may have moved it from a guest to an account. */
     if (status == STORAGE_OK && (*g)->seq != row->seq)
-        status = play_rebuild(*g);
+        status = play_catch_up(*g, row);
     if (status == STORAGE_OK) {
         (*g)->user_id = row->user_id;
         (*g)->hints = row->hints;
@@ -535,6 +535,13 @@ static void finish_entry(struct commit_job *cj, int status, bool ran)
     http_wake(j->deferred);
 }
 
+/* Before the batch begins: the game run_entry locks, with its session. */
+static void name_entry_game(struct commit_job *cj)
+{
+    struct entry_job *j = (struct entry_job *)cj;
+    storage_game_lock_ahead(j->game_id, j->session, game_cache_seq(j->game_id));
+}
+
 /* Before the entry runs again, its batch undone by a conflict. */
 static void reset_entry(struct commit_job *cj)
 {
@@ -598,6 +605,7 @@ int games_submit(struct http_conn *c, int64_t game_id, struct games_entry *e)
     j->job.run = run_entry;
     j->job.finish = finish_entry;
     j->job.reset = reset_entry;
+    j->job.ahead = name_entry_game;
     struct http_deferred *d = NULL;
     int result = http_suspend(c, answer_entry, free_entry, j, &d);
     if (d == NULL)
@@ -629,10 +637,15 @@ int games_open(struct http_conn *c)
         return result;
     struct storage_game row;
     bool created = false;
-    int status = storage_begin();
-    if (status == STORAGE_OK)
-        status = storage_game_open(user, level, (int)rule, clock_now(), &row, &created);
-    status = storage_finish(status);
+    int status;
+    unsigned runs = 0;
+    do {
+        created = false;
+        status = storage_begin();
+        if (status == STORAGE_OK)
+            status = storage_game_open(user, level, (int)rule, clock_now(), &row, &created);
+        status = storage_finish(status);
+    } while (storage_again(status, &runs));
     if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
     struct live_game *g = games_take(c, user, row.id, &result);

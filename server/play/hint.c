@@ -364,6 +364,13 @@ static void reset_hint(struct commit_job *cj)
     games_job_reset(&j->answer, &j->g, &j->wrote);
 }
 
+/* Before the batch begins: the game record_hint locks. */
+static void name_hint_game(struct commit_job *cj)
+{
+    int64_t id = ((struct hint_job *)cj)->game_id;
+    storage_game_lock_ahead(id, NULL, game_cache_seq(id));
+}
+
 /* On a worker thread: the search, then the commit. */
 static void run_hint(void *arg)
 {
@@ -373,6 +380,7 @@ static void run_hint(void *arg)
     j->job.run = record_hint;
     j->job.finish = finish_hint;
     j->job.reset = reset_hint;
+    j->job.ahead = name_hint_game;
     commit_submit(&j->job);
 }
 

@@ -71,4 +71,9 @@ void sql_reset(struct sql_stmt *st);
 /* Whether the statement is between its first step and its reset. */
 bool sql_busy(struct sql_stmt *st);
 
+/* The round trips to the database server (PostgreSQL) the calling thread
+ * has made: each statement, or pipeline of statements, whose answer it
+ * waited for. Also counted in GET /metrics. Always 0 on SQLite. */
+uint64_t sql_round_trips(void);
+
 #endif

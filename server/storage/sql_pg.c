@@ -9,6 +9,8 @@
  * connection that breaks is reset on the next statement, which then
  * prepares itself again. */
 #include "storage/sql_driver.h"
+
+#include "base/metrics.h"
 #include "storage/storage_codes.h"
 
 #include <inttypes.h>
@@ -64,6 +66,22 @@ struct pg_stmt {
     unsigned char *bytes; /* the last blob read, decoded */
 };
 
+/* The calling thread's round trips: each statement or pipeline whose
+ * answer it waited for. */
+static _Thread_local uint64_t thread_trips;
+
+/* Counts one round trip, about to be made. */
+static void trip(void)
+{
+    thread_trips++;
+    metrics_db_round_trip();
+}
+
+uint64_t sql_round_trips(void)
+{
+    return thread_trips;
+}
+
 static void ignore_notice(void *arg, const char *message)
 {
     (void)arg;
@@ -84,6 +102,7 @@ static struct sql_conn *pg_open(const char *uri)
     /* A lock held elsewhere is waited for as long as SQLite's busy timeout. */
     char set[64];
     snprintf(set, sizeof set, "SET lock_timeout = %d", STORAGE_BUSY_MS);
+    trip();
     PGresult *r = PQexec(pg, set);
     bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
     PQclear(r);
@@ -245,6 +264,7 @@ static int flush_queued(struct pg_conn *c, const char *what)
         return STORAGE_OK;
     if (PQpipelineSync(c->pg) != 1)
         return drop_pipeline(c, what);
+    trip();
     return read_pipeline(c, c->queued, NULL, what);
 }
 
@@ -256,6 +276,7 @@ static int pg_exec(struct sql_conn *base, const char *script, const char *what)
         status = flush_queued(c, what);
     if (status != STORAGE_OK)
         return status;
+    trip();
     PGresult *r = PQexec(c->pg, script);
     ExecStatusType s = PQresultStatus(r);
     status = s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK ? STORAGE_OK : failure(c, r, what);
@@ -404,6 +425,7 @@ static void pg_finalize(struct sql_stmt *base)
         st->generation == st->conn->generation && PQstatus(st->conn->pg) == CONNECTION_OK) {
         char sql[32];
         snprintf(sql, sizeof sql, "DEALLOCATE %s", st->name);
+        trip();
         PQclear(PQexec(st->conn->pg, sql));
     }
     free_params(st);
@@ -478,6 +500,7 @@ static int prepare_on_server(struct pg_stmt *st, const char *what)
 {
     struct pg_conn *c = st->conn;
     snprintf(st->name, sizeof st->name, "s%d", ++c->next_name);
+    trip();
     PGresult *r = PQprepare(c->pg, st->name, st->text, st->nparams, st->types);
     int status = PQresultStatus(r) == PGRES_COMMAND_OK ? STORAGE_OK : failure(c, r, what);
     PQclear(r);
@@ -517,10 +540,12 @@ static int run_once(struct pg_stmt *st, const char *what)
                                 st->lengths, st->formats, 0) != 1 ||
             PQpipelineSync(c->pg) != 1)
             return drop_pipeline(c, what);
+        trip();
         int status = read_pipeline(c, c->queued + 1, &st->result, what);
         if (status != STORAGE_OK)
             return status;
     } else {
+        trip();
         st->result = PQexecPrepared(c->pg, st->name, st->nparams, (const char *const *)st->values,
                                     st->lengths, st->formats, 0);
         ExecStatusType s = PQresultStatus(st->result);
@@ -545,7 +570,8 @@ static int run(struct pg_stmt *st, const char *what)
     int doomed = refusal(c, st->text);
     if (doomed != STORAGE_OK)
         return doomed;
-    bool repeat = PQtransactionStatus(c->pg) == PQTRANS_IDLE && repeatable(st->text);
+    bool repeat =
+        c->queued == 0 && PQtransactionStatus(c->pg) == PQTRANS_IDLE && repeatable(st->text);
     unsigned generation = c->generation;
     int status = run_once(st, what);
     if (status == STORAGE_ERROR && repeat && c->generation != generation &&
@@ -570,20 +596,33 @@ static int pg_step(struct sql_stmt *base, const char *what)
     return st->row < PQntuples(st->result) ? SQL_ROW : STORAGE_OK;
 }
 
-/* Statements queued at most before a sync is sent: their answers wait in
- * the socket's buffers, which must not fill while libpq writes. */
-#define PG_MAX_QUEUED 64
+/* Statements queued at most before a sync is sent: a batch of the group
+ * commit sends a few per entry, up to 512 entries. Their answers pile up
+ * in libpq's input buffer while it writes (libpq reads whenever the socket
+ * will not take more, so the server never blocks on a full socket). */
+#define PG_MAX_QUEUED 4096
 
-/* Inside a transaction, sends st in pipeline mode without waiting for its
- * answer: it goes out with the next statement that waits, in one round
- * trip, and a failure of it dooms the transaction. Elsewhere (and the
- * first time st runs on its connection, to prepare it) it runs at once. */
+/* Whether sql opens a transaction: a BEGIN. */
+static bool opens_transaction(const char *sql)
+{
+    while (*sql == ' ' || *sql == '\t' || *sql == '\n')
+        sql++;
+    return strncasecmp(sql, "BEGIN", 5) == 0;
+}
+
+/* Inside a transaction, or for the BEGIN that opens one, sends st in
+ * pipeline mode without waiting for its answer: it goes out with the next
+ * statement that waits, in one round trip, and a failure of it dooms the
+ * transaction. Elsewhere (and the first time st runs on its connection,
+ * to prepare it) it runs at once. */
 static int pg_send(struct sql_stmt *base, const char *what)
 {
     struct pg_stmt *st = (struct pg_stmt *)base;
     struct pg_conn *c = st->conn;
     int status = refusal(c, st->text);
-    bool in_transaction = c->queued > 0 || PQtransactionStatus(c->pg) == PQTRANS_INTRANS;
+    PGTransactionStatusType t = PQtransactionStatus(c->pg);
+    bool in_transaction =
+        c->queued > 0 || t == PQTRANS_INTRANS || (t == PQTRANS_IDLE && opens_transaction(st->text));
     if (status == STORAGE_OK && c->queued >= PG_MAX_QUEUED)
         status = flush_queued(c, what);
     if (status != STORAGE_OK || !in_transaction || !st->prepared ||

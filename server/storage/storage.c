@@ -98,6 +98,10 @@ int storage_begin_until(int64_t deadline_ms)
         sqlite3_busy_timeout(db, left <= 0 ? 0 : left > INT_MAX ? INT_MAX : (int)left);
         status = storage_exec_stmt(storage_stmt(SQL_BEGIN), "BEGIN IMMEDIATE");
         sqlite3_busy_timeout(db, STORAGE_BUSY_MS);
+    } else if (storage_writes_deferred()) {
+        /* It goes out with the transaction's first read. */
+        struct sql_stmt *st = storage_stmt(SQL_BEGIN_PG);
+        status = st != NULL ? sql_send(st, "BEGIN") : STORAGE_ERROR;
     } else {
         status = storage_exec_stmt(storage_stmt(SQL_BEGIN_PG), "BEGIN");
     }
@@ -148,17 +152,26 @@ int storage_finish(int status)
     return storage_commit();
 }
 
+bool storage_again(int status, unsigned *runs)
+{
+    ++*runs;
+    if (status != STORAGE_RETRY || *runs > STORAGE_RETRIES)
+        return false;
+    storage_retry_pause(*runs);
+    return true;
+}
+
 int storage_transaction(int (*body)(void *arg), void *arg)
 {
-    for (unsigned runs = 1;; runs++) {
-        int status = storage_begin();
+    int status;
+    unsigned runs = 0;
+    do {
+        status = storage_begin();
         if (status == STORAGE_OK)
             status = body(arg);
         status = storage_finish(status);
-        if (status != STORAGE_RETRY || runs > STORAGE_RETRIES)
-            return status;
-        storage_retry_pause(runs);
-    }
+    } while (storage_again(status, &runs));
+    return status;
 }
 
 void storage_retry_pause(unsigned runs)
@@ -200,6 +213,11 @@ int storage_undo_to_savepoint(void)
     if (status == STORAGE_OK)
         status = storage_release_savepoint();
     return status;
+}
+
+uint64_t storage_round_trips(void)
+{
+    return sql_round_trips();
 }
 
 bool storage_is_server(void)

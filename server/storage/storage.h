@@ -97,11 +97,35 @@ int storage_finish(int status);
  * run's status. */
 int storage_transaction(int (*body)(void *arg), void *arg);
 
+/* Whether the transaction that just ended with `status` runs again: true,
+ * after storage_retry_pause, when a serialization failure or a deadlock
+ * undid it (STORAGE_RETRY) and it has runs left (STORAGE_RETRIES more
+ * than the first). *runs counts its runs; set it to 0 before the first.
+ * A caller that begins and ends its own transaction runs it all in
+ *     unsigned runs = 0;
+ *     do { status = storage_begin(); ...; status = storage_finish(status); }
+ *     while (storage_again(status, &runs));
+ * setting afresh on each run what it sets outside the database, as the
+ * committer and storage_transaction do. */
+bool storage_again(int status, unsigned *runs);
+
 /* Sleeps before a transaction runs again after its `runs`-th run lost a
  * conflict: a random point between half and all of a span that starts at
  * 2 ms and doubles with each run (up to 64 ms), so that the transactions
  * that met do not meet again at once. */
 void storage_retry_pause(unsigned runs);
+
+/* Batched transactions, on PostgreSQL: while `on`, the calling thread's
+ * BEGIN and the writes whose answers nobody reads (an entry's record, a
+ * hint's count, a notification) are only sent, to go with the next
+ * statement that waits, in one round trip. A failure of one of them then
+ * fails that statement and the rest of the transaction. Off by default. */
+void storage_defer_writes(bool on);
+
+/* The round trips to the database server (PostgreSQL) the calling thread
+ * has made, each statement or pipeline of statements waited for; 0 on
+ * SQLite. */
+uint64_t storage_round_trips(void);
 
 /* SAVEPOINT inside the open transaction, so that one part of it can be
  * undone (storage_undo_to_savepoint) and the rest still committed. On

@@ -61,6 +61,7 @@ static const struct known_table KNOWN[] = {
     {"games", "id", true, false},
     {"room_seats", "room_id,user_id", false, false},
     {"room_presence", "room_id,node,user_id", false, false},
+    {"node_heartbeats", "node", false, false},
     {"room_events", "room_id,seq", false, false},
     {"game_log", "game_id,seq", false, false},
     {"hint_plans", "game_id", false, false},

@@ -4,6 +4,8 @@
 #include "storage/storage_conn.h"
 #include "storage/storage_sql.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const kind_names[] = {"steps", "undo", "redo", "restart"};
@@ -22,26 +24,230 @@ static int kind_from_name(const char *name)
     "hints, coalesce(room_id, 0), round "                                                          \
     "FROM games "
 
+/* Reads a game from the columns of GAME_COLUMNS in the current row. */
+static void read_game(struct sql_stmt *st, struct storage_game *g)
+{
+    g->id = sql_column_int64(st, 0);
+    g->user_id = sql_column_int64(st, 1);
+    g->level_id = sql_column_int64(st, 2);
+    g->rule = sql_column_int(st, 3);
+    g->seq = (uint32_t)sql_column_int64(st, 4);
+    g->moves = (uint32_t)sql_column_int64(st, 5);
+    g->pushes = (uint32_t)sql_column_int64(st, 6);
+    g->solved = sql_column_int(st, 7) != 0;
+    g->created_at = sql_column_int64(st, 8);
+    g->updated_at = sql_column_int64(st, 9);
+    g->hints = (uint32_t)sql_column_int64(st, 10);
+    g->room_id = sql_column_int64(st, 11);
+    g->round = (uint32_t)sql_column_int64(st, 12);
+}
+
 static int one_game(struct sql_stmt *st, struct storage_game *g, const char *what)
 {
     int status = storage_first_row(st, what);
-    if (status == STORAGE_OK) {
-        g->id = sql_column_int64(st, 0);
-        g->user_id = sql_column_int64(st, 1);
-        g->level_id = sql_column_int64(st, 2);
-        g->rule = sql_column_int(st, 3);
-        g->seq = (uint32_t)sql_column_int64(st, 4);
-        g->moves = (uint32_t)sql_column_int64(st, 5);
-        g->pushes = (uint32_t)sql_column_int64(st, 6);
-        g->solved = sql_column_int(st, 7) != 0;
-        g->created_at = sql_column_int64(st, 8);
-        g->updated_at = sql_column_int64(st, 9);
-        g->hints = (uint32_t)sql_column_int64(st, 10);
-        g->room_id = sql_column_int64(st, 11);
-        g->round = (uint32_t)sql_column_int64(st, 12);
-    }
+    if (status == STORAGE_OK)
+        read_game(st, g);
     sql_reset(st);
     return status;
+}
+
+/* The games a batch locked and read ahead (storage_games_read_ahead), on
+ * the committer's thread: each named game, its row when it exists, the
+ * user of the session it was named with, and the log entries after the
+ * one memory holds (`after`), when memory holds one. */
+struct ahead_game {
+    int64_t id;
+    uint8_t token_hash[32];
+    bool has_token; /* named with a session */
+    bool read;      /* the statement ran: `found` and the row tell */
+    bool found;
+    int64_t session_user;     /* 0: no such session, or expired */
+    int64_t after;            /* -1: no entries asked for */
+    unsigned first, nentries; /* its entries in the set's `entries` */
+    struct storage_game row;
+};
+
+/* An entry read ahead; its texts are its own (malloc'd). */
+struct ahead_entry {
+    uint32_t seq;
+    int kind;
+    uint32_t count;
+    char *steps, *request;
+};
+
+struct ahead_set {
+    unsigned n;
+    struct ahead_game games[STORAGE_AHEAD_MAX];
+    struct ahead_entry *entries;
+    unsigned nentries, cap;
+};
+
+/* Allocated by a batch's first name, freed when it ends. */
+static _Thread_local struct ahead_set *ahead;
+
+void storage_game_lock_ahead(int64_t id, const uint8_t token_hash[32], int64_t after)
+{
+    if (sql_backend() != SQL_POSTGRES)
+        return;
+    if (ahead == NULL) {
+        ahead = malloc(sizeof *ahead);
+        if (ahead == NULL)
+            return;
+        ahead->n = 0;
+        ahead->entries = NULL;
+        ahead->nentries = ahead->cap = 0;
+    }
+    if (ahead->n == STORAGE_AHEAD_MAX)
+        return;
+    struct ahead_game *a = &ahead->games[ahead->n++];
+    memset(a, 0, sizeof *a);
+    a->id = id;
+    a->after = after;
+    a->has_token = token_hash != NULL;
+    if (token_hash != NULL)
+        memcpy(a->token_hash, token_hash, 32);
+}
+
+/* Keeps an entry of the current row (columns 14 on) for game a. */
+static int keep_entry(struct sql_stmt *st, struct ahead_game *a)
+{
+    if (ahead->nentries == ahead->cap) {
+        unsigned cap = ahead->cap > 0 ? ahead->cap * 2 : 64;
+        struct ahead_entry *bigger = realloc(ahead->entries, cap * sizeof *bigger);
+        if (bigger == NULL)
+            return STORAGE_ERROR;
+        ahead->entries = bigger;
+        ahead->cap = cap;
+    }
+    struct ahead_entry *e = &ahead->entries[ahead->nentries];
+    e->seq = (uint32_t)sql_column_int64(st, 14);
+    e->kind = kind_from_name(sql_column_text(st, 15));
+    e->steps = strdup(sql_column_text(st, 16));
+    e->count = (uint32_t)sql_column_int64(st, 17);
+    e->request = strdup(sql_column_text(st, 18));
+    if (e->steps == NULL || e->request == NULL) {
+        free(e->steps);
+        free(e->request);
+        return STORAGE_ERROR;
+    }
+    if (a->nentries == 0)
+        a->first = ahead->nentries;
+    ahead->nentries++;
+    a->nentries++;
+    return STORAGE_OK;
+}
+
+/* The games named ahead, locked in the order of their ids (as the
+ * committer's sorted batches lock them one by one), with the user of each
+ * one's session, and after each game's row the log entries after `after`
+ * up to its seq, all in one statement. The ids, the sessions' hashes and
+ * the seqs go as three arrays, in text. An entry another node committed
+ * while the statement waited for its game's lock is not in the statement's
+ * snapshot: the game's seq then runs past its entries, and its reader
+ * reads them again (play_catch_up). */
+static const char SQL_GAMES_AHEAD_PG[] =
+    "WITH locked AS MATERIALIZED (SELECT g.id, g.user_id, g.level_id, g.rule, g.seq, g.moves, "
+    "g.pushes, g.solved, g.created_at, g.updated_at, g.hints, coalesce(g.room_id, 0) AS room, "
+    "g.round, (SELECT s.user_id FROM sessions s JOIN users u ON u.id = s.user_id "
+    "WHERE s.token_hash = decode(w.token, 'hex') AND s.expires_at > ?3) AS owner, "
+    "w.after FROM unnest(CAST(?1 AS bigint[]), CAST(?2 AS text[]), CAST(?4 AS bigint[])) "
+    "AS w(id, token, after) JOIN games g ON g.id = w.id ORDER BY g.id FOR UPDATE OF g) "
+    "SELECT id, user_id, level_id, rule, seq, moves, pushes, solved, created_at, updated_at, "
+    "hints, room, round, owner, 0 AS log_seq, NULL AS kind, NULL AS steps, 0 AS count, "
+    "NULL AS request FROM locked UNION ALL "
+    "SELECT l.id, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, e.seq, e.kind, e.steps, e.count, "
+    "e.request FROM locked l JOIN game_log e ON e.game_id = l.id AND e.seq > l.after "
+    "AND e.seq <= l.seq WHERE l.after >= 0 ORDER BY 1, 15";
+
+static struct ahead_game *ahead_find(int64_t id)
+{
+    if (ahead == NULL)
+        return NULL;
+    for (unsigned i = 0; i < ahead->n; i++) {
+        if (ahead->games[i].id == id && ahead->games[i].read)
+            return &ahead->games[i];
+    }
+    return NULL;
+}
+
+int storage_games_read_ahead(int64_t now)
+{
+    if (ahead == NULL || ahead->n == 0)
+        return STORAGE_OK;
+    /* "{id,...}", "{hex,...}" (an empty string for no session), "{seq,...}". */
+    size_t cap = (size_t)ahead->n * 68 + 3;
+    char *ids = malloc(cap), *tokens = malloc(cap), *afters = malloc(cap);
+    struct sql_stmt *st = storage_stmt(SQL_GAMES_AHEAD_PG);
+    int status =
+        ids != NULL && tokens != NULL && afters != NULL && st != NULL ? STORAGE_OK : STORAGE_ERROR;
+    if (status == STORAGE_OK) {
+        size_t i_len = 0, t_len = 0, a_len = 0;
+        ids[i_len++] = '{';
+        tokens[t_len++] = '{';
+        afters[a_len++] = '{';
+        for (unsigned i = 0; i < ahead->n; i++) {
+            const struct ahead_game *a = &ahead->games[i];
+            const char *comma = i > 0 ? "," : "";
+            i_len += (size_t)snprintf(ids + i_len, cap - i_len, "%s%lld", comma, (long long)a->id);
+            a_len +=
+                (size_t)snprintf(afters + a_len, cap - a_len, "%s%lld", comma, (long long)a->after);
+            t_len += (size_t)snprintf(tokens + t_len, cap - t_len, "%s%s", comma,
+                                      a->has_token ? "" : "\"\"");
+            for (unsigned b = 0; a->has_token && b < 32; b++)
+                t_len += (size_t)snprintf(tokens + t_len, cap - t_len, "%02x", a->token_hash[b]);
+        }
+        snprintf(ids + i_len, cap - i_len, "}");
+        snprintf(tokens + t_len, cap - t_len, "}");
+        snprintf(afters + a_len, cap - a_len, "}");
+        sql_bind_text(st, 1, ids);
+        sql_bind_text(st, 2, tokens);
+        sql_bind_int64(st, 3, now);
+        sql_bind_text(st, 4, afters);
+        for (unsigned i = 0; i < ahead->n; i++)
+            ahead->games[i].read = true;
+        while ((status = sql_step(st, "locking a batch's games")) == SQL_ROW) {
+            struct ahead_game *a = ahead_find(sql_column_int64(st, 0));
+            if (a == NULL)
+                continue;
+            if (sql_column_int64(st, 14) == 0) {
+                read_game(st, &a->row);
+                a->found = true;
+                a->session_user = sql_column_int64(st, 13);
+            } else if (keep_entry(st, a) != STORAGE_OK) {
+                status = STORAGE_ERROR;
+                break;
+            }
+        }
+        sql_reset(st);
+    }
+    free(ids);
+    free(tokens);
+    free(afters);
+    if (status != STORAGE_OK)
+        storage_games_forget_ahead();
+    return status;
+}
+
+void storage_games_forget_ahead(void)
+{
+    if (ahead == NULL)
+        return;
+    for (unsigned i = 0; i < ahead->nentries; i++) {
+        free(ahead->entries[i].steps);
+        free(ahead->entries[i].request);
+    }
+    free(ahead->entries);
+    free(ahead);
+    ahead = NULL;
+}
+
+/* After a write to game id, its row read ahead is no longer what the
+ * database holds: it is forgotten (the game stays locked). */
+static void ahead_wrote(int64_t id)
+{
+    struct ahead_game *a = ahead_find(id);
+    if (a != NULL)
+        a->read = false;
 }
 
 static const char SQL_GAME_FIND[] =
@@ -84,6 +290,13 @@ static const char SQL_GAME_GET_LOCKED_PG[] = GAME_COLUMNS "WHERE id = ? FOR UPDA
 
 int storage_game_get_locked(int64_t id, struct storage_game *g)
 {
+    const struct ahead_game *a = ahead_find(id);
+    if (a != NULL && !a->found)
+        return STORAGE_NOT_FOUND;
+    if (a != NULL) {
+        *g = a->row;
+        return STORAGE_OK;
+    }
     struct sql_stmt *st = storage_stmt(storage_dialect(SQL_GAME_GET, SQL_GAME_GET_LOCKED_PG));
     if (st == NULL)
         return STORAGE_ERROR;
@@ -103,6 +316,13 @@ static const char SQL_GAME_OF_SESSION_PG[] =
 int storage_game_get_locked_for(int64_t id, const uint8_t token_hash[32], int64_t now,
                                 struct storage_game *g)
 {
+    const struct ahead_game *a = ahead_find(id);
+    if (a != NULL && a->has_token && memcmp(a->token_hash, token_hash, 32) == 0) {
+        if (!a->found || a->session_user == 0 || a->session_user != a->row.user_id)
+            return STORAGE_NOT_FOUND;
+        *g = a->row;
+        return STORAGE_OK;
+    }
     struct sql_stmt *st =
         storage_stmt(storage_dialect(SQL_GAME_OF_SESSION, SQL_GAME_OF_SESSION_PG));
     if (st == NULL)
@@ -141,6 +361,30 @@ int storage_log_each(int64_t game, int (*fn)(void *arg, const struct storage_log
                      void *arg)
 {
     return storage_list_by_id(SQL_LOG_ALL, game, read_entry, (void *)fn, arg, "reading a game log");
+}
+
+static const char SQL_LOG_AFTER[] = "SELECT seq, kind, steps, count, request FROM game_log "
+                                    "WHERE game_id = ? AND seq > ? ORDER BY seq";
+
+int storage_log_each_after(int64_t game, uint32_t after,
+                           int (*fn)(void *arg, const struct storage_log_entry *e), void *arg)
+{
+    const struct ahead_game *a = ahead_find(game);
+    if (a != NULL && a->after == (int64_t)after) {
+        for (unsigned i = 0; i < a->nentries; i++) {
+            const struct ahead_entry *x = &ahead->entries[a->first + i];
+            struct storage_log_entry e = {.seq = x->seq,
+                                          .kind = x->kind,
+                                          .steps = x->steps,
+                                          .count = x->count,
+                                          .request = x->request};
+            if (fn(arg, &e) != 0)
+                return STORAGE_STOP;
+        }
+        return STORAGE_OK;
+    }
+    return storage_list_by_ids(SQL_LOG_AFTER, game, after, read_entry, (void *)fn, arg,
+                               "reading a game log");
 }
 
 static const char SQL_LOG_ONE[] =
@@ -191,7 +435,7 @@ static int run_record(const char *sql, unsigned parts, const struct storage_game
         sql_bind_int64(st, 9, g->pushes);
         sql_bind_int64(st, 10, g->solved ? 1 : 0);
     }
-    return storage_exec_stmt(st, what);
+    return storage_write_stmt(st, what);
 }
 
 int storage_game_record(const struct storage_game *g, const struct storage_log_entry *e,
@@ -199,6 +443,7 @@ int storage_game_record(const struct storage_game *g, const struct storage_log_e
 {
     if (e->kind < 0 || e->kind > 3 || e->seq != g->seq)
         return STORAGE_ERROR;
+    ahead_wrote(g->id);
     if (sql_backend() == SQL_POSTGRES)
         return run_record(SQL_GAME_RECORD_PG, RECORD_LOG | RECORD_COUNTS, g, e, now,
                           "recording an entry of a game");
@@ -216,7 +461,8 @@ int storage_game_hint_add(int64_t id)
     if (st == NULL)
         return STORAGE_ERROR;
     sql_bind_int64(st, 1, id);
-    return storage_exec_stmt(st, "counting a hint");
+    ahead_wrote(id);
+    return storage_write_stmt(st, "counting a hint");
 }
 
 static int read_progress(struct sql_stmt *st, void *fn, void *arg)

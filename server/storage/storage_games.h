@@ -58,6 +58,11 @@ int storage_log_each(int64_t game, int (*fn)(void *arg, const struct storage_log
 /* Calls fn with one entry of a game's log; STORAGE_NOT_FOUND when absent. */
 int storage_log_get(int64_t game, uint32_t seq,
                     int (*fn)(void *arg, const struct storage_log_entry *e), void *arg);
+/* Calls fn for each entry of game's log after entry `after`, in order: from
+ * what the batch read ahead when it read that game's entries after
+ * `after`, else from the database. Returns as storage_log_each. */
+int storage_log_each_after(int64_t game, uint32_t after,
+                           int (*fn)(void *arg, const struct storage_log_entry *e), void *arg);
 /* Appends entry e to the log of game g->id and records the game's summary
  * after it (g's seq, moves, pushes and solved; g->seq must be e->seq).
  * Returns a STORAGE_* code. */
@@ -65,6 +70,28 @@ int storage_game_record(const struct storage_game *g, const struct storage_log_e
                         int64_t now);
 /* Adds one to the game's hint count. */
 int storage_game_hint_add(int64_t id);
+
+/* Locking ahead (PostgreSQL; nothing on SQLite): a batch of the group
+ * commit names the games its jobs will lock, then locks and reads them
+ * all in one statement, so that storage_game_get_locked and
+ * storage_game_get_locked_for find them without a round trip each. What
+ * is read ahead belongs to the calling thread and stands until
+ * storage_games_forget_ahead; a game written since (storage_game_record,
+ * storage_game_hint_add) is read again. */
+
+/* The most games one batch names ahead; later ones are not. */
+#define STORAGE_AHEAD_MAX 512
+
+/* Names game id, the session (its token's hash, or NULL for none) it will
+ * be asked for with, and the entry memory holds of it (-1: none), after
+ * which its log is read ahead up to its seq (storage_log_each_after). */
+void storage_game_lock_ahead(int64_t id, const uint8_t token_hash[32], int64_t after);
+/* Inside the open transaction, locks the games named ahead (in the order
+ * of their ids) and reads them and their sessions' users as of `now`.
+ * Returns a STORAGE_* code; on failure nothing is kept. */
+int storage_games_read_ahead(int64_t now);
+/* Forgets the games named and read ahead. */
+void storage_games_forget_ahead(void);
 
 struct storage_progress {
     int64_t level_id;

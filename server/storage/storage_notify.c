@@ -14,6 +14,7 @@
 #include "storage/storage_sql.h"
 
 #include <libpq-fe.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -106,9 +107,17 @@ static bool consume(PGconn *pg)
     return true;
 }
 
+static int64_t mono_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
 static void *listen_main(void *unused)
 {
     (void)unused;
+    int64_t next_tick = 0;                              /* listener.tick's, on mono_ms */
     pthread_setname_np(pthread_self(), "sokod-listen"); /* as top -H shows it */
     bool lost = false, logged = false;
     while (!stop_asked(0)) {
@@ -126,9 +135,19 @@ static void *listen_main(void *unused)
         lost = false;
         logged = false;
         for (;;) {
+            int wait = -1;
+            if (listener.tick != NULL) {
+                if (mono_ms() >= next_tick) {
+                    listener.tick(listener.arg);
+                    next_tick = mono_ms() + listener.tick_ms;
+                }
+                int64_t left = next_tick - mono_ms();
+                wait = left < 0 ? 0 : left > INT_MAX ? INT_MAX : (int)left;
+            }
             struct pollfd p[2] = {{.fd = PQsocket(pg), .events = POLLIN},
                                   {.fd = stop_pipe[0], .events = POLLIN}};
-            if (poll(p, 2, -1) < 0)
+            int ready = poll(p, 2, wait);
+            if (ready <= 0)
                 continue;
             if (p[1].revents != 0)
                 break;

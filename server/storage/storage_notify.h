@@ -31,6 +31,10 @@ struct storage_listener {
     void (*payload)(void *arg, const char *payload, bool own);
     void (*reconnected)(void *arg);
     void *arg;
+    /* Optional: called every tick_ms while the thread listens, the first
+     * time as it first listens. */
+    void (*tick)(void *arg);
+    unsigned tick_ms;
 };
 
 /* Starts the listener thread (its connection retries every second while

@@ -316,6 +316,75 @@ int storage_room_presence_forget(const char *node)
     return storage_exec_stmt(st, "forgetting a node's room streams");
 }
 
+static const char SQL_HEARTBEAT_UPDATE[] =
+    "UPDATE node_heartbeats SET expires_at = ?2 WHERE node = ?1";
+static const char SQL_HEARTBEAT_INSERT[] =
+    "INSERT INTO node_heartbeats (node, expires_at) VALUES (?1, ?2) ON CONFLICT (node) DO NOTHING";
+
+int storage_node_heartbeat(const char *node, int64_t expires_at, bool *was_gone)
+{
+    *was_gone = false;
+    struct sql_stmt *st = storage_stmt(SQL_HEARTBEAT_UPDATE);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sql_bind_text(st, 1, node);
+    sql_bind_int64(st, 2, expires_at);
+    int status = storage_exec_changed(st, "saying the node still runs");
+    if (status != STORAGE_NOT_FOUND)
+        return status;
+    *was_gone = true;
+    st = storage_stmt(SQL_HEARTBEAT_INSERT);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sql_bind_text(st, 1, node);
+    sql_bind_int64(st, 2, expires_at);
+    return storage_exec_stmt(st, "saying the node runs");
+}
+
+static const char SQL_NODES_EXPIRED_PRESENCE[] =
+    "DELETE FROM room_presence WHERE node IN "
+    "(SELECT node FROM node_heartbeats WHERE expires_at < ?1 AND node <> ?2)";
+static const char SQL_NODES_EXPIRED[] =
+    "DELETE FROM node_heartbeats WHERE expires_at < ?1 AND node <> ?2";
+
+static int expire_stmt(const char *sql, int64_t now, const char *self, int64_t *changed)
+{
+    struct sql_stmt *st = storage_stmt(sql);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sql_bind_int64(st, 1, now);
+    sql_bind_text(st, 2, self);
+    int status = sql_step(st, "forgetting the streams of nodes gone");
+    *changed = sql_changes(st);
+    sql_reset(st);
+    return status == SQL_ROW ? STORAGE_OK : status;
+}
+
+int storage_nodes_expire(int64_t now, const char *self, int64_t *rows)
+{
+    int64_t nodes = 0;
+    int status = expire_stmt(SQL_NODES_EXPIRED_PRESENCE, now, self, rows);
+    if (status == STORAGE_OK)
+        status = expire_stmt(SQL_NODES_EXPIRED, now, self, &nodes);
+    return status;
+}
+
+static const char SQL_PRESENCE_SET[] =
+    "INSERT INTO room_presence (room_id, node, user_id, streams) VALUES (?, ?, ?, ?) "
+    "ON CONFLICT (room_id, node, user_id) DO UPDATE SET streams = excluded.streams";
+
+int storage_room_presence_set(int64_t id, const char *node, int64_t user, int64_t streams)
+{
+    struct sql_stmt *st = storage_stmt(SQL_PRESENCE_SET);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sql_bind_int64(st, 1, id);
+    sql_bind_text(st, 2, node);
+    sql_bind_int64(st, 3, user);
+    sql_bind_int64(st, 4, streams);
+    return storage_exec_stmt(st, "counting a room's streams again");
+}
+
 static const char SQL_ROOMS_RECENT[] =
     "SELECT id FROM rooms r WHERE phase <> 2 AND touched_at >= ? AND EXISTS "
     "(SELECT 1 FROM room_seats s WHERE s.room_id = r.id AND s.gone = 0) "

@@ -97,6 +97,20 @@ int storage_room_presence_nodes(int (*fn)(void *arg, const char *node), void *ar
 /* Forgets the streams node `node` counted: it is gone. */
 int storage_room_presence_forget(const char *node);
 
+/* Writes node's heartbeat: it is to be taken for gone past expires_at (ms
+ * since the epoch). *was_gone is true when the node had no heartbeat: its
+ * first, or its presence was forgotten meanwhile (storage_nodes_expire of
+ * another node), and it must count its streams again. */
+int storage_node_heartbeat(const char *node, int64_t expires_at, bool *was_gone);
+
+/* Forgets the streams of every node but `self` whose heartbeat expired
+ * before `now`, and their heartbeats; sets *rows to the rows of streams
+ * forgotten. A node without a heartbeat keeps its streams. */
+int storage_nodes_expire(int64_t now, const char *self, int64_t *rows);
+
+/* Sets the streams of `user` on room `id` held by node `node` to `streams`. */
+int storage_room_presence_set(int64_t id, const char *node, int64_t user, int64_t streams);
+
 /* Sets ids[0..*n) to the rooms not finished, with someone in them, and
  * touched since `since_ms`, most recently touched first, at most cap. */
 int storage_room_recent(int64_t since_ms, int64_t *ids, unsigned cap, unsigned *n);

@@ -2,6 +2,7 @@
 #include "storage/storage_sql.h"
 
 #include "storage/sql_sqlite.h"
+#include "storage/storage.h"
 #include "storage/storage_conn.h"
 
 #include <stdio.h>
@@ -14,6 +15,27 @@ int storage_exec_stmt(struct sql_stmt *st, const char *what)
     int status = sql_step(st, what);
     sql_reset(st);
     return status == SQL_ROW ? STORAGE_OK : status;
+}
+
+static _Thread_local bool deferring;
+
+void storage_defer_writes(bool on)
+{
+    deferring = on;
+}
+
+bool storage_writes_deferred(void)
+{
+    return deferring;
+}
+
+int storage_write_stmt(struct sql_stmt *st, const char *what)
+{
+    if (st == NULL)
+        return STORAGE_ERROR;
+    if (deferring)
+        return sql_send(st, what);
+    return storage_exec_stmt(st, what);
 }
 
 int storage_exec_changed(struct sql_stmt *st, const char *what)

@@ -8,11 +8,20 @@
 
 #include "storage/sql.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 /* Steps a statement that returns no rows; resets it. */
 int storage_exec_stmt(struct sql_stmt *st, const char *what);
+
+/* As storage_exec_stmt, for a write whose answer nobody reads: while the
+ * calling thread defers its writes (storage_defer_writes), it is only sent
+ * (sql_send), to go with the next statement that waits. */
+int storage_write_stmt(struct sql_stmt *st, const char *what);
+
+/* Whether the calling thread defers its writes. */
+bool storage_writes_deferred(void);
 
 /* As storage_exec_stmt, for a statement that must change a row:
  * STORAGE_NOT_FOUND when it ran but changed none. */

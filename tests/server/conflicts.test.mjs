@@ -92,3 +92,67 @@ test('a new guest undone by a deadlock is made again and answered', { skip }, as
     await stopCleanly(server);
   }
 });
+
+// A request's own transaction outside the committer and storage_transaction
+// (here logging out everywhere: the user's sessions, then the user's row)
+// runs again through storage_again.
+test('logging out everywhere, undone by a deadlock, runs again and is answered', { skip }, async () => {
+  const server = await startServer();
+  const db = server.db;
+  const psql = holder(db);
+  try {
+    const dora = server.client();
+    let r = await dora.post('/api/v1/account/signup', { username: 'dora', password: 'a long password 4' });
+    assert.equal(r.status, 201, show(r));
+    const user = sqlite(db, "SELECT id FROM users WHERE username = 'dora'");
+    psql.proc.stdin.write(`SELECT 'locked ' || id FROM users WHERE id = ${user} FOR UPDATE;\n`);
+    assert.ok(await eventually(() => psql.out().includes(`locked ${user}`)), 'psql holds the user\'s row');
+    // sokod deletes the user's sessions, then waits for the user's row.
+    const out = dora.post('/api/v1/account/logout-all');
+    assert.ok(await eventually(() => waitsFor(db, 'users') ||
+      sqlite(db, "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'") !== '0'),
+    'logging out waits for the user\'s row');
+    // psql now waits for the sessions sokod deleted: a circle.
+    psql.proc.stdin.write(`SELECT 'sessions ' || count(*) FROM (SELECT 1 FROM sessions WHERE user_id = ${user} FOR UPDATE) s;\n`);
+    assert.ok(await eventually(() => psql.out().includes('sessions ')), `psql got the sessions; sokod:\n${server.stderr()}`);
+    psql.proc.stdin.end('COMMIT;\n');
+    r = await out;
+    assert.equal(r.status, 200, `logging out everywhere after the deadlock: ${show(r)}\nsokod:\n${server.stderr()}`);
+    assert.match(server.stderr(), /database conflict, to run again/, 'PostgreSQL did undo it once');
+    assert.equal(sqlite(db, `SELECT count(*) FROM sessions WHERE user_id = ${user}`), '0', 'no session is left');
+  } finally {
+    if (psql.proc.exitCode === null) psql.proc.kill();
+    await stopCleanly(server);
+  }
+});
+
+// A room's operations run in transactions of their own (room_state.c):
+// joining a room, undone by a deadlock, is run again too.
+test('joining a room, undone by a deadlock, runs again and is answered', { skip }, async () => {
+  const server = await startServer();
+  const db = server.db;
+  const psql = holder(db);
+  try {
+    const host = server.client();
+    const [level] = await levelIds(host);
+    const made = await host.post('/api/v1/rooms', { level: 'chosen', level_id: level });
+    assert.equal(made.status, 201, show(made));
+    const room = made.json.room.id;
+    psql.proc.stdin.write("LOCK TABLE room_seats IN EXCLUSIVE MODE;\nSELECT 'locked';\n");
+    assert.ok(await eventually(() => psql.out().includes('locked')), 'psql holds the seats');
+    // The join locks the room's row, then waits to write its seat.
+    const joining = server.client().post(`/api/v1/rooms/${room}/join`);
+    assert.ok(await eventually(() => waitsFor(db, 'room_seats')), 'the join waits for the seats');
+    psql.proc.stdin.write(`SELECT 'room ' || id FROM rooms WHERE id = ${room} FOR UPDATE;\n`);
+    assert.ok(await eventually(() => psql.out().includes(`room ${room}`)), `psql got the room's row; sokod:\n${server.stderr()}`);
+    psql.proc.stdin.end('COMMIT;\n');
+    const r = await joining;
+    assert.equal(r.status, 200, `joining after the deadlock: ${show(r)}\nsokod:\n${server.stderr()}`);
+    assert.equal(r.json.room.players.length, 2, show(r));
+    assert.match(server.stderr(), /database conflict, to run again/, 'PostgreSQL did undo the join once');
+    assert.equal(sqlite(db, `SELECT count(*) FROM room_seats WHERE room_id = ${room}`), '2', 'two seats');
+  } finally {
+    if (psql.proc.exitCode === null) psql.proc.kill();
+    await stopCleanly(server);
+  }
+});

@@ -16,9 +16,10 @@ const ON_PG = process.env.SOKOD_TEST_BACKEND === 'postgresql' && PG_DIR;
 const skip = ON_PG ? false : 'live events cross nodes on PostgreSQL only (SOKOD_TEST_BACKEND=postgresql)';
 const uri = (db) => `postgresql://postgres@/${db}?host=${PG_DIR}&port=5432`;
 
-// Runs SQL on the cluster's `postgres` database; returns psql's output.
-function psql(sql) {
-  const r = spawnSync('psql', ['-X', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-d', uri('postgres'), '-c', sql],
+// Runs SQL on the cluster's `postgres` database (or another); returns
+// psql's output.
+function psql(sql, database = 'postgres') {
+  const r = spawnSync('psql', ['-X', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-d', uri(database), '-c', sql],
     { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`psql -c "${sql}" failed: ${r.stderr}`);
   return r.stdout.trim();
@@ -243,4 +244,31 @@ test('an entry committed on node B after one it has not heard of comes after it'
   await s.until((x) => x.of('step').length >= 3, 'entries 2 and 3 on node B');
   assert.deepEqual(s.of('step').map((e) => e.json.seq), [1, 2, 3], s.raw);
   s.close();
+});
+
+// A database that fails over and loses its last entries: the game goes
+// back, and its next entries take the lost seqs again. A stream on node B
+// that stood past them would drop them as already shown; it ends instead,
+// and its client comes back for a snapshot.
+test('a game that goes back to an earlier entry starts its streams on node B again', { skip }, async () => {
+  const { phone, laptop, game } = await playerOnBoth(1);
+  const s = await openStream(laptop, `?game=${game.id}`);
+  await s.next('ready');
+  for (let seq = 1; seq <= 3; seq++) await step(phone, game, seq % 2 ? { seq, steps: 'r' } : { seq, undo: 1 });
+  await s.next('step', (x) => x.seq === 3);
+  // What a standby promoted without entries 2 and 3 holds.
+  psql(`DELETE FROM game_log WHERE game_id = ${game.id} AND seq > 1;
+    UPDATE games SET seq = 1, moves = 1 WHERE id = ${game.id};`, db);
+  const shown = s.of('step').length;
+  for (let seq = 2; seq <= 4; seq++) await step(phone, game, seq % 2 ? { seq, steps: 'r' } : { seq, undo: 1 });
+  // Entry 4 is past what B showed: B hears of it either way.
+  await s.until((x) => x.ended || x.of('step').slice(shown).some((e) => e.json.seq === 4), 'the stream to end, or entry 4');
+  assert.ok(s.ended, `the stream on node B ended rather than go on past entries it showed with other contents: ${s.raw.slice(-800)}`);
+  assert.deepEqual(s.of('step').slice(shown).map((e) => e.json.seq), [], 'nothing of the new entries was told as if it followed the old ones');
+  assert.match(b.stderr(), /went back from entry 3 to/, 'node B says why');
+  // A client back from entry 3 (the old one) gets a snapshot, not entry 4.
+  const again = await openStream(laptop, `?game=${game.id}`, { 'Last-Event-ID': `game:${game.id}@3` });
+  await again.next('ready');
+  assert.deepEqual(again.events.map((e) => e.event), ['snapshot', 'ready'], `back from the old entry 3: ${again.raw}`);
+  again.close();
 });
