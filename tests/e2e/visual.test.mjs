@@ -1,0 +1,375 @@
+// What a player sees, tested as pictures: every screen of the client in
+// every theme, on a desktop window (1280 by 800, a mouse) and on a phone
+// (390 by 844, touch), compared with the reference images kept in
+// tests/e2e/visual/. A picture whose pixels differ from its reference by
+// more than a small share fails the test; the actual picture and a diff
+// image (differing pixels in red) are written to
+// build/screenshots/visual/, named by screen, theme and size.
+//
+// The data is fixed: each size gets a fresh sokod with the bundled levels,
+// and the test makes the rest (accounts, a solved level, a race room, an
+// upload) the same way each time. What still varies from run to run (the
+// server's port in a share link, dates and times the server stamps) is
+// masked.
+//
+// Updating the references (after a change meant to alter what is drawn):
+//   SOKOD_UPDATE_PICTURES=1 ctest --test-dir build -R e2e_visual
+// writes every picture that differs from its reference beyond the
+// tolerance (and those without one), and leaves the others untouched.
+// SOKOD_PICTURES=REGEX (on the screen's name, e.g. 'editor|options') takes
+// and compares (or updates) only the screens it matches.
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, statSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import pixelmatch from 'pixelmatch';
+import { PNG } from 'pngjs';
+import { startServer, launchChromium, createAdmin, tutorialLevels, waitForGame, waitSynced, press, arrows, apiGet,
+  SHOTS, THEMES, NO_SERVICE_WORKER } from './harness.mjs';
+
+const here = new URL('.', import.meta.url).pathname;
+const REFERENCES = join(here, 'visual');
+const OUT = join(SHOTS, 'visual');
+const UPDATE = process.env.SOKOD_UPDATE_PICTURES === '1';
+/** pixelmatch's colour distance (0 to 1) under which two pixels count as the same. */
+const THRESHOLD = 0.1;
+/** The share of a picture's pixels that may differ from its reference. */
+const MAX_SHARE = 0.002;
+const ONLY = process.env.SOKOD_PICTURES ? new RegExp(process.env.SOKOD_PICTURES) : null;
+
+const SIZES = [
+  { name: 'desktop', options: { viewport: { width: 1280, height: 800 } } },
+  // Drawn at twice the density, kept at one pixel a CSS pixel: a third of
+  // the bytes, and a missing wall or goal still shows.
+  { name: 'phone', options: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }, scale: 'css' },
+];
+
+// A level for the editor with every kind of square: walls, floor, goals,
+// boxes (one on a goal) and the player.
+const EDITOR_LEVEL = ['########', '#@ $  .#', '# ##*  #', '#  $ . #', '########'].join('|');
+
+// An upload with a good and a broken level, for the admin's report.
+const UPLOAD = ['; Good', '#####', '#@$.#', '#####', '', '; Bad', '######', '#@ $.#', '#  @ #', '######', ''].join('\n');
+
+const PASSWORD = 'correct horse battery';
+
+let browser;
+let compared = 0, written = 0;
+
+before(async () => {
+  browser = await launchChromium();
+  mkdirSync(OUT, { recursive: true });
+});
+after(async () => {
+  await browser?.close();
+  if (existsSync(REFERENCES)) {
+    let bytes = 0, files = 0;
+    for (const size of readdirSync(REFERENCES)) {
+      for (const f of readdirSync(join(REFERENCES, size))) {
+        bytes += statSync(join(REFERENCES, size, f)).size;
+        files++;
+      }
+    }
+    console.log(`references: ${files} pictures, ${(bytes / 1048576).toFixed(2)} MiB; this run compared ${compared}` +
+      (UPDATE ? `, wrote ${written}` : ''));
+  }
+});
+
+/** A person on their own device: a browser context of `size`, with a
+ * fixed locale and time zone. */
+async function device(size) {
+  const context = await browser.newContext({ ...size.options, ...NO_SERVICE_WORKER, locale: 'en-US', timezoneId: 'UTC' });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  return { context, page, errors };
+}
+
+/** Calls the API from inside the page with a JSON body. */
+function apiSend(page, method, path, body) {
+  return page.evaluate(async ([m, p, b]) => {
+    const r = await fetch(`/api/v1${p}`, { method: m, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(b) });
+    return { status: r.status, body: await r.json() };
+  }, [method, path, body]);
+}
+
+/** Takes the mouse and the focus off the page, hides the toasts (they come
+ * and go on their own time) and waits for two frames, so that no hover,
+ * focus ring, toast or pending redraw shows in a picture. A style sheet
+ * would hide them too, but the page's Content-Security-Policy refuses
+ * one added by the test. */
+async function settle(page) {
+  await page.mouse.move(0, 0);
+  await page.evaluate(() => {
+    document.activeElement?.blur();
+    document.getElementById('toasts').style.visibility = 'hidden';
+  });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+async function useTheme(page, theme) {
+  await page.evaluate((t) => window.sokod.settings.set('theme', t), theme);
+  await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
+  await settle(page);
+}
+
+/** Pixels of `actual` differing from `expected` (decoded PNGs): {share,
+ * diff (a PNG) or null when the sizes differ}. */
+function compare(expected, actual) {
+  if (expected.width !== actual.width || expected.height !== actual.height) return { share: 1, diff: null };
+  const { width, height } = actual;
+  const diff = new PNG({ width, height });
+  const n = pixelmatch(expected.data, actual.data, diff.data, width, height, { threshold: THRESHOLD });
+  return { share: n / (width * height), diff };
+}
+
+/** Screenshots the page as `screen` in `theme` at `size` and compares it
+ * with its reference; a difference beyond the tolerance is retried twice
+ * (a redraw may still be on its way), then recorded with the actual picture
+ * and a diff image. In update mode, the picture once stable (two shots
+ * alike) replaces a reference it differs from. */
+async function picture(page, screen, theme, size, failures, mask = []) {
+  const name = `${screen}-${theme}`;
+  const ref = join(REFERENCES, size.name, `${name}.png`);
+  const shoot = async () => PNG.sync.read(await page.screenshot({
+    animations: 'disabled', caret: 'hide', scale: size.scale ?? 'device',
+    mask: mask.map((s) => page.locator(s)),
+  }));
+  compared++;
+  let actual = await shoot();
+  if (UPDATE) {
+    for (let i = 0; i < 5; i++) {
+      await page.waitForTimeout(200);
+      const again = await shoot();
+      const same = compare(actual, again).share === 0;
+      actual = again;
+      if (same) break;
+    }
+    if (!existsSync(ref) || compare(PNG.sync.read(readFileSync(ref)), actual).share > MAX_SHARE) {
+      mkdirSync(join(REFERENCES, size.name), { recursive: true });
+      writeFileSync(ref, PNG.sync.write(actual, { colorType: 2 }));
+      written++;
+    }
+    return;
+  }
+  if (!existsSync(ref)) {
+    const file = join(OUT, `${name}-${size.name}.actual.png`);
+    writeFileSync(file, PNG.sync.write(actual));
+    failures.push(`${screen} in ${theme} at ${size.name}: no reference ${ref} (actual in ${file})`);
+    return;
+  }
+  const expected = PNG.sync.read(readFileSync(ref));
+  let result = compare(expected, actual);
+  for (let i = 0; i < 2 && result.share > MAX_SHARE; i++) {
+    await page.waitForTimeout(500);
+    actual = await shoot();
+    result = compare(expected, actual);
+  }
+  if (result.share <= MAX_SHARE) return;
+  const stem = join(OUT, `${name}-${size.name}`);
+  writeFileSync(`${stem}.actual.png`, PNG.sync.write(actual));
+  if (result.diff) writeFileSync(`${stem}.diff.png`, PNG.sync.write(result.diff));
+  const what = result.diff ? `${(100 * result.share).toFixed(2)} % of the pixels differ`
+    : `the picture is ${actual.width}x${actual.height}, the reference ${expected.width}x${expected.height}`;
+  failures.push(`${screen} in ${theme} at ${size.name}: ${what} (${stem}.actual.png, ${stem}.diff.png, reference ${ref})`);
+}
+
+/** The same screen in every theme. */
+async function everyTheme(page, screen, size, mask = []) {
+  if (ONLY && !ONLY.test(screen)) return;
+  for (const theme of THEMES) {
+    await useTheme(page, theme);
+    await picture(page, screen, theme, size, size.failures, mask);
+  }
+}
+
+/** Signs up `name` from the page (its cookie), then reloads so the page
+ * knows the account. */
+async function signUp(page, url, name) {
+  await page.goto(`${url}/`);
+  await page.waitForFunction(() => window.sokod?.app);
+  const r = await apiSend(page, 'POST', '/account/signup', { username: name, password: PASSWORD });
+  assert.equal(r.status, 201, `signing up ${name}: ${JSON.stringify(r.body)}`);
+}
+
+async function logIn(page, url, name) {
+  await page.goto(`${url}/`);
+  await page.waitForFunction(() => window.sokod?.app);
+  const r = await apiSend(page, 'POST', '/account/login', { username: name, password: PASSWORD });
+  assert.equal(r.status, 200, `logging in ${name}: ${JSON.stringify(r.body)}`);
+}
+
+/** Opens a level on the game screen and waits until it is drawn. */
+async function openLevel(page, url, level) {
+  await page.goto(`${url}/#/play/${level.id}`);
+  await waitForGame(page, level.title || undefined);
+  await page.waitForLoadState('networkidle');
+}
+
+/** The largest bundled level (most squares), from the server's library. */
+async function largestLevel(page) {
+  const { collections } = (await apiGet(page, '/collections')).body;
+  let best = null;
+  for (const c of collections) {
+    for (const l of (await apiGet(page, `/collections/${c.id}`)).body.levels) {
+      if (!best || l.width * l.height > best.width * best.height) best = l;
+    }
+  }
+  return best;
+}
+
+/** Every screen at one size, on a sokod of its own. */
+async function picturesAt(size) {
+  const server = await startServer({ allLevels: true });
+  const people = [];
+  try {
+    createAdmin(server.db, 'boss', PASSWORD);
+    const url = server.url;
+    const guest = await device(size), ada = await device(size), boss = await device(size);
+    people.push(guest, ada, boss);
+
+    // Ada solves the tutorial's first level, so that its board has an
+    // entry to replay, and opens a race room on it.
+    await signUp(ada.page, url, 'ada');
+    const tutorial = await tutorialLevels(ada.page);
+    const [first, second] = tutorial;
+    await openLevel(ada.page, url, first);
+    await press(ada.page, arrows(first.solution));
+    await ada.page.waitForSelector('#solved:not([hidden])');
+    await waitSynced(ada.page);
+    const room = await apiSend(ada.page, 'POST', '/rooms', { level: 'chosen', level_id: second.id });
+    assert.equal(room.status, 201, `a race room: ${JSON.stringify(room.body)}`);
+
+    // The admin plays a few steps of the second level, for Ada to watch.
+    await logIn(boss.page, url, 'boss');
+    await openLevel(boss.page, url, second);
+    await press(boss.page, arrows(second.solution.slice(0, 3)));
+    await waitSynced(boss.page);
+    const bossId = (await apiGet(boss.page, '/account')).body.user.id;
+
+    // A guest's screens.
+    const { page } = guest;
+    await page.goto(`${url}/#/`);
+    await page.waitForSelector('#title-play[data-ready]');
+    await page.waitForFunction(() => document.getElementById('title-daily-state').textContent !== '');
+    await everyTheme(page, 'title', size);
+
+    await page.goto(`${url}/#/library`);
+    await page.waitForSelector('.level-card canvas');
+    await page.waitForLoadState('networkidle');
+    await everyTheme(page, 'library', size);
+
+    await openLevel(page, url, first);
+    await everyTheme(page, 'game-small', size);
+
+    await openLevel(page, url, await largestLevel(page));
+    await everyTheme(page, 'game-large', size);
+
+    await openLevel(page, url, first);
+    await press(page, arrows(first.solution));
+    await page.waitForSelector('#solved:not([hidden])');
+    await waitSynced(page);
+    await page.waitForLoadState('networkidle');
+    await everyTheme(page, 'solved', size);
+
+    await page.goto(`${url}/#/editor`);
+    await page.waitForFunction(() => window.sokod?.editor && document.getElementById('ed-board').width > 0);
+    await page.click('#ed-import');
+    await page.fill('#ed-import-text', EDITOR_LEVEL);
+    await page.click('#ed-import-read');
+    await page.waitForSelector('#ed-import-dialog', { state: 'hidden' });
+    await everyTheme(page, 'editor', size);
+
+    await page.goto(`${url}/#/options`);
+    await page.waitForSelector('#options-form .check input');
+    await everyTheme(page, 'options', size);
+
+    await page.goto(`${url}/#/credits`);
+    await page.waitForLoadState('networkidle');
+    await everyTheme(page, 'credits', size);
+
+    await page.goto(`${url}/#/rooms`);
+    await page.waitForLoadState('networkidle');
+    await everyTheme(page, 'rooms', size);
+
+    await page.goto(`${url}/#/account`);
+    await page.waitForSelector('#acc-signup');
+    await page.waitForLoadState('networkidle');
+    await everyTheme(page, 'account-guest', size);
+
+    await page.goto(`${url}/#/play/999999`);
+    await page.waitForFunction(() => document.getElementById('game-h').textContent === 'Level not found');
+    await everyTheme(page, 'level-not-found', size);
+
+    await page.goto(`${url}/#/no-such-screen`);
+    await page.waitForSelector('#title-play[data-ready]');
+    await everyTheme(page, 'unknown-route', size);
+
+    // Ada's screens: her account, the board, the replay, the race room,
+    // and watching the admin.
+    const p = ada.page;
+    await p.goto(`${url}/#/account`);
+    await p.waitForSelector('#acc-signed-in:not([hidden])');
+    await p.waitForLoadState('networkidle');
+    await everyTheme(p, 'account', size);
+
+    await p.goto(`${url}/#/board/${first.id}`);
+    await p.waitForSelector('#board-plain tr.you a.replay-link');
+    await p.waitForLoadState('networkidle');
+    await everyTheme(p, 'leaderboard', size, ['#board-plain td.when']);
+
+    await p.click('#board-plain tr.you a.replay-link');
+    await p.waitForFunction(() => {
+      const s = document.getElementById('screen-replay');
+      return s && !s.hidden && s.dataset.step === '0' && document.getElementById('replay-board').width > 0;
+    });
+    await p.waitForLoadState('networkidle');
+    await everyTheme(p, 'replay', size);
+
+    await p.goto(`${url}/#/race/${room.body.room.id}`);
+    await p.waitForSelector('#race-url');
+    await p.waitForLoadState('networkidle');
+    await everyTheme(p, 'race-room', size, ['#race-url']);
+
+    await p.goto(`${url}/#/watch/${bossId}`);
+    await p.waitForFunction(() => document.body.dataset.watch === 'live');
+    await everyTheme(p, 'watch', size);
+
+    // The admin's upload report.
+    const b = boss.page;
+    await b.goto(`${url}/#/admin`);
+    await b.waitForSelector('#adm-body:not([hidden]) #adm-drop');
+    await b.click('.adm-paste summary');
+    await b.fill('#adm-paste-name', 'mixed.sok');
+    await b.fill('#adm-paste-text', UPLOAD);
+    await b.click('#adm-paste-go');
+    await b.waitForFunction(() => [...document.querySelectorAll('.adm-upload')].some((li) => li.dataset.state === 'checked'));
+    await b.click('.adm-paste summary');
+    await b.evaluate(() => document.querySelector('.adm-upload').scrollIntoView({ block: 'start' }));
+    await b.waitForLoadState('networkidle');
+    await everyTheme(b, 'admin-report', size);
+
+    for (const [who, { errors }] of [['the guest', guest], ['ada', ada], ['the admin', boss]]) {
+      assert.deepEqual(errors, [], `script errors on ${who}'s page at ${size.name}`);
+    }
+  } finally {
+    for (const d of people) await d.context.close();
+    await server.stop();
+  }
+}
+
+// The sizes run side by side, each with its own sokod and contexts.
+describe('pictures', { concurrency: SIZES.length }, () => {
+  for (const size of SIZES) {
+    test(`every screen in every theme at ${size.name} size matches its reference picture`, async () => {
+      size.failures = [];
+      const t0 = Date.now();
+      await picturesAt(size);
+      console.log(`${size.name}: pictures taken and compared in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      const mine = size.failures;
+      assert.deepEqual(mine, [], `${mine.length} pictures differ from their references ` +
+        '(to accept a change meant to alter them: SOKOD_UPDATE_PICTURES=1 ctest --test-dir build -R e2e_visual):\n' +
+        mine.join('\n'));
+    });
+  }
+});
