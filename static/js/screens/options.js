@@ -45,6 +45,9 @@ function wire() {
     if (el.type === 'checkbox') settings.set(el.name, el.checked);
     else if (el.type === 'radio') settings.set(el.name, el.value);
   });
+  // A setting changed elsewhere shows here too: the account's, which the
+  // server answers after the form was filled, or a theme chosen meanwhile.
+  settings.onChange(() => fill());
 }
 
 async function build() {
