@@ -224,6 +224,7 @@ async function largestLevel(page) {
 
 /** Every screen at one size, on a sokod of its own. */
 async function picturesAt(size) {
+  const t0 = Date.now();
   const server = await startServer({ allLevels: true });
   const people = [];
   try {
@@ -250,6 +251,7 @@ async function picturesAt(size) {
     await press(boss.page, arrows(second.solution.slice(0, 3)));
     await waitSynced(boss.page);
     const bossId = (await apiGet(boss.page, '/account')).body.user.id;
+    console.log(`${size.name}: sokod and the test's data ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
     // A guest's screens.
     const { page } = guest;
