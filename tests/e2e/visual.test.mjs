@@ -311,8 +311,8 @@ async function picturesAt(size) {
     await page.waitForSelector('#title-play[data-ready]');
     await everyTheme(page, 'unknown-route', size);
 
-    // Ada's screens: her account, the board, the replay, the race room,
-    // and watching the admin.
+    // Ada's screens: her account, the board, the replay, the race room
+    // (before and during a race with the guest), and watching the admin.
     const p = ada.page;
     await p.goto(`${url}/#/account`);
     await p.waitForSelector('#acc-signed-in:not([hidden])');
@@ -336,6 +336,17 @@ async function picturesAt(size) {
     await p.waitForSelector('#race-url');
     await p.waitForLoadState('networkidle');
     await everyTheme(p, 'race-room', size, ['#race-url']);
+
+    // The guest joins and Ada starts: her board beside (or above) the guest's.
+    await page.goto(`${url}/#/race/${room.body.room.id}`);
+    await page.click('#race-join');
+    await page.waitForSelector('#race-leave', { state: 'visible' });
+    await p.waitForFunction(() => document.querySelectorAll('#race-players .race-card').length === 2);
+    await p.click('#race-start');
+    await p.waitForFunction(() => document.body.dataset.race === 'racing' && !document.getElementById('race-own').hidden &&
+      document.getElementById('race-countdown').hidden && document.querySelector('#race-players canvas')?.width > 0,
+    null, { timeout: 15000 });
+    await everyTheme(p, 'race-racing', size, ['#race-url']);
 
     await p.goto(`${url}/#/watch/${bossId}`);
     await p.waitForFunction(() => document.body.dataset.watch === 'live');
