@@ -361,6 +361,11 @@ async function picturesAt(size) {
     await b.fill('#adm-paste-text', UPLOAD);
     await b.click('#adm-paste-go');
     await b.waitForFunction(() => [...document.querySelectorAll('.adm-upload')].some((li) => li.dataset.state === 'checked'));
+    // The background solver's verdict on the good level, not its progress.
+    await b.waitForFunction(() => {
+      const lines = [...document.querySelectorAll('.adm-upload .solver')];
+      return lines.length > 0 && lines.every((e) => !/waiting|working/.test(e.textContent));
+    }, null, { timeout: 60000 });
     await b.click('.adm-paste summary');
     await b.evaluate(() => document.querySelector('.adm-upload').scrollIntoView({ block: 'start' }));
     await b.waitForLoadState('networkidle');
