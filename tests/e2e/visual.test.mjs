@@ -8,9 +8,10 @@
 //
 // The data is fixed: each size gets a fresh sokod with the bundled levels,
 // and the test makes the rest (accounts, a solved level, a race room, an
-// upload) the same way each time. What still varies from run to run (the
-// server's port in a share link, dates and times the server stamps) is
-// masked.
+// upload) the same way each time, and waits for what comes later (the
+// solver's verdict on an upload). What still varies from run to run (the
+// server's port in a share link, the dates on a leaderboard) is masked;
+// toasts, which come and go on their own time, are hidden.
 //
 // Updating the references (after a change meant to alter what is drawn):
 //   SOKOD_UPDATE_PICTURES=1 ctest --test-dir build -R e2e_visual
@@ -20,7 +21,7 @@
 // and compares (or updates) only the screens it matches.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync, statSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, statSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pixelmatch from 'pixelmatch';
 import { PNG } from 'pngjs';
@@ -42,8 +43,8 @@ const ONLY = process.env.SOKOD_PICTURES ? new RegExp(process.env.SOKOD_PICTURES)
 
 const SIZES = [
   { name: 'desktop', options: { viewport: { width: 1280, height: 800 } } },
-  // Drawn at twice the density, kept at one pixel a CSS pixel: a third of
-  // the bytes, and a missing wall or goal still shows.
+  // Drawn at twice the density, kept at one pixel a CSS pixel: less than
+  // half the bytes, and a missing wall or goal still shows.
   { name: 'phone', options: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }, scale: 'css' },
 ];
 
@@ -61,6 +62,8 @@ let compared = 0, written = 0;
 
 before(async () => {
   browser = await launchChromium();
+  // Only this run's differing pictures, not an earlier run's.
+  rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
 });
 after(async () => {
