@@ -5,6 +5,7 @@ import { app } from '../app.js';
 import { api, errorMessage } from '../api.js';
 import { BoardView } from '../board.js';
 import { Play } from '../play.js';
+import { letterOf, RESTART_LETTER } from '../letters.js';
 import { actionOfKey, watchPointer, watchGamepads, DIR_OF } from '../input.js';
 import { announce, toast, counted } from '../a11y.js';
 import { go, currentScreen } from '../router.js';
@@ -466,7 +467,19 @@ export function position() {
     redo: g.redoCount, hash: g.hash, solved: g.solved, seq: play.sync?.seq ?? 0, pending: play.sync?.pending ?? 0,
     width: g.width, height: g.height, selected: play.selected, stuck: !!play.stuck,
     reach: play.reach ? [...play.reach.keys()].filter((i) => play.reach[i]) : [],
+    history: lettersOf(g, 0, g.cursor), redoLine: lettersOf(g, g.cursor, g.historyLength),
+    gameId: play.sync?.gameId ?? 0,
   };
+}
+
+/** The letters of history entries [from, to) of game g, as the API writes them. */
+function lettersOf(g, from, to) {
+  let out = '';
+  for (let i = from; i < to; i++) {
+    const e = g.entry(i);
+    out += e.restart ? RESTART_LETTER : letterOf(e.dir, e.pushed > 0);
+  }
+  return out;
 }
 
 export function gameId() {
