@@ -99,9 +99,12 @@ export class Play {
       // Another game was attached meanwhile (the player opened another level).
       if (this.sync !== sync) return;
       // Offline (the game came from the service worker, which saw the
-      // server take that entry): play on from it; a stale guess is
-      // refused later and asked about then.
-      if (!r.offline && (!r.ok || !r.body.duplicate)) return this.staleOutbox(state, saved);
+      // server take that entry), or signed out from the game's account (a
+      // kept game): play on from it; a stale guess is refused later and
+      // asked about then.
+      const code = r.body?.error?.code;
+      const unknown = r.offline || code === 'no_session' || code === 'game_not_found';
+      if (!unknown && (!r.ok || !r.body.duplicate)) return this.staleOutbox(state, saved);
     }
     if (mine.length === 0) return this.sync.reset(state.seq);
     if (mine[0].seq !== state.seq + 1) return this.staleOutbox(state, saved);

@@ -2,7 +2,8 @@
 // keys, taps, swipes and gamepads, the solved moment and the in-game menu.
 
 import { app } from '../app.js';
-import { api, errorMessage } from '../api.js';
+import { api, errorMessage, onSession } from '../api.js';
+import { keptAnswer } from '../kept.js';
 import { BoardView } from '../board.js';
 import { Play } from '../play.js';
 import { letterOf, RESTART_LETTER } from '../letters.js';
@@ -45,6 +46,8 @@ let drained = false;
 let best;
 let nextAfter = 0;
 let hovered = -1;
+// The arguments of the level last asked for, to open it again.
+let lastArgs = null;
 
 /** Timing of the last key press and of the frame that showed it. */
 export const metrics = { keyAt: 0, handledAt: 0, shownAt: 0, latencies: [] };
@@ -131,6 +134,9 @@ function setup() {
   live.on('snapshot', () => currentScreen() === 'play' && catchUp());
   // Whatever happened between opening the game and the stream being ready.
   live.on('ready', () => currentScreen() === 'play' && catchUp());
+  // Another session (a log-in, a sign-up): the game shown was the last
+  // account's, and the level opens again as the new one's.
+  onSession((started) => { if (started) reopen(); });
   window.addEventListener('focus', catchUp);
   document.addEventListener('visibilitychange', () => { if (!document.hidden) catchUp(); });
   settings.onChange(applySettings);
@@ -178,10 +184,15 @@ export async function enter(args) {
   play.core = await app.core();
   view.setTheme(app.theme);
   applySettings();
-  const r = await api.openGame(id, wantRule);
+  lastArgs = args;
+  // A session ended elsewhere is noticed first: opening a game then would
+  // make the page a guest unasked.
+  await app.accountChecked;
+  if (token !== opening) return;
+  const r = app.signedOut ? await keptGame(id) : await api.openGame(id, wantRule);
   if (token !== opening) return;
   if (!r.ok) {
-    $('game-h').textContent = r.offline ? 'Offline' : 'Level not found';
+    $('game-h').textContent = r.signedOut ? 'Signed out' : r.offline ? 'Offline' : 'Level not found';
     $('g-status').textContent = errorMessage(r, 'This level cannot be opened');
     $('g-status').hidden = false;
     if (r.offline) setTimeout(() => { if (token === opening && currentScreen() === 'play') { levelId = 0; enter(args); } }, 3000);
@@ -211,6 +222,25 @@ export async function enter(args) {
   await neighboursKnown;
   if (token !== opening) return;
   announce(`${$('game-h').textContent}. ${play.counts()}.`);
+}
+
+/** The account's game on level `id` as this device last had it, for a
+ * page signed out from that account (its session ended elsewhere): played
+ * here, its moves wait for the log-in as they would offline. Resolves as
+ * api.openGame does; when the device kept no game of that level, to a
+ * refusal that says how to go on. */
+async function keptGame(id) {
+  const kept = await keptAnswer('POST', `/levels/${id}/game`);
+  if (kept?.body?.game) return { ok: true, status: 200, body: kept.body, kept: kept.at };
+  const message = `Signed out: log in as ${app.signedOut} to play this level, or play as a guest.`;
+  return { ok: false, status: 401, signedOut: true, body: { error: { code: 'no_session', message } } };
+}
+
+/** Opens the level shown again, as the session now stands (after a log-in,
+ * or when the player chose to play as a guest). */
+export function reopen() {
+  levelId = 0;
+  if (currentScreen() === 'play' && lastArgs) enter(lastArgs);
 }
 
 export function leave() {
