@@ -15,6 +15,7 @@ import * as game from './screens/game.js';
 import * as options from './screens/options.js';
 import * as account from './screens/account.js';
 import * as credits from './screens/credits.js';
+import * as missing from './screens/missing.js';
 import * as rooms from './screens/rooms.js';
 import { live } from './live.js';
 import * as race from './screens/race.js';
@@ -138,7 +139,7 @@ async function boot() {
     if (key === 'sound') setSoundEnabled(value);
   });
   app.accountChecked = app.refreshAccount().catch(() => null);
-  startRouter({ title, library, play: game, options, account, credits, editor, admin, board, replay, rooms, race, watch });
+  startRouter({ title, library, play: game, options, account, credits, editor, admin, board, replay, rooms, race, watch, missing });
   // Moves an earlier visit queued and could not send: send them now (the
   // game screen does it itself, once it knows which game it shows).
   if (!/^#\/play\//.test(location.hash)) drainSavedOutboxes();

@@ -1,6 +1,9 @@
 // The page says where it stands: the title's "Signed in as" follows the
 // session as soon as the server shows it ended (on another device), with
-// no reload; a reload then does not turn the device into a guest unasked.
+// no reload; a reload then does not turn the device into a guest unasked;
+// and an address that names nothing answers with a page that says so, in
+// the site's style, with the ways back: a path the server has no file for
+// (404) and a #/ route the page has no screen for.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, openBrowser, closeAll, sendAccountForm, waitForGame, waitSynced, tutorialLevels, press,
@@ -106,5 +109,38 @@ test('a device reloaded after its session ended elsewhere plays the account\'s g
   await signIn(a.page, 'login', 'stander', 'the second password');
   const game = await a.page.evaluate(async (g) => (await (await fetch(`/api/v1/games/${g}`)).json()).game, id);
   assert.equal(game.history, level.solution.slice(0, 3), `the move made signed out reached the account: ${JSON.stringify(game.history)}`);
+  assert.deepEqual(c.errors, []);
+});
+
+test('a path with no page answers 404 with a page in the site\'s style', async () => {
+  const r = await c.page.goto(`${server.url}/no/such/page`);
+  assert.equal(r.status(), 404);
+  assert.match(r.headers()['content-type'], /^text\/html/);
+  assert.equal(await c.page.textContent('h1'), 'Nothing here');
+  const bg = await c.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  assert.equal(bg, 'rgb(243, 234, 216)', 'the site\'s colours (its style sheet)');
+  await c.page.screenshot({ path: screenshotPath('not-found-path.png') });
+  await c.page.click('text=Play sokod');
+  await c.page.waitForSelector('#screen-title:not([hidden])');
+  // A script asking gets JSON, as the API does.
+  const js = await c.page.evaluate(async () => {
+    const res = await fetch('/no/such/file.js');
+    return { status: res.status, code: (await res.json()).error.code };
+  });
+  assert.deepEqual(js, { status: 404, code: 'not_found' });
+});
+
+test('a route with no screen shows a not-found screen with a way back', async () => {
+  await c.page.goto(`${server.url}/#/nonsense/5`);
+  await c.page.waitForSelector('#screen-missing:not([hidden])', { timeout: 10000 });
+  assert.equal(await c.page.isVisible('#screen-title'), false, 'not the title screen');
+  assert.equal(await c.page.textContent('#missing-what'), '#/nonsense/5');
+  await c.page.screenshot({ path: screenshotPath('not-found-route.png') });
+  await c.page.click('#screen-missing a.primary');
+  await c.page.waitForSelector('#screen-title:not([hidden])');
+  // The skip link's anchor is no route: the screen stays.
+  await c.page.evaluate(() => { location.hash = '#main'; });
+  await c.page.waitForTimeout(200);
+  assert.equal(await c.page.isVisible('#screen-title'), true, 'the skip link keeps the screen');
   assert.deepEqual(c.errors, []);
 });
