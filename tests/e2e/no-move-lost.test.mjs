@@ -206,12 +206,7 @@ class Run {
   async ready(d) {
     const page = d.page;
     const want = `#/play/${this.level.id}`;
-    let url = '';
-    try {
-      url = page.url();
-    } catch {
-      url = '';
-    }
+    const url = page.url();
     if (!url.startsWith(server.url) || !url.endsWith(want)) {
       try {
         await page.goto(`${server.url}/${want}`, { timeout: 15000 });
