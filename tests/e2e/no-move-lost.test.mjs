@@ -13,7 +13,8 @@
 //
 // SOKOD_SEED=N replays one sequence; SOKOD_SEQUENCES=N (from
 // SOKOD_FIRST_SEED, 1 by default) runs more; SOKOD_ACTIONS sets a
-// sequence's length. Each sequence prints its seed and its actions.
+// sequence's length; SOKOD_DEVICES=3 adds a third device of the account.
+// Each sequence prints its seed, and a failing one its actions.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -34,6 +35,7 @@ let levels;
 const devices = [];
 // Every line seen on each game (by game id), over all sequences.
 const seenOn = new Map();
+// Steps counts the steps that moved the player (a step into a wall is none).
 const totals = { sequences: 0, actions: 0, steps: 0, lost: 0 };
 
 /** mulberry32: a small seeded generator, the same numbers on every machine. */
@@ -143,12 +145,15 @@ before(async () => {
   server = await startServer();
   const a = await openDevice('A', HOME);
   const c = await openDevice('C', HOME);
+  // SOKOD_DEVICES=3: a third device of the account.
+  const b = Number(process.env.SOKOD_DEVICES || 2) >= 3 ? await openDevice('B', HOME) : null;
   const g = await openDevice('G', null);
   await a.page.goto(`${server.url}/`);
   levels = (await tutorialLevels(a.page)).slice(4);
   await signUpOrLogIn(a.page, 'signup', HOME, password);
   await signUpOrLogIn(c.page, 'signup', OTHER, OTHER_PASSWORD);
   await signUpOrLogIn(c.page, 'login', HOME, password);
+  if (b) await signUpOrLogIn(b.page, 'login', HOME, password);
   await g.page.goto(`${server.url}/`);
   for (const d of devices) {
     await d.page.goto(`${server.url}/#/`);
@@ -254,11 +259,12 @@ class Run {
 
   async key(d, key, what) {
     if (!(await this.ready(d))) return;
+    const before = (await position(d))?.history;
     await d.page.keyboard.press(key);
-    if (/^step/.test(what)) totals.steps++;
     this.say(`${d.name}: ${what}`);
     const line = await this.observe(d);
     this.log[this.log.length - 1] += `, sees "${line}"`;
+    if (/^step/.test(what) && (await position(d))?.history !== before) totals.steps++;
   }
 
   async setOffline(d, offline) {
