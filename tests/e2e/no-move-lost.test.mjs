@@ -393,7 +393,7 @@ class Run {
     for (const [game, seen] of seenOn) {
       const owner = gameOwner(game);
       if (owner === HOME) continue; // two devices play it: conflicts mix lines
-      for (const line of serverLines(game).lines) if (!seen.has(line)) foreign.push({ game, owner, line });
+      for (const line of serverLines(game).lines) if (line !== '' && !seen.has(line)) foreign.push({ game, owner, line });
     }
     totals.lost += lost.length;
     const story = `seed ${this.seed} on "${this.level.title}" (replay with SOKOD_SEED=${this.seed}):\n  ` +
