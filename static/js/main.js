@@ -100,6 +100,7 @@ function watchSession() {
   // wait for its log-in, but levels open as the guest's.
   $('session-guest').addEventListener('click', () => {
     app.signedOut = '';
+    app.knownUser = '';
     $('session').hidden = true;
     if (currentScreen() === 'title') title.enter();
     if (currentScreen() === 'play') game.reopen();

@@ -112,6 +112,26 @@ test('a device reloaded after its session ended elsewhere plays the account\'s g
   assert.deepEqual(c.errors, []);
 });
 
+test('signed out, the player may play on as a guest, and the page stays so', async () => {
+  await toTitle(c.page);
+  await c.page.waitForFunction(() => /Signed in as stander/.test(document.getElementById('title-user').textContent));
+  assert.equal((await apiPost(a.page, '/account/logout-all', {})).status, 200);
+  // Away from the title, a request is refused.
+  await c.page.evaluate(() => { location.hash = '#/credits'; });
+  await c.page.waitForSelector('#screen-credits:not([hidden])');
+  const status = await c.page.evaluate(async () => (await (await import('/js/api.js')).api.saveSettings({ note: 'y' })).status);
+  assert.equal(status, 401);
+  await c.page.waitForSelector('#session:not([hidden])', { timeout: 10000 });
+  await c.page.click('#session-guest');
+  await c.page.waitForSelector('#session', { state: 'hidden' });
+  // The title's reading of the account does not take it back.
+  await toTitle(c.page);
+  await c.page.waitForTimeout(500);
+  assert.match(await titleLine(c.page), /Playing as a guest/);
+  assert.equal(await c.page.isVisible('#session'), false, 'the banner stays away');
+  assert.deepEqual(c.errors, []);
+});
+
 test('a path with no page answers 404 with a page in the site\'s style', async () => {
   const r = await c.page.goto(`${server.url}/no/such/page`);
   assert.equal(r.status(), 404);
