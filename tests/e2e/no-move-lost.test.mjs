@@ -142,6 +142,8 @@ async function shellKept(page) {
 }
 
 before(async () => {
+  // Every device logs in from one address, many times in a long run.
+  process.env.SOKOD_AUTH_PER_MINUTE ??= '1000';
   server = await startServer();
   const a = await openDevice('A', HOME);
   const c = await openDevice('C', HOME);
@@ -225,12 +227,32 @@ class Run {
       return s && !s.hidden && h && h.textContent === t && window.sokod?.position?.()?.gameId > 0;
     }, this.level.title, { timeout: 8000 }).then(() => true, () => false);
     if (!shown) return false;
-    if (await page.isVisible('#conflict[open]').catch(() => false)) {
-      if (!(await this.choose(d))) return false;
+    // A conflict may open over the solved card, or as it closes.
+    for (let i = 0; i < 5; i++) {
+      if (await page.isVisible('#conflict[open]').catch(() => false)) {
+        if (!(await this.choose(d))) return false;
+      } else if (await page.isVisible('#solved')) {
+        await page.click('#solved-stay', { timeout: 3000 }).catch(() => {});
+      } else if (await page.evaluate(() => document.getElementById('game-menu').open)) {
+        await page.keyboard.press('Escape');
+      } else {
+        return true;
+      }
     }
-    if (await page.isVisible('#solved')) await page.click('#solved-stay');
-    if (await page.evaluate(() => document.getElementById('game-menu').open)) await page.keyboard.press('Escape');
-    return true;
+    return false;
+  }
+
+  /** What the device's page shows, for a failure's message. */
+  async state(d) {
+    return d.page.evaluate(() => ({
+      hash: location.hash,
+      header: document.getElementById('game-h')?.textContent,
+      status: document.getElementById('g-status')?.hidden ? '' : document.getElementById('g-status')?.textContent,
+      session: document.getElementById('session').hidden ? '' : document.getElementById('session').textContent,
+      title: document.getElementById('title-user')?.textContent,
+      formError: [...document.querySelectorAll('.form-error')].map((e) => e.textContent).join(' '),
+      dialogs: [...document.querySelectorAll('dialog[open]')].map((e) => e.id),
+    })).then((s) => JSON.stringify(s), (e) => `unreadable: ${e.message}`);
   }
 
   /** The conflict dialog is open on d: the line it keeps must be the one
@@ -356,7 +378,9 @@ class Run {
         if (d.account !== OTHER) await this.logIn(d, OTHER, OTHER_PASSWORD);
         await this.drain(d);
       }
-      if (d.home !== null && (d.account !== HOME || !d.signedIn)) assert.ok(await this.logIn(d, HOME, password), `${d.name} logs in at home`);
+      if (d.home !== null && (d.account !== HOME || !d.signedIn) && !(await this.logIn(d, HOME, password))) {
+        assert.fail(`${d.name} could not log in at home: ${await this.state(d)}, ${this.story()}`);
+      }
       d.wasOther = false;
       await this.drain(d);
     }
@@ -367,7 +391,7 @@ class Run {
   /** Opens the level on d, chooses any conflict, and waits until nothing
    * waits in the device's storage for the account signed in. */
   async drain(d) {
-    assert.ok(await this.ready(d), `${d.name} shows the level once everything is back`);
+    if (!(await this.ready(d))) assert.fail(`${d.name} shows no level once everything is back: ${await this.state(d)}, ${this.story()}`);
     for (let i = 0; i < 80; i++) {
       if (await d.page.isVisible('#conflict[open]')) await this.choose(d);
       const left = await d.page.evaluate(() => ({
@@ -377,6 +401,12 @@ class Run {
       if (left.pending === '0' && !left.conflict) return;
       await d.page.waitForTimeout(250);
     }
+  }
+
+  /** The sequence so far, to replay it. */
+  story() {
+    return `seed ${this.seed} on "${this.level.title}" (replay with SOKOD_SEED=${this.seed}):\n  ` +
+      this.log.map((s, i) => `${i}. ${s}`).join('\n  ');
   }
 
   /** What the property says, checked against the server's database. */
@@ -396,8 +426,7 @@ class Run {
       for (const line of serverLines(game).lines) if (line !== '' && !seen.has(line)) foreign.push({ game, owner, line });
     }
     totals.lost += lost.length;
-    const story = `seed ${this.seed} on "${this.level.title}" (replay with SOKOD_SEED=${this.seed}):\n  ` +
-      this.log.map((s, i) => `${i}. ${s}`).join('\n  ');
+    const story = this.story();
     assert.deepEqual(lost.map((o) => `${o.device} (${o.owner ?? 'guest'}) game ${o.game}: "${o.line}" seen after action ${o.at - 1}` +
       ` not among the server's lines ${JSON.stringify([...serverLines(o.game).lines])}`), [],
     `lines a player saw are lost, ${story}`);
