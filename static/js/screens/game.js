@@ -64,6 +64,7 @@ function setup() {
   };
   play = new Play(null, view, {
     askConflicts: true,
+    shown: () => currentScreen() === 'play',
     update: updateHud,
     solved: onSolved,
     // The level played last is one with a move, not one only looked at.
@@ -173,6 +174,7 @@ export async function enter(args) {
     live.follow({ game: play.sync.gameId });
     view.resize();
     $('board').focus();
+    play.askWaiting();
     return;
   }
   const token = ++opening;
