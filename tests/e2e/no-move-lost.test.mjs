@@ -273,7 +273,14 @@ class Run {
     this.say(`${d.name}: conflict on game ${gameId} (kept line "${kept?.line}"), chose ${keep ? 'mine' : 'theirs'}`);
     await d.page.click(keep ? '#conflict-mine' : '#conflict-theirs');
     const closed = await d.page.waitForSelector('#conflict', { state: 'hidden', timeout: 8000 }).then(() => true, () => false);
-    if (!closed) return false;
+    if (!closed) {
+      // Chosen, and another device's entries made the choice stale again:
+      // a new conflict asks (the caller takes it in turn).
+      const again = await d.page.evaluate(([id, before]) => localStorage.getItem(`sokod.conflict.${id}`) !== before,
+        [gameId, JSON.stringify(kept)]);
+      this.say(`${d.name}: ${again ? 'a new conflict opened' : 'the conflict dialog stayed open'}`);
+      if (!again) return false;
+    }
     if (!keep && kept?.line) this.owed.push({ device: d.name, game: gameId, line: lineOf(kept.line), owner: d.account, at: this.log.length, saved: true });
     await this.observe(d);
     return true;
