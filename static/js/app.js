@@ -40,8 +40,9 @@ export const app = {
   /** Reads the account of the page's session. With changedHere false (a
    * check, not a log-in or a log-out of this page), a named account that
    * the server no longer knows the session of was ended elsewhere: the page
-   * is signed out from it (signedOut) and says so at once (sessionEnded). */
-  async refreshAccount({ changedHere = false } = {}) {
+   * is signed out from it (signedOut) and says so at once (sessionEnded).
+   * settingsToo: false reads the account alone, not the settings. */
+  async refreshAccount({ changedHere = false, settingsToo = true } = {}) {
     const r = await api.account();
     if (r.ok) app.account = r.body && 'user' in r.body ? r.body.user : r.body;
     else if (r.status === 401 || r.status === 404) app.account = null;
@@ -54,7 +55,7 @@ export const app = {
         sessionEnded();
       }
     }
-    await settings.sync();
+    if (settingsToo) await settings.sync();
     return app.account;
   },
 

@@ -190,6 +190,9 @@ export async function enter(args) {
   // A session ended elsewhere is noticed first: opening a game then would
   // make the page a guest unasked.
   await app.accountChecked;
+  // And since then, for a signed-in page: with a session that ended, the
+  // server would answer with a new guest's game.
+  if (app.account?.username) await app.refreshAccount({ settingsToo: false });
   if (token !== opening) return;
   const r = app.signedOut ? await keptGame(id) : await api.openGame(id, wantRule);
   if (token !== opening) return;
