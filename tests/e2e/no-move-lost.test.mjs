@@ -13,21 +13,29 @@
 //
 // SOKOD_SEED=N replays one sequence; SOKOD_SEQUENCES=N (from
 // SOKOD_FIRST_SEED, 1 by default) runs more; SOKOD_ACTIONS sets a
-// sequence's length; SOKOD_DEVICES=3 adds a third device of the account.
+// sequence's length (16), SOKOD_DEVICES=3 adds a third device of the
+// account (2).
 // Each sequence prints its seed, and a failing one its actions.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { startServer, openBrowser, closeAll, sendAccountForm, tutorialLevels, arrows } from './harness.mjs';
 
-// Seeds that found a defect, replayed on every run (see the commits that fixed them).
+// Sequences that found a defect, replayed on every run (see the commits
+// that fixed them), with the devices and the length they were found with.
 const FIXED = [
-  102, // a device whose session ended elsewhere reloaded, became a guest, and its moves were dropped at the log-in
+  // A device whose session ended elsewhere reloaded, became a guest, and
+  // its moves were dropped at the log-in.
+  { seed: 102, devices: 2, actions: 16 },
+  // A conflict met while the account screen showed opened over it and held
+  // the log-in form.
+  { seed: 1009, devices: 3, actions: 24 },
 ];
+const DEVICES = Number(process.env.SOKOD_DEVICES || 2);
 const ACTIONS = Number(process.env.SOKOD_ACTIONS || 16);
-const SEEDS = process.env.SOKOD_SEED ? [Number(process.env.SOKOD_SEED)]
+const CASES = process.env.SOKOD_SEED ? [{ seed: Number(process.env.SOKOD_SEED), devices: DEVICES, actions: ACTIONS }]
   : [...FIXED, ...Array.from({ length: Number(process.env.SOKOD_SEQUENCES || 3) },
-    (_, i) => Number(process.env.SOKOD_FIRST_SEED || 1) + i)];
+    (_, i) => ({ seed: Number(process.env.SOKOD_FIRST_SEED || 1) + i, devices: DEVICES, actions: ACTIONS }))];
 
 const HOME = 'walker', OTHER = 'someone', OTHER_PASSWORD = 'another password';
 let server, password = 'walker password 0', passwords = 0;
@@ -147,8 +155,8 @@ before(async () => {
   server = await startServer();
   const a = await openDevice('A', HOME);
   const c = await openDevice('C', HOME);
-  // SOKOD_DEVICES=3: a third device of the account.
-  const b = Number(process.env.SOKOD_DEVICES || 2) >= 3 ? await openDevice('B', HOME) : null;
+  // A third device of the account, for the sequences that have one.
+  const b = CASES.some((k) => k.devices >= 3) ? await openDevice('B', HOME) : null;
   const g = await openDevice('G', null);
   await a.page.goto(`${server.url}/`);
   levels = (await tutorialLevels(a.page)).slice(4);
@@ -178,8 +186,11 @@ async function position(d) {
 /** One sequence's state: its seed, level, the log of its actions, and the
  * lines owed: {device, game, line, owner, at}. */
 class Run {
-  constructor(seed) {
+  constructor({ seed, devices: count, actions }) {
     this.seed = seed;
+    this.actions = actions;
+    // The devices it drives: B only in a sequence of three.
+    this.devices = devices.filter((d) => d.name !== 'B' || count >= 3);
     this.random = generator(seed);
     this.level = levels[Math.floor(this.random() * levels.length)];
     this.log = [];
@@ -221,12 +232,16 @@ class Run {
         return false; // offline with no copy of the page
       }
     }
+    // The level, or the page saying why it cannot show it (signed out with
+    // no game kept, offline with none): then the device waits its turn.
     const shown = await page.waitForFunction((t) => {
       const s = document.getElementById('screen-game');
       const h = document.getElementById('game-h');
-      return s && !s.hidden && h && h.textContent === t && window.sokod?.position?.()?.gameId > 0;
-    }, this.level.title, { timeout: 8000 }).then(() => true, () => false);
-    if (!shown) return false;
+      if (!s || s.hidden || !h) return false;
+      if (h.textContent === t && window.sokod?.position?.()?.gameId > 0) return 'shown';
+      return document.getElementById('g-status').hidden ? false : 'refused';
+    }, this.level.title, { timeout: 8000 }).then((r) => r.jsonValue(), () => false);
+    if (shown !== 'shown') return false;
     // A conflict may open over the solved card, or as it closes.
     for (let i = 0; i < 5; i++) {
       if (await page.isVisible('#conflict[open]').catch(() => false)) {
@@ -356,8 +371,8 @@ class Run {
 
   async act() {
     const r = this.random();
-    const walkers = devices.filter((d) => d.home === HOME);
-    const d = this.pick(devices);
+    const walkers = this.devices.filter((d) => d.home === HOME);
+    const d = this.pick(this.devices);
     const dir = this.pick([...'lurd']);
     if (r < 0.5) return this.key(d, arrows(dir)[0], `step ${dir}`);
     if (r < 0.6) return this.key(d, 'z', 'undo');
@@ -379,8 +394,8 @@ class Run {
   async settle() {
     this.say('settle');
     if (this.serverDown) await this.serverStart();
-    for (const d of devices) if (d.offline) await this.setOffline(d, false);
-    for (const d of devices) {
+    for (const d of this.devices) if (d.offline) await this.setOffline(d, false);
+    for (const d of this.devices) {
       if (d.wasOther) {
         if (d.account !== OTHER) await this.logIn(d, OTHER, OTHER_PASSWORD);
         await this.drain(d);
@@ -392,7 +407,7 @@ class Run {
       await this.drain(d);
     }
     // A second round: a queue sent by one device may make another's stale.
-    for (const d of devices) await this.drain(d);
+    for (const d of this.devices) await this.drain(d);
   }
 
   /** Opens the level on d, chooses any conflict, and waits until nothing
@@ -412,7 +427,8 @@ class Run {
 
   /** The sequence so far, to replay it. */
   story() {
-    return `seed ${this.seed} on "${this.level.title}" (replay with SOKOD_SEED=${this.seed}):\n  ` +
+    const replay = `SOKOD_SEED=${this.seed} SOKOD_DEVICES=${this.devices.length - 1} SOKOD_ACTIONS=${this.actions}`;
+    return `seed ${this.seed} on "${this.level.title}" (replay with ${replay}):\n  ` +
       this.log.map((s, i) => `${i}. ${s}`).join('\n  ');
   }
 
@@ -441,14 +457,14 @@ class Run {
   }
 }
 
-for (const seed of SEEDS) {
-  test(`no move is lost: sequence of seed ${seed}`, async () => {
-    const run = new Run(seed);
-    process.stdout.write(`no-move-lost: seed ${seed} on "${run.level.title}"\n`);
-    for (const d of devices) {
+for (const k of CASES) {
+  test(`no move is lost: sequence of seed ${k.seed} (${k.devices} devices of the account, ${k.actions} actions)`, async () => {
+    const run = new Run(k);
+    process.stdout.write(`no-move-lost: seed ${k.seed} on "${run.level.title}"\n`);
+    for (const d of run.devices) {
       if (await run.ready(d)) await run.observe(d);
     }
-    for (let i = 0; i < ACTIONS; i++) {
+    for (let i = 0; i < run.actions; i++) {
       totals.actions++;
       await run.act();
     }
@@ -456,6 +472,6 @@ for (const seed of SEEDS) {
     totals.sequences++;
     if (process.env.SOKOD_VERBOSE) process.stdout.write(`  ${run.log.join('\n  ')}\n`);
     run.check();
-    for (const d of devices) assert.deepEqual(d.errors, [], `${d.name}'s page threw, seed ${seed}`);
+    for (const d of run.devices) assert.deepEqual(d.errors, [], `${d.name}'s page threw, seed ${k.seed}`);
   });
 }
