@@ -413,7 +413,13 @@ class Run {
   /** Opens the level on d, chooses any conflict, and waits until nothing
    * waits in the device's storage for the account signed in. */
   async drain(d) {
-    if (!(await this.ready(d))) assert.fail(`${d.name} shows no level once everything is back: ${await this.state(d)}, ${this.story()}`);
+    // An "Offline" page tries again every 3 s: give it a few turns.
+    let shown = false;
+    for (let i = 0; i < 8 && !shown; i++) {
+      shown = await this.ready(d);
+      if (!shown) await d.page.waitForTimeout(1000);
+    }
+    if (!shown) assert.fail(`${d.name} shows no level once everything is back: ${await this.state(d)}, ${this.story()}`);
     for (let i = 0; i < 80; i++) {
       if (await d.page.isVisible('#conflict[open]')) await this.choose(d);
       const left = await d.page.evaluate(() => ({
