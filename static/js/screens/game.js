@@ -18,7 +18,7 @@ import { bestOf, isNewBest, standing, nextCollection } from '../solved.js';
 import { showLesson, hideLesson } from '../lesson.js';
 import { $ } from '../dom.js';
 import { initSnapshots, openSnapshots } from '../snapshots.js';
-import { initConflict } from '../conflict.js';
+import { initConflict, putAsideConflict } from '../conflict.js';
 
 export const section = 'screen-game';
 
@@ -253,6 +253,8 @@ export function leave() {
   hideLesson();
   live.stop();
   $('game-menu').open && $('game-menu').close();
+  // A choice left open is asked again on return, not over the next screen.
+  if (putAsideConflict()) play.conflictWaiting = true;
 }
 
 export function redraw() {
