@@ -30,6 +30,9 @@ const FIXED = [
   // A conflict met while the account screen showed opened over it and held
   // the log-in form.
   { seed: 1009, devices: 3, actions: 24 },
+  // A conflict dialog left open on the game screen followed the player to
+  // the account screen, and held its log-in form.
+  { seed: 3005, devices: 3, actions: 24 },
 ];
 const DEVICES = Number(process.env.SOKOD_DEVICES || 2);
 const ACTIONS = Number(process.env.SOKOD_ACTIONS || 16);
