@@ -28,7 +28,9 @@ const FIXED = [
   // its moves were dropped at the log-in.
   { seed: 102, devices: 2, actions: 16 },
   // A conflict met while the account screen showed opened over it and held
-  // the log-in form.
+  // the log-in form; and, run after seed 102, a device that had not heard
+  // its session end opened the level as a new guest, whose moves the
+  // log-in dropped.
   { seed: 1009, devices: 3, actions: 24 },
   // A conflict dialog left open on the game screen followed the player to
   // the account screen, and held its log-in form.
