@@ -81,6 +81,8 @@ static int open_regular(const char *path, struct stat *st)
     return fd;
 }
 
+static int not_found(struct http_conn *c);
+
 /* Sends the regular file at `path` (already checked), with validators so
  * that browsers can revalidate cheaply. Anything but a regular file is
  * answered 404 without being opened. */
@@ -89,7 +91,7 @@ static int send_file(struct http_conn *c, const char *path)
     struct stat st;
     int fd = open_regular(path, &st);
     if (fd < 0)
-        return reply_error(c, API_E_NOT_FOUND, "no file at %s", c->path);
+        return not_found(c);
     /* The gzip copy is another representation of the same version, so it
      * has an etag of its own; either one revalidates that version. */
     const char *type = content_type(path);
@@ -162,6 +164,37 @@ static bool suspicious(const char *path)
     return false;
 }
 
+/* True when the request takes a page (a browser's navigation asks for
+ * text/html): it is shown the site's page for a missing one, where a
+ * script or a tool gets the JSON error every other answer has. */
+static bool wants_page(struct http_conn *c)
+{
+    const char *accept = http_header(c, MHD_HTTP_HEADER_ACCEPT);
+    return accept != NULL && strstr(accept, "text/html") != NULL;
+}
+
+/* Answers 404 for the request's path: the folder's 404.html for a page,
+ * else (or when there is none) the JSON not_found error. */
+static int not_found(struct http_conn *c)
+{
+    char page[PATH_MAX + 16];
+    int n = snprintf(page, sizeof page, "%s/404.html", root);
+    struct stat st;
+    int fd = -1;
+    if (wants_page(c) && n > 0 && (size_t)n < sizeof page)
+        fd = open_regular(page, &st);
+    if (fd < 0)
+        return reply_error(c, API_E_NOT_FOUND, "no file at %s", c->path);
+    struct MHD_Response *r = MHD_create_response_from_fd((size_t)st.st_size, fd);
+    if (r == NULL) {
+        close(fd);
+        return reply_error(c, API_E_INTERNAL, "cannot send %s", c->path);
+    }
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/html; charset=utf-8");
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+    return http_queue(c, 404, r, (uint64_t)st.st_size);
+}
+
 int static_get(struct http_conn *c)
 {
     const char *path = c->path;
@@ -174,12 +207,12 @@ int static_get(struct http_conn *c)
     int n = snprintf(wanted, sizeof wanted, "%s%s%s", root, path,
                      len > 0 && path[len - 1] == '/' ? "index.html" : "");
     if (n < 0 || (size_t)n >= sizeof wanted)
-        return reply_error(c, API_E_NOT_FOUND, "no file at %s", path);
+        return not_found(c);
     char real_root[PATH_MAX], real_file[PATH_MAX];
     if (realpath(root, real_root) == NULL || realpath(wanted, real_file) == NULL)
-        return reply_error(c, API_E_NOT_FOUND, "no file at %s", path);
+        return not_found(c);
     size_t rlen = strlen(real_root);
     if (strncmp(real_file, real_root, rlen) != 0 || real_file[rlen] != '/')
-        return reply_error(c, API_E_NOT_FOUND, "no file at %s", path);
+        return not_found(c);
     return send_file(c, real_file);
 }

@@ -35,6 +35,13 @@ export function onSession(fn) {
   return () => sessionListeners.delete(fn);
 }
 
+/** Tells the listeners that the page's session ended elsewhere, as a
+ * refusal would: for an ending noticed another way (the account read again
+ * names nobody). */
+export function sessionEnded() {
+  for (const fn of sessionListeners) fn(false);
+}
+
 export function isReachable() {
   return reachable;
 }

@@ -2,7 +2,7 @@
 // the signed-in account, cached collections, and the last level played.
 
 import { loadCore } from './core.js';
-import { api } from './api.js';
+import { api, sessionEnded } from './api.js';
 import * as settings from './settings.js';
 
 let corePromise = null;
@@ -37,12 +37,40 @@ export const app = {
     collectionCache.clear();
   },
 
-  async refreshAccount() {
+  /** Reads the account of the page's session. With changedHere false (a
+   * check, not a log-in or a log-out of this page), a named account that
+   * the server no longer knows the session of was ended elsewhere: the page
+   * is signed out from it (signedOut) and says so at once (sessionEnded).
+   * settingsToo: false reads the account alone, not the settings. */
+  async refreshAccount({ changedHere = false, settingsToo = true } = {}) {
     const r = await api.account();
     if (r.ok) app.account = r.body && 'user' in r.body ? r.body.user : r.body;
     else if (r.status === 401 || r.status === 404) app.account = null;
-    await settings.sync();
+    if (r.ok && !r.kept) {
+      const had = app.knownUser, now = app.account?.username ?? '';
+      app.knownUser = now;
+      // (Another named account is a log-in in another tab: followed.)
+      if (had && !now && !changedHere) {
+        app.signedOut = had;
+        sessionEnded();
+      }
+    }
+    if (settingsToo) await settings.sync();
     return app.account;
+  },
+
+  /** Settles once the page's first reading of its account is done: a game
+   * opened before then could be a guest's made by a session that ended. */
+  accountChecked: null,
+
+  /** The account the server last said the page's session is (kept across
+   * reloads: a session ended while the page was closed is noticed too). */
+  get knownUser() {
+    return localStorage.getItem('sokod.user') || '';
+  },
+  set knownUser(name) {
+    if (name) localStorage.setItem('sokod.user', name);
+    else localStorage.removeItem('sokod.user');
   },
 
   /** The name of the account whose session was ended elsewhere, until a

@@ -122,6 +122,16 @@ async function takeTheirs() {
   toast(name ? `Playing on from the other device; yours is kept as "${name}"` : 'Playing on from the other device');
 }
 
+/** Closes the dialog without a choice, the moves kept (the player left the
+ * level: the dialog would hold the next screen). Returns true when one was
+ * open; the caller asks again when the level shows. */
+export function putAsideConflict() {
+  if (!open) return false;
+  open = null;
+  if ($('conflict').open) $('conflict').close();
+  return true;
+}
+
 function close() {
   open = null;
   if ($('conflict').open) $('conflict').close();

@@ -15,6 +15,7 @@ import * as game from './screens/game.js';
 import * as options from './screens/options.js';
 import * as account from './screens/account.js';
 import * as credits from './screens/credits.js';
+import * as missing from './screens/missing.js';
 import * as rooms from './screens/rooms.js';
 import { live } from './live.js';
 import * as race from './screens/race.js';
@@ -95,9 +96,18 @@ function watchSession() {
   });
   new MutationObserver(() => { if (!$('session').hidden) show(); })
     .observe(document.body, { attributes: true, attributeFilter: ['data-pending'] });
-  // After a reload: still signed out while moves wait for that account.
-  const waiting = Object.keys(localStorage).some((k) => k.startsWith('sokod.outbox.'));
-  if (app.signedOut && !waiting) app.signedOut = '';
+  // Playing on as a guest instead: the moves kept for the account still
+  // wait for its log-in, but levels open as the guest's.
+  $('session-guest').addEventListener('click', () => {
+    app.signedOut = '';
+    app.knownUser = '';
+    $('session').hidden = true;
+    if (currentScreen() === 'title') title.enter();
+    if (currentScreen() === 'play') game.reopen();
+  });
+  // After a reload: still signed out until a log-in, so that the page does
+  // not turn into a guest unasked (a guest's game on a level the account
+  // has is dropped when the account logs in).
   if (app.signedOut) {
     show();
     $('session').hidden = false;
@@ -129,13 +139,11 @@ async function boot() {
     if (key === 'theme') useTheme(value);
     if (key === 'sound') setSoundEnabled(value);
   });
-  startRouter({ title, library, play: game, options, account, credits, editor, admin, board, replay, rooms, race, watch });
+  app.accountChecked = app.refreshAccount().catch(() => null);
+  startRouter({ title, library, play: game, options, account, credits, editor, admin, board, replay, rooms, race, watch, missing });
   // Moves an earlier visit queued and could not send: send them now (the
   // game screen does it itself, once it knows which game it shows).
   if (!/^#\/play\//.test(location.hash)) drainSavedOutboxes();
-  app.refreshAccount().then(() => {
-    if (!location.hash || location.hash === '#/') title.enter();
-  });
   window.sokod = { app, metrics: game.metrics, settings, position: game.position, gameId: game.gameId, live };
   startOffline();
 }

@@ -24,7 +24,9 @@ export class Play {
   /** core: a Core; view: a BoardView; hooks: update(play), solved(play),
    * played(play) (an action of the player's was queued), pending(moves,
    * waiting), askConflicts (true: when the game moved on elsewhere while
-   * moves waited, the player chooses what to keep) */
+   * moves waited, the player chooses what to keep), shown() (false while
+   * the screen of this game is not the one shown: a choice waits for it,
+   * askWaiting) */
   constructor(core, view, hooks) {
     this.core = core;
     this.view = view;
@@ -40,6 +42,8 @@ export class Play {
     // True while attach resends what an earlier page left unsent: the
     // queue is rebuilt from the answer, so actions must wait for it.
     this.resuming = false;
+    // A conflict seen while another screen showed, to ask on return.
+    this.conflictWaiting = false;
   }
 
   /** True when the player's actions can be taken. */
@@ -99,9 +103,12 @@ export class Play {
       // Another game was attached meanwhile (the player opened another level).
       if (this.sync !== sync) return;
       // Offline (the game came from the service worker, which saw the
-      // server take that entry): play on from it; a stale guess is
-      // refused later and asked about then.
-      if (!r.offline && (!r.ok || !r.body.duplicate)) return this.staleOutbox(state, saved);
+      // server take that entry), or signed out from the game's account (a
+      // kept game): play on from it; a stale guess is refused later and
+      // asked about then.
+      const code = r.body?.error?.code;
+      const unknown = r.offline || code === 'no_session' || code === 'game_not_found';
+      if (!unknown && (!r.ok || !r.body.duplicate)) return this.staleOutbox(state, saved);
     }
     if (mine.length === 0) return this.sync.reset(state.seq);
     if (mine[0].seq !== state.seq + 1) return this.staleOutbox(state, saved);
@@ -136,7 +143,22 @@ export class Play {
       return;
     }
     this.adopt(state, '');
+    // Asked on another screen, the dialog would hold that screen: the
+    // choice waits, kept, until the player is back on this game.
+    if (this.hooks.shown && !this.hooks.shown()) {
+      this.conflictWaiting = true;
+      return;
+    }
+    this.conflictWaiting = false;
     askConflict(this, state, entries, line);
+  }
+
+  /** Asks the choice that waited for this game's screen, if any. */
+  askWaiting() {
+    if (!this.conflictWaiting || !this.sync) return;
+    this.conflictWaiting = false;
+    const kept = keptConflict(this.sync.gameId);
+    if (kept) this.conflict(null, kept.entries, kept.line);
   }
 
   /** Plays `entries` (as the outbox holds them) on from the game as it

@@ -17,14 +17,25 @@ test('the leading slash is optional and empty parts are skipped', () => {
   assert.deepEqual(routeOf('#//race//4/', TABLE), { name: 'race', args: ['4'] });
 });
 
-test('no hash, or a hash naming no screen, is the title screen', () => {
+test('no hash is the title screen', () => {
   assert.deepEqual(routeOf('', TABLE), { name: 'title', args: [] });
   assert.deepEqual(routeOf('#/', TABLE), { name: 'title', args: [] });
+  assert.deepEqual(routeOf('#//', TABLE), { name: 'title', args: [] });
+});
+
+test('a hash naming no screen is the missing screen, told the whole hash', () => {
+  const table = { ...TABLE, missing: {} };
+  assert.deepEqual(routeOf('#/nowhere/5', table), { name: 'missing', args: ['nowhere', '5'] });
+  assert.deepEqual(routeOf('#/missing', table), { name: 'missing', args: ['missing'] });
+  assert.deepEqual(routeOf('#/play/17', table), { name: 'play', args: ['17'] });
+  // A table without one falls back to the title screen.
   assert.deepEqual(routeOf('#/nowhere/5', TABLE), { name: 'title', args: ['5'] });
 });
 
 test('names every object has are no screens', () => {
+  const table = { ...TABLE, missing: {} };
+  assert.equal(routeOf('#/constructor', table).name, 'missing');
+  assert.equal(routeOf('#/__proto__/1', table).name, 'missing');
+  assert.equal(routeOf('#/hasOwnProperty', table).name, 'missing');
   assert.equal(routeOf('#/constructor', TABLE).name, 'title');
-  assert.equal(routeOf('#/__proto__/1', TABLE).name, 'title');
-  assert.equal(routeOf('#/hasOwnProperty', TABLE).name, 'title');
 });

@@ -216,6 +216,22 @@ test('static files: types, index.html, and no way out of the folder', async () =
   }
   r = await rawRequest(server.url, 'GET', '/link.txt');
   expectError(r, 404, 'not_found', 'a symlink that leads out of the folder');
+
+  // A browser's navigation to a missing page gets the folder's 404.html,
+  // still as a 404; a script or a tool gets the JSON error, as do paths
+  // under /api/ whoever asks.
+  const html = { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+  r = await rawRequest(server.url, 'GET', '/no/such/page', html);
+  expectError(r, 404, 'not_found', 'a page asked for before the folder has a 404.html');
+  fs.writeFileSync(path.join(staticDir, '404.html'), '<!doctype html><title>Not found · sokod</title><h1>Nothing here</h1>');
+  r = await rawRequest(server.url, 'GET', '/no/such/page', html);
+  assert.equal(r.status, 404, show(r));
+  assert.match(r.headers['content-type'], /^text\/html/, show(r));
+  assert.match(r.text, /<h1>Nothing here<\/h1>/, 'the folder\'s 404.html');
+  r = await rawRequest(server.url, 'GET', '/missing.js');
+  expectError(r, 404, 'not_found', 'a missing file asked for without text/html');
+  r = await rawRequest(server.url, 'GET', '/api/v1/nothing-here', html);
+  expectError(r, 404, 'not_found', 'an unknown API path, even from a browser');
   r = await rawRequest(server.url, 'GET', '/%2e%2e/secret.txt');
   expectError(r, 400, 'bad_path', 'an encoded ..');
   await stillServing();

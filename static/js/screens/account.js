@@ -63,7 +63,7 @@ async function submit(form, call) {
 async function signedInOrOut() {
   app.invalidate();
   app.account = null;
-  await app.refreshAccount();
+  await app.refreshAccount({ changedHere: true });
   render();
   await listSolutions();
 }

@@ -2,9 +2,11 @@
 // keys, taps, swipes and gamepads, the solved moment and the in-game menu.
 
 import { app } from '../app.js';
-import { api, errorMessage } from '../api.js';
+import { api, errorMessage, onSession } from '../api.js';
+import { keptAnswer } from '../kept.js';
 import { BoardView } from '../board.js';
 import { Play } from '../play.js';
+import { letterOf, RESTART_LETTER } from '../letters.js';
 import { actionOfKey, watchPointer, watchGamepads, DIR_OF } from '../input.js';
 import { announce, toast, counted } from '../a11y.js';
 import { go, currentScreen } from '../router.js';
@@ -16,7 +18,7 @@ import { bestOf, isNewBest, standing, nextCollection } from '../solved.js';
 import { showLesson, hideLesson } from '../lesson.js';
 import { $ } from '../dom.js';
 import { initSnapshots, openSnapshots } from '../snapshots.js';
-import { initConflict } from '../conflict.js';
+import { initConflict, putAsideConflict } from '../conflict.js';
 
 export const section = 'screen-game';
 
@@ -44,6 +46,8 @@ let drained = false;
 let best;
 let nextAfter = 0;
 let hovered = -1;
+// The arguments of the level last asked for, to open it again.
+let lastArgs = null;
 
 /** Timing of the last key press and of the frame that showed it. */
 export const metrics = { keyAt: 0, handledAt: 0, shownAt: 0, latencies: [] };
@@ -60,6 +64,7 @@ function setup() {
   };
   play = new Play(null, view, {
     askConflicts: true,
+    shown: () => currentScreen() === 'play',
     update: updateHud,
     solved: onSolved,
     // The level played last is one with a move, not one only looked at.
@@ -133,6 +138,9 @@ function setup() {
   live.on('snapshot', () => currentScreen() === 'play' && catchUp());
   // Whatever happened between opening the game and the stream being ready.
   live.on('ready', () => currentScreen() === 'play' && catchUp());
+  // Another session (a log-in, a sign-up): the game shown was the last
+  // account's, and the level opens again as the new one's.
+  onSession((started) => { if (started) reopen(); });
   window.addEventListener('focus', catchUp);
   document.addEventListener('visibilitychange', () => { if (!document.hidden) catchUp(); });
   settings.onChange(applySettings);
@@ -169,6 +177,7 @@ export async function enter(args) {
     live.follow({ game: play.sync.gameId });
     view.resize();
     $('board').focus();
+    play.askWaiting();
     return;
   }
   const token = ++opening;
@@ -184,11 +193,19 @@ export async function enter(args) {
   play.core = await app.core();
   view.setTheme(app.theme);
   applySettings();
-  const r = await api.openGame(id, wantRule);
+  lastArgs = args;
+  // A session ended elsewhere is noticed first: opening a game then would
+  // make the page a guest unasked.
+  await app.accountChecked;
+  // And since then, for a signed-in page: with a session that ended, the
+  // server would answer with a new guest's game.
+  if (app.account?.username) await app.refreshAccount({ settingsToo: false });
+  if (token !== opening) return;
+  const r = app.signedOut ? await keptGame(id) : await api.openGame(id, wantRule);
   if (token !== opening) return;
   if (!r.ok) {
     unavailable(id);
-    $('game-h').textContent = r.offline ? 'Offline' : 'Level not found';
+    $('game-h').textContent = r.signedOut ? 'Signed out' : r.offline ? 'Offline' : 'Level not found';
     $('g-status').textContent = r.offline
       ? 'This level has not been opened on this device, and the server cannot be reached: trying again…'
       : errorMessage(r, 'This level cannot be opened');
@@ -238,11 +255,32 @@ function unavailable(id) {
   }
 }
 
+/** The account's game on level `id` as this device last had it, for a
+ * page signed out from that account (its session ended elsewhere): played
+ * here, its moves wait for the log-in as they would offline. Resolves as
+ * api.openGame does; when the device kept no game of that level, to a
+ * refusal that says how to go on. */
+async function keptGame(id) {
+  const kept = await keptAnswer('POST', `/levels/${id}/game`);
+  if (kept?.body?.game) return { ok: true, status: 200, body: kept.body, kept: kept.at };
+  const message = `Signed out: log in as ${app.signedOut} to play this level, or play as a guest.`;
+  return { ok: false, status: 401, signedOut: true, body: { error: { code: 'no_session', message } } };
+}
+
+/** Opens the level shown again, as the session now stands (after a log-in,
+ * or when the player chose to play as a guest). */
+export function reopen() {
+  levelId = 0;
+  if (currentScreen() === 'play' && lastArgs) enter(lastArgs);
+}
+
 export function leave() {
   ++opening;
   hideLesson();
   live.stop();
   $('game-menu').open && $('game-menu').close();
+  // A choice left open is asked again on return, not over the next screen.
+  if (putAsideConflict()) play.conflictWaiting = true;
 }
 
 export function redraw() {
@@ -493,7 +531,19 @@ export function position() {
     redo: g.redoCount, hash: g.hash, solved: g.solved, seq: play.sync?.seq ?? 0, pending: play.sync?.pending ?? 0,
     width: g.width, height: g.height, selected: play.selected, stuck: !!play.stuck,
     reach: play.reach ? [...play.reach.keys()].filter((i) => play.reach[i]) : [],
+    history: lettersOf(g, 0, g.cursor), redoLine: lettersOf(g, g.cursor, g.historyLength),
+    gameId: play.sync?.gameId ?? 0,
   };
+}
+
+/** The letters of history entries [from, to) of game g, as the API writes them. */
+function lettersOf(g, from, to) {
+  let out = '';
+  for (let i = from; i < to; i++) {
+    const e = g.entry(i);
+    out += e.restart ? RESTART_LETTER : letterOf(e.dir, e.pushed > 0);
+  }
+  return out;
 }
 
 export function gameId() {

@@ -163,6 +163,13 @@ export function enter() {
   const art = $('title-art');
   if (app.theme) requestAnimationFrame(() => drawTitleArt(art, app.theme));
   showPlayTarget(visit);
+  showWho();
+  // Read again: a session ended on another device shows here at once.
+  app.refreshAccount().then(() => { if (visit === visits) showWho(); });
+}
+
+/** Who plays, as the page last heard from the server. */
+function showWho() {
   const who = $('title-user');
   const a = app.account;
   $('title-admin').hidden = !a?.admin;
