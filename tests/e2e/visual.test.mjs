@@ -311,7 +311,7 @@ async function picturesAt(size) {
     await everyTheme(page, 'level-not-found', size);
 
     await page.goto(`${url}/#/no-such-screen`);
-    await page.waitForSelector('#title-play[data-ready]');
+    await page.waitForSelector('#screen-missing:not([hidden])');
     await everyTheme(page, 'unknown-route', size);
 
     // Ada's screens: her account, the board, the replay, the race room
