@@ -55,11 +55,17 @@ typedef struct near_entry {
 } near_entry;
 
 /* The vicinity: an open-addressing set of entries, several of a key
- * allowed (one per set of boxes left out). */
+ * allowed (one per set of boxes left out), and a filter of their keys,
+ * one bit each, about eight bits an entry. Most positions a round makes
+ * up are not in the vicinity, and a look-up of each pair of their boxes
+ * then reads the filter, small enough to stay in the cache, instead of a
+ * slot of the set, many times its size. */
 typedef struct vicinity {
     near_entry *slot;
     uint32_t mask;
     uint32_t count;
+    uint64_t *filter;
+    uint32_t filter_mask; /* of a bit's number */
     uint8_t boxes;
     uint16_t radius;
 } vicinity;
@@ -116,12 +122,20 @@ static uint64_t box_hash(const solver_board *b, const uint16_t *box)
     return h;
 }
 
+/* The filter's bit of a key, from bits the slots' index does not use. */
+static uint32_t filter_bit(const vicinity *v, uint64_t key)
+{
+    return (uint32_t)(key >> 32) & v->filter_mask;
+}
+
 /* Adds an entry unless the same one is there. Returns 0, or -1 when the
  * set is full (it is sized beforehand, so only on a bug). */
 static int vicinity_add(vicinity *v, uint64_t key, uint16_t a, uint16_t c)
 {
     if (v->count >= v->mask)
         return -1;
+    uint32_t bit = filter_bit(v, key);
+    v->filter[bit / 64] |= (uint64_t)1 << (bit % 64);
     for (uint32_t i = (uint32_t)key & v->mask;; i = (i + 1) & v->mask) {
         near_entry *e = &v->slot[i];
         if (e->key == 0) {
@@ -143,6 +157,13 @@ static uint64_t entry_key(uint64_t key)
     return key != 0 ? key : 1;
 }
 
+static void vicinity_free(vicinity *v)
+{
+    free(v->slot);
+    free(v->filter);
+    memset(v, 0, sizeof *v);
+}
+
 /* Builds the vicinity of the best solution's positions for round r.
  * Returns 0, or -1 when it would not fit the memory or memory runs out. */
 static int vicinity_build(optimiser *o, vicinity *v, uint32_t r)
@@ -154,13 +175,20 @@ static int vicinity_build(optimiser *o, vicinity *v, uint32_t r)
     uint64_t slots = 16;
     while (slots < most * 2)
         slots *= 2;
-    if (slots * sizeof(near_entry) > o->memory / 4 || slots > (1u << 31))
+    /* 4 bits a slot, 8 or more an entry: a filter of one bit a key passes
+     * about 1 key in 9 that is not there */
+    uint64_t bits = slots * 4;
+    if (slots * sizeof(near_entry) + bits / 8 > o->memory / 4 || slots > (1u << 30))
         return -1;
     memset(v, 0, sizeof *v);
     v->slot = calloc(slots, sizeof *v->slot);
-    if (v->slot == NULL)
+    v->filter = calloc(bits / 64, sizeof *v->filter);
+    if (v->slot == NULL || v->filter == NULL) {
+        vicinity_free(v);
         return -1;
+    }
     v->mask = (uint32_t)(slots - 1);
+    v->filter_mask = (uint32_t)(bits - 1);
     v->boxes = rounds[r].boxes;
     v->radius = rounds[r].radius;
     uint16_t *box = o->box;
@@ -192,8 +220,7 @@ static int vicinity_build(optimiser *o, vicinity *v, uint32_t r)
             }
         }
         if (rc < 0) {
-            free(v->slot);
-            v->slot = NULL;
+            vicinity_free(v);
             return -1;
         }
     }
@@ -206,6 +233,9 @@ static bool vicinity_holds(const optimiser *o, const vicinity *v, uint64_t key, 
                            uint16_t c)
 {
     key = entry_key(key);
+    uint32_t bit = filter_bit(v, key);
+    if (!(v->filter[bit / 64] & ((uint64_t)1 << (bit % 64))))
+        return false;
     for (uint32_t i = (uint32_t)key & v->mask;; i = (i + 1) & v->mask) {
         const near_entry *e = &v->slot[i];
         if (e->key == 0)
@@ -602,7 +632,7 @@ static void run_rounds(optimiser *o)
             break;
         }
         int found = search_round(o, &v);
-        free(v.slot);
+        vicinity_free(&v);
         if (found > 0)
             improved = true;
         else if (found == 0)

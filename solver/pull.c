@@ -398,7 +398,8 @@ bool solver_pull_run(pull *p, solver_search *const *fore, uint32_t nfore, uint32
         if (solver_table_node(&p->table, i)->closed)
             continue;
         expand(p, i);
-        if ((done & 63) == 63 && out_of_time(p))
+        /* the clock after every expansion, as in search.c */
+        if (out_of_time(p))
             break;
         if (node_limit != 0 && *args->nodes >= node_limit)
             p->stop = "node limit";
