@@ -174,6 +174,11 @@ int storage_transaction(int (*body)(void *arg), void *arg)
     return status;
 }
 
+void storage_defer_writes(bool on)
+{
+    storage_set_writes_deferred(on);
+}
+
 void storage_retry_pause(unsigned runs)
 {
     unsigned shift = runs < 6 ? runs : 6;

@@ -2,7 +2,6 @@
 #include "storage/storage_sql.h"
 
 #include "storage/sql_sqlite.h"
-#include "storage/storage.h"
 #include "storage/storage_conn.h"
 
 #include <stdio.h>
@@ -19,7 +18,7 @@ int storage_exec_stmt(struct sql_stmt *st, const char *what)
 
 static _Thread_local bool deferring;
 
-void storage_defer_writes(bool on)
+void storage_set_writes_deferred(bool on)
 {
     deferring = on;
 }

@@ -20,8 +20,10 @@ int storage_exec_stmt(struct sql_stmt *st, const char *what);
  * (sql_send), to go with the next statement that waits. */
 int storage_write_stmt(struct sql_stmt *st, const char *what);
 
-/* Whether the calling thread defers its writes. */
+/* Whether the calling thread defers its writes; and its setting, which
+ * storage_defer_writes (storage.h) makes. */
 bool storage_writes_deferred(void);
+void storage_set_writes_deferred(bool on);
 
 /* As storage_exec_stmt, for a statement that must change a row:
  * STORAGE_NOT_FOUND when it ran but changed none. */
