@@ -1,9 +1,12 @@
 // conflict.js: the player's choice when their game moved on on another
 // device while moves waited here. "Keep mine" plays those moves on from the
 // other device's game when they replay there; when they do not, the
-// position they led to is saved as a saved position and brought back (a
-// restart and its steps, which undo takes back). "Take the other device's"
-// keeps the other game and saves this one's position as a saved position.
+// position they led to is brought back (a restart and its steps, which undo
+// takes back) and the other device's position, the one left, is saved as a
+// saved position (and this one's too, in case the player undoes it before
+// it reaches the server). "Take the other device's" keeps the other game and saves
+// this one's position as a saved position: either way, the one left is
+// among the saved positions, as the dialog says.
 // Until the player chooses, the moves stay in localStorage: a reload asks
 // again.
 
@@ -13,6 +16,9 @@ import { $ } from './dom.js';
 import { entryMoves } from './sync.js';
 
 const storeKey = (gameId) => `sokod.conflict.${gameId}`;
+
+// The longest line a saved position holds (the server's bound).
+const LINE_KEPT_MAX = 50000;
 
 /** The choice a page left open for a game: {entries, line}, or null. */
 export function keptConflict(gameId) {
@@ -35,17 +41,17 @@ function forget(gameId) {
 }
 
 
-/** The name a kept position gets: the time it was kept. */
-function keptName() {
+/** The name a kept position gets: whose it was, and the time it was kept. */
+function keptName(whose) {
   const t = new Date();
   const hh = String(t.getHours()).padStart(2, '0'), mm = String(t.getMinutes()).padStart(2, '0');
-  return `Mine, kept ${hh}:${mm}`;
+  return `${whose}, kept ${hh}:${mm}`;
 }
 
-/** Saves `line` as a saved position of game `gameId`; resolves to its name,
- * or throws with a message for the player. */
-async function saveLine(gameId, line) {
-  const r = await api.saveSnapshot(gameId, { name: keptName(), lurd: line });
+/** Saves `line` as a saved position of game `gameId` named for `whose`;
+ * resolves to its name, or throws with a message for the player. */
+async function saveLine(gameId, line, whose = 'Mine') {
+  const r = await api.saveSnapshot(gameId, { name: keptName(whose), lurd: line });
   if (!r.ok) throw new Error(errorMessage(r, 'the server did not keep it'));
   return r.body.snapshot.name;
 }
@@ -87,11 +93,17 @@ async function keepMine() {
     toast('Your moves do not follow the other device\'s game, and their position is not known here', 'warn', 6000);
     return;
   }
+  // The board shows the other device's game: its line is the one left.
+  // Mine is kept too, until its moves reach the server as the game's.
+  const theirs = play.game.moves > 0 && play.game.moves <= LINE_KEPT_MAX ? play.game.lurd() : null;
   let name = null;
   try {
-    name = await saveLine(gameId, line);
+    if (theirs !== null) name = await saveLine(gameId, theirs, 'Other device');
+    await saveLine(gameId, line);
   } catch (e) {
-    toast(`Your position could not be saved: ${e.message}; it is played from the start`, 'warn', 6000);
+    // The dialog stays: the player may take the other device's instead.
+    toast(`The positions could not be kept: ${e.message}`, 'warn', 6000);
+    return;
   }
   if (!current(play)) return;
   if (!play.goToLine(line)) {
@@ -100,7 +112,7 @@ async function keepMine() {
   }
   forget(gameId);
   close();
-  toast(name ? `Your moves do not follow the other device's game: your position is back, and kept as "${name}"`
+  toast(name ? `Your moves do not follow the other device's game: your position is back, and the other device's is kept as "${name}"`
     : 'Your position is back', 'info', 6000);
 }
 

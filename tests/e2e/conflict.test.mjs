@@ -1,8 +1,9 @@
 // Moves played on a device whose game moved on elsewhere meanwhile are
 // never dropped: the page shows the other device's game and asks. "Keep
 // mine" plays them on from there when they replay; when they do not, their
-// position is kept as a saved position and brought back. "Take the other
-// device's" keeps the other game and saves this one's position. Until the
+// position is brought back and the other device's is kept as a saved
+// position. "Take the other device's" keeps the other game and saves this
+// one's position. Until the
 // player chooses, a reload asks again.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -76,7 +77,7 @@ test('keep mine: moves that replay on the other device\'s game are played on fro
   assert.deepEqual([local.moves, local.hash], [3, game.hash], 'the board shows the same');
 });
 
-test('keep mine: moves that do not replay there bring their position back, kept as a saved position', async () => {
+test('keep mine: moves that do not replay there bring their position back; the other device\'s is kept', async () => {
   const { page } = mine;
   await openOnBoth(levels[3]); // "Corners are traps"
   const played = await conflict('rr', 'urr'); // from the other's square, 'r' runs into the wall
@@ -87,8 +88,16 @@ test('keep mine: moves that do not replay there bring their position back, kept 
   assert.deepEqual(same(await localPosition(page)), same(played), 'the board is back where my moves led');
   assert.equal(game.hash, played.hash, 'and so is the server\'s game');
   assert.equal(game.history, 'urr*rr', `the other device's line stays in the history, undo brings it back: ${game.history}`);
-  assert.deepEqual((await snapshotNames(page)).length, 1, 'my line is a saved position too');
-  assert.match((await snapshotNames(page))[0], /^Mine, kept \d\d:\d\d$/);
+  // The dialog said that the one left is kept in Saved positions: here
+  // the other device's line.
+  const id = await page.evaluate(() => window.sokod.gameId());
+  const saved = (await apiGet(page, `/games/${id}/snapshots`)).body.snapshots;
+  const names = saved.map((s) => s.name.replace(/\d\d:\d\d$/, 'HH:MM'));
+  assert.deepEqual([...names].sort(), ['Mine, kept HH:MM', 'Other device, kept HH:MM'],
+    'the other device\'s position is saved, and mine too');
+  const theirs = saved[names.indexOf('Other device, kept HH:MM')];
+  const kept = (await apiGet(page, `/games/${id}/snapshots/${theirs.id}`)).body.snapshot;
+  assert.equal(kept.lurd.toLowerCase(), 'urr', `the other device's line: ${kept.lurd}`);
 });
 
 test('take the other device\'s: mine is kept as a saved position, and a reload asks again until I choose', async () => {

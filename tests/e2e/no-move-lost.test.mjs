@@ -374,6 +374,14 @@ class Run {
     return true;
   }
 
+  /** logIn, tried three times: on a loaded machine a log-in (a password
+   * hash, a page's reload) may outlast one try's wait, and a log-in that
+   * fails loses no move. */
+  async logInPatiently(d, name, pw) {
+    for (let i = 0; i < 3; i++) if (await this.logIn(d, name, pw)) return true;
+    return false;
+  }
+
   async act() {
     const r = this.random();
     const walkers = this.devices.filter((d) => d.home === HOME);
@@ -402,10 +410,10 @@ class Run {
     for (const d of this.devices) if (d.offline) await this.setOffline(d, false);
     for (const d of this.devices) {
       if (d.wasOther) {
-        if (d.account !== OTHER) await this.logIn(d, OTHER, OTHER_PASSWORD);
+        if (d.account !== OTHER) await this.logInPatiently(d, OTHER, OTHER_PASSWORD);
         await this.drain(d);
       }
-      if (d.home !== null && (d.account !== HOME || !d.signedIn) && !(await this.logIn(d, HOME, password))) {
+      if (d.home !== null && (d.account !== HOME || !d.signedIn) && !(await this.logInPatiently(d, HOME, password))) {
         assert.fail(`${d.name} could not log in at home: ${await this.state(d)}, ${this.story()}`);
       }
       d.wasOther = false;
