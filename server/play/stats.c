@@ -18,17 +18,28 @@ struct stats {
     int64_t seconds_before;
 };
 
+/* Log entries read at most per answer: the time played of a player
+ * with a longer history is that of its latest entries. */
+#define STATS_LOG_BUDGET 100000u
+
 static int take_day(void *arg, const struct storage_stats_day *d)
 {
     struct stats *s = arg;
-    if (d->day < 0) {
+    if (d->day < 0)
         s->solved_before += d->solved;
-        s->seconds_before += d->seconds;
-    } else if (d->day < STATS_DAYS) {
+    else if (d->day < STATS_DAYS)
         s->solved[d->day] += d->solved;
-        s->seconds[d->day] += d->seconds;
-    }
     /* Later than today: a clock set back. Left out. */
+    return 0;
+}
+
+static int take_gap(void *arg, int64_t at, int64_t seconds)
+{
+    struct stats *s = arg;
+    if (at < s->start)
+        s->seconds_before += seconds;
+    else if ((at - s->start) / 86400 < STATS_DAYS)
+        s->seconds[(at - s->start) / 86400] += seconds;
     return 0;
 }
 
@@ -74,7 +85,7 @@ static json_t *days_json(const struct stats *s, json_t **weeks)
     return days;
 }
 
-static json_t *totals_json(const struct stats *s)
+static json_t *totals_json(const struct stats *s, bool partial)
 {
     uint32_t solved = 0;
     int64_t seconds = 0;
@@ -82,9 +93,10 @@ static json_t *totals_json(const struct stats *s)
         solved += s->solved[i];
         seconds += s->seconds[i];
     }
-    return json_pack("{s:i,s:I,s:i,s:I}", "levels_solved", (int)(solved + s->solved_before),
+    return json_pack("{s:i,s:I,s:i,s:I,s:b}", "levels_solved", (int)(solved + s->solved_before),
                      "seconds_played", (json_int_t)(seconds + s->seconds_before),
-                     "solved_in_window", (int)solved, "seconds_in_window", (json_int_t)seconds);
+                     "solved_in_window", (int)solved, "seconds_in_window", (json_int_t)seconds,
+                     "played_partial", partial);
 }
 
 int stats_get(struct http_conn *c)
@@ -100,10 +112,12 @@ int stats_get(struct http_conn *c)
     s.start = now - now % 86400 - (int64_t)(STATS_DAYS - 1) * 86400;
     json_t *collections = json_array();
     uint32_t streak = 0;
-    bool solved_today = false;
+    bool solved_today = false, partial = false;
     int status = STORAGE_OK;
     if (user != 0) {
         status = storage_stats_days(user, s.start, take_day, &s);
+        if (status == STORAGE_OK)
+            status = storage_stats_played(user, STATS_LOG_BUDGET, take_gap, &s, &partial);
         if (status == STORAGE_OK)
             status = storage_stats_collections(user, add_collection, collections);
         if (status == STORAGE_OK)
@@ -115,10 +129,11 @@ int stats_get(struct http_conn *c)
     }
     json_t *weeks = NULL;
     json_t *days = days_json(&s, &weeks);
-    json_t *body = json_pack("{s:s,s:o,s:i,s:i,s:o,s:o,s:{s:i,s:b},s:o,s:o,s:n}", "today", today,
-                             "first_day", day_text(s.start), "days_in_window", STATS_DAYS,
-                             "gap_cap_seconds", STORAGE_STATS_GAP_CAP, "days", days, "weeks", weeks,
-                             "streak", "days", (int)streak, "solved_today", solved_today, "totals",
-                             totals_json(&s), "collections", collections, "rating");
+    json_t *body =
+        json_pack("{s:s,s:o,s:i,s:i,s:i,s:o,s:o,s:{s:i,s:b},s:o,s:o,s:n}", "today", today,
+                  "first_day", day_text(s.start), "days_in_window", STATS_DAYS, "gap_cap_seconds",
+                  STORAGE_STATS_GAP_CAP, "log_entries_read_at_most", (int)STATS_LOG_BUDGET, "days",
+                  days, "weeks", weeks, "streak", "days", (int)streak, "solved_today", solved_today,
+                  "totals", totals_json(&s, partial), "collections", collections, "rating");
     return reply_json(c, 200, body);
 }

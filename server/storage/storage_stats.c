@@ -1,44 +1,21 @@
 /* Storage: a player's statistics (storage_stats.h). */
 #include "storage/storage_stats.h"
 
+#include "storage/storage_conn.h"
 #include "storage/storage_sql.h"
 
-#define STR_(x) #x
-#define STR(x) STR_(x)
+#include <stdlib.h>
 
-/* A time's day in the window that starts at ?2, or -1 before it. */
-#define DAY_OF(t) "CASE WHEN " t " >= ?2 THEN (" t " - ?2) / 86400 ELSE -1 END"
-
-/* Two kinds of rows, summed per day: a level at its oldest kept solution,
- * and a gap between two entries of a game's log (from the game's opening
- * for the first), capped. The sums are cast, as PostgreSQL's sum of
- * bigints is a numeric. */
 static const char SQL_STATS_DAYS[] =
-    "SELECT t.d, CAST(sum(t.solved) AS BIGINT), CAST(sum(t.seconds) AS BIGINT) FROM ("
-    "SELECT " DAY_OF(
-        "f.first_at") " AS d, 1 AS solved, 0 AS seconds "
-                      "FROM (SELECT min(solved_at) AS first_at FROM solutions WHERE user_id = ?1 "
-                      "GROUP BY level_id) f "
-                      "UNION ALL SELECT " DAY_OF(
-                          "e.at") ", 0, "
-                                  "CASE WHEN e.gap > " STR(STORAGE_STATS_GAP_CAP) " THEN " STR(
-                                      STORAGE_STATS_GAP_CAP) " ELSE "
-                                                             "e.gap END FROM (SELECT l.created_at "
-                                                             "AS at, l.created_at - "
-                                                             "lag(l.created_at, 1, g.created_at) "
-                                                             "OVER (PARTITION BY l.game_id ORDER "
-                                                             "BY l.seq) AS gap FROM games g "
-                                                             "JOIN game_log l ON l.game_id = g.id "
-                                                             "WHERE g.user_id = ?1) e WHERE e.gap "
-                                                             "> 0"
-                                                             ") t GROUP BY t.d ORDER BY t.d";
+    "SELECT CASE WHEN f.first_at >= ?2 THEN (f.first_at - ?2) / 86400 ELSE -1 END AS d, count(*) "
+    "FROM (SELECT min(solved_at) AS first_at FROM solutions WHERE user_id = ?1 "
+    "GROUP BY level_id) f GROUP BY 1 ORDER BY 1";
 
 static int read_day(struct sql_stmt *st, void *fn, void *arg)
 {
     struct storage_stats_day d = {
         .day = sql_column_int64(st, 0),
         .solved = (uint32_t)sql_column_int64(st, 1),
-        .seconds = sql_column_int64(st, 2),
     };
     return ((int (*)(void *, const struct storage_stats_day *))fn)(arg, &d);
 }
@@ -48,6 +25,104 @@ int storage_stats_days(int64_t user, int64_t start,
 {
     return storage_list_by_ids(SQL_STATS_DAYS, user, start, read_day, (void *)fn, arg,
                                "reading a player's days");
+}
+
+/* The games are read whole first (two integers each), then each game's
+ * log from its latest entry back, so that no statement stays open while
+ * another runs: PostgreSQL's driver reads a statement's rows whole. */
+static const char SQL_STATS_GAMES[] =
+    "SELECT id, created_at FROM games WHERE user_id = ?1 ORDER BY updated_at DESC, id DESC";
+static const char SQL_STATS_LOG[] =
+    "SELECT created_at FROM game_log WHERE game_id = ?1 ORDER BY seq DESC LIMIT ?2";
+
+struct games_list {
+    int64_t (*rows)[2];
+    size_t n, cap;
+};
+
+static int read_game(struct sql_stmt *st, void *fn, void *arg)
+{
+    (void)fn;
+    struct games_list *g = arg;
+    if (g->n == g->cap) {
+        size_t cap = g->cap ? g->cap * 2 : 64;
+        void *rows = realloc(g->rows, cap * sizeof *g->rows);
+        if (rows == NULL)
+            return 1;
+        g->rows = rows;
+        g->cap = cap;
+    }
+    g->rows[g->n][0] = sql_column_int64(st, 0);
+    g->rows[g->n][1] = sql_column_int64(st, 1);
+    g->n++;
+    return 0;
+}
+
+static int64_t gap_of(int64_t later, int64_t earlier)
+{
+    int64_t gap = later - earlier;
+    if (gap < 0)
+        return 0; /* clocks of two nodes, or one set back */
+    return gap > STORAGE_STATS_GAP_CAP ? STORAGE_STATS_GAP_CAP : gap;
+}
+
+/* Reads one game's latest `limit` entries; calls fn for each gap. Sets
+ * *read to the entries read. */
+static int game_played(const int64_t game[2], uint32_t limit, uint32_t *read,
+                       int (*fn)(void *arg, int64_t at, int64_t seconds), void *arg)
+{
+    *read = 0;
+    struct sql_stmt *st = storage_stmt(SQL_STATS_LOG);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sql_bind_int64(st, 1, game[0]);
+    sql_bind_int64(st, 2, limit);
+    int64_t later = 0;
+    int status;
+    while ((status = sql_step(st, "reading a game's times")) == SQL_ROW) {
+        int64_t at = sql_column_int64(st, 0);
+        if (*read > 0 && fn(arg, later, gap_of(later, at)) != 0) {
+            sql_reset(st);
+            return STORAGE_STOP;
+        }
+        later = at;
+        ++*read;
+    }
+    sql_reset(st);
+    if (status != STORAGE_OK)
+        return status;
+    /* The whole log was read: its first entry counts from the opening. */
+    if (*read > 0 && *read < limit)
+        fn(arg, later, gap_of(later, game[1]));
+    return STORAGE_OK;
+}
+
+int storage_stats_played(int64_t user, uint32_t budget,
+                         int (*fn)(void *arg, int64_t at, int64_t seconds), void *arg,
+                         bool *partial)
+{
+    *partial = false;
+    struct games_list games = {0};
+    int status = storage_list_by_id(SQL_STATS_GAMES, user, read_game, NULL, &games,
+                                    "listing a player's games");
+    if (status == STORAGE_STOP)
+        status = STORAGE_ERROR; /* out of memory */
+    for (size_t i = 0; status == STORAGE_OK && i < games.n; i++) {
+        if (budget == 0) {
+            *partial = true;
+            break;
+        }
+        uint32_t read = 0;
+        /* One more than the budget: the row past it says whether there was more. */
+        status = game_played(games.rows[i], budget + 1, &read, fn, arg);
+        if (read > budget) {
+            *partial = true;
+            break;
+        }
+        budget -= read;
+    }
+    free(games.rows);
+    return status;
 }
 
 /* The player's levels with their fewest standard moves (NULL when solved

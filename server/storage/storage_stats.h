@@ -8,29 +8,36 @@
 
 #include "storage/storage_codes.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Idle time counted at most between two entries of a game's log. */
 #define STORAGE_STATS_GAP_CAP 300
 
-/* One day of the window: day is its index from the window's first day, or
- * -1 for all the days before the window (the player's earlier history). */
+/* Levels first solved on one day: day is its index from the window's
+ * first day, or -1 for all the days before the window. */
 struct storage_stats_day {
     int64_t day;
-    uint32_t solved; /* levels first solved that day */
-    int64_t seconds; /* time played that day */
+    uint32_t solved;
 };
 
 /* Calls fn(arg, row) for the days from `start` (Unix seconds, a UTC
- * midnight) on, and once with day -1 for everything before it, skipping
- * days with nothing: a level counts on the day of the player's oldest
- * solution of it that sokod keeps; time played is the sum over the
- * player's games of the time between consecutive entries of a log (from
- * the game's opening for its first entry), each gap counted at most
- * STORAGE_STATS_GAP_CAP seconds, on the day of the later entry. Reads the
- * player's whole log once, which the storage quota bounds. */
+ * midnight) on that have a level first solved, and once with day -1 for
+ * those before: a level counts on the day of the player's oldest solution
+ * of it that sokod keeps. */
 int storage_stats_days(int64_t user, int64_t start,
                        int (*fn)(void *arg, const struct storage_stats_day *d), void *arg);
+
+/* Time played: for the player's games, most recently played first, the
+ * time between consecutive entries of a log (from the game's opening for
+ * its first entry), each gap counted at most STORAGE_STATS_GAP_CAP
+ * seconds. Calls fn(arg, at, seconds) for each gap, `at` the later
+ * entry's time. Reads at most `budget` entries in all, the latest of each
+ * game first, and sets *partial when the budget ended the reading before
+ * the player's oldest entry. */
+int storage_stats_played(int64_t user, uint32_t budget,
+                         int (*fn)(void *arg, int64_t at, int64_t seconds), void *arg,
+                         bool *partial);
 
 struct storage_stats_collection {
     int64_t id;

@@ -6,7 +6,7 @@
 // database, so that every figure is known before the answer is read.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Client, levelIds, show, SQL, sqlite, startServer, stopCleanly } from './harness.mjs';
+import { BACKEND, Client, levelIds, show, SQL, sqlite, startServer, stopCleanly } from './harness.mjs';
 
 const DAY = 86400;
 // The server's clock starts at noon of 2026-06-15 (UTC); M is its midnight.
@@ -60,7 +60,7 @@ test('every figure of the statistics is the history that was built', async () =>
     assert.equal(r.json.days.length, WINDOW);
     assert.equal(r.json.weeks.length, WINDOW / 7);
     assert.equal(r.json.days.at(-1).day, dayText(NOW));
-    assert.deepEqual(r.json.totals, { levels_solved: 0, seconds_played: 0, solved_in_window: 0, seconds_in_window: 0 });
+    assert.deepEqual(r.json.totals, { levels_solved: 0, seconds_played: 0, solved_in_window: 0, seconds_in_window: 0, played_partial: false });
 
     // The corridor, solved ten days ago in 3 moves, 60 s after the game
     // was opened; solved again today in 5 moves, today being the day its
@@ -113,7 +113,7 @@ test('every figure of the statistics is the history that was built', async () =>
       const want = i === 11 ? { solved: 1, seconds: 1000 } : i === 10 ? { solved: 1, seconds: 60 } : { solved: 0, seconds: 0 };
       assert.deepEqual({ solved: w.solved, seconds: w.seconds }, want, `week ${i}: ${JSON.stringify(w)}`);
     });
-    assert.deepEqual(s.totals, { levels_solved: 3, seconds_played: 60 + 700 + 300 + 30, solved_in_window: 2, seconds_in_window: 1060 },
+    assert.deepEqual(s.totals, { levels_solved: 3, seconds_played: 60 + 700 + 300 + 30, solved_in_window: 2, seconds_in_window: 1060, played_partial: false },
       'totals: the bend and its 30 s came before the window');
     assert.deepEqual(s.streak, { days: 2, solved_today: true }, 'yesterday\'s and today\'s daily puzzles');
     const tests = s.collections.find((x) => x.name === 'sokod tests');
@@ -147,6 +147,45 @@ test('every figure of the statistics is the history that was built', async () =>
   }
 });
 
+test('time played reads at most the latest 100,000 entries of the log', async () => {
+  const server = await startServer({ env: { SOKOD_TEST_NOW: String(NOW) } });
+  try {
+    const [corridor, room] = await levelIds(server.client());
+    const player = await signUp(server, 'longplayer');
+    // An old game of one entry, then a game of 100,005 entries a second
+    // apart, the latest yesterday: the budget ends in the second game.
+    // On PostgreSQL the entries go in without their triggers (the live
+    // events' and the quota's, row by row, take minutes there).
+    const old = await play(player, room, ['u']);
+    const long = await play(player, corridor, ['r']);
+    const last = M - DAY + 1000, n = 100005;
+    sqlite(server.db, `UPDATE games SET created_at = ${M - 50 * DAY}, updated_at = ${M - 50 * DAY + 10} WHERE id = ${old};
+      UPDATE game_log SET created_at = ${M - 50 * DAY + 10} WHERE game_id = ${old};
+      DELETE FROM game_log WHERE game_id = ${long};
+      ${BACKEND === 'postgresql' ? 'SET session_replication_role = replica;' : ''}
+      WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${n})
+      INSERT INTO game_log (game_id, seq, kind, steps, created_at)
+      SELECT ${long}, i, 'steps', 'l', ${last - n} + i FROM n;
+      UPDATE games SET created_at = ${last - n - 100}, updated_at = ${last}, seq = ${n} WHERE id = ${long}`);
+    const r = await player.get('/api/v1/account/stats');
+    assert.equal(r.status, 200, show(r));
+    assert.equal(r.json.log_entries_read_at_most, 100000, show(r));
+    // 100,001 entries read (one past the budget shows there is more): 100,000 gaps of a second.
+    assert.deepEqual([r.json.totals.seconds_played, r.json.totals.played_partial], [100000, true],
+      `the latest entries only, not the old game's: ${JSON.stringify(r.json.totals)}`);
+    // A gap is counted on the day of its later entry: entries n - 99,999 to n.
+    const want = new Map();
+    for (let i = n - 99999; i <= n; i++) {
+      const day = dayText(last - n + i);
+      want.set(day, (want.get(day) ?? 0) + 1);
+    }
+    const byDay = r.json.days.filter((d) => d.seconds > 0).map((d) => [d.day, d.seconds]);
+    assert.deepEqual(byDay, [...want], 'time played by day');
+  } finally {
+    await stopCleanly(server);
+  }
+});
+
 test('a visitor without a session gets empty statistics and no account', async () => {
   const server = await startServer();
   try {
@@ -155,7 +194,7 @@ test('a visitor without a session gets empty statistics and no account', async (
     assert.equal(r.status, 200, show(r));
     assert.equal(r.json.days.length, WINDOW);
     assert.ok(r.json.days.every((d) => d.solved === 0 && d.seconds === 0), show(r));
-    assert.deepEqual(r.json.totals, { levels_solved: 0, seconds_played: 0, solved_in_window: 0, seconds_in_window: 0 });
+    assert.deepEqual(r.json.totals, { levels_solved: 0, seconds_played: 0, solved_in_window: 0, seconds_in_window: 0, played_partial: false });
     assert.ok(r.json.collections.every((c) => c.solved === 0 && c.at_best_known === 0), show(r));
     assert.equal(visitor.cookies.size, 0, 'reading statistics makes no guest');
   } finally {
