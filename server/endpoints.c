@@ -22,6 +22,7 @@
 #include "play/point.h"
 #include "play/progress.h"
 #include "play/snapshots.h"
+#include "play/stats.h"
 #include "play/submitted.h"
 
 /* Every route of sokod, with what one request may cost at most: bytes
@@ -40,6 +41,7 @@ const struct route endpoints_table[] = {
     {HTTP_POST, "/api/v1/account/logout-all", sessions_logout_all,
      ROUTE_COST(1, 64, 1, 5, CONNECTIONS)},
     {HTTP_POST, "/api/v1/account/password", sessions_password, ROUTE_COST(4, 65536, 4, 400, AUTH)},
+    {HTTP_GET, "/api/v1/account/stats", stats_get, ROUTE_COST(0, 1024, 512, 200, COST)},
     {HTTP_GET, "/api/v1/account/settings", settings_get, ROUTE_COST(0, 64, 16, 5, CONNECTIONS)},
     {HTTP_PUT, "/api/v1/account/settings", settings_put, ROUTE_COST(64, 256, 16, 2, COST)},
     {HTTP_GET, "/api/v1/collections", catalog_collections, ROUTE_COST(0, 1024, 512, 20, COST)},

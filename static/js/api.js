@@ -128,6 +128,7 @@ export const api = {
   saveSnapshot: (id, body) => call('POST', `/games/${id}/snapshots`, body),
   deleteSnapshot: (id, sid) => call('DELETE', `/games/${id}/snapshots/${sid}`, {}),
   progress: () => call('GET', '/progress'),
+  stats: () => call('GET', '/account/stats'),
   rooms: () => call('GET', '/rooms'),
   createRoom: (body) => call('POST', '/rooms', body),
   room: (id) => call('GET', `/rooms/${id}`),

@@ -28,6 +28,7 @@ const editor = lazyScreen('screen-editor', () => import('./screens/editor.js'), 
 const admin = lazyScreen('screen-admin', () => import('./screens/admin.js'), '/css/editor.css');
 const board = lazyScreen('screen-board', () => import('./screens/leaderboard.js'), '/css/boards.css');
 const replay = lazyScreen('screen-replay', () => import('./screens/replay.js'), '/css/boards.css');
+const stats = lazyScreen('screen-stats', () => import('./screens/stats.js'), '/css/stats.css');
 
 // Counts the themes asked for: a theme that loads after a later choice
 // (the player's own, or the account's from another device) is dropped.
@@ -140,7 +141,7 @@ async function boot() {
     if (key === 'sound') setSoundEnabled(value);
   });
   app.accountChecked = app.refreshAccount().catch(() => null);
-  startRouter({ title, library, play: game, options, account, credits, editor, admin, board, replay, rooms, race, watch, missing });
+  startRouter({ title, library, play: game, options, account, credits, editor, admin, board, replay, rooms, race, watch, stats, missing });
   // Moves an earlier visit queued and could not send: send them now (the
   // game screen does it itself, once it knows which game it shows).
   if (!/^#\/play\//.test(location.hash)) drainSavedOutboxes();

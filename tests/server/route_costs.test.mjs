@@ -136,6 +136,8 @@ const SCENARIOS = {
   'POST /api/v1/account/logout': { as: () => signUp(`o${fresh()}`) },
   'POST /api/v1/account/logout-all': { as: () => signUp(`a${fresh()}`) },
   'POST /api/v1/account/password': { as: () => signUp(`p${fresh()}`), body: () => ({ current_password: 'a route cost password', new_password: 'q'.repeat(200) }) },
+  // The heavy player: a game on every level and the longest histories.
+  'GET /api/v1/account/stats': { as: () => fx.heavy },
   'GET /api/v1/account/settings': { as: () => fx.heavy },
   'PUT /api/v1/account/settings': {
     as: () => fx.heavy,
