@@ -322,6 +322,13 @@ async function picturesAt(size) {
     await p.waitForLoadState('networkidle');
     await everyTheme(p, 'account', size);
 
+    // Her statistics: the days and the time played move with the clock, so
+    // the totals, the charts' bars and their dates are masked.
+    await p.goto(`${url}/#/stats`);
+    await p.waitForSelector('#stats-collections li');
+    await p.waitForLoadState('networkidle');
+    await everyTheme(p, 'stats', size, ['#stats-status', '#stats-totals', '.stats-plot', '.stats-dates']);
+
     await p.goto(`${url}/#/board/${first.id}`);
     await p.waitForSelector('#board-plain tr.you a.replay-link');
     await p.waitForLoadState('networkidle');
