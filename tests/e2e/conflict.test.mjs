@@ -47,11 +47,6 @@ async function conflict(here, there) {
   return played;
 }
 
-async function snapshotNames(page) {
-  const id = await page.evaluate(() => window.sokod.gameId());
-  return (await apiGet(page, `/games/${id}/snapshots`)).body.snapshots.map((s) => s.name);
-}
-
 test('keep mine: moves that replay on the other device\'s game are played on from it', async () => {
   const { page } = mine;
   await page.goto(`${server.url}/`);
