@@ -1,6 +1,7 @@
 // conflict.js: the player's choice when their game moved on on another
 // device while moves waited here. "Keep mine" plays those moves on from the
-// other device's game when they replay there; when they do not, the
+// other device's game when they replay there (the position they had led to
+// kept as a saved position); when they do not, the
 // position they led to is brought back (a restart and its steps, which undo
 // takes back) and the other device's position, the one left, is saved as a
 // saved position (and this one's too, in case the player undoes it before
@@ -86,7 +87,12 @@ async function keepMine() {
   if (play.playOn(entries)) {
     forget(gameId);
     close();
-    toast('Your moves were played on from the other device\'s game');
+    // Played on from the other game, the moves reach another position than
+    // the one the player stood on: that one is kept too.
+    let name = null;
+    if (line !== null && line !== '') name = await saveLine(gameId, line).catch(() => null);
+    toast(name ? `Your moves were played on from the other device's game; where you stood is kept as "${name}"`
+      : 'Your moves were played on from the other device\'s game');
     return;
   }
   if (line === null) {

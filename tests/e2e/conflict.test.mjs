@@ -70,6 +70,15 @@ test('keep mine: moves that replay on the other device\'s game are played on fro
   assert.equal(game.history, 'urr', `the other device's move, then mine: ${game.history}`);
   const local = await localPosition(page);
   assert.deepEqual([local.moves, local.hash], [3, game.hash], 'the board shows the same');
+  // Where my moves had led, from before the other device's, is kept.
+  const id = await page.evaluate(() => window.sokod.gameId());
+  let saved = [];
+  for (let i = 0; i < 50 && saved.length === 0; i++, await page.waitForTimeout(100)) {
+    saved = (await apiGet(page, `/games/${id}/snapshots`)).body.snapshots;
+  }
+  assert.deepEqual(saved.map((s) => s.name.replace(/\d\d:\d\d$/, 'HH:MM')), ['Mine, kept HH:MM'], 'where I stood is saved');
+  const kept = (await apiGet(page, `/games/${id}/snapshots/${saved[0].id}`)).body.snapshot;
+  assert.equal(kept.lurd.toLowerCase(), 'rr', `my line: ${kept.lurd}`);
 });
 
 test('keep mine: moves that do not replay there bring their position back; the other device\'s is kept', async () => {
