@@ -241,6 +241,7 @@ int server_start(const struct config *cfg, unsigned *port)
     access_log_start();
     running.access_log = true;
     routes_use(endpoints_table);
+    storage_test_conflicts();
     if (ops_setup(cfg) != 0) {
         stop_running();
         return -1;

@@ -166,10 +166,13 @@ int submitted_post(struct http_conn *c)
         .at = clock_now(),
     };
     bool created = false;
-    status = storage_begin();
-    if (status == STORAGE_OK)
-        status = storage_submitted_add(&s, &s.id, &created);
-    status = storage_finish(status);
+    unsigned runs = 0;
+    do {
+        status = storage_begin();
+        if (status == STORAGE_OK)
+            status = storage_submitted_add(&s, &s.id, &created);
+        status = storage_finish(status);
+    } while (storage_again(status, &runs));
     if (status != STORAGE_OK) {
         result = status == STORAGE_QUOTA ? reply_quota_exceeded(c, user)
                                          : reply_storage_failure(c, status);
@@ -303,10 +306,14 @@ static int answer_optimise(struct http_conn *c, void *arg)
         .at = clock_now(),
     };
     bool created = false;
-    int status = storage_begin();
-    if (status == STORAGE_OK)
-        status = storage_submitted_add(&s, &s.id, &created);
-    status = storage_finish(status);
+    int status;
+    unsigned runs = 0;
+    do {
+        status = storage_begin();
+        if (status == STORAGE_OK)
+            status = storage_submitted_add(&s, &s.id, &created);
+        status = storage_finish(status);
+    } while (storage_again(status, &runs));
     if (status != STORAGE_OK) {
         json_decref(from);
         return status == STORAGE_QUOTA ? reply_quota_exceeded(c, j->user_id)
