@@ -8,7 +8,8 @@ import { BoardView } from '../board.js';
 import { Play } from '../play.js';
 import { letterOf, RESTART_LETTER } from '../letters.js';
 import { actionOfKey, watchPointer, watchGamepads, DIR_OF } from '../input.js';
-import { announce, toast, counted } from '../a11y.js';
+import { announce, toast } from '../a11y.js';
+import { counted, movesPushes } from '../words.js';
 import { go, currentScreen } from '../router.js';
 import * as settings from '../settings.js';
 import { drainSavedOutboxes } from '../sync.js';
@@ -337,7 +338,7 @@ async function loadHint(id) {
   const bits = [];
   if (l?.author) bits.push(`by ${l.author}`);
   if (l?.comment && !lesson) bits.push(l.comment);
-  if (l?.best_known && rule === 0) bits.push(`best known ${l.best_known.moves} moves, ${l.best_known.pushes} pushes`);
+  if (l?.best_known && rule === 0) bits.push(`best known ${movesPushes(l.best_known.moves, l.best_known.pushes)}`);
   $('g-hint').textContent = bits.join(' — ');
   if (lesson && play.game.pushes === 0) showLesson(view, id, l.comment, play.game.boxes()[0] ?? play.game.player);
 }

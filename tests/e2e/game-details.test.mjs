@@ -1,0 +1,121 @@
+// The game screen's small details: a count reads "1 push", never "1
+// pushes" (on a race card, in the admin's report); the header names a level
+// as the library does ("Level 1" for a level titled "1"), with its
+// collection; a solved level reopened says the player's best; the solved
+// card leaves the board's final position in view on a desktop and on a
+// phone; and "?" or F1 opens the list of keys, which Escape closes.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startServer, launchChromium, closeAll, importLevels, tempDir, apiGet, tutorialLevels, waitForGame,
+  waitSynced, press, arrows, screenshotPath } from './harness.mjs';
+
+const DESKTOP = { viewport: { width: 1280, height: 800 } };
+const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+
+/** A square room of 16 by 16 (it fills the board's frame whichever way it
+ * is turned) solved by one push to the right on its lowest floor row. */
+function bigRoom() {
+  const rows = [];
+  for (let y = 0; y < 16; y++) rows.push(y === 0 || y === 15 ? '#'.repeat(16) : `#${' '.repeat(14)}#`);
+  rows[14] = `#@$.${' '.repeat(11)}#`;
+  return rows.join('\n');
+}
+
+// Levels titled by bare numbers, as many files number them, and the room.
+const FILE = `; 1
+#####
+#@$.#
+#####
+
+; 43
+######
+#@ $.#
+######
+
+${bigRoom()}
+Title: Big room
+`;
+
+let server, browser, numbered;
+before(async () => {
+  server = await startServer();
+  browser = await launchChromium();
+  const file = join(tempDir('sokod-details-'), 'numbered.sok');
+  writeFileSync(file, FILE);
+  importLevels(server.db, file, 'Numbered');
+});
+after(() => closeAll(server, browser));
+
+async function person(options = DESKTOP) {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  return { context, page, errors };
+}
+
+/** The levels of the imported collection, in order. */
+async function numberedLevels(page) {
+  if (numbered) return numbered;
+  await page.goto(`${server.url}/`);
+  const list = (await apiGet(page, '/collections')).body.collections;
+  const col = list.find((c) => c.name === 'Numbered');
+  assert.ok(col, `the imported collection is listed: ${JSON.stringify(list.map((c) => c.name))}`);
+  numbered = (await apiGet(page, `/collections/${col.id}`)).body.levels;
+  return numbered;
+}
+
+async function openLevel(page, level) {
+  await page.goto(`${server.url}/#/play/${level.id}`);
+  await waitForGame(page);
+  // The collection's name comes with the neighbours, once they are known.
+  await page.waitForFunction(() => / of \d+/.test(document.getElementById('g-sub').textContent));
+}
+
+const rect = (page, selector) => page.evaluate((s) => {
+  const r = document.querySelector(s).getBoundingClientRect();
+  return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+}, selector);
+
+test('a count reads "1 push" and "1 move" on a race card and in the admin\'s report', async () => {
+  const host = await person(), rival = await person(PHONE);
+  try {
+    await host.page.goto(`${server.url}/`);
+    const first = (await tutorialLevels(host.page))[0];
+    const room = await host.page.evaluate(async (id) => {
+      const r = await fetch('/api/v1/rooms', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ level: 'chosen', level_id: id }) });
+      return { status: r.status, body: await r.json() };
+    }, first.id);
+    assert.equal(room.status, 201, JSON.stringify(room.body));
+    const url = `${server.url}/#/race/${room.body.room.id}`;
+    await host.page.goto(url);
+    await rival.page.goto(url);
+    await rival.page.click('#race-join');
+    await rival.page.waitForSelector('#race-leave', { state: 'visible', timeout: 15000 });
+    await host.page.waitForFunction(() => document.querySelectorAll('#race-players .race-card').length === 2);
+    await host.page.click('#race-start');
+    await host.page.waitForFunction(() => document.body.dataset.race === 'racing' &&
+      document.getElementById('race-countdown').hidden && !document.getElementById('race-own').hidden, null, { timeout: 15000 });
+    // "rR" on the tutorial's first level: two moves, one push.
+    await host.page.focus('#race-board');
+    await press(host.page, ['ArrowRight', 'ArrowRight']);
+    await rival.page.waitForFunction(() => [...document.querySelectorAll('#race-players .race-card')]
+      .some((c) => c.dataset.pushes === '1'), null, { timeout: 15000 });
+    const line = await rival.page.evaluate(() => [...document.querySelectorAll('#race-players .race-card')]
+      .find((c) => c.dataset.pushes === '1').querySelector('.race-counts').textContent);
+    assert.match(line, /^2 moves, 1 push, /, `the host's race card after "rR", as the rival sees it: "${line}"`);
+    await rival.page.screenshot({ path: screenshotPath('race-card-one-push.png') });
+
+    // The admin's report words the solver's verdict on a one-push level.
+    const said = await host.page.evaluate(async () => (await import('/js/admin/report.js'))
+      .solverText({ status: 'solvable', moves: 1, pushes: 1, seconds: 0.1 }));
+    assert.equal(said, 'Solver: solvable, 1 push, 1 move (0.1 s).', 'the solver\'s verdict on "#@$.#"');
+    assert.deepEqual([...host.errors, ...rival.errors], []);
+  } finally {
+    await host.context.close();
+    await rival.context.close();
+  }
+});
