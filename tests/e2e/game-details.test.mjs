@@ -119,3 +119,61 @@ test('a count reads "1 push" and "1 move" on a race card and in the admin\'s rep
     await rival.context.close();
   }
 });
+
+test('the header names a level as the library does, with its collection', async () => {
+  const { context, page, errors } = await person();
+  try {
+    const [one, fortyThree, big] = await numberedLevels(page);
+    for (const [level, name, sub] of [[one, 'Level 1', 'Numbered · 1 of 3'], [fortyThree, 'Level 43', 'Numbered · 2 of 3'],
+      [big, 'Big room', 'Numbered · 3 of 3']]) {
+      await openLevel(page, level);
+      const shown = await page.evaluate(() => [document.getElementById('game-h').textContent,
+        document.getElementById('g-sub').textContent]);
+      assert.deepEqual(shown, [name, sub], `the header of the level titled "${level.title}" at position ${level.position}`);
+    }
+    await page.screenshot({ path: screenshotPath('game-header-numbered.png') });
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a solved level reopened says the player\'s best on it', async () => {
+  const { context, page, errors } = await person();
+  try {
+    await page.goto(`${server.url}/`);
+    const [first, second] = await tutorialLevels(page);
+    const moves = first.solution.length, pushes = first.solution.replace(/[lurd]/g, '').length;
+    await page.goto(`${server.url}/#/play/${first.id}`);
+    await waitForGame(page, first.title);
+    assert.equal(await page.isVisible('#g-best'), false, 'an unsolved level says no best');
+    // A longer solution first ("rl" walks back and forth), then the shortest:
+    // the best is the least of each count.
+    await press(page, arrows(`rl${first.solution}`));
+    await page.waitForSelector('#solved:not([hidden])');
+    await waitSynced(page);
+    await page.goto(`${server.url}/#/play/${second.id}`);
+    await waitForGame(page, second.title);
+    assert.equal(await page.isVisible('#g-best'), false, `the unsolved "${second.title}" says no best`);
+    await page.goto(`${server.url}/#/play/${first.id}`);
+    await waitForGame(page, first.title);
+    await page.waitForSelector('#g-best:not([hidden])', { timeout: 10000 }).catch(() => {});
+    const line = await page.evaluate(() => {
+      const e = document.getElementById('g-best');
+      return e && !e.hidden ? e.textContent : null;
+    });
+    assert.equal(line, `Solved · best ${moves + 2} moves, ${pushes} pushes`,
+      `"${first.title}" reopened after solving it with "rl${first.solution}"`);
+    // The game reopened at its solved position: restart and solve it better.
+    await press(page, ['r']);
+    await press(page, arrows(first.solution));
+    await page.waitForFunction((t) => document.getElementById('g-best').textContent === t,
+      `Solved · best ${moves} moves, ${pushes} pushes`, { timeout: 10000 }).catch(() => {});
+    assert.equal(await page.textContent('#g-best'), `Solved · best ${moves} moves, ${pushes} pushes`,
+      'the line follows a better solution at once');
+    await page.screenshot({ path: screenshotPath('game-solved-best.png') });
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});

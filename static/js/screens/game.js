@@ -9,7 +9,7 @@ import { Play } from '../play.js';
 import { letterOf, RESTART_LETTER } from '../letters.js';
 import { actionOfKey, watchPointer, watchGamepads, DIR_OF } from '../input.js';
 import { announce, toast } from '../a11y.js';
-import { counted, movesPushes } from '../words.js';
+import { counted, movesPushes, levelTitle } from '../words.js';
 import { go, currentScreen } from '../router.js';
 import * as settings from '../settings.js';
 import { drainSavedOutboxes } from '../sync.js';
@@ -45,6 +45,7 @@ let drained = false;
 // undefined: not known yet), and the first level of the collection that
 // follows a collection's last level (0: none).
 let best;
+let bestHinted = false;
 let nextAfter = 0;
 let hovered = -1;
 // The arguments of the level last asked for, to open it again.
@@ -219,6 +220,7 @@ export async function enter(args) {
   rule = wantRule;
   neighbours = { prev: 0, next: 0, count: 0, position: 0, name: '' };
   best = undefined;
+  bestHinted = false;
   nextAfter = 0;
   await play.attach(r.body.game);
   if (token !== opening) return;
@@ -251,6 +253,7 @@ function unavailable(id) {
   if (id) {
     levelId = 0;
     $('g-sub').textContent = '';
+    $('g-best').hidden = true;
     $('g-hint').textContent = '';
     $('hint-panel').hidden = true;
   }
@@ -330,7 +333,11 @@ async function loadHint(id) {
   const r = await api.level(id);
   if (id !== levelId) return;
   const l = r.ok ? r.body.level : null;
-  if (l) best = bestOf(l);
+  if (l) {
+    best = bestOf(l);
+    bestHinted = !!l.hinted;
+    showBest();
+  }
   // A tutorial level's comment is its lesson, shown on the board.
   const lesson = l?.comment && (await isListed(l.collection_id)) &&
     /tutorial/.test(listed?.get(l.collection_id)?.source ?? '');
@@ -347,10 +354,11 @@ function updateHud() {
   if (!play.game) return;
   hovered = -1;
   const g = play.game, lvl = play.state.level;
-  $('game-h').textContent = loading ? 'Loading…' : lvl.title || `Level ${lvl.position}`;
+  $('game-h').textContent = loading ? 'Loading…' : levelTitle(lvl);
   $('g-sub').textContent = !neighbours.name ? `Level ${lvl.position}`
     : neighbours.count ? `${neighbours.name} · ${lvl.position} of ${neighbours.count}` : neighbours.name;
   if (rule === 1) $('g-sub').textContent += ' · Multi-push';
+  showBest();
   $('g-moves').textContent = g.moves;
   $('g-pushes').textContent = g.pushes;
   $('g-goals').textContent = `${g.boxesOnGoal}/${g.boxCount}`;
@@ -432,6 +440,15 @@ function openMenu() {
   if (!d.open) d.showModal();
 }
 
+/** "Solved · best 12 moves, 3 pushes" under the level's name, once the
+ * player's best on the level shown is known and while it is solved. */
+function showBest() {
+  const line = $('g-best');
+  line.hidden = !best || loading !== 0;
+  line.textContent = best ? `Solved · best ${movesPushes(best.moves, best.pushes)}${bestHinted ? ' with hints' : ''}` : '';
+  line.title = line.textContent;
+}
+
 function onSolved() {
   if (solvedShown) return;
   solvedShown = true;
@@ -465,8 +482,10 @@ async function showStanding(g) {
   $('solved-new').hidden = best === undefined || !isNewBest(best, g.moves, g.pushes);
   $('solved-rank').textContent = '';
   if (best !== undefined) {
+    if (!best) bestHinted = hintCount() > 0;
     best = best ? { moves: Math.min(best.moves, g.moves), pushes: Math.min(best.pushes, g.pushes) }
       : { moves: g.moves, pushes: g.pushes };
+    showBest();
   }
   while (play.sync === sync && sync.pending > 0) await new Promise((r) => setTimeout(r, 100));
   if (play.sync !== sync) return;
