@@ -177,3 +177,26 @@ test('a solved level reopened says the player\'s best on it', async () => {
     await context.close();
   }
 });
+
+for (const [size, options] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+  test(`the solved card leaves the board's final position in view (${size})`, async () => {
+    const { context, page, errors } = await person(options);
+    try {
+      const big = (await numberedLevels(page))[2];
+      await openLevel(page, big);
+      await press(page, ['ArrowRight']);
+      await page.waitForSelector('#solved:not([hidden])');
+      // The board fits again in what the card leaves it.
+      await page.waitForTimeout(300);
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const board = await rect(page, '#board'), card = await rect(page, '#solved .solved-card');
+      const apart = board.bottom <= card.top + 1 || board.right <= card.left + 1 || card.right <= board.left + 1;
+      await page.screenshot({ path: screenshotPath(`solved-card-big-${size}.png`) });
+      assert.ok(apart, `the board ${JSON.stringify(board)} and the solved card ${JSON.stringify(card)} overlap`);
+      assert.ok(board.top >= 0 && board.bottom <= options.viewport.height, `the board is on the screen: ${JSON.stringify(board)}`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+}
