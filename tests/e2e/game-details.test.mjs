@@ -200,3 +200,46 @@ for (const [size, options] of [['desktop', DESKTOP], ['phone', PHONE]]) {
     }
   });
 }
+
+test('"?" and F1 open the list of keys and Escape closes it', async () => {
+  const { context, page, errors } = await person();
+  try {
+    // "#@ $.#": a step right and back push nothing.
+    const fortyThree = (await numberedLevels(page))[1];
+    await openLevel(page, fortyThree);
+    for (const [i, key] of ['?', 'F1'].entries()) {
+      await page.focus('#board');
+      await page.keyboard.press(key);
+      await page.waitForSelector('#keys[open]', { timeout: 3000 }).catch(() => {});
+      const open = await page.evaluate(() => {
+        const d = document.getElementById('keys');
+        return d ? {
+          open: d.open, modal: d.matches(':modal'), focusInside: d.contains(document.activeElement),
+          label: document.getElementById(d.getAttribute('aria-labelledby'))?.textContent,
+          lists: /Undo/.test(d.textContent) && /Restart/.test(d.textContent),
+        } : null;
+      });
+      assert.deepEqual(open, { open: true, modal: true, focusInside: true, label: 'Keys', lists: true },
+        `pressing "${key}" on the game screen`);
+      if (key === '?') await page.screenshot({ path: screenshotPath('keys-list.png') });
+      await page.keyboard.press('Escape');
+      await page.waitForSelector('#keys', { state: 'hidden' });
+      const after = await page.evaluate(() => ({ menu: document.getElementById('game-menu').open,
+        focus: document.activeElement?.id }));
+      assert.deepEqual(after, { menu: false, focus: 'board' }, `Escape after "${key}": the list closes, the menu stays shut`);
+      // The board plays again.
+      await press(page, [i === 0 ? 'ArrowRight' : 'ArrowLeft']);
+      await page.waitForFunction((n) => document.body.dataset.moves === n, String(i + 1));
+    }
+    // The menu's Keys opens the same list.
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#game-menu[open]');
+    await page.click('#game-menu [data-menu="keys"]');
+    await page.waitForSelector('#keys[open]');
+    await page.click('#keys-close');
+    await page.waitForSelector('#keys', { state: 'hidden' });
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -119,6 +119,8 @@ function setup() {
     $(id).addEventListener('click', () => ready() && act(name));
   }
   $('g-menu').addEventListener('click', openMenu);
+  $('keys-close').addEventListener('click', () => $('keys').close());
+  $('keys').addEventListener('close', () => $('board').focus());
   $('solved-next').addEventListener('click', nextLevel);
   $('solved-stay').addEventListener('click', closeSolved);
   $('game-menu').addEventListener('click', (e) => {
@@ -128,6 +130,7 @@ function setup() {
     if (which === 'levels') go(`#/library/${play.state?.level.collection_id ?? ''}`);
     else if (which === 'positions') openSnapshots();
     else if (which === 'options') go('#/options/play');
+    else if (which === 'keys') openKeys();
     else if (which === 'title') go('#/');
     else if (which === 'rule' && levelId) go(playHash(levelId, 1 - rule));
     else $('board').focus();
@@ -283,6 +286,7 @@ export function leave() {
   hideLesson();
   live.stop();
   $('game-menu').open && $('game-menu').close();
+  $('keys').open && $('keys').close();
   // A choice left open is asked again on return, not over the next screen.
   if (putAsideConflict()) play.conflictWaiting = true;
 }
@@ -417,6 +421,7 @@ function onKey(e) {
   // The menu is the way out, so it opens while a level loads and after one
   // could not be opened too, when the other keys wait.
   if (name === 'menu') { e.preventDefault(); openMenu(); return; }
+  if (name === 'keys') { e.preventDefault(); openKeys(); return; }
   if (!ready()) return;
   e.preventDefault();
   const timed = DIR_OF[name] !== undefined;
@@ -437,6 +442,13 @@ function playHash(id, r = rule) {
 function openMenu() {
   const d = $('game-menu');
   $('menu-rule').textContent = rule === 1 ? 'Play the standard rule' : 'Play multi-push';
+  if (!d.open) d.showModal();
+}
+
+/** Opens the list of keys (? or F1, and the menu's Keys); Escape or Close
+ * closes it and the board has the focus again. */
+function openKeys() {
+  const d = $('keys');
   if (!d.open) d.showModal();
 }
 
