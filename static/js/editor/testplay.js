@@ -121,7 +121,7 @@ export class TestPlay {
       this.hooks.leave();
       return true;
     }
-    if (name === 'confirm' || name === 'next' || name === 'prev') return false;
+    if (name === 'confirm' || name === 'next' || name === 'prev' || name === 'keys') return false;
     this.act(name);
     return true;
   }
