@@ -204,11 +204,12 @@ static void refuse_entry(struct games_answer *a, struct live_game *g, const stru
     }
     switch (e->kind) {
     case STORAGE_LOG_UNDO:
-        games_refuse(a, API_E_NOTHING_TO_UNDO, g, "only %u entries can be undone", play_cursor(g));
+        games_refuse(a, API_E_NOTHING_TO_UNDO, g, "only %u entr%s can be undone", play_cursor(g),
+                     play_cursor(g) == 1 ? "y" : "ies");
         return;
     case STORAGE_LOG_REDO:
-        games_refuse(a, API_E_NOTHING_TO_REDO, g, "only %u entries can be redone",
-                     play_redo_count(g));
+        games_refuse(a, API_E_NOTHING_TO_REDO, g, "only %u entr%s can be redone",
+                     play_redo_count(g), play_redo_count(g) == 1 ? "y" : "ies");
         return;
     default:
         break;

@@ -78,8 +78,9 @@ static bool replay_line(struct http_conn *c, const soko_level *lvl, int rule,
     if (!soko_game_solved(g) || g->moves == 0) {
         *result = reply_error(
             c, API_E_NOT_A_SOLUTION,
-            "the line ends unsolved after %u moves, %u pushes (%u of %u boxes on goals)", g->moves,
-            g->pushes, g->boxes_on_goal, lvl->boxes);
+            "the line ends unsolved after %u move%s, %u push%s (%u of %u boxes on goals)", g->moves,
+            g->moves == 1 ? "" : "s", g->pushes, g->pushes == 1 ? "" : "es", g->boxes_on_goal,
+            lvl->boxes);
         goto done;
     }
     out->lurd = malloc((size_t)g->moves + 1);

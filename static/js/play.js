@@ -9,7 +9,8 @@ import { letterOf, playEntry, gameOfState, RESTART_LETTER } from './letters.js';
 import { stepTransition, undoTransition } from './board.js';
 import { GameSync, savedOutbox } from './sync.js';
 import { api } from './api.js';
-import { announce, toast, counted } from './a11y.js';
+import { announce, toast } from './a11y.js';
+import { counted, movesPushes } from './words.js';
 import { play as sound } from './sound.js';
 import { showMiss } from './miss.js';
 import { askConflict, keepConflict, keptConflict } from './conflict.js';
@@ -549,7 +550,7 @@ export class Play {
   // ---- After each change -------------------------------------------------------------
 
   counts() {
-    return `${counted(this.game.moves, 'move')}, ${counted(this.game.pushes, 'push', 'pushes')}`;
+    return movesPushes(this.game.moves, this.game.pushes);
   }
 
   feedback(pushed, onGoal, dirName) {

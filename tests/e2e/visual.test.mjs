@@ -271,6 +271,16 @@ async function picturesAt(size) {
     await openLevel(page, url, first);
     await everyTheme(page, 'game-small', size);
 
+    // The list of keys, as "?" opens it over the game.
+    if (!ONLY || ONLY.test('keys')) {
+      await page.focus('#board');
+      await page.keyboard.press('?');
+      await page.waitForSelector('#keys[open]');
+      await everyTheme(page, 'keys', size);
+      await page.keyboard.press('Escape');
+      await page.waitForSelector('#keys', { state: 'hidden' });
+    }
+
     await openLevel(page, url, await largestLevel(page));
     await everyTheme(page, 'game-large', size);
 

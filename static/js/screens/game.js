@@ -8,7 +8,8 @@ import { BoardView } from '../board.js';
 import { Play } from '../play.js';
 import { letterOf, RESTART_LETTER } from '../letters.js';
 import { actionOfKey, watchPointer, watchGamepads, DIR_OF } from '../input.js';
-import { announce, toast, counted } from '../a11y.js';
+import { announce, toast } from '../a11y.js';
+import { counted, movesPushes, levelTitle } from '../words.js';
 import { go, currentScreen } from '../router.js';
 import * as settings from '../settings.js';
 import { drainSavedOutboxes } from '../sync.js';
@@ -44,6 +45,7 @@ let drained = false;
 // undefined: not known yet), and the first level of the collection that
 // follows a collection's last level (0: none).
 let best;
+let bestHinted = false;
 let nextAfter = 0;
 let hovered = -1;
 // The arguments of the level last asked for, to open it again.
@@ -117,6 +119,8 @@ function setup() {
     $(id).addEventListener('click', () => ready() && act(name));
   }
   $('g-menu').addEventListener('click', openMenu);
+  $('keys-close').addEventListener('click', () => $('keys').close());
+  $('keys').addEventListener('close', () => $('board').focus());
   $('solved-next').addEventListener('click', nextLevel);
   $('solved-stay').addEventListener('click', closeSolved);
   $('game-menu').addEventListener('click', (e) => {
@@ -126,6 +130,7 @@ function setup() {
     if (which === 'levels') go(`#/library/${play.state?.level.collection_id ?? ''}`);
     else if (which === 'positions') openSnapshots();
     else if (which === 'options') go('#/options/play');
+    else if (which === 'keys') openKeys();
     else if (which === 'title') go('#/');
     else if (which === 'rule' && levelId) go(playHash(levelId, 1 - rule));
     else $('board').focus();
@@ -218,6 +223,7 @@ export async function enter(args) {
   rule = wantRule;
   neighbours = { prev: 0, next: 0, count: 0, position: 0, name: '' };
   best = undefined;
+  bestHinted = false;
   nextAfter = 0;
   await play.attach(r.body.game);
   if (token !== opening) return;
@@ -250,6 +256,7 @@ function unavailable(id) {
   if (id) {
     levelId = 0;
     $('g-sub').textContent = '';
+    $('g-best').hidden = true;
     $('g-hint').textContent = '';
     $('hint-panel').hidden = true;
   }
@@ -279,6 +286,7 @@ export function leave() {
   hideLesson();
   live.stop();
   $('game-menu').open && $('game-menu').close();
+  $('keys').open && $('keys').close();
   // A choice left open is asked again on return, not over the next screen.
   if (putAsideConflict()) play.conflictWaiting = true;
 }
@@ -329,7 +337,11 @@ async function loadHint(id) {
   const r = await api.level(id);
   if (id !== levelId) return;
   const l = r.ok ? r.body.level : null;
-  if (l) best = bestOf(l);
+  if (l) {
+    best = bestOf(l);
+    bestHinted = !!l.hinted;
+    showBest();
+  }
   // A tutorial level's comment is its lesson, shown on the board.
   const lesson = l?.comment && (await isListed(l.collection_id)) &&
     /tutorial/.test(listed?.get(l.collection_id)?.source ?? '');
@@ -337,7 +349,7 @@ async function loadHint(id) {
   const bits = [];
   if (l?.author) bits.push(`by ${l.author}`);
   if (l?.comment && !lesson) bits.push(l.comment);
-  if (l?.best_known && rule === 0) bits.push(`best known ${l.best_known.moves} moves, ${l.best_known.pushes} pushes`);
+  if (l?.best_known && rule === 0) bits.push(`best known ${movesPushes(l.best_known.moves, l.best_known.pushes)}`);
   $('g-hint').textContent = bits.join(' — ');
   if (lesson && play.game.pushes === 0) showLesson(view, id, l.comment, play.game.boxes()[0] ?? play.game.player);
 }
@@ -346,10 +358,11 @@ function updateHud() {
   if (!play.game) return;
   hovered = -1;
   const g = play.game, lvl = play.state.level;
-  $('game-h').textContent = loading ? 'Loading…' : lvl.title || `Level ${lvl.position}`;
+  $('game-h').textContent = loading ? 'Loading…' : levelTitle(lvl);
   $('g-sub').textContent = !neighbours.name ? `Level ${lvl.position}`
     : neighbours.count ? `${neighbours.name} · ${lvl.position} of ${neighbours.count}` : neighbours.name;
   if (rule === 1) $('g-sub').textContent += ' · Multi-push';
+  showBest();
   $('g-moves').textContent = g.moves;
   $('g-pushes').textContent = g.pushes;
   $('g-goals').textContent = `${g.boxesOnGoal}/${g.boxCount}`;
@@ -408,6 +421,7 @@ function onKey(e) {
   // The menu is the way out, so it opens while a level loads and after one
   // could not be opened too, when the other keys wait.
   if (name === 'menu') { e.preventDefault(); openMenu(); return; }
+  if (name === 'keys') { e.preventDefault(); openKeys(); return; }
   if (!ready()) return;
   e.preventDefault();
   const timed = DIR_OF[name] !== undefined;
@@ -429,6 +443,22 @@ function openMenu() {
   const d = $('game-menu');
   $('menu-rule').textContent = rule === 1 ? 'Play the standard rule' : 'Play multi-push';
   if (!d.open) d.showModal();
+}
+
+/** Opens the list of keys (? or F1, and the menu's Keys); Escape or Close
+ * closes it and the board has the focus again. */
+function openKeys() {
+  const d = $('keys');
+  if (!d.open) d.showModal();
+}
+
+/** "Solved · best 12 moves, 3 pushes" under the level's name, once the
+ * player's best on the level shown is known and while it is solved. */
+function showBest() {
+  const line = $('g-best');
+  line.hidden = !best || loading !== 0;
+  line.textContent = best ? `Solved · best ${movesPushes(best.moves, best.pushes)}${bestHinted ? ' with hints' : ''}` : '';
+  line.title = line.textContent;
 }
 
 function onSolved() {
@@ -464,8 +494,10 @@ async function showStanding(g) {
   $('solved-new').hidden = best === undefined || !isNewBest(best, g.moves, g.pushes);
   $('solved-rank').textContent = '';
   if (best !== undefined) {
+    if (!best) bestHinted = hintCount() > 0;
     best = best ? { moves: Math.min(best.moves, g.moves), pushes: Math.min(best.pushes, g.pushes) }
       : { moves: g.moves, pushes: g.pushes };
+    showBest();
   }
   while (play.sync === sync && sync.pending > 0) await new Promise((r) => setTimeout(r, 100));
   if (play.sync !== sync) return;

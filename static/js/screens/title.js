@@ -6,6 +6,7 @@ import { api, errorMessage } from '../api.js';
 import { go } from '../router.js';
 import { drawSprite } from '../sprites.js';
 import { $ } from '../dom.js';
+import { counted } from '../words.js';
 
 const SCENE = [
   '#########',
@@ -75,7 +76,7 @@ let visits = 0;
 
 /** Today's puzzle in a line: solved or not, and the streak of days. */
 function dailyStateText(s) {
-  const days = `${s.streak} ${s.streak === 1 ? 'day' : 'days'} in a row`;
+  const days = `${counted(s.streak, 'day')} in a row`;
   if (s.solved_today) return `Solved today · ${days}`;
   return s.streak > 0 ? `Not solved yet today · ${days} so far` : 'Not solved yet today';
 }

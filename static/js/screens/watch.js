@@ -13,6 +13,7 @@ import { BoardView } from '../board.js';
 import { currentScreen } from '../router.js';
 import { live } from '../live.js';
 import { $ } from '../dom.js';
+import { movesPushes } from '../words.js';
 
 export const section = 'screen-watch';
 
@@ -125,7 +126,7 @@ async function show(game) {
 
 function mark() {
   const g = shown.game;
-  $('watch-counts').textContent = `${g.moves} moves, ${g.pushes} pushes`;
+  $('watch-counts').textContent = movesPushes(g.moves, g.pushes);
   Object.assign($('screen-watch').dataset, {
     game: String(shown.gameId), seq: String(shown.seq), player: String(g.player),
     moves: String(g.moves), pushes: String(g.pushes),
