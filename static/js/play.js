@@ -74,6 +74,7 @@ export class Play {
       line: () => (this.game && this.game.moves <= LINE_KEPT_MAX ? this.game.lurd() : null),
       confirmed: (game, entry, steps, idle) => this.confirmed(game, entry, steps, idle),
       pending: (n, waiting) => this.hooks.pending?.(n, waiting),
+      full: (message) => toast(`${message}. Your moves are kept on this device until there is room.`, 'warn'),
     });
     const sync = this.sync;
     this.resuming = true;
