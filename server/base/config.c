@@ -212,6 +212,11 @@ static const struct options_row options[] = {
      "past it, guests store nothing more (403 quota_exceeded) until the sweep frees room, and "
      "accounts go on; 0: no bound (default 4096)",
      NUMBER(all_guests_storage_mb, 0, 16777216)},
+    {"notify-queue-percent", "SOKOD_NOTIFY_QUEUE_PERCENT", CONFIG_SERVE, "N",
+     "on PostgreSQL, how full the NOTIFY queue may grow behind a listener that does not read "
+     "before this node ends the other nodes' listening connections (each listens again and "
+     "catches up); looked at every heartbeat; 0: never (default 50)",
+     NUMBER(notify_queue_percent, 0, 100)},
     {"events-memory", "SOKOD_EVENTS_MEMORY", CONFIG_SERVE, "MIB",
      "memory for the live events kept for streams that reconnect, over all games, rooms and "
      "watched players, in MiB (default 64)",
@@ -393,6 +398,7 @@ int config_load(struct config *cfg, unsigned command, int argc, char **argv)
     cfg->user_storage_mb = 256;
     cfg->guest_storage_mb = 16;
     cfg->all_guests_storage_mb = 4096;
+    cfg->notify_queue_percent = 50;
     cfg->upload_steps = 1ull << 24;
     cfg->upload_solver_seconds = 300;
     cfg->daily_past_jobs = 4;

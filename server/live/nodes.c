@@ -3,6 +3,7 @@
  * thread. */
 #include "live/nodes.h"
 
+#include "base/metrics.h"
 #include "live/entry_event.h"
 #include "live/events.h"
 #include "live/room_state.h"
@@ -179,19 +180,45 @@ static void on_reconnected(void *arg)
 }
 
 static unsigned heartbeat_ms;
+static int64_t queue_max_ppm; /* 0: no bound */
 
-/* Every heartbeat: this node still runs, and nodes gone are forgotten. */
+/* Reads how full PostgreSQL's NOTIFY queue is; past the bound, the
+ * listener that holds it back is another node's (this one reads as
+ * notifications come): every other node's listening connection ends, and
+ * each listens again and catches up from the tables. */
+static void check_notify_queue(void)
+{
+    int64_t ppm = 0;
+    if (storage_notify_queue_ppm(&ppm) != STORAGE_OK)
+        return;
+    metrics_notify_queue_ppm(ppm);
+    if (queue_max_ppm <= 0 || ppm < queue_max_ppm)
+        return;
+    int64_t ended = 0;
+    if (storage_notify_end_listeners(&ended) != STORAGE_OK)
+        return;
+    fprintf(stderr,
+            "sokod: PostgreSQL's NOTIFY queue is %.4f%% full, past %.4f%% "
+            "(--notify-queue-percent): ended %lld listening connections of other nodes, which "
+            "listen again and catch up from the tables\n",
+            (double)ppm / 10000.0, (double)queue_max_ppm / 10000.0, (long long)ended);
+}
+
+/* Every heartbeat: this node still runs, nodes gone are forgotten, and the
+ * NOTIFY queue is looked at. */
 static void on_tick(void *arg)
 {
     (void)arg;
     static bool beaten;
     room_state_heartbeat(heartbeat_ms, !beaten);
     beaten = true;
+    check_notify_queue();
 }
 
-int live_nodes_start(unsigned tick_ms)
+int live_nodes_start(unsigned tick_ms, int64_t notify_queue_max_ppm)
 {
     heartbeat_ms = tick_ms;
+    queue_max_ppm = notify_queue_max_ppm;
     struct storage_listener l = {on_payload, on_reconnected, NULL, on_tick, tick_ms};
     return storage_listen_start(&l) == STORAGE_OK ? 0 : -1;
 }
