@@ -20,7 +20,7 @@ target_compile_options(slow_reader PRIVATE ${SOKOD_WARNINGS})
 # (SOKOD_TEST_BACKEND=postgresql, SOKOD_TEST_PG_DIR=the socket folder of
 # tests/support/pg_cluster.sh).
 set(SOKOD_ONE_RUN_TESTS backup backup_postgresql copy durability faults schema_backends
-    memory cpu route_costs)
+    memory cpu)
 file(GLOB SOKOD_SERVER_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/server/*.test.mjs)
 set(SOKOD_SERVER_ENV "SOKOD_BIN=$<TARGET_FILE:sokod>;SOKOD_SHARED_DIR=${SOKOD_SHARED_DIR};SOKOD_SOURCE_DIR=${CMAKE_SOURCE_DIR};SOKOD_SLOW_READER=$<TARGET_FILE:slow_reader>;NO_COLOR=1")
 # The route-cost test scales CPU and memory budgets for the sanitizers.
