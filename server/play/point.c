@@ -77,6 +77,10 @@ struct point_request {
 static bool prepare_path(struct live_game *g, struct games_entry *e, struct games_answer *a)
 {
     const struct point_request *p = e->arg;
+    if (p->push && g->game.rule == SOKO_RULE_REVERSE) {
+        games_refuse(a, API_E_REVERSE_GAME, g, "boxes are pulled in a reverse game, not pushed");
+        return false;
+    }
     if (!on_board(g, p->to) || (p->push && !on_board(g, p->box)))
         return off_board(a, g);
     soko_path_scratch *s = scratch();
@@ -190,6 +194,9 @@ int point_reach(struct http_conn *c)
     struct games_answer a = {0};
     if (reach == NULL || s == NULL) {
         result = reply_error(c, API_E_INTERNAL, "out of memory");
+    } else if (g->game.rule == SOKO_RULE_REVERSE) {
+        games_refuse(&a, API_E_REVERSE_GAME, g, "boxes are pulled in a reverse game, not pushed");
+        result = games_reply(c, &a);
     } else if (!on_board(g, box)) {
         off_board(&a, g);
         result = games_reply(c, &a);

@@ -69,7 +69,7 @@ static int replay(const struct live_game *g, const uint8_t *dirs, uint32_t n, st
     p->lurd = malloc((size_t)n + 1);
     int rc = SOKO_E_FULL;
     if (game != NULL && history != NULL && p->lurd != NULL) {
-        soko_game_init(game, &g->level, g->game.rule, history, n + 1);
+        play_init_core(g, game, history, n + 1);
         rc = soko_lurd_play(game, dirs, n, failed);
     }
     if (rc == SOKO_OK) {
