@@ -25,8 +25,12 @@ export const section = 'screen-game';
 let view = null;
 let play = null;
 let levelId = 0;
-// The rule of the game shown: 0 standard, 1 multi-push (#/play/ID/multipush).
+// The rule of the game shown: 0 standard, 1 multi-push (#/play/ID/multipush),
+// 2 reverse (#/play/ID/reverse).
 let rule = 0;
+// Shift held with a step's key: in a reverse game, a step away from a box
+// that leaves it where it is.
+let keepBox = false;
 let neighbours = { prev: 0, next: 0, count: 0, position: 0, name: '' };
 let solvedShown = false;
 // Bumped by each level opened, by going back to the level still shown and by
@@ -72,6 +76,7 @@ function setup() {
       if (app.lastPlayed !== levelId) app.lastPlayed = levelId;
       if (app.lastPlayedRule !== rule) app.lastPlayedRule = rule;
     },
+    chooseStart: (cell) => chooseStart(cell),
     pending: (n, waiting) => {
       $('board').dataset.pending = String(n);
       document.body.dataset.pending = String(n);
@@ -127,7 +132,8 @@ function setup() {
     else if (which === 'positions') openSnapshots();
     else if (which === 'options') go('#/options/play');
     else if (which === 'title') go('#/');
-    else if (which === 'rule' && levelId) go(playHash(levelId, 1 - rule));
+    else if (which === 'rule' && levelId) go(playHash(levelId, rule === 1 ? 0 : 1));
+    else if (which === 'reverse' && levelId) go(playHash(levelId, rule === 2 ? 0 : 2));
     else $('board').focus();
   });
   // The same game played in another tab or on another device, live.
@@ -164,7 +170,7 @@ export async function enter(args) {
   if (!view) setup();
   const id = Number(args[0]);
   if (!id) return go('#/library');
-  const wantRule = args[1] === 'multipush' ? 1 : 0;
+  const wantRule = args[1] === 'multipush' ? 1 : args[1] === 'reverse' ? 2 : 0;
   if (id === levelId && wantRule === rule && play.game && loading !== id) {
     if (loading) {
       // Back on the level shown while another was opening (Back after Next):
@@ -350,9 +356,10 @@ function updateHud() {
   $('g-sub').textContent = !neighbours.name ? `Level ${lvl.position}`
     : neighbours.count ? `${neighbours.name} · ${lvl.position} of ${neighbours.count}` : neighbours.name;
   if (rule === 1) $('g-sub').textContent += ' · Multi-push';
+  if (rule === 2) $('g-sub').textContent += ' · Reverse';
   $('g-moves').textContent = g.moves;
   $('g-pushes').textContent = g.pushes;
-  $('g-goals').textContent = `${g.boxesOnGoal}/${g.boxCount}`;
+  $('g-goals').textContent = `${g.boxesHome}/${g.boxCount}`;
   $('g-undo').disabled = g.cursor === 0;
   $('g-undo-push').disabled = g.cursor === 0;
   $('g-redo').disabled = g.redoCount === 0;
@@ -360,7 +367,7 @@ function updateHud() {
   $('g-prev').disabled = !neighbours.prev;
   $('g-next').disabled = !neighbours.next;
   $('board').setAttribute('aria-label', `${$('game-h').textContent}: ${g.width} by ${g.height} squares, ` +
-    `${g.boxesOnGoal} of ${g.boxCount} boxes on goals, ${play.counts()}` +
+    `${g.boxesHome} of ${g.boxCount} boxes ${g.reverse ? 'back on their start' : 'on goals'}, ${play.counts()}` +
     (play.stuck ? '. A box is stuck' : ''));
   document.body.dataset.moves = g.moves;
   document.body.dataset.pushes = g.pushes;
@@ -371,7 +378,7 @@ function updateHud() {
 
 function act(name) {
   // Directions are as seen on screen, where the board may be turned.
-  if (DIR_OF[name] !== undefined) return play.step(view.boardDir(DIR_OF[name]));
+  if (DIR_OF[name] !== undefined) return play.step(view.boardDir(DIR_OF[name]), false, null, keepBox);
   switch (name) {
     case 'undo': return play.undo();
     case 'redo': return play.redo();
@@ -397,6 +404,7 @@ function onKey(e) {
   if (e.target.closest?.('input, textarea, select')) return;
   const name = actionOfKey(e);
   if (!name) return;
+  keepBox = e.shiftKey;
   if (!$('solved').hidden) {
     if (name === 'confirm' || name === 'next') { e.preventDefault(); nextLevel(); }
     else if (name === 'menu') { e.preventDefault(); closeSolved(); }
@@ -422,12 +430,25 @@ function onKey(e) {
 
 /** The address of a level's game under the rule of the game shown (or r). */
 function playHash(id, r = rule) {
-  return `#/play/${id}${r === 1 ? '/multipush' : ''}`;
+  return `#/play/${id}${r === 1 ? '/multipush' : r === 2 ? '/reverse' : ''}`;
+}
+
+/** A reverse game with nothing played starts again from `cell`, a square
+ * its player could not walk to: the server keeps the choice. */
+async function chooseStart(cell) {
+  const [x, y] = play.game.xy(cell), id = levelId, token = opening;
+  const r = await api.openGame(id, 2, { x, y });
+  if (token !== opening || id !== levelId) return;
+  if (!r.ok) return toast(errorMessage(r, 'The player cannot start there'), 'warn');
+  await play.attach(r.body.game);
+  updateHud();
+  announce('The player starts here');
 }
 
 function openMenu() {
   const d = $('game-menu');
   $('menu-rule').textContent = rule === 1 ? 'Play the standard rule' : 'Play multi-push';
+  $('menu-reverse').textContent = rule === 2 ? 'Play forward' : 'Play in reverse';
   if (!d.open) d.showModal();
 }
 
