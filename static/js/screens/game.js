@@ -345,7 +345,8 @@ async function loadHint(id) {
   if (l?.comment && !lesson) bits.push(l.comment);
   if (l?.best_known && rule === 0) bits.push(`best known ${l.best_known.moves} moves, ${l.best_known.pushes} pushes`);
   $('g-hint').textContent = bits.join(' — ');
-  if (lesson && play.game.pushes === 0) showLesson(view, id, l.comment, play.game.boxes()[0] ?? play.game.player);
+  // A lesson speaks of pushes: a reverse game has none.
+  if (lesson && play.game.pushes === 0 && rule !== 2) showLesson(view, id, l.comment, play.game.boxes()[0] ?? play.game.player);
 }
 
 function updateHud() {
@@ -364,6 +365,8 @@ function updateHud() {
   $('g-undo-push').disabled = g.cursor === 0;
   $('g-redo').disabled = g.redoCount === 0;
   $('g-restart').disabled = g.moves === 0;
+  // The solver plans pushes: there are no hints in a reverse game.
+  $('g-ask-hint').disabled = g.reverse;
   $('g-prev').disabled = !neighbours.prev;
   $('g-next').disabled = !neighbours.next;
   $('board').setAttribute('aria-label', `${$('game-h').textContent}: ${g.width} by ${g.height} squares, ` +
@@ -384,7 +387,7 @@ function act(name) {
     case 'redo': return play.redo();
     case 'undoPush': return play.undoPush();
     case 'restart': return play.restart();
-    case 'hint': return pressHint();
+    case 'hint': return play.game.reverse ? announce('There are no hints in a reverse game') : pressHint();
     case 'next': return toNeighbour('next');
     case 'prev': return toNeighbour('prev');
     case 'menu': return openMenu();
