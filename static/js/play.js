@@ -619,8 +619,15 @@ export class Play {
 
   refreshMarks() {
     let frozen = null;
-    // Frozen boxes are a forward game's: a reverse game's boxes start on goals.
-    if (this.warnFrozen && this.game && !this.game.reverse) {
+    if (this.warnFrozen && this.game?.reverse) {
+      // A reverse game's stuck boxes: on a square no pull brings back to a start square.
+      const g = this.game, cells = g.cells();
+      const marks = g.deadSquares.map((dead, c) => (dead && cells[c] & BOX ? 1 : 0));
+      const stuck = marks.some((m) => m);
+      frozen = stuck ? marks : null;
+      if (stuck && !this.wasStuck) announce('A box can never be pulled back to a start square: undo to free it', true);
+      this.wasStuck = stuck;
+    } else if (this.warnFrozen && this.game) {
       const f = this.game.frozen();
       frozen = f.count > 0 ? f.marks : null;
       const stuck = f.count > 0;

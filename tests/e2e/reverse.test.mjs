@@ -11,7 +11,8 @@ import { startServerAndBrowser, openBrowser, closeAll, importLevels, tempDir, wa
   apiGet, press, counters, serverGame, localPosition, clickSquare, screenshotPath } from './harness.mjs';
 
 // Corridor: "rrrrLL" in reverse, "rrRR" forward. Pocket: a square behind
-// the box's goal, where the player can only start.
+// the box's goal, where the player can only start. Trap: a goal in a
+// pocket no pull gets a box out of (no forward push gets it in either).
 const LEVELS = `Collection: Reverse
 
 ; Corridor
@@ -23,10 +24,16 @@ const LEVELS = `Collection: Reverse
 ########
 #@ $ . #
 ########
+
+; Trap
+######
+#@$  #
+###.##
+  ###
 `;
 
 let server, desktop, phone;
-let corridor, pocket;
+let corridor, pocket, trap;
 before(async () => {
   ({ server, browser: desktop } = await startServerAndBrowser());
   phone = await openBrowser({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
@@ -58,7 +65,7 @@ test('the menu switches a level to reverse, where steps pull and the solution is
     body: JSON.stringify({ username: 'puller', password: 'a password of a player' }),
   })).status);
   assert.equal(signup, 201, 'signing up from the page');
-  [corridor, pocket] = await levels(page);
+  [corridor, pocket, trap] = await levels(page);
 
   await page.goto(`${server.url}/#/play/${corridor.id}`);
   await waitForGame(page, 'Corridor');
@@ -70,6 +77,7 @@ test('the menu switches a level to reverse, where steps pull and the solution is
   await page.waitForFunction(() => /Reverse/.test(document.getElementById('g-sub').textContent));
   assert.deepEqual(await boxes(page), ['6,1'], 'the box starts on its goal');
   assert.equal((await serverGame(page)).rule, 2);
+  assert.equal((await localPosition(page)).stuck, false, 'a box on a goal that pulls can bring back is not stuck');
   await page.screenshot({ path: screenshotPath('reverse-start-desktop.png') });
 
   // Four steps right, then two away from the box: each pulls it.
@@ -106,6 +114,12 @@ test('the menu switches a level to reverse, where steps pull and the solution is
   const after = await serverGame(page);
   assert.equal(after.history, 'rrrrLl', JSON.stringify(after));
   assert.equal(after.redo, '', JSON.stringify(after));
+
+  // A box where no pull brings it back to its start is marked stuck.
+  await page.goto(`${server.url}/#/play/${trap.id}/reverse`);
+  await waitForGame(page, 'Trap');
+  await page.waitForFunction(() => window.sokod.position()?.stuck === true, null, { timeout: 5000 });
+  await page.screenshot({ path: screenshotPath('reverse-stuck-desktop.png') });
   assert.deepEqual(errors, []);
 });
 
