@@ -198,6 +198,8 @@ void soko_game_init(soko_game *g, const soko_level *lvl, int rule, soko_entry_t 
     g->rule = rule == SOKO_RULE_MULTIPUSH || rule == SOKO_RULE_REVERSE ? (uint8_t)rule
                                                                        : SOKO_RULE_STANDARD;
     g->start = g->rule == SOKO_RULE_REVERSE ? soko_reverse_default_start(lvl) : lvl->player;
+    if (g->rule == SOKO_RULE_REVERSE)
+        soko_reverse_home_region(lvl, g->home);
     g->history = history;
     g->history_cap = history != NULL ? cap : 0;
     reset_position(g);
@@ -355,7 +357,8 @@ SOKO_EXPORT("soko_game_solved")
 bool soko_game_solved(const soko_game *g)
 {
     if (g->rule == SOKO_RULE_REVERSE)
-        return g->boxes_on_start == g->level->boxes && soko_reverse_player_home(g);
+        return g->boxes_on_start == g->level->boxes &&
+               ((g->home[g->player / 8] >> (g->player % 8)) & 1u) != 0;
     return g->boxes_on_goal == g->level->boxes;
 }
 

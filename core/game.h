@@ -53,6 +53,9 @@ typedef struct soko_game {
     uint32_t history_len;
     uint32_t cursor;
     uint8_t cell[SOKO_MAX_CELLS]; /* the level's flags, with SOKO_BOX where boxes are now */
+    /* A reverse game's end squares: soko_reverse_home_region of its level,
+     * so that the end test after each step costs no search. */
+    uint8_t home[SOKO_MAX_CELLS / 8];
 } soko_game;
 
 /* What a step did (a non-negative result of soko_game_step). */
@@ -112,7 +115,8 @@ int soko_game_restart(soko_game *g);
 
 /* True when every box stands on a goal; in a reverse game, when every box
  * stands on the level's box squares and the player can walk to the level's
- * player square (a search on the caller's stack of one byte a square). */
+ * player square (looked up in the region worked out when the game
+ * started). */
 bool soko_game_solved(const soko_game *g);
 
 /* Number of entries that redo can apply. */

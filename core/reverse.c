@@ -47,19 +47,20 @@ static uint32_t next_to(uint32_t w, uint32_t h, uint32_t c, unsigned d)
     }
 }
 
-/* A depth-first search that keeps its stack in the bytes of the squares
- * (the way back), as core/deadlock.c does, so that it needs no queue. */
-SOKO_EXPORT("soko_reverse_player_home")
-bool soko_reverse_player_home(const soko_game *g)
+/* Walks from square `from` over the squares of `cell` that hold no wall,
+ * outside or box, marking SEEN in work (zeroed here) the squares it
+ * reaches; stops early and returns true on reaching `target` (SOKO_NO_CELL:
+ * never). A depth-first search that keeps its stack in the bytes of the
+ * squares (the way back), as core/deadlock.c does, so that it needs no
+ * queue. */
+static bool search(const uint8_t *cell, uint32_t w, uint32_t h, uint32_t from, uint32_t target,
+                   uint8_t *work)
 {
-    uint32_t w = g->level->width, h = g->level->height, n = w * h;
-    uint32_t home = g->level->player;
-    if (g->player == home)
-        return true;
-    uint8_t work[SOKO_MAX_CELLS];
-    for (uint32_t c = 0; c < n; c++)
+    for (uint32_t c = 0; c < w * h; c++)
         work[c] = 0;
-    uint32_t c = g->player;
+    if (from == target)
+        return true;
+    uint32_t c = from;
     work[c] = SEEN;
     for (;;) {
         unsigned d = work[c] & NEXT_MASK;
@@ -71,12 +72,33 @@ bool soko_reverse_player_home(const soko_game *g)
         }
         work[c]++;
         uint32_t x = next_to(w, h, c, d);
-        if (x == SOKO_NO_CELL || (work[x] & SEEN) || (g->cell[x] & (BLOCKS_PLAYER | SOKO_BOX)) != 0)
+        if (x == SOKO_NO_CELL || (work[x] & SEEN) || (cell[x] & (BLOCKS_PLAYER | SOKO_BOX)) != 0)
             continue;
-        if (x == home)
+        if (x == target)
             return true;
         work[x] = (uint8_t)(SEEN | HAS_BACK | ((d ^ 2u) << BACK_SHIFT));
         c = x;
+    }
+}
+
+SOKO_EXPORT("soko_reverse_player_home")
+bool soko_reverse_player_home(const soko_game *g)
+{
+    uint8_t work[SOKO_MAX_CELLS];
+    return search(g->cell, g->level->width, g->level->height, g->player, g->level->player, work);
+}
+
+SOKO_EXPORT("soko_reverse_home_region")
+void soko_reverse_home_region(const soko_level *lvl, uint8_t *bits)
+{
+    uint8_t work[SOKO_MAX_CELLS];
+    uint32_t n = (uint32_t)lvl->width * lvl->height;
+    search(lvl->cell, lvl->width, lvl->height, lvl->player, SOKO_NO_CELL, work);
+    for (uint32_t c = 0; c < (n + 7) / 8; c++)
+        bits[c] = 0;
+    for (uint32_t c = 0; c < n; c++) {
+        if (work[c] & SEEN)
+            bits[c / 8] |= (uint8_t)(1u << (c % 8));
     }
 }
 

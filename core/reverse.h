@@ -20,6 +20,15 @@ soko_cell soko_reverse_default_start(const soko_level *lvl);
  * the boxes where they stand now. Uses one byte a square of stack. */
 bool soko_reverse_player_home(const soko_game *g);
 
+/* Sets bit c % 8 of bits[c / 8] for each square c from which the player
+ * can walk to the level's player square with the boxes on the level's box
+ * squares (the level's start), and clears the others: with every box back
+ * on its start square, a reverse game is over exactly when its player
+ * stands on one of them, whatever the way it came. bits holds
+ * (width * height + 7) / 8 bytes. Uses one byte a square of stack. Cannot
+ * fail. */
+void soko_reverse_home_region(const soko_level *lvl, uint8_t *bits);
+
 /* The forward solution of a finished reverse line. `line` holds the
  * entries of the line g played since its start or last restart (n of
  * them, no restart among them); g must stand at its end with the game

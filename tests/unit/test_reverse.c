@@ -270,6 +270,14 @@ static void solved_needs_boxes_on_start_and_the_player_home(void)
     CHECK_INT(g->boxes_on_start, 1);
     CHECK(!soko_reverse_player_home(g));
     CHECK(!soko_game_solved(g));
+    /* The end squares: only the one left of the box, where it starts (18
+     * squares: 3 bytes). */
+    uint8_t bits[3] = {0xFF, 0xFF, 0xFF};
+    soko_reverse_home_region(f->lvl, bits);
+    CHECK_INT(bits[0], 1u << at(g, 1, 1));
+    CHECK_INT(bits[1], 0);
+    CHECK_INT(bits[2], 0);
+    CHECK_INT(g->home[0], bits[0]);
     finish(f);
 }
 
