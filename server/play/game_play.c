@@ -2,6 +2,7 @@
 #include "play/game_play.h"
 
 #include "base/board.h"
+#include "play/path_scratch.h"
 #include "storage/storage_games.h"
 #include "storage/storage_levels.h"
 
@@ -288,7 +289,7 @@ static char *reverse_forward_line(const struct live_game *g, uint32_t *moves, ui
     /* The walk home is at most one step a square. */
     uint32_t cap = n + (uint32_t)g->level.width * g->level.height;
     uint8_t *dirs = malloc(cap);
-    soko_path_scratch *s = calloc(1, sizeof *s);
+    soko_path_scratch *s = path_scratch();
     char *lurd = NULL;
     int32_t got = SOKO_E_FULL;
     if (line != NULL && dirs != NULL && s != NULL)
@@ -303,7 +304,6 @@ static char *reverse_forward_line(const struct live_game *g, uint32_t *moves, ui
         fprintf(stderr, "sokod: game %lld: its reverse line gives no forward solution (%s)\n",
                 (long long)g->id, got < 0 ? soko_error_name(got) : "replay");
     }
-    free(s);
     free(dirs);
     free(line);
     return lurd;

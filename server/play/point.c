@@ -4,35 +4,20 @@
 #include "http/body.h"
 #include "play/game_cache.h"
 #include "play/games.h"
+#include "play/path_scratch.h"
 #include "storage/storage_games.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* The longest path point mode returns, in steps. */
 #define PATH_CAP (1u << 20)
 
-static pthread_key_t scratch_key;
-static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
-
-static void make_scratch_key(void)
-{
-    pthread_key_create(&scratch_key, free);
-}
-
-/* The calling thread's path-finding memory (about 1.6 MB: sizeof (soko_path_scratch)), or NULL. */
+/* The calling thread's path-finding memory, or NULL. */
 static soko_path_scratch *scratch(void)
 {
-    pthread_once(&scratch_once, make_scratch_key);
-    soko_path_scratch *s = pthread_getspecific(scratch_key);
-    if (s == NULL) {
-        s = calloc(1, sizeof *s);
-        if (s != NULL)
-            pthread_setspecific(scratch_key, s);
-    }
-    return s;
+    return path_scratch();
 }
 
 /* A square of the request, checked against the board. */
