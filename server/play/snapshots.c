@@ -152,6 +152,8 @@ static bool read_steps(struct http_conn *c, const struct body_text *t, uint8_t *
     uint32_t bad = 0;
     int32_t got = play_decode(t->text, *dirs, (uint32_t)t->len + 1, &bad);
     if (got >= 0) {
+        /* A reverse game's position: upper case pulls. */
+        play_mark_pulls(t->text, *dirs, (uint32_t)got);
         *n = (uint32_t)got;
         return true;
     }

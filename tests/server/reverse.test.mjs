@@ -123,6 +123,15 @@ test('the server refuses what is not a pull and plays the pulls it gets', async 
     }
     r = await c.get(`/api/v1/games/${g.id}/reach?x=4&y=1`);
     assert.equal(r.json?.error?.code, 'reverse_game', `reach: ${show(r)}`);
+    // Saved positions: the game's own, and a line sent, both with their pulls.
+    r = await c.post(`/api/v1/games/${g.id}/snapshots`, { name: 'here' });
+    assert.equal(r.status, 201, show(r));
+    assert.deepEqual([r.json.snapshot.lurd, r.json.snapshot.pushes], ['rrrlrL', 1], show(r));
+    r = await c.post(`/api/v1/games/${g.id}/snapshots`, { name: 'sent', lurd: 'rrrL' });
+    assert.equal(r.status, 201, show(r));
+    assert.deepEqual([r.json.snapshot.lurd, r.json.snapshot.moves, r.json.snapshot.pushes], ['rrrL', 4, 1], show(r));
+    r = await c.post(`/api/v1/games/${g.id}/snapshots`, { name: 'no box', lurd: 'R' });
+    assert.equal(r.status, 422, `a pull with no box behind is refused: ${show(r)}`);
     // A walk works as in a forward game: moves only.
     r = await c.post(`/api/v1/games/${g.id}/walk`, { seq: 3, x: 1, y: 1 });
     assert.equal(r.status, 200, show(r));
