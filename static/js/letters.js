@@ -5,7 +5,7 @@
 // describes; the play screen, the race boards and the watch board share it.
 // It touches no page, so node can test it with core.wasm.
 
-import { LETTERS, dirOfLetter } from './core.js';
+import { LETTERS, dirOfLetter, BOX, GOAL } from './core.js';
 
 export const RESTART_LETTER = '*';
 
@@ -50,4 +50,12 @@ export function gameOfState(core, state) {
   playLetters(game, redo);
   for (let i = 0; i < redo.length; i++) game.undo();
   return game;
+}
+
+/** The level's squares as a board draws them for a core game: its start;
+ * for a reverse game the targets are the level's box squares (where the
+ * boxes are pulled back to), drawn as goals. */
+export function boardCells(game) {
+  if (!game.reverse) return game.start;
+  return game.start.map((c) => (c & ~(GOAL | BOX)) | (c & BOX ? GOAL : 0));
 }

@@ -4,8 +4,8 @@
 // local core and queued for the server; the server's answer is normally the
 // same position, and when it is not, the page adopts the server's game.
 
-import { dirOfLetter, stepFrom, BOX, GOAL, WALL, OUTSIDE, PUSHED } from './core.js';
-import { letterOf, playEntry, gameOfState, RESTART_LETTER } from './letters.js';
+import { dirOfLetter, stepFrom, BOX, WALL, OUTSIDE, PUSHED } from './core.js';
+import { letterOf, playEntry, gameOfState, boardCells, RESTART_LETTER } from './letters.js';
 import { stepTransition, undoTransition } from './board.js';
 import { GameSync, savedOutbox } from './sync.js';
 import { api } from './api.js';
@@ -19,11 +19,6 @@ const DIR_NAMES = ['up', 'right', 'down', 'left'];
 /** True for an upper-case step letter: a push, or a reverse game's pull. */
 const upper = (ch) => ch !== ch.toLowerCase();
 
-/** A reverse game's board as drawn: its targets are the level's box
- * squares (where the boxes must be pulled back to), marked as goals. */
-function reverseTargets(cells) {
-  return cells.map((c) => (c & ~(GOAL | BOX)) | (c & BOX ? GOAL : 0));
-}
 // The most steps one entry of the outbox carries when a whole line is
 // played at once (going back to a saved position).
 const LINE_BATCH = 4000;
@@ -245,8 +240,8 @@ export class Play {
     this.reach = null;
     this.wasSolved = this.game.solved;
     this.wasStuck = false;
-    const cells = this.game.reverse ? reverseTargets(this.game.start) : this.game.start;
-    this.view.setLevel({ width: this.game.width, height: this.game.height, cells }, this.position());
+    this.view.setLevel({ width: this.game.width, height: this.game.height, cells: boardCells(this.game) },
+      this.position());
     this.view.setDeadSquares(this.game.deadSquares);
     this.refreshMarks();
     this.hooks.update?.(this);
