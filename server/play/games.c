@@ -376,8 +376,12 @@ static int take_row(const struct storage_game *row, struct live_game **g)
 {
     int status = game_cache_acquire(row->id, g);
     /* Another process may have written to the game since it was cached,
-     * and a log-in may have moved it from a guest to an account. */
-    if (status == STORAGE_OK && (*g)->seq != row->seq)
+     * and a log-in may have moved it from a guest to an account. A reverse
+     * game with an empty log may have moved its start (on another node):
+     * read again, which costs no replay. */
+    if (status == STORAGE_OK && row->rule == SOKO_RULE_REVERSE && row->seq == 0)
+        status = play_rebuild(*g);
+    else if (status == STORAGE_OK && (*g)->seq != row->seq)
         status = play_catch_up(*g, row);
     if (status == STORAGE_OK) {
         (*g)->user_id = row->user_id;

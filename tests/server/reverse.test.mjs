@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { levelIds, runSokod, show, startServer, tempDir } from './harness.mjs';
+import { BACKEND, Client, freshPgDatabase, levelIds, runSokod, show, startServer, stopCleanly,
+  tempDir } from './harness.mjs';
 
 // Corridor: "rrrLL" in reverse is "rRR" forward. Pair: a box each side of
 // the player, "lRrL" in reverse is "RlL" forward.
@@ -223,5 +224,31 @@ test('a reverse game resumes on a second device with its undo history', async ()
     assert.deepEqual(after.rows, after.level.rows, `the level's start, reached backwards: ${JSON.stringify(after)}`);
   } finally {
     await server.stop();
+  }
+});
+
+test('a start moved on one node is the start another node plays from', {
+  skip: BACKEND !== 'postgresql' && 'several nodes share a PostgreSQL database only',
+}, async () => {
+  const db = freshPgDatabase();
+  const a = await startServer({ db });
+  const b = await startServer({ db });
+  try {
+    const onA = a.client();
+    const [corridor] = await levelIds(onA);
+    const onB = new Client(b.url);
+    // Node B holds the game from its default start, the level's player square.
+    const g = await open(onA, corridor, { rule: 2 }, 201);
+    onB.cookies = new Map(onA.cookies);
+    assert.deepEqual((await open(onB, corridor, { rule: 2 }, 200)).start, { x: 1, y: 1 });
+    // Node A moves it next to the box, where a pull to the left is legal
+    // (from the old start, it runs into the wall).
+    assert.deepEqual((await open(onA, corridor, { rule: 2, start: { x: 4, y: 1 } }, 200)).start, { x: 4, y: 1 });
+    const r = await log(onB, g, { seq: 1, steps: 'L' });
+    assert.equal(r.status, 200, `node B plays from the start node A set: ${show(r)}`);
+    assert.equal(r.json.game.pushes, 1, show(r));
+  } finally {
+    await stopCleanly(a, 'node A should stop cleanly');
+    await stopCleanly(b, 'node B should stop cleanly');
   }
 });
