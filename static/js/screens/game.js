@@ -407,7 +407,6 @@ function onKey(e) {
   if (e.target.closest?.('input, textarea, select')) return;
   const name = actionOfKey(e);
   if (!name) return;
-  keepBox = e.shiftKey;
   if (!$('solved').hidden) {
     if (name === 'confirm' || name === 'next') { e.preventDefault(); nextLevel(); }
     else if (name === 'menu') { e.preventDefault(); closeSolved(); }
@@ -427,7 +426,10 @@ function onKey(e) {
     metrics.handledAt = performance.now();
     metrics.shownAt = 0;
   }
+  // Shift with a step's key, and only the keyboard's: a step that leaves the box.
+  keepBox = e.shiftKey;
   act(name);
+  keepBox = false;
   if (timed) metrics.handlerMs = performance.now() - metrics.handledAt;
 }
 
