@@ -284,6 +284,14 @@ async function picturesAt(size) {
     await openLevel(page, url, await largestLevel(page));
     await everyTheme(page, 'game-large', size);
 
+    // The first level in reverse: its boxes on their goals, the squares
+    // they start on marked as the targets.
+    await page.goto(`${url}/#/play/${first.id}/reverse`);
+    await waitForGame(page, first.title || undefined);
+    await page.waitForFunction(() => / · Reverse$/.test(document.getElementById('g-sub').textContent));
+    await page.waitForLoadState('networkidle');
+    await everyTheme(page, 'game-reverse', size);
+
     await openLevel(page, url, first);
     await press(page, arrows(first.solution));
     await page.waitForSelector('#solved:not([hidden])');

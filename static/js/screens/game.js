@@ -26,8 +26,12 @@ export const section = 'screen-game';
 let view = null;
 let play = null;
 let levelId = 0;
-// The rule of the game shown: 0 standard, 1 multi-push (#/play/ID/multipush).
+// The rule of the game shown: 0 standard, 1 multi-push (#/play/ID/multipush),
+// 2 reverse (#/play/ID/reverse).
 let rule = 0;
+// Shift held with a step's key: in a reverse game, a step away from a box
+// that leaves it where it is.
+let keepBox = false;
 let neighbours = { prev: 0, next: 0, count: 0, position: 0, name: '' };
 let solvedShown = false;
 // Bumped by each level opened, by going back to the level still shown and by
@@ -74,6 +78,7 @@ function setup() {
       if (app.lastPlayed !== levelId) app.lastPlayed = levelId;
       if (app.lastPlayedRule !== rule) app.lastPlayedRule = rule;
     },
+    chooseStart: (cell) => chooseStart(cell),
     pending: (n, waiting) => {
       $('board').dataset.pending = String(n);
       document.body.dataset.pending = String(n);
@@ -132,7 +137,8 @@ function setup() {
     else if (which === 'options') go('#/options/play');
     else if (which === 'keys') openKeys();
     else if (which === 'title') go('#/');
-    else if (which === 'rule' && levelId) go(playHash(levelId, 1 - rule));
+    else if (which === 'rule' && levelId) go(playHash(levelId, rule === 1 ? 0 : 1));
+    else if (which === 'reverse' && levelId) go(playHash(levelId, rule === 2 ? 0 : 2));
     else $('board').focus();
   });
   // The same game played in another tab or on another device, live.
@@ -169,7 +175,7 @@ export async function enter(args) {
   if (!view) setup();
   const id = Number(args[0]);
   if (!id) return go('#/library');
-  const wantRule = args[1] === 'multipush' ? 1 : 0;
+  const wantRule = args[1] === 'multipush' ? 1 : args[1] === 'reverse' ? 2 : 0;
   if (id === levelId && wantRule === rule && play.game && loading !== id) {
     if (loading) {
       // Back on the level shown while another was opening (Back after Next):
@@ -351,7 +357,8 @@ async function loadHint(id) {
   if (l?.comment && !lesson) bits.push(l.comment);
   if (l?.best_known && rule === 0) bits.push(`best known ${movesPushes(l.best_known.moves, l.best_known.pushes)}`);
   $('g-hint').textContent = bits.join(' — ');
-  if (lesson && play.game.pushes === 0) showLesson(view, id, l.comment, play.game.boxes()[0] ?? play.game.player);
+  // A lesson speaks of pushes: a reverse game has none.
+  if (lesson && play.game.pushes === 0 && rule !== 2) showLesson(view, id, l.comment, play.game.boxes()[0] ?? play.game.player);
 }
 
 function updateHud() {
@@ -362,18 +369,21 @@ function updateHud() {
   $('g-sub').textContent = !neighbours.name ? `Level ${lvl.position}`
     : neighbours.count ? `${neighbours.name} · ${lvl.position} of ${neighbours.count}` : neighbours.name;
   if (rule === 1) $('g-sub').textContent += ' · Multi-push';
+  if (rule === 2) $('g-sub').textContent += ' · Reverse';
   showBest();
   $('g-moves').textContent = g.moves;
   $('g-pushes').textContent = g.pushes;
-  $('g-goals').textContent = `${g.boxesOnGoal}/${g.boxCount}`;
+  $('g-goals').textContent = `${g.boxesHome}/${g.boxCount}`;
   $('g-undo').disabled = g.cursor === 0;
   $('g-undo-push').disabled = g.cursor === 0;
   $('g-redo').disabled = g.redoCount === 0;
   $('g-restart').disabled = g.moves === 0;
+  // The solver plans pushes: there are no hints in a reverse game.
+  $('g-ask-hint').disabled = g.reverse;
   $('g-prev').disabled = !neighbours.prev;
   $('g-next').disabled = !neighbours.next;
   $('board').setAttribute('aria-label', `${$('game-h').textContent}: ${g.width} by ${g.height} squares, ` +
-    `${g.boxesOnGoal} of ${g.boxCount} boxes on goals, ${play.counts()}` +
+    `${g.boxesHome} of ${g.boxCount} boxes ${g.reverse ? 'back on their start' : 'on goals'}, ${play.counts()}` +
     (play.stuck ? '. A box is stuck' : ''));
   document.body.dataset.moves = g.moves;
   document.body.dataset.pushes = g.pushes;
@@ -384,13 +394,13 @@ function updateHud() {
 
 function act(name) {
   // Directions are as seen on screen, where the board may be turned.
-  if (DIR_OF[name] !== undefined) return play.step(view.boardDir(DIR_OF[name]));
+  if (DIR_OF[name] !== undefined) return play.step(view.boardDir(DIR_OF[name]), false, null, keepBox);
   switch (name) {
     case 'undo': return play.undo();
     case 'redo': return play.redo();
     case 'undoPush': return play.undoPush();
     case 'restart': return play.restart();
-    case 'hint': return pressHint();
+    case 'hint': return play.game.reverse ? announce('There are no hints in a reverse game') : pressHint();
     case 'next': return toNeighbour('next');
     case 'prev': return toNeighbour('prev');
     case 'menu': return openMenu();
@@ -430,18 +440,34 @@ function onKey(e) {
     metrics.handledAt = performance.now();
     metrics.shownAt = 0;
   }
+  // Shift with a step's key, and only the keyboard's: a step that leaves the box.
+  keepBox = e.shiftKey;
   act(name);
+  keepBox = false;
   if (timed) metrics.handlerMs = performance.now() - metrics.handledAt;
 }
 
 /** The address of a level's game under the rule of the game shown (or r). */
 function playHash(id, r = rule) {
-  return `#/play/${id}${r === 1 ? '/multipush' : ''}`;
+  return `#/play/${id}${r === 1 ? '/multipush' : r === 2 ? '/reverse' : ''}`;
+}
+
+/** A reverse game with nothing played starts again from `cell`, a square
+ * its player could not walk to: the server keeps the choice. */
+async function chooseStart(cell) {
+  const [x, y] = play.game.xy(cell), id = levelId, token = opening;
+  const r = await api.openGame(id, 2, { x, y });
+  if (token !== opening || id !== levelId) return;
+  if (!r.ok) return toast(errorMessage(r, 'The player cannot start there'), 'warn');
+  await play.attach(r.body.game);
+  updateHud();
+  announce('The player starts here');
 }
 
 function openMenu() {
   const d = $('game-menu');
   $('menu-rule').textContent = rule === 1 ? 'Play the standard rule' : 'Play multi-push';
+  $('menu-reverse').textContent = rule === 2 ? 'Play forward' : 'Play in reverse';
   if (!d.open) d.showModal();
 }
 

@@ -140,10 +140,10 @@ async function showPlayTarget(visit) {
   const play = $('title-play');
   if (target) {
     const l = target.level;
-    play.href = `#/play/${l.id}${target.rule === 1 ? '/multipush' : ''}`;
+    play.href = `#/play/${l.id}${target.rule === 1 ? '/multipush' : target.rule === 2 ? '/reverse' : ''}`;
     play.textContent = target.resume ? 'Continue' : 'Play';
     $('title-play-what').textContent = `${target.collection} · ${l.position}. ${l.title || `Level ${l.position}`}` +
-      (target.rule === 1 ? ' · Multi-push' : '');
+      (target.rule === 1 ? ' · Multi-push' : target.rule === 2 ? ' · Reverse' : '');
   } else {
     play.href = '#/library';
     play.textContent = 'Play';

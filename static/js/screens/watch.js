@@ -8,7 +8,7 @@
 import { app } from '../app.js';
 import { api, errorMessage } from '../api.js';
 import { loadCore } from '../core.js';
-import { playEntry, gameOfState } from '../letters.js';
+import { playEntry, gameOfState, boardCells } from '../letters.js';
 import { BoardView } from '../board.js';
 import { currentScreen } from '../router.js';
 import { live } from '../live.js';
@@ -120,7 +120,7 @@ async function show(game) {
   const g = gameOfState(core, game);
   shown = { game: g, gameId: game.id, seq: game.seq };
   $('watch-sub').textContent = game.level?.title ?? '';
-  view.setLevel({ width: g.width, height: g.height, cells: g.start }, { player: g.player, boxes: g.boxes() });
+  view.setLevel({ width: g.width, height: g.height, cells: boardCells(g) }, { player: g.player, boxes: g.boxes() });
   mark();
 }
 
