@@ -72,7 +72,7 @@ ticks_of() {
       pid = $1; sub(/^.*\) /, ""); if (pid == root || $2 == root) sum += $12 + $13
     } END { print sum + 0 }'
 }
-postmaster_pid() { head -n 1 "$pg_dir/postmaster.pid" 2>/dev/null || true; }
+postmaster_pid() { head -n 1 "$pg_dir/data/postmaster.pid" 2>/dev/null || true; }
 
 # Microseconds of CPU per step: TICKS over HZ over STEPS.
 cpu_per_step() {
