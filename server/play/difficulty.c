@@ -129,8 +129,9 @@ int difficulty_next(struct http_conn *c)
     int64_t user;
     if (!auth_user(c, AUTH_OPTIONAL, &user, &result))
         return result;
-    long long exclude = 0;
-    if (!query_number(c, "exclude", INT64_MAX, &exclude, &result))
+    long long exclude = 0, draw = 0;
+    if (!query_number(c, "exclude", INT64_MAX, &exclude, &result) ||
+        !query_number(c, "draw", DIFFICULTY_DRAWS, &draw, &result))
         return result;
     struct glicko player = glicko_new();
     bool rated = false;
@@ -151,7 +152,8 @@ int difficulty_next(struct http_conn *c)
         bool last = widened > DIFFICULTY_WIDENINGS;
         int64_t lo = last ? INT64_MIN / 2 : centre - half * 1000;
         int64_t hi = last ? INT64_MAX / 2 : centre + half * 1000;
-        status = storage_ratings_pick(user, lo, hi, exclude, &level);
+        int64_t seed = (user % 1000003) * 7919 + draw * 104729 % 1000003;
+        status = storage_ratings_pick(user, lo, hi, exclude, seed, &level);
         if (status != STORAGE_NOT_FOUND || last)
             break;
         half *= 2;

@@ -3,7 +3,11 @@
  * the next level for a player: an unsolved level near their rating.
  *
  *   GET /api/v1/levels?collection=&filter=&sort=&order=&offset=&limit=
- *   GET /api/v1/levels/next?exclude=
+ *   GET /api/v1/levels/next?exclude=&draw=
+ *
+ * The next level is drawn among those in the band by the player and
+ * `draw`, not at random: the same question gets the same answer, and
+ * "Another" asks with the next draw.
  */
 #ifndef SOKOD_DIFFICULTY_H
 #define SOKOD_DIFFICULTY_H
@@ -17,6 +21,8 @@
  * fits, DIFFICULTY_WIDENINGS times at most; then any unsolved level. */
 #define DIFFICULTY_BAND 100
 #define DIFFICULTY_WIDENINGS 4
+/* The largest draw= taken. */
+#define DIFFICULTY_DRAWS 1000000
 
 int difficulty_levels(struct http_conn *c);
 int difficulty_next(struct http_conn *c);

@@ -448,9 +448,11 @@ int storage_ratings_library(const struct storage_library_query *q,
 static const char SQL_PICK[] =
     "SELECT l.id FROM level_ratings r JOIN levels l ON l.id = r.level_id "
     "JOIN collections c ON c.id = l.collection_id WHERE r.rating_milli BETWEEN ?2 AND ?3 "
-    "AND l.id <> ?4 AND " LISTED " AND NOT " SOLVED_BY " ORDER BY random() LIMIT 1";
+    "AND l.id <> ?4 AND " LISTED " AND NOT " SOLVED_BY
+    " ORDER BY (l.id * 2654435761 + ?5) % 1000003, l.id LIMIT 1";
 
-int storage_ratings_pick(int64_t user, int64_t lo, int64_t hi, int64_t exclude, int64_t *level)
+int storage_ratings_pick(int64_t user, int64_t lo, int64_t hi, int64_t exclude, int64_t seed,
+                         int64_t *level)
 {
     struct sql_stmt *st = storage_stmt(SQL_PICK);
     if (st == NULL)
@@ -459,5 +461,6 @@ int storage_ratings_pick(int64_t user, int64_t lo, int64_t hi, int64_t exclude, 
     sql_bind_int64(st, 2, lo);
     sql_bind_int64(st, 3, hi);
     sql_bind_int64(st, 4, exclude);
+    sql_bind_int64(st, 5, seed);
     return storage_first_int64(st, level, "picking a level");
 }

@@ -152,8 +152,11 @@ int storage_ratings_library(const struct storage_library_query *q,
                             uint32_t *total);
 
 /* A listed, rated level that `user` has not solved, rated from lo to hi
- * (thousandths), other than `exclude`, drawn at random: sets *level, or
- * gives STORAGE_NOT_FOUND when there is none. */
-int storage_ratings_pick(int64_t user, int64_t lo, int64_t hi, int64_t exclude, int64_t *level);
+ * (thousandths), other than `exclude`, drawn by `seed` (from 0 to 10^12:
+ * the same seed draws the same level of the same candidates, another
+ * seed most likely another): sets *level, or gives STORAGE_NOT_FOUND
+ * when there is none. */
+int storage_ratings_pick(int64_t user, int64_t lo, int64_t hi, int64_t exclude, int64_t seed,
+                         int64_t *level);
 
 #endif

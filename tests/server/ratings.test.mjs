@@ -133,6 +133,8 @@ test('the library filters and sorts on the server, in pages', async () => {
     const col = first.levels[0].collection_id;
     assert.equal((await library(player, `?collection=${col}`)).total, 3);
     assert.equal((await library(player, `?collection=${col + 1000}`)).total, 0);
+    const wrong = await player.get('/api/v1/levels/next?draw=x');
+    assert.equal(wrong.status, 400, show(wrong));
     for (const bad of ['?filter=easy', '?sort=colour', '?order=up', '?limit=100000', '?offset=-1']) {
       const r = await player.get(`/api/v1/levels${bad}`);
       assert.equal(r.status, 400, `${bad}: ${show(r)}`);
@@ -183,11 +185,13 @@ test('the next level is unsolved and within a band that widens', async () => {
     assert.equal(n.level.id, bend, JSON.stringify(n));
     assert.ok(n.band.low <= 2100 && 2100 <= n.band.high, JSON.stringify(n.band));
     assert.equal(n.widened, 3);
-    // Every level within the band is drawn in turn, none outside it.
+    // The same draw gives the same level; over draws, every level within
+    // the band comes, none outside it.
     set(bend, 1390);
+    assert.equal((await next('?draw=7')).level.id, (await next('?draw=7')).level.id);
     const seen = new Set();
     for (let i = 0; i < 40; i++) {
-      n = await next();
+      n = await next(`?draw=${i}`);
       assert.ok(n.level.difficulty.rating >= n.band.low && n.level.difficulty.rating <= n.band.high, JSON.stringify(n));
       seen.add(n.level.id);
     }
