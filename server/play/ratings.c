@@ -1,8 +1,8 @@
 /* The rating pass. Each pass, on one node at a time (storage_work.h),
  * in three steps, each a read outside any transaction and then one short
  * write transaction:
- *   1. levels without a rating get their prior (rating_rules.h), up to
- *      SEED_BATCH of them;
+ *   1. levels without a rating get their prior (rating_rules.h),
+ *      SEED_BATCH levels a transaction;
  *   2. the solutions past the cursor, up to BATCH: each counts its player
  *      once among the level's solvers, and the first solution of a game
  *      of the standard rule outside race rooms rates that game;
@@ -97,13 +97,14 @@ static int seed_one(const struct prior *p, int64_t now)
     return storage_ratings_seed(p->level, &r, p->name);
 }
 
-/* Step 1. */
-static int seed_levels(int64_t now)
+/* Step 1, one batch. Sets *more when the batch was full. */
+static int seed_levels(int64_t now, bool *more)
 {
     struct priors ps = {0};
     int status = storage_ratings_unrated(SEED_BATCH, take_facts, &ps);
     if (status == STORAGE_STOP)
         status = STORAGE_ERROR;
+    *more = ps.n == SEED_BATCH;
     if (status == STORAGE_OK && ps.n > 0) {
         status = storage_begin();
         for (size_t i = 0; status == STORAGE_OK && i < ps.n; i++)
@@ -371,10 +372,13 @@ int ratings_pass(int64_t now, unsigned given_up_after)
         return 0; /* another node rates */
     unsigned rated = 0;
     struct storage_rating_cursor cursor;
-    int status = seed_levels(now);
+    bool more = true;
+    int status = STORAGE_OK;
+    while (status == STORAGE_OK && more && !stopping())
+        status = seed_levels(now, &more);
     if (status == STORAGE_OK)
         status = storage_ratings_cursor(&cursor);
-    bool more = true;
+    more = true;
     while (status == STORAGE_OK && more && !stopping())
         status = rate_solutions(now, &cursor, &rated, &more);
     more = true;
