@@ -23,8 +23,10 @@ let loading = 0;
 // arrives after a click on the buttons still on screen from the last visit
 // must not open its own choice over the one clicked.
 let picks = 0;
-// Levels a page of the server's listing holds.
+// Levels a page of the server's listing holds: across every collection,
+// and the most the server gives (one collection is read whole).
 const PAGE = 100;
+const PAGE_MAX = 200;
 let shown = []; // the levels listed, for "Show more"
 let listing = null; // the query of the list shown, and its total
 
@@ -116,12 +118,13 @@ async function allLevels() {
 
 /** The filters and sorts chosen, as the query of GET /api/v1/levels. */
 function toolsQuery() {
+  const across = $('lib-all').checked;
   return {
-    collection: $('lib-all').checked ? undefined : currentId,
+    collection: across ? undefined : currentId,
     filter: $('lib-filter').value,
     sort: $('lib-sort').value,
     order: $('lib-order').value,
-    limit: PAGE,
+    limit: across ? PAGE : PAGE_MAX,
   };
 }
 
@@ -147,10 +150,16 @@ async function renderLevels(more = false) {
       String(l.position) === q || (l.collection_name || '').toLowerCase().includes(q));
   } else {
     data = query.collection ? await app.collection(currentId) : null;
-    const page = await listed(query, more ? shown.length : 0, data);
+    let page = await listed(query, more ? shown.length : 0, data);
     if (page) {
       levels = more ? [...shown, ...page.levels] : page.levels;
       total = page.total;
+      // One collection is listed whole, as its own answer lists it; every
+      // collection at once, a page at a time ("Show more").
+      while (query.collection && page && page.levels.length > 0 && levels.length < total) {
+        page = await listed(query, levels.length, data);
+        if (page) levels = [...levels, ...page.levels];
+      }
     } else {
       levels = data ? data.levels : [];
       total = levels.length;
