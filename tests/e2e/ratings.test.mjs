@@ -2,8 +2,9 @@
 // solve count, and its filters and sorts list what the server answers
 // (within a collection, across every one, a page at a time); the title
 // screen and the solved card offer a level for you, within the band the
-// server says, with "Another" to draw again; on a desktop and on a phone,
-// where the library's tools fit the screen.
+// server says, with "Another" to draw again; the statistics draw the
+// rating; on a desktop and on a phone, where the library's tools fit the
+// screen.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServerAndBrowser, closeAll, tutorialLevels, apiGet, waitForGame, press, arrows, screenshotPath } from './harness.mjs';
@@ -57,11 +58,25 @@ test('the library filters and sorts by difficulty, and a level for you is offere
   const tutorial = await tutorialLevels(page);
   const first = tutorial[0];
   assert.deepEqual(await solve(page, first.id, first.solution), { status: 200, solved: true });
-  // The pass counts the solve.
-  await page.waitForFunction(async (id) => {
-    const r = await fetch('/api/v1/levels?filter=solved').then((x) => x.json());
-    return r.levels.some((l) => l.id === id && l.solves === 1);
-  }, first.id, { timeout: 15000, polling: 300 });
+  // The pass counts the solve (and rates it).
+  for (const end = Date.now() + 15000; ;) {
+    const r = await apiGet(page, '/levels?filter=solved');
+    if (r.body.levels.some((l) => l.id === first.id && l.solves === 1)) break;
+    assert.ok(Date.now() < end, `the solve counted within 15 s: ${JSON.stringify(r.body)}`);
+    await new Promise((done) => setTimeout(done, 300));
+  }
+
+  // The statistics draw the rating: one day, the line ending where the
+  // answer says.
+  await page.goto(`${server.url}/#/stats`);
+  await page.waitForSelector('#stats-rating svg');
+  const stats = await apiGet(page, '/account/stats');
+  assert.ok(stats.body.rating.rating > 1500, `a quick solve raised the rating: ${JSON.stringify(stats.body.rating)}`);
+  assert.equal(await page.$eval('#stats-rating path.stats-rating', (p) => p.dataset.points), '1');
+  assert.match(await page.textContent('#stats-rating-note'),
+    new RegExp(`^${stats.body.rating.rating} \\(${stats.body.rating.label}\\), give or take ${stats.body.rating.deviation}, after 1 rated level\\.`));
+  await page.$eval('#stats-rating-h', (e) => e.scrollIntoView());
+  await page.screenshot({ path: screenshotPath('stats-rating-desktop.png') });
 
   // The title: a level for you, within the band the server says.
   await page.goto(`${server.url}/`);

@@ -109,11 +109,13 @@ function showCharts(s) {
 
 /** A line of the rating at the end of each day it changed, with a band
  * of one deviation either side. */
-function lineChart(points) {
+function lineChart(days) {
+  // One day is drawn as a level line across the chart.
+  const points = days.length === 1 ? [days[0], days[0]] : days;
   const w = 100, h = 100, pad = 6;
   const lows = points.map((p) => p.rating - p.deviation), highs = points.map((p) => p.rating + p.deviation);
   const lo = Math.min(...lows), hi = Math.max(...highs, lo + 1);
-  const x = (i) => (points.length === 1 ? w / 2 : (i * w) / (points.length - 1));
+  const x = (i) => (i * w) / (points.length - 1);
   const y = (v) => pad + ((hi - v) / (hi - lo)) * (h - 2 * pad);
   const line = points.map((p, i) => `${i ? 'L' : 'M'}${x(i).toFixed(2)} ${y(p.rating).toFixed(2)}`).join(' ');
   const band = [...points.map((p, i) => `${i ? 'L' : 'M'}${x(i).toFixed(2)} ${y(p.rating + p.deviation).toFixed(2)}`),
@@ -124,8 +126,8 @@ function lineChart(points) {
     'aria-label': `Rating from ${points[0].rating} on ${points[0].day} to ${last.rating} on ${last.day}`,
   },
   svgEl('path', { class: 'stats-band', d: band }),
-  svgEl('path', { class: 'stats-rating', d: line, 'data-points': points.length }));
-  svg.append(svgEl('title', {}, points.map((p) => `${p.day}: ${p.rating} ± ${p.deviation}`).join('\n')));
+  svgEl('path', { class: 'stats-rating', d: line, 'data-points': days.length }));
+  svg.append(svgEl('title', {}, days.map((p) => `${p.day}: ${p.rating} ± ${p.deviation}`).join('\n')));
   return el('figure', { class: 'stats-figure' },
     el('div', { class: 'stats-plot' }, el('span', { class: 'stats-max small muted', text: String(Math.round(hi)) }), svg),
     el('figcaption', { class: 'stats-dates small muted' }, el('span', { text: points[0].day }), el('span', { text: last.day })));
