@@ -2,7 +2,9 @@
  * in three steps, each a read outside any transaction and then one short
  * write transaction:
  *   1. levels without a rating get their prior (rating_rules.h),
- *      SEED_BATCH levels a transaction;
+ *      SEED_BATCH levels a transaction; so do levels rated from no prior
+ *      whose upload check's solver gave its verdict since, while nobody
+ *      played them;
  *   2. the solutions past the cursor, up to BATCH: each counts its player
  *      once among the level's solvers, and the first solution of a game
  *      of the standard rule outside race rooms rates that game;
@@ -97,18 +99,25 @@ static int seed_one(const struct prior *p, int64_t now)
     return storage_ratings_seed(p->level, &r, p->name);
 }
 
-/* Step 1, one batch. Sets *more when the batch was full. */
-static int seed_levels(int64_t now, bool *more)
+/* Step 1, one batch: levels without a rating (`stale` false), or rated
+ * from no prior before their solver's verdict came (true). Sets *more
+ * when the batch was full. */
+static int seed_levels(int64_t now, bool stale, bool *more)
 {
     struct priors ps = {0};
-    int status = storage_ratings_unrated(SEED_BATCH, take_facts, &ps);
+    int status = stale ? storage_ratings_stale(SEED_BATCH, take_facts, &ps)
+                       : storage_ratings_unrated(SEED_BATCH, take_facts, &ps);
     if (status == STORAGE_STOP)
         status = STORAGE_ERROR;
     *more = ps.n == SEED_BATCH;
     if (status == STORAGE_OK && ps.n > 0) {
         status = storage_begin();
-        for (size_t i = 0; status == STORAGE_OK && i < ps.n; i++)
-            status = seed_one(&ps.p[i], now);
+        for (size_t i = 0; status == STORAGE_OK && i < ps.n; i++) {
+            struct storage_rating r = {.updated_at = now};
+            to_stored(&ps.p[i].g, &r);
+            status = stale ? storage_ratings_reseed(ps.p[i].level, &r, ps.p[i].name)
+                           : storage_ratings_seed(ps.p[i].level, &r, ps.p[i].name);
+        }
         status = storage_finish(status);
     }
     free(ps.p);
@@ -375,7 +384,10 @@ int ratings_pass(int64_t now, unsigned given_up_after)
     bool more = true;
     int status = STORAGE_OK;
     while (status == STORAGE_OK && more && !stopping())
-        status = seed_levels(now, &more);
+        status = seed_levels(now, false, &more);
+    more = true;
+    while (status == STORAGE_OK && more && !stopping())
+        status = seed_levels(now, true, &more);
     if (status == STORAGE_OK)
         status = storage_ratings_cursor(&cursor);
     more = true;

@@ -16,6 +16,10 @@ static const char SQL_UNRATED[] = FACTS_COLUMNS
     "FROM levels l WHERE NOT EXISTS (SELECT 1 FROM level_ratings r WHERE r.level_id = l.id) "
     "ORDER BY l.id LIMIT ?1";
 static const char SQL_FACTS[] = FACTS_COLUMNS "FROM levels l WHERE l.id = ?1";
+static const char SQL_STALE[] =
+    FACTS_COLUMNS "FROM levels l JOIN level_ratings r ON r.level_id = l.id "
+                  "WHERE r.prior = 'none' AND r.attempts = 0 AND l.solver_status <> 'none' "
+                  "ORDER BY l.id LIMIT ?1";
 
 static int read_facts(struct sql_stmt *st, void *fn, void *arg)
 {
@@ -34,6 +38,13 @@ int storage_ratings_unrated(uint32_t limit,
 {
     return storage_list_by_id(SQL_UNRATED, limit, read_facts, (void *)fn, arg,
                               "listing unrated levels");
+}
+
+int storage_ratings_stale(uint32_t limit, int (*fn)(void *arg, const struct storage_level_facts *f),
+                          void *arg)
+{
+    return storage_list_by_id(SQL_STALE, limit, read_facts, (void *)fn, arg,
+                              "listing levels the solver checked since they were rated");
 }
 
 int storage_ratings_level_facts(int64_t id,
@@ -59,6 +70,24 @@ int storage_ratings_seed(int64_t id, const struct storage_rating *r, const char 
     sql_bind_text(st, 5, prior);
     sql_bind_int64(st, 6, r->updated_at);
     return storage_exec_stmt(st, "giving a level its first rating");
+}
+
+static const char SQL_RESEED[] =
+    "UPDATE level_ratings SET rating_milli = ?2, deviation_milli = ?3, volatility_micro = ?4, "
+    "prior = ?5, updated_at = ?6 WHERE level_id = ?1 AND attempts = 0";
+
+int storage_ratings_reseed(int64_t id, const struct storage_rating *r, const char *prior)
+{
+    struct sql_stmt *st = storage_stmt(SQL_RESEED);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sql_bind_int64(st, 1, id);
+    sql_bind_int64(st, 2, r->rating_milli);
+    sql_bind_int64(st, 3, r->deviation_milli);
+    sql_bind_int64(st, 4, r->volatility_micro);
+    sql_bind_text(st, 5, prior);
+    sql_bind_int64(st, 6, r->updated_at);
+    return storage_exec_stmt(st, "giving a level its solver's prior");
 }
 
 static const char SQL_SOLUTIONS[] =

@@ -43,6 +43,15 @@ int storage_ratings_level_facts(int64_t id,
  * does nothing when it has one. */
 int storage_ratings_seed(int64_t id, const struct storage_rating *r, const char *prior);
 
+/* Calls fn(arg, facts) for up to `limit` levels rated from no prior
+ * ('none') and not played yet, whose upload check's solver has given its
+ * verdict since (it may come after the import), by id. */
+int storage_ratings_stale(uint32_t limit, int (*fn)(void *arg, const struct storage_level_facts *f),
+                          void *arg);
+
+/* Replaces the prior of level `id` while it has no rated attempt. */
+int storage_ratings_reseed(int64_t id, const struct storage_rating *r, const char *prior);
+
 /* A solution the rating pass reads: who solved what, in which game. */
 struct storage_rated_solution {
     int64_t id, user_id, level_id;

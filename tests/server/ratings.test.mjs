@@ -206,3 +206,29 @@ test('the next level is unsolved and within a band that widens', async () => {
     await server.stop();
   }
 });
+
+test('a level rated before its solver\'s verdict takes the solver\'s prior', async () => {
+  const server = await startServer({ args: ARGS });
+  try {
+    const [corridor, room] = await levelIds(server.client());
+    const anyone = server.client();
+    const before = byId(await until('every level rated', async () => {
+      const l = await library(anyone);
+      return l.levels.every((x) => x.difficulty !== null) && l;
+    }));
+    // The verdict of an upload's check arrives after the import: the
+    // solver solved the room in 60 pushes (2 boxes).
+    sqlite(server.db, `UPDATE levels SET solver_status = 'solvable', solver_moves = 200, solver_pushes = 60 WHERE id = ${room}`);
+    const after = byId(await until('the new prior', async () => {
+      const l = byId(await library(anyone));
+      return l[room].difficulty.rating !== before[room].difficulty.rating && { levels: Object.values(l) };
+    }));
+    assert.equal(after[room].difficulty.rating, 1000 + 4 * (60 + 4 * 2), 'the prior of 60 pushes and 2 boxes');
+    assert.equal(after[room].difficulty.deviation, 250);
+    assert.equal(sqlite(server.db, `SELECT prior FROM level_ratings WHERE level_id = ${room}`), 'solver');
+    assert.equal(after[corridor].difficulty.rating, before[corridor].difficulty.rating, 'the others keep theirs');
+    await stopCleanly(server);
+  } finally {
+    await server.stop();
+  }
+});
