@@ -87,6 +87,9 @@ test('a quick solve is the player\'s win, a game given up the level\'s', async (
     // Each game is rated once, however many passes go by.
     const rated = sqlite(server.db, 'SELECT count(*) FROM rated_games');
     assert.equal(rated, '2');
+    const metrics = await server.client().get('/metrics');
+    assert.match(metrics.text, /^sokod_rated_attempts_total 2$/m, 'the metrics count both attempts');
+    assert.match(metrics.text, /^sokod_rating_write_seconds_total \d+\.\d{6}$/m);
 
     // The statistics carry the rating and its history.
     r = await solver.get('/api/v1/account/stats');
