@@ -33,8 +33,9 @@ enum { SOKO_UP = 0, SOKO_RIGHT = 1, SOKO_DOWN = 2, SOKO_LEFT = 3 };
 
 /* Rules a game can be played under. */
 enum {
-    SOKO_RULE_STANDARD = 0, /* a push moves one box; a box in front of it blocks */
-    SOKO_RULE_MULTIPUSH = 1 /* a push moves the whole line of boxes in front of the player */
+    SOKO_RULE_STANDARD = 0,  /* a push moves one box; a box in front of it blocks */
+    SOKO_RULE_MULTIPUSH = 1, /* a push moves the whole line of boxes in front of the player */
+    SOKO_RULE_REVERSE = 2    /* from the boxes on goals, the player pulls them back to the start */
 };
 
 /* A piece of a caller's text: `len` bytes from offset `off`. */

@@ -42,19 +42,21 @@ static void enter(uint8_t *work, uint32_t c, bool has_back, unsigned back)
     work[c] = (uint8_t)((work[c] & OPEN) | (has_back ? HAS_BACK | (back << BACK_SHIFT) : 0u));
 }
 
-SOKO_EXPORT("soko_deadlock_dead_squares")
-int32_t soko_deadlock_dead_squares(const soko_level *lvl, uint8_t *dead)
+/* Marks the squares from which no box reaches a square flagged `target`:
+ * by pushes, or by pulls when `pulls` is set. */
+static int32_t mark_dead(const soko_level *lvl, uint8_t *dead, uint8_t target, bool pulls)
 {
     uint32_t w = lvl->width, h = lvl->height, n = w * h;
     const uint8_t *cell = lvl->cell;
     for (uint32_t c = 0; c < n; c++)
         dead[c] = is_floor(cell, c) ? OPEN : 0;
 
-    /* Pull boxes back from every goal: a box on y comes from x = y - d when
+    /* Go back from every target: a box on y comes from x = y - d when
      * the player could have pushed it from x - d, that is when x and x - d
-     * are floor. Boxes are ignored: they can all move out of the way. */
+     * are floor; or, by a pull, when x and y + d (where the pulling player
+     * ends) are floor. Boxes are ignored: they can all move out of the way. */
     for (uint32_t g = 0; g < n; g++) {
-        if (!(cell[g] & SOKO_GOAL) || !(dead[g] & OPEN))
+        if (!(cell[g] & target) || !(dead[g] & OPEN))
             continue;
         dead[g] &= (uint8_t)~OPEN;
         enter(dead, g, false, 0);
@@ -69,8 +71,9 @@ int32_t soko_deadlock_dead_squares(const soko_level *lvl, uint8_t *dead)
             }
             dead[c]++;
             uint32_t x = neighbour(w, h, c, d ^ 2u);
-            if (!is_floor(cell, x) || !(dead[x] & OPEN) ||
-                !is_floor(cell, neighbour(w, h, x, d ^ 2u)))
+            uint32_t player = pulls ? neighbour(w, h, c, d) : x;
+            if (!is_floor(cell, x) || !(dead[x] & OPEN) || player == SOKO_NO_CELL ||
+                !is_floor(cell, pulls ? player : neighbour(w, h, x, d ^ 2u)))
                 continue;
             dead[x] &= (uint8_t)~OPEN;
             enter(dead, x, true, d);
@@ -84,6 +87,18 @@ int32_t soko_deadlock_dead_squares(const soko_level *lvl, uint8_t *dead)
         count += dead[c];
     }
     return count;
+}
+
+SOKO_EXPORT("soko_deadlock_dead_squares")
+int32_t soko_deadlock_dead_squares(const soko_level *lvl, uint8_t *dead)
+{
+    return mark_dead(lvl, dead, SOKO_GOAL, false);
+}
+
+SOKO_EXPORT("soko_deadlock_pull_dead_squares")
+int32_t soko_deadlock_pull_dead_squares(const soko_level *lvl, uint8_t *dead)
+{
+    return mark_dead(lvl, dead, SOKO_BOX, true);
 }
 
 /* True when the square stops a box moving onto it for good: a wall, the

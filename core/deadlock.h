@@ -10,6 +10,11 @@
  * Walls and the outside are not counted as dead. Cannot fail. */
 int32_t soko_deadlock_dead_squares(const soko_level *lvl, uint8_t *dead);
 
+/* The same for a reverse game: floor squares from which a box can never be
+ * pulled to any of the level's box squares (its start), whatever the other
+ * boxes do. Same marks and count as soko_deadlock_dead_squares. */
+int32_t soko_deadlock_pull_dead_squares(const soko_level *lvl, uint8_t *dead);
+
 /* Marks the boxes that are frozen off a goal in the current position: boxes
  * that can move neither horizontally nor vertically (held by walls, by dead
  * squares on both sides, or by other frozen boxes) and do not stand on a

@@ -93,6 +93,18 @@ uint32_t soko_game_boxes_on_goal(const soko_game *g)
     return g->boxes_on_goal;
 }
 
+SOKO_EXPORT("soko_game_boxes_on_start")
+uint32_t soko_game_boxes_on_start(const soko_game *g)
+{
+    return g->boxes_on_start;
+}
+
+SOKO_EXPORT("soko_game_start")
+uint32_t soko_game_start(const soko_game *g)
+{
+    return g->start;
+}
+
 SOKO_EXPORT("soko_game_cursor")
 uint32_t soko_game_cursor(const soko_game *g)
 {

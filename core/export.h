@@ -19,6 +19,8 @@ uint32_t soko_game_player(const soko_game *g);
 uint32_t soko_game_moves(const soko_game *g);
 uint32_t soko_game_pushes(const soko_game *g);
 uint32_t soko_game_boxes_on_goal(const soko_game *g);
+uint32_t soko_game_boxes_on_start(const soko_game *g);
+uint32_t soko_game_start(const soko_game *g);
 uint32_t soko_game_cursor(const soko_game *g);
 uint32_t soko_game_history_len(const soko_game *g);
 uint32_t soko_game_hash_lo(const soko_game *g);

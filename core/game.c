@@ -1,7 +1,10 @@
-/* A game: the rules of a step (standard and multi-push), undo, redo and
- * restart over a history log the caller owns, with incremental counts and a
- * Zobrist hash. */
+/* A game: the rules of a step (standard, multi-push and reverse), undo,
+ * redo and restart over a history log the caller owns, with incremental
+ * counts and a Zobrist hash. */
 #include "game.h"
+#include "reverse.h"
+
+_Static_assert(SOKO_STEP_PULL == 4u, "SOKO_STEP_PULL must equal SOKO_LURD_PUSH");
 
 /* Squares a player can never stand on and a box can never be pushed onto. */
 #define BLOCKS_PLAYER (SOKO_WALL | SOKO_OUTSIDE)
@@ -12,9 +15,10 @@
 
 /* What a step in one direction would do from the current position. */
 typedef struct step_plan {
-    soko_cell to;     /* the player's new square */
-    soko_cell box_to; /* where the far end of the pushed line lands */
-    unsigned pushed;  /* boxes moved, 0 for a plain move */
+    soko_cell to;       /* the player's new square */
+    soko_cell box_from; /* the square the moved box leaves (a line's near end) */
+    soko_cell box_to;   /* where the far end of the pushed line lands */
+    unsigned pushed;    /* boxes moved, 0 for a plain move */
 } step_plan;
 
 static soko_cell neighbour(const soko_game *g, soko_cell c, int d)
@@ -40,15 +44,36 @@ static bool blocked(const soko_game *g, soko_cell c, uint8_t mask)
     return c == SOKO_NO_CELL || (g->cell[c] & mask) != 0;
 }
 
-/* Works out a step under the game's rule without changing anything. */
-static int plan_step(const soko_game *g, int d, step_plan *plan)
+/* Works out a step of a reverse game: a box ahead blocks the player, and a
+ * pull brings the box behind the player onto the square it leaves. */
+static int plan_reverse(const soko_game *g, int d, bool pull, step_plan *plan)
+{
+    if ((g->cell[plan->to] & SOKO_BOX) != 0)
+        return SOKO_E_BLOCKED;
+    if (!pull)
+        return SOKO_MOVED;
+    soko_cell behind = neighbour(g, g->player, d ^ 2);
+    if (behind == SOKO_NO_CELL || (g->cell[behind] & SOKO_BOX) == 0)
+        return SOKO_E_BLOCKED;
+    plan->box_from = behind;
+    plan->box_to = g->player;
+    plan->pushed = 1;
+    return SOKO_PUSHED;
+}
+
+/* Works out a step under the game's rule without changing anything; `pull`
+ * matters in a reverse game only. */
+static int plan_step(const soko_game *g, int d, bool pull, step_plan *plan)
 {
     soko_cell to = neighbour(g, g->player, d);
     if (blocked(g, to, BLOCKS_PLAYER))
         return SOKO_E_WALL;
     plan->to = to;
+    plan->box_from = SOKO_NO_CELL;
     plan->box_to = SOKO_NO_CELL;
     plan->pushed = 0;
+    if (g->rule == SOKO_RULE_REVERSE)
+        return plan_reverse(g, d, pull, plan);
     if ((g->cell[to] & SOKO_BOX) == 0)
         return SOKO_MOVED;
     soko_cell beyond = neighbour(g, to, d);
@@ -61,6 +86,7 @@ static int plan_step(const soko_game *g, int d, step_plan *plan)
     }
     if (blocked(g, beyond, BLOCKS_BOX) || pushed > MAX_PUSHED)
         return SOKO_E_BLOCKED;
+    plan->box_from = to;
     plan->box_to = beyond;
     plan->pushed = pushed;
     return SOKO_PUSHED;
@@ -72,6 +98,8 @@ static void remove_box(soko_game *g, soko_cell c)
     g->hash ^= soko_zobrist(c, 0);
     if (g->cell[c] & SOKO_GOAL)
         g->boxes_on_goal--;
+    if (g->level->cell[c] & SOKO_BOX)
+        g->boxes_on_start--;
 }
 
 static void add_box(soko_game *g, soko_cell c)
@@ -80,6 +108,8 @@ static void add_box(soko_game *g, soko_cell c)
     g->hash ^= soko_zobrist(c, 0);
     if (g->cell[c] & SOKO_GOAL)
         g->boxes_on_goal++;
+    if (g->level->cell[c] & SOKO_BOX)
+        g->boxes_on_start++;
 }
 
 static void move_player(soko_game *g, soko_cell to)
@@ -93,7 +123,7 @@ static void move_player(soko_game *g, soko_cell to)
 static void apply_plan(soko_game *g, const step_plan *plan)
 {
     if (plan->pushed > 0) {
-        remove_box(g, plan->to);
+        remove_box(g, plan->box_from);
         add_box(g, plan->box_to);
         g->pushes++;
     }
@@ -101,22 +131,34 @@ static void apply_plan(soko_game *g, const step_plan *plan)
     g->moves++;
 }
 
-/* Puts boxes, player, counts and hash back to the level's start. */
+/* Puts boxes, player, counts and hash back to the game's start: the
+ * level's start, or for a reverse game a box on every goal and the player
+ * on its start square. */
 static void reset_position(soko_game *g)
 {
     const soko_level *lvl = g->level;
     uint32_t n = (uint32_t)lvl->width * lvl->height;
     __builtin_memcpy(g->cell, lvl->cell, n);
-    g->player = lvl->player;
+    if (g->rule == SOKO_RULE_REVERSE) {
+        for (uint32_t c = 0; c < n; c++) {
+            g->cell[c] &= (uint8_t)~SOKO_BOX;
+            if (g->cell[c] & SOKO_GOAL)
+                g->cell[c] |= SOKO_BOX;
+        }
+    }
+    g->player = g->start;
     g->moves = 0;
     g->pushes = 0;
     g->boxes_on_goal = 0;
-    g->hash = soko_zobrist(lvl->player, 1);
+    g->boxes_on_start = 0;
+    g->hash = soko_zobrist(g->player, 1);
     for (uint32_t c = 0; c < n; c++) {
         if (g->cell[c] & SOKO_BOX) {
             g->hash ^= soko_zobrist((soko_cell)c, 0);
             if (g->cell[c] & SOKO_GOAL)
                 g->boxes_on_goal++;
+            if (lvl->cell[c] & SOKO_BOX)
+                g->boxes_on_start++;
         }
     }
 }
@@ -130,7 +172,8 @@ static int replay_entry(soko_game *g, soko_entry_t e)
         return SOKO_OK;
     }
     step_plan plan;
-    if (plan_step(g, SOKO_ENTRY_DIR(e), &plan) < 0 || plan.pushed != SOKO_ENTRY_PUSHED(e))
+    if (plan_step(g, SOKO_ENTRY_DIR(e), SOKO_ENTRY_PUSHED(e) > 0, &plan) < 0 ||
+        plan.pushed != SOKO_ENTRY_PUSHED(e))
         return SOKO_E_RANGE;
     apply_plan(g, &plan);
     return SOKO_OK;
@@ -152,19 +195,23 @@ void soko_game_init(soko_game *g, const soko_level *lvl, int rule, soko_entry_t 
 {
     __builtin_memset(g, 0, sizeof *g);
     g->level = lvl;
-    g->rule = rule == SOKO_RULE_MULTIPUSH ? SOKO_RULE_MULTIPUSH : SOKO_RULE_STANDARD;
+    g->rule = rule == SOKO_RULE_MULTIPUSH || rule == SOKO_RULE_REVERSE ? (uint8_t)rule
+                                                                       : SOKO_RULE_STANDARD;
+    g->start = g->rule == SOKO_RULE_REVERSE ? soko_reverse_default_start(lvl) : lvl->player;
+    if (g->rule == SOKO_RULE_REVERSE)
+        soko_reverse_home_region(lvl, g->home);
     g->history = history;
     g->history_cap = history != NULL ? cap : 0;
     reset_position(g);
 }
 
-SOKO_EXPORT("soko_game_step")
-int soko_game_step(soko_game *g, int d)
+/* Plans, records and applies one step. */
+static int take_step(soko_game *g, int d, bool pull)
 {
     if (d < SOKO_UP || d > SOKO_LEFT)
         return SOKO_E_RANGE;
     step_plan plan;
-    int result = plan_step(g, d, &plan);
+    int result = plan_step(g, d, pull, &plan);
     if (result < 0)
         return result;
     int rc = record(g, (soko_entry_t)((plan.pushed << 2) | (unsigned)d));
@@ -174,12 +221,65 @@ int soko_game_step(soko_game *g, int d)
     return result;
 }
 
+SOKO_EXPORT("soko_game_step")
+int soko_game_step(soko_game *g, int d)
+{
+    return take_step(g, d, false);
+}
+
+SOKO_EXPORT("soko_game_pull")
+int soko_game_pull(soko_game *g, int d)
+{
+    if (g->rule != SOKO_RULE_REVERSE)
+        return SOKO_E_RANGE;
+    return take_step(g, d, true);
+}
+
+SOKO_EXPORT("soko_game_play")
+int soko_game_play(soko_game *g, unsigned step)
+{
+    if (step > (SOKO_STEP_PULL | 3u))
+        return SOKO_E_RANGE;
+    bool pull = g->rule == SOKO_RULE_REVERSE && (step & SOKO_STEP_PULL) != 0;
+    return take_step(g, (int)(step & 3u), pull);
+}
+
+SOKO_EXPORT("soko_game_set_start")
+int soko_game_set_start(soko_game *g, soko_cell c)
+{
+    if (g->rule != SOKO_RULE_REVERSE || g->history_len != 0 ||
+        !soko_reverse_start_allowed(g->level, c))
+        return SOKO_E_RANGE;
+    g->start = c;
+    reset_position(g);
+    return SOKO_OK;
+}
+
+/* Takes back a pull: the player returns against the step's direction and
+ * the box on the square it returns to goes back one more square. */
+static int unapply_pull(soko_game *g, int d)
+{
+    soko_cell from = neighbour(g, g->player, d ^ 2);
+    soko_cell back = neighbour(g, from, d ^ 2);
+    if (from == SOKO_NO_CELL || back == SOKO_NO_CELL || (g->cell[from] & SOKO_BOX) == 0 ||
+        (g->cell[back] & BLOCKS_BOX) != 0)
+        return SOKO_E_RANGE;
+    remove_box(g, from);
+    add_box(g, back);
+    g->pushes--;
+    move_player(g, from);
+    g->moves--;
+    return SOKO_OK;
+}
+
 /* Takes back one step: the player returns against the step's direction and
  * the far end of the pushed line comes back to the player's square. */
 static int unapply_step(soko_game *g, soko_entry_t e)
 {
     int d = SOKO_ENTRY_DIR(e);
     unsigned pushed = SOKO_ENTRY_PUSHED(e);
+    if (g->rule == SOKO_RULE_REVERSE && pushed > 0)
+        return pushed == 1 ? unapply_pull(g, d) : SOKO_E_RANGE;
     soko_cell from = neighbour(g, g->player, d ^ 2);
     soko_cell last = g->player;
     for (unsigned i = 0; i < pushed && last != SOKO_NO_CELL; i++)
@@ -256,6 +356,9 @@ int soko_game_restart(soko_game *g)
 SOKO_EXPORT("soko_game_solved")
 bool soko_game_solved(const soko_game *g)
 {
+    if (g->rule == SOKO_RULE_REVERSE)
+        return g->boxes_on_start == g->level->boxes &&
+               ((g->home[g->player / 8] >> (g->player % 8)) & 1u) != 0;
     return g->boxes_on_goal == g->level->boxes;
 }
 

@@ -11,7 +11,8 @@
 #include "level.h"
 
 /* One history entry: bits 0-1 the direction, bits 2-14 the number of boxes
- * the step pushed (0 for a plain move), or SOKO_ENTRY_RESTART. core.js reads
+ * the step pushed (0 for a plain move; 1 for a pull in a reverse game), or
+ * SOKO_ENTRY_RESTART. core.js reads
  * entries out of wasm memory with these values (a test compares them). */
 typedef uint16_t soko_entry_t;
 #define SOKO_ENTRY_RESTART ((soko_entry_t)0xFFFF)
@@ -26,10 +27,23 @@ typedef uint16_t soko_entry_t;
  * sokod keeps only a window of it raw (server/game_play.c). */
 #define SOKO_MAX_HISTORY (1u << 22)
 
+/* A step as the notation reads it: a direction, with this bit set for an
+ * upper-case letter (the same value as SOKO_LURD_PUSH). In a reverse game
+ * it asks for a pull; the forward rules let the board decide. */
+#define SOKO_STEP_PULL 4u
+
+/* A reverse game (SOKO_RULE_REVERSE) starts from the level's end: a box on
+ * every goal, the player on its start square (see soko_game_set_start). A
+ * step moves the player; a pull moves the player and brings along the box
+ * that stood behind it. Its end is the level's start: the boxes on the
+ * level's box squares and the player able to walk to the level's player
+ * square (core/reverse.c turns such a line into a forward solution). */
 typedef struct soko_game {
     const soko_level *level; /* must outlive the game */
-    uint8_t rule;            /* SOKO_RULE_STANDARD or SOKO_RULE_MULTIPUSH */
+    uint8_t rule;            /* SOKO_RULE_STANDARD, SOKO_RULE_MULTIPUSH or SOKO_RULE_REVERSE */
     soko_cell player;
+    soko_cell start;         /* the player's square at the start and after a restart */
+    uint16_t boxes_on_start; /* boxes on the level's box squares (a reverse game's targets) */
     uint16_t boxes_on_goal;
     uint32_t moves;
     uint32_t pushes;
@@ -39,6 +53,9 @@ typedef struct soko_game {
     uint32_t history_len;
     uint32_t cursor;
     uint8_t cell[SOKO_MAX_CELLS]; /* the level's flags, with SOKO_BOX where boxes are now */
+    /* A reverse game's end squares: soko_reverse_home_region of its level,
+     * so that the end test after each step costs no search. */
+    uint8_t home[SOKO_MAX_CELLS / 8];
 } soko_game;
 
 /* What a step did (a non-negative result of soko_game_step). */
@@ -49,12 +66,34 @@ enum { SOKO_MOVED = 0, SOKO_PUSHED = 1 };
 void soko_game_init(soko_game *g, const soko_level *lvl, int rule, soko_entry_t *history,
                     uint32_t cap);
 
-/* The player takes one step in direction d (SOKO_UP ...). Returns SOKO_MOVED
+/* The player takes one step in direction d (SOKO_UP ...). In a reverse game
+ * the step never pulls, and a box in front of the player blocks it. Returns SOKO_MOVED
  * or SOKO_PUSHED; or SOKO_E_WALL, SOKO_E_BLOCKED (the box cannot move),
  * SOKO_E_RANGE (d is not a direction) or SOKO_E_FULL (the history buffer is
  * full; a step the rules refuse reports that first), and then nothing
  * changes. Steps are allowed after the level is solved. */
 int soko_game_step(soko_game *g, int d);
+
+/* In a reverse game, the player steps in direction d and pulls the box
+ * that stands behind it (on the side opposite d) onto the square it left.
+ * Returns SOKO_PUSHED; SOKO_E_WALL (a wall ahead), SOKO_E_BLOCKED (a box
+ * ahead, or no box behind to pull), SOKO_E_RANGE (d is not a direction, or
+ * the game is not a reverse one) or SOKO_E_FULL, and then nothing changes. */
+int soko_game_pull(soko_game *g, int d);
+
+/* One step as the notation reads it: direction step & 3, and a pull when
+ * SOKO_STEP_PULL is set in a reverse game (the forward rules ignore the
+ * bit). Returns what soko_game_step or soko_game_pull returns, or
+ * SOKO_E_RANGE for a value beyond SOKO_STEP_PULL | 3. */
+int soko_game_play(soko_game *g, unsigned step);
+
+/* Sets a reverse game's start square: where the player stands before the
+ * first step and after each restart. Allowed on a game with an empty
+ * history only, on a square for the player of the level (inside its walls)
+ * that holds no goal, since every goal holds a box at the start. Returns
+ * SOKO_OK (the position is the new start), or SOKO_E_RANGE changing
+ * nothing. A reverse game starts on soko_reverse_default_start's square. */
+int soko_game_set_start(soko_game *g, soko_cell c);
 
 /* Takes back the last applied entry (a step or a restart). Returns SOKO_OK,
  * SOKO_E_NOTHING when there is nothing to undo, or SOKO_E_RANGE (changing
@@ -74,7 +113,10 @@ int soko_game_redo(soko_game *g);
  * full. */
 int soko_game_restart(soko_game *g);
 
-/* True when every box stands on a goal. */
+/* True when every box stands on a goal; in a reverse game, when every box
+ * stands on the level's box squares and the player can walk to the level's
+ * player square (looked up in the region worked out when the game
+ * started). */
 bool soko_game_solved(const soko_game *g);
 
 /* Number of entries that redo can apply. */

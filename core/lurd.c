@@ -159,7 +159,7 @@ SOKO_EXPORT("soko_lurd_play")
 int soko_lurd_play(soko_game *g, const uint8_t *steps, uint32_t n, uint32_t *failed)
 {
     for (uint32_t i = 0; i < n; i++) {
-        int rc = steps[i] > (SOKO_LURD_PUSH | 3u) ? SOKO_E_RANGE : soko_game_step(g, steps[i] & 3);
+        int rc = soko_game_play(g, steps[i]);
         if (rc < 0) {
             *failed = i;
             return rc;

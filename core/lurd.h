@@ -17,7 +17,8 @@ int32_t soko_lurd_decode(const char *text, uint32_t len, uint32_t first_line, ui
                          uint32_t cap, soko_error *err);
 
 /* Plays decoded steps on g. The case of a letter is not checked against
- * what the step does: the board decides whether a step pushes. Returns
+ * what the step does: the board decides whether a step pushes; in a
+ * reverse game an upper-case letter pulls and a lower-case one only moves. Returns
  * SOKO_OK with *failed = n when every step was played; otherwise stops before
  * the refused step, sets *failed to its index (0-based) and returns its error
  * code (SOKO_E_WALL, SOKO_E_BLOCKED, SOKO_E_FULL, or SOKO_E_RANGE for a

@@ -9,6 +9,7 @@
 #include "lurd.h"
 #include "path.h"
 #include "deadlock.h"
+#include "reverse.h"
 #include "pack.h"
 
 #endif

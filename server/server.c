@@ -39,6 +39,7 @@
 #include <signal.h>
 #include <sodium.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Password hashing threads: each hash takes ~64 MiB, so keep them few. */
@@ -156,6 +157,16 @@ static int open_database(const struct config *cfg)
     return 0;
 }
 
+/* The NOTIFY queue's bound in millionths: --notify-queue-percent, or for
+ * tests SOKOD_TEST_NOTIFY_QUEUE_PPM (a queue that fills in seconds). */
+static int64_t notify_queue_max_ppm(const struct config *cfg)
+{
+    const char *test = getenv("SOKOD_TEST_NOTIFY_QUEUE_PPM");
+    if (test != NULL && *test != '\0')
+        return strtoll(test, NULL, 10);
+    return (int64_t)cfg->notify_queue_percent * 10000;
+}
+
 int server_start(const struct config *cfg, unsigned *port)
 {
     heap_setup();
@@ -222,7 +233,8 @@ int server_start(const struct config *cfg, unsigned *port)
     running.threads = true;
     if (worker_start(pools) != 0 || storage_checkpointer_start() != STORAGE_OK ||
         commit_start() != 0 ||
-        live_nodes_start(live_heartbeat_ms(cfg->heartbeat, cfg->timeout)) != 0 ||
+        live_nodes_start(live_heartbeat_ms(cfg->heartbeat, cfg->timeout),
+                         notify_queue_max_ppm(cfg)) != 0 ||
         events_start(live_heartbeat_ms(cfg->heartbeat, cfg->timeout),
                      (size_t)cfg->events_memory << 20) != 0) {
         fprintf(stderr, "sokod: cannot start worker threads\n");
@@ -232,7 +244,8 @@ int server_start(const struct config *cfg, unsigned *port)
     /* Uploads a killed server left halfway are checked again. */
     uploads_resume();
     struct sweeper_config sweep = {cfg->sweep_interval, cfg->guest_unplayed_ttl,
-                                   cfg->guest_idle_ttl};
+                                   cfg->guest_idle_ttl, (int64_t)cfg->guest_storage_mb << 20,
+                                   (int64_t)cfg->all_guests_storage_mb << 20};
     if (sweeper_start(&sweep) != 0) {
         fprintf(stderr, "sokod: cannot start the sweeper's thread\n");
         stop_running();
@@ -250,6 +263,7 @@ int server_start(const struct config *cfg, unsigned *port)
     access_log_start();
     running.access_log = true;
     routes_use(endpoints_table);
+    storage_test_conflicts();
     if (ops_setup(cfg) != 0) {
         stop_running();
         return -1;

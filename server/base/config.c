@@ -214,6 +214,16 @@ static const struct options_row options[] = {
     {"guest-storage-mb", "SOKOD_GUEST_STORAGE_MB", CONFIG_SERVE, "MIB",
      "what one guest may store in the database, in MiB (default 16)",
      NUMBER(guest_storage_mb, 1, 1048576)},
+    {"all-guests-storage-mb", "SOKOD_ALL_GUESTS_STORAGE_MB", CONFIG_SERVE, "MIB",
+     "what all guests together may store in the database, in MiB, counted every 10 seconds; "
+     "past it, guests store nothing more (403 quota_exceeded) until the sweep frees room, and "
+     "accounts go on; 0: no bound (default 4096)",
+     NUMBER(all_guests_storage_mb, 0, 16777216)},
+    {"notify-queue-percent", "SOKOD_NOTIFY_QUEUE_PERCENT", CONFIG_SERVE, "N",
+     "on PostgreSQL, how full the NOTIFY queue may grow behind a listener that does not read "
+     "before this node ends the other nodes' listening connections (each listens again and "
+     "catches up); looked at every heartbeat; 0: never (default 50)",
+     NUMBER(notify_queue_percent, 0, 100)},
     {"events-memory", "SOKOD_EVENTS_MEMORY", CONFIG_SERVE, "MIB",
      "memory for the live events kept for streams that reconnect, over all games, rooms and "
      "watched players, in MiB (default 64)",
@@ -396,6 +406,8 @@ int config_load(struct config *cfg, unsigned command, int argc, char **argv)
     cfg->cost_per_second = 1000;
     cfg->user_storage_mb = 256;
     cfg->guest_storage_mb = 16;
+    cfg->all_guests_storage_mb = 4096;
+    cfg->notify_queue_percent = 50;
     cfg->upload_steps = 1ull << 24;
     cfg->upload_solver_seconds = 300;
     cfg->daily_past_jobs = 4;

@@ -66,6 +66,8 @@ static atomic_int_fast64_t live_streams;
 static atomic_int_fast64_t commit_queued;
 static atomic_uint_fast64_t db_round_trips;
 static atomic_uint_fast64_t game_cache_bytes;
+static atomic_int_fast64_t guests_storage_bytes;
+static atomic_int_fast64_t notify_queue_ppm;
 static atomic_uint_fast64_t room_lists;
 static atomic_uint_fast64_t rated_attempts, rating_us;
 static atomic_uint_fast64_t db_errors[METRICS_DB_KINDS];
@@ -146,6 +148,16 @@ void metrics_live_streams(int delta)
 void metrics_game_cache_bytes(size_t bytes)
 {
     atomic_store_explicit(&game_cache_bytes, bytes, memory_order_relaxed);
+}
+
+void metrics_guests_storage_bytes(int64_t bytes)
+{
+    atomic_store_explicit(&guests_storage_bytes, bytes, memory_order_relaxed);
+}
+
+void metrics_notify_queue_ppm(int64_t ppm)
+{
+    atomic_store_explicit(&notify_queue_ppm, ppm, memory_order_relaxed);
 }
 
 void metrics_room_list_made(void)
@@ -294,6 +306,16 @@ void metrics_write(struct textbuf *b, metrics_row_name *name_row)
                 atomic_load_explicit(&live_streams, memory_order_relaxed));
     write_gauge(b, "sokod_game_cache_bytes", "Bytes of the games kept in memory between requests.",
                 (int64_t)load(&game_cache_bytes));
+    write_gauge(b, "sokod_guests_storage_bytes",
+                "Bytes all guests store, at the sweeper's last count (0 before it, or with no "
+                "--all-guests-storage-mb to count for).",
+                atomic_load_explicit(&guests_storage_bytes, memory_order_relaxed));
+    head(b, "sokod_notify_queue_usage", "gauge",
+         "How full PostgreSQL's NOTIFY queue was at the last heartbeat, 0 to 1 (0 on SQLite).");
+    char usage[64];
+    snprintf(usage, sizeof usage, "sokod_notify_queue_usage %.6f\n",
+             (double)atomic_load_explicit(&notify_queue_ppm, memory_order_relaxed) / 1e6);
+    textbuf_puts(b, usage);
     head(b, "sokod_room_lists_made_total", "counter",
          "Lists of rooms read from the database (each is then shared for up to a second).");
     textbuf_puts(b, "sokod_room_lists_made_total ");

@@ -55,6 +55,12 @@ void metrics_live_streams(int delta);
 /* Sets the bytes the game cache holds. */
 void metrics_game_cache_bytes(size_t bytes);
 
+/* What all guests store, in bytes, as the sweeper last counted. */
+void metrics_guests_storage_bytes(int64_t bytes);
+
+/* How full PostgreSQL's NOTIFY queue is, in millionths. */
+void metrics_notify_queue_ppm(int64_t ppm);
+
 /* Counts one making of the list of rooms (GET /rooms), read from the
  * database rather than given as made before. */
 void metrics_room_list_made(void);

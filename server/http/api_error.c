@@ -65,6 +65,7 @@ static const struct row rows[API_E_COUNT] = {
     [API_E_NOT_WATCHABLE] = {"not_watchable", 403},
     [API_E_RATE_LIMITED] = {"rate_limited", 429},
     [API_E_HINT_PENDING] = {"hint_pending", 429},
+    [API_E_REVERSE_GAME] = {"reverse_game", 422},
     [API_E_INTERNAL] = {"internal", 500},
     [API_E_NOT_IMPLEMENTED] = {"not_implemented", 501},
     [API_E_UNAVAILABLE] = {"unavailable", 503},

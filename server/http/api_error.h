@@ -61,6 +61,7 @@ enum api_error {
     API_E_NOT_WATCHABLE,      /* the player does not let others watch (or is a guest) */
     API_E_RATE_LIMITED, /* too many log-ins, sign-ups, rooms or race entries; see Retry-After */
     API_E_HINT_PENDING, /* a hint of the same game is being computed */
+    API_E_REVERSE_GAME, /* hints and box pushes are for forward games */
     API_E_INTERNAL,
     API_E_NOT_IMPLEMENTED, /* a transfer coding other than chunked */
     API_E_UNAVAILABLE,     /* the database is busy or the server is stopping */

@@ -48,14 +48,6 @@ json_t *admin_body(struct http_conn *c, struct audit_actor *who, const struct bo
     return body_parse(c, spec, result);
 }
 
-int admin_commit(int status)
-{
-    if (status == STORAGE_OK)
-        return storage_commit();
-    storage_rollback();
-    return status;
-}
-
 void admin_target(char *out, size_t cap, const char *kind, int64_t id)
 {
     snprintf(out, cap, "%s %lld", kind, (long long)id);

@@ -21,10 +21,6 @@ bool admin_require(struct http_conn *c, struct audit_actor *who, int *result);
 json_t *admin_body(struct http_conn *c, struct audit_actor *who, const struct body_field *spec,
                    int *result);
 
-/* Ends the caller's transaction: commits when status is STORAGE_OK, rolls
- * back otherwise. Returns the final STORAGE_* code. */
-int admin_commit(int status);
-
 /* A target name for the audit log: "collection 4". */
 void admin_target(char *out, size_t cap, const char *kind, int64_t id);
 

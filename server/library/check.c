@@ -279,8 +279,9 @@ static void replay(struct checker *k, const struct check_level *l, struct check_
     if (!soko_game_solved(k->game)) {
         s->result = CHECK_SOLUTION_UNSOLVED;
         snprintf(s->message, sizeof s->message,
-                 "ends unsolved after %u moves, %u pushes (%u of %u boxes on goals)", s->moves,
-                 s->pushes, k->game->boxes_on_goal, k->lvl->boxes);
+                 "ends unsolved after %u move%s, %u push%s (%u of %u boxes on goals)", s->moves,
+                 s->moves == 1 ? "" : "s", s->pushes, s->pushes == 1 ? "" : "es",
+                 k->game->boxes_on_goal, k->lvl->boxes);
         return;
     }
     s->result = CHECK_SOLUTION_SOLVED;

@@ -269,17 +269,25 @@ static int patch_store(const struct audit_actor *who, int64_t id, struct patch *
     char target[48], action[32];
     admin_target(target, sizeof target, kind, id);
     snprintf(action, sizeof action, "%s.update", kind);
-    int status = storage_begin();
-    if (status == STORAGE_OK)
-        status = p->collection ? storage_admin_collection_get(id, patch_collection, p)
-                               : storage_admin_level_get(id, patch_level, p);
-    if (status == STORAGE_OK)
-        status = p->collection
-                     ? storage_collection_update(id, p->text[0], p->text[1], p->text[2], p->hidden)
-                     : storage_level_update(id, p->text[0], p->text[1], p->text[2], p->hidden);
-    if (status == STORAGE_OK && json_object_size(p->details) > 0)
-        status = audit_record(who, action, target, json_incref(p->details));
-    return admin_commit(status);
+    int status;
+    unsigned runs = 0;
+    do {
+        /* The changes are noted afresh on each run. */
+        json_object_clear(p->details);
+        status = storage_begin();
+        if (status == STORAGE_OK)
+            status = p->collection ? storage_admin_collection_get(id, patch_collection, p)
+                                   : storage_admin_level_get(id, patch_level, p);
+        if (status == STORAGE_OK)
+            status =
+                p->collection
+                    ? storage_collection_update(id, p->text[0], p->text[1], p->text[2], p->hidden)
+                    : storage_level_update(id, p->text[0], p->text[1], p->text[2], p->hidden);
+        if (status == STORAGE_OK && json_object_size(p->details) > 0)
+            status = audit_record(who, action, target, json_incref(p->details));
+        status = storage_finish(status);
+    } while (storage_again(status, &runs));
+    return status;
 }
 
 /* Answers an update that reached the database: the item as it is now, or
@@ -335,17 +343,20 @@ static int set_deleted(struct http_conn *c, bool collection, bool deleted)
     char target[48];
     admin_target(target, sizeof target, collection ? "collection" : "level", c->param[0]);
     int64_t at = deleted ? clock_now() : 0;
-    int status = storage_begin();
-    if (status == STORAGE_OK)
-        status = collection ? storage_collection_set_deleted(c->param[0], at)
-                            : storage_level_set_deleted(c->param[0], at);
-    if (status == STORAGE_OK) {
-        char action[32];
-        snprintf(action, sizeof action, "%s.%s", collection ? "collection" : "level",
-                 deleted ? "delete" : "restore");
-        status = audit_record(&who, action, target, NULL);
-    }
-    status = admin_commit(status);
+    char action[32];
+    snprintf(action, sizeof action, "%s.%s", collection ? "collection" : "level",
+             deleted ? "delete" : "restore");
+    int status;
+    unsigned runs = 0;
+    do {
+        status = storage_begin();
+        if (status == STORAGE_OK)
+            status = collection ? storage_collection_set_deleted(c->param[0], at)
+                                : storage_level_set_deleted(c->param[0], at);
+        if (status == STORAGE_OK)
+            status = audit_record(&who, action, target, NULL);
+        status = storage_finish(status);
+    } while (storage_again(status, &runs));
     if (status == STORAGE_NOT_FOUND)
         return collection ? no_collection(c) : no_level(c);
     if (status != STORAGE_OK)
@@ -496,19 +507,28 @@ static int set_order(struct http_conn *c, bool levels)
     const char *problem = NULL;
     if (levels)
         admin_target(target, sizeof target, "collection", c->param[0]);
-    int status = storage_begin();
-    if (status == STORAGE_OK)
-        status = order_load(levels, c->param[0], &o);
-    if (status == STORAGE_OK) {
-        problem = reorder(&o, order, why, sizeof why);
-        status = problem != NULL ? STORAGE_STOP : STORAGE_OK;
-    }
-    if (status == STORAGE_OK)
-        status = order_store(levels, c->param[0], &o);
-    if (status == STORAGE_OK)
-        status = audit_record(&who, levels ? "collection.order" : "collections.order", target,
-                              json_pack("{s:O}", "order", order));
-    status = admin_commit(status);
+    int status;
+    unsigned runs = 0;
+    do {
+        /* The order is read afresh on each run. */
+        free(o.ids);
+        free(o.deleted);
+        memset(&o, 0, sizeof o);
+        problem = NULL;
+        status = storage_begin();
+        if (status == STORAGE_OK)
+            status = order_load(levels, c->param[0], &o);
+        if (status == STORAGE_OK) {
+            problem = reorder(&o, order, why, sizeof why);
+            status = problem != NULL ? STORAGE_STOP : STORAGE_OK;
+        }
+        if (status == STORAGE_OK)
+            status = order_store(levels, c->param[0], &o);
+        if (status == STORAGE_OK)
+            status = audit_record(&who, levels ? "collection.order" : "collections.order", target,
+                                  json_pack("{s:O}", "order", order));
+        status = storage_finish(status);
+    } while (storage_again(status, &runs));
     free(o.ids);
     free(o.deleted);
     json_decref(body);

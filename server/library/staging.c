@@ -123,34 +123,39 @@ enum staging_status staging_create(int64_t owner, const char *filename, enum che
     snprintf(u.filename, sizeof u.filename, "%s", filename);
     snprintf(u.format, sizeof u.format, "%s",
              format == CHECK_FORMAT_AUTO ? "auto" : check_format_name(format));
-    int64_t count = 0, arriving = 0;
     bool full = false;
-    int status = storage_begin();
-    /* The bounds hold across nodes: their creations take turns. */
-    if (status == STORAGE_OK)
-        status = storage_work_serialize(STORAGE_WORK_STAGING);
-    if (status == STORAGE_OK)
-        status = storage_staging_expire(u.created_at - STAGING_KEEP_SECONDS, NULL);
-    if (status == STORAGE_OK)
-        status = storage_staging_prune_imported(MAX_UPLOADS - 1);
-    /* A check that a stopped node left halfway goes back to "complete",
-     * where an admin's look at the upload runs it again (uploads_get). */
-    size_t unchecked = 0;
-    if (status == STORAGE_OK)
-        status = storage_staging_settle(u.created_at - CHECK_STALE_SECONDS, u.created_at, NULL, 0,
-                                        &unchecked);
-    if (status == STORAGE_OK)
-        status = storage_staging_load(&count, &arriving);
-    if (status == STORAGE_OK)
-        full = count >= MAX_UPLOADS ||
-               (uint64_t)arriving + size > (uint64_t)MAX_FILES_IN_FLIGHT * staging_max_upload();
-    if (status == STORAGE_OK && !full)
-        status = storage_staging_create(&u, id);
-    /* The first part goes in the same transaction: an upload whose
-     * creation was never answered (its node stopped) leaves nothing. */
-    if (status == STORAGE_OK && !full && n > 0)
-        status = storage_staging_append(*id, 0, bytes, n, u.created_at);
-    status = storage_finish(status);
+    int status;
+    unsigned runs = 0;
+    do {
+        int64_t count = 0, arriving = 0;
+        full = false;
+        status = storage_begin();
+        /* The bounds hold across nodes: their creations take turns. */
+        if (status == STORAGE_OK)
+            status = storage_work_serialize(STORAGE_WORK_STAGING);
+        if (status == STORAGE_OK)
+            status = storage_staging_expire(u.created_at - STAGING_KEEP_SECONDS, NULL);
+        if (status == STORAGE_OK)
+            status = storage_staging_prune_imported(MAX_UPLOADS - 1);
+        /* A check that a stopped node left halfway goes back to "complete",
+         * where an admin's look at the upload runs it again (uploads_get). */
+        size_t unchecked = 0;
+        if (status == STORAGE_OK)
+            status = storage_staging_settle(u.created_at - CHECK_STALE_SECONDS, u.created_at, NULL,
+                                            0, &unchecked);
+        if (status == STORAGE_OK)
+            status = storage_staging_load(&count, &arriving);
+        if (status == STORAGE_OK)
+            full = count >= MAX_UPLOADS ||
+                   (uint64_t)arriving + size > (uint64_t)MAX_FILES_IN_FLIGHT * staging_max_upload();
+        if (status == STORAGE_OK && !full)
+            status = storage_staging_create(&u, id);
+        /* The first part goes in the same transaction: an upload whose
+         * creation was never answered (its node stopped) leaves nothing. */
+        if (status == STORAGE_OK && !full && n > 0)
+            status = storage_staging_append(*id, 0, bytes, n, u.created_at);
+        status = storage_finish(status);
+    } while (storage_again(status, &runs));
     *complete = n == size;
     return status != STORAGE_OK ? STAGING_FAILED : full ? STAGING_FULL : STAGING_OK;
 }
@@ -162,10 +167,15 @@ size_t staging_settle(bool node_alone, int64_t *ids, size_t max)
      * was being checked by a process that is gone. */
     int64_t stale_before = node_alone ? INT64_MAX : now - CHECK_STALE_SECONDS;
     size_t n = 0;
-    int status = storage_begin();
-    if (status == STORAGE_OK)
-        status = storage_staging_settle(stale_before, now, ids, max, &n);
-    status = storage_finish(status);
+    int status;
+    unsigned runs = 0;
+    do {
+        n = 0;
+        status = storage_begin();
+        if (status == STORAGE_OK)
+            status = storage_staging_settle(stale_before, now, ids, max, &n);
+        status = storage_finish(status);
+    } while (storage_again(status, &runs));
     if (status != STORAGE_OK)
         return 0;
     return n;
@@ -174,16 +184,21 @@ size_t staging_settle(bool node_alone, int64_t *ids, size_t max)
 enum staging_status staging_append(int64_t id, size_t offset, const void *bytes, size_t n,
                                    size_t *received, bool *complete)
 {
-    int status = storage_begin();
-    int appended = STORAGE_ERROR;
-    struct storage_upload u = {0};
-    if (status == STORAGE_OK) {
-        appended = storage_staging_append(id, (int64_t)offset, bytes, n, clock_now());
-        status = appended == STORAGE_OK || appended == STORAGE_CONFLICT ? STORAGE_OK : appended;
-    }
-    if (status == STORAGE_OK)
-        status = storage_staging_get(id, 0, &u);
-    status = storage_finish(status);
+    int status, appended;
+    struct storage_upload u;
+    unsigned runs = 0;
+    do {
+        appended = STORAGE_ERROR;
+        memset(&u, 0, sizeof u);
+        status = storage_begin();
+        if (status == STORAGE_OK) {
+            appended = storage_staging_append(id, (int64_t)offset, bytes, n, clock_now());
+            status = appended == STORAGE_OK || appended == STORAGE_CONFLICT ? STORAGE_OK : appended;
+        }
+        if (status == STORAGE_OK)
+            status = storage_staging_get(id, 0, &u);
+        status = storage_finish(status);
+    } while (storage_again(status, &runs));
     if (status != STORAGE_OK)
         return from_storage(status, STAGING_FAILED);
     *received = (size_t)u.received;
@@ -196,10 +211,15 @@ enum staging_status staging_append(int64_t id, size_t offset, const void *bytes,
 /* Runs storage_staging_move in a transaction of its own. */
 static int move(int64_t id, const char *from, const char *to)
 {
-    int status = storage_begin();
-    if (status == STORAGE_OK)
-        status = storage_staging_move(id, from, to, clock_now());
-    return storage_finish(status);
+    int status;
+    unsigned runs = 0;
+    do {
+        status = storage_begin();
+        if (status == STORAGE_OK)
+            status = storage_staging_move(id, from, to, clock_now());
+        status = storage_finish(status);
+    } while (storage_again(status, &runs));
+    return status;
 }
 
 /* Reads the upload's bytes and checks them. NULL when the bytes cannot be
@@ -258,12 +278,16 @@ static void queue_levels(int64_t id, const struct check_report *r)
 enum staging_status staging_check(int64_t id)
 {
     struct storage_upload u;
-    int status = storage_begin();
-    if (status == STORAGE_OK)
-        status = storage_staging_move(id, "complete", "checking", clock_now());
-    if (status == STORAGE_OK)
-        status = storage_staging_get(id, 0, &u);
-    status = storage_finish(status);
+    int status;
+    unsigned runs = 0;
+    do {
+        status = storage_begin();
+        if (status == STORAGE_OK)
+            status = storage_staging_move(id, "complete", "checking", clock_now());
+        if (status == STORAGE_OK)
+            status = storage_staging_get(id, 0, &u);
+        status = storage_finish(status);
+    } while (storage_again(status, &runs));
     if (status != STORAGE_OK)
         return from_storage(status, STAGING_WRONG_STATE);
     /* Outside any transaction: the row says "checking", which no other node
@@ -278,9 +302,12 @@ enum staging_status staging_check(int64_t id)
         }
     }
     char *text = r != NULL ? report_text(r) : NULL;
-    status = text != NULL ? storage_begin() : STORAGE_ERROR;
-    if (status == STORAGE_OK)
-        status = storage_finish(storage_staging_checked(id, text, total, clock_now()));
+    runs = 0;
+    do {
+        status = text != NULL ? storage_begin() : STORAGE_ERROR;
+        if (status == STORAGE_OK)
+            status = storage_finish(storage_staging_checked(id, text, total, clock_now()));
+    } while (storage_again(status, &runs));
     free(text);
     if (status == STORAGE_OK && total > 0)
         queue_levels(id, r);
@@ -355,31 +382,42 @@ enum staging_status staging_import(int64_t id, const struct library_target *t,
     /* The report is made again from the bytes, on whichever node imports:
      * the same bytes give the same levels, and the library is looked up
      * again inside the transaction anyway. */
-    struct check_report *r = check_bytes(&u);
-    if (r == NULL) {
-        *storage = STORAGE_ERROR;
-        return STAGING_OK;
-    }
-    enum staging_status status = STAGING_OK;
-    *storage = storage_begin();
-    if (*storage == STORAGE_OK)
-        status = import_in_transaction(id, r, t, who, out, lib, storage);
-    if (status == STAGING_OK && *lib == LIBRARY_OK)
-        *storage = storage_commit();
-    else
-        storage_rollback();
-    if (status == STAGING_OK && *lib == LIBRARY_OK && *storage != STORAGE_OK)
+    enum staging_status status;
+    unsigned runs = 0;
+    do {
+        /* Made afresh on each run: the import notes its verdicts in it. */
+        struct check_report *r = check_bytes(&u);
+        if (r == NULL) {
+            *storage = STORAGE_ERROR;
+            return STAGING_OK;
+        }
+        status = STAGING_OK;
         *lib = LIBRARY_STORAGE;
-    check_report_free(r);
+        memset(out, 0, sizeof *out);
+        *storage = storage_begin();
+        if (*storage == STORAGE_OK)
+            status = import_in_transaction(id, r, t, who, out, lib, storage);
+        if (status == STAGING_OK && *lib == LIBRARY_OK)
+            *storage = storage_finish(STORAGE_OK);
+        else
+            storage_rollback();
+        if (status == STAGING_OK && *lib == LIBRARY_OK && *storage != STORAGE_OK)
+            *lib = LIBRARY_STORAGE;
+        check_report_free(r);
+    } while (status == STAGING_OK && storage_again(*storage, &runs));
     return status;
 }
 
 enum staging_status staging_discard(int64_t id)
 {
-    int status = storage_begin();
-    if (status == STORAGE_OK)
-        status = storage_staging_delete(id, clock_now() - CHECK_STALE_SECONDS);
-    status = storage_finish(status);
+    int status;
+    unsigned runs = 0;
+    do {
+        status = storage_begin();
+        if (status == STORAGE_OK)
+            status = storage_staging_delete(id, clock_now() - CHECK_STALE_SECONDS);
+        status = storage_finish(status);
+    } while (storage_again(status, &runs));
     if (status == STORAGE_OK) {
         pthread_mutex_lock(&lock);
         if (current_job != NULL && current_job->upload == id)
@@ -420,12 +458,17 @@ static json_t *upload_json(const struct storage_upload *u, const char *report, b
 json_t *staging_json(int64_t id, bool levels, enum staging_status *status)
 {
     struct storage_upload u = {0};
-    int rc = storage_begin();
-    if (rc == STORAGE_OK)
-        rc = storage_staging_touch(id, clock_now());
-    if (rc == STORAGE_OK)
-        rc = storage_staging_get(id, 1, &u);
-    rc = storage_finish(rc);
+    int rc;
+    unsigned runs = 0;
+    do {
+        storage_upload_clear(&u);
+        rc = storage_begin();
+        if (rc == STORAGE_OK)
+            rc = storage_staging_touch(id, clock_now());
+        if (rc == STORAGE_OK)
+            rc = storage_staging_get(id, 1, &u);
+        rc = storage_finish(rc);
+    } while (storage_again(rc, &runs));
     json_t *o = rc == STORAGE_OK ? upload_json(&u, u.report, levels) : NULL;
     storage_upload_clear(&u);
     *status = rc != STORAGE_OK ? from_storage(rc, STAGING_FAILED)
@@ -443,12 +486,17 @@ static int list_one(const struct storage_upload *u, void *arg)
 json_t *staging_list_json(void)
 {
     json_t *list = json_array();
-    int status = list != NULL ? storage_begin() : STORAGE_ERROR;
-    if (status == STORAGE_OK)
-        status = storage_staging_expire(clock_now() - STAGING_KEEP_SECONDS, NULL);
-    if (status == STORAGE_OK)
-        status = storage_staging_each(list_one, list);
-    status = storage_finish(status);
+    int status;
+    unsigned runs = 0;
+    do {
+        json_array_clear(list);
+        status = list != NULL ? storage_begin() : STORAGE_ERROR;
+        if (status == STORAGE_OK)
+            status = storage_staging_expire(clock_now() - STAGING_KEEP_SECONDS, NULL);
+        if (status == STORAGE_OK)
+            status = storage_staging_each(list_one, list);
+        status = storage_finish(status);
+    } while (storage_again(status, &runs));
     if (status != STORAGE_OK) {
         json_decref(list);
         return NULL;
@@ -489,15 +537,19 @@ static int record_solver(int64_t id, size_t index, const struct check_level *ver
 static void record_solver_alone(int64_t id, size_t index, const struct check_level *verdict,
                                 int64_t done, int64_t ms, bool keep)
 {
-    int64_t imported = 0;
-    int status = storage_begin();
-    if (status == STORAGE_OK)
-        status = record_solver(id, index, verdict, done, ms, &imported);
-    if (status == STORAGE_OK && keep && imported != 0 &&
-        verdict->solver != CHECK_SOLVER_OVER_BUDGET)
-        status = storage_level_set_solver(imported, check_solver_name(verdict->solver),
-                                          verdict->solver_moves, verdict->solver_pushes);
-    status = storage_finish(status);
+    int status;
+    unsigned runs = 0;
+    do {
+        int64_t imported = 0;
+        status = storage_begin();
+        if (status == STORAGE_OK)
+            status = record_solver(id, index, verdict, done, ms, &imported);
+        if (status == STORAGE_OK && keep && imported != 0 &&
+            verdict->solver != CHECK_SOLVER_OVER_BUDGET)
+            status = storage_level_set_solver(imported, check_solver_name(verdict->solver),
+                                              verdict->solver_moves, verdict->solver_pushes);
+        status = storage_finish(status);
+    } while (storage_again(status, &runs));
     if (status != STORAGE_OK && status != STORAGE_NOT_FOUND)
         fprintf(stderr, "sokod: could not record the solver's verdict on upload %lld\n",
                 (long long)id);

@@ -3,6 +3,7 @@
  * thread. */
 #include "live/nodes.h"
 
+#include "base/metrics.h"
 #include "live/entry_event.h"
 #include "live/events.h"
 #include "live/room_state.h"
@@ -47,9 +48,23 @@ static void tell_watchers(int64_t game, uint32_t seq)
     entry_event_free(m, n);
 }
 
+/* How many of the entries a topic showed are read again on a catch-up
+ * after lost notifications, to find a game that went back meanwhile. */
+#define RECHECKED_ENTRIES 8
+
 /* Publishes what topic "game:ID" lacks of the game's log, up to entry
- * `seq` at least (0: whatever the log holds). A topic too far behind ends
- * its streams: their clients come back and get a snapshot. */
+ * `seq` at least (0: whatever the log holds, after notifications were
+ * lost). A topic too far behind ends its streams: their clients come back
+ * and get a snapshot.
+ *
+ * An entry the topic showed already may be in the log with other contents:
+ * the game went back, entries lost with a failed database and their seqs
+ * taken again. So the log is read from the entry notified when the topic
+ * stands at it or past it (or from the last few it showed, after lost
+ * notifications), and compared with what the topic keeps: from the first
+ * entry that differs, or past the log's end, the topic goes back
+ * (events_rewind_topic ends its streams) and publishes the log's entries
+ * from there. */
 static void catch_up_game(int64_t game, uint32_t seq)
 {
     char topic[EVENTS_TOPIC_MAX];
@@ -57,31 +72,39 @@ static void catch_up_game(int64_t game, uint32_t seq)
     if (!events_wanted(topic))
         return;
     uint64_t have = events_position(topic);
-    if (seq != 0 && have >= seq) {
-        /* Another node committed entry seq, and the topic stands at it or
-         * past it: it was read already (catching up), or the game went
-         * back, entries lost with a failed database taken again. What is
-         * published was committed, so the game's row never stands below
-         * it but in the second case. */
-        struct storage_game row;
-        if (storage_game_get(game, &row) == STORAGE_OK && row.seq < have) {
-            fprintf(stderr,
-                    "sokod: game %lld went back from entry %" PRIu64
-                    " to %u: its streams start again\n",
-                    (long long)game, have, row.seq);
-            events_rewind_topic(topic, row.seq);
-        }
-        return;
-    }
+    uint64_t after = have; /* the log is read past this entry */
+    if (seq != 0 && have >= seq)
+        after = seq - 1;
+    else if (seq == 0)
+        after = have > RECHECKED_ENTRIES ? have - RECHECKED_ENTRIES : 0;
     struct events_missed *m = NULL;
     unsigned n = 0;
-    int status = entry_event_read(game, (uint32_t)have, &m, &n);
+    int status = entry_event_read(game, (uint32_t)after, &m, &n);
     if (status == STORAGE_STOP) {
         events_end_topic(topic);
         return;
     }
-    for (unsigned i = 0; i < n; i++)
-        events_publish(topic, "step", m[i].data, m[i].len, false, m[i].pos);
+    if (status != STORAGE_OK)
+        return;
+    uint64_t back = have; /* the last entry still as it was shown */
+    for (unsigned i = 0; i < n && m[i].pos <= have && back == have; i++) {
+        if (events_kept_compare(topic, m[i].pos, "step", m[i].data, m[i].len) == EVENTS_KEPT_OTHER)
+            back = m[i].pos - 1;
+    }
+    uint64_t end = n > 0 ? m[n - 1].pos : after;
+    if (end < back)
+        back = end;
+    if (back < have) {
+        fprintf(stderr,
+                "sokod: game %lld went back from entry %" PRIu64 " to %" PRIu64
+                ": its streams start again\n",
+                (long long)game, have, back);
+        events_rewind_topic(topic, back);
+    }
+    for (unsigned i = 0; i < n; i++) {
+        if (m[i].pos > back)
+            events_publish(topic, "step", m[i].data, m[i].len, false, m[i].pos);
+    }
     entry_event_free(m, n);
 }
 
@@ -157,19 +180,45 @@ static void on_reconnected(void *arg)
 }
 
 static unsigned heartbeat_ms;
+static int64_t queue_max_ppm; /* 0: no bound */
 
-/* Every heartbeat: this node still runs, and nodes gone are forgotten. */
+/* Reads how full PostgreSQL's NOTIFY queue is; past the bound, the
+ * listener that holds it back is another node's (this one reads as
+ * notifications come): every other node's listening connection ends, and
+ * each listens again and catches up from the tables. */
+static void check_notify_queue(void)
+{
+    int64_t ppm = 0;
+    if (storage_notify_queue_ppm(&ppm) != STORAGE_OK)
+        return;
+    metrics_notify_queue_ppm(ppm);
+    if (queue_max_ppm <= 0 || ppm < queue_max_ppm)
+        return;
+    int64_t ended = 0;
+    if (storage_notify_end_listeners(&ended) != STORAGE_OK)
+        return;
+    fprintf(stderr,
+            "sokod: PostgreSQL's NOTIFY queue is %.4f%% full, past %.4f%% "
+            "(--notify-queue-percent): ended %lld listening connections of other nodes, which "
+            "listen again and catch up from the tables\n",
+            (double)ppm / 10000.0, (double)queue_max_ppm / 10000.0, (long long)ended);
+}
+
+/* Every heartbeat: this node still runs, nodes gone are forgotten, and the
+ * NOTIFY queue is looked at. */
 static void on_tick(void *arg)
 {
     (void)arg;
     static bool beaten;
     room_state_heartbeat(heartbeat_ms, !beaten);
     beaten = true;
+    check_notify_queue();
 }
 
-int live_nodes_start(unsigned tick_ms)
+int live_nodes_start(unsigned tick_ms, int64_t notify_queue_max_ppm)
 {
     heartbeat_ms = tick_ms;
+    queue_max_ppm = notify_queue_max_ppm;
     struct storage_listener l = {on_payload, on_reconnected, NULL, on_tick, tick_ms};
     return storage_listen_start(&l) == STORAGE_OK ? 0 : -1;
 }

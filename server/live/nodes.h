@@ -11,9 +11,11 @@
 #include <stdint.h>
 
 /* Starts listening to the other nodes, and saying every tick_ms that this
- * node still runs (room_state_heartbeat). Returns 0, or -1 when the
- * listener cannot start. */
-int live_nodes_start(unsigned tick_ms);
+ * node still runs (room_state_heartbeat); each tick also reads how full
+ * PostgreSQL's NOTIFY queue is and, past notify_queue_max_ppm millionths
+ * (0: never), ends the other nodes' listening connections. Returns 0, or
+ * -1 when the listener cannot start. */
+int live_nodes_start(unsigned tick_ms, int64_t notify_queue_max_ppm);
 
 /* Stops listening. Does nothing when it did not start. */
 void live_nodes_stop(void);

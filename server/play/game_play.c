@@ -2,6 +2,7 @@
 #include "play/game_play.h"
 
 #include "base/board.h"
+#include "play/path_scratch.h"
 #include "storage/storage_games.h"
 #include "storage/storage_levels.h"
 
@@ -24,6 +25,23 @@
  * of legal steps: some 1.1 MiB at SOKO_MAX_HISTORY) and far less for
  * ordinary play; moving the window costs an inflate, and a deflate when
  * the chunk left behind was written to, once per HISTORY_CHUNK entries. */
+
+void play_init_core(const struct live_game *g, soko_game *s, soko_entry_t *history, uint32_t cap)
+{
+    soko_cell start = g->game.start;
+    int rule = g->game.rule;
+    soko_game_init(s, &g->level, rule, history, cap);
+    if (rule == SOKO_RULE_REVERSE)
+        soko_game_set_start(s, start);
+}
+
+void play_mark_pulls(const char *steps, uint8_t *dirs, uint32_t n)
+{
+    for (uint32_t i = 0; i < n && steps[i] != '\0'; i++) {
+        if (steps[i] >= 'A' && steps[i] <= 'Z')
+            dirs[i] |= SOKO_STEP_PULL;
+    }
+}
 
 uint32_t play_cursor(const struct live_game *g)
 {
@@ -170,8 +188,7 @@ static bool window_at_start(struct live_game *g, uint32_t at)
             return false;
         len += (uint32_t)more;
     }
-    int rule = s->rule;
-    soko_game_init(s, &g->level, rule, win, WINDOW);
+    play_init_core(g, s, win, WINDOW);
     s->history_len = len;
     s->cursor = at - g->base;
     return true;
@@ -241,10 +258,68 @@ static bool make_room(struct live_game *g)
     return slide_up(g);
 }
 
+/* Plays dirs forward from the level's start; true when they solve it. */
+static bool replay_forward(const soko_level *lvl, const uint8_t *dirs, uint32_t n, uint32_t *moves,
+                           uint32_t *pushes)
+{
+    soko_game *fw = malloc(sizeof *fw);
+    soko_entry_t *history = malloc(((size_t)n + 1) * sizeof *history);
+    bool solved = false;
+    if (fw != NULL && history != NULL) {
+        soko_game_init(fw, lvl, SOKO_RULE_STANDARD, history, n + 1);
+        uint32_t failed = 0;
+        solved = soko_lurd_play(fw, dirs, n, &failed) == SOKO_OK && soko_game_solved(fw);
+        *moves = fw->moves;
+        *pushes = fw->pushes;
+    }
+    free(history);
+    free(fw);
+    return solved;
+}
+
+/* The forward solution of g's line, which has just finished a reverse
+ * game: turned round by the core, then replayed from the level's start
+ * under the standard rule, which must solve it (the core would disagree
+ * with itself otherwise: logged). Returns its LURD (malloc'd) with *moves
+ * and *pushes as the replay counted them, or NULL. */
+static char *reverse_forward_line(const struct live_game *g, uint32_t *moves, uint32_t *pushes)
+{
+    uint32_t n = 0;
+    soko_entry_t *line = play_line(g, &n);
+    /* The walk home is at most one step a square. */
+    uint32_t cap = n + (uint32_t)g->level.width * g->level.height;
+    uint8_t *dirs = malloc(cap);
+    soko_path_scratch *s = path_scratch();
+    char *lurd = NULL;
+    int32_t got = SOKO_E_FULL;
+    if (line != NULL && dirs != NULL && s != NULL)
+        got = soko_reverse_forward(&g->game, line, n, s, dirs, cap);
+    if (got > 0 && replay_forward(&g->level, dirs, (uint32_t)got, moves, pushes)) {
+        lurd = malloc((size_t)got + 1);
+        for (int32_t i = 0; lurd != NULL && i < got; i++)
+            lurd[i] = soko_lurd_letter(dirs[i] & 3, (dirs[i] & SOKO_LURD_PUSH) != 0);
+        if (lurd != NULL)
+            lurd[got] = '\0';
+    } else if (got != SOKO_E_FULL) {
+        fprintf(stderr, "sokod: game %lld: its reverse line gives no forward solution (%s)\n",
+                (long long)g->id, got < 0 ? soko_error_name(got) : "replay");
+    }
+    free(dirs);
+    free(line);
+    return lurd;
+}
+
 static void note_solution(struct live_game *g, struct play_result *res)
 {
     if (res->nsolutions == PLAY_MAX_SOLUTIONS || g->game.moves == 0)
         return;
+    if (g->game.rule == SOKO_RULE_REVERSE) {
+        struct play_solution *s = &res->solution[res->nsolutions];
+        s->lurd = reverse_forward_line(g, &s->moves, &s->pushes);
+        if (s->lurd != NULL)
+            res->nsolutions++;
+        return;
+    }
     int64_t from = line_start(g, play_cursor(g));
     if (from < 0)
         return;
@@ -273,10 +348,11 @@ static uint32_t earliest_solved(const struct live_game *g)
     soko_game *s = malloc(sizeof *s);
     uint32_t found = PLAY_SOLVED_UNKNOWN;
     if (line != NULL && history != NULL && s != NULL) {
-        soko_game_init(s, &g->level, g->game.rule, history, n + 1);
+        play_init_core(g, s, history, n + 1);
         found = PLAY_NOT_SOLVED;
         for (uint32_t i = 0; i < n && found == PLAY_NOT_SOLVED; i++) {
-            if (soko_game_step(s, SOKO_ENTRY_DIR(line[i])) < 0) {
+            unsigned pull = SOKO_ENTRY_PUSHED(line[i]) > 0 ? SOKO_STEP_PULL : 0;
+            if (soko_game_play(s, (unsigned)SOKO_ENTRY_DIR(line[i]) | pull) < 0) {
                 found = PLAY_SOLVED_UNKNOWN; /* not the line the game holds */
                 break;
             }
@@ -329,7 +405,7 @@ static int one_step(struct live_game *g, int kind, int dir)
         uint32_t before = play_cursor(g);
         switch (kind) {
         case STORAGE_LOG_STEPS:
-            rc = soko_game_step(&g->game, dir);
+            rc = soko_game_play(&g->game, (unsigned)dir);
             break;
         case STORAGE_LOG_UNDO:
             rc = undo(g);
@@ -367,7 +443,7 @@ int play_try_steps(const struct live_game *g, const uint8_t *dirs, uint32_t n, u
     int rc = SOKO_OK;
     for (uint32_t i = 0; i < n && rc == SOKO_OK; i++) {
         t->cursor = t->history_len = 0;
-        int step = soko_game_step(t, dirs[i]);
+        int step = soko_game_play(t, dirs[i]);
         rc = step < 0 ? step : i >= room ? SOKO_E_FULL : SOKO_OK;
         *failed = i;
     }
@@ -564,6 +640,15 @@ static void write_counts(const struct live_game *g, struct textbuf *b)
     textbuf_int(b, g->hints);
     textbuf_puts(b, ",\"boxes_on_goal\":");
     textbuf_int(b, s->boxes_on_goal);
+    if (s->rule == SOKO_RULE_REVERSE) {
+        textbuf_puts(b, ",\"boxes_on_start\":");
+        textbuf_int(b, s->boxes_on_start);
+        textbuf_puts(b, ",\"start\":{\"x\":");
+        textbuf_int(b, s->start % g->level.width);
+        textbuf_puts(b, ",\"y\":");
+        textbuf_int(b, s->start / g->level.width);
+        textbuf_puts(b, "}");
+    }
 }
 
 /* Appends the player's square, the undo and redo depths, and the position's
@@ -715,6 +800,8 @@ static int replay_entry(void *arg, const struct storage_log_entry *e)
         }
         uint32_t bad = 0;
         int32_t n = play_decode(e->steps, r->dirs, r->cap, &bad);
+        if (n >= 0)
+            play_mark_pulls(e->steps, r->dirs, (uint32_t)n);
         if (n < 0) {
             fprintf(stderr, "sokod: game %lld: log entry %u holds '%c'\n", (long long)g->id, e->seq,
                     e->steps[bad]);
@@ -801,6 +888,15 @@ static int rebuild(struct live_game *g, play_each_fn each, void *arg, uint32_t a
     soko_entry_t *history = g->game.history;
     uint32_t cap = g->game.history_cap;
     soko_game_init(&g->game, &g->level, row.rule, history, cap);
+    if (row.rule == SOKO_RULE_REVERSE) {
+        int32_t start = -1;
+        status = storage_game_start(g->id, &start);
+        if (status != STORAGE_OK)
+            return status;
+        /* A start the level does not allow leaves the default one. */
+        if (start >= 0)
+            soko_game_set_start(&g->game, (soko_cell)start);
+    }
     g->first_solved = PLAY_NOT_SOLVED;
     history_free(&g->store);
     g->base = 0;

@@ -136,6 +136,15 @@ uint32_t play_redo_count(const struct live_game *g);
  * NULL when out of memory. */
 soko_entry_t *play_line(const struct live_game *g, uint32_t *n);
 
+/* Starts s on g's level under g's rule, from g's start square (a reverse
+ * game's), with an empty history in history[0..cap). Cannot fail. */
+void play_init_core(const struct live_game *g, soko_game *s, soko_entry_t *history, uint32_t cap);
+
+/* Sets SOKO_STEP_PULL on the decoded steps whose letter is upper case: in
+ * a reverse game the case says whether a step pulls (the forward rules
+ * ignore the bit). */
+void play_mark_pulls(const char *steps, uint8_t *dirs, uint32_t n);
+
 /* Decodes step letters (l u r d, either case) into directions; returns
  * their number, or -1 with *bad set to the index of the first other byte. */
 int32_t play_decode(const char *text, uint8_t *dirs, uint32_t cap, uint32_t *bad);

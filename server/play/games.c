@@ -10,6 +10,7 @@
 #include "play/commit.h"
 #include "play/game_answers.h"
 #include "play/game_cache.h"
+#include "play/reverse_start.h"
 #include "play/solutions.h"
 #include "storage/storage_notify.h"
 #include "storage/storage.h"
@@ -55,7 +56,9 @@ struct live_game *games_take(struct http_conn *c, int64_t user, int64_t id, int 
         status = game_cache_acquire(id, &g);
     /* Another process may have written to the game since it was cached,
      * and a log-in may have moved it from a guest to an account. */
-    if (status == STORAGE_OK && g->seq != row.seq)
+    /* A reverse game's start may have moved while its log was empty. */
+    if (status == STORAGE_OK &&
+        (g->seq != row.seq || (row.rule == SOKO_RULE_REVERSE && row.seq == 0)))
         status = play_rebuild(g);
     if (status == STORAGE_OK) {
         g->user_id = row.user_id;
@@ -204,11 +207,12 @@ static void refuse_entry(struct games_answer *a, struct live_game *g, const stru
     }
     switch (e->kind) {
     case STORAGE_LOG_UNDO:
-        games_refuse(a, API_E_NOTHING_TO_UNDO, g, "only %u entries can be undone", play_cursor(g));
+        games_refuse(a, API_E_NOTHING_TO_UNDO, g, "only %u entr%s can be undone", play_cursor(g),
+                     play_cursor(g) == 1 ? "y" : "ies");
         return;
     case STORAGE_LOG_REDO:
-        games_refuse(a, API_E_NOTHING_TO_REDO, g, "only %u entries can be redone",
-                     play_redo_count(g));
+        games_refuse(a, API_E_NOTHING_TO_REDO, g, "only %u entr%s can be redone",
+                     play_redo_count(g), play_redo_count(g) == 1 ? "y" : "ies");
         return;
     default:
         break;
@@ -243,11 +247,15 @@ static int record(struct live_game *g, const struct games_entry *e, const char *
     int status = storage_game_record(&row, &le, now);
     for (unsigned i = 0; i < res->nsolutions && status == STORAGE_OK; i++) {
         const struct play_solution *s = &res->solution[i];
+        /* A reverse game's solution is the forward line it stands for,
+         * replayed under the standard rule (play_note_solution). */
+        bool reverse = g->game.rule == SOKO_RULE_REVERSE;
         struct solutions_new sn = {
             .user_id = g->user_id,
             .level_id = g->level_id,
             .game_id = g->id,
-            .rule = g->game.rule,
+            .rule = reverse ? SOKO_RULE_STANDARD : g->game.rule,
+            .reverse = reverse,
             .moves = s->moves,
             .pushes = s->pushes,
             .hints = SOLUTIONS_HINTS_OF_GAME,
@@ -369,8 +377,12 @@ static int take_row(const struct storage_game *row, struct live_game **g)
 {
     int status = game_cache_acquire(row->id, g);
     /* Another process may have written to the game since it was cached,
-     * and a log-in may have moved it from a guest to an account. */
-    if (status == STORAGE_OK && (*g)->seq != row->seq)
+     * and a log-in may have moved it from a guest to an account. A reverse
+     * game with an empty log may have moved its start (on another node):
+     * read again, which costs no replay. */
+    if (status == STORAGE_OK && row->rule == SOKO_RULE_REVERSE && row->seq == 0)
+        status = play_rebuild(*g);
+    else if (status == STORAGE_OK && (*g)->seq != row->seq)
         status = play_catch_up(*g, row);
     if (status == STORAGE_OK) {
         (*g)->user_id = row->user_id;
@@ -619,19 +631,25 @@ int games_open(struct http_conn *c)
 {
     int result = MHD_NO;
     json_int_t rule = 0;
+    json_t *start_obj = NULL;
     struct body_field spec[] = {
-        body_optional(
-            body_integer_in("rule", &rule, 0, 1, "'rule' must be 0 (standard) or 1 (multi-push)"),
-            NULL),
+        body_optional(body_integer_in("rule", &rule, 0, 2,
+                                      "'rule' must be 0 (standard), 1 (multi-push) or 2 (reverse)"),
+                      NULL),
+        body_optional(body_object("start", &start_obj), NULL),
         body_end(),
     };
     json_t *body = body_parse(c, spec, &result);
     if (body == NULL)
         return result;
-    json_decref(body);
     int64_t user;
     int64_t level = c->param[0];
-    if (!games_level_found(c, level, &result))
+    int32_t start = -1;
+    bool found =
+        games_level_found(c, level, &result) &&
+        (start_obj == NULL || reverse_read_start(c, level, (int)rule, start_obj, &start, &result));
+    json_decref(body);
+    if (!found)
         return result;
     if (!auth_user(c, AUTH_CREATE_GUEST, &user, &result))
         return result;
@@ -643,7 +661,7 @@ int games_open(struct http_conn *c)
         created = false;
         status = storage_begin();
         if (status == STORAGE_OK)
-            status = storage_game_open(user, level, (int)rule, clock_now(), &row, &created);
+            status = storage_game_open(user, level, (int)rule, start, clock_now(), &row, &created);
         status = storage_finish(status);
     } while (storage_again(status, &runs));
     if (status != STORAGE_OK)
@@ -816,6 +834,8 @@ static bool read_entry(struct http_conn *c, const struct log_body *b, struct gam
         e->dirs = malloc(len);
         uint32_t bad = 0;
         int32_t n = e->dirs != NULL ? play_decode(e->steps, e->dirs, (uint32_t)len, &bad) : -1;
+        if (n >= 0)
+            play_mark_pulls(e->steps, e->dirs, (uint32_t)n);
         if (n < 0) {
             unsigned char ch = (unsigned char)e->steps[bad];
             *result = reply_error(c, API_E_INVALID_STEPS,

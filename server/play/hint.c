@@ -483,6 +483,12 @@ int hint_ask(struct http_conn *c)
         game_cache_release(g);
         return games_reply(c, &a);
     }
+    if (g->game.rule == SOKO_RULE_REVERSE) {
+        /* The solver plans pushes, not pulls. */
+        games_refuse(&a, API_E_REVERSE_GAME, g, "there are no hints in a reverse game");
+        game_cache_release(g);
+        return games_reply(c, &a);
+    }
     if (g->room_id != 0) {
         /* Fair play: a race is each player's own work. */
         games_refuse(&a, API_E_RACE_UNDER_WAY, g, "there are no hints in a race");

@@ -265,12 +265,12 @@ static int take_solution(void *arg, const struct storage_solution_row *s)
 {
     struct solution_ctx *x = arg;
     x->guest_owner = s->username == NULL ? s->user_id : 0;
-    x->json = json_pack("{s:I,s:I,s:o,s:i,s:i,s:i,s:b,s:i,s:s,s:o}", "id", (json_int_t)s->id,
+    x->json = json_pack("{s:I,s:I,s:o,s:i,s:i,s:i,s:b,s:i,s:b,s:s,s:o}", "id", (json_int_t)s->id,
                         "level_id", (json_int_t)s->level_id, "user",
                         s->username != NULL ? http_json_text(s->username) : json_null(), "moves",
                         (int)s->moves, "pushes", (int)s->pushes, "hints", (int)s->hints, "hinted",
-                        s->hints > 0, "rule", s->rule, "lurd", "", "solved_at",
-                        http_json_time(s->solved_at));
+                        s->hints > 0, "rule", s->rule, "reverse", s->reverse, "lurd", "",
+                        "solved_at", http_json_time(s->solved_at));
     return x->json == NULL;
 }
 

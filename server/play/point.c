@@ -4,35 +4,20 @@
 #include "http/body.h"
 #include "play/game_cache.h"
 #include "play/games.h"
+#include "play/path_scratch.h"
 #include "storage/storage_games.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* The longest path point mode returns, in steps. */
 #define PATH_CAP (1u << 20)
 
-static pthread_key_t scratch_key;
-static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
-
-static void make_scratch_key(void)
-{
-    pthread_key_create(&scratch_key, free);
-}
-
-/* The calling thread's path-finding memory (about 1.6 MB: sizeof (soko_path_scratch)), or NULL. */
+/* The calling thread's path-finding memory, or NULL. */
 static soko_path_scratch *scratch(void)
 {
-    pthread_once(&scratch_once, make_scratch_key);
-    soko_path_scratch *s = pthread_getspecific(scratch_key);
-    if (s == NULL) {
-        s = calloc(1, sizeof *s);
-        if (s != NULL)
-            pthread_setspecific(scratch_key, s);
-    }
-    return s;
+    return path_scratch();
 }
 
 /* A square of the request, checked against the board. */
@@ -77,6 +62,10 @@ struct point_request {
 static bool prepare_path(struct live_game *g, struct games_entry *e, struct games_answer *a)
 {
     const struct point_request *p = e->arg;
+    if (p->push && g->game.rule == SOKO_RULE_REVERSE) {
+        games_refuse(a, API_E_REVERSE_GAME, g, "boxes are pulled in a reverse game, not pushed");
+        return false;
+    }
     if (!on_board(g, p->to) || (p->push && !on_board(g, p->box)))
         return off_board(a, g);
     soko_path_scratch *s = scratch();
@@ -190,6 +179,9 @@ int point_reach(struct http_conn *c)
     struct games_answer a = {0};
     if (reach == NULL || s == NULL) {
         result = reply_error(c, API_E_INTERNAL, "out of memory");
+    } else if (g->game.rule == SOKO_RULE_REVERSE) {
+        games_refuse(&a, API_E_REVERSE_GAME, g, "boxes are pulled in a reverse game, not pushed");
+        result = games_reply(c, &a);
     } else if (!on_board(g, box)) {
         off_board(&a, g);
         result = games_reply(c, &a);

@@ -69,7 +69,7 @@ static int replay(const struct live_game *g, const uint8_t *dirs, uint32_t n, st
     p->lurd = malloc((size_t)n + 1);
     int rc = SOKO_E_FULL;
     if (game != NULL && history != NULL && p->lurd != NULL) {
-        soko_game_init(game, &g->level, g->game.rule, history, n + 1);
+        play_init_core(g, game, history, n + 1);
         rc = soko_lurd_play(game, dirs, n, failed);
     }
     if (rc == SOKO_OK) {
@@ -152,6 +152,8 @@ static bool read_steps(struct http_conn *c, const struct body_text *t, uint8_t *
     uint32_t bad = 0;
     int32_t got = play_decode(t->text, *dirs, (uint32_t)t->len + 1, &bad);
     if (got >= 0) {
+        /* A reverse game's position: upper case pulls. */
+        play_mark_pulls(t->text, *dirs, (uint32_t)got);
         *n = (uint32_t)got;
         return true;
     }

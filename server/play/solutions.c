@@ -22,6 +22,7 @@ int solutions_record(const struct solutions_new *s, int64_t *id)
         .hints = s->hints < 0 ? STORAGE_HINTS_OF_GAME : s->hints,
         .lurd = s->lurd,
         .at = s->at,
+        .reverse = s->reverse,
     };
     int status = storage_solution_insert(&row, &made);
     if (status == STORAGE_OK && id != NULL)

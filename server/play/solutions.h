@@ -5,6 +5,7 @@
 #ifndef SOKOD_SOLUTIONS_H
 #define SOKOD_SOLUTIONS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Take the hint count from the game's row (solutions_record's hints). */
@@ -19,6 +20,7 @@ struct solutions_new {
     int32_t hints;    /* hints asked for, or SOLUTIONS_HINTS_OF_GAME */
     const char *lurd; /* the solving line, from the start position */
     int64_t at;       /* Unix seconds */
+    bool reverse;     /* found in a reverse game: lurd is its forward line */
 };
 
 /* Records a solution the server has just seen played. Call it inside the

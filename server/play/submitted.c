@@ -78,8 +78,9 @@ static bool replay_line(struct http_conn *c, const soko_level *lvl, int rule,
     if (!soko_game_solved(g) || g->moves == 0) {
         *result = reply_error(
             c, API_E_NOT_A_SOLUTION,
-            "the line ends unsolved after %u moves, %u pushes (%u of %u boxes on goals)", g->moves,
-            g->pushes, g->boxes_on_goal, lvl->boxes);
+            "the line ends unsolved after %u move%s, %u push%s (%u of %u boxes on goals)", g->moves,
+            g->moves == 1 ? "" : "s", g->pushes, g->pushes == 1 ? "" : "es", g->boxes_on_goal,
+            lvl->boxes);
         goto done;
     }
     out->lurd = malloc((size_t)g->moves + 1);
@@ -166,10 +167,13 @@ int submitted_post(struct http_conn *c)
         .at = clock_now(),
     };
     bool created = false;
-    status = storage_begin();
-    if (status == STORAGE_OK)
-        status = storage_submitted_add(&s, &s.id, &created);
-    status = storage_finish(status);
+    unsigned runs = 0;
+    do {
+        status = storage_begin();
+        if (status == STORAGE_OK)
+            status = storage_submitted_add(&s, &s.id, &created);
+        status = storage_finish(status);
+    } while (storage_again(status, &runs));
     if (status != STORAGE_OK) {
         result = status == STORAGE_QUOTA ? reply_quota_exceeded(c, user)
                                          : reply_storage_failure(c, status);
@@ -303,10 +307,14 @@ static int answer_optimise(struct http_conn *c, void *arg)
         .at = clock_now(),
     };
     bool created = false;
-    int status = storage_begin();
-    if (status == STORAGE_OK)
-        status = storage_submitted_add(&s, &s.id, &created);
-    status = storage_finish(status);
+    int status;
+    unsigned runs = 0;
+    do {
+        status = storage_begin();
+        if (status == STORAGE_OK)
+            status = storage_submitted_add(&s, &s.id, &created);
+        status = storage_finish(status);
+    } while (storage_again(status, &runs));
     if (status != STORAGE_OK) {
         json_decref(from);
         return status == STORAGE_QUOTA ? reply_quota_exceeded(c, j->user_id)

@@ -10,6 +10,8 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -143,8 +145,28 @@ void storage_rollback(void)
     end_write();
 }
 
+/* For tests only: SOKOD_TEST_CONFLICTS=1 (storage_test_conflicts) makes
+ * every other transaction each thread ends with storage_finish lose a
+ * conflict, as a serialization failure would undo it. */
+static atomic_bool conflicts;
+static _Thread_local bool conflict_next = true;
+
+void storage_test_conflicts(void)
+{
+    const char *v = getenv("SOKOD_TEST_CONFLICTS");
+    if (v == NULL || strcmp(v, "1") != 0)
+        return;
+    atomic_store(&conflicts, true);
+    fprintf(stderr, "sokod: every other transaction ends in a conflict (SOKOD_TEST_CONFLICTS)\n");
+}
+
 int storage_finish(int status)
 {
+    if (status == STORAGE_OK && atomic_load_explicit(&conflicts, memory_order_relaxed)) {
+        conflict_next = !conflict_next;
+        if (!conflict_next)
+            status = STORAGE_RETRY;
+    }
     if (status != STORAGE_OK) {
         storage_rollback();
         return status;

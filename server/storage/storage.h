@@ -86,6 +86,12 @@ void storage_rollback(void);
  * commit's failure. */
 int storage_finish(int status);
 
+/* For tests: with SOKOD_TEST_CONFLICTS=1 in the environment, from now on
+ * every other transaction each thread ends with storage_finish is undone
+ * as a lost conflict (STORAGE_RETRY), so that a test finds the requests
+ * that do not run their transaction again. Does nothing otherwise. */
+void storage_test_conflicts(void);
+
 /* How many times a transaction undone by a serialization failure or a
  * deadlock (STORAGE_RETRY) runs again before its caller gets the code. */
 #define STORAGE_RETRIES 4

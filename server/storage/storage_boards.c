@@ -14,9 +14,9 @@
  * has already (the same hash) inserts nothing. */
 static const char SQL_SOLUTION_INSERT[] =
     "INSERT INTO solutions (user_id, level_id, game_id, moves, pushes, lurd, "
-    "solved_at, hints, rule, lurd_hash) "
+    "solved_at, hints, rule, lurd_hash, reverse) "
     "SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, CASE WHEN ?8 >= 0 THEN ?8 "
-    "ELSE coalesce((SELECT hints FROM games WHERE id = ?3), 0) END, ?9, ?10 "
+    "ELSE coalesce((SELECT hints FROM games WHERE id = ?3), 0) END, ?9, ?10, ?11 "
     "ON CONFLICT DO NOTHING RETURNING id";
 
 /* The bound: of the user's solutions of the level under the rule, those
@@ -66,6 +66,7 @@ int storage_solution_insert(const struct storage_new_solution *s, int64_t *id)
     sql_bind_int64(st, 8, s->hints);
     sql_bind_int64(st, 9, s->rule);
     sql_bind_blob(st, 10, hash, sizeof hash);
+    sql_bind_int64(st, 11, s->reverse ? 1 : 0);
     int64_t made = 0;
     int status = storage_exec_insert(st, &made, "recording a solution");
     /* A solution the user had already found inserts nothing: not an error. */
@@ -281,7 +282,7 @@ int storage_daily_streak(int64_t user, const char *today, uint32_t *streak, bool
 
 static const char SQL_SOLUTION_GET[] =
     "SELECT s.id, s.user_id, CASE WHEN u.guest = 1 THEN NULL ELSE u.username END, s.level_id, "
-    "s.game_id, s.moves, s.pushes, s.hints, s.rule, s.solved_at "
+    "s.game_id, s.moves, s.pushes, s.hints, s.rule, s.solved_at, s.reverse "
     "FROM solutions s JOIN users u ON u.id = s.user_id WHERE s.id = ?1";
 
 int storage_solution_get(int64_t id, int (*fn)(void *arg, const struct storage_solution_row *s),
@@ -304,6 +305,7 @@ int storage_solution_get(int64_t id, int (*fn)(void *arg, const struct storage_s
             .hints = (uint32_t)sql_column_int64(st, 7),
             .rule = sql_column_int(st, 8),
             .solved_at = sql_column_int64(st, 9),
+            .reverse = sql_column_int(st, 10) != 0,
         };
         if (fn(arg, &s) != 0)
             status = STORAGE_STOP;

@@ -22,6 +22,7 @@ struct storage_new_solution {
     int32_t hints; /* or STORAGE_HINTS_OF_GAME */
     const char *lurd;
     int64_t at;
+    bool reverse; /* found in a reverse game (migration 0023) */
 };
 
 /* The bytes of a line's hash: its SHA-256, which PostgreSQL's sha256
@@ -96,6 +97,7 @@ struct storage_solution_row {
     const char *username; /* NULL for a guest */
     uint32_t moves, pushes, hints;
     int rule;
+    bool reverse; /* found in a reverse game */
     int64_t solved_at;
 };
 

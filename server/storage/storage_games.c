@@ -255,9 +255,41 @@ static const char SQL_GAME_FIND[] =
 static const char SQL_GAME_INSERT[] =
     "INSERT INTO games (user_id, level_id, rule, created_at, updated_at) VALUES (?, ?, ?, ?, ?) "
     "RETURNING id";
+static const char SQL_GAME_SET_START[] =
+    "UPDATE games SET start_cell = ?2 WHERE id = ?1 AND seq = 0";
+/* Only reverse games read their start (a column of migration 0023), so
+ * that the reads every game makes name no later column than they need. */
+static const char SQL_GAME_START[] = "SELECT coalesce(start_cell, -1) FROM games WHERE id = ?1";
 
-int storage_game_open(int64_t user, int64_t level, int rule, int64_t now, struct storage_game *g,
-                      bool *created)
+int storage_game_start(int64_t id, int32_t *start)
+{
+    *start = -1;
+    struct sql_stmt *st = storage_stmt(SQL_GAME_START);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sql_bind_int64(st, 1, id);
+    int status = storage_first_row(st, "reading a reverse game's start");
+    if (status == STORAGE_OK)
+        *start = (int32_t)sql_column_int64(st, 0);
+    sql_reset(st);
+    return status;
+}
+
+/* Moves reverse game g, with an empty log, to start square `start`. */
+static int set_start(const struct storage_game *g, int32_t start)
+{
+    if (g->rule != 2 || start < 0 || g->seq != 0)
+        return STORAGE_OK;
+    struct sql_stmt *st = storage_stmt(SQL_GAME_SET_START);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sql_bind_int64(st, 1, g->id);
+    sql_bind_int64(st, 2, start);
+    return storage_exec_stmt(st, "choosing a reverse game's start");
+}
+
+int storage_game_open(int64_t user, int64_t level, int rule, int32_t start, int64_t now,
+                      struct storage_game *g, bool *created)
 {
     struct sql_stmt *st = storage_stmt(SQL_GAME_FIND);
     if (st == NULL)
@@ -267,6 +299,8 @@ int storage_game_open(int64_t user, int64_t level, int rule, int64_t now, struct
     sql_bind_int64(st, 3, rule);
     int status = one_game(st, g, "finding a game");
     *created = false;
+    if (status == STORAGE_OK)
+        return set_start(g, start);
     if (status != STORAGE_NOT_FOUND)
         return status;
     st = storage_stmt(SQL_GAME_INSERT);
@@ -282,7 +316,8 @@ int storage_game_open(int64_t user, int64_t level, int rule, int64_t now, struct
     if (status != STORAGE_OK)
         return status;
     *created = true;
-    return storage_game_get(id, g);
+    status = storage_game_get(id, g);
+    return status == STORAGE_OK ? set_start(g, start) : status;
 }
 
 static const char SQL_GAME_GET[] = GAME_COLUMNS "WHERE id = ?";

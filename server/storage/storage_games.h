@@ -36,9 +36,16 @@ struct storage_log_entry {
 };
 
 /* Finds the user's game on a level under a rule (0 standard, 1
- * multi-push), or creates it (with an empty log). */
-int storage_game_open(int64_t user, int64_t level, int rule, int64_t now, struct storage_game *g,
-                      bool *created);
+ * multi-push, 2 reverse), or creates it (with an empty log). A reverse
+ * game is created on start square `start` (-1: the core's default); a
+ * reverse game found with an empty log (seq 0) takes `start` when it is
+ * not -1, as long as nothing has been played its start may change. */
+int storage_game_open(int64_t user, int64_t level, int rule, int32_t start, int64_t now,
+                      struct storage_game *g, bool *created);
+
+/* Reads reverse game id's start square into *start (-1 for the core's
+ * default). Returns STORAGE_OK, STORAGE_NOT_FOUND or the error's code. */
+int storage_game_start(int64_t id, int32_t *start);
 int storage_game_get(int64_t id, struct storage_game *g);
 
 /* As storage_game_get, inside the open write transaction, holding the

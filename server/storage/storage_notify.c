@@ -59,6 +59,36 @@ int storage_notify(const char *payload)
     return sql_send(st, "notifying the other nodes");
 }
 
+static const char SQL_QUEUE_USAGE[] = "SELECT (pg_notification_queue_usage() * 1000000)::bigint";
+static const char SQL_END_LISTENERS[] =
+    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+    "WHERE datname = current_database() AND application_name LIKE 'sokod-listen %' "
+    "AND application_name <> ?";
+
+int storage_notify_queue_ppm(int64_t *ppm)
+{
+    *ppm = 0;
+    if (sql_backend() != SQL_POSTGRES)
+        return STORAGE_OK;
+    struct sql_stmt *st = storage_stmt(SQL_QUEUE_USAGE);
+    return st != NULL ? storage_first_int64(st, ppm, "reading the NOTIFY queue's use")
+                      : STORAGE_ERROR;
+}
+
+int storage_notify_end_listeners(int64_t *ended)
+{
+    *ended = 0;
+    if (sql_backend() != SQL_POSTGRES)
+        return STORAGE_OK;
+    char own[32];
+    snprintf(own, sizeof own, "sokod-listen %d", (int)getpid());
+    struct sql_stmt *st = storage_stmt(SQL_END_LISTENERS);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sql_bind_text(st, 1, own);
+    return storage_first_int64(st, ended, "ending other nodes' listening connections");
+}
+
 /* Waits up to ms for the stop pipe; true when stop was asked. */
 static bool stop_asked(int ms)
 {

@@ -9,6 +9,7 @@
 #include "storage/storage_codes.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 
 /* A payload's bytes at most: PostgreSQL allows 8,000, a payload names ids. */
 #define STORAGE_NOTIFY_MAX 128
@@ -41,6 +42,18 @@ struct storage_listener {
  * the database cannot be reached). Returns STORAGE_OK, also on SQLite
  * (where nothing starts), or STORAGE_ERROR when the thread cannot start. */
 int storage_listen_start(const struct storage_listener *l);
+
+/* How much of PostgreSQL's NOTIFY queue is in use, in millionths (0 on
+ * SQLite). A listener that does not read holds back every notification
+ * after its position; once the queue is full, every transaction that
+ * notifies fails, on every node. */
+int storage_notify_queue_ppm(int64_t *ppm);
+
+/* Ends the listening connections of the other sokod processes on this
+ * database ("sokod-listen PID" but this one's): each listens again and
+ * catches up from the tables, and the queue they held back is freed.
+ * *ended gets how many. */
+int storage_notify_end_listeners(int64_t *ended);
 
 /* Stops the listener thread and closes its connections. Does nothing when
  * it did not start. */

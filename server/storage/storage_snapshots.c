@@ -26,14 +26,12 @@ static int insert(const struct storage_snapshot *s, int64_t *id)
     return storage_first_int64(st, id, "saving a position");
 }
 
-int storage_snapshot_add(const struct storage_snapshot *s, uint32_t max, int64_t *id)
+/* The count and the insert of storage_snapshot_add, in its transaction. */
+static int add_once(const struct storage_snapshot *s, uint32_t max, int64_t *id)
 {
-    int status = storage_begin();
-    if (status != STORAGE_OK)
-        return status;
     int64_t count = 0;
     struct sql_stmt *st = storage_stmt(SQL_COUNT);
-    status = st != NULL ? STORAGE_OK : STORAGE_ERROR;
+    int status = st != NULL ? STORAGE_OK : STORAGE_ERROR;
     if (status == STORAGE_OK) {
         sql_bind_int64(st, 1, s->game_id);
         status = storage_first_int64(st, &count, "counting saved positions");
@@ -42,7 +40,20 @@ int storage_snapshot_add(const struct storage_snapshot *s, uint32_t max, int64_t
         status = STORAGE_CONFLICT;
     if (status == STORAGE_OK)
         status = insert(s, id);
-    return storage_finish(status);
+    return status;
+}
+
+int storage_snapshot_add(const struct storage_snapshot *s, uint32_t max, int64_t *id)
+{
+    int status;
+    unsigned runs = 0;
+    do {
+        status = storage_begin();
+        if (status == STORAGE_OK)
+            status = add_once(s, max, id);
+        status = storage_finish(status);
+    } while (storage_again(status, &runs));
+    return status;
 }
 
 /* Reads a row of id, game_id, name, moves, pushes, solved, created_at and

@@ -6,11 +6,6 @@ import { $ } from './dom.js';
 let polite, assertive, toastBox;
 let pending = null;
 
-/** "1 move", "2 moves": a count with its noun in the right number. */
-export function counted(n, one, many = `${one}s`) {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
 export function initA11y() {
   polite = $('live-polite');
   assertive = $('live-assertive');

@@ -116,7 +116,9 @@ export const api = {
   // The day's first request makes its level: allow it time.
   daily: (day) => call('GET', day ? `/daily?day=${encodeURIComponent(day)}` : '/daily', undefined, 60000),
   // rule: 0 standard, 1 multi-push; each is a game of its own.
-  openGame: (levelId, rule = 0) => call('POST', `/levels/${levelId}/game`, rule ? { rule } : {}),
+  // A reverse game (rule 2) may name the player's start square {x, y}.
+  openGame: (levelId, rule = 0, start = null) =>
+    call('POST', `/levels/${levelId}/game`, rule ? (start ? { rule, start } : { rule }) : {}),
   game: (id) => call('GET', `/games/${id}`),
   log: (id, entry) => call('POST', `/games/${id}/log`, entry),
   walk: (id, seq, x, y) => call('POST', `/games/${id}/walk`, { seq, x, y }),

@@ -97,9 +97,10 @@ export const app = {
   set lastPlayed(id) {
     localStorage.setItem('sokod.played', String(id));
   },
-  /** The rule of that game: 0 standard, 1 multi-push. */
+  /** The rule of that game: 0 standard, 1 multi-push, 2 reverse. */
   get lastPlayedRule() {
-    return Number(localStorage.getItem('sokod.played-rule')) === 1 ? 1 : 0;
+    const rule = Number(localStorage.getItem('sokod.played-rule'));
+    return rule === 1 || rule === 2 ? rule : 0;
   },
   set lastPlayedRule(rule) {
     localStorage.setItem('sokod.played-rule', String(rule));

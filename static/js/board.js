@@ -509,18 +509,21 @@ function drawBrick(g, w, px, py, t, row, isWall) {
 
 /** The transition of one step: the player on `from` took direction dir and
  * pushed `pushed` boxes ahead; `after` is the position it led to. */
-export function stepTransition(width, from, dir, pushed, after) {
+export function stepTransition(width, from, dir, pushed, after, pull = false) {
   const delta = DY[dir] * width + DX[dir];
   const to = from + delta, moved = [];
-  for (let i = 0; i < pushed; i++) moved.push([to + i * delta, to + (i + 1) * delta]);
+  // A reverse game's pull: the box behind the player follows it.
+  if (pull && pushed) moved.push([from - delta, from]);
+  else for (let i = 0; i < pushed; i++) moved.push([to + i * delta, to + (i + 1) * delta]);
   return { from, dir, moved, after };
 }
 
 /** The transition of undoing that step: everything slides back. */
-export function undoTransition(width, stepFrom, dir, pushed, after) {
+export function undoTransition(width, stepFrom, dir, pushed, after, pull = false) {
   const delta = DY[dir] * width + DX[dir];
   const to = stepFrom + delta, moved = [];
-  for (let i = 0; i < pushed; i++) moved.push([to + (i + 1) * delta, to + i * delta]);
+  if (pull && pushed) moved.push([stepFrom, stepFrom - delta]);
+  else for (let i = 0; i < pushed; i++) moved.push([to + (i + 1) * delta, to + i * delta]);
   return { from: to, dir, moved, after };
 }
 

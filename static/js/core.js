@@ -12,6 +12,7 @@ export const MOVED = 0, PUSHED = 1;
 export const E_PLAYERS = -4, E_OPEN = -7;
 export const E_WALL = -9, E_BLOCKED = -10, E_FULL = -11, E_NOTHING = -12, E_NO_PATH = -14;
 export const ENTRY_RESTART = 0xffff, ENTRY_DIR_MASK = 3, ENTRY_PUSHED_SHIFT = 2;
+export const RULE_STANDARD = 0, RULE_MULTIPUSH = 1, RULE_REVERSE = 2, STEP_PULL = 4;
 export const MAX_CELLS = 128 * 128;
 
 export const LETTERS = 'urdl';
@@ -126,11 +127,17 @@ export class Core {
   }
 
   /** Starts the one live game on a board under rule (0 standard, 1
-   * multi-push); returns it. A previous Game object must not be used again. */
-  startGame(text, rule = 0) {
+   * multi-push, 2 reverse: from a reverse game's start square `start`, a
+   * cell, when given and allowed); returns it. A previous Game object must
+   * not be used again. */
+  startGame(text, rule = 0, start = -1) {
     const info = this.parseInto(this.level, text);
     this.x.soko_game_init(this.game, this.level, rule, this.history, this.historyCap);
-    const dead = this.x.soko_deadlock_dead_squares(this.level, this.dead);
+    if (rule === RULE_REVERSE && start >= 0) this.x.soko_game_set_start(this.game, start);
+    // A reverse game's dead squares are those no pull brings back to a start square.
+    const dead = rule === RULE_REVERSE
+      ? this.x.soko_deadlock_pull_dead_squares(this.level, this.dead)
+      : this.x.soko_deadlock_dead_squares(this.level, this.dead);
     return new Game(this, info, rule, dead);
   }
 
@@ -162,6 +169,12 @@ export class Game {
   get moves() { return this.x.soko_game_moves(this.g) >>> 0; }
   get pushes() { return this.x.soko_game_pushes(this.g) >>> 0; }
   get boxesOnGoal() { return this.x.soko_game_boxes_on_goal(this.g); }
+  get boxesOnStart() { return this.x.soko_game_boxes_on_start(this.g); }
+  /** The square the player starts on (a reverse game's chosen one). */
+  get startSquare() { return this.x.soko_game_start(this.g) >>> 0; }
+  get reverse() { return this.rule === RULE_REVERSE; }
+  /** Boxes on their targets: goals, or in a reverse game the level's box squares. */
+  get boxesHome() { return this.reverse ? this.boxesOnStart : this.boxesOnGoal; }
   get cursor() { return this.x.soko_game_cursor(this.g) >>> 0; }
   get historyLength() { return this.x.soko_game_history_len(this.g) >>> 0; }
   get redoCount() { return this.historyLength - this.cursor; }
@@ -195,6 +208,12 @@ export class Game {
 
   /** One step: MOVED, PUSHED, or a negative core error (nothing changed). */
   step(d) { return this.x.soko_game_step(this.g, d); }
+  /** A reverse game's pull: a step that brings along the box behind the player. */
+  pull(d) { return this.x.soko_game_pull(this.g, d); }
+  /** A step as a letter reads: in a reverse game upper case pulls. */
+  play(d, upper) { return this.x.soko_game_play(this.g, d | (upper ? STEP_PULL : 0)); }
+  /** True when square c may be a reverse game's start square. */
+  startAllowed(c) { return this.x.soko_reverse_start_allowed(this.core.level, c) !== 0; }
   undo() { return this.x.soko_game_undo(this.g); }
   redo() { return this.x.soko_game_redo(this.g); }
   restart() { return this.x.soko_game_restart(this.g); }
@@ -243,7 +262,7 @@ export class Game {
   playLurd(text) {
     const steps = this.core.decodeLurd(text);
     for (let i = 0; i < steps.length; i++) {
-      if (this.step(steps[i] & 3) < 0) return i;
+      if (this.x.soko_game_play(this.g, steps[i]) < 0) return i;
     }
     return steps.length;
   }

@@ -9,6 +9,7 @@ import { api, errorMessage } from './api.js';
 import { announce } from './a11y.js';
 import { dirOfLetter } from './core.js';
 import { $ } from './dom.js';
+import { counted } from './words.js';
 
 const DIR_NAMES = ['up', 'right', 'down', 'left'];
 const DELTA_X = [0, 1, 0, -1], DELTA_Y = [-1, 0, 1, 0];
@@ -116,7 +117,7 @@ function show(text, { playIt = false, undo = 0 }) {
   $('hint-text').textContent = text;
   $('hint-play').hidden = !playIt;
   $('hint-undo').hidden = !(undo > 0);
-  $('hint-undo').textContent = `Undo ${undo} ${undo === 1 ? 'step' : 'steps'}`;
+  $('hint-undo').textContent = `Undo ${counted(undo, 'step')}`;
   $('hint-undo').dataset.count = String(undo);
   $('hint-panel').hidden = false;
   $('hint-panel').dataset.kind = shown?.hint.kind ?? 'waiting';
@@ -133,13 +134,13 @@ function describe(h) {
     const dir = DIR_NAMES[view.screenDir(dirOfLetter(h.steps[h.steps.length - 1]))];
     const walk = h.moves - 1;
     const text = `Next: push the box ${dir}` +
-      (walk > 0 ? ` after a walk of ${walk} ${walk === 1 ? 'step' : 'steps'}.` : '.');
+      (walk > 0 ? ` after a walk of ${counted(walk, 'step')}.` : '.');
     show(text, { playIt: true });
-    announce(`Hint: ${walk > 0 ? `walk ${walk} ${walk === 1 ? 'step' : 'steps'}, then ` : ''}push the box at ` +
+    announce(`Hint: ${walk > 0 ? `walk ${counted(walk, 'step')}, then ` : ''}push the box at ` +
       `${square(h.box)} ${dir}, to ${square(h.to)}. Press H again to play it.`);
   } else if (h.kind === 'lost') {
     const text = h.undo > 0
-      ? `This position cannot be solved any more. Undo ${h.undo} ${h.undo === 1 ? 'step' : 'steps'} to get back to one that can.`
+      ? `This position cannot be solved any more. Undo ${counted(h.undo, 'step')} to get back to one that can.`
       : 'This position cannot be solved any more, and no undo was found that saves it: restart.';
     show(text, { undo: h.undo ?? 0 });
     announce(text, true);

@@ -1,14 +1,14 @@
 // input.js: turns keys, pointer taps and swipes, and gamepads into game
 // actions. It knows nothing of the game: it calls handlers by action name
 // (up, right, down, left, undo, redo, undoPush, restart, next, prev, hint,
-// menu, confirm) and point(clientX, clientY) for a tap or a click.
+// menu, keys, confirm) and point(clientX, clientY) for a tap or a click.
 
 import { UP, RIGHT, DOWN, LEFT } from './core.js';
 
 const CODES = { KeyW: 'up', KeyD: 'right', KeyS: 'down', KeyA: 'left' };
 const KEYS = {
   ArrowUp: 'up', ArrowRight: 'right', ArrowDown: 'down', ArrowLeft: 'left',
-  Backspace: 'undo', Escape: 'menu', Enter: 'confirm',
+  Backspace: 'undo', Escape: 'menu', Enter: 'confirm', '?': 'keys', F1: 'keys',
 };
 const LETTER_KEYS = { z: 'undo', u: 'undo', y: 'redo', r: 'restart', n: 'next', p: 'prev', h: 'hint' };
 export const DIR_OF = { up: UP, right: RIGHT, down: DOWN, left: LEFT };

@@ -23,6 +23,7 @@ import * as watch from './screens/watch.js';
 import { lazyScreen } from './lazy.js';
 import { $ } from './dom.js';
 import { startOffline } from './offline.js';
+import { counted } from './words.js';
 
 const editor = lazyScreen('screen-editor', () => import('./screens/editor.js'), '/css/editor.css');
 const admin = lazyScreen('screen-admin', () => import('./screens/admin.js'), '/css/editor.css');
@@ -57,7 +58,7 @@ function watchNetwork() {
   const show = (reachable) => {
     const queued = Number(document.body.dataset.pending || 0);
     net.hidden = reachable;
-    text.textContent = queued > 0 ? `Offline: ${queued} move${queued === 1 ? '' : 's'} waiting` : 'Offline';
+    text.textContent = queued > 0 ? `Offline: ${counted(queued, 'move')} waiting` : 'Offline';
     if (reachable && wasDown) toast('Back online');
     wasDown = !reachable;
   };
@@ -74,7 +75,7 @@ function watchSession() {
     const queued = Number(document.body.dataset.pending || 0);
     const name = app.signedOut ? ` as ${app.signedOut}` : '';
     $('session-text').textContent = queued > 0
-      ? `Signed out: log in${name} to send the ${queued} move${queued === 1 ? '' : 's'} waiting here`
+      ? `Signed out: log in${name} to send the ${counted(queued, 'move')} waiting here`
       : `Signed out: log in${name} again`;
   };
   onSession((started) => {

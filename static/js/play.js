@@ -4,17 +4,22 @@
 // local core and queued for the server; the server's answer is normally the
 // same position, and when it is not, the page adopts the server's game.
 
-import { dirOfLetter, BOX, WALL, OUTSIDE, PUSHED } from './core.js';
-import { letterOf, playEntry, gameOfState, RESTART_LETTER } from './letters.js';
+import { dirOfLetter, stepFrom, BOX, WALL, OUTSIDE, PUSHED } from './core.js';
+import { letterOf, playEntry, gameOfState, boardCells, RESTART_LETTER } from './letters.js';
 import { stepTransition, undoTransition } from './board.js';
 import { GameSync, savedOutbox } from './sync.js';
 import { api } from './api.js';
-import { announce, toast, counted } from './a11y.js';
+import { announce, toast } from './a11y.js';
+import { counted, movesPushes } from './words.js';
 import { play as sound } from './sound.js';
 import { showMiss } from './miss.js';
 import { askConflict, keepConflict, keptConflict } from './conflict.js';
 
 const DIR_NAMES = ['up', 'right', 'down', 'left'];
+
+/** True for an upper-case step letter: a push, or a reverse game's pull. */
+const upper = (ch) => ch !== ch.toLowerCase();
+
 // The most steps one entry of the outbox carries when a whole line is
 // played at once (going back to a saved position).
 const LINE_BATCH = 4000;
@@ -73,6 +78,7 @@ export class Play {
       line: () => (this.game && this.game.moves <= LINE_KEPT_MAX ? this.game.lurd() : null),
       confirmed: (game, entry, steps, idle) => this.confirmed(game, entry, steps, idle),
       pending: (n, waiting) => this.hooks.pending?.(n, waiting),
+      full: (message) => toast(`${message}. Your moves are kept on this device until there is room.`, 'warn'),
     });
     const sync = this.sync;
     this.resuming = true;
@@ -178,7 +184,7 @@ export class Play {
       } else {
         let letters = '';
         for (const ch of e.steps || '') {
-          const rc = g.step(dirOfLetter(ch));
+          const rc = g.play(dirOfLetter(ch), upper(ch));
           if (rc < 0) { ok = false; break; }
           letters += letterOf(dirOfLetter(ch), rc === PUSHED);
         }
@@ -206,7 +212,7 @@ export class Play {
     let letters = '';
     for (const ch of lurd) {
       if (ch === RESTART_LETTER) continue;
-      const rc = g.step(dirOfLetter(ch));
+      const rc = g.play(dirOfLetter(ch), upper(ch));
       if (rc < 0) {
         // Back to where it stood; only the redo stack differs, and nothing was queued.
         while (g.cursor > before) g.undo();
@@ -236,7 +242,7 @@ export class Play {
     this.reach = null;
     this.wasSolved = this.game.solved;
     this.wasStuck = false;
-    this.view.setLevel({ width: this.game.width, height: this.game.height, cells: this.game.start },
+    this.view.setLevel({ width: this.game.width, height: this.game.height, cells: boardCells(this.game) },
       this.position());
     this.view.setDeadSquares(this.game.deadSquares);
     this.refreshMarks();
@@ -309,7 +315,7 @@ export class Play {
     if (e.seq <= sync.seq + sync.queue.length) return 'ignored';
     if (sync.queue.length > 0 || e.seq !== sync.seq + 1) return 'behind';
     if (e.kind === 'steps') {
-      for (const ch of e.steps) if (!this.step(dirOfLetter(ch), true)) return 'behind';
+      for (const ch of e.steps) if (!this.step(dirOfLetter(ch), true, upper(ch))) return 'behind';
     } else if (e.kind === 'undo') {
       for (let i = 0; i < e.count && g.cursor > 0; i++) this.undoOne();
     } else if (e.kind === 'redo') {
@@ -317,7 +323,7 @@ export class Play {
         const entry = g.entry(g.cursor), from = g.player;
         g.redo();
         if (entry.restart) this.view.snap(this.position());
-        else this.view.animate(stepTransition(g.width, from, entry.dir, entry.pushed, this.position()));
+        else this.view.animate(stepTransition(g.width, from, entry.dir, entry.pushed, this.position(), g.reverse));
       }
     } else if (e.kind === 'restart') {
       g.restart();
@@ -339,22 +345,34 @@ export class Play {
 
   // ---- Actions -------------------------------------------------------------------
 
-  /** One step in direction d. Returns true when the player moved. */
-  step(d, silent = false) {
-    const g = this.game, from = g.player, goalsBefore = g.boxesOnGoal;
-    const rc = g.step(d);
+  /** True when a box stands behind the player as it steps in direction d:
+   * the box a reverse game's step pulls. */
+  boxBehind(d) {
+    const g = this.game, [x, y] = g.xy(g.player);
+    const [bx, by] = stepFrom(x, y, d ^ 2);
+    const c = g.cellAt(bx, by);
+    return c >= 0 && (g.cells()[c] & BOX) !== 0;
+  }
+
+  /** One step in direction d. In a reverse game `pull` says whether it
+   * pulls the box behind the player; left out, it does when there is one
+   * (`keepBox`: a step that leaves it). Returns the step's letter, or false. */
+  step(d, silent = false, pull = null, keepBox = false) {
+    const g = this.game, from = g.player, goalsBefore = g.boxesHome;
+    const pulling = g.reverse && (pull ?? (!keepBox && this.boxBehind(d)));
+    const rc = g.reverse ? g.play(d, pulling) : g.step(d);
     if (rc < 0) {
       if (!silent) sound('bump');
       return false;
     }
     const e = g.entry(g.cursor - 1);
-    const t = stepTransition(g.width, from, d, e.pushed, this.position());
+    const t = stepTransition(g.width, from, d, e.pushed, this.position(), g.reverse);
     t.paced = silent;
     this.view.animate(t);
     const letter = letterOf(d, rc === PUSHED);
     if (!silent) {
       this.queue({ kind: 'steps', steps: letter });
-      this.feedback(rc === PUSHED, g.boxesOnGoal > goalsBefore, DIR_NAMES[d]);
+      this.feedback(rc === PUSHED, g.boxesHome > goalsBefore, DIR_NAMES[d]);
       this.afterChange();
     }
     return letter;
@@ -383,7 +401,7 @@ export class Play {
       return e;
     }
     g.undo();
-    this.view.animate(undoTransition(g.width, g.player, e.dir, e.pushed, this.position()));
+    this.view.animate(undoTransition(g.width, g.player, e.dir, e.pushed, this.position(), g.reverse));
     return e;
   }
 
@@ -414,7 +432,7 @@ export class Play {
       const from = g.player;
       g.redo();
       if (e.restart) this.view.snap(this.position());
-      else this.view.animate(stepTransition(g.width, from, e.dir, e.pushed, this.position()));
+      else this.view.animate(stepTransition(g.width, from, e.dir, e.pushed, this.position(), g.reverse));
     }
     if (done === 0) {
       announce('Nothing to redo');
@@ -469,7 +487,8 @@ export class Play {
   playPath(path) {
     let letters = '';
     for (const d of path) {
-      const l = this.step(d, true);
+      // A walk only moves, in a reverse game too.
+      const l = this.step(d, true, false);
       if (!l) break;
       letters += l;
     }
@@ -481,6 +500,7 @@ export class Play {
     const g = this.game;
     if (cell < 0) return this.select(-1);
     const c = g.cells()[cell];
+    if (g.reverse) return this.pointReverse(cell, c);
     if (this.selected >= 0) {
       const box = this.selected, reach = this.reach;
       if (cell === box) return this.select(-1);
@@ -492,6 +512,21 @@ export class Play {
     }
     if (c & BOX) return this.select(cell);
     if (c & (WALL | OUTSIDE)) return this.missWall(cell, c);
+    return this.walkTo(cell);
+  }
+
+  /** Point mode in a reverse game: a walk; before anything is played, a
+   * square the player cannot walk to becomes its start square (the hook
+   * opens the game again from there); a box says how to pull it. */
+  pointReverse(cell, c) {
+    const g = this.game;
+    if (c & BOX) return this.miss(cell, 'Step away from a box to pull it');
+    if (c & (WALL | OUTSIDE)) return this.missWall(cell, c);
+    const fresh = this.state.seq === 0 && g.historyLength === 0 && !(this.sync?.pending > 0);
+    if (fresh && g.startAllowed(cell) && !g.walkPath(cell) && this.hooks.chooseStart) {
+      this.hooks.chooseStart(cell);
+      return true;
+    }
     return this.walkTo(cell);
   }
 
@@ -549,7 +584,7 @@ export class Play {
   // ---- After each change -------------------------------------------------------------
 
   counts() {
-    return `${counted(this.game.moves, 'move')}, ${counted(this.game.pushes, 'push', 'pushes')}`;
+    return movesPushes(this.game.moves, this.game.pushes);
   }
 
   feedback(pushed, onGoal, dirName) {
@@ -558,7 +593,8 @@ export class Play {
     const g = this.game;
     let text = dirName ? `${pushed ? 'Push' : 'Move'} ${dirName}. ` : '';
     text += this.counts();
-    if (onGoal) text += `. Box on goal: ${g.boxesOnGoal} of ${g.boxCount}`;
+    if (onGoal && g.reverse) text += `. Box back on its start: ${g.boxesHome} of ${g.boxCount}`;
+    else if (onGoal) text += `. Box on goal: ${g.boxesOnGoal} of ${g.boxCount}`;
     announce(text);
   }
 
@@ -580,7 +616,15 @@ export class Play {
 
   refreshMarks() {
     let frozen = null;
-    if (this.warnFrozen && this.game) {
+    if (this.warnFrozen && this.game?.reverse) {
+      // A reverse game's stuck boxes: on a square no pull brings back to a start square.
+      const g = this.game, cells = g.cells();
+      const marks = g.deadSquares.map((dead, c) => (dead && cells[c] & BOX ? 1 : 0));
+      const stuck = marks.some((m) => m);
+      frozen = stuck ? marks : null;
+      if (stuck && !this.wasStuck) announce('A box can never be pulled back to a start square: undo to free it', true);
+      this.wasStuck = stuck;
+    } else if (this.warnFrozen && this.game) {
       const f = this.game.frozen();
       frozen = f.count > 0 ? f.marks : null;
       const stuck = f.count > 0;

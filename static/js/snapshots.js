@@ -7,11 +7,12 @@
 import { api, errorMessage } from './api.js';
 import { announce, toast } from './a11y.js';
 import { $, el } from './dom.js';
+import { movesPushes } from './words.js';
 
 let play = null;
 let max = 50;
 
-const counts = (s) => `${s.moves} ${s.moves === 1 ? 'move' : 'moves'}, ${s.pushes} ${s.pushes === 1 ? 'push' : 'pushes'}` +
+const counts = (s) => movesPushes(s.moves, s.pushes) +
   (s.solved ? ', solved' : '');
 
 function status(text) {

@@ -5,7 +5,7 @@
 
 import { app } from './app.js';
 import { api } from './api.js';
-import { counted } from './a11y.js';
+import { movesPushes } from './words.js';
 
 /** The player's best counts on a level answer ({moves, pushes}), or null
  * when the player has not solved it. */
@@ -27,7 +27,7 @@ export async function standing(levelId, hinted) {
   const list = r.ok ? (hinted ? r.body.hinted : r.body) : null;
   const you = list?.you;
   if (!you) return '';
-  const best = `Your best: ${counted(you.moves, 'move')}, ${counted(you.pushes, 'push', 'pushes')} · `;
+  const best = `Your best: ${movesPushes(you.moves, you.pushes)} · `;
   // A guest is ranked where it would stand but listed to nobody and not
   // counted in the total: the board does not show it, so neither does a
   // rank "of" a total that leaves it out.

@@ -5,15 +5,17 @@
 // already holds changes nothing. While the server cannot be reached the
 // queue waits and retries; a refusal or a stale seq hands the server's game
 // to `adopt`. Steps typed while an entry is in flight gather into one batch.
-// A refusal for want of a session (ended on another device) or of a game
-// that is not the session's (another account logged in here) drops
-// nothing: the queue is held, kept in storage, until a log-in starts a
+// A refusal for want of a session (ended on another device), of a game
+// that is not the session's (another account logged in here) or of room
+// (the player's storage quota) drops nothing: the queue is held, kept in storage, until a log-in starts a
 // session; then every held queue and every stored one goes again, and
 // reaches the server once its own account is back.
 
 import { api, onSession } from './api.js';
 
 const MAX_BATCH = 4000;
+// How long entries the server had no room for wait before they go again.
+const FULL_RETRY_MS = 60000;
 const storeKey = (gameId) => `sokod.outbox.${gameId}`;
 // The LURD of the position the queued entries lead to: what the player
 // keeps if the server's game moves on elsewhere meanwhile.
@@ -210,6 +212,18 @@ export class GameSync {
           this.held = true;
           held.add(this);
           this.hooks.pending?.(this.movesWaiting, true);
+          return;
+        }
+        if (code === 'quota_exceeded') {
+          // The server stores nothing more for this player now (its quota,
+          // or all guests' storage): the entries stay stored here and go
+          // again at the next log-in (a guest who signs up has room) or
+          // after a while (room made meanwhile).
+          this.held = true;
+          held.add(this);
+          this.hooks.pending?.(this.movesWaiting, true);
+          this.hooks.full?.(r.body?.error?.message ?? 'the server stores nothing more for now');
+          this.timer = setTimeout(() => this.resume(), FULL_RETRY_MS);
           return;
         }
         // Refused, stale, or not understood: the server's game is the truth.

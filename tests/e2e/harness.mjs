@@ -68,10 +68,10 @@ function levelsDir(allLevels) {
 
 /** Starts sokod; resolves to {url, port, db, stop(), restart()}. With no
  * port, --port 0 lets it pick one and its log says which; staticDir serves
- * another copy of the page than the checkout's. */
+ * another copy of the page than the checkout's; args are more flags. */
 export async function startServer({ db = join(tempDir(), 'sokod.db'), port = 0, allLevels = false,
-  staticDir = join(SOURCE_DIR, 'static') } = {}) {
-  const proc = spawn(SOKOD, serverArgs(db, port, levelsDir(allLevels), staticDir),
+  staticDir = join(SOURCE_DIR, 'static'), args = [] } = {}) {
+  const proc = spawn(SOKOD, [...serverArgs(db, port, levelsDir(allLevels), staticDir), ...args],
     { stdio: ['ignore', 'pipe', 'pipe'], env: sokodEnv() });
   let log = '';
   const closed = new Promise((r) => proc.once('close', r));
@@ -109,7 +109,7 @@ export async function startServer({ db = join(tempDir(), 'sokod.db'), port = 0, 
     /** Starts it again on the same port and database. */
     async restart() {
       await server.stop();
-      return startServer({ db, port: actualPort, allLevels, staticDir });
+      return startServer({ db, port: actualPort, allLevels, staticDir, args });
     },
   };
   // A server its test never stopped is killed here, and its report (if

@@ -279,8 +279,26 @@ async function picturesAt(size) {
     await openLevel(page, url, first);
     await everyTheme(page, 'game-small', size);
 
+    // The list of keys, as "?" opens it over the game.
+    if (!ONLY || ONLY.test('keys')) {
+      await page.focus('#board');
+      await page.keyboard.press('?');
+      await page.waitForSelector('#keys[open]');
+      await everyTheme(page, 'keys', size);
+      await page.keyboard.press('Escape');
+      await page.waitForSelector('#keys', { state: 'hidden' });
+    }
+
     await openLevel(page, url, await largestLevel(page));
     await everyTheme(page, 'game-large', size);
+
+    // The first level in reverse: its boxes on their goals, the squares
+    // they start on marked as the targets.
+    await page.goto(`${url}/#/play/${first.id}/reverse`);
+    await waitForGame(page, first.title || undefined);
+    await page.waitForFunction(() => / · Reverse$/.test(document.getElementById('g-sub').textContent));
+    await page.waitForLoadState('networkidle');
+    await everyTheme(page, 'game-reverse', size);
 
     await openLevel(page, url, first);
     await press(page, arrows(first.solution));

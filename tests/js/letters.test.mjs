@@ -3,8 +3,8 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadTestCore, ROOM } from './support.mjs';
-import { letterOf, playLetters, playEntry, gameOfState, RESTART_LETTER } from '../../static/js/letters.js';
-import { UP, LEFT, DOWN } from '../../static/js/core.js';
+import { letterOf, playLetters, playEntry, gameOfState, boardCells, RESTART_LETTER } from '../../static/js/letters.js';
+import { UP, LEFT, DOWN, GOAL, BOX } from '../../static/js/core.js';
 
 let core;
 before(async () => {
@@ -89,4 +89,32 @@ test('a rebuilt game takes the rule of the state, else of its level', () => {
   assert.equal(gameOfState(core, { ...state(''), rule: 1 }).rule, 1);
   assert.equal(gameOfState(core, { level: { ...ROOM, rule: 1 }, history: '' }).rule, 1);
   assert.equal(gameOfState(core, { level: ROOM, history: '' }).rule, 0);
+});
+
+// A reverse game on a corridor: the box starts on its goal at (5,1), the
+// level's box square (3,1) is the target, the player starts at (1,1).
+const CORRIDOR = { width: 7, height: 3, rows: ['#######', '#@ $ .#', '#######'] };
+
+test('a reverse game rebuilt from the server\'s letters pulls where the case says', () => {
+  const g = gameOfState(core, { level: CORRIDOR, rule: 2, start: { x: 1, y: 1 }, history: 'rrrlrL', redo: 'L' });
+  assert.equal(g.reverse, true);
+  assert.equal(g.pushes, 1, 'the lower-case l only moved, the upper-case L pulled');
+  assert.deepEqual(g.boxes(), [1 * 7 + 4]);
+  assert.equal(g.redoCount, 1);
+  assert.equal(g.redo(), 0);
+  assert.deepEqual(g.boxes(), [1 * 7 + 3]);
+  assert.equal(g.solved, true, 'the box back on its start, the player able to walk home');
+  // A start the server names is the one the game starts from.
+  const moved = gameOfState(core, { level: CORRIDOR, rule: 2, start: { x: 4, y: 1 }, history: '', redo: '' });
+  assert.equal(moved.player, 1 * 7 + 4);
+});
+
+test('a reverse game\'s board marks the box squares as its targets, not the goals', () => {
+  const g = gameOfState(core, { level: CORRIDOR, rule: 2, history: '', redo: '' });
+  const cells = boardCells(g);
+  assert.equal(cells[1 * 7 + 3] & GOAL, GOAL, 'the box\'s start square is a target');
+  assert.equal(cells[1 * 7 + 5] & GOAL, 0, 'the goal, where the box stands at the start, is not');
+  assert.equal(cells.some((c) => c & BOX), false, 'the board holds no box: the position draws them');
+  const forward = gameOfState(core, { level: CORRIDOR, rule: 0, history: '', redo: '' });
+  assert.equal(boardCells(forward), forward.start, 'a forward game draws its level as it is');
 });

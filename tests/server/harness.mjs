@@ -198,6 +198,17 @@ export async function startServer(options = {}) {
       reject(new Error(`sokod exited (${code ?? signal}) before listening; stderr:\n${stderr}`));
     });
   });
+  // A run that loses every other transaction to a conflict (see
+  // tests/server.cmake) must be one: the server says so as it starts.
+  const saysConflicts = () => /every other transaction ends in a conflict/.test(stderr);
+  // (Written before the port, on another pipe, which may be read first.)
+  for (let i = 0; i < 50 && process.env.SOKOD_TEST_CONFLICTS === '1' && !saysConflicts(); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (process.env.SOKOD_TEST_CONFLICTS === '1' && !saysConflicts()) {
+    proc.kill('SIGKILL');
+    throw new Error(`SOKOD_TEST_CONFLICTS=1, yet sokod ${args.join(' ')} did not say it loses conflicts; stderr:\n${stderr}`);
+  }
   const checkedEnd = async () => {
     const end = await exited;
     await closed;

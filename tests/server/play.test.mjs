@@ -124,6 +124,16 @@ test('undo, redo and restart are entries of the log, and the redo stack is kept'
   assert.equal(again.json.game.history, letters.slice(0, 4) + '*');
   assert.equal(again.json.game.seq, 7);
   assert.notDeepEqual(after5.rows, again.json.game.rows);
+
+  // A refusal says what can be done, in words: "1 entry", "4 entries".
+  r = await c.post(`/api/v1/games/${game.id}/log`, { seq: 8, undo: 4 });
+  assert.equal(r.status, 200, show(r));
+  r = await c.post(`/api/v1/games/${game.id}/log`, { seq: 9, undo: 2 });
+  assert.equal(r.status, 422, show(r));
+  assert.match(r.json.error.message, /only 1 entry can be undone/, show(r));
+  r = await c.post(`/api/v1/games/${game.id}/log`, { seq: 9, redo: 5 });
+  assert.equal(r.status, 422, show(r));
+  assert.match(r.json.error.message, /only 4 entries can be redone/, show(r));
 });
 
 test('point mode walks, pushes a box to a square, and tells where a box can go', async () => {

@@ -58,9 +58,13 @@ function status(pid, field) {
   return Number(m[1]) * 1024;
 }
 
-// Bytes of the database's pages in use, tables and indexes (the WAL's
-// committed pages included).
+// Bytes of the database's pages in use, tables and indexes (on SQLite the
+// WAL's committed pages included; on PostgreSQL the database's files).
 function diskBytes(db) {
+  if (/^postgres(ql)?:\/\//.test(db)) {
+    sqlite(db, 'CHECKPOINT');
+    return Number(sqlite(db, 'SELECT pg_database_size(current_database())'));
+  }
   return Number(sqlite(db, 'SELECT sum(pgsize) FROM dbstat'));
 }
 

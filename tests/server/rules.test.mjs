@@ -67,7 +67,7 @@ test('a player holds one game per level and rule', async () => {
     const id = col.json.collections.find((x) => x.name === 'sokod rules').id;
     const levels = (await c.get(`/api/v1/collections/${id}`)).json.levels;
     assert.equal(levels.length, 2, `each level is listed once, whatever games it has: ${JSON.stringify(levels)}`);
-    for (const [body, code] of [[{ rule: 2 }, 'invalid_value'], [{ rule: -1 }, 'invalid_value'],
+    for (const [body, code] of [[{ rule: 3 }, 'invalid_value'], [{ rule: -1 }, 'invalid_value'],
       [{ rule: 'multipush' }, 'wrong_type'], [{ rules: 1 }, 'unknown_field']]) {
       const r = await c.post(`/api/v1/levels/${corridor}/game`, body);
       assert.equal(r.status, 400, `${JSON.stringify(body)}: ${show(r)}`);

@@ -53,7 +53,8 @@ test('a line that is no solution is refused, saying what is wrong', async () => 
   const cases = [
     [{ lurd: 'rxR' }, 400, 'invalid_steps', /column 2/],
     [{ lurd: 'l' }, 422, 'step_refused', /step 1 of 1 \('l'\)/],
-    [{ lurd: 'rR' }, 422, 'not_a_solution', /2 moves, 1 pushes \(0 of 1 boxes on goals\)/],
+    [{ lurd: 'rR' }, 422, 'not_a_solution', /after 2 moves, 1 push \(0 of 1 boxes on goals\)/],
+    [{ lurd: 'r' }, 422, 'not_a_solution', /after 1 move, 0 pushes \(0 of 1 boxes on goals\)/],
     [{ lurd: `${1 << 19}(rl)rRR` }, 400, 'invalid_value', /at most 1048576 steps/],
     [{ lurd: 'rRR', rule: 2 }, 400, 'invalid_value', /rule/],
     [{ steps: 'rRR' }, 400, 'unknown_field', /steps/],

@@ -24,6 +24,13 @@ int storage_game_get(int64_t id, struct storage_game *out)
     return STORAGE_ERROR;
 }
 
+int storage_game_start(int64_t id, int32_t *start)
+{
+    (void)id;
+    *start = -1;
+    return STORAGE_ERROR;
+}
+
 int storage_level_get(int64_t id, int64_t viewer, int (*fn)(void *, const struct storage_level *),
                       void *arg)
 {

@@ -1,4 +1,5 @@
-/* Random games on real levels, under both rules: every step agrees with a
+/* Random games on real levels, under each rule (standard, multi-push, and
+ * reverse, with its pulls): every step agrees with a
  * plain model of the rules, undo restores exactly the position saved before
  * the entry it takes back, redo the one saved after it, and the incremental
  * hash and counts always equal a computation from scratch.
@@ -68,8 +69,11 @@ static void report(run *r, const soko_game *g, const char *what, const position 
             "  %s\n  level %s, %s rule, game seed %#" PRIx64 " (SOKOD_SEED=%#" PRIx64
             "), after %u actions\n"
             "  (steps in LURD, '<' undo, '>' redo, '!' restart):\n  %s\n  start:\n%s",
-            what, r->name, r->rule == SOKO_RULE_MULTIPUSH ? "multi-push" : "standard", r->seed,
-            r->base_seed, r->n_actions, r->actions,
+            what, r->name,
+            r->rule == SOKO_RULE_MULTIPUSH ? "multi-push"
+            : r->rule == SOKO_RULE_REVERSE ? "reverse"
+                                           : "standard",
+            r->seed, r->base_seed, r->n_actions, r->actions,
             position_text(r->lvl, r->lvl->cell, r->lvl->player, board, sizeof board));
     fprintf(stderr, "  now (player %u, moves %u, pushes %u, cursor %u/%u):\n%s", g->player,
             g->moves, g->pushes, g->cursor, g->history_len, game_text(g, board, sizeof board));
@@ -109,15 +113,42 @@ static void finish_position(const run *r, position *p)
     }
 }
 
+/* A reverse game's step as plainly as it can be written: a box ahead
+ * blocks; a pull takes the box behind the player onto its square. */
+static int model_reverse_step(const run *r, const position *before, int d, bool pull, int x, int y,
+                              position *after)
+{
+    int w = r->lvl->width, h = r->lvl->height;
+    int px = before->player % w, py = before->player / w;
+    int bx = px - dx[d], by = py - dy[d];
+    if (before->cell[y * w + x] & SOKO_BOX)
+        return SOKO_E_BLOCKED;
+    if (pull && (bx < 0 || by < 0 || bx >= w || by >= h || !(before->cell[by * w + bx] & SOKO_BOX)))
+        return SOKO_E_BLOCKED;
+    memcpy(after->cell, before->cell, r->cells);
+    if (pull) {
+        after->cell[by * w + bx] &= (uint8_t)~SOKO_BOX;
+        after->cell[before->player] |= SOKO_BOX;
+    }
+    after->player = (soko_cell)(y * w + x);
+    after->moves = before->moves + 1;
+    after->pushes = before->pushes + pull;
+    finish_position(r, after);
+    return pull ? SOKO_PUSHED : SOKO_MOVED;
+}
+
 /* The rules as plainly as they can be written, on x and y: the result code
- * of a step from `before`, and the position it leads to in *after. */
-static int model_step(const run *r, const position *before, int d, position *after)
+ * of a step from `before` (a pull when `pull`, in a reverse game), and the
+ * position it leads to in *after. */
+static int model_step(const run *r, const position *before, int d, bool pull, position *after)
 {
     int w = r->lvl->width, h = r->lvl->height;
     int x = before->player % w + dx[d], y = before->player / w + dy[d];
     if (x < 0 || y < 0 || x >= w || y >= h ||
         (before->cell[y * w + x] & (SOKO_WALL | SOKO_OUTSIDE)))
         return SOKO_E_WALL;
+    if (r->rule == SOKO_RULE_REVERSE)
+        return model_reverse_step(r, before, d, pull, x, y, after);
     memcpy(after->cell, before->cell, r->cells);
     int boxes = 0;
     int bx = x, by = y;
@@ -146,6 +177,35 @@ static int model_step(const run *r, const position *before, int d, position *aft
     return boxes > 0 ? SOKO_PUSHED : SOKO_MOVED;
 }
 
+/* True when the player can walk to the level's player square: a plain
+ * breadth-first search, the model of soko_reverse_player_home. */
+static bool walks_home(const run *r, const soko_game *g)
+{
+    int w = r->lvl->width, h = r->lvl->height;
+    static int queue[SOKO_MAX_CELLS];
+    static uint8_t seen_cell[SOKO_MAX_CELLS];
+    memset(seen_cell, 0, r->cells);
+    int head = 0, tail = 0;
+    queue[tail++] = g->player;
+    seen_cell[g->player] = 1;
+    while (head < tail) {
+        int c = queue[head++];
+        if (c == r->lvl->player)
+            return true;
+        for (int d = 0; d < 4; d++) {
+            int x = c % w + dx[d], y = c / w + dy[d];
+            if (x < 0 || y < 0 || x >= w || y >= h)
+                continue;
+            int n = y * w + x;
+            if (!seen_cell[n] && !(g->cell[n] & (SOKO_WALL | SOKO_OUTSIDE | SOKO_BOX))) {
+                seen_cell[n] = 1;
+                queue[tail++] = n;
+            }
+        }
+    }
+    return false;
+}
+
 /* What must hold after every action, whatever it was. */
 static void check_invariants(run *r, const soko_game *g)
 {
@@ -168,7 +228,15 @@ static void check_invariants(run *r, const soko_game *g)
     CHECK_INT(g->moves, moves);
     CHECK_INT(g->pushes, pushes);
     CHECK_INT(soko_game_redo_count(g), g->history_len - g->cursor);
-    CHECK(soko_game_solved(g) == (g->boxes_on_goal == r->lvl->boxes));
+    if (r->rule == SOKO_RULE_REVERSE) {
+        unsigned on_start = 0;
+        for (uint32_t c = 0; c < r->cells; c++)
+            on_start += (g->cell[c] & SOKO_BOX) && (r->lvl->cell[c] & SOKO_BOX);
+        CHECK_INT(g->boxes_on_start, on_start);
+        CHECK(soko_game_solved(g) == (on_start == r->lvl->boxes && walks_home(r, g)));
+    } else {
+        CHECK(soko_game_solved(g) == (g->boxes_on_goal == r->lvl->boxes));
+    }
     if (check_failures_in_test != before)
         report(r, g, "bookkeeping differs from a computation from scratch", NULL);
 }
@@ -252,10 +320,13 @@ static void do_step(trial *t, rng *rand)
     soko_game *g = t->g;
     uint32_t cursor = g->cursor;
     int d = t->last_accepted && rng_below(rand, 2) == 0 ? t->last_d : (int)rng_below(rand, 4);
-    int want = model_step(r, &t->saved[cursor], d, &t->expected);
+    /* In a reverse game, a step asks for a pull half of the time. */
+    bool pull = r->rule == SOKO_RULE_REVERSE && rng_below(rand, 2) == 0;
+    int want = model_step(r, &t->saved[cursor], d, pull, &t->expected);
     if (want >= 0 && cursor == t->cap)
         want = SOKO_E_FULL;
-    int rc = refused_unchanged(r, g, soko_game_step(g, d), t->before, t->history_before);
+    int rc = refused_unchanged(r, g, pull ? soko_game_pull(g, d) : soko_game_step(g, d), t->before,
+                               t->history_before);
     r->actions[r->n_actions++] = soko_lurd_letter(d, rc == SOKO_PUSHED);
     t->last_d = d;
     t->last_accepted = rc >= 0;
@@ -451,9 +522,15 @@ static void undo_restores_exact_positions_in_random_multipush_games(void)
     play_collection("levels/Microban_155.xsb", SOKO_RULE_MULTIPUSH);
 }
 
+static void undo_restores_exact_positions_in_random_reverse_games(void)
+{
+    play_collection("levels/Microban_155.xsb", SOKO_RULE_REVERSE);
+}
+
 int main(void)
 {
     RUN(undo_restores_exact_positions_in_random_standard_games);
     RUN(undo_restores_exact_positions_in_random_multipush_games);
+    RUN(undo_restores_exact_positions_in_random_reverse_games);
     return check_finish();
 }

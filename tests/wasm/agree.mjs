@@ -50,7 +50,8 @@ function transcriptOf(core, text) {
   const state = () =>
     `  ${u(x.soko_game_player(game))} ${u(x.soko_game_moves(game))} ${u(x.soko_game_pushes(game))} ` +
     `${u(x.soko_game_boxes_on_goal(game))} ${u(x.soko_game_cursor(game))} ` +
-    `${u(x.soko_game_history_len(game))} ${u(x.soko_game_hash_hi(game))} ${u(x.soko_game_hash_lo(game))}`;
+    `${u(x.soko_game_history_len(game))} ${u(x.soko_game_hash_hi(game))} ${u(x.soko_game_hash_lo(game))} ` +
+    `${u(x.soko_game_boxes_on_start(game))} ${x.soko_game_solved(game) ? 1 : 0}`;
 
   x.soko_reader_init(reader, textAt, text.length);
   for (let index = 0; x.soko_reader_next(reader, entry) === 1; index++) {
@@ -69,13 +70,16 @@ function transcriptOf(core, text) {
     out.push(`level ${index} ${w} ${h} ${boxes} ${Number(BigInt.asUintN(64, canon) >> 32n)} ` +
       `${Number(BigInt.asUintN(32, canon))}`);
     out.push(`dead ${x.soko_deadlock_dead_squares(level, dead)}`);
-    x.soko_game_init(game, level, index % 2, history, HISTORY_CAP);
+    out.push(`pull dead ${x.soko_deadlock_pull_dead_squares(level, reach)}`);
+    // The standard, multi-push and reverse rules in turn.
+    x.soko_game_init(game, level, index % 3, history, HISTORY_CAP);
     const gameCells = x.soko_game_cells(game);
     for (let op = 0; op < OPS_PER_LEVEL; op++) {
       const r = below(100);
       if (r < 55) {
-        const d = below(4);
-        out.push(`step ${d} ${x.soko_game_step(game, d)}`);
+        // A direction, and the bit that makes it a pull in reverse.
+        const d = below(8);
+        out.push(`step ${d} ${x.soko_game_play(game, d)}`);
       } else if (r < 65) {
         out.push(`undo ${x.soko_game_undo(game)}`);
       } else if (r < 71) {

@@ -60,9 +60,10 @@ static int play(soko_game *g, const uint8_t *dirs, int32_t n)
 
 static void print_state(const soko_game *g)
 {
-    printf("  %u %u %u %u %u %u %u %u\n", soko_game_player(g), soko_game_moves(g),
+    printf("  %u %u %u %u %u %u %u %u %u %d\n", soko_game_player(g), soko_game_moves(g),
            soko_game_pushes(g), soko_game_boxes_on_goal(g), soko_game_cursor(g),
-           soko_game_history_len(g), soko_game_hash_hi(g), soko_game_hash_lo(g));
+           soko_game_history_len(g), soko_game_hash_hi(g), soko_game_hash_lo(g),
+           soko_game_boxes_on_start(g), soko_game_solved(g) ? 1 : 0);
 }
 
 int main(int argc, char **argv)
@@ -103,12 +104,15 @@ int main(int argc, char **argv)
         printf("level %u %u %u %u %u %u\n", index, level.width, level.height, level.boxes,
                (uint32_t)(canon >> 32), (uint32_t)canon);
         printf("dead %d\n", soko_deadlock_dead_squares(&level, dead));
-        soko_game_init(&game, &level, (int)(index % 2), history, HISTORY_CAP);
+        printf("pull dead %d\n", soko_deadlock_pull_dead_squares(&level, reach));
+        /* The standard, multi-push and reverse rules in turn. */
+        soko_game_init(&game, &level, (int)(index % 3), history, HISTORY_CAP);
         for (int op = 0; op < OPS_PER_LEVEL; op++) {
             uint32_t r = rng_below(100);
             if (r < 55) {
-                uint32_t d = rng_below(4);
-                printf("step %u %d\n", d, soko_game_step(&game, (int)d));
+                /* A direction, and the bit that makes it a pull in reverse. */
+                uint32_t d = rng_below(8);
+                printf("step %u %d\n", d, soko_game_play(&game, d));
             } else if (r < 65) {
                 printf("undo %d\n", soko_game_undo(&game));
             } else if (r < 71) {

@@ -11,6 +11,7 @@ import { drawThumb } from '../thumb.js';
 import { announce, toast } from '../a11y.js';
 import { app } from '../app.js';
 import { $ } from '../dom.js';
+import { counted } from '../words.js';
 
 export function libraryMarkup() {
   return `
@@ -240,10 +241,10 @@ export class Library {
     t.textContent = l.title || `Level ${l.position}`;
     const meta = document.createElement('div');
     meta.className = 'meta';
-    const bits = [`${l.width}×${l.height}, ${l.boxes} box${l.boxes === 1 ? '' : 'es'}`];
+    const bits = [`${l.width}×${l.height}, ${counted(l.boxes, 'box', 'boxes')}`];
     if (l.author) bits.push(`by ${l.author}`);
-    bits.push(`${l.games} game${l.games === 1 ? '' : 's'}, ${l.player_solutions} solution${l.player_solutions === 1 ? '' : 's'}`);
-    if (l.solver?.status === 'solvable') bits.push(`solver: ${l.solver.pushes} pushes`);
+    bits.push(`${counted(l.games, 'game')}, ${counted(l.player_solutions, 'solution')}`);
+    if (l.solver?.status === 'solvable') bits.push(`solver: ${counted(l.solver.pushes, 'push', 'pushes')}`);
     else if (l.solver?.status) bits.push(`solver: ${l.solver.status}`);
     if (l.hidden) bits.push('hidden');
     if (l.deleted) bits.push('deleted');

@@ -6,8 +6,7 @@
 
 import { drawThumb } from '../thumb.js';
 import { el } from '../dom.js';
-
-const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+import { counted, movesPushes } from '../words.js';
 
 /** "line 4, column 2" (or "byte 120, row 3" in a pack), for a problem. */
 export function placeOf(p, format) {
@@ -31,7 +30,7 @@ function duplicateText(d) {
 
 function solutionText(s) {
   const name = s.title ? `“${s.title}”` : 'A solution';
-  if (s.result === 'solved') return `${name} solves it: ${s.moves} moves, ${s.pushes} pushes.`;
+  if (s.result === 'solved') return `${name} solves it: ${movesPushes(s.moves, s.pushes)}.`;
   if (s.result === 'not_played') return `${name} was not replayed: the level is invalid.`;
   const where = s.result === 'failed' ? ` at step ${s.step}` : '';
   return `${name} (line ${s.line}) does not solve it${where}: ${s.message}`;
@@ -42,7 +41,7 @@ export function solverText(s) {
   switch (s.status) {
     case 'pending': return 'Solver: waiting for its turn…';
     case 'running': return 'Solver: working on it…';
-    case 'solvable': return `Solver: solvable, ${s.pushes} pushes, ${s.moves} moves (${s.seconds?.toFixed?.(1) ?? '?'} s).`;
+    case 'solvable': return `Solver: solvable, ${counted(s.pushes, 'push', 'pushes')}, ${counted(s.moves, 'move')} (${s.seconds?.toFixed?.(1) ?? '?'} s).`;
     case 'unsolvable': return 'Solver: this level cannot be solved.';
     case 'unknown': return 'Solver: no answer within its time limit.';
     case 'over_budget': return 'Solver: not checked: over budget (this file\'s levels used the solver time one upload gets).';
@@ -65,7 +64,7 @@ function levelCard(l, format, ctx) {
   }
   li.append(canvas, el('span', { class: 't', text: `${l.number}. ${l.title || 'Untitled'}` }));
   const bits = [];
-  if (l.valid) bits.push(`${l.width}×${l.height}, ${plural(l.boxes, 'box', 'boxes')}`);
+  if (l.valid) bits.push(`${l.width}×${l.height}, ${counted(l.boxes, 'box', 'boxes')}`);
   if (l.author) bits.push(`by ${l.author}`);
   if (l.line) bits.push(`line ${l.line}`);
   li.append(el('span', { class: 'meta muted', text: bits.join(' · ') }));
@@ -85,8 +84,8 @@ function levelCard(l, format, ctx) {
   for (const s of replayed) li.append(el('p', { class: s.result === 'solved' ? 'note' : 'err', text: solutionText(s) }));
   // One line for them all: past the budget, every level's solutions are.
   const unchecked = (l.solutions || []).length - replayed.length;
-  if (unchecked) li.append(el('p', { class: 'note', text: `${plural(unchecked, 'solution')} not checked: over budget (the replays of one file are limited on the server).` }));
-  if (l.solutions_not_replayed) li.append(el('p', { class: 'note', text: `${plural(l.solutions_not_replayed, 'more solution')} not replayed.` }));
+  if (unchecked) li.append(el('p', { class: 'note', text: `${counted(unchecked, 'solution')} not checked: over budget (the replays of one file are limited on the server).` }));
+  if (l.solutions_not_replayed) li.append(el('p', { class: 'note', text: `${counted(l.solutions_not_replayed, 'more solution')} not replayed.` }));
   const solver = solverText(l.solver);
   if (solver) li.append(el('p', { class: `note solver ${l.solver.status === 'unsolvable' ? 'err' : ''}`, text: solver }));
   if (l.valid && l.rows) {
@@ -124,10 +123,10 @@ export function renderReport(box, report, ctx) {
   const s = report.summary;
   const head = el('div', { class: 'adm-summary' });
   head.append(el('span', { class: 'chip', text: `${report.format}` }),
-    el('span', { class: 'chip', text: plural(s.levels, 'level') }),
+    el('span', { class: 'chip', text: counted(s.levels, 'level') }),
     el('span', { class: 'chip good', text: `${s.valid} valid` }));
   if (s.invalid) head.append(el('span', { class: 'chip bad', text: `${s.invalid} invalid` }));
-  if (s.duplicates) head.append(el('span', { class: 'chip dup', text: plural(s.duplicates, 'duplicate') }));
+  if (s.duplicates) head.append(el('span', { class: 'chip dup', text: counted(s.duplicates, 'duplicate') }));
   box.append(head);
   if (report.name || report.author || report.description) {
     const p = el('p', { class: 'small muted' });

@@ -10,6 +10,7 @@ import { errorMessage } from '../api.js';
 import { announce } from '../a11y.js';
 import { app } from '../app.js';
 import { $ } from '../dom.js';
+import { counted } from '../words.js';
 
 export function uploadMarkup() {
   return `
@@ -179,7 +180,7 @@ export class Uploads {
     const select = item.li.querySelector('select');
     const list = (await this.ctx.collections()) || [];
     select.replaceChildren(new Option('A new collection', 'new'),
-      ...list.filter((c) => !c.deleted).map((c) => new Option(`${c.name} (${c.levels} levels)`, String(c.id))));
+      ...list.filter((c) => !c.deleted).map((c) => new Option(`${c.name} (${counted(c.levels, 'level')})`, String(c.id))));
     this.toggleTarget(item);
   }
 
@@ -238,11 +239,11 @@ export class Uploads {
     const im = r.body.import;
     form.hidden = true;
     this.setState(item, 'imported', 'good');
-    const bits = [`${im.imported} level${im.imported === 1 ? '' : 's'} imported into ${im.created ? 'the new' : 'the'} collection`];
+    const bits = [`${counted(im.imported, 'level')} imported into ${im.created ? 'the new' : 'the'} collection`];
     if (im.restored) bits.push(`${im.restored} brought back`);
-    if (im.duplicates) bits.push(`${im.duplicates} duplicate${im.duplicates === 1 ? '' : 's'} skipped`);
+    if (im.duplicates) bits.push(`${counted(im.duplicates, 'duplicate')} skipped`);
     if (im.invalid) bits.push(`${im.invalid} invalid left out`);
-    if (im.references) bits.push(`${im.references} reference solution${im.references === 1 ? '' : 's'} kept`);
+    if (im.references) bits.push(`${counted(im.references, 'reference solution')} kept`);
     this.result(item, `${bits.join(', ')}.`, true, im.collection_id);
     app.invalidate();
     this.ctx.imported(im.collection_id);

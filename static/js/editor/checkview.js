@@ -4,6 +4,7 @@
 // a word that the level is valid.
 
 import { $ } from '../dom.js';
+import { counted } from '../words.js';
 
 /** What to do about each kind of problem (the core's error codes). */
 const HINTS = {
@@ -22,8 +23,6 @@ const placeOf = (p) => (p.x >= 0 ? `Row ${p.y + 1}, column ${p.x + 1}` : 'The wh
 
 /** The core's message with "line" as "row": the editor's board starts at row 1. */
 const plain = (message) => message.replace(/\bline (\d+)/g, 'row $1');
-
-const count = (k, one, many) => `${k} ${k === 1 ? one : many}`;
 
 function problemItem(p, jump) {
   const li = document.createElement('li');
@@ -44,17 +43,17 @@ function problemItem(p, jump) {
  * when the author picks a problem. */
 export function showCheck(r, grid, jump) {
   const c = grid.counts();
-  $('ed-counts').textContent = `${grid.width}×${grid.height} · ${count(c.players, 'player', 'players')} · ` +
-    `${count(c.boxes, 'box', 'boxes')} · ${count(c.goals, 'goal', 'goals')}`;
+  $('ed-counts').textContent = `${grid.width}×${grid.height} · ${counted(c.players, 'player', 'players')} · ` +
+    `${counted(c.boxes, 'box', 'boxes')} · ${counted(c.goals, 'goal', 'goals')}`;
   $('ed-problems').replaceChildren(...r.problems.map((p) => problemItem(p, jump)));
   const ok = $('ed-ok');
   ok.hidden = !r.ok;
   if (r.ok) {
     ok.textContent = r.level.solved ? 'A valid level, but every box starts on a goal: it is solved before the first move.'
-      : `A valid level: ${r.level.width}×${r.level.height} as the core reads it, ${count(r.level.boxes, 'box', 'boxes')}. Test play it!`;
+      : `A valid level: ${r.level.width}×${r.level.height} as the core reads it, ${counted(r.level.boxes, 'box', 'boxes')}. Test play it!`;
   }
   const chip = $('ed-state');
   chip.className = `ed-state ${r.ok ? 'good' : 'bad'}`;
-  chip.textContent = r.ok ? 'Valid' : count(r.problems.length, 'problem', 'problems');
+  chip.textContent = r.ok ? 'Valid' : counted(r.problems.length, 'problem', 'problems');
   $('ed-edit').dataset.valid = r.ok ? '1' : '0';
 }

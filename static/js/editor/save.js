@@ -10,6 +10,7 @@ import { levelFile, fileName } from './transfer.js';
 import { app } from '../app.js';
 import { toast } from '../a11y.js';
 import { $ } from '../dom.js';
+import { movesPushes } from '../words.js';
 
 const NEW = 'new';
 
@@ -54,7 +55,7 @@ export class SaveDialog {
     this.toggleNew();
     const sol = this.editor.solution();
     $('ed-save-note').textContent = sol
-      ? `Your test-play solution (${sol.moves} moves, ${sol.pushes} pushes) goes with it, as the level's reference solution.`
+      ? `Your test-play solution (${movesPushes(sol.moves, sol.pushes)}) goes with it, as the level's reference solution.`
       : 'Solve it in test play first and the solution goes with it, as proof that it can be solved.';
     select.focus();
   }

@@ -9,6 +9,7 @@ import { actionOfKey, watchPointer, DIR_OF } from '../input.js';
 import * as settings from '../settings.js';
 import { announce } from '../a11y.js';
 import { $ } from '../dom.js';
+import { movesPushes } from '../words.js';
 
 export class TestPlay {
   /** hooks: solved(lurd, moves, pushes), leave() */
@@ -120,7 +121,7 @@ export class TestPlay {
       this.hooks.leave();
       return true;
     }
-    if (name === 'confirm' || name === 'next' || name === 'prev') return false;
+    if (name === 'confirm' || name === 'next' || name === 'prev' || name === 'keys') return false;
     this.act(name);
     return true;
   }
@@ -139,7 +140,7 @@ export class TestPlay {
     frame.dataset.pushes = g.pushes;
     frame.dataset.solved = g.solved ? '1' : '0';
     $('ed-play-board').setAttribute('aria-label', `Test play: ${g.width} by ${g.height} squares, ` +
-      `${g.boxesOnGoal} of ${g.boxCount} boxes on goals, ${g.moves} moves, ${g.pushes} pushes`);
+      `${g.boxesOnGoal} of ${g.boxCount} boxes on goals, ${movesPushes(g.moves, g.pushes)}`);
   }
 
   onSolved() {
@@ -148,7 +149,7 @@ export class TestPlay {
     const show = () => {
       if (this.view.animating) return requestAnimationFrame(show);
       if (!this.active || !g.solved || this.play.game !== g) return;
-      $('ed-solved-text').textContent = `${g.moves} moves, ${g.pushes} pushes. The level can be solved.`;
+      $('ed-solved-text').textContent = `${movesPushes(g.moves, g.pushes)}. The level can be solved.`;
       $('ed-solved').hidden = false;
       $('ed-solved-edit').focus();
     };

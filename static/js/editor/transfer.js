@@ -8,6 +8,7 @@ import { write, readLevels, readPack, readSlc, isPack, gridOfText, gridOfLevel }
 import { drawThumb } from '../thumb.js';
 import { toast, announce } from '../a11y.js';
 import { $ } from '../dom.js';
+import { counted } from '../words.js';
 
 /** The level file text of a board: the board, then its metadata and a
  * solution when there is one. */
@@ -185,7 +186,7 @@ export class Transfer {
       t.textContent = `${f.number}. ${f.title || 'Untitled'}`;
       const meta = document.createElement('span');
       meta.className = 'meta';
-      meta.textContent = f.level ? `${f.level.width}×${f.level.height}, ${f.level.boxes} box${f.level.boxes === 1 ? '' : 'es'}`
+      meta.textContent = f.level ? `${f.level.width}×${f.level.height}, ${counted(f.level.boxes, 'box', 'boxes')}`
         : `line ${f.error.line}${f.error.col ? `, column ${f.error.col}` : ''}: ${f.error.message}`;
       if (!f.level) meta.classList.add('bad');
       b.append(canvas, t, meta);
@@ -197,10 +198,10 @@ export class Transfer {
     ol.replaceChildren(...items);
     const more = found.length > 500 ? ` (the first 500 are listed)` : '';
     $('ed-import-msg').textContent = '';
-    announce(`${found.length} levels found${more}: pick one`);
+    announce(`${counted(found.length, 'level')} found${more}: pick one`);
     const note = document.createElement('li');
     note.className = 'muted small ed-pick-note';
-    note.textContent = `${found.length} levels found${more}. Pick the one to edit.`;
+    note.textContent = `${counted(found.length, 'level')} found${more}. Pick the one to edit.`;
     ol.prepend(note);
     ol.querySelector('button')?.focus();
   }

@@ -7,6 +7,7 @@ import { api, errorMessage } from '../api.js';
 import { announce, toast } from '../a11y.js';
 import { copyWithToast } from '../clipboard.js';
 import { $, el } from '../dom.js';
+import { counted, movesPushes } from '../words.js';
 
 export const section = 'screen-account';
 let wired = false;
@@ -92,7 +93,7 @@ async function changePassword(form) {
   }
   form.reset();
   const others = r.body?.sessions_ended ?? 0;
-  toast(`Password changed${others > 0 ? `; ${others} other ${others === 1 ? 'session' : 'sessions'} logged out` : ''}`);
+  toast(`Password changed${others > 0 ? `; ${counted(others, 'other session')} logged out` : ''}`);
 }
 
 /** The solutions of a level file as sokod exports them: each "Title:" then
@@ -127,11 +128,11 @@ async function listSolutions() {
   $('acc-solutions').hidden = solutions.length === 0;
   $('acc-solution-list').replaceChildren(...solutions.map((s) => {
     const copy = el('button', { class: 'button small', text: 'Copy LURD',
-      'aria-label': `Copy the LURD of ${s.title}, ${s.moves} moves and ${s.pushes} pushes` });
+      'aria-label': `Copy the LURD of ${s.title}, ${counted(s.moves, 'move')} and ${counted(s.pushes, 'push', 'pushes')}` });
     copy.addEventListener('click', () => copyWithToast(s.lurd, 'LURD'));
     return el('li', { class: 'solution-row' },
       el('span', { class: 'solution-title', text: s.title, title: s.title }),
-      el('span', { class: 'muted small', text: `${s.moves} moves, ${s.pushes} pushes${s.multipush ? ', multi-push' : ''}` }),
+      el('span', { class: 'muted small', text: `${movesPushes(s.moves, s.pushes)}${s.multipush ? ', multi-push' : ''}` }),
       copy);
   }));
 }
@@ -153,7 +154,7 @@ export async function enter() {
       if (!r.ok) return toast(errorMessage(r, 'That did not work'), 'warn');
       await signedInOrOut();
       const n = r.body?.sessions_ended ?? 0;
-      announce(`Logged out everywhere: ${n} ${n === 1 ? 'session' : 'sessions'} ended`);
+      announce(`Logged out everywhere: ${counted(n, 'session')} ended`);
     });
   }
   render();

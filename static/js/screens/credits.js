@@ -2,6 +2,7 @@
 
 import { app } from '../app.js';
 import { $ } from '../dom.js';
+import { counted } from '../words.js';
 
 export const section = 'screen-credits';
 
@@ -27,7 +28,7 @@ export async function enter() {
     const ul = document.createElement('ul');
     for (const [who, n] of [...counts].sort((a, b) => b[1] - a[1])) {
       const li = document.createElement('li');
-      li.textContent = `${who}: ${n} level${n === 1 ? '' : 's'}`;
+      li.textContent = `${who}: ${counted(n, 'level')}`;
       ul.append(li);
     }
     div.append(h, ul);

@@ -8,7 +8,8 @@ import { BoardView } from '../board.js';
 import { Play } from '../play.js';
 import { letterOf, RESTART_LETTER } from '../letters.js';
 import { actionOfKey, watchPointer, watchGamepads, DIR_OF } from '../input.js';
-import { announce, toast, counted } from '../a11y.js';
+import { announce, toast } from '../a11y.js';
+import { counted, movesPushes, levelTitle } from '../words.js';
 import { go, currentScreen } from '../router.js';
 import * as settings from '../settings.js';
 import { drainSavedOutboxes } from '../sync.js';
@@ -26,8 +27,12 @@ export const section = 'screen-game';
 let view = null;
 let play = null;
 let levelId = 0;
-// The rule of the game shown: 0 standard, 1 multi-push (#/play/ID/multipush).
+// The rule of the game shown: 0 standard, 1 multi-push (#/play/ID/multipush),
+// 2 reverse (#/play/ID/reverse).
 let rule = 0;
+// Shift held with a step's key: in a reverse game, a step away from a box
+// that leaves it where it is.
+let keepBox = false;
 let neighbours = { prev: 0, next: 0, count: 0, position: 0, name: '' };
 let solvedShown = false;
 // Bumped by each level opened, by going back to the level still shown and by
@@ -45,6 +50,7 @@ let drained = false;
 // undefined: not known yet), and the first level of the collection that
 // follows a collection's last level (0: none).
 let best;
+let bestHinted = false;
 let nextAfter = 0;
 let hovered = -1;
 // The arguments of the level last asked for, to open it again.
@@ -73,6 +79,7 @@ function setup() {
       if (app.lastPlayed !== levelId) app.lastPlayed = levelId;
       if (app.lastPlayedRule !== rule) app.lastPlayedRule = rule;
     },
+    chooseStart: (cell) => chooseStart(cell),
     pending: (n, waiting) => {
       $('board').dataset.pending = String(n);
       document.body.dataset.pending = String(n);
@@ -118,6 +125,8 @@ function setup() {
     $(id).addEventListener('click', () => ready() && act(name));
   }
   $('g-menu').addEventListener('click', openMenu);
+  $('keys-close').addEventListener('click', () => $('keys').close());
+  $('keys').addEventListener('close', () => $('board').focus());
   $('solved-next').addEventListener('click', nextLevel);
   $('solved-stay').addEventListener('click', closeSolved);
   $('game-menu').addEventListener('click', (e) => {
@@ -127,8 +136,10 @@ function setup() {
     if (which === 'levels') go(`#/library/${play.state?.level.collection_id ?? ''}`);
     else if (which === 'positions') openSnapshots();
     else if (which === 'options') go('#/options/play');
+    else if (which === 'keys') openKeys();
     else if (which === 'title') go('#/');
-    else if (which === 'rule' && levelId) go(playHash(levelId, 1 - rule));
+    else if (which === 'rule' && levelId) go(playHash(levelId, rule === 1 ? 0 : 1));
+    else if (which === 'reverse' && levelId) go(playHash(levelId, rule === 2 ? 0 : 2));
     else $('board').focus();
   });
   // The same game played in another tab or on another device, live.
@@ -165,7 +176,7 @@ export async function enter(args) {
   if (!view) setup();
   const id = Number(args[0]);
   if (!id) return go('#/library');
-  const wantRule = args[1] === 'multipush' ? 1 : 0;
+  const wantRule = args[1] === 'multipush' ? 1 : args[1] === 'reverse' ? 2 : 0;
   if (id === levelId && wantRule === rule && play.game && loading !== id) {
     if (loading) {
       // Back on the level shown while another was opening (Back after Next):
@@ -219,6 +230,7 @@ export async function enter(args) {
   rule = wantRule;
   neighbours = { prev: 0, next: 0, count: 0, position: 0, name: '' };
   best = undefined;
+  bestHinted = false;
   nextAfter = 0;
   await play.attach(r.body.game);
   if (token !== opening) return;
@@ -251,6 +263,7 @@ function unavailable(id) {
   if (id) {
     levelId = 0;
     $('g-sub').textContent = '';
+    $('g-best').hidden = true;
     $('g-hint').textContent = '';
     $('hint-panel').hidden = true;
   }
@@ -280,6 +293,7 @@ export function leave() {
   hideLesson();
   live.stop();
   $('game-menu').open && $('game-menu').close();
+  $('keys').open && $('keys').close();
   // A choice left open is asked again on return, not over the next screen.
   if (putAsideConflict()) play.conflictWaiting = true;
 }
@@ -330,7 +344,11 @@ async function loadHint(id) {
   const r = await api.level(id);
   if (id !== levelId) return;
   const l = r.ok ? r.body.level : null;
-  if (l) best = bestOf(l);
+  if (l) {
+    best = bestOf(l);
+    bestHinted = !!l.hinted;
+    showBest();
+  }
   // A tutorial level's comment is its lesson, shown on the board.
   const lesson = l?.comment && (await isListed(l.collection_id)) &&
     /tutorial/.test(listed?.get(l.collection_id)?.source ?? '');
@@ -338,30 +356,35 @@ async function loadHint(id) {
   const bits = [];
   if (l?.author) bits.push(`by ${l.author}`);
   if (l?.comment && !lesson) bits.push(l.comment);
-  if (l?.best_known && rule === 0) bits.push(`best known ${l.best_known.moves} moves, ${l.best_known.pushes} pushes`);
+  if (l?.best_known && rule === 0) bits.push(`best known ${movesPushes(l.best_known.moves, l.best_known.pushes)}`);
   $('g-hint').textContent = bits.join(' — ');
-  if (lesson && play.game.pushes === 0) showLesson(view, id, l.comment, play.game.boxes()[0] ?? play.game.player);
+  // A lesson speaks of pushes: a reverse game has none.
+  if (lesson && play.game.pushes === 0 && rule !== 2) showLesson(view, id, l.comment, play.game.boxes()[0] ?? play.game.player);
 }
 
 function updateHud() {
   if (!play.game) return;
   hovered = -1;
   const g = play.game, lvl = play.state.level;
-  $('game-h').textContent = loading ? 'Loading…' : lvl.title || `Level ${lvl.position}`;
+  $('game-h').textContent = loading ? 'Loading…' : levelTitle(lvl);
   $('g-sub').textContent = !neighbours.name ? `Level ${lvl.position}`
     : neighbours.count ? `${neighbours.name} · ${lvl.position} of ${neighbours.count}` : neighbours.name;
   if (rule === 1) $('g-sub').textContent += ' · Multi-push';
+  if (rule === 2) $('g-sub').textContent += ' · Reverse';
+  showBest();
   $('g-moves').textContent = g.moves;
   $('g-pushes').textContent = g.pushes;
-  $('g-goals').textContent = `${g.boxesOnGoal}/${g.boxCount}`;
+  $('g-goals').textContent = `${g.boxesHome}/${g.boxCount}`;
   $('g-undo').disabled = g.cursor === 0;
   $('g-undo-push').disabled = g.cursor === 0;
   $('g-redo').disabled = g.redoCount === 0;
   $('g-restart').disabled = g.moves === 0;
+  // The solver plans pushes: there are no hints in a reverse game.
+  $('g-ask-hint').disabled = g.reverse;
   $('g-prev').disabled = !neighbours.prev;
   $('g-next').disabled = !neighbours.next;
   $('board').setAttribute('aria-label', `${$('game-h').textContent}: ${g.width} by ${g.height} squares, ` +
-    `${g.boxesOnGoal} of ${g.boxCount} boxes on goals, ${play.counts()}` +
+    `${g.boxesHome} of ${g.boxCount} boxes ${g.reverse ? 'back on their start' : 'on goals'}, ${play.counts()}` +
     (play.stuck ? '. A box is stuck' : ''));
   document.body.dataset.moves = g.moves;
   document.body.dataset.pushes = g.pushes;
@@ -372,13 +395,13 @@ function updateHud() {
 
 function act(name) {
   // Directions are as seen on screen, where the board may be turned.
-  if (DIR_OF[name] !== undefined) return play.step(view.boardDir(DIR_OF[name]));
+  if (DIR_OF[name] !== undefined) return play.step(view.boardDir(DIR_OF[name]), false, null, keepBox);
   switch (name) {
     case 'undo': return play.undo();
     case 'redo': return play.redo();
     case 'undoPush': return play.undoPush();
     case 'restart': return play.restart();
-    case 'hint': return pressHint();
+    case 'hint': return play.game.reverse ? announce('There are no hints in a reverse game') : pressHint();
     case 'next': return toNeighbour('next');
     case 'prev': return toNeighbour('prev');
     case 'menu': return openMenu();
@@ -409,6 +432,7 @@ function onKey(e) {
   // The menu is the way out, so it opens while a level loads and after one
   // could not be opened too, when the other keys wait.
   if (name === 'menu') { e.preventDefault(); openMenu(); return; }
+  if (name === 'keys') { e.preventDefault(); openKeys(); return; }
   if (!ready()) return;
   e.preventDefault();
   const timed = DIR_OF[name] !== undefined;
@@ -417,19 +441,51 @@ function onKey(e) {
     metrics.handledAt = performance.now();
     metrics.shownAt = 0;
   }
+  // Shift with a step's key, and only the keyboard's: a step that leaves the box.
+  keepBox = e.shiftKey;
   act(name);
+  keepBox = false;
   if (timed) metrics.handlerMs = performance.now() - metrics.handledAt;
 }
 
 /** The address of a level's game under the rule of the game shown (or r). */
 function playHash(id, r = rule) {
-  return `#/play/${id}${r === 1 ? '/multipush' : ''}`;
+  return `#/play/${id}${r === 1 ? '/multipush' : r === 2 ? '/reverse' : ''}`;
+}
+
+/** A reverse game with nothing played starts again from `cell`, a square
+ * its player could not walk to: the server keeps the choice. */
+async function chooseStart(cell) {
+  const [x, y] = play.game.xy(cell), id = levelId, token = opening;
+  const r = await api.openGame(id, 2, { x, y });
+  if (token !== opening || id !== levelId) return;
+  if (!r.ok) return toast(errorMessage(r, 'The player cannot start there'), 'warn');
+  await play.attach(r.body.game);
+  updateHud();
+  announce('The player starts here');
 }
 
 function openMenu() {
   const d = $('game-menu');
   $('menu-rule').textContent = rule === 1 ? 'Play the standard rule' : 'Play multi-push';
+  $('menu-reverse').textContent = rule === 2 ? 'Play forward' : 'Play in reverse';
   if (!d.open) d.showModal();
+}
+
+/** Opens the list of keys (? or F1, and the menu's Keys); Escape or Close
+ * closes it and the board has the focus again. */
+function openKeys() {
+  const d = $('keys');
+  if (!d.open) d.showModal();
+}
+
+/** "Solved · best 12 moves, 3 pushes" under the level's name, once the
+ * player's best on the level shown is known and while it is solved. */
+function showBest() {
+  const line = $('g-best');
+  line.hidden = !best || loading !== 0;
+  line.textContent = best ? `Solved · best ${movesPushes(best.moves, best.pushes)}${bestHinted ? ' with hints' : ''}` : '';
+  line.title = line.textContent;
 }
 
 function onSolved() {
@@ -467,8 +523,10 @@ async function showStanding(g) {
   $('solved-new').hidden = best === undefined || !isNewBest(best, g.moves, g.pushes);
   $('solved-rank').textContent = '';
   if (best !== undefined) {
+    if (!best) bestHinted = hintCount() > 0;
     best = best ? { moves: Math.min(best.moves, g.moves), pushes: Math.min(best.pushes, g.pushes) }
       : { moves: g.moves, pushes: g.pushes };
+    showBest();
   }
   while (play.sync === sync && sync.pending > 0) await new Promise((r) => setTimeout(r, 100));
   if (play.sync !== sync) return;

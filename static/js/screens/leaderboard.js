@@ -12,6 +12,7 @@ import { api, errorMessage } from '../api.js';
 import { app } from '../app.js';
 import { go } from '../router.js';
 import { $, el, svgIcon } from '../dom.js';
+import { counted, movesPushes } from '../words.js';
 
 const LIMIT = 20;
 let built = false;
@@ -107,8 +108,8 @@ async function submit() {
   }
   const s = r.body.solution;
   $('submit-status').textContent = r.body.created
-    ? `Checked: it solves the level in ${s.moves} moves and ${s.pushes} pushes. It is on the submitted board.`
-    : `You had submitted that line already (${s.moves} moves, ${s.pushes} pushes).`;
+    ? `Checked: it solves the level in ${counted(s.moves, 'move')} and ${counted(s.pushes, 'push', 'pushes')}. It is on the submitted board.`
+    : `You had submitted that line already (${movesPushes(s.moves, s.pushes)}).`;
   $('submit-lurd').value = '';
   showBest(r.body.best_known);
   loadSubmitted(level, currentBy, rule);
@@ -116,7 +117,7 @@ async function submit() {
 
 function showBest(best) {
   $('board-best').hidden = !best;
-  if (best) $('board-best').textContent = `Best known: ${best.moves} moves, ${best.pushes} pushes, of every solution this server holds.`;
+  if (best) $('board-best').textContent = `Best known: ${movesPushes(best.moves, best.pushes)}, of every solution this server holds.`;
 }
 
 let currentBy = 'moves';
@@ -152,7 +153,7 @@ function row(e) {
   const who = el('td', { class: 'who' }, e.user_id != null
     ? el('a', { class: 'watch-link', href: `#/watch/${e.user_id}`, text: e.user, title: `Watch ${e.user} play` })
     : e.user ?? 'you (guest)');
-  if (e.hinted) who.append(' ', el('span', { class: 'hinted-mark', title: `${e.hints} hint${e.hints === 1 ? '' : 's'}`, text: 'hinted' }));
+  if (e.hinted) who.append(' ', el('span', { class: 'hinted-mark', title: counted(e.hints, 'hint'), text: 'hinted' }));
   const tr = el('tr', { 'data-solution': String(e.solution_id) },
     el('td', { class: 'rank', text: String(e.rank) }),
     who,
@@ -174,13 +175,13 @@ function fill(part, list, empty) {
   // A guest's own solution shows to it alone: the board is not empty to it.
   if (list.total === 0 && mine && !mine.listed) empty = 'Nobody is listed yet: sign up to be the first.';
   part.querySelector('.board-total').textContent = list.total === 0
-    ? empty : `${list.total} player${list.total === 1 ? '' : 's'}`;
+    ? empty : counted(list.total, 'player');
   const you = part.querySelector('.board-you');
   you.replaceChildren();
   if (mine && !list.entries.some((e) => e.you)) {
     // The player's own entry, below the top.
     you.append(el('span', { class: 'you-rank', text: `Your rank: ${mine.rank}${mine.listed ? ` of ${list.total}` : ' (sign up to be listed)'}` }),
-      ` · ${mine.moves} moves, ${mine.pushes} pushes · `,
+      ` · ${movesPushes(mine.moves, mine.pushes)} · `,
       el('a', { class: 'replay-link', href: `#/replay/${mine.solution_id}`, text: 'Replay' }));
   } else if (mine && !mine.listed) {
     you.textContent = 'Sign up to be listed.';
@@ -277,7 +278,7 @@ async function enterDaily(args) {
   const streak = sr.ok ? sr.body.streak : 0;
   $('board-streak').hidden = !sr.ok;
   $('board-streak').textContent = streak > 0
-    ? `Your streak: ${streak} day${streak === 1 ? '' : 's'} in a row${sr.body.solved_today ? '' : ' (solve today\'s to keep it)'}`
+    ? `Your streak: ${counted(streak, 'day')} in a row${sr.body.solved_today ? '' : ' (solve today\'s to keep it)'}`
     : 'Solve the daily puzzle on its day to start a streak.';
   show(br, by, ' Only solutions found on the puzzle\'s own day (UTC) are on its board.');
 }

@@ -17,6 +17,7 @@ import { live } from '../live.js';
 import { playerName } from './rooms.js';
 import { $ } from '../dom.js';
 import { copyWithToast } from '../clipboard.js';
+import { counted, movesPushes } from '../words.js';
 
 export const section = 'screen-race';
 
@@ -309,7 +310,7 @@ function renderCard(p) {
   card.querySelector('.race-name').textContent = playerName(p) + (p.user_id === you.user_id ? ' (you)' : '');
   card.querySelector('.race-badge').textContent = statusOf(p);
   card.querySelector('.race-counts').textContent =
-    `${p.moves} moves, ${p.pushes} pushes, ${p.boxes_on_goal}/${room.boxes} boxes on goals`;
+    `${movesPushes(p.moves, p.pushes)}, ${p.boxes_on_goal}/${room.boxes} boxes on goals`;
   Object.assign(card.dataset, {
     moves: String(p.moves), pushes: String(p.pushes), goals: String(p.boxes_on_goal),
     connected: p.connected ? '1' : '0', gone: p.left || !p.connected ? '1' : '0',
@@ -330,7 +331,7 @@ function render() {
   const state = room.state;
   document.body.dataset.race = state;
   const texts = {
-    lobby: `In the lobby: ${room.players.length} player${room.players.length === 1 ? '' : 's'}` +
+    lobby: `In the lobby: ${counted(room.players.length, 'player')}` +
       (isHost ? '. Start when everyone is in.' : seated ? '. The host starts the race.' : '.'),
     countdown: 'Get ready…',
     racing: seated ? 'Go! Every step counts.' : 'Racing: watching every board.',
@@ -386,7 +387,7 @@ function renderResults() {
   $('race-results-list').replaceChildren(...order.map((p) => {
     const li = document.createElement('li');
     li.textContent = p.finished
-      ? `${playerName(p)}: ${seconds(p.time_ms)}, ${p.moves} moves, ${p.pushes} pushes`
+      ? `${playerName(p)}: ${seconds(p.time_ms)}, ${movesPushes(p.moves, p.pushes)}`
       : `${playerName(p)}: ${p.left ? 'left' : 'did not finish'}`;
     return li;
   }));

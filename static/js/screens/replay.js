@@ -13,6 +13,7 @@ import { go } from '../router.js';
 import * as settings from '../settings.js';
 import { $, el, svgIcon } from '../dom.js';
 import { copyWithToast } from '../clipboard.js';
+import { movesPushes } from '../words.js';
 
 const SPEEDS = [0.5, 1, 2, 4, 8];
 const BASE_MS = 300; // one step at 1x
@@ -177,7 +178,7 @@ async function optimise(metric) {
     return;
   }
   const found = r.body.solution;
-  status.replaceChildren(`Found ${found.moves} moves, ${found.pushes} pushes (this one: ${s.moves}, ${s.pushes}). ` +
+  status.replaceChildren(`Found ${movesPushes(found.moves, found.pushes)} (this one: ${s.moves}, ${s.pushes}). ` +
     'It is on the level\'s submitted board as yours: ', el('a', { href: `#/board/${s.level_id}`, text: 'see the board' }), '.');
 }
 
@@ -218,7 +219,7 @@ export async function enter(args) {
   $('replay-back').href = `#/board/${lv.id}`;
   const title = lv.title || `Level ${lv.position}`;
   $('replay-h').textContent = `Replay: ${title}`;
-  $('replay-sub').textContent = `${s.user ?? 'your guest solution'} · ${s.moves} moves, ${s.pushes} pushes` +
+  $('replay-sub').textContent = `${s.user ?? 'your guest solution'} · ${movesPushes(s.moves, s.pushes)}` +
     `${s.rule === 1 ? ' · multi-push' : ''}${s.hinted ? ' · hinted' : ''}`;
   view.setTheme(app.theme);
   view.setLevel({ width: game.width, height: game.height, cells: game.start }, position());

@@ -9,6 +9,7 @@
 import { api, errorMessage } from '../api.js';
 import { app } from '../app.js';
 import { $, el, svgIcon } from '../dom.js';
+import { counted } from '../words.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 let built = false;
@@ -61,8 +62,6 @@ export function duration(seconds) {
   return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
 }
 
-const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
 /** A bar chart of `bars` ({value, label}: label names the figure), with
  * the axis's top value and the first and last bars' dates under it. */
 function barChart(bars, { from, to, unit = (v) => String(v) }) {
@@ -91,15 +90,15 @@ function showTotals(s) {
   $('stats-totals').replaceChildren(
     ...item('Levels solved', String(t.levels_solved), 'stats-solved'),
     ...item('Time played', duration(t.seconds_played), 'stats-played'),
-    ...item('Daily streak', `${plural(s.streak.days, 'day')}${s.streak.solved_today ? ', today’s solved' : ''}`, 'stats-streak'),
-    ...item('Last 12 weeks', `${plural(t.solved_in_window, 'level')}, ${duration(t.seconds_in_window)}`, 'stats-window'));
+    ...item('Daily streak', `${counted(s.streak.days, 'day')}${s.streak.solved_today ? ', today’s solved' : ''}`, 'stats-streak'),
+    ...item('Last 12 weeks', `${counted(t.solved_in_window, 'level')}, ${duration(t.seconds_in_window)}`, 'stats-window'));
 }
 
 function showCharts(s) {
-  const days = s.days.map((d) => ({ value: d.solved, label: `${d.day}: ${plural(d.solved, 'level')} solved` }));
+  const days = s.days.map((d) => ({ value: d.solved, label: `${d.day}: ${counted(d.solved, 'level')} solved` }));
   $('stats-days').replaceChildren(barChart(days, { from: s.days[0].day, to: s.days.at(-1).day }));
   $('stats-days-note').textContent = 'A level counts on the day of your oldest solution of it.';
-  const weeks = s.weeks.map((w) => ({ value: w.solved, label: `Week of ${w.first_day}: ${plural(w.solved, 'level')} solved` }));
+  const weeks = s.weeks.map((w) => ({ value: w.solved, label: `Week of ${w.first_day}: ${counted(w.solved, 'level')} solved` }));
   $('stats-weeks').replaceChildren(barChart(weeks, { from: s.weeks[0].first_day, to: s.weeks.at(-1).first_day }));
   const time = s.weeks.map((w) => ({ value: w.seconds, label: `Week of ${w.first_day}: ${duration(w.seconds)} played` }));
   $('stats-time').replaceChildren(barChart(time, { from: s.weeks[0].first_day, to: s.weeks.at(-1).first_day, unit: duration }));
@@ -141,7 +140,7 @@ function showRating(s) {
     return;
   }
   $('stats-rating-note').textContent =
-    `${r.rating} (${r.label}), give or take ${r.deviation}, after ${plural(r.attempts, 'rated level')}. ` +
+    `${r.rating} (${r.label}), give or take ${r.deviation}, after ${counted(r.attempts, 'rated level')}. ` +
     'A level solved in good time raises it; one given up or solved slowly lowers it.';
   $('stats-rating').replaceChildren(r.history.length ? lineChart(r.history) : '');
 }

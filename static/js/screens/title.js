@@ -6,6 +6,7 @@ import { api, errorMessage } from '../api.js';
 import { go } from '../router.js';
 import { drawSprite } from '../sprites.js';
 import { $ } from '../dom.js';
+import { counted } from '../words.js';
 import { offerForYou } from '../foryou.js';
 
 const SCENE = [
@@ -76,7 +77,7 @@ let visits = 0;
 
 /** Today's puzzle in a line: solved or not, and the streak of days. */
 function dailyStateText(s) {
-  const days = `${s.streak} ${s.streak === 1 ? 'day' : 'days'} in a row`;
+  const days = `${counted(s.streak, 'day')} in a row`;
   if (s.solved_today) return `Solved today · ${days}`;
   return s.streak > 0 ? `Not solved yet today · ${days} so far` : 'Not solved yet today';
 }
@@ -140,10 +141,10 @@ async function showPlayTarget(visit) {
   const play = $('title-play');
   if (target) {
     const l = target.level;
-    play.href = `#/play/${l.id}${target.rule === 1 ? '/multipush' : ''}`;
+    play.href = `#/play/${l.id}${target.rule === 1 ? '/multipush' : target.rule === 2 ? '/reverse' : ''}`;
     play.textContent = target.resume ? 'Continue' : 'Play';
     $('title-play-what').textContent = `${target.collection} · ${l.position}. ${l.title || `Level ${l.position}`}` +
-      (target.rule === 1 ? ' · Multi-push' : '');
+      (target.rule === 1 ? ' · Multi-push' : target.rule === 2 ? ' · Reverse' : '');
   } else {
     play.href = '#/library';
     play.textContent = 'Play';

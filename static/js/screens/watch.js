@@ -8,11 +8,12 @@
 import { app } from '../app.js';
 import { api, errorMessage } from '../api.js';
 import { loadCore } from '../core.js';
-import { playEntry, gameOfState } from '../letters.js';
+import { playEntry, gameOfState, boardCells } from '../letters.js';
 import { BoardView } from '../board.js';
 import { currentScreen } from '../router.js';
 import { live } from '../live.js';
 import { $ } from '../dom.js';
+import { movesPushes } from '../words.js';
 
 export const section = 'screen-watch';
 
@@ -119,13 +120,13 @@ async function show(game) {
   const g = gameOfState(core, game);
   shown = { game: g, gameId: game.id, seq: game.seq };
   $('watch-sub').textContent = game.level?.title ?? '';
-  view.setLevel({ width: g.width, height: g.height, cells: g.start }, { player: g.player, boxes: g.boxes() });
+  view.setLevel({ width: g.width, height: g.height, cells: boardCells(g) }, { player: g.player, boxes: g.boxes() });
   mark();
 }
 
 function mark() {
   const g = shown.game;
-  $('watch-counts').textContent = `${g.moves} moves, ${g.pushes} pushes`;
+  $('watch-counts').textContent = movesPushes(g.moves, g.pushes);
   Object.assign($('screen-watch').dataset, {
     game: String(shown.gameId), seq: String(shown.seq), player: String(g.player),
     moves: String(g.moves), pushes: String(g.pushes),
