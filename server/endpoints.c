@@ -16,6 +16,7 @@
 #include "live/rooms.h"
 #include "live/watch.h"
 #include "play/daily.h"
+#include "play/difficulty.h"
 #include "play/games.h"
 #include "play/hint.h"
 #include "play/leaderboard.h"
@@ -120,6 +121,8 @@ const struct route endpoints_table[] = {
      ROUTE_COST(65536, 65536, 65536, 30000, ADMIN)},
     {HTTP_POST, "/api/v1/admin/levels/{id}/restore", manage_level_restore,
      ROUTE_COST(65536, 65536, 65536, 30000, ADMIN)},
+    {HTTP_GET, "/api/v1/levels", difficulty_levels, ROUTE_COST(0, 1024, 256, 100, COST)},
+    {HTTP_GET, "/api/v1/levels/next", difficulty_next, ROUTE_COST(0, 256, 64, 50, COST)},
     {HTTP_GET, "/core.wasm", static_wasm, ROUTE_COST(0, 64, 512, 5, CONNECTIONS)},
     {HTTP_GET, ROUTES_CATCH_ALL, static_get, ROUTE_COST(0, 64, 512, 5, CONNECTIONS)},
     {0, NULL, NULL, {0}},

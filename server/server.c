@@ -28,6 +28,7 @@
 #include "play/game_answers.h"
 #include "play/game_cache.h"
 #include "play/hint.h"
+#include "play/ratings.h"
 #include "storage/storage.h"
 #include "storage/storage_backup.h"
 #include "storage/storage_migrate.h"
@@ -49,16 +50,16 @@
 #define UPLOADS_WORKERS 2
 
 /* Threads beside the pools that may hold a database connection: the main
- * thread, the committer, the sweeper, the upload checker, the live
- * listener, and one to spare. */
-#define OTHER_DB_THREADS 6
+ * thread, the committer, the sweeper, the rating pass, the upload
+ * checker, the live listener, and one to spare. */
+#define OTHER_DB_THREADS 7
 
 /* How long requests in flight get at a stop. */
 #define STOP_GRACE_MS 10000
 
 /* What is running, so that a failed start stops exactly that. */
 static struct {
-    bool storage, uploads, limits, threads, access_log, sweeper;
+    bool storage, uploads, limits, threads, access_log, sweeper, ratings;
     struct MHD_Daemon *daemon;
 } running;
 
@@ -75,6 +76,8 @@ static void stop_running(void)
         daemon_stop(running.daemon, STOP_GRACE_MS);
         running.daemon = NULL;
     }
+    if (running.ratings)
+        ratings_stop();
     if (running.sweeper)
         sweeper_stop();
     if (running.threads) {
@@ -249,6 +252,13 @@ int server_start(const struct config *cfg, unsigned *port)
         return -1;
     }
     running.sweeper = true;
+    struct ratings_config rating = {cfg->rating_interval, cfg->rating_given_up_after};
+    if (ratings_start(&rating) != 0) {
+        fprintf(stderr, "sokod: cannot start the rating pass's thread\n");
+        stop_running();
+        return -1;
+    }
+    running.ratings = true;
     /* Without its thread, lines are written at once: nothing is lost. */
     access_log_start();
     running.access_log = true;

@@ -51,7 +51,7 @@ if(SOKOD_SANITIZE AND SOKOD_SLOW_TESTS)
   target_link_options(sokod_plain PRIVATE -fno-sanitize=all)
   target_link_libraries(sokod_plain PRIVATE soko_solver_plain soko_core_plain PkgConfig::MHD
                         PkgConfig::JANSSON PkgConfig::SQLITE PkgConfig::PQ PkgConfig::SODIUM
-                        PkgConfig::LIBXML2 PkgConfig::ZLIB Threads::Threads)
+                        PkgConfig::LIBXML2 PkgConfig::ZLIB Threads::Threads m)
   set_target_properties(sokod_plain PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
   string(APPEND SOKOD_SERVER_ENV ";SOKOD_PLAIN_BIN=$<TARGET_FILE:sokod_plain>")
 endif()

@@ -177,6 +177,13 @@ static const struct options_row options[] = {
     {"sweep-interval", "SOKOD_SWEEP_INTERVAL", CONFIG_SERVE, "SECONDS",
      "seconds between sweeps of old guests and expired sessions (default 300)",
      NUMBER(sweep_interval, 1, SPAN_MAX)},
+    {"rating-interval", "SOKOD_RATING_INTERVAL", CONFIG_SERVE, "SECONDS",
+     "seconds between passes of the rating of finished and given-up games (default 10)",
+     NUMBER(rating_interval, 1, SPAN_MAX)},
+    {"rating-given-up-after", "SOKOD_RATING_GIVEN_UP_AFTER", CONFIG_SERVE, "SECONDS",
+     "an unsolved game left this long after ten entries or more is rated as given up "
+     "(default 604800: 7 days)",
+     NUMBER(rating_given_up_after, 1, SPAN_MAX)},
     {"game-cache-mb", "SOKOD_GAME_CACHE_MB", CONFIG_SERVE, "MIB",
      "memory the games kept between requests may use, in MiB (default 128); the least "
      "recently played leave first",
@@ -389,6 +396,8 @@ int config_load(struct config *cfg, unsigned command, int argc, char **argv)
     cfg->guest_unplayed_ttl = 3600;
     cfg->guest_idle_ttl = 90u * 86400u;
     cfg->sweep_interval = 300;
+    cfg->rating_interval = 10;
+    cfg->rating_given_up_after = 7u * 86400u;
     cfg->game_cache_mb = 128;
     cfg->max_connections = 4096;
     cfg->connections_per_address = 256;

@@ -46,6 +46,9 @@ struct config {
     unsigned guest_unplayed_ttl; /* seconds before a guest who never played is deleted */
     unsigned guest_idle_ttl;     /* seconds unseen before any guest is deleted */
     unsigned sweep_interval;     /* seconds between sweeps */
+    /* The rating pass (play/ratings.h). */
+    unsigned rating_interval;       /* seconds between passes */
+    unsigned rating_given_up_after; /* seconds an unsolved game waits to count as given up */
     /* Memory limits against abuse. */
     unsigned game_cache_mb; /* MiB of games kept in memory between requests */
     /* Connections, live streams and proxies (http.c). */

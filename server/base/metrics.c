@@ -69,6 +69,7 @@ static atomic_uint_fast64_t game_cache_bytes;
 static atomic_int_fast64_t guests_storage_bytes;
 static atomic_int_fast64_t notify_queue_ppm;
 static atomic_uint_fast64_t room_lists;
+static atomic_uint_fast64_t rated_attempts, rating_us;
 static atomic_uint_fast64_t db_errors[METRICS_DB_KINDS];
 static const char *const db_error_names[METRICS_DB_KINDS] = {
     [METRICS_DB_ERROR] = "error",
@@ -162,6 +163,12 @@ void metrics_notify_queue_ppm(int64_t ppm)
 void metrics_room_list_made(void)
 {
     add(&room_lists, 1);
+}
+
+void metrics_rating_batch(unsigned attempts, uint64_t us)
+{
+    add(&rated_attempts, attempts);
+    add(&rating_us, us);
 }
 
 void metrics_db_error(enum metrics_db_error kind)
@@ -313,6 +320,20 @@ void metrics_write(struct textbuf *b, metrics_row_name *name_row)
          "Lists of rooms read from the database (each is then shared for up to a second).");
     textbuf_puts(b, "sokod_room_lists_made_total ");
     textbuf_int(b, (int64_t)load(&room_lists));
+    textbuf_puts(b, "\n");
+    head(b, "sokod_rated_attempts_total", "counter",
+         "Attempts rated: finished or given-up games, each a match of a player and a level.");
+    textbuf_puts(b, "sokod_rated_attempts_total ");
+    textbuf_int(b, (int64_t)load(&rated_attempts));
+    textbuf_puts(b, "\n");
+    head(b, "sokod_rating_write_seconds_total", "counter",
+         "Time the rating pass spent in the write transactions of its rated attempts.");
+    textbuf_puts(b, "sokod_rating_write_seconds_total ");
+    textbuf_int(b, (int64_t)(load(&rating_us) / 1000000));
+    textbuf_puts(b, ".");
+    char frac[8];
+    snprintf(frac, sizeof frac, "%06llu", (unsigned long long)(load(&rating_us) % 1000000));
+    textbuf_puts(b, frac);
     textbuf_puts(b, "\n");
     write_db_errors(b);
 }

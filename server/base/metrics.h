@@ -65,6 +65,10 @@ void metrics_notify_queue_ppm(int64_t ppm);
  * database rather than given as made before. */
 void metrics_room_list_made(void);
 
+/* Counts a batch of rated attempts and the microseconds its write
+ * transaction took (play/ratings.c). */
+void metrics_rating_batch(unsigned attempts, uint64_t us);
+
 /* Counts one failure of the database. */
 void metrics_db_error(enum metrics_db_error kind);
 

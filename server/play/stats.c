@@ -4,9 +4,12 @@
 #include "accounts/auth.h"
 #include "base/clock.h"
 #include "play/daily.h"
+#include "play/rating_rules.h"
 #include "storage/storage_boards.h"
+#include "storage/storage_ratings.h"
 #include "storage/storage_stats.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -99,6 +102,40 @@ static json_t *totals_json(const struct stats *s, bool partial)
                      "played_partial", partial);
 }
 
+static int add_rating_day(void *arg, int64_t day, int64_t rating_milli, int64_t deviation_milli)
+{
+    json_t *o = json_pack("{s:o,s:i,s:i}", "day", day_text(day), "rating",
+                          (int)lround(rating_milli / 1000.0), "deviation",
+                          (int)lround(deviation_milli / 1000.0));
+    return json_array_append_new(arg, o) != 0;
+}
+
+/* The player's rating now and at the end of each day of the window that
+ * had a rated attempt; null before the first. */
+static int rating_json(int64_t user, int64_t start, json_t **out)
+{
+    *out = json_null();
+    if (user == 0)
+        return STORAGE_OK;
+    struct storage_rating r;
+    int status = storage_ratings_player(user, &r);
+    if (status == STORAGE_NOT_FOUND)
+        return STORAGE_OK;
+    if (status != STORAGE_OK)
+        return status;
+    json_t *history = json_array();
+    status = storage_ratings_history(user, start, add_rating_day, history);
+    if (status != STORAGE_OK) {
+        json_decref(history);
+        return status;
+    }
+    double rating = r.rating_milli / 1000.0;
+    *out = json_pack("{s:i,s:i,s:s,s:i,s:o}", "rating", (int)lround(rating), "deviation",
+                     (int)lround(r.deviation_milli / 1000.0), "label", rating_label(rating),
+                     "attempts", (int)r.attempts, "history", history);
+    return STORAGE_OK;
+}
+
 int stats_get(struct http_conn *c)
 {
     int result = MHD_NO;
@@ -123,6 +160,9 @@ int stats_get(struct http_conn *c)
         if (status == STORAGE_OK)
             status = storage_daily_streak(user, today, &streak, &solved_today);
     }
+    json_t *rating = NULL;
+    if (status == STORAGE_OK)
+        status = rating_json(user, s.start, &rating);
     if (status != STORAGE_OK) {
         json_decref(collections);
         return reply_storage_failure(c, status);
@@ -130,10 +170,10 @@ int stats_get(struct http_conn *c)
     json_t *weeks = NULL;
     json_t *days = days_json(&s, &weeks);
     json_t *body =
-        json_pack("{s:s,s:o,s:i,s:i,s:i,s:o,s:o,s:{s:i,s:b},s:o,s:o,s:n}", "today", today,
+        json_pack("{s:s,s:o,s:i,s:i,s:i,s:o,s:o,s:{s:i,s:b},s:o,s:o,s:o}", "today", today,
                   "first_day", day_text(s.start), "days_in_window", STATS_DAYS, "gap_cap_seconds",
                   STORAGE_STATS_GAP_CAP, "log_entries_read_at_most", (int)STATS_LOG_BUDGET, "days",
                   days, "weeks", weeks, "streak", "days", (int)streak, "solved_today", solved_today,
-                  "totals", totals_json(&s, partial), "collections", collections, "rating");
+                  "totals", totals_json(&s, partial), "collections", collections, "rating", rating);
     return reply_json(c, 200, body);
 }

@@ -16,6 +16,7 @@
  *   storage_race_levels.h  levels generated for races (play, live)
  *   storage_snapshots.h saved positions of games (play)
  *   storage_hints.h     hint plans, the rest of a hint's solution (play)
+ *   storage_ratings.h   ratings of players and levels, the library by difficulty (play)
  *   storage_staging.h   uploads staged for import, and their parts (library, accounts)
  *   storage_rooms.h, storage_watch.h  race rooms, watching a player (live)
  *   storage_work.h      work one node at a time does, across nodes (accounts, play,

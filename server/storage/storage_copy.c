@@ -72,6 +72,13 @@ static const struct known_table KNOWN[] = {
     {"board_buckets", "level_id,board,hinted,first", false, true},
     {"staged_uploads", "id", true, false},
     {"staged_upload_parts", "upload_id,at", false, false},
+    {"level_ratings", "level_id", false, false},
+    {"level_solvers", "level_id,user_id", false, false},
+    {"player_ratings", "user_id", false, false},
+    {"rating_history", "user_id,day", false, false},
+    {"rated_games", "game_id", false, false},
+    /* The rating pass's cursors: one row, which the migration made. */
+    {"rating_cursor", "id", false, true},
     /* The storage quota's limits: emptied while the rows above arrive (no
      * write is checked against them), copied last; the counts that the
      * triggers added to as the rows arrived are then counted again. */

@@ -14,6 +14,7 @@ enum storage_work {
     STORAGE_WORK_RACE_LEVEL = 3, /* storing a generated race level */
     STORAGE_WORK_BUNDLED = 4,    /* importing the bundled levels at start */
     STORAGE_WORK_STAGING = 5,    /* starting an upload, within the bounds of all uploads */
+    STORAGE_WORK_RATINGS = 6,    /* the rating pass */
 };
 
 /* Takes the work's lock for the calling thread without waiting: true when

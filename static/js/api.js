@@ -148,4 +148,7 @@ export const api = {
   dailyLeaderboard: (day, by = 'moves', limit = 20) =>
     call('GET', `/daily/leaderboard?by=${by}&limit=${limit}${day ? `&day=${day}` : ''}`),
   streak: () => call('GET', '/daily/streak'),
+  // The library by difficulty: query is {collection, filter, sort, order, offset, limit}.
+  levels: (query = {}) => call('GET', `/levels?${new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined && v !== ''))}`),
+  nextLevel: (exclude = 0, draw = 0) => call('GET', `/levels/next?exclude=${exclude}&draw=${draw}`),
 };

@@ -57,6 +57,12 @@ const UPLOAD = ['; Good', '#####', '#@$.#', '#####', '', '; Bad', '######', '#@ 
 
 const PASSWORD = 'correct horse battery';
 
+// The rating pass runs once, as sokod starts (every level gets its
+// prior), and not again during the test: no attempt is rated, so the
+// difficulties, solve counts and levels for you drawn are the same at
+// every run.
+process.env.SOKOD_RATING_INTERVAL = '3600';
+
 let browser;
 let compared = 0, written = 0;
 
@@ -261,10 +267,12 @@ async function picturesAt(size) {
     await page.goto(`${url}/#/`);
     await page.waitForSelector('#title-play[data-ready]');
     await page.waitForFunction(() => document.getElementById('title-daily-state').textContent !== '');
+    await page.waitForSelector('#title-foryou:not([hidden])');
     await everyTheme(page, 'title', size);
 
     await page.goto(`${url}/#/library`);
     await page.waitForSelector('.level-card canvas');
+    await page.waitForSelector('.level-card .difficulty');
     await page.waitForLoadState('networkidle');
     await everyTheme(page, 'library', size);
 
@@ -295,6 +303,7 @@ async function picturesAt(size) {
     await openLevel(page, url, first);
     await press(page, arrows(first.solution));
     await page.waitForSelector('#solved:not([hidden])');
+    await page.waitForSelector('#solved-foryou:not([hidden])');
     await waitSynced(page);
     await page.waitForLoadState('networkidle');
     await everyTheme(page, 'solved', size);

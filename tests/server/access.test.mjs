@@ -80,6 +80,10 @@ const MATRIX = {
   'GET /readyz': { kind: 'public' },
   'GET /metrics': { kind: 'address' },
   'GET /...': { kind: 'public', path: '/' },
+  // The library by difficulty and the next level: anyone; the solved
+  // state and the rating are the caller's own.
+  'GET /api/v1/levels': { kind: 'public' },
+  'GET /api/v1/levels/next': { kind: 'public' },
 };
 const ADMIN_PREFIX = '/api/v1/admin/';
 

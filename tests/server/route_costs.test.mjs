@@ -259,6 +259,10 @@ const SCENARIOS = {
   'PATCH /api/v1/admin/levels/{id}': { as: () => admin, path: () => `/api/v1/admin/levels/${fx.bigLevels[0]}`, body: () => ({ hidden: false }) },
   'DELETE /api/v1/admin/levels/{id}': { as: () => admin, path: (i) => `/api/v1/admin/levels/${fx.bigLevels[5 + i]}`, body: () => ({}) },
   'POST /api/v1/admin/levels/{id}/restore': { as: () => admin, path: (i) => `/api/v1/admin/levels/${fx.bigLevels[5 + i]}/restore` },
+  // The library by difficulty: the largest page, the filter that reads
+  // each level's solutions and games, across every collection.
+  'GET /api/v1/levels': { as: () => fx.heavy, path: () => '/api/v1/levels?filter=started&sort=difficulty&limit=200' },
+  'GET /api/v1/levels/next': { as: () => fx.heavy },
 };
 
 // ---- The fixture: the most a player and an admin can have ---------------------

@@ -16,6 +16,7 @@ import { drainSavedOutboxes } from '../sync.js';
 import { live } from '../live.js';
 import { initHints, resetHints, pressHint, hintsChanged, hintCount } from '../hint.js';
 import { bestOf, isNewBest, standing, nextCollection } from '../solved.js';
+import { offerForYou } from '../foryou.js';
 import { showLesson, hideLesson } from '../lesson.js';
 import { $ } from '../dom.js';
 import { initSnapshots, openSnapshots } from '../snapshots.js';
@@ -508,6 +509,8 @@ function onSolved() {
     $('solved').hidden = false;
     (neighbours.next ? $('solved-next') : $('solved-stay')).focus();
     showStanding(g);
+    $('solved-foryou').hidden = true;
+    offerForYou('solved-foryou', levelId);
     if (!neighbours.next) offerNextCollection();
   };
   setTimeout(show, 120);

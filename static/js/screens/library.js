@@ -1,11 +1,15 @@
 // screens/library.js: collections and their levels with drawn thumbnails,
-// solved marks, best moves and pushes, and a search over every collection.
+// solved marks, best moves and pushes, each level's difficulty and solve
+// count, filters and sorts that the server applies (GET /api/v1/levels,
+// within a collection or across them, a page at a time), and a search
+// over every collection.
 
 import { app } from '../app.js';
 import { api } from '../api.js';
 import { drawThumb } from '../thumb.js';
 import { announce } from '../a11y.js';
 import { $ } from '../dom.js';
+import { difficultyText } from '../foryou.js';
 
 export const section = 'screen-library';
 
@@ -19,6 +23,12 @@ let loading = 0;
 // arrives after a click on the buttons still on screen from the last visit
 // must not open its own choice over the one clicked.
 let picks = 0;
+// Levels a page of the server's listing holds: across every collection,
+// and the most the server gives (one collection is read whole).
+const PAGE = 100;
+const PAGE_MAX = 200;
+let shown = []; // the levels listed, for "Show more"
+let listing = null; // the query of the list shown, and its total
 
 export async function enter(args) {
   // Wired before anything is awaited: what is typed while the list loads
@@ -26,6 +36,9 @@ export async function enter(args) {
   if (!$('lib-search').dataset.wired) {
     $('lib-search').dataset.wired = '1';
     $('lib-search').addEventListener('input', () => renderLevels());
+    for (const id of ['lib-filter', 'lib-sort', 'lib-order', 'lib-all']) $(id).addEventListener('change', () => renderLevels());
+    $('lib-tools').addEventListener('submit', (e) => e.preventDefault());
+    $('lib-more').addEventListener('click', () => renderLevels(true));
   }
   const wanted = Number(args[0]) || app.lastCollection;
   const pick = ++picks;
@@ -103,18 +116,54 @@ async function allLevels() {
   return out;
 }
 
+/** The filters and sorts chosen, as the query of GET /api/v1/levels. */
+function toolsQuery() {
+  const across = $('lib-all').checked;
+  return {
+    collection: across ? undefined : currentId,
+    filter: $('lib-filter').value,
+    sort: $('lib-sort').value,
+    order: $('lib-order').value,
+    limit: across ? PAGE : PAGE_MAX,
+  };
+}
+
+/** The levels the server lists for the tools' choice, with the best
+ * counts of the collection's own answer when there is one; null when the
+ * server cannot be asked (offline: the collection as it was kept). */
+async function listed(query, offset, data) {
+  const r = await api.levels({ ...query, offset });
+  if (!r.ok) return null;
+  const mine = new Map((data?.levels ?? []).map((l) => [l.id, l]));
+  return { total: r.body.total, levels: r.body.levels.map((l) => ({ ...mine.get(l.id), ...l })) };
+}
+
 let renderToken = 0;
-async function renderLevels() {
+async function renderLevels(more = false) {
   const token = ++renderToken;
   const q = $('lib-search').value.trim().toLowerCase();
-  let levels, data = null;
+  const query = toolsQuery();
+  let levels, data = null, total = 0;
   if (q) {
     levels = (await allLevels()).filter((l) =>
       (l.title || '').toLowerCase().includes(q) || (l.author || '').toLowerCase().includes(q) ||
       String(l.position) === q || (l.collection_name || '').toLowerCase().includes(q));
   } else {
-    data = await app.collection(currentId);
-    levels = data ? data.levels : [];
+    data = query.collection ? await app.collection(currentId) : null;
+    let page = await listed(query, more ? shown.length : 0, data);
+    if (page) {
+      levels = more ? [...shown, ...page.levels] : page.levels;
+      total = page.total;
+      // One collection is listed whole, as its own answer lists it; every
+      // collection at once, a page at a time ("Show more").
+      while (query.collection && page && page.levels.length > 0 && levels.length < total) {
+        page = await listed(query, levels.length, data);
+        if (page) levels = [...levels, ...page.levels];
+      }
+    } else {
+      levels = data ? data.levels : [];
+      total = levels.length;
+    }
   }
   // Only the latest render writes the heading: an earlier search answered
   // late would otherwise title the collection shown after it.
@@ -122,17 +171,25 @@ async function renderLevels() {
   if (q) {
     $('lib-heading').textContent = `Search: ${levels.length} level${levels.length === 1 ? '' : 's'}`;
     $('lib-notes').textContent = '';
+  } else if (!query.collection) {
+    $('lib-heading').textContent = `Every collection: ${total} level${total === 1 ? '' : 's'}`;
+    $('lib-notes').textContent = '';
   } else if (data) {
     $('lib-heading').textContent = data.collection.name;
     $('lib-notes').textContent = notesOf(data.collection);
   }
+  shown = q ? [] : levels;
+  listing = q ? null : { query, total };
+  $('lib-more').hidden = !listing || shown.length >= total;
   observer?.disconnect();
   observer = new IntersectionObserver(onVisible, { rootMargin: '200px' });
   loadQueue = [];
   const ol = $('lib-levels');
-  ol.replaceChildren(...levels.map((l) => card(l, !!q)));
+  const across = !!q || !query.collection;
+  ol.replaceChildren(...levels.map((l) => card(l, across)));
   $('lib-empty').hidden = levels.length > 0;
   if (q) announce(`${levels.length} levels found`);
+  else if (query.filter !== 'all' || query.sort !== 'order') announce(`${total} levels`);
 }
 
 /** A level's name on its card: "3. Title". A level without a title, or
@@ -165,17 +222,27 @@ function card(l, withCollection) {
   if (withCollection) bits.push(l.collection_name);
   bits.push(`${l.width}×${l.height}, ${l.boxes} box${l.boxes === 1 ? '' : 'es'}`);
   // A level solved only with hints says so: its best counts are those of helped solutions.
-  if (l.solved) bits.push(`best ${l.best_moves} moves, ${l.best_pushes} pushes${l.hinted ? ' with hints' : ''}`);
+  if (l.solved && l.best_moves !== undefined) bits.push(`best ${l.best_moves} moves, ${l.best_pushes} pushes${l.hinted ? ' with hints' : ''}`);
   meta.textContent = bits.join(' · ');
   a.append(canvas, t, meta);
   let label = name;
+  // The difficulty and solve count, when the server's listing gave them.
+  if ('difficulty' in l) {
+    const d = document.createElement('span');
+    d.className = 'difficulty muted';
+    const solves = `${l.solves} solve${l.solves === 1 ? '' : 's'}`;
+    d.textContent = `${difficultyText(l.difficulty)} · ${solves}`;
+    a.append(d);
+    label += `, ${difficultyText(l.difficulty)}, ${solves}`;
+  }
   if (l.solved) {
     const badge = document.createElement('span');
     badge.className = 'badge';
     badge.innerHTML = `<svg><use href="#i-check"/></svg>${l.hinted ? 'Solved with hints' : 'Solved'}`;
     if (l.hinted) badge.classList.add('hinted');
     a.append(badge);
-    label += `, solved${l.hinted ? ' with hints' : ''}, best ${l.best_moves} moves and ${l.best_pushes} pushes`;
+    label += `, solved${l.hinted ? ' with hints' : ''}`;
+    if (l.best_moves !== undefined) label += `, best ${l.best_moves} moves and ${l.best_pushes} pushes`;
   } else if (l.started) {
     const badge = document.createElement('span');
     badge.className = 'badge playing';

@@ -2,7 +2,7 @@
 // GET /api/v1/account/stats: totals and the daily streak, levels solved
 // per day and per week and time played per week over the last twelve
 // weeks, and per collection the levels solved and those solved in the
-// best known moves. Charts are SVG drawn here, coloured by the theme's
+// best known moves, and the rating over time. Charts are SVG drawn here, coloured by the theme's
 // variables (css/stats.css); each bar names its figure in a <title> and
 // an aria-label, so that the numbers are there for every reader.
 
@@ -41,6 +41,10 @@ function build() {
         el('h2', { id: 'stats-time-h', text: 'Time played per week' }),
         el('p', { class: 'muted small', id: 'stats-time-note' }),
         el('div', { id: 'stats-time', class: 'stats-chart' })),
+      el('section', { 'aria-labelledby': 'stats-rating-h' },
+        el('h2', { id: 'stats-rating-h', text: 'Rating' }),
+        el('p', { id: 'stats-rating-note', class: 'muted small' }),
+        el('div', { id: 'stats-rating', class: 'stats-chart' })),
       el('section', { 'aria-labelledby': 'stats-coll-h' },
         el('h2', { id: 'stats-coll-h', text: 'Collections' }),
         el('p', { class: 'muted small' },
@@ -102,6 +106,45 @@ function showCharts(s) {
     `Time between your moves, a pause longer than ${s.gap_cap_seconds / 60} minutes counted as ${s.gap_cap_seconds / 60}.`;
 }
 
+/** A line of the rating at the end of each day it changed, with a band
+ * of one deviation either side. */
+function lineChart(days) {
+  // One day is drawn as a level line across the chart.
+  const points = days.length === 1 ? [days[0], days[0]] : days;
+  const w = 100, h = 100, pad = 6;
+  const lows = points.map((p) => p.rating - p.deviation), highs = points.map((p) => p.rating + p.deviation);
+  const lo = Math.min(...lows), hi = Math.max(...highs, lo + 1);
+  const x = (i) => (i * w) / (points.length - 1);
+  const y = (v) => pad + ((hi - v) / (hi - lo)) * (h - 2 * pad);
+  const line = points.map((p, i) => `${i ? 'L' : 'M'}${x(i).toFixed(2)} ${y(p.rating).toFixed(2)}`).join(' ');
+  const band = [...points.map((p, i) => `${i ? 'L' : 'M'}${x(i).toFixed(2)} ${y(p.rating + p.deviation).toFixed(2)}`),
+    ...points.map((p, i) => [i, p]).reverse().map(([i, p]) => `L${x(i).toFixed(2)} ${y(p.rating - p.deviation).toFixed(2)}`)].join(' ') + ' Z';
+  const last = points.at(-1);
+  const svg = svgEl('svg', {
+    class: 'stats-line', viewBox: `0 0 ${w} ${h}`, preserveAspectRatio: 'none', role: 'img',
+    'aria-label': `Rating from ${points[0].rating} on ${points[0].day} to ${last.rating} on ${last.day}`,
+  },
+  svgEl('path', { class: 'stats-band', d: band }),
+  svgEl('path', { class: 'stats-rating', d: line, 'data-points': days.length }));
+  svg.append(svgEl('title', {}, days.map((p) => `${p.day}: ${p.rating} ± ${p.deviation}`).join('\n')));
+  return el('figure', { class: 'stats-figure' },
+    el('div', { class: 'stats-plot' }, el('span', { class: 'stats-max small muted', text: String(Math.round(hi)) }), svg),
+    el('figcaption', { class: 'stats-dates small muted' }, el('span', { text: points[0].day }), el('span', { text: last.day })));
+}
+
+function showRating(s) {
+  const r = s.rating;
+  if (!r) {
+    $('stats-rating-note').textContent = 'Your rating comes with your first solved or given-up level.';
+    $('stats-rating').replaceChildren();
+    return;
+  }
+  $('stats-rating-note').textContent =
+    `${r.rating} (${r.label}), give or take ${r.deviation}, after ${counted(r.attempts, 'rated level')}. ` +
+    'A level solved in good time raises it; one given up or solved slowly lowers it.';
+  $('stats-rating').replaceChildren(r.history.length ? lineChart(r.history) : '');
+}
+
 function showCollections(s) {
   $('stats-collections').replaceChildren(...s.collections.map((c) => {
     const of = Math.max(1, c.levels);
@@ -134,5 +177,6 @@ export async function enter() {
     : `Up to ${s.today} (UTC). You play as a guest: sign up to keep these on every device.`;
   showTotals(s);
   showCharts(s);
+  showRating(s);
   showCollections(s);
 }

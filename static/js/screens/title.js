@@ -7,6 +7,7 @@ import { go } from '../router.js';
 import { drawSprite } from '../sprites.js';
 import { $ } from '../dom.js';
 import { counted } from '../words.js';
+import { offerForYou } from '../foryou.js';
 
 const SCENE = [
   '#########',
@@ -164,6 +165,7 @@ export function enter() {
   const art = $('title-art');
   if (app.theme) requestAnimationFrame(() => drawTitleArt(art, app.theme));
   showPlayTarget(visit);
+  offerForYou('title-foryou');
   showWho();
   // Read again: a session ended on another device shows here at once.
   app.refreshAccount().then(() => { if (visit === visits) showWho(); });
