@@ -146,4 +146,11 @@ export const api = {
   dailyLeaderboard: (day, by = 'moves', limit = 20) =>
     call('GET', `/daily/leaderboard?by=${by}&limit=${limit}${day ? `&day=${day}` : ''}`),
   streak: () => call('GET', '/daily/streak'),
+  // Players' own levels. The server solves a level before it takes it:
+  // allow it the hints' time.
+  publish: (board, title) => call('POST', '/community/levels', { board, title }, 60000),
+  communityLevels: (author = 0, limit = 200) =>
+    call('GET', `/community/levels?limit=${limit}${author ? `&author=${author}` : ''}`),
+  like: (levelId, liked) => call('PUT', `/community/levels/${levelId}/like`, { liked }),
+  report: (levelId, reason) => call('POST', `/community/levels/${levelId}/reports`, { reason }),
 };

@@ -19,6 +19,10 @@ let loading = 0;
 // arrives after a click on the buttons still on screen from the last visit
 // must not open its own choice over the one clicked.
 let picks = 0;
+// The community collection's levels (id -> author, likes ...) when it is
+// shown, and the author whose levels alone are shown (0: everyone's).
+let community = null;
+let authorFilter = 0;
 
 export async function enter(args) {
   // Wired before anything is awaited: what is typed while the list loads
@@ -28,6 +32,7 @@ export async function enter(args) {
     $('lib-search').addEventListener('input', () => renderLevels());
   }
   const wanted = Number(args[0]) || app.lastCollection;
+  authorFilter = args[1] === 'author' ? Number(args[2]) || 0 : 0;
   const pick = ++picks;
   app.invalidate();
   const list = await app.collections();
@@ -62,6 +67,7 @@ function renderCollections() {
     b.querySelector('.progress > span').style.width = `${pct}%`;
     b.addEventListener('click', () => {
       picks++;
+      authorFilter = 0;
       history.replaceState(null, '', `#/library/${c.id}`);
       show(c.id);
     });
@@ -115,6 +121,8 @@ async function renderLevels() {
   } else {
     data = await app.collection(currentId);
     levels = data ? data.levels : [];
+    community = await communityOf(data?.collection);
+    if (community && authorFilter) levels = levels.filter((l) => community.get(l.id)?.author_id === authorFilter);
   }
   // Only the latest render writes the heading: an earlier search answered
   // late would otherwise title the collection shown after it.
@@ -125,14 +133,48 @@ async function renderLevels() {
   } else if (data) {
     $('lib-heading').textContent = data.collection.name;
     $('lib-notes').textContent = notesOf(data.collection);
+    if (community && authorFilter) showAuthor(levels);
   }
   observer?.disconnect();
   observer = new IntersectionObserver(onVisible, { rootMargin: '200px' });
   loadQueue = [];
   const ol = $('lib-levels');
-  ol.replaceChildren(...levels.map((l) => card(l, !!q)));
+  ol.replaceChildren(...levels.map((l) => withCommunity(card(l, !!q), q ? null : community?.get(l.id))));
   $('lib-empty').hidden = levels.length > 0;
   if (q) announce(`${levels.length} levels found`);
+}
+
+/** The published levels of the community collection by id, with their
+ * authors and likes; null for any other collection. */
+async function communityOf(collection) {
+  if (collection?.source !== 'community') return null;
+  const r = await api.communityLevels(authorFilter);
+  return new Map((r.ok ? r.body.levels : []).map((l) => [l.id, l]));
+}
+
+/** The heading of one author's levels, with the way back to everyone's. */
+function showAuthor(levels) {
+  const name = community.get(levels[0]?.id)?.author ?? 'this player';
+  $('lib-heading').textContent = `Levels by ${name}`;
+  const all = document.createElement('a');
+  all.href = `#/library/${currentId}`;
+  all.textContent = 'Every author\'s levels';
+  $('lib-notes').replaceChildren(`${levels.length} level${levels.length === 1 ? '' : 's'} · `, all);
+}
+
+/** A card of the community collection gains its likes and a link to its
+ * author's levels. */
+function withCommunity(li, c) {
+  if (!c) return li;
+  const meta = li.querySelector('.meta');
+  meta.textContent += ` · ♥ ${c.likes}`;
+  const by = document.createElement('a');
+  by.className = 'level-board small level-author';
+  by.href = `#/library/${c.collection_id}/author/${c.author_id}`;
+  by.textContent = `By ${c.author}`;
+  by.setAttribute('aria-label', `Levels by ${c.author}`);
+  li.append(by);
+  return li;
 }
 
 /** A level's name on its card: "3. Title". A level without a title, or
