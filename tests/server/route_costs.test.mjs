@@ -435,6 +435,16 @@ before(async () => {
   r = await author.post('/api/v1/community/levels', { board: '########\n#@ $  .#\n#  $  .#\n########', title: 'published' });
   assert.equal(r.status, 201, `publishing a level: ${show(r)}`);
   fx.community = r.json.level.id;
+  // A full page of the listing: 200 more levels of the longest titles, liked.
+  const authorId = r.json.level.author_id;
+  sqlite(server.db, `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200)
+    INSERT INTO levels (collection_id, position, title, author, board, width, height, boxes, canonical_hash, created_at)
+    SELECT ${r.json.level.collection_id}, 100 + i, '${'t'.repeat(96)}' || (1000 + i), 'author', '#', 40, 40, 40,
+      'listed' || i, 1 FROM n`);
+  sqlite(server.db, `INSERT INTO community_levels (level_id, author_id, bytes, published_at)
+    SELECT id, ${authorId}, 0, 1 FROM levels WHERE canonical_hash LIKE 'listed%'`);
+  sqlite(server.db, `INSERT INTO community_likes (level_id, user_id, created_at)
+    SELECT level_id, ${authorId}, 1 FROM community_levels`);
 });
 
 after(() => server?.stop());
