@@ -1,5 +1,5 @@
 // screens/admin.js: the admin page: four tabs (uploads, the library, the
-// audit log, the community's levels), shown only to an account with the admin right. Others get a
+// community's levels, the audit log), shown only to an account with the admin right. Others get a
 // short explanation; the server refuses their requests anyway.
 
 import { app } from '../app.js';
@@ -13,7 +13,7 @@ import { $ } from '../dom.js';
 
 export const section = 'screen-admin';
 
-const TABS = [['upload', 'Upload'], ['library', 'Library'], ['audit', 'Audit log'], ['community', 'Community']];
+const TABS = [['upload', 'Upload'], ['library', 'Library'], ['community', 'Community'], ['audit', 'Audit log']];
 let built = false, uploads = null, library = null, audit = null, community = null, core = null;
 // Counts the visits: the account is asked for on each, and a visit answered
 // after a later one (arrow keys go through tabs faster than the server
@@ -23,7 +23,7 @@ let entering = 0;
 function markup() {
   const tabs = TABS.map(([id, name]) =>
     `<button type="button" role="tab" id="adm-tab-${id}" aria-controls="adm-panel-${id}" data-tab="${id}">${name}</button>`).join('');
-  const panels = [['upload', uploadMarkup()], ['library', libraryMarkup()], ['audit', auditMarkup()], ['community', communityMarkup()]]
+  const panels = [['upload', uploadMarkup()], ['library', libraryMarkup()], ['community', communityMarkup()], ['audit', auditMarkup()]]
     .map(([id, html]) => `<div role="tabpanel" id="adm-panel-${id}" aria-labelledby="adm-tab-${id}" tabindex="-1" hidden>${html}</div>`).join('');
   return `
   <header class="bar">
