@@ -231,7 +231,8 @@ int server_start(const struct config *cfg, unsigned *port)
     /* Uploads a killed server left halfway are checked again. */
     uploads_resume();
     struct sweeper_config sweep = {cfg->sweep_interval, cfg->guest_unplayed_ttl,
-                                   cfg->guest_idle_ttl};
+                                   cfg->guest_idle_ttl, (int64_t)cfg->guest_storage_mb << 20,
+                                   (int64_t)cfg->all_guests_storage_mb << 20};
     if (sweeper_start(&sweep) != 0) {
         fprintf(stderr, "sokod: cannot start the sweeper's thread\n");
         stop_running();

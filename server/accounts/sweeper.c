@@ -23,7 +23,9 @@
 #include "accounts/auth.h"
 #include "accounts/shared_limits.h"
 #include "base/clock.h"
+#include "base/metrics.h"
 #include "storage/storage.h"
+#include "storage/storage_quota.h"
 #include "storage/storage_staging.h"
 #include "storage/storage_users.h"
 #include "storage/storage_work.h"
@@ -212,18 +214,61 @@ static void sweep(void)
     storage_work_end(STORAGE_WORK_SWEEP);
 }
 
+/* Counts what all guests store, and closes their storage (a limit of 0)
+ * past the bound, or opens it again below it. Every node counts (a read
+ * of each guest's count); the limit is shared in storage_quota. */
+static void check_guests(void)
+{
+    if (sw.cfg.guests_bytes <= 0)
+        return;
+    int64_t stored = 0;
+    if (storage_quota_guests_stored(&stored) != STORAGE_OK)
+        return; /* counted again at the next check */
+    metrics_guests_storage_bytes(stored);
+    bool full = stored >= sw.cfg.guests_bytes, changed = false;
+    if (storage_quota_set_guests(full ? 0 : sw.cfg.guest_bytes, &changed) != STORAGE_OK || !changed)
+        return;
+    if (full)
+        fprintf(stderr,
+                "sokod: guests store %lld bytes, %lld allowed to all of them "
+                "(--all-guests-storage-mb): guests store nothing more until the sweep frees "
+                "room\n",
+                (long long)stored, (long long)sw.cfg.guests_bytes);
+    else
+        fprintf(stderr,
+                "sokod: guests store %lld bytes, below the %lld allowed to all of them: they "
+                "store again\n",
+                (long long)stored, (long long)sw.cfg.guests_bytes);
+}
+
 static void *sweeper_main(void *arg)
 {
     (void)arg;
+    struct timespec next_sweep;
+    clock_gettime(CLOCK_MONOTONIC, &next_sweep);
+    next_sweep.tv_sec += sw.cfg.interval;
     pthread_mutex_lock(&sw.lock);
     while (!sw.stopping) {
+        pthread_mutex_unlock(&sw.lock);
+        check_guests();
+        pthread_mutex_lock(&sw.lock);
         struct timespec until;
         clock_gettime(CLOCK_MONOTONIC, &until);
-        until.tv_sec += sw.cfg.interval;
+        until.tv_sec += SWEEPER_GUESTS_CHECK;
+        if (until.tv_sec > next_sweep.tv_sec ||
+            (until.tv_sec == next_sweep.tv_sec && until.tv_nsec > next_sweep.tv_nsec))
+            until = next_sweep;
         while (!sw.stopping && pthread_cond_timedwait(&sw.wake, &sw.lock, &until) == 0)
             ;
         if (sw.stopping)
             break;
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (now.tv_sec < next_sweep.tv_sec ||
+            (now.tv_sec == next_sweep.tv_sec && now.tv_nsec < next_sweep.tv_nsec))
+            continue;
+        next_sweep = now;
+        next_sweep.tv_sec += sw.cfg.interval;
         pthread_mutex_unlock(&sw.lock);
         sweep();
         pthread_mutex_lock(&sw.lock);

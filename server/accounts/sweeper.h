@@ -5,14 +5,24 @@
 #ifndef SOKOD_SWEEPER_H
 #define SOKOD_SWEEPER_H
 
+#include <stdint.h>
+
 /* What the sweeper deletes and how often it looks, in seconds. */
 struct sweeper_config {
     unsigned interval;     /* between sweeps */
     unsigned unplayed_ttl; /* a guest who never played goes this long after it was made */
     unsigned idle_ttl;     /* a guest goes this long after it was last seen */
+    int64_t guest_bytes;   /* what one guest may store */
+    int64_t guests_bytes;  /* what all guests together may store; 0: no bound */
 };
 
-/* Starts the thread; its first sweep comes one interval later. Returns 0,
+/* Seconds between two counts of what all guests store, at most: past
+ * guests_bytes, the guests' limit is set to 0 (they store nothing more)
+ * until a count finds them below it again. */
+#define SWEEPER_GUESTS_CHECK 10
+
+/* Starts the thread; it counts the guests' bytes at once, and its first
+ * sweep comes one interval later. Returns 0,
  * or -1 when the thread could not start (nothing is swept then). */
 int sweeper_start(const struct sweeper_config *cfg);
 

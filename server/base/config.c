@@ -207,6 +207,11 @@ static const struct options_row options[] = {
     {"guest-storage-mb", "SOKOD_GUEST_STORAGE_MB", CONFIG_SERVE, "MIB",
      "what one guest may store in the database, in MiB (default 16)",
      NUMBER(guest_storage_mb, 1, 1048576)},
+    {"all-guests-storage-mb", "SOKOD_ALL_GUESTS_STORAGE_MB", CONFIG_SERVE, "MIB",
+     "what all guests together may store in the database, in MiB, counted every 10 seconds; "
+     "past it, guests store nothing more (403 quota_exceeded) until the sweep frees room, and "
+     "accounts go on; 0: no bound (default 4096)",
+     NUMBER(all_guests_storage_mb, 0, 16777216)},
     {"events-memory", "SOKOD_EVENTS_MEMORY", CONFIG_SERVE, "MIB",
      "memory for the live events kept for streams that reconnect, over all games, rooms and "
      "watched players, in MiB (default 64)",
@@ -391,6 +396,7 @@ int config_load(struct config *cfg, unsigned command, int argc, char **argv)
     cfg->cost_per_second = 1000;
     cfg->user_storage_mb = 256;
     cfg->guest_storage_mb = 16;
+    cfg->all_guests_storage_mb = 4096;
     cfg->upload_steps = 1ull << 24;
     cfg->upload_solver_seconds = 300;
     cfg->daily_past_jobs = 4;

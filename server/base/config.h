@@ -57,6 +57,7 @@ struct config {
     unsigned cost_per_second;  /* declared CPU ms a second one address may spend (cost_limit.h) */
     unsigned user_storage_mb;  /* MiB an account may store: games, saved positions, solutions */
     unsigned guest_storage_mb; /* and a guest */
+    unsigned all_guests_storage_mb;        /* and all guests together; 0: no bound */
     struct client_ip_nets trusted_proxies; /* may set X-Forwarded-For and -Proto */
     struct client_ip_nets metrics_allow;   /* clients that may read GET /metrics */
     /* Arguments that are not flags (the files of `sokod import`), in argv. */

@@ -66,6 +66,7 @@ static atomic_int_fast64_t live_streams;
 static atomic_int_fast64_t commit_queued;
 static atomic_uint_fast64_t db_round_trips;
 static atomic_uint_fast64_t game_cache_bytes;
+static atomic_int_fast64_t guests_storage_bytes;
 static atomic_uint_fast64_t room_lists;
 static atomic_uint_fast64_t db_errors[METRICS_DB_KINDS];
 static const char *const db_error_names[METRICS_DB_KINDS] = {
@@ -145,6 +146,11 @@ void metrics_live_streams(int delta)
 void metrics_game_cache_bytes(size_t bytes)
 {
     atomic_store_explicit(&game_cache_bytes, bytes, memory_order_relaxed);
+}
+
+void metrics_guests_storage_bytes(int64_t bytes)
+{
+    atomic_store_explicit(&guests_storage_bytes, bytes, memory_order_relaxed);
 }
 
 void metrics_room_list_made(void)
@@ -287,6 +293,10 @@ void metrics_write(struct textbuf *b, metrics_row_name *name_row)
                 atomic_load_explicit(&live_streams, memory_order_relaxed));
     write_gauge(b, "sokod_game_cache_bytes", "Bytes of the games kept in memory between requests.",
                 (int64_t)load(&game_cache_bytes));
+    write_gauge(b, "sokod_guests_storage_bytes",
+                "Bytes all guests store, at the sweeper's last count (0 before it, or with no "
+                "--all-guests-storage-mb to count for).",
+                atomic_load_explicit(&guests_storage_bytes, memory_order_relaxed));
     head(b, "sokod_room_lists_made_total", "counter",
          "Lists of rooms read from the database (each is then shared for up to a second).");
     textbuf_puts(b, "sokod_room_lists_made_total ");

@@ -55,6 +55,9 @@ void metrics_live_streams(int delta);
 /* Sets the bytes the game cache holds. */
 void metrics_game_cache_bytes(size_t bytes);
 
+/* What all guests store, in bytes, as the sweeper last counted. */
+void metrics_guests_storage_bytes(int64_t bytes);
+
 /* Counts one making of the list of rooms (GET /rooms), read from the
  * database rather than given as made before. */
 void metrics_room_list_made(void);

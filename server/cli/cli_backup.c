@@ -4,6 +4,7 @@
  * pg_dump and pg_restore. */
 #include "cli/cli.h"
 #include "cli/cli_options.h"
+#include "cli/cli_progress.h"
 
 #include "base/config.h"
 #include "storage/storage.h"
@@ -13,8 +14,13 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* cli_config, then the one argument both commands take, FILE. */
@@ -30,13 +36,94 @@ static int load(struct config *cfg, int argc, char **argv, const char *synopsis,
     return -1;
 }
 
+/* The progress of a copy, drawn on a terminal: a thread looks at the size
+ * of the file being written (SQLite's backup and pg_dump write it whole
+ * before it takes FILE's name) ten times a second, against what the
+ * database holds when that is known. */
+struct backup_watch {
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    bool running, done;
+    char path[PATH_MAX];
+    struct cli_progress progress;
+};
+
+static uint64_t file_mib(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (uint64_t)st.st_size >> 20 : 0;
+}
+
+static void *watch_main(void *arg)
+{
+    struct backup_watch *w = arg;
+    pthread_mutex_lock(&w->lock);
+    while (!w->done) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 100 * 1000 * 1000;
+        if (until.tv_nsec >= 1000000000) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&w->cond, &w->lock, &until);
+        if (w->done)
+            break;
+        uint64_t mib = file_mib(w->path);
+        /* The file may end past the estimate (SQLite's pages, pg_dump's
+         * format): the line stays below its total until the copy ends. */
+        if (w->progress.total > 0 && mib >= w->progress.total)
+            mib = w->progress.total - 1;
+        cli_progress_update(&w->progress, mib);
+    }
+    pthread_mutex_unlock(&w->lock);
+    return NULL;
+}
+
+/* Starts drawing the progress of a copy into `path` of about total_mib
+ * (0: not known); nothing happens when standard error is no terminal. */
+static void watch_begin(struct backup_watch *w, const char *path, uint64_t total_mib)
+{
+    memset(w, 0, sizeof *w);
+    cli_progress_begin(&w->progress, "backup", "MiB", total_mib, false);
+    snprintf(w->path, sizeof w->path, "%s", path);
+    if (!w->progress.on)
+        return;
+    pthread_mutex_init(&w->lock, NULL);
+    pthread_cond_init(&w->cond, NULL);
+    w->running = pthread_create(&w->thread, NULL, watch_main, w) == 0;
+    if (!w->running) {
+        pthread_cond_destroy(&w->cond);
+        pthread_mutex_destroy(&w->lock);
+    }
+}
+
+static void watch_end(struct backup_watch *w)
+{
+    if (!w->running)
+        return;
+    pthread_mutex_lock(&w->lock);
+    w->done = true;
+    pthread_cond_signal(&w->cond);
+    pthread_mutex_unlock(&w->lock);
+    pthread_join(w->thread, NULL);
+    pthread_cond_destroy(&w->cond);
+    pthread_mutex_destroy(&w->lock);
+    cli_progress_end(&w->progress);
+}
+
 /* sokod backup on PostgreSQL: pg_dump of the whole database. */
 static int backup_postgres(const struct config *cfg)
 {
     if (storage_init(cfg->db, cfg->synchronous) != STORAGE_OK)
         return 1;
-    char err[PATH_MAX + 256] = "";
+    char err[PATH_MAX + 256] = "", partial[PATH_MAX + 16];
+    snprintf(partial, sizeof partial, "%s.partial", cfg->args[0]);
+    struct backup_watch watch;
+    watch_begin(&watch, partial, 0);
     int status = storage_pg_backup(cfg->db, cfg->args[0], err, sizeof err);
+    watch_end(&watch);
     if (status != STORAGE_OK)
         fprintf(stderr, "sokod backup: %s\n", err);
     else
@@ -90,8 +177,15 @@ int cli_backup(int argc, char **argv)
         fprintf(stderr, "sokod backup: no database at %s\n", cfg.db);
         return 1;
     }
-    char err[PATH_MAX + 256] = "";
-    if (storage_backup(cfg.db, cfg.args[0], err, sizeof err) != STORAGE_OK) {
+    char err[PATH_MAX + 256] = "", part[PATH_MAX + 16], wal[PATH_MAX + 16];
+    snprintf(part, sizeof part, "%s.part", cfg.args[0]);
+    snprintf(wal, sizeof wal, "%s-wal", cfg.db);
+    struct backup_watch watch;
+    /* The copy holds the database's pages, its write-ahead log's included. */
+    watch_begin(&watch, part, file_mib(cfg.db) + file_mib(wal) + 1);
+    int status = storage_backup(cfg.db, cfg.args[0], err, sizeof err);
+    watch_end(&watch);
+    if (status != STORAGE_OK) {
         fprintf(stderr, "sokod backup: %s\n", err);
         return 1;
     }

@@ -435,6 +435,16 @@ int reply_quota_exceeded(struct http_conn *c, int64_t user)
         return reply_error(c, API_E_QUOTA_EXCEEDED,
                            "this player's storage is full: nothing was saved; delete saved "
                            "positions or games to make room");
+    if (allowed == 0) {
+        /* Only the guests' limit is ever 0: all guests stored their bound
+         * (--all-guests-storage-mb, the sweeper's count). */
+        http_attach(c, "quota",
+                    json_pack("{s:I,s:I,s:b}", "used", (json_int_t)used, "allowed", (json_int_t)0,
+                              "guests_full", 1));
+        return reply_error(c, API_E_QUOTA_EXCEEDED,
+                           "guests' storage on this server is full: nothing was saved; sign up "
+                           "to keep playing, or try again later");
+    }
     http_attach(c, "quota",
                 json_pack("{s:I,s:I}", "used", (json_int_t)used, "allowed", (json_int_t)allowed));
     return reply_error(c, API_E_QUOTA_EXCEEDED,

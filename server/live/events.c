@@ -532,6 +532,27 @@ void events_rewind_topic(const char *topic, uint64_t pos)
     pthread_mutex_unlock(&lock);
 }
 
+enum events_kept events_kept_compare(const char *topic, uint64_t pos, const char *type,
+                                     const char *data, size_t len)
+{
+    struct frame *f = frame_event(type, data, len);
+    if (f == NULL)
+        return EVENTS_KEPT_UNKNOWN;
+    enum events_kept found = EVENTS_KEPT_UNKNOWN;
+    pthread_mutex_lock(&lock);
+    struct topic *t = topic_find(topic);
+    for (struct kept *k = t != NULL && !t->counted ? t->first : NULL; k != NULL; k = k->next) {
+        if (k->pos == pos) {
+            bool same = k->frame->len == f->len && memcmp(k->frame->text, f->text, f->len) == 0;
+            found = same ? EVENTS_KEPT_SAME : EVENTS_KEPT_OTHER;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    frame_drop(f);
+    return found;
+}
+
 /* Queues a snapshot event for s's topic number i: the client fetches the
  * state again, which is at the topic's last position or past it. */
 static void push_snapshot(struct events_stream *s, uint8_t i)

@@ -102,6 +102,15 @@ void events_end_topic(const char *topic);
  * shown. Does nothing to a counted topic, or one that does not exist. */
 void events_rewind_topic(const char *topic, uint64_t pos);
 
+/* Whether the event a game topic keeps at `pos` is the one given. */
+enum events_kept { EVENTS_KEPT_SAME, EVENTS_KEPT_OTHER, EVENTS_KEPT_UNKNOWN };
+
+/* Compares the event game topic `topic` keeps at position pos with an
+ * event of type `type` and data `data` (len bytes): UNKNOWN when the topic
+ * does not exist, is counted, or no longer keeps that position. */
+enum events_kept events_kept_compare(const char *topic, uint64_t pos, const char *type,
+                                     const char *data, size_t len);
+
 /* What a stream's owner is told, always with the bus's lock held and never
  * after events_close: suspend (nothing to read), wake (something to read,
  * or the end), drop (the client fell EVENTS_QUEUE events behind: its queue

@@ -47,9 +47,23 @@ static void tell_watchers(int64_t game, uint32_t seq)
     entry_event_free(m, n);
 }
 
+/* How many of the entries a topic showed are read again on a catch-up
+ * after lost notifications, to find a game that went back meanwhile. */
+#define RECHECKED_ENTRIES 8
+
 /* Publishes what topic "game:ID" lacks of the game's log, up to entry
- * `seq` at least (0: whatever the log holds). A topic too far behind ends
- * its streams: their clients come back and get a snapshot. */
+ * `seq` at least (0: whatever the log holds, after notifications were
+ * lost). A topic too far behind ends its streams: their clients come back
+ * and get a snapshot.
+ *
+ * An entry the topic showed already may be in the log with other contents:
+ * the game went back, entries lost with a failed database and their seqs
+ * taken again. So the log is read from the entry notified when the topic
+ * stands at it or past it (or from the last few it showed, after lost
+ * notifications), and compared with what the topic keeps: from the first
+ * entry that differs, or past the log's end, the topic goes back
+ * (events_rewind_topic ends its streams) and publishes the log's entries
+ * from there. */
 static void catch_up_game(int64_t game, uint32_t seq)
 {
     char topic[EVENTS_TOPIC_MAX];
@@ -57,31 +71,39 @@ static void catch_up_game(int64_t game, uint32_t seq)
     if (!events_wanted(topic))
         return;
     uint64_t have = events_position(topic);
-    if (seq != 0 && have >= seq) {
-        /* Another node committed entry seq, and the topic stands at it or
-         * past it: it was read already (catching up), or the game went
-         * back, entries lost with a failed database taken again. What is
-         * published was committed, so the game's row never stands below
-         * it but in the second case. */
-        struct storage_game row;
-        if (storage_game_get(game, &row) == STORAGE_OK && row.seq < have) {
-            fprintf(stderr,
-                    "sokod: game %lld went back from entry %" PRIu64
-                    " to %u: its streams start again\n",
-                    (long long)game, have, row.seq);
-            events_rewind_topic(topic, row.seq);
-        }
-        return;
-    }
+    uint64_t after = have; /* the log is read past this entry */
+    if (seq != 0 && have >= seq)
+        after = seq - 1;
+    else if (seq == 0)
+        after = have > RECHECKED_ENTRIES ? have - RECHECKED_ENTRIES : 0;
     struct events_missed *m = NULL;
     unsigned n = 0;
-    int status = entry_event_read(game, (uint32_t)have, &m, &n);
+    int status = entry_event_read(game, (uint32_t)after, &m, &n);
     if (status == STORAGE_STOP) {
         events_end_topic(topic);
         return;
     }
-    for (unsigned i = 0; i < n; i++)
-        events_publish(topic, "step", m[i].data, m[i].len, false, m[i].pos);
+    if (status != STORAGE_OK)
+        return;
+    uint64_t back = have; /* the last entry still as it was shown */
+    for (unsigned i = 0; i < n && m[i].pos <= have && back == have; i++) {
+        if (events_kept_compare(topic, m[i].pos, "step", m[i].data, m[i].len) == EVENTS_KEPT_OTHER)
+            back = m[i].pos - 1;
+    }
+    uint64_t end = n > 0 ? m[n - 1].pos : after;
+    if (end < back)
+        back = end;
+    if (back < have) {
+        fprintf(stderr,
+                "sokod: game %lld went back from entry %" PRIu64 " to %" PRIu64
+                ": its streams start again\n",
+                (long long)game, have, back);
+        events_rewind_topic(topic, back);
+    }
+    for (unsigned i = 0; i < n; i++) {
+        if (m[i].pos > back)
+            events_publish(topic, "step", m[i].data, m[i].len, false, m[i].pos);
+    }
     entry_event_free(m, n);
 }
 

@@ -36,6 +36,39 @@ int storage_quota_set(int64_t user_bytes, int64_t guest_bytes)
     return storage_finish(status);
 }
 
+static const char SQL_GUESTS_STORED[] =
+    "SELECT coalesce(sum(storage_bytes), 0) FROM users WHERE guest = 1";
+static const char SQL_GUESTS_SET[] =
+    "UPDATE storage_quota SET guest_bytes = ?1 WHERE id = 1 AND guest_bytes <> ?1";
+
+int storage_quota_guests_stored(int64_t *bytes)
+{
+    *bytes = 0;
+    struct sql_stmt *st = storage_stmt(SQL_GUESTS_STORED);
+    return st != NULL ? storage_first_int64(st, bytes, "counting what guests store")
+                      : STORAGE_ERROR;
+}
+
+int storage_quota_set_guests(int64_t guest_bytes, bool *changed)
+{
+    *changed = false;
+    int status = storage_begin();
+    struct sql_stmt *st = status == STORAGE_OK ? storage_stmt(SQL_GUESTS_SET) : NULL;
+    if (status == STORAGE_OK && st == NULL)
+        status = STORAGE_ERROR;
+    if (status == STORAGE_OK) {
+        sql_bind_int64(st, 1, guest_bytes);
+        status = storage_exec_changed(st, "setting the guests' storage limit");
+        *changed = status == STORAGE_OK;
+        if (status == STORAGE_NOT_FOUND)
+            status = STORAGE_OK; /* it stood there already */
+    }
+    status = storage_finish(status);
+    if (status != STORAGE_OK)
+        *changed = false;
+    return status;
+}
+
 /* As the quota's migration counts. */
 static const char SQL_RECOUNT[] =
     "UPDATE games SET bytes = "

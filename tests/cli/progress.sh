@@ -2,7 +2,7 @@
 # The progress line of the long commands: on a terminal (script(1) gives
 # the command one), sokod solve and sokod generate --count draw "done/total
 # unit (P%), rate, time left" on standard error and take it off before
-# they end; with --json, or when standard error is not a terminal, they
+# they end; sokod backup draws "done/total MiB" while it copies; with --json, or when standard error is not a terminal, they
 # write nothing more than before (standard error stays empty).
 # Usage: progress.sh SOKOD LEVELS_DIR
 set -u
@@ -87,5 +87,29 @@ if grep -aq 'generate:' "$tmp/generate-json"; then
 else
   ok "generate --json on a terminal: no progress line"
 fi
+# A database of about 100 MiB, copied long enough for a line or more.
+sqlite3 "$tmp/big.db" "PRAGMA journal_mode=WAL; CREATE TABLE t(x);
+  WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 1600)
+  INSERT INTO t SELECT randomblob(65536) FROM n;" >/dev/null
+total=$(( $(stat -c %s "$tmp/big.db") / 1048576 + 1 ))
+on_terminal "$tmp/backup" backup "$tmp/copy.db" --db "$tmp/big.db"
+if grep -aq "backup: [0-9]*/$total MiB ([0-9]*%), [0-9.]*/s" "$tmp/backup"; then
+  ok "backup on a terminal: a line like 'backup: K/$total MiB (P%), R/s'"
+else
+  fail "sokod backup on a terminal drew no 'backup: K/$total MiB (P%), R/s'" "$tmp/backup"
+fi
+if tail -n 1 "$tmp/backup" | grep -aq $'\r\033\[Ksokod backup: [^\r]* copied to [^\r]* and checked\r$'; then
+  ok "backup: the line is taken off before the last line"
+else
+  fail "sokod backup on a terminal: the last line is not the backup's own, alone" "$tmp/backup"
+fi
+rm -f "$tmp/copy.db"
+"$sokod" backup "$tmp/copy.db" --db "$tmp/big.db" >"$tmp/out" 2>"$tmp/err"
+if [ ! -s "$tmp/err" ] && [ -s "$tmp/copy.db" ]; then
+  ok "backup with standard error not a terminal: nothing on it"
+else
+  fail "sokod backup 2>file wrote on standard error, or made no copy" "$tmp/err"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -178,8 +178,11 @@ test('a watcher on node B hears which game a player opens on node A, and node B 
   assert.deepEqual(heard, [second.id, third.id],
     `one playing event for each game opened after the first (${first.id}): ${watching.raw}`);
   // Back to the first game, through node A: node B had heard of the others.
+  // (A "playing" event of the first game may have come already.)
+  const playingFirst = () => watching.of('playing').filter((e) => e.json.game === first.id).length;
+  const before = playingFirst();
   await step(carol.client, first, { seq: 1, steps: 'r' });
-  await watching.next('playing', (x) => x.game === first.id);
+  await watching.until(() => playingFirst() > before, `a new 'playing' event of the first game (${first.id})`);
   r = await b.client().get(`/api/v1/watch/${carol.id}`);
   assert.equal(r.json?.game?.id, first.id, `node B's watch page follows the player back: ${show(r)}`);
   watching.close();
@@ -260,13 +263,43 @@ test('a game that goes back to an earlier entry starts its streams on node B aga
   psql(`DELETE FROM game_log WHERE game_id = ${game.id} AND seq > 1;
     UPDATE games SET seq = 1, moves = 1 WHERE id = ${game.id};`, db);
   const shown = s.of('step').length;
-  for (let seq = 2; seq <= 4; seq++) await step(phone, game, seq % 2 ? { seq, steps: 'r' } : { seq, undo: 1 });
+  // Entries 2 and 3 taken again with other contents (2 walks back rather
+  // than undoing); B may hear of entry 2 only after 3 and 4 are committed.
+  await step(phone, game, { seq: 2, steps: 'l' });
+  await step(phone, game, { seq: 3, steps: 'r' });
+  await step(phone, game, { seq: 4, undo: 1 });
   // Entry 4 is past what B showed: B hears of it either way.
   await s.until((x) => x.ended || x.of('step').slice(shown).some((e) => e.json.seq === 4), 'the stream to end, or entry 4');
   assert.ok(s.ended, `the stream on node B ended rather than go on past entries it showed with other contents: ${s.raw.slice(-800)}`);
   assert.deepEqual(s.of('step').slice(shown).map((e) => e.json.seq), [], 'nothing of the new entries was told as if it followed the old ones');
   assert.match(b.stderr(), /went back from entry 3 to/, 'node B says why');
   // A client back from entry 3 (the old one) gets a snapshot, not entry 4.
+  const again = await openStream(laptop, `?game=${game.id}`, { 'Last-Event-ID': `game:${game.id}@3` });
+  await again.next('ready');
+  assert.deepEqual(again.events.map((e) => e.event), ['snapshot', 'ready'], `back from the old entry 3: ${again.raw}`);
+  again.close();
+});
+
+// The same while node B hears nothing: it learns of the lost entries when
+// it listens again and reads the last entries it showed from the log.
+test('a game that went back while node B was not listening starts its streams again', { skip }, async () => {
+  const { phone, laptop, game } = await playerOnBoth(1);
+  const s = await openStream(laptop, `?game=${game.id}`);
+  await s.next('ready');
+  for (let seq = 1; seq <= 3; seq++) await step(phone, game, seq % 2 ? { seq, steps: 'r' } : { seq, undo: 1 });
+  await s.next('step', (x) => x.seq === 3);
+  const shown = s.of('step').length;
+  psql(`DELETE FROM game_log WHERE game_id = ${game.id} AND seq > 1;
+    UPDATE games SET seq = 1, moves = 1 WHERE id = ${game.id};`, db);
+  await whileBIsDeaf(async () => {
+    await step(phone, game, { seq: 2, steps: 'l' });
+    await step(phone, game, { seq: 3, steps: 'r' });
+    await step(phone, game, { seq: 4, undo: 1 });
+  });
+  await s.until((x) => x.ended || x.of('step').slice(shown).length > 0, 'the stream to end, or the new entries');
+  assert.ok(s.ended, `the stream on node B ended: ${s.raw.slice(-800)}`);
+  assert.deepEqual(s.of('step').slice(shown).map((e) => e.json.seq), [], 'nothing of the new entries was told as if it followed the old ones');
+  assert.match(b.stderr(), new RegExp(`game ${game.id} went back from entry 3 to 1`), 'node B says why');
   const again = await openStream(laptop, `?game=${game.id}`, { 'Last-Event-ID': `game:${game.id}@3` });
   await again.next('ready');
   assert.deepEqual(again.events.map((e) => e.event), ['snapshot', 'ready'], `back from the old entry 3: ${again.raw}`);

@@ -177,7 +177,7 @@ test('/metrics parses as the text format, and its counters move with the request
     const before = await scrape(server);
     const families = [...before.keys()].sort();
     assert.deepEqual(families, ['sokod_commit_batch_jobs', 'sokod_commit_queued_jobs', 'sokod_commit_round_trips',
-      'sokod_database_errors_total', 'sokod_db_round_trips_total', 'sokod_game_cache_bytes',
+      'sokod_database_errors_total', 'sokod_db_round_trips_total', 'sokod_game_cache_bytes', 'sokod_guests_storage_bytes',
       'sokod_http_requests_total', 'sokod_live_streams', 'sokod_room_lists_made_total', 'sokod_step_seconds']);
     const step = await player.post(`/api/v1/games/${game.id}/log`, { seq: game.seq + 1, steps: 'r' });
     assert.equal(step.status, 200, show(step));
