@@ -121,7 +121,7 @@ test('on a desktop: publish from the editor, find, like, play and report the lev
   assert.deepEqual(errors, [], 'no script errors');
 });
 
-test('on a phone: publish with taps, then find and like the level', async () => {
+test('on a phone: publish with taps, then find, like and solve the level', async () => {
   const { page, errors } = phone;
   await sendAccountForm(page, server.url, 'signup', 'thumbs', 'a player on a phone');
   await page.waitForFunction(() => window.sokod?.app.account?.username === 'thumbs');
@@ -138,5 +138,13 @@ test('on a phone: publish with taps, then find and like the level', async () => 
   await page.tap('#g-like');
   await page.waitForFunction(() => document.getElementById('g-like').getAttribute('aria-pressed') === 'true');
   await page.screenshot({ path: screenshotPath('game-community-phone.png') });
+  // Played to its end: three pushes.
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForSelector('#solved:not([hidden])', { timeout: 5000 });
+  await waitSynced(page);
+  const mine = (await apiGet(page, '/community/levels')).body.levels.find((l) => l.id === id);
+  assert.deepEqual([mine.likes, mine.liked, mine.solved], [1, true, true], JSON.stringify(mine));
   assert.deepEqual(errors, [], 'no script errors');
 });
