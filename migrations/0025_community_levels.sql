@@ -7,6 +7,10 @@
 -- solver within its limits (the solution found is a reference solution of
 -- the level, for admins and best known, never shown to players).
 --
+-- `canonical_hash` repeats the level's, unique among published levels: two
+-- players who publish the same level at once on two nodes cannot both
+-- pass the check for copies.
+--
 -- `bytes` is what the level stores for its author (board, title and
 -- ROW_BYTES), counted against the author's storage quota as migration
 -- 0020 counts the other rows. `likes` repeats the count of
@@ -14,11 +18,13 @@
 CREATE TABLE community_levels (
     level_id     INTEGER PRIMARY KEY REFERENCES levels (id) ON DELETE CASCADE,
     author_id    INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    canonical_hash TEXT NOT NULL,
     bytes        INTEGER NOT NULL CHECK (bytes >= 0),
     likes        INTEGER NOT NULL DEFAULT 0,
     published_at INTEGER NOT NULL
 );
 CREATE INDEX community_levels_author ON community_levels (author_id, published_at);
+CREATE UNIQUE INDEX community_levels_hash ON community_levels (canonical_hash);
 
 -- One like per player and level.
 CREATE TABLE community_likes (

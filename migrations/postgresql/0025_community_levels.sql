@@ -2,11 +2,13 @@
 CREATE TABLE community_levels (
     level_id     BIGINT PRIMARY KEY REFERENCES levels (id) ON DELETE CASCADE,
     author_id    BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    canonical_hash TEXT NOT NULL,
     bytes        BIGINT NOT NULL CHECK (bytes >= 0),
     likes        BIGINT NOT NULL DEFAULT 0,
     published_at BIGINT NOT NULL
 );
 CREATE INDEX community_levels_author ON community_levels (author_id, published_at);
+CREATE UNIQUE INDEX community_levels_hash ON community_levels (canonical_hash);
 
 CREATE TABLE community_likes (
     level_id   BIGINT NOT NULL REFERENCES community_levels (level_id) ON DELETE CASCADE,

@@ -168,6 +168,10 @@ static int store_published(struct http_conn *c, struct publish_job *j)
         status = storage_community_publish(&n, &id);
     }
     status = storage_finish(status);
+    if (status == STORAGE_CONFLICT && id == 0) /* published meanwhile, on another node */
+        return reply_error(c, API_E_DUPLICATE_LEVEL,
+                           "the library holds this level already, or a rotation or mirror image "
+                           "of it: it was published a moment ago");
     if (status == STORAGE_CONFLICT)
         return reply_error(c, API_E_DUPLICATE_LEVEL,
                            "the library holds this level already (level %lld), or a rotation or "

@@ -76,7 +76,8 @@ static const char SQL_REFERENCE_ADD[] =
     "INSERT INTO reference_solutions (level_id, title, lurd, moves, pushes, created_at) "
     "VALUES (?, 'solver', ?, ?, ?, ?)";
 static const char SQL_AUTHOR_ADD[] =
-    "INSERT INTO community_levels (level_id, author_id, bytes, published_at) VALUES (?, ?, ?, ?)";
+    "INSERT INTO community_levels (level_id, author_id, canonical_hash, bytes, published_at) "
+    "VALUES (?, ?, ?, ?, ?)";
 
 /* What a level stores for its author: its board and title, and a row. */
 static int64_t level_bytes(const struct storage_community_new *n)
@@ -128,9 +129,13 @@ int storage_community_publish(const struct storage_community_new *n, int64_t *le
         return STORAGE_ERROR;
     sql_bind_int64(st, 1, *level_id);
     sql_bind_int64(st, 2, n->author_id);
-    sql_bind_int64(st, 3, level_bytes(n));
-    sql_bind_int64(st, 4, n->at);
-    return storage_exec_stmt(st, "naming a level's author");
+    sql_bind_text(st, 3, n->canonical_hash);
+    sql_bind_int64(st, 4, level_bytes(n));
+    sql_bind_int64(st, 5, n->at);
+    status = storage_exec_stmt(st, "naming a level's author");
+    if (status == STORAGE_CONFLICT)
+        *level_id = 0; /* rolled back with the caller's transaction */
+    return status;
 }
 
 /* A published level with viewer ?1's like and solved state; hidden says

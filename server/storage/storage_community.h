@@ -69,7 +69,8 @@ int storage_community_hash_taken(const char *hash, int64_t *level_id);
 /* Inside the caller's transaction: makes the community collection when it
  * does not exist, and adds the level at its end with its reference
  * solution and its author's row (counted against the author's quota:
- * STORAGE_QUOTA past it). Sets *level_id. */
+ * STORAGE_QUOTA past it; STORAGE_CONFLICT when a published level has its
+ * canonical hash, published meanwhile). Sets *level_id. */
 int storage_community_publish(const struct storage_community_new *n, int64_t *level_id);
 
 /* Calls fn for the published levels, newest first: every author's (author

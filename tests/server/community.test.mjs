@@ -106,6 +106,16 @@ test('a copy of a level of the library, turned or mirrored, is refused', async (
     assert.equal(r.status, 409, `${rows.join('|')}: ${show(r)}`);
     assert.equal(r.json.error.code, 'duplicate_level');
   }
+  // Two publishes of one level that both pass the check (on two nodes at
+  // once): the published levels' own index on the hash refuses the second.
+  // Here the first's level no longer shows its hash to the check.
+  const first = (await publish(cy, corridor(5))).json.level;
+  sqlite(server.db, `UPDATE levels SET canonical_hash = 'elsewhere' WHERE id = ${first.id}`);
+  const levels = sqlite(server.db, 'SELECT count(*) FROM levels');
+  r = await publish(cy, mirror(corridor(5)));
+  assert.equal(r.status, 409, show(r));
+  assert.match(r.json.error.message, /published a moment ago/, show(r));
+  assert.equal(sqlite(server.db, 'SELECT count(*) FROM levels'), levels, 'the second level was not kept');
 });
 
 test('a level the solver cannot solve is refused, and stores nothing', async () => {
@@ -186,8 +196,8 @@ test('players report levels, within a bound, and admins read the reports', async
   sqlite(server.db, `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20)
     INSERT INTO levels (collection_id, position, board, width, height, boxes, canonical_hash, created_at)
     SELECT ${level.collection_id}, 1000 + i, '#', 1, 1, 1, 'filler' || i, ${now} FROM n`);
-  sqlite(server.db, `INSERT INTO community_levels (level_id, author_id, bytes, published_at)
-    SELECT id, ${level.author_id}, 0, ${now} FROM levels WHERE canonical_hash LIKE 'filler%'`);
+  sqlite(server.db, `INSERT INTO community_levels (level_id, author_id, canonical_hash, bytes, published_at)
+    SELECT id, ${level.author_id}, canonical_hash, 0, ${now} FROM levels WHERE canonical_hash LIKE 'filler%'`);
   sqlite(server.db, `INSERT INTO community_reports (level_id, user_id, reason, created_at)
     SELECT id, ${ivyId}, 'r', ${now} FROM levels WHERE canonical_hash LIKE 'filler%' ORDER BY id LIMIT 19`);
   const spare = Number(sqlite(server.db, "SELECT max(id) FROM levels WHERE canonical_hash LIKE 'filler%'"));

@@ -441,8 +441,8 @@ before(async () => {
     INSERT INTO levels (collection_id, position, title, author, board, width, height, boxes, canonical_hash, created_at)
     SELECT ${r.json.level.collection_id}, 100 + i, '${'t'.repeat(96)}' || (1000 + i), 'author', '#', 40, 40, 40,
       'listed' || i, 1 FROM n`);
-  sqlite(server.db, `INSERT INTO community_levels (level_id, author_id, bytes, published_at)
-    SELECT id, ${authorId}, 0, 1 FROM levels WHERE canonical_hash LIKE 'listed%'`);
+  sqlite(server.db, `INSERT INTO community_levels (level_id, author_id, canonical_hash, bytes, published_at)
+    SELECT id, ${authorId}, canonical_hash, 0, 1 FROM levels WHERE canonical_hash LIKE 'listed%'`);
   sqlite(server.db, `INSERT INTO community_likes (level_id, user_id, created_at)
     SELECT level_id, ${authorId}, 1 FROM community_levels`);
 });

@@ -471,8 +471,8 @@ const ROW = {
   audit_log: "INSERT INTO audit_log (at, actor, action) VALUES (2, 'command line', 'test')",
   snapshots: "INSERT INTO snapshots (game_id, name, lurd, moves, pushes, solved, created_at) VALUES (1, 's', '', 0, 0, 0, 1)",
   // One report per player and level: each by a new player.
-  community_reports: `INSERT INTO community_levels (level_id, author_id, bytes, published_at)
-    VALUES (1, 1, 0, 1) ON CONFLICT DO NOTHING;
+  community_reports: `INSERT INTO community_levels (level_id, author_id, canonical_hash, bytes, published_at)
+    VALUES (1, 1, '0000000000000001', 0, 1) ON CONFLICT DO NOTHING;
     INSERT INTO users (guest, created_at) VALUES (1, 3);
     INSERT INTO community_reports (level_id, user_id, reason, created_at)
     VALUES (1, (SELECT max(id) FROM users), 'r', 1)`,
