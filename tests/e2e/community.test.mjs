@@ -7,11 +7,13 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   startServer, openBrowser, closeAll, sendAccountForm, screenshotPath, apiGet, waitForGame, waitSynced, counters,
+  createAdmin,
 } from './harness.mjs';
 
 let server, desktop, phone;
 before(async () => {
   server = await startServer();
+  createAdmin(server.db, 'keeper', 'an admin who keeps order');
   desktop = await openBrowser({ viewport: { width: 1280, height: 800 } });
   phone = await openBrowser({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
 });
@@ -148,3 +150,38 @@ test('on a phone: publish with taps, then find, like and solve the level', async
   assert.deepEqual([mine.likes, mine.liked, mine.solved], [1, true, true], JSON.stringify(mine));
   assert.deepEqual(errors, [], 'no script errors');
 });
+
+test('an admin hides a reported level, blocks its author and lifts the block', async () => {
+  const keeper = await openBrowser({ viewport: { width: 1280, height: 800 } });
+  try {
+    await moderate(keeper);
+  } finally {
+    await keeper.close();
+  }
+});
+
+async function moderate({ page, errors }) {
+  await sendAccountForm(page, server.url, 'login', 'keeper', 'an admin who keeps order');
+  await page.waitForFunction(() => window.sokod?.app.account?.admin === true);
+  await page.goto(`${server.url}/#/admin/community`);
+  const report = page.locator('#adm-reports-rows tr', { hasText: 'a test of the report' });
+  await report.waitFor();
+  assert.match(await report.textContent(), /Two rows.*maker.*maker/);
+  const id = Number(/(\d+)$/.exec(await report.locator('a').getAttribute('href'))[1]);
+
+  await report.locator('button[data-action="hide"]').click();
+  await page.waitForSelector('#adm-reports-rows button[data-action="show"]');
+  const listed = (await apiGet(page, '/community/levels')).body.levels.map((l) => l.id);
+  assert.ok(!listed.includes(id), `a hidden level is not listed to players: ${JSON.stringify(listed)}`);
+
+  page.once('dialog', (d) => d.accept('copies of other levels'));
+  await page.click('#adm-reports-rows button[data-action="block"]');
+  const blocked = page.locator('#adm-blocked-rows tr', { hasText: 'maker' });
+  await blocked.waitFor();
+  assert.match(await blocked.textContent(), /copies of other levels/);
+  await blocked.locator('button[data-action="unblock"]').click();
+  await page.waitForFunction(() => document.getElementById('adm-blocked-rows').children.length === 0);
+  const audit = (await apiGet(page, '/admin/audit')).body.entries.map((e) => e.action);
+  assert.deepEqual(audit.slice(0, 2), ['community.unblock', 'community.block'], JSON.stringify(audit));
+  assert.deepEqual(errors, [], 'no script errors');
+}
