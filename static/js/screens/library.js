@@ -168,6 +168,8 @@ function withCommunity(li, c) {
   if (!c) return li;
   const meta = li.querySelector('.meta');
   meta.textContent += ` · ♥ ${c.likes}`;
+  const a = li.querySelector('.level-card');
+  a.setAttribute('aria-label', `${a.getAttribute('aria-label')}, ${c.likes} like${c.likes === 1 ? '' : 's'}`);
   const by = document.createElement('a');
   by.className = 'level-board small level-author';
   by.href = `#/library/${c.collection_id}/author/${c.author_id}`;
