@@ -15,6 +15,7 @@
 #include "live/live.h"
 #include "live/rooms.h"
 #include "live/watch.h"
+#include "play/community.h"
 #include "play/daily.h"
 #include "play/difficulty.h"
 #include "play/games.h"
@@ -123,6 +124,17 @@ const struct route endpoints_table[] = {
      ROUTE_COST(65536, 65536, 65536, 30000, ADMIN)},
     {HTTP_GET, "/api/v1/levels", difficulty_levels, ROUTE_COST(0, 1024, 256, 100, COST)},
     {HTTP_GET, "/api/v1/levels/next", difficulty_next, ROUTE_COST(0, 256, 64, 50, COST)},
+    {HTTP_POST, "/api/v1/community/levels", community_publish,
+     ROUTE_COST(64, 262144, 4, 3000, COST)},
+    {HTTP_GET, "/api/v1/community/levels", community_list, ROUTE_COST(0, 1024, 256, 50, COST)},
+    {HTTP_PUT, "/api/v1/community/levels/{id}/like", community_like,
+     ROUTE_COST(1, 256, 4, 10, COST)},
+    {HTTP_POST, "/api/v1/community/levels/{id}/reports", community_report,
+     ROUTE_COST(1, 256, 4, 10, COST)},
+    {HTTP_GET, "/api/v1/admin/community", community_admin,
+     ROUTE_COST(65536, 65536, 65536, 30000, ADMIN)},
+    {HTTP_PUT, "/api/v1/admin/community/authors/{id}", community_admin_block,
+     ROUTE_COST(65536, 65536, 65536, 30000, ADMIN)},
     {HTTP_GET, "/core.wasm", static_wasm, ROUTE_COST(0, 64, 512, 5, CONNECTIONS)},
     {HTTP_GET, ROUTES_CATCH_ALL, static_get, ROUTE_COST(0, 64, 512, 5, CONNECTIONS)},
     {0, NULL, NULL, {0}},

@@ -27,6 +27,7 @@
 #include "play/daily.h"
 #include "play/game_answers.h"
 #include "play/game_cache.h"
+#include "play/community.h"
 #include "play/hint.h"
 #include "play/ratings.h"
 #include "storage/storage.h"
@@ -210,6 +211,7 @@ int server_start(const struct config *cfg, unsigned *port)
      * their own, so that a slow search or a large upload never keeps a
      * log-in waiting. */
     hint_setup(cfg);
+    community_setup(cfg);
     daily_setup(cfg);
     /* A sixteenth of the password checks' queue per address: eight
      * addresses flooding leave half of it to everyone else. */

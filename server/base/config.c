@@ -253,6 +253,10 @@ static const struct options_row options[] = {
      "32: three nodes fit PostgreSQL's default max_connections of 100); a node whose threads "
      "need more does not start",
      NUMBER(db_connections, 4, 10000)},
+    {"community-per-day", "SOKOD_COMMUNITY_PER_DAY", CONFIG_SERVE, "N",
+     "levels one player may publish to the community collection in a day (default 5; 0: "
+     "publishing off)",
+     NUMBER(community_per_day, 0, 1000)},
     {"help", NULL, 0, NULL, "print this help", OPTIONS_HELP},
     OPTIONS_END,
 };
@@ -411,6 +415,7 @@ int config_load(struct config *cfg, unsigned command, int argc, char **argv)
     cfg->upload_steps = 1ull << 24;
     cfg->upload_solver_seconds = 300;
     cfg->daily_past_jobs = 4;
+    cfg->community_per_day = 5;
     cfg->db_connections = 32;
     client_ip_nets_parse(&cfg->metrics_allow, "127.0.0.0/8,::1");
 

@@ -72,6 +72,7 @@ struct config {
     unsigned upload_solver_seconds;  /* solver time one upload's levels get in all */
     unsigned daily_past_jobs;        /* past days' puzzles being made or waiting at once */
     unsigned db_connections;         /* PostgreSQL connections the node may hold */
+    unsigned community_per_day;      /* levels one author may publish a day; 0: none */
 };
 
 /* Fills *cfg for `command` (CONFIG_SERVE, CONFIG_IMPORT or CONFIG_ADMIN): defaults, then

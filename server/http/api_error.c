@@ -71,6 +71,10 @@ static const struct row rows[API_E_COUNT] = {
     [API_E_UNAVAILABLE] = {"unavailable", 503},
     [API_E_STORAGE_FULL] = {"storage_full", 507},
     [API_E_QUOTA_EXCEEDED] = {"quota_exceeded", 403},
+    [API_E_INVALID_LEVEL] = {"invalid_level", 422},
+    [API_E_DUPLICATE_LEVEL] = {"duplicate_level", 409},
+    [API_E_LEVEL_UNSOLVABLE] = {"level_unsolvable", 422},
+    [API_E_AUTHOR_BLOCKED] = {"author_blocked", 403},
 };
 
 const char *api_error_name(enum api_error code)

@@ -63,10 +63,14 @@ enum api_error {
     API_E_HINT_PENDING, /* a hint of the same game is being computed */
     API_E_REVERSE_GAME, /* hints and box pushes are for forward games */
     API_E_INTERNAL,
-    API_E_NOT_IMPLEMENTED, /* a transfer coding other than chunked */
-    API_E_UNAVAILABLE,     /* the database is busy or the server is stopping */
-    API_E_STORAGE_FULL,    /* the disk is full: nothing was written */
-    API_E_QUOTA_EXCEEDED,  /* the player's storage quota is full: nothing was written */
+    API_E_NOT_IMPLEMENTED,  /* a transfer coding other than chunked */
+    API_E_UNAVAILABLE,      /* the database is busy or the server is stopping */
+    API_E_STORAGE_FULL,     /* the disk is full: nothing was written */
+    API_E_QUOTA_EXCEEDED,   /* the player's storage quota is full: nothing was written */
+    API_E_INVALID_LEVEL,    /* a board to publish the core refuses, or too large */
+    API_E_DUPLICATE_LEVEL,  /* a board to publish that the library holds, maybe turned */
+    API_E_LEVEL_UNSOLVABLE, /* a board the solver did not solve within its limits */
+    API_E_AUTHOR_BLOCKED,   /* an author an admin blocked from publishing */
     API_E_COUNT
 };
 

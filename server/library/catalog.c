@@ -3,6 +3,7 @@
 
 #include "accounts/auth.h"
 #include "base/board.h"
+#include "storage/storage_community.h"
 #include "storage/storage_levels.h"
 #include "storage/storage_submitted.h"
 
@@ -117,6 +118,25 @@ int catalog_level_object(int64_t id, int64_t user, json_t **out)
     return status;
 }
 
+json_t *catalog_community_json(const struct storage_community_level *l)
+{
+    json_t *o = json_pack(
+        "{s:I,s:I,s:o,s:I,s:o,s:i,s:i,s:i,s:i,s:b,s:b,s:o}", "id", (json_int_t)l->level_id,
+        "collection_id", (json_int_t)l->collection_id, "title", http_json_text(l->title),
+        "author_id", (json_int_t)l->author_id, "author", http_json_text(l->author), "width",
+        (int)l->width, "height", (int)l->height, "boxes", (int)l->boxes, "likes", (int)l->likes,
+        "liked", l->liked, "solved", l->solved, "published_at", http_json_time(l->published_at));
+    /* The rating that play gives a level, once sokod rates levels. */
+    json_object_set_new(o, "difficulty", json_null());
+    return o;
+}
+
+static int take_community(void *arg, const struct storage_community_level *l)
+{
+    *(json_t **)arg = catalog_community_json(l);
+    return 0;
+}
+
 json_t *catalog_best_known(int64_t level, int rule)
 {
     uint32_t moves, pushes;
@@ -149,5 +169,14 @@ int catalog_level(struct http_conn *c)
         return reply_storage_failure(c, STORAGE_ERROR);
     }
     json_object_set_new(level, "best_known", best);
+    /* A level a player published: its author and likes. */
+    json_t *community = NULL;
+    status = storage_community_get(c->param[0], user, take_community, &community);
+    if (status != STORAGE_OK && status != STORAGE_NOT_FOUND) {
+        json_decref(level);
+        return reply_storage_failure(c, status);
+    }
+    if (community != NULL)
+        json_object_set_new(level, "community", community);
     return reply_json(c, 200, json_pack("{s:o}", "level", level));
 }

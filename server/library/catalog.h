@@ -20,4 +20,11 @@ int catalog_level_object(int64_t id, int64_t user, json_t **out);
  * the database fails. */
 json_t *catalog_best_known(int64_t level, int rule);
 
+struct storage_community_level;
+
+/* A level a player published as listings show it: its author, likes, the
+ * viewer's like and solved state, and its difficulty (null until levels
+ * are rated). A new reference, or NULL when out of memory. */
+json_t *catalog_community_json(const struct storage_community_level *l);
+
 #endif

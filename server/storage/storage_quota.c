@@ -81,6 +81,7 @@ static const char SQL_RECOUNT[] =
     "coalesce((SELECT sum(length(s.lurd) + 32) FROM solutions s WHERE s.user_id = users.id), 0) + "
     "coalesce((SELECT sum(length(s.lurd) + 32) FROM submitted_solutions s "
     "WHERE s.user_id = users.id), 0) + "
+    "coalesce((SELECT sum(c.bytes) FROM community_levels c WHERE c.author_id = users.id), 0) + "
     "coalesce((SELECT length(t.settings) + 32 FROM user_settings t "
     "WHERE t.user_id = users.id), 0)";
 

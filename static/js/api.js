@@ -151,4 +151,11 @@ export const api = {
   // The library by difficulty: query is {collection, filter, sort, order, offset, limit}.
   levels: (query = {}) => call('GET', `/levels?${new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined && v !== ''))}`),
   nextLevel: (exclude = 0, draw = 0) => call('GET', `/levels/next?exclude=${exclude}&draw=${draw}`),
+  // Players' own levels. The server solves a level before it takes it:
+  // allow it the hints' time.
+  publish: (board, title) => call('POST', '/community/levels', { board, title }, 60000),
+  communityLevels: (author = 0, limit = 200) =>
+    call('GET', `/community/levels?limit=${limit}${author ? `&author=${author}` : ''}`),
+  like: (levelId, liked) => call('PUT', `/community/levels/${levelId}/like`, { liked }),
+  report: (levelId, reason) => call('POST', `/community/levels/${levelId}/reports`, { reason }),
 };

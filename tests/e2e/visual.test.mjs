@@ -55,6 +55,9 @@ const EDITOR_LEVEL = ['########', '#@ $  .#', '# ##*  #', '#  $ . #', '########'
 // An upload with a good and a broken level, for the admin's report.
 const UPLOAD = ['; Good', '#####', '#@$.#', '#####', '', '; Bad', '######', '#@ $.#', '#  @ #', '######', ''].join('\n');
 
+// A level Ada publishes to the Community collection.
+const PUBLISHED = ['########', '#@ $  .#', '#  $  .#', '########'].join('\n');
+
 const PASSWORD = 'correct horse battery';
 
 // The rating pass runs once, as sokod starts (every level gets its
@@ -389,6 +392,36 @@ async function picturesAt(size) {
     await p.waitForFunction(() => document.body.dataset.watch === 'live');
     await everyTheme(p, 'watch', size);
 
+    // Ada publishes a level from the editor: the dialog, the Community
+    // collection with its likes and author, and the level's game screen
+    // with its like and report bar. She reports it, for the admin's list.
+    await p.goto(`${url}/#/editor`);
+    await p.waitForFunction(() => window.sokod?.editor && document.getElementById('ed-board').width > 0);
+    await p.click('#ed-import');
+    await p.fill('#ed-import-text', PUBLISHED);
+    await p.click('#ed-import-read');
+    await p.waitForSelector('#ed-import-dialog', { state: 'hidden' });
+    await p.click('#ed-publish');
+    await p.waitForSelector('#ed-publish-form:not([hidden])');
+    await p.fill('#ed-publish-title', 'Two rows');
+    await everyTheme(p, 'editor-publish', size);
+    await p.click('#ed-publish-go');
+    await p.waitForSelector('#ed-publish-done:not([hidden])', { timeout: 30000 });
+    const published = Number(/(\d+)$/.exec(await p.getAttribute('#ed-publish-play', 'href'))[1]);
+    const community = (await apiGet(p, '/collections')).body.collections.find((c) => c.source === 'community');
+    await p.goto(`${url}/#/library/${community.id}`);
+    await p.waitForSelector('#lib-levels .level-author');
+    await p.waitForSelector('.level-card canvas');
+    await p.waitForLoadState('networkidle');
+    await everyTheme(p, 'library-community', size);
+    await p.goto(`${url}/#/play/${published}`);
+    await waitForGame(p, 'Two rows');
+    await p.waitForSelector('#g-community:not([hidden])');
+    await p.waitForLoadState('networkidle');
+    await everyTheme(p, 'game-community', size);
+    const reported = await apiSend(p, 'POST', `/community/levels/${published}/reports`, { reason: 'a copy of a level of a book' });
+    assert.equal(reported.status, 201, `a report: ${JSON.stringify(reported.body)}`);
+
     // The admin's upload report.
     const b = boss.page;
     await b.goto(`${url}/#/admin`);
@@ -407,6 +440,13 @@ async function picturesAt(size) {
     await b.evaluate(() => document.querySelector('.adm-upload').scrollIntoView({ block: 'start' }));
     await b.waitForLoadState('networkidle');
     await everyTheme(b, 'admin-report', size);
+
+    // The admin's moderation list: the report, the level, no blocked author.
+    // Their dates move with the clock: masked.
+    await b.goto(`${url}/#/admin/community`);
+    await b.waitForSelector('#adm-reports-rows tr');
+    await b.waitForLoadState('networkidle');
+    await everyTheme(b, 'admin-community', size, ['.adm-community td:first-child']);
 
     for (const [who, { errors }] of [['the guest', guest], ['ada', ada], ['the admin', boss]]) {
       assert.deepEqual(errors, [], `script errors on ${who}'s page at ${size.name}`);

@@ -75,6 +75,13 @@ const MATRIX = {
   'POST /api/v1/rooms/{id}/start': { kind: 'room' },
   'POST /api/v1/rooms/{id}/rematch': { kind: 'room' },
   'GET /api/v1/watch/{id}': { kind: 'watch' },
+  // Players' own levels: publishing, liking and reporting are an account's
+  // own acts (guests get 401); {id} here is no published level (404). The
+  // board sent is no level at all (422).
+  'POST /api/v1/community/levels': { kind: 'self', body: () => ({ board: '#' }) },
+  'GET /api/v1/community/levels': { kind: 'public' },
+  'PUT /api/v1/community/levels/{id}/like': { kind: 'self', body: () => ({ liked: true }) },
+  'POST /api/v1/community/levels/{id}/reports': { kind: 'self', body: () => ({ reason: 'matrix' }) },
   'GET /core.wasm': { kind: 'public' },
   'GET /healthz': { kind: 'public' },
   'GET /readyz': { kind: 'public' },

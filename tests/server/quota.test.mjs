@@ -30,6 +30,7 @@ function recount(db) {
     coalesce((SELECT sum(length(s.lurd) + length(s.name) + 32) FROM snapshots s JOIN games g ON g.id = s.game_id WHERE g.user_id = u.id), 0) +
     coalesce((SELECT sum(length(s.lurd) + 32) FROM solutions s WHERE s.user_id = u.id), 0) +
     coalesce((SELECT sum(length(s.lurd) + 32) FROM submitted_solutions s WHERE s.user_id = u.id), 0) +
+    coalesce((SELECT sum(c.bytes) FROM community_levels c WHERE c.author_id = u.id), 0) +
     coalesce((SELECT length(t.settings) + 32 FROM user_settings t WHERE t.user_id = u.id), 0)
     FROM users u ORDER BY u.id`;
   return sqlite(db, sql).split('\n').filter(Boolean).map((line) => line.split('|').map(Number));

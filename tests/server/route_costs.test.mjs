@@ -263,7 +263,55 @@ const SCENARIOS = {
   // each level's solutions and games, across every collection.
   'GET /api/v1/levels': { as: () => fx.heavy, path: () => '/api/v1/levels?filter=started&sort=difficulty&limit=200' },
   'GET /api/v1/levels/next': { as: () => fx.heavy },
+  // The largest board a player may publish, open and full of boxes: the
+  // solver searches it for all of its time. As many at once as the hints'
+  // places, each its own author's.
+  'POST /api/v1/community/levels': {
+    atOnce: 2,
+    as: () => signUp(`c${fresh()}`),
+    body: (i) => ({ board: widestBoard(i), title: 't'.repeat(100) }),
+    ok: [201, 422],
+  },
+  'GET /api/v1/community/levels': { as: () => fx.heavy, path: () => '/api/v1/community/levels?limit=200' },
+  'PUT /api/v1/community/levels/{id}/like': {
+    as: () => signUp(`l${fresh()}`),
+    path: () => `/api/v1/community/levels/${fx.community}/like`,
+    body: () => ({ liked: true }),
+  },
+  'POST /api/v1/community/levels/{id}/reports': {
+    as: () => signUp(`q${fresh()}`),
+    path: () => `/api/v1/community/levels/${fx.community}/reports`,
+    body: () => ({ reason: 'r'.repeat(500) }),
+  },
+  'GET /api/v1/admin/community': { as: () => admin },
+  'PUT /api/v1/admin/community/authors/{id}': {
+    as: () => admin,
+    path: () => `/api/v1/admin/community/authors/${fx.heavyId}`,
+    body: () => ({ blocked: true, reason: 'r'.repeat(500) }),
+  },
 };
+
+// A board of COMMUNITY_MAX_SIDE squares a side with COMMUNITY_MAX_BOXES
+// boxes and goals spread over its floor, away from the walls; `i` shifts
+// them, so that each is a level of its own.
+function widestBoard(i) {
+  const side = 40;
+  const rows = [];
+  let placed = 0;
+  for (let y = 0; y < side; y++) {
+    let row = '';
+    for (let x = 0; x < side; x++) {
+      const edge = x === 0 || y === 0 || x === side - 1 || y === side - 1;
+      const inner = x >= 3 && y >= 3 && x <= side - 4 && y <= side - 4;
+      if (edge) row += '#';
+      else if (x === 1 && y === 1) row += '@';
+      else if (inner && (y * side + x + i) % 17 === 0 && placed < 80) row += placed++ % 2 === 0 ? '$' : '.';
+      else row += ' ';
+    }
+    rows.push(row);
+  }
+  return rows.join('\n');
+}
 
 // ---- The fixture: the most a player and an admin can have ---------------------
 
@@ -390,6 +438,21 @@ before(async () => {
     r = await importUpload(admin, id);
     fx.deletable.push(r.json.import.collection_id);
   }
+  // A level a player published, to like and report.
+  const author = await signUp('author');
+  r = await author.post('/api/v1/community/levels', { board: '########\n#@ $  .#\n#  $  .#\n########', title: 'published' });
+  assert.equal(r.status, 201, `publishing a level: ${show(r)}`);
+  fx.community = r.json.level.id;
+  // A full page of the listing: 200 more levels of the longest titles, liked.
+  const authorId = r.json.level.author_id;
+  sqlite(server.db, `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200)
+    INSERT INTO levels (collection_id, position, title, author, board, width, height, boxes, canonical_hash, created_at)
+    SELECT ${r.json.level.collection_id}, 100 + i, '${'t'.repeat(96)}' || (1000 + i), 'author', '#', 40, 40, 40,
+      'listed' || i, 1 FROM n`);
+  sqlite(server.db, `INSERT INTO community_levels (level_id, author_id, canonical_hash, bytes, published_at)
+    SELECT id, ${authorId}, canonical_hash, 0, 1 FROM levels WHERE canonical_hash LIKE 'listed%'`);
+  sqlite(server.db, `INSERT INTO community_likes (level_id, user_id, created_at)
+    SELECT level_id, ${authorId}, 1 FROM community_levels`);
 });
 
 after(() => server?.stop());

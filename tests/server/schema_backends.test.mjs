@@ -470,6 +470,12 @@ const ROW = {
     VALUES (1, 'x' || (SELECT count(*) FROM reference_solutions), 1, 1, 1)`,
   audit_log: "INSERT INTO audit_log (at, actor, action) VALUES (2, 'command line', 'test')",
   snapshots: "INSERT INTO snapshots (game_id, name, lurd, moves, pushes, solved, created_at) VALUES (1, 's', '', 0, 0, 0, 1)",
+  // One report per player and level: each by a new player.
+  community_reports: `INSERT INTO community_levels (level_id, author_id, canonical_hash, bytes, published_at)
+    VALUES (1, 1, '0000000000000001', 0, 1) ON CONFLICT DO NOTHING;
+    INSERT INTO users (guest, created_at) VALUES (1, 3);
+    INSERT INTO community_reports (level_id, user_id, reason, created_at)
+    VALUES (1, (SELECT max(id) FROM users), 'r', 1)`,
   staged_uploads: "INSERT INTO staged_uploads (owner_id, filename, format, size, state, created_at, used_at) VALUES (1, 'f', 'auto', 1, 'receiving', 1, 1)",
 };
 

@@ -78,6 +78,9 @@ export const adminApi = {
   getUpload: (id, levels = true) => request('GET', `/uploads/${id}${levels ? '' : '?levels=0'}`),
   discard: (id) => request('DELETE', `/uploads/${id}`),
   importUpload: (id, target) => request('POST', `/uploads/${id}/import`, target),
+  community: () => request('GET', '/community'),
+  blockAuthor: (userId, blocked, reason = '') =>
+    request('PUT', `/community/authors/${userId}`, blocked ? { blocked, reason } : { blocked }),
 
   /** Uploads a file's bytes in parts; onProgress(sent, total) as they go.
    * Resolves to {ok, status, body, id, upload, report}: the upload as the

@@ -2,6 +2,7 @@
 // first time the screen opens (the page loads none of the editor before).
 
 import { TOOLS } from './grid.js';
+import { publishMarkup } from './publish.js';
 
 const toolKeys = (t) => t.keys.filter((k) => k.length === 1 && /[0-9a-z]/.test(k)).map((k) => k.toUpperCase());
 
@@ -23,6 +24,7 @@ export function editorMarkup() {
       <button id="ed-export" class="button">Export</button>
       <button id="ed-import" class="button">Import</button>
       <button id="ed-save" class="button" hidden>Save to a collection</button>
+      <button id="ed-publish" class="button" title="Publish to the Community collection">Publish</button>
       <button id="ed-new" class="button">New</button>
     </div>
   </header>
@@ -152,5 +154,5 @@ export function editorMarkup() {
       </div>
       <p id="ed-save-msg" class="form-error" role="alert"></p>
     </form>
-  </dialog>`;
+  </dialog>${publishMarkup()}`;
 }

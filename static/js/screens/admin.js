@@ -1,5 +1,5 @@
-// screens/admin.js: the admin page: three tabs (uploads, the library, the
-// audit log), shown only to an account with the admin right. Others get a
+// screens/admin.js: the admin page: four tabs (uploads, the library, the
+// community's levels, the audit log), shown only to an account with the admin right. Others get a
 // short explanation; the server refuses their requests anyway.
 
 import { app } from '../app.js';
@@ -8,12 +8,13 @@ import { uploadMarkup, Uploads } from '../admin/upload.js';
 import { libraryMarkup, Library } from '../admin/library.js';
 import { auditMarkup, Audit } from '../admin/audit.js';
 import { redrawReports } from '../admin/report.js';
+import { communityMarkup, Community } from '../admin/community.js';
 import { $ } from '../dom.js';
 
 export const section = 'screen-admin';
 
-const TABS = [['upload', 'Upload'], ['library', 'Library'], ['audit', 'Audit log']];
-let built = false, uploads = null, library = null, audit = null, core = null;
+const TABS = [['upload', 'Upload'], ['library', 'Library'], ['community', 'Community'], ['audit', 'Audit log']];
+let built = false, uploads = null, library = null, audit = null, community = null, core = null;
 // Counts the visits: the account is asked for on each, and a visit answered
 // after a later one (arrow keys go through tabs faster than the server
 // answers) must not show its tab over the one in the address.
@@ -22,7 +23,7 @@ let entering = 0;
 function markup() {
   const tabs = TABS.map(([id, name]) =>
     `<button type="button" role="tab" id="adm-tab-${id}" aria-controls="adm-panel-${id}" data-tab="${id}">${name}</button>`).join('');
-  const panels = [['upload', uploadMarkup()], ['library', libraryMarkup()], ['audit', auditMarkup()]]
+  const panels = [['upload', uploadMarkup()], ['library', libraryMarkup()], ['community', communityMarkup()], ['audit', auditMarkup()]]
     .map(([id, html]) => `<div role="tabpanel" id="adm-panel-${id}" aria-labelledby="adm-tab-${id}" tabindex="-1" hidden>${html}</div>`).join('');
   return `
   <header class="bar">
@@ -55,6 +56,7 @@ function build() {
     imported: (id) => { library.current = id; },
   });
   audit = new Audit();
+  community = new Community();
   const tablist = $(section).querySelector('[role="tablist"]');
   tablist.addEventListener('click', (e) => {
     const id = e.target.closest('[data-tab]')?.dataset.tab;
@@ -86,6 +88,7 @@ function showTab(id) {
   if (id === 'library') library.show();
   if (id === 'audit') audit.load();
   if (id === 'upload') uploads.resume();
+  if (id === 'community') community.load();
 }
 
 export async function enter(args, fresh) {

@@ -18,6 +18,7 @@ import { editorMarkup } from '../editor/markup.js';
 import { TestPlay } from '../editor/testplay.js';
 import { Transfer } from '../editor/transfer.js';
 import { SaveDialog } from '../editor/save.js';
+import { PublishDialog } from '../editor/publish.js';
 import { $ } from '../dom.js';
 
 export const section = 'screen-editor';
@@ -38,7 +39,7 @@ const state = {
   strokeStart: null,
   playing: false,
 };
-let view = null, testPlay = null, transfer = null, saver = null;
+let view = null, testPlay = null, transfer = null, saver = null, publisher = null;
 let checkQueued = false;
 
 // ---- The draft ------------------------------------------------------------------------
@@ -182,6 +183,7 @@ function fillButtons() {
   $('ed-play').disabled = !state.result?.ok;
   $('ed-save').hidden = !app.account?.admin;
   $('ed-save').disabled = !state.result?.ok;
+  $('ed-publish').disabled = !state.result?.ok;
 }
 
 function drawIcons() {
@@ -378,6 +380,8 @@ function wire() {
   $('ed-export').addEventListener('click', () => transfer.openExport());
   $('ed-import').addEventListener('click', () => transfer.openImport());
   $('ed-save').addEventListener('click', () => saver.open());
+  publisher = new PublishDialog(editorApi);
+  $('ed-publish').addEventListener('click', () => publisher.open());
   document.addEventListener('keydown', onKey);
   $('ed-board').addEventListener('paste', (e) => {
     const text = e.clipboardData?.getData('text/plain');

@@ -1,6 +1,7 @@
 // screens/game.js: the game screen: the board, the counters and buttons,
 // keys, taps, swipes and gamepads, the solved moment and the in-game menu.
 
+import { showCommunity } from '../community.js';
 import { app } from '../app.js';
 import { api, errorMessage, onSession } from '../api.js';
 import { keptAnswer } from '../kept.js';
@@ -358,6 +359,7 @@ async function loadHint(id) {
   if (l?.comment && !lesson) bits.push(l.comment);
   if (l?.best_known && rule === 0) bits.push(`best known ${movesPushes(l.best_known.moves, l.best_known.pushes)}`);
   $('g-hint').textContent = bits.join(' — ');
+  showCommunity(l?.community);
   // A lesson speaks of pushes: a reverse game has none.
   if (lesson && play.game.pushes === 0 && rule !== 2) showLesson(view, id, l.comment, play.game.boxes()[0] ?? play.game.player);
 }

@@ -29,6 +29,10 @@ const PAGE = 100;
 const PAGE_MAX = 200;
 let shown = []; // the levels listed, for "Show more"
 let listing = null; // the query of the list shown, and its total
+// The community collection's levels (id -> author, likes ...) when it is
+// shown, and the author whose levels alone are shown (0: everyone's).
+let community = null;
+let authorFilter = 0;
 
 export async function enter(args) {
   // Wired before anything is awaited: what is typed while the list loads
@@ -41,6 +45,7 @@ export async function enter(args) {
     $('lib-more').addEventListener('click', () => renderLevels(true));
   }
   const wanted = Number(args[0]) || app.lastCollection;
+  authorFilter = args[1] === 'author' ? Number(args[2]) || 0 : 0;
   const pick = ++picks;
   app.invalidate();
   const list = await app.collections();
@@ -75,6 +80,7 @@ function renderCollections() {
     b.querySelector('.progress > span').style.width = `${pct}%`;
     b.addEventListener('click', () => {
       picks++;
+      authorFilter = 0;
       history.replaceState(null, '', `#/library/${c.id}`);
       show(c.id);
     });
@@ -164,6 +170,11 @@ async function renderLevels(more = false) {
       levels = data ? data.levels : [];
       total = levels.length;
     }
+    community = await communityOf(data?.collection);
+    if (community && authorFilter) {
+      levels = levels.filter((l) => community.get(l.id)?.author_id === authorFilter);
+      total = levels.length;
+    }
   }
   // Only the latest render writes the heading: an earlier search answered
   // late would otherwise title the collection shown after it.
@@ -177,6 +188,7 @@ async function renderLevels(more = false) {
   } else if (data) {
     $('lib-heading').textContent = data.collection.name;
     $('lib-notes').textContent = notesOf(data.collection);
+    if (community && authorFilter) showAuthor(levels);
   }
   shown = q ? [] : levels;
   listing = q ? null : { query, total };
@@ -186,10 +198,45 @@ async function renderLevels(more = false) {
   loadQueue = [];
   const ol = $('lib-levels');
   const across = !!q || !query.collection;
-  ol.replaceChildren(...levels.map((l) => card(l, across)));
+  ol.replaceChildren(...levels.map((l) => withCommunity(card(l, across), across ? null : community?.get(l.id))));
   $('lib-empty').hidden = levels.length > 0;
   if (q) announce(`${levels.length} levels found`);
   else if (query.filter !== 'all' || query.sort !== 'order') announce(`${total} levels`);
+}
+
+/** The published levels of the community collection by id, with their
+ * authors and likes; null for any other collection. */
+async function communityOf(collection) {
+  if (collection?.source !== 'community') return null;
+  const r = await api.communityLevels(authorFilter);
+  return new Map((r.ok ? r.body.levels : []).map((l) => [l.id, l]));
+}
+
+/** The heading of one author's levels, with the way back to everyone's. */
+function showAuthor(levels) {
+  const name = community.get(levels[0]?.id)?.author ?? 'this player';
+  $('lib-heading').textContent = `Levels by ${name}`;
+  const all = document.createElement('a');
+  all.href = `#/library/${currentId}`;
+  all.textContent = 'Every author\'s levels';
+  $('lib-notes').replaceChildren(`${levels.length} level${levels.length === 1 ? '' : 's'} · `, all);
+}
+
+/** A card of the community collection gains its likes and a link to its
+ * author's levels. */
+function withCommunity(li, c) {
+  if (!c) return li;
+  const meta = li.querySelector('.meta');
+  meta.textContent += ` · ♥ ${c.likes}`;
+  const a = li.querySelector('.level-card');
+  a.setAttribute('aria-label', `${a.getAttribute('aria-label')}, ${c.likes} like${c.likes === 1 ? '' : 's'}`);
+  const by = document.createElement('a');
+  by.className = 'level-board small level-author';
+  by.href = `#/library/${c.collection_id}/author/${c.author_id}`;
+  by.textContent = `By ${c.author}`;
+  by.setAttribute('aria-label', `Levels by ${c.author}`);
+  li.append(by);
+  return li;
 }
 
 /** A level's name on its card: "3. Title". A level without a title, or
