@@ -135,21 +135,14 @@ static int take_level(void *arg, const struct storage_community_level *l)
     return 0;
 }
 
-/* Stores the level the solver solved, checking again what may have changed
- * during the search. */
-static int store_published(struct http_conn *c, struct publish_job *j)
+/* The writes of a publish, in its transaction: STORAGE_CONFLICT when the
+ * hash was taken meanwhile (*id then names that level). */
+static int publish_once(const struct publish_job *j, int64_t *id)
 {
-    int result = MHD_NO;
-    if (!may_publish(c, j->user_id, &result))
-        return result;
-    int64_t id = 0;
-    int status = storage_begin();
-    if (status == STORAGE_OK) {
-        int taken = storage_community_hash_taken(j->hash, &id);
-        status = taken == STORAGE_NOT_FOUND ? STORAGE_OK
+    int taken = storage_community_hash_taken(j->hash, id);
+    int status = taken == STORAGE_NOT_FOUND ? STORAGE_OK
                  : taken == STORAGE_OK      ? STORAGE_CONFLICT
                                             : taken;
-    }
     if (status == STORAGE_OK) {
         struct storage_community_new n = {
             .author_id = j->user_id,
@@ -165,9 +158,28 @@ static int store_published(struct http_conn *c, struct publish_job *j)
             .pushes = j->r.pushes,
             .at = clock_now(),
         };
-        status = storage_community_publish(&n, &id);
+        status = storage_community_publish(&n, id);
     }
-    status = storage_finish(status);
+    return status;
+}
+
+/* Stores the level the solver solved, checking again what may have changed
+ * during the search. */
+static int store_published(struct http_conn *c, struct publish_job *j)
+{
+    int result = MHD_NO;
+    if (!may_publish(c, j->user_id, &result))
+        return result;
+    int64_t id = 0;
+    int status;
+    unsigned runs = 0;
+    do {
+        id = 0;
+        status = storage_begin();
+        if (status == STORAGE_OK)
+            status = publish_once(j, &id);
+        status = storage_finish(status);
+    } while (storage_again(status, &runs));
     if (status == STORAGE_CONFLICT && id == 0) /* published meanwhile, on another node */
         return reply_error(c, API_E_DUPLICATE_LEVEL,
                            "the library holds this level already, or a rotation or mirror image "
@@ -401,10 +413,14 @@ int community_like(struct http_conn *c)
         return result;
     json_decref(level);
     bool changed = false;
-    int status = storage_begin();
-    if (status == STORAGE_OK)
-        status = storage_community_like(c->param[0], user, liked, clock_now(), &changed);
-    status = storage_finish(status);
+    int status;
+    unsigned runs = 0;
+    do {
+        status = storage_begin();
+        if (status == STORAGE_OK)
+            status = storage_community_like(c->param[0], user, liked, clock_now(), &changed);
+        status = storage_finish(status);
+    } while (storage_again(status, &runs));
     if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
     if (!visible_level(c, user, &level, &result))
@@ -445,11 +461,17 @@ int community_report(struct http_conn *c)
                            made);
     }
     bool created = false;
-    if (status == STORAGE_OK)
+    unsigned runs = 0;
+    while (status == STORAGE_OK) {
         status = storage_begin();
-    if (status == STORAGE_OK)
-        status = storage_community_report(c->param[0], user, reason.text, clock_now(), &created);
-    status = storage_finish(status);
+        if (status == STORAGE_OK)
+            status =
+                storage_community_report(c->param[0], user, reason.text, clock_now(), &created);
+        status = storage_finish(status);
+        if (!storage_again(status, &runs))
+            break;
+        status = STORAGE_OK;
+    }
     json_decref(body);
     if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
@@ -539,18 +561,23 @@ int community_admin_block(struct http_conn *c)
                            COMMUNITY_MAX_REASON);
     }
     bool changed = false;
-    if (status == STORAGE_OK)
+    unsigned runs = 0;
+    while (status == STORAGE_OK) {
         status = storage_begin();
-    if (status == STORAGE_OK)
-        status = storage_community_block(user, blocked, reason.text != NULL ? reason.text : "",
-                                         clock_now(), &changed);
-    if (status == STORAGE_OK && changed) {
-        char target[64];
-        admin_target(target, sizeof target, "user", user);
-        status = audit_record(&who, blocked ? "community.block" : "community.unblock", target,
-                              json_pack("{s:s}", "username", u.username));
+        if (status == STORAGE_OK)
+            status = storage_community_block(user, blocked, reason.text != NULL ? reason.text : "",
+                                             clock_now(), &changed);
+        if (status == STORAGE_OK && changed) {
+            char target[64];
+            admin_target(target, sizeof target, "user", user);
+            status = audit_record(&who, blocked ? "community.block" : "community.unblock", target,
+                                  json_pack("{s:s}", "username", u.username));
+        }
+        status = storage_finish(status);
+        if (!storage_again(status, &runs))
+            break;
+        status = STORAGE_OK;
     }
-    status = admin_commit(status);
     json_decref(body);
     if (status != STORAGE_OK)
         return reply_storage_failure(c, status);
