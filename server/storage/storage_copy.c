@@ -72,6 +72,7 @@ static const struct known_table KNOWN[] = {
     {"board_buckets", "level_id,board,hinted,first", false, true},
     {"staged_uploads", "id", true, false},
     {"staged_upload_parts", "upload_id,at", false, false},
+    {"jobs", "id", true, false},
     /* The storage quota's limits: emptied while the rows above arrive (no
      * write is checked against them), copied last; the counts that the
      * triggers added to as the rows arrived are then counted again. */
