@@ -5,13 +5,14 @@
 // (SIGKILL) while its solver searches an uploaded level, and node B takes
 // the job once A's lease runs out and writes the verdict. On SQLite (one
 // process per database), the server started again after the kill finishes
-// it. A job that fails every time (an upload whose stored bytes are
+// it; an upload whose check a killed node left is checked again by the
+// next node that looks. A job that fails every time (an upload whose stored bytes are
 // broken) ends failed with its reason after a bounded number of tries.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { BACKEND, SHARED, show, sqlite, startServer, stopCleanly } from './harness.mjs';
+import { BACKEND, SHARED, SQL, show, sqlite, startServer, stopCleanly } from './harness.mjs';
 import { ADMIN, ADMIN_PASSWORD, startAdminServer, upload } from './admin.mjs';
 
 // The tries of a job before it fails for good (library/jobs.h).
@@ -74,6 +75,7 @@ test('a level whose solver node is killed midway gets its verdict from another n
   }, (s) => `node A's solver to take the level (it says ${s?.status})`);
   assert.equal(seen.status, 'running', `node A searches the level when it is killed: ${JSON.stringify(seen.upload.solver)}`);
   await a.kill9();
+  const killedAt = Date.now();
 
   // Node B: another node on the database (PostgreSQL), or the same
   // database started again (SQLite). Its solver gives up sooner.
@@ -85,9 +87,32 @@ test('a level whose solver node is killed midway gets its verdict from another n
     const s = await levelStatus(onB, id);
     return { ...s, done: verdicts.includes(s.status) };
   }, (s) => `node B (${BACKEND}) to finish the level node A left; it stays ${JSON.stringify(s?.upload?.solver)} with status ${s?.status}; jobs: ${sqlite(a.db, 'SELECT kind, state, node, attempts, error FROM jobs')}`);
+  console.log(`${BACKEND}: the verdict (${done.status}) came ${Date.now() - killedAt} ms after node A was killed`);
   assert.equal(done.upload.solver.done, 1, `the upload counts its level done: ${JSON.stringify(done.upload.solver)}`);
   assert.equal(sqlite(a.db, 'SELECT count(*) FROM jobs'), '0', 'the job done is deleted');
   await stopCleanly(b, 'node B should stop cleanly');
+});
+
+test('an upload a killed node was checking is checked by the next node that looks', async () => {
+  const { server, admin } = await startAdminServer();
+  servers.push(server);
+  const r = await upload(admin, 'room.sok', Buffer.from('; Room\n#######\n#@$  .#\n#######\n'));
+  const id = r.id;
+  // What a node killed during the check leaves: the upload "checking",
+  // no report, and its job leased to a node that renews it no more.
+  const past = Date.now() - 60000;
+  sqlite(server.db, `${SQL.foreignKeysOn}UPDATE staged_uploads SET state = 'checking', report = NULL WHERE id = ${id};
+    INSERT INTO jobs (kind, upload_id, state, node, lease_until, attempts, created_at)
+    VALUES ('upload_check', ${id}, 'running', 'gone/1.0', ${past}, 1, ${past})`);
+  const t0 = Date.now();
+  const done = await waitFor(60, async () => {
+    const u = (await admin.get(`/api/v1/admin/uploads/${id}?levels=0`)).json.upload;
+    return { u, done: u.state === 'checked' };
+  }, (last) => `the upload to be checked again; it is ${JSON.stringify(last?.u?.state)}; jobs: ${sqlite(server.db, 'SELECT kind, state, node, attempts, error FROM jobs')}`);
+  console.log(`checked again ${Date.now() - t0} ms after its node was left for gone`);
+  assert.equal(done.u.report?.summary?.valid, 1, `the report is back, its one level valid: ${JSON.stringify(done.u.report)}`);
+  assert.equal(sqlite(server.db, `SELECT count(*) FROM jobs WHERE upload_id = ${id}`), '0', 'the job done is deleted');
+  await stopCleanly(server);
 });
 
 test(`a job that fails every time ends failed with its reason after ${MAX_ATTEMPTS} tries`, async () => {
