@@ -275,7 +275,8 @@ static enum staging_status check_held(const struct storage_upload *u, int64_t jo
             total++;
         }
     }
-    char *text = r != NULL ? report_text(r) : NULL;
+    bool readable = r != NULL;
+    char *text = readable ? report_text(r) : NULL;
     int status;
     unsigned runs = 0;
     do {
@@ -303,11 +304,10 @@ static enum staging_status check_held(const struct storage_upload *u, int64_t jo
         return STAGING_NOT_FOUND;
     }
     move(id, "checking", "complete");
-    jobs_fail(job, r == NULL && text == NULL
-                       ? "the upload's bytes could not be read or checked (out of memory, or "
-                         "its parts do not make its size)"
-                       : "its report could not be stored (out of memory, or the database "
-                         "failed)");
+    jobs_fail(job, !readable ? "the upload's bytes could not be read or checked (out of memory, or "
+                               "its parts do not make its size)"
+                             : "its report could not be stored (out of memory, or the database "
+                               "failed)");
     return STAGING_FAILED;
 }
 
