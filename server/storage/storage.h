@@ -17,6 +17,7 @@
  *   storage_snapshots.h saved positions of games (play)
  *   storage_hints.h     hint plans, the rest of a hint's solution (play)
  *   storage_staging.h   uploads staged for import, and their parts (library, accounts)
+ *   storage_jobs.h      background jobs leased to one node at a time (library)
  *   storage_rooms.h, storage_watch.h  race rooms, watching a player (live)
  *   storage_work.h      work one node at a time does, across nodes (accounts, play,
  *                       library)
