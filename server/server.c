@@ -51,9 +51,9 @@
 #define UPLOADS_WORKERS 2
 
 /* Threads beside the pools that may hold a database connection: the main
- * thread, the committer, the sweeper, the rating pass, the upload
- * checker, the live listener, and one to spare. */
-#define OTHER_DB_THREADS 7
+ * thread, the committer, the sweeper, the rating pass, the jobs' thread
+ * and their lease keeper, the live listener, and one to spare. */
+#define OTHER_DB_THREADS 8
 
 /* How long requests in flight get at a stop. */
 #define STOP_GRACE_MS 10000

@@ -1,4 +1,5 @@
-/* The solvability check thread. */
+/* The jobs' thread: upload checks left by other nodes, and the solver's
+ * searches of uploaded levels, one at a time. */
 #include "library/solvecheck.h"
 
 #include "http/worker.h"
@@ -56,8 +57,6 @@ static void *main_loop(void *unused)
 
 int solvecheck_start(void)
 {
-    if (staging_solver_seconds() == 0)
-        return 0;
     if (pthread_create(&thread, NULL, main_loop, NULL) != 0)
         return -1;
     running = true;

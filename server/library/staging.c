@@ -1,14 +1,18 @@
-/* Uploads staged in the database, and this node's queue of their levels
- * for the solver.
+/* Uploads staged in the database, and the jobs (jobs.h) that check them
+ * and ask the solver about their levels, which any node may run.
  *
  * An upload moves through these states, each a row's `state`, so that
  * every node sees where it is:
  *   receiving --last byte in--> complete --a node claims the check-->
  *   checking --report stored--> checked --import commits--> imported
- * A check that fails puts it back to complete; discarding deletes it in
- * any state but checking (unless the check began ten minutes ago: its
- * node stopped); three hours unused, the sweeper (or the next
- * upload started) deletes it in any state. The import is one transaction
+ * The check is an upload_check job (jobs.h) leased to the node that runs
+ * it: if that node stops, another takes the job once the lease runs out,
+ * and checks the upload again from "checking". The solver's search of
+ * each valid level is a level_solver job that any node with the solver
+ * on runs. A check that fails puts it back to complete (its job tried
+ * again later); discarding deletes it in any state but checking (unless
+ * the check began ten minutes ago: its node stopped); three hours unused,
+ * the sweeper (or the next upload started) deletes it in any state. The import is one transaction
  * that holds the upload's row, so two nodes asked to import it at once
  * import it once. */
 #include "library/staging.h"
@@ -16,6 +20,7 @@
 #include "base/clock.h"
 #include "http/http.h"
 #include "library/check_report.h"
+#include "library/jobs.h"
 #include "storage/storage.h"
 #include "storage/storage_admin.h"
 #include "storage/storage_staging.h"
@@ -25,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Uploads kept at once but not imported (and imported ones kept for their
  * reports), and how many files of the largest size may be arriving (or
@@ -37,17 +43,11 @@
  * may be discarded. */
 #define CHECK_STALE_SECONDS 600
 
-/* A level of an upload this node checked, waiting for its solver. */
-struct pending {
-    int64_t upload;
-    size_t index;
-    char *board;
-};
+/* How often an idle node looks for jobs that other nodes added or left. */
+#define JOBS_POLL_SECONDS 2
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t work = PTHREAD_COND_INITIALIZER;
-static struct pending *queue; /* queue[head..tail) wait, oldest first */
-static size_t head, tail, queue_cap;
 static size_t max_upload = (size_t)32 << 20;
 static size_t part_bytes = 48 * 1024;
 static unsigned solver_seconds;
@@ -85,11 +85,6 @@ void staging_stop(void)
     stopping = true;
     if (current_job != NULL)
         current_job->cancel = 1;
-    for (size_t i = head; i < tail; i++)
-        free(queue[i].board);
-    free(queue);
-    queue = NULL;
-    head = tail = queue_cap = 0;
     pthread_cond_broadcast(&work);
     pthread_mutex_unlock(&lock);
 }
@@ -251,48 +246,27 @@ static char *report_text(const struct check_report *r)
     return text;
 }
 
-/* Queues the report's pending levels for this node's solver. */
-static void queue_levels(int64_t id, const struct check_report *r)
+/* In the open transaction: a level_solver job for each of the report's
+ * pending levels. */
+static int add_level_jobs(int64_t id, const struct check_report *r)
 {
-    pthread_mutex_lock(&lock);
-    for (size_t k = 0; k < r->nlevels; k++) {
-        if (r->levels[k].solver != CHECK_SOLVER_PENDING)
-            continue;
-        if (tail == queue_cap) {
-            size_t cap = queue_cap > 0 ? queue_cap * 2 : 64;
-            struct pending *bigger = realloc(queue, cap * sizeof *queue);
-            if (bigger == NULL)
-                break;
-            queue = bigger;
-            queue_cap = cap;
-        }
-        char *board = strdup(r->levels[k].board);
-        if (board == NULL)
-            break;
-        queue[tail++] = (struct pending){id, k, board};
+    int status = STORAGE_OK;
+    for (size_t k = 0; k < r->nlevels && status == STORAGE_OK; k++) {
+        int64_t job = 0;
+        if (r->levels[k].solver == CHECK_SOLVER_PENDING)
+            status = jobs_add("level_solver", id, (int64_t)k, false, &job);
     }
-    pthread_cond_broadcast(&work);
-    pthread_mutex_unlock(&lock);
+    return status;
 }
 
-enum staging_status staging_check(int64_t id)
+/* Checks upload u, which is "checking" under job `job` (held by this
+ * node), and stores its report with its levels' solver jobs, the check's
+ * job deleted in the same transaction. A check that fails puts the
+ * upload back to "complete" and the job back to wait for another try. */
+static enum staging_status check_held(const struct storage_upload *u, int64_t job)
 {
-    struct storage_upload u;
-    int status;
-    unsigned runs = 0;
-    do {
-        status = storage_begin();
-        if (status == STORAGE_OK)
-            status = storage_staging_move(id, "complete", "checking", clock_now());
-        if (status == STORAGE_OK)
-            status = storage_staging_get(id, 0, &u);
-        status = storage_finish(status);
-    } while (storage_again(status, &runs));
-    if (status != STORAGE_OK)
-        return from_storage(status, STAGING_WRONG_STATE);
-    /* Outside any transaction: the row says "checking", which no other node
-     * claims, and the bytes stay for the import's check. */
-    struct check_report *r = check_bytes(&u);
+    int64_t id = u->id;
+    struct check_report *r = check_bytes(u);
     unsigned seconds = staging_solver_seconds();
     int64_t total = 0;
     for (size_t k = 0; r != NULL && seconds > 0 && k < r->nlevels; k++) {
@@ -301,23 +275,103 @@ enum staging_status staging_check(int64_t id)
             total++;
         }
     }
-    char *text = r != NULL ? report_text(r) : NULL;
-    runs = 0;
+    bool readable = r != NULL;
+    char *text = readable ? report_text(r) : NULL;
+    int status;
+    unsigned runs = 0;
     do {
         status = text != NULL ? storage_begin() : STORAGE_ERROR;
         if (status == STORAGE_OK)
-            status = storage_finish(storage_staging_checked(id, text, total, clock_now()));
+            status = storage_staging_checked(id, text, total, clock_now());
+        if (status == STORAGE_OK)
+            status = add_level_jobs(id, r);
+        if (status == STORAGE_OK)
+            status = storage_jobs_drop(id, "upload_check");
+        if (text != NULL)
+            status = storage_finish(status);
     } while (storage_again(status, &runs));
     free(text);
-    if (status == STORAGE_OK && total > 0)
-        queue_levels(id, r);
     check_report_free(r);
-    if (status == STORAGE_OK)
+    if (status == STORAGE_OK) {
+        jobs_let_go(job);
+        pthread_mutex_lock(&lock);
+        pthread_cond_broadcast(&work); /* this node's solver may start at once */
+        pthread_mutex_unlock(&lock);
         return STAGING_OK;
-    if (status == STORAGE_CONFLICT) /* expired meanwhile */
+    }
+    if (status == STORAGE_CONFLICT) { /* expired meanwhile: the job went with it */
+        jobs_let_go(job);
         return STAGING_NOT_FOUND;
+    }
     move(id, "checking", "complete");
+    jobs_fail(job, !readable ? "the upload's bytes could not be read or checked (out of memory, or "
+                               "its parts do not make its size)"
+                             : "its report could not be stored (out of memory, or the database "
+                               "failed)");
     return STAGING_FAILED;
+}
+
+enum staging_status staging_check(int64_t id)
+{
+    struct storage_upload u;
+    int64_t job = 0;
+    int status;
+    unsigned runs = 0;
+    do {
+        status = storage_begin();
+        if (status == STORAGE_OK)
+            status = storage_staging_move(id, "complete", "checking", clock_now());
+        if (status == STORAGE_OK)
+            status = storage_staging_get(id, 0, &u);
+        /* The check is a job leased to this node, so that another node
+         * (or the next start) checks the upload if this one stops. */
+        if (status == STORAGE_OK)
+            status = storage_jobs_drop(id, "upload_check");
+        if (status == STORAGE_OK)
+            status = jobs_add("upload_check", id, 0, true, &job);
+        status = storage_finish(status);
+    } while (storage_again(status, &runs));
+    if (status != STORAGE_OK)
+        return from_storage(status, STAGING_WRONG_STATE);
+    jobs_hold(job);
+    /* Outside any transaction: the row says "checking", which no other node
+     * claims while this node's lease on the job holds, and the bytes stay
+     * for the import's check. */
+    return check_held(&u, job);
+}
+
+/* Runs an upload_check job taken from the database: its upload waits
+ * ("complete") or was being checked by a node whose lease ran out. */
+static void run_upload_check(const struct storage_job *job)
+{
+    struct storage_upload u;
+    bool check = false;
+    int status;
+    unsigned runs = 0;
+    do {
+        check = false;
+        status = storage_begin();
+        if (status == STORAGE_OK)
+            status = jobs_still_held(job->id);
+        if (status == STORAGE_OK)
+            status = storage_staging_get(job->upload, 0, &u);
+        if (status == STORAGE_OK)
+            check = strcmp(u.state, "complete") == 0 || strcmp(u.state, "checking") == 0;
+        /* From "checking" too: the check begins again now. */
+        if (status == STORAGE_OK && check)
+            status = storage_staging_move(job->upload, u.state, "checking", clock_now());
+        /* Checked or imported meanwhile: nothing left to do. */
+        if (status == STORAGE_OK && !check)
+            status = jobs_done_in(job->id);
+        status = storage_finish(status);
+    } while (storage_again(status, &runs));
+    if (status == STORAGE_OK && check) {
+        fprintf(stderr, "sokod: checking upload %lld (attempt %lld)\n", (long long)job->upload,
+                (long long)job->attempts);
+        check_held(&u, job->id);
+        return;
+    }
+    jobs_let_go(job->id);
 }
 
 /* Gives the levels of r the solver's verdicts recorded in the stored
@@ -533,9 +587,10 @@ static int record_solver(int64_t id, size_t index, const struct check_level *ver
 }
 
 /* record_solver in a transaction of its own, with the verdict of an
- * imported level written into the library in the same transaction. */
+ * imported level written into the library, and the level's job (unless
+ * 0) deleted, in the same transaction. */
 static void record_solver_alone(int64_t id, size_t index, const struct check_level *verdict,
-                                int64_t done, int64_t ms, bool keep)
+                                int64_t done, int64_t ms, bool keep, int64_t job)
 {
     int status;
     unsigned runs = 0;
@@ -548,6 +603,8 @@ static void record_solver_alone(int64_t id, size_t index, const struct check_lev
             verdict->solver != CHECK_SOLVER_OVER_BUDGET)
             status = storage_level_set_solver(imported, check_solver_name(verdict->solver),
                                               verdict->solver_moves, verdict->solver_pushes);
+        if (status == STORAGE_OK && job != 0)
+            status = jobs_done_in(job);
         status = storage_finish(status);
     } while (storage_again(status, &runs));
     if (status != STORAGE_OK && status != STORAGE_NOT_FOUND)
@@ -555,49 +612,114 @@ static void record_solver_alone(int64_t id, size_t index, const struct check_lev
                 (long long)id);
 }
 
-/* Takes the next queued level, or waits for one; false when stopping. The
- * lock is held. */
-static bool next_queued(struct pending *p)
+/* Row i of rows, "" when it is not a string. */
+static const char *row_text(const json_t *rows, size_t i)
 {
-    while (!stopping && head == tail)
-        pthread_cond_wait(&work, &lock);
-    if (stopping)
+    const char *row = json_string_value(json_array_get(rows, i));
+    return row != NULL ? row : "";
+}
+
+/* The board of level `index` of the stored report (its rows joined by
+ * newlines, malloc'd), or NULL when the report has no such valid level. */
+static char *stored_board(const char *report, int64_t index)
+{
+    json_t *r = report != NULL ? json_loads(report, 0, NULL) : NULL;
+    json_t *rows =
+        json_object_get(json_array_get(json_object_get(r, "levels"), (size_t)index), "rows");
+    size_t len = 0;
+    for (size_t i = 0; i < json_array_size(rows); i++)
+        len += strlen(row_text(rows, i)) + 1;
+    char *board = len > 0 ? malloc(len + 1) : NULL;
+    if (board != NULL) {
+        size_t at = 0;
+        for (size_t i = 0; i < json_array_size(rows); i++) {
+            const char *row = row_text(rows, i);
+            size_t n = strlen(row);
+            memcpy(board + at, row, n);
+            at += n;
+            board[at++] = '\n';
+        }
+        board[at] = '\0';
+    }
+    json_decref(r);
+    return board;
+}
+
+/* Waits until a job may be due (a level checked here, or the next look),
+ * or sokod stops. The lock is held. */
+static void wait_for_work(void)
+{
+    struct timespec at;
+    clock_gettime(CLOCK_REALTIME, &at);
+    at.tv_sec += JOBS_POLL_SECONDS;
+    if (!stopping)
+        pthread_cond_timedwait(&work, &lock, &at);
+}
+
+/* Prepares a level_solver job taken from the database for the solver:
+ * true with *job filled and the level marked running; false when there is
+ * nothing to solve (the upload is gone, or its budget is spent: the level
+ * is then over budget), the job done. */
+static bool prepare_level(const struct storage_job *taken, unsigned seconds, unsigned budget,
+                          struct staging_job *job)
+{
+    struct storage_upload u;
+    int status = storage_staging_get(taken->upload, 1, &u);
+    char *board = status == STORAGE_OK ? stored_board(u.report, taken->index) : NULL;
+    /* An upload's levels share one budget of solver time, so that a file
+     * of many hard levels cannot keep the solver for hours. */
+    double left = budget > 0 ? budget - (double)u.solver_ms / 1000 : seconds;
+    storage_upload_clear(&u);
+    if (board == NULL) {
+        if (status == STORAGE_OK)
+            jobs_fail(taken->id, "the level is not in the upload's report");
+        else
+            jobs_let_go(taken->id);
         return false;
-    *p = queue[head++];
-    if (head == tail)
-        head = tail = 0;
+    }
+    struct check_level verdict = {.solver =
+                                      left < 1 ? CHECK_SOLVER_OVER_BUDGET : CHECK_SOLVER_RUNNING};
+    record_solver_alone(taken->upload, (size_t)taken->index, &verdict, left < 1, 0, false,
+                        left < 1 ? taken->id : 0);
+    if (left < 1) {
+        free(board);
+        jobs_let_go(taken->id);
+        return false;
+    }
+    job->upload = taken->upload;
+    job->index = (size_t)taken->index;
+    job->job = taken->id;
+    job->board = board;
+    job->seconds = left < seconds ? (unsigned)left : seconds;
+    job->cancel = 0;
     return true;
 }
 
 bool staging_next_job(struct staging_job *job)
 {
     pthread_mutex_lock(&lock);
-    struct pending p;
-    while (next_queued(&p)) {
+    while (!stopping) {
         unsigned seconds = solver_seconds, budget = solver_budget;
         pthread_mutex_unlock(&lock);
-        struct storage_upload u;
-        int status = storage_staging_get(p.upload, 0, &u);
-        /* An upload's levels share one budget of solver time, so that a
-         * file of many hard levels cannot keep the solver for hours. */
-        double left = budget > 0 ? budget - (double)u.solver_ms / 1000 : seconds;
-        struct check_level verdict = {.solver = left < 1 ? CHECK_SOLVER_OVER_BUDGET
-                                                         : CHECK_SOLVER_RUNNING};
-        if (status == STORAGE_OK)
-            record_solver_alone(p.upload, p.index, &verdict, left < 1, 0, false);
+        struct storage_job taken;
+        bool got = jobs_due(seconds > 0) && jobs_take(seconds > 0, &taken);
+        bool ready = false;
+        if (got && strcmp(taken.kind, "upload_check") == 0)
+            run_upload_check(&taken);
+        else if (got)
+            ready = prepare_level(&taken, seconds, budget, job);
         pthread_mutex_lock(&lock);
-        if (status != STORAGE_OK || left < 1 || stopping) {
-            free(p.board);
-            continue;
+        if (ready && stopping) { /* left to another node, or the next start */
+            free(job->board);
+            job->board = NULL;
+            jobs_let_go(job->job);
+        } else if (ready) {
+            current_job = job;
+            pthread_mutex_unlock(&lock);
+            return true;
+        } else if (!got) {
+            wait_for_work();
         }
-        job->upload = p.upload;
-        job->index = p.index;
-        job->board = p.board;
-        job->seconds = left < seconds ? (unsigned)left : seconds;
-        job->cancel = 0;
-        current_job = job;
-        pthread_mutex_unlock(&lock);
-        return true;
     }
     pthread_mutex_unlock(&lock);
     return false;
@@ -608,13 +730,19 @@ void staging_job_done(struct staging_job *job, enum check_solver status, uint32_
 {
     pthread_mutex_lock(&lock);
     current_job = NULL;
+    bool stopped = stopping;
     pthread_mutex_unlock(&lock);
-    struct check_level verdict = {.solver = status,
-                                  .solver_moves = moves,
-                                  .solver_pushes = pushes,
-                                  .solver_seconds = seconds};
-    record_solver_alone(job->upload, job->index, &verdict, 1, (int64_t)(seconds * 1000),
-                        job->cancel == 0);
+    /* A search that sokod's stop cut short is no verdict: the job stays
+     * for another node, or the next start. */
+    if (!stopped || job->cancel == 0) {
+        struct check_level verdict = {.solver = status,
+                                      .solver_moves = moves,
+                                      .solver_pushes = pushes,
+                                      .solver_seconds = seconds};
+        record_solver_alone(job->upload, job->index, &verdict, 1, (int64_t)(seconds * 1000),
+                            job->cancel == 0, job->job);
+    }
+    jobs_let_go(job->job);
     free(job->board);
     job->board = NULL;
 }

@@ -1,9 +1,9 @@
 /* Uploads staged in the database (storage_staging.h), so that an upload's
  * parts, its check and its import may reach any node: its bytes as the
  * parts arrive, then its check report, until it is imported, discarded or
- * left alone for three hours. The solver's queue of their levels is this
- * node's: the node that checked an upload searches its levels, and every
- * node shows the verdicts. */
+ * left alone for three hours. Its check and the solver's verdicts on its
+ * levels are jobs in the database (jobs.h): any node runs them, and one
+ * that stopped midway leaves them to the others. */
 #ifndef SOKOD_STAGING_H
 #define SOKOD_STAGING_H
 
@@ -40,7 +40,7 @@ void staging_start(size_t max_upload, size_t max_body, unsigned solver_seconds,
 /* The upload cap, in bytes. */
 size_t staging_max_upload(void);
 
-/* Wakes the solver thread up to stop, and empties this node's queue. */
+/* Wakes the jobs' thread (solvecheck.c) up to stop. */
 void staging_stop(void);
 
 /* Starts an upload of `size` bytes (1 to the cap) for admin `owner`, with
@@ -93,13 +93,15 @@ json_t *staging_list_json(void);
 struct staging_job {
     int64_t upload;
     size_t index;
+    int64_t job;         /* its row in the jobs table */
     char *board;         /* malloc'd copy of its normalised rows */
     unsigned seconds;    /* the solver's time limit on it */
     volatile int cancel; /* set when the upload goes away or sokod stops */
 };
 
-/* Waits for the next level to solve and fills *job (marking the level
- * running). Returns false when sokod is stopping. */
+/* Runs the jobs due that are not a search (upload checks) and waits for
+ * the next level to solve, taken from the jobs of every node; fills *job
+ * (marking the level running). Returns false when sokod is stopping. */
 bool staging_next_job(struct staging_job *job);
 
 /* Records a job's result in its upload's report, and in the library when

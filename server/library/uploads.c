@@ -7,6 +7,7 @@
 #include "http/body.h"
 #include "http/http.h"
 #include "library/admin.h"
+#include "library/jobs.h"
 #include "library/solvecheck.h"
 #include "library/staging.h"
 #include "storage/storage.h"
@@ -25,13 +26,20 @@ int uploads_start(const struct config *cfg)
 {
     staging_start(cfg->max_upload, cfg->max_body, cfg->solver_seconds, cfg->upload_steps,
                   cfg->upload_solver_seconds);
-    return solvecheck_start();
+    if (jobs_start() != 0)
+        return -1;
+    if (solvecheck_start() != 0) {
+        jobs_stop();
+        return -1;
+    }
+    return 0;
 }
 
 void uploads_stop(void)
 {
     staging_stop();
     solvecheck_stop();
+    jobs_stop();
 }
 
 static int no_upload(struct http_conn *c)

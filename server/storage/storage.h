@@ -18,6 +18,7 @@
  *   storage_hints.h     hint plans, the rest of a hint's solution (play)
  *   storage_ratings.h   ratings of players and levels, the library by difficulty (play)
  *   storage_staging.h   uploads staged for import, and their parts (library, accounts)
+ *   storage_jobs.h      background jobs leased to one node at a time (library)
  *   storage_rooms.h, storage_watch.h  race rooms, watching a player (live)
  *   storage_work.h      work one node at a time does, across nodes (accounts, play,
  *                       library)

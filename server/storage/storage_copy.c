@@ -83,6 +83,7 @@ static const struct known_table KNOWN[] = {
     {"rated_games", "game_id", false, false},
     /* The rating pass's cursors: one row, which the migration made. */
     {"rating_cursor", "id", false, true},
+    {"jobs", "id", true, false},
     /* The storage quota's limits: emptied while the rows above arrive (no
      * write is checked against them), copied last; the counts that the
      * triggers added to as the rows arrived are then counted again. */

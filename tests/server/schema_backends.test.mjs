@@ -439,8 +439,9 @@ test('usernames are unique and found regardless of case', () => {
   assert.deepEqual(found, [{ id: 1, username: 'Alice' }], 'the name found regardless of case');
 });
 
-// One user, collection, level, game, room and solution, and a reference
-// solution and an audit entry: a row of each table with ids of its own.
+// One user, collection, level, game, room and solution, a reference
+// solution, an audit entry and an upload: a row of each table with ids of
+// its own but the jobs (an upload's).
 const WORLD = `INSERT INTO users (guest, created_at) VALUES (1, 1);
   INSERT INTO collections (name, source, created_at) VALUES ('c', 'c.sok', 1);
   INSERT INTO levels (collection_id, position, board, width, height, boxes, canonical_hash, created_at)
@@ -449,7 +450,8 @@ const WORLD = `INSERT INTO users (guest, created_at) VALUES (1, 1);
   INSERT INTO rooms (host_id, level_id, source, created_at) VALUES (1, 1, 'chosen', 1);
   INSERT INTO solutions (user_id, level_id, moves, pushes, lurd, solved_at) VALUES (1, 1, 1, 1, 'r', 1);
   INSERT INTO reference_solutions (level_id, lurd, moves, pushes, created_at) VALUES (1, 'r', 1, 1, 1);
-  INSERT INTO audit_log (at, actor, action) VALUES (1, 'command line', 'test')`;
+  INSERT INTO audit_log (at, actor, action) VALUES (1, 'command line', 'test');
+  INSERT INTO staged_uploads (owner_id, filename, format, size, state, created_at, used_at) VALUES (1, 'w', 'auto', 1, 'receiving', 1, 1)`;
 
 // Another row of each table with ids, beside the rows of WORLD.
 const ROW = {
@@ -477,6 +479,7 @@ const ROW = {
     INSERT INTO community_reports (level_id, user_id, reason, created_at)
     VALUES (1, (SELECT max(id) FROM users), 'r', 1)`,
   staged_uploads: "INSERT INTO staged_uploads (owner_id, filename, format, size, state, created_at, used_at) VALUES (1, 'f', 'auto', 1, 'receiving', 1, 1)",
+  jobs: "INSERT INTO jobs (kind, upload_id, created_at) VALUES ('upload_check', (SELECT min(id) FROM staged_uploads), 1)",
 };
 
 test('ids are never given twice, even after the newest row is deleted', () => {
