@@ -100,21 +100,25 @@ export class Play {
     if (saved.length === 0) return;
     const mine = saved.filter((e) => e.seq > state.seq);
     if (saved[0].seq <= state.seq) {
-      // The first ones may be ours, already applied; if not, another device
-      // played on and what is left here is stale.
-      const first = saved.find((e) => e.seq === state.seq);
-      if (!first) return this.staleOutbox(state, saved);
+      // The first ones may be ours, already applied: then each is the
+      // server's entry at its seq, and sent again it answers "duplicate".
+      // One that is not means another device played on, and what is left
+      // here is stale. Each is asked, not only the last: two devices may
+      // have sent alike entries at one seq after different ones.
+      if (!saved.some((e) => e.seq === state.seq)) return this.staleOutbox(state, saved);
       const sync = this.sync;
-      const r = await sync.send({ ...first });
-      // Another game was attached meanwhile (the player opened another level).
-      if (this.sync !== sync) return;
-      // Offline (the game came from the service worker, which saw the
-      // server take that entry), or signed out from the game's account (a
-      // kept game): play on from it; a stale guess is refused later and
-      // asked about then.
-      const code = r.body?.error?.code;
-      const unknown = r.offline || code === 'no_session' || code === 'game_not_found';
-      if (!unknown && (!r.ok || !r.body.duplicate)) return this.staleOutbox(state, saved);
+      for (const e of saved.filter((x) => x.seq <= state.seq)) {
+        const r = await sync.send({ ...e });
+        // Another game was attached meanwhile (the player opened another level).
+        if (this.sync !== sync) return;
+        // Offline (the game came from the service worker, which saw the
+        // server take that entry), or signed out from the game's account
+        // (a kept game): play on from it; a stale guess is refused later
+        // and asked about then.
+        const code = r.body?.error?.code;
+        if (r.offline || code === 'no_session' || code === 'game_not_found') break;
+        if (!r.ok || !r.body.duplicate) return this.staleOutbox(state, saved);
+      }
     }
     if (mine.length === 0) return this.sync.reset(state.seq);
     if (mine[0].seq !== state.seq + 1) return this.staleOutbox(state, saved);
