@@ -42,7 +42,8 @@ enum {
  * not pay on the whole yet. */
 enum {
     SOLVER_WITH_RELEVANCE = 1u << 0, /* relevance cuts: pushes far off the last ones wait */
-    SOLVER_WITH_REPLAN = 1u << 1     /* a room's packing order worked out again when it breaks */
+    SOLVER_WITH_REPLAN = 1u << 1,    /* a room's packing order worked out again when it breaks */
+    SOLVER_WITH_LINKS = 1u << 2      /* a feature of passages between rooms that boxes block */
 };
 
 /* How one call searches, and its bounds. A zero limit means "no limit",

@@ -86,9 +86,56 @@ static void a_broken_packing_order_is_worked_out_again(void)
     free(lvl);
 }
 
+/* Two rooms joined by two doorways, a loop, and a corridor that ends in
+ * a wall: the doorways are the board's two room links, the corridor
+ * none (a box in it stands in nobody's way). A box in a doorway blocks
+ * its link. */
+static void doorways_are_room_links_and_dead_ends_are_not(void)
+{
+    soko_level *lvl = level_from_text("##########\n"
+                                      "#   #    #\n"
+                                      "# @   $  #\n"
+                                      "#   #  . #\n"
+                                      "#   #    #\n"
+                                      "# $   .  #\n"
+                                      "## #######\n"
+                                      "## #\n"
+                                      "####\n");
+    CHECK(lvl != NULL);
+    if (lvl == NULL)
+        return;
+    solver_board b;
+    CHECK_INT(solver_board_build(&b, lvl), 0);
+    solver_links l;
+    CHECK_INT(solver_links_init(&l, &b), 0);
+    CHECK_MSG(l.nlinks == 2, "two doorways and a dead end: %u links, expected 2", l.nlinks);
+    uint32_t w = lvl->width;
+#define SQ(x, y) b.square[(y)*w + (x)]
+    uint16_t start[] = {SQ(6, 2), SQ(2, 5)};
+    uint16_t one_door[] = {SQ(4, 2), SQ(2, 5)};
+    uint16_t both_doors[] = {SQ(4, 2), SQ(4, 5)};
+    uint16_t dead_end[] = {SQ(6, 2), SQ(2, 6)};
+#undef SQ
+    CHECK_MSG(solver_links_blocked(&l, start, 2) == 0, "start: %u links blocked, expected 0",
+              solver_links_blocked(&l, start, 2));
+    CHECK_MSG(solver_links_blocked(&l, one_door, 2) == 1,
+              "a box in the upper doorway: %u links blocked, expected 1",
+              solver_links_blocked(&l, one_door, 2));
+    CHECK_MSG(solver_links_blocked(&l, both_doors, 2) == 2,
+              "boxes in both doorways: %u links blocked, expected 2",
+              solver_links_blocked(&l, both_doors, 2));
+    CHECK_MSG(solver_links_blocked(&l, dead_end, 2) == 0,
+              "a box in the dead-end corridor: %u links blocked, expected 0",
+              solver_links_blocked(&l, dead_end, 2));
+    solver_links_free(&l);
+    solver_board_free(&b);
+    free(lvl);
+}
+
 int main(void)
 {
     RUN(squares_enclosed_by_goals_join_their_room);
     RUN(a_broken_packing_order_is_worked_out_again);
+    RUN(doorways_are_room_links_and_dead_ends_are_not);
     return check_finish();
 }
