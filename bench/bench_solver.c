@@ -13,7 +13,7 @@
  * busy the machine is, for comparing versions of the solver. WITHOUT names
  * techniques the solver does without, separated by commas (advice,
  * features, goal-cuts, packing, patterns, plan, pull, push-order), and
- * techniques on trial it uses with a leading "+" (+links,
+ * techniques on trial it uses with a leading "+" (+held, +links,
  * +relevance, +replan), to measure what each one buys with the same
  * binary. */
 #include "bench_env.h"
@@ -83,7 +83,8 @@ static long without_bits(const char *list, uint32_t *with)
                  {"plan", SOLVER_WITHOUT_PLAN},
                  {"+relevance", SOLVER_WITH_RELEVANCE},
                  {"+replan", SOLVER_WITH_REPLAN},
-                 {"+links", SOLVER_WITH_LINKS}};
+                 {"+links", SOLVER_WITH_LINKS},
+                 {"+held", SOLVER_WITH_HELD}};
     long bits = 0;
     while (*list != '\0') {
         size_t len = strcspn(list, ",");

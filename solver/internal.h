@@ -337,9 +337,11 @@ typedef struct solver_macros {
 } solver_macros;
 
 /* Finds the goal rooms of the board for the start position (boxes and
- * player). Returns 0 (perhaps with no rooms), or -1 when memory runs out. */
+ * player); with `held`, a room may hold boxes on goals at the start, its
+ * order then starting with their goals. Returns 0 (perhaps with no
+ * rooms), or -1 when memory runs out. */
 int solver_macros_build(solver_macros *m, const solver_board *b, const uint16_t *boxes,
-                        uint16_t player);
+                        uint16_t player, bool held);
 void solver_macros_free(solver_macros *m);
 
 /* When the push from `from` to `to` takes a box into a goal room from one of

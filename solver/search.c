@@ -207,7 +207,8 @@ static int setup(search *s, const solver_search_args *args)
             return -1;
     if (s->learn)
         s->sub.learn = &s->patterns;
-    if (args->macros && solver_macros_build(&s->macros, b, args->boxes, args->player) < 0)
+    if (args->macros && solver_macros_build(&s->macros, b, args->boxes, args->player,
+                                            (args->options->with & SOLVER_WITH_HELD) != 0) < 0)
         return -1;
     s->macros.replan = (args->options->with & SOLVER_WITH_REPLAN) != 0;
     return 0;

@@ -43,7 +43,8 @@ enum {
 enum {
     SOLVER_WITH_RELEVANCE = 1u << 0, /* relevance cuts: pushes far off the last ones wait */
     SOLVER_WITH_REPLAN = 1u << 1,    /* a room's packing order worked out again when it breaks */
-    SOLVER_WITH_LINKS = 1u << 2      /* a feature of passages between rooms that boxes block */
+    SOLVER_WITH_LINKS = 1u << 2,     /* a feature of passages between rooms that boxes block */
+    SOLVER_WITH_HELD = 1u << 3       /* goal rooms holding boxes on goals at the start */
 };
 
 /* How one call searches, and its bounds. A zero limit means "no limit",
