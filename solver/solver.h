@@ -7,11 +7,12 @@
  * off, boxes out of the goal rooms' plans), dead squares, freeze
  * deadlocks, PI-corral pruning, deadlock patterns learnt during the search,
  * goal-room and tunnel macros, and a search pulling boxes back from the
- * solved position to meet the others; relevance cuts and packing orders
- * worked out again on request. The optimiser searches the positions near
- * those of a given solution. Each call owns all of its memory, so calls in
- * several threads at once are safe. Solutions are LURD text that replays
- * on the core. */
+ * solved position to meet the others; relevance cuts, packing orders
+ * worked out again, room links blocked as a feature and goal rooms
+ * holding boxes home at the start on request. The optimiser searches the
+ * positions near those of a given solution. Each call owns all of its
+ * memory, so calls in several threads at once are safe. Solutions are
+ * LURD text that replays on the core. */
 #ifndef SOLVER_H
 #define SOLVER_H
 
