@@ -7,7 +7,13 @@
  * number of linked passages holding a box measures how much the boxes
  * stand in the player's way between rooms, where the areas cut off count
  * only the empty squares the player cannot reach at all: a box in a
- * doorway of a loop cuts nothing off, yet the player must go round. */
+ * doorway of a loop cuts nothing off, yet the player must go round.
+ *
+ * On trial (SOLVER_WITH_LINKS): as a split of the feature-space cells it
+ * solved 53 XSokoban levels at 500,000 positions where the solver without
+ * it solves 56 (none won), and 23 Sasquatch levels at 200,000 against 24;
+ * added to the areas cut off in the open lists' mixes, or to a cell's
+ * order, it lost one and two XSokoban levels. */
 #include "internal.h"
 
 #include <stdlib.h>

@@ -18,7 +18,11 @@
  * On request (SOLVER_WITH_HELD) a room may hold boxes at the start when
  * they all stand on goals (as XSokoban 48's rooms of boxes home and goals
  * free, in a checkerboard): its order starts with their goals, as though
- * filled already, and the pass orders the others with those held. */
+ * filled already, and the pass orders the others with those held. It
+ * does not pay yet: XSokoban 48 still needs its boxes home moved, and at
+ * 500,000 positions (XSokoban) and 200,000 (Sasquatch) the levels solved
+ * are the same, the few it changes taking more positions (XSokoban 49:
+ * 177,140 against 127,306). */
 #include "internal.h"
 
 #include <stdlib.h>
