@@ -13,8 +13,9 @@
  * busy the machine is, for comparing versions of the solver. WITHOUT names
  * techniques the solver does without, separated by commas (advice,
  * features, goal-cuts, packing, patterns, plan, pull, push-order), and
- * techniques on trial it uses with a leading "+" (+relevance, +replan), to measure
- * what each one buys with the same binary. */
+ * techniques on trial it uses with a leading "+" (+held, +links,
+ * +relevance, +replan), to measure what each one buys with the same
+ * binary. */
 #include "bench_env.h"
 #include "soko.h"
 #include "solver.h"
@@ -72,11 +73,18 @@ static long without_bits(const char *list, uint32_t *with)
     static const struct {
         const char *name;
         uint32_t bit;
-    } names[] = {{"goal-cuts", SOLVER_WITHOUT_GOAL_CUTS},   {"packing", SOLVER_WITHOUT_PACKING},
-                 {"push-order", SOLVER_WITHOUT_PUSH_ORDER}, {"patterns", SOLVER_WITHOUT_PATTERNS},
-                 {"features", SOLVER_WITHOUT_FEATURES},     {"pull", SOLVER_WITHOUT_PULL},
-                 {"advice", SOLVER_WITHOUT_ADVICE},         {"plan", SOLVER_WITHOUT_PLAN},
-                 {"+relevance", SOLVER_WITH_RELEVANCE},     {"+replan", SOLVER_WITH_REPLAN}};
+    } names[] = {{"goal-cuts", SOLVER_WITHOUT_GOAL_CUTS},
+                 {"packing", SOLVER_WITHOUT_PACKING},
+                 {"push-order", SOLVER_WITHOUT_PUSH_ORDER},
+                 {"patterns", SOLVER_WITHOUT_PATTERNS},
+                 {"features", SOLVER_WITHOUT_FEATURES},
+                 {"pull", SOLVER_WITHOUT_PULL},
+                 {"advice", SOLVER_WITHOUT_ADVICE},
+                 {"plan", SOLVER_WITHOUT_PLAN},
+                 {"+relevance", SOLVER_WITH_RELEVANCE},
+                 {"+replan", SOLVER_WITH_REPLAN},
+                 {"+links", SOLVER_WITH_LINKS},
+                 {"+held", SOLVER_WITH_HELD}};
     long bits = 0;
     while (*list != '\0') {
         size_t len = strcspn(list, ",");

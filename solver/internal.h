@@ -200,7 +200,8 @@ typedef struct solver_node {
     uint16_t to;        /* ...and after it */
     uint16_t on_goals;  /* boxes on goals */
     uint8_t closed : 1; /* expanded, and not reopened since */
-    uint8_t plan : 7;   /* boxes out of the goal rooms' plans (see search.c), at most 127 */
+    uint8_t plan : 4;   /* boxes out of the goal rooms' plans (see search.c), at most 15 */
+    uint8_t links : 3;  /* room links holding a box (see links.c), at most 7 */
     uint8_t regions;    /* areas of empty squares the player cannot reach, at most 255 */
     uint8_t run;        /* pushes near their last one since one that was not, at most 255 */
     uint8_t weight;     /* pushes from the start that brought no box home and joined no areas */
@@ -336,9 +337,11 @@ typedef struct solver_macros {
 } solver_macros;
 
 /* Finds the goal rooms of the board for the start position (boxes and
- * player). Returns 0 (perhaps with no rooms), or -1 when memory runs out. */
+ * player); with `held`, a room may hold boxes on goals at the start, its
+ * order then starting with their goals. Returns 0 (perhaps with no
+ * rooms), or -1 when memory runs out. */
 int solver_macros_build(solver_macros *m, const solver_board *b, const uint16_t *boxes,
-                        uint16_t player);
+                        uint16_t player, bool held);
 void solver_macros_free(solver_macros *m);
 
 /* When the push from `from` to `to` takes a box into a goal room from one of
@@ -363,6 +366,22 @@ uint16_t solver_macros_next_goal(solver_macros *m, const uint16_t *occ, uint32_t
  * Otherwise returns -1. occ marks the boxes after the push. */
 int solver_tunnel_push(const solver_board *b, const uint16_t *occ, uint16_t from, uint16_t to,
                        int dir, uint16_t *end, uint16_t *player);
+
+/* Room links (see links.c): the passages one square wide that join two
+ * parts of the floor or more. */
+typedef struct solver_links {
+    uint16_t *link_of; /* square -> its link, or NONE */
+    uint32_t nlinks;
+    uint8_t *seen; /* work space, zero between calls */
+    uint64_t bytes;
+} solver_links;
+
+/* Finds the links of the board. Returns 0, or -1 when memory runs out. */
+int solver_links_init(solver_links *l, const solver_board *b);
+void solver_links_free(solver_links *l);
+
+/* The links holding one of the boxes box[0..n) or more. */
+uint32_t solver_links_blocked(solver_links *l, const uint16_t *box, uint32_t n);
 
 /* Relevance cuts (see relevance.c): squares within RELEVANCE_NEAR steps of
  * each other are near; a push is near when its box is near where one of

@@ -26,10 +26,11 @@
 #define MATCH_CACHE_BYTES ((uint64_t)4 << 20)
 
 /* A feature-space list's cells: boxes home by areas cut off by boxes out
- * of plan, these many counts of areas and of boxes out of plan (the last
- * one for these many and more). */
+ * of plan by room links blocked, these many counts of areas, of boxes out
+ * of plan and of links (the last one for these many and more). */
 #define CELL_REGIONS 8
 #define CELL_PLAN 3
+#define CELL_LINKS 3
 
 /* The kept assignments, flat: slot k's duals and matches at k * (n + 1). */
 typedef struct match_cache {
@@ -66,7 +67,9 @@ struct search {
     solver_sub sub;
     solver_patterns patterns; /* learnt deadlocks, when the search learns them */
     bool learn;
-    bool plan;            /* the feature-space lists take boxes out of plan as a feature */
+    bool plan;      /* the feature-space lists take boxes out of plan as a feature */
+    bool use_links; /* and room links blocked */
+    solver_links links;
     solver_relevance rel; /* no table when the search makes no relevance cuts */
     bool macro_used;      /* a macro or a cut narrowed the search: exhausting it proves nothing */
     uint16_t *box;        /* the expanded node's boxes, in the order of its assignment's rows */
@@ -194,13 +197,18 @@ static int setup(search *s, const solver_search_args *args)
     if (solver_sub_init(&s->sub, b) < 0)
         return -1;
     s->plan = args->macros && !(args->options->without & SOLVER_WITHOUT_PLAN);
-    uint32_t ncells = (b->nboxes + 1) * CELL_REGIONS * (s->plan ? CELL_PLAN : 1);
+    s->use_links = (args->options->with & SOLVER_WITH_LINKS) != 0;
+    if (s->use_links && solver_links_init(&s->links, b) < 0)
+        return -1;
+    uint32_t ncells = (b->nboxes + 1) * CELL_REGIONS * (s->plan ? CELL_PLAN : 1) *
+                      (s->use_links ? CELL_LINKS : 1);
     for (uint32_t q = 0; q < args->queues; q++)
         if (args->cells[q] && solver_cells_init(&s->cells[q], ncells) < 0)
             return -1;
     if (s->learn)
         s->sub.learn = &s->patterns;
-    if (args->macros && solver_macros_build(&s->macros, b, args->boxes, args->player) < 0)
+    if (args->macros && solver_macros_build(&s->macros, b, args->boxes, args->player,
+                                            (args->options->with & SOLVER_WITH_HELD) != 0) < 0)
         return -1;
     s->macros.replan = (args->options->with & SOLVER_WITH_REPLAN) != 0;
     return 0;
@@ -224,6 +232,7 @@ static void teardown(search *s)
     solver_sub_free(&s->sub);
     solver_patterns_free(&s->patterns);
     solver_relevance_free(&s->rel);
+    solver_links_free(&s->links);
     free(s->box);
     free(s->occ);
     free(s->key);
@@ -260,6 +269,8 @@ static int enqueue(search *s, uint32_t i)
             uint32_t cell = n->on_goals * CELL_REGIONS + regions;
             if (s->plan)
                 cell = cell * CELL_PLAN + (n->plan < CELL_PLAN ? n->plan : CELL_PLAN - 1);
+            if (s->use_links)
+                cell = cell * CELL_LINKS + (n->links < CELL_LINKS ? n->links : CELL_LINKS - 1);
             err = solver_cells_push(&s->cells[q], cell, item);
             open_bytes += s->cells[q].bytes;
         } else {
@@ -375,7 +386,7 @@ static uint8_t out_of_plan(search *s)
         if (inside > 0 && solver_macros_next_goal(m, s->occ, r) == SOLVER_NONE)
             count += inside;
     }
-    return (uint8_t)(count < 127 ? count : 127);
+    return (uint8_t)(count < 15 ? count : 15);
 }
 
 /* Whether square x is near where one of the last RELEVANCE_MEMORY pushes
@@ -478,6 +489,10 @@ static bool try_move(search *s, uint32_t parent, uint64_t parent_hash, uint16_t 
     n->to = to;
     n->regions = count_regions(s);
     n->plan = s->plan ? out_of_plan(s) : 0;
+    if (s->use_links) {
+        uint32_t blocked = solver_links_blocked(&s->links, s->box, b->nboxes);
+        n->links = (uint8_t)(blocked < 7 ? blocked : 7);
+    }
     n->on_goals = (uint16_t)(pn->on_goals + b->goal[to] - b->goal[from]);
     /* a push that brings a box home or joins areas is progress */
     bool progress = n->on_goals > pn->on_goals || n->regions < pn->regions;

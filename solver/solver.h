@@ -7,11 +7,12 @@
  * off, boxes out of the goal rooms' plans), dead squares, freeze
  * deadlocks, PI-corral pruning, deadlock patterns learnt during the search,
  * goal-room and tunnel macros, and a search pulling boxes back from the
- * solved position to meet the others; relevance cuts and packing orders
- * worked out again on request. The optimiser searches the positions near
- * those of a given solution. Each call owns all of its memory, so calls in
- * several threads at once are safe. Solutions are LURD text that replays
- * on the core. */
+ * solved position to meet the others; relevance cuts, packing orders
+ * worked out again, room links blocked as a feature and goal rooms
+ * holding boxes home at the start on request. The optimiser searches the
+ * positions near those of a given solution. Each call owns all of its
+ * memory, so calls in several threads at once are safe. Solutions are
+ * LURD text that replays on the core. */
 #ifndef SOLVER_H
 #define SOLVER_H
 
@@ -42,7 +43,9 @@ enum {
  * not pay on the whole yet. */
 enum {
     SOLVER_WITH_RELEVANCE = 1u << 0, /* relevance cuts: pushes far off the last ones wait */
-    SOLVER_WITH_REPLAN = 1u << 1     /* a room's packing order worked out again when it breaks */
+    SOLVER_WITH_REPLAN = 1u << 1,    /* a room's packing order worked out again when it breaks */
+    SOLVER_WITH_LINKS = 1u << 2,     /* a feature of passages between rooms that boxes block */
+    SOLVER_WITH_HELD = 1u << 3       /* goal rooms holding boxes on goals at the start */
 };
 
 /* How one call searches, and its bounds. A zero limit means "no limit",

@@ -22,7 +22,7 @@ static void squares_enclosed_by_goals_join_their_room(void)
     uint16_t *boxes = malloc((b.nboxes + 1) * sizeof *boxes);
     solver_start_boxes(lvl, &b, boxes);
     solver_macros m;
-    CHECK_INT(solver_macros_build(&m, &b, boxes, b.square[lvl->player]), 0);
+    CHECK_INT(solver_macros_build(&m, &b, boxes, b.square[lvl->player], false), 0);
     CHECK_MSG(m.nrooms == 1, "XSokoban 22: %u goal rooms, expected 1", m.nrooms);
     if (m.nrooms == 1) {
         const solver_room *room = &m.room[0];
@@ -54,7 +54,7 @@ static void a_broken_packing_order_is_worked_out_again(void)
     uint16_t *occ = calloc(b.nsq + 1, sizeof *occ);
     solver_start_boxes(lvl, &b, boxes);
     solver_macros m;
-    CHECK_INT(solver_macros_build(&m, &b, boxes, b.square[lvl->player]), 0);
+    CHECK_INT(solver_macros_build(&m, &b, boxes, b.square[lvl->player], false), 0);
     CHECK_MSG(m.nrooms == 1, "XSokoban 24: %u goal rooms, expected 1", m.nrooms);
     if (m.nrooms == 1) {
         const solver_room *room = &m.room[0];
@@ -86,9 +86,94 @@ static void a_broken_packing_order_is_worked_out_again(void)
     free(lvl);
 }
 
+/* Two rooms joined by two doorways, a loop, and a corridor that ends in
+ * a wall: the doorways are the board's two room links, the corridor
+ * none (a box in it stands in nobody's way). A box in a doorway blocks
+ * its link. */
+static void doorways_are_room_links_and_dead_ends_are_not(void)
+{
+    soko_level *lvl = level_from_text("##########\n"
+                                      "#   #    #\n"
+                                      "# @   $  #\n"
+                                      "#   #  . #\n"
+                                      "#   #    #\n"
+                                      "# $   .  #\n"
+                                      "## #######\n"
+                                      "## #\n"
+                                      "####\n");
+    CHECK(lvl != NULL);
+    if (lvl == NULL)
+        return;
+    solver_board b;
+    CHECK_INT(solver_board_build(&b, lvl), 0);
+    solver_links l;
+    CHECK_INT(solver_links_init(&l, &b), 0);
+    CHECK_MSG(l.nlinks == 2, "two doorways and a dead end: %u links, expected 2", l.nlinks);
+    uint32_t w = lvl->width;
+#define SQ(x, y) b.square[(y)*w + (x)]
+    uint16_t start[] = {SQ(6, 2), SQ(2, 5)};
+    uint16_t one_door[] = {SQ(4, 2), SQ(2, 5)};
+    uint16_t both_doors[] = {SQ(4, 2), SQ(4, 5)};
+    uint16_t dead_end[] = {SQ(6, 2), SQ(2, 6)};
+#undef SQ
+    CHECK_MSG(solver_links_blocked(&l, start, 2) == 0, "start: %u links blocked, expected 0",
+              solver_links_blocked(&l, start, 2));
+    CHECK_MSG(solver_links_blocked(&l, one_door, 2) == 1,
+              "a box in the upper doorway: %u links blocked, expected 1",
+              solver_links_blocked(&l, one_door, 2));
+    CHECK_MSG(solver_links_blocked(&l, both_doors, 2) == 2,
+              "boxes in both doorways: %u links blocked, expected 2",
+              solver_links_blocked(&l, both_doors, 2));
+    CHECK_MSG(solver_links_blocked(&l, dead_end, 2) == 0,
+              "a box in the dead-end corridor: %u links blocked, expected 0",
+              solver_links_blocked(&l, dead_end, 2));
+    solver_links_free(&l);
+    solver_board_free(&b);
+    free(lvl);
+}
+
+/* A pocket of three goals, one holding a box at the start: no goal room
+ * without held goals (a room holds no box at the start); with them, one
+ * room of the three goals whose order starts with the goal held. */
+static void a_room_may_hold_boxes_on_goals_at_the_start(void)
+{
+    soko_level *lvl = level_from_text("#######\n"
+                                      "#*.####\n"
+                                      "#.    #\n"
+                                      "##$   #\n"
+                                      "##  $@#\n"
+                                      "#######\n");
+    CHECK(lvl != NULL);
+    if (lvl == NULL)
+        return;
+    solver_board b;
+    CHECK_INT(solver_board_build(&b, lvl), 0);
+    uint16_t *boxes = malloc((b.nboxes + 1) * sizeof *boxes);
+    solver_start_boxes(lvl, &b, boxes);
+    uint16_t held = b.square[1 * lvl->width + 1];
+    for (int with_held = 0; with_held <= 1; with_held++) {
+        solver_macros m;
+        CHECK_INT(solver_macros_build(&m, &b, boxes, b.square[lvl->player], with_held), 0);
+        CHECK_MSG(m.nrooms == (uint32_t)with_held, "held goals %s: %u goal rooms, expected %d",
+                  with_held ? "on" : "off", m.nrooms, with_held);
+        if (with_held && m.nrooms == 1) {
+            CHECK_INT(m.room[0].ngoals, 3);
+            CHECK_MSG(m.room[0].order[0] == held,
+                      "the order starts on square %u, expected the goal held (%u)",
+                      m.room[0].order[0], held);
+        }
+        solver_macros_free(&m);
+    }
+    free(boxes);
+    solver_board_free(&b);
+    free(lvl);
+}
+
 int main(void)
 {
     RUN(squares_enclosed_by_goals_join_their_room);
     RUN(a_broken_packing_order_is_worked_out_again);
+    RUN(doorways_are_room_links_and_dead_ends_are_not);
+    RUN(a_room_may_hold_boxes_on_goals_at_the_start);
     return check_finish();
 }
