@@ -227,7 +227,7 @@ test('a solution is the JSON it always was, byte for byte, its moves whole', asy
   const text = (await fetchBytes(`/api/v1/solutions/${fx.solution}`)).toString();
   const json = JSON.parse(text);
   assert.deepEqual(Object.keys(json.solution),
-    ['id', 'level_id', 'user', 'moves', 'pushes', 'hints', 'hinted', 'rule', 'lurd', 'solved_at']);
+    ['id', 'level_id', 'user', 'moves', 'pushes', 'hints', 'hinted', 'rule', 'reverse', 'lurd', 'solved_at']);
   assert.equal(json.solution.lurd.length, fx.moves[0].length, 'the moves\' length');
   assert.ok(json.solution.lurd === fx.moves[0], 'the moves are the ones played');
   // Compact JSON as jansson writes it is JSON.stringify's.
