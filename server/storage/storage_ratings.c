@@ -373,11 +373,13 @@ int storage_ratings_history(int64_t user, int64_t since,
 
 /* The library's listing: one statement per filter, sort and direction,
  * each with static text (statements are cached by their text). ?1 the
- * user, ?2 the collection (0 for all), ?3 the limit, ?4 the offset. */
+ * user, ?2 the collection (0 for all), ?3 the limit, ?4 the offset. A
+ * level is started when the player made a move there (a game opened and
+ * left without one is not), as the collection's own listing says. */
 #define SOLVED_BY "EXISTS (SELECT 1 FROM solutions s WHERE s.user_id = ?1 AND s.level_id = l.id)"
 #define STARTED_BY                                                                                 \
     "EXISTS (SELECT 1 FROM games g WHERE g.user_id = ?1 AND g.level_id = l.id AND "                \
-    "g.room_id IS NULL)"
+    "g.room_id IS NULL AND g.seq > 0)"
 #define LIBRARY_FROM                                                                               \
     "FROM levels l JOIN collections c ON c.id = l.collection_id "                                  \
     "LEFT JOIN level_ratings r ON r.level_id = l.id WHERE " LISTED                                 \
