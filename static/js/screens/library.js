@@ -10,6 +10,7 @@ import { drawThumb } from '../thumb.js';
 import { announce } from '../a11y.js';
 import { $ } from '../dom.js';
 import { difficultyText } from '../foryou.js';
+import { counted, movesPushes } from '../words.js';
 
 export const section = 'screen-library';
 
@@ -180,10 +181,10 @@ async function renderLevels(more = false) {
   // late would otherwise title the collection shown after it.
   if (token !== renderToken) return;
   if (q) {
-    $('lib-heading').textContent = `Search: ${levels.length} level${levels.length === 1 ? '' : 's'}`;
+    $('lib-heading').textContent = `Search: ${counted(levels.length, 'level')}`;
     $('lib-notes').textContent = '';
   } else if (!query.collection) {
-    $('lib-heading').textContent = `Every collection: ${total} level${total === 1 ? '' : 's'}`;
+    $('lib-heading').textContent = `Every collection: ${counted(total, 'level')}`;
     $('lib-notes').textContent = '';
   } else if (data) {
     $('lib-heading').textContent = data.collection.name;
@@ -200,8 +201,8 @@ async function renderLevels(more = false) {
   const across = !!q || !query.collection;
   ol.replaceChildren(...levels.map((l) => withCommunity(card(l, across), across ? null : community?.get(l.id))));
   $('lib-empty').hidden = levels.length > 0;
-  if (q) announce(`${levels.length} levels found`);
-  else if (query.filter !== 'all' || query.sort !== 'order') announce(`${total} levels`);
+  if (q) announce(`${counted(levels.length, 'level')} found`);
+  else if (query.filter !== 'all' || query.sort !== 'order') announce(counted(total, 'level'));
 }
 
 /** The published levels of the community collection by id, with their
@@ -219,7 +220,7 @@ function showAuthor(levels) {
   const all = document.createElement('a');
   all.href = `#/library/${currentId}`;
   all.textContent = 'Every author\'s levels';
-  $('lib-notes').replaceChildren(`${levels.length} level${levels.length === 1 ? '' : 's'} · `, all);
+  $('lib-notes').replaceChildren(`${counted(levels.length, 'level')} · `, all);
 }
 
 /** A card of the community collection gains its likes and a link to its
@@ -267,9 +268,9 @@ function card(l, withCollection) {
   meta.className = 'meta';
   const bits = [];
   if (withCollection) bits.push(l.collection_name);
-  bits.push(`${l.width}×${l.height}, ${l.boxes} box${l.boxes === 1 ? '' : 'es'}`);
+  bits.push(`${l.width}×${l.height}, ${counted(l.boxes, 'box', 'boxes')}`);
   // A level solved only with hints says so: its best counts are those of helped solutions.
-  if (l.solved && l.best_moves !== undefined) bits.push(`best ${l.best_moves} moves, ${l.best_pushes} pushes${l.hinted ? ' with hints' : ''}`);
+  if (l.solved && l.best_moves !== undefined) bits.push(`best ${movesPushes(l.best_moves, l.best_pushes)}${l.hinted ? ' with hints' : ''}`);
   meta.textContent = bits.join(' · ');
   a.append(canvas, t, meta);
   let label = name;
@@ -277,7 +278,7 @@ function card(l, withCollection) {
   if ('difficulty' in l) {
     const d = document.createElement('span');
     d.className = 'difficulty muted';
-    const solves = `${l.solves} solve${l.solves === 1 ? '' : 's'}`;
+    const solves = counted(l.solves, 'solve');
     d.textContent = `${difficultyText(l.difficulty)} · ${solves}`;
     a.append(d);
     label += `, ${difficultyText(l.difficulty)}, ${solves}`;
@@ -289,7 +290,7 @@ function card(l, withCollection) {
     if (l.hinted) badge.classList.add('hinted');
     a.append(badge);
     label += `, solved${l.hinted ? ' with hints' : ''}`;
-    if (l.best_moves !== undefined) label += `, best ${l.best_moves} moves and ${l.best_pushes} pushes`;
+    if (l.best_moves !== undefined) label += `, best ${movesPushes(l.best_moves, l.best_pushes)}`;
   } else if (l.started) {
     const badge = document.createElement('span');
     badge.className = 'badge playing';
