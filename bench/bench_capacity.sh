@@ -35,39 +35,16 @@ read -r -a rtts <<<"${BENCH_CAPACITY_RTT_MS:-0 0.5 1}"
 
 bench_install_missing haproxy node
 nodes_begin sokod-bench-capacity
-
-# The delay proxy: the build's, or compiled here for a build without it.
-delay_proxy=$build/bench/delay_proxy
-if [ ! -x "$delay_proxy" ]; then
-  delay_proxy=$tmp/delay_proxy
-  cc -O2 -D_GNU_SOURCE -o "$delay_proxy" "$here/support/delay_proxy.c"
-fi
-start_delay() {
-  local one_way_us out=$tmp/delay-$1.out
-  one_way_us=$(awk -v r="$1" 'BEGIN { printf "%d", r * 500 }')
-  "$delay_proxy" 0 "$pg_dir/.s.PGSQL.5432" "$one_way_us" >"$out" &
-  proxy_pid=$!
-  pids+=("$proxy_pid")
-  for _ in $(seq 100); do
-    proxy_port=$(sed -n 's/^listening //p' "$out" 2>/dev/null || true)
-    [ -n "$proxy_port" ] && return 0
-    sleep 0.05
-  done
-  echo "the delay proxy did not start"
-  exit 1
-}
-stop_pid() {
-  kill -TERM "$1" 2>/dev/null || true
-  wait "$1" 2>/dev/null || true
-}
+delay_proxy_build
 
 # CPU ticks (user + system) of process PID and of the processes whose
 # parent it is (the PostgreSQL cluster's backends); 0 for none.
 ticks_of() {
   local pid=$1
   [ -n "$pid" ] || { echo 0; return; }
-  # A process may end while the files are read: cat skips it.
-  cat /proc/[0-9]*/stat 2>/dev/null | awk -v root="$pid" '{
+  # A process may end while the files are read: cat skips it, and its
+  # failure must not end the run (pipefail).
+  { cat /proc/[0-9]*/stat 2>/dev/null || true; } | awk -v root="$pid" '{
       # The command may hold spaces: fields are counted after its ")".
       pid = $1; sub(/^.*\) /, ""); if (pid == root || $2 == root) sum += $12 + $13
     } END { print sum + 0 }'

@@ -48,6 +48,7 @@ wrk_threads=${BENCH_NODES_WRK_THREADS:-2}
 
 bench_install_missing wrk haproxy node
 nodes_begin sokod-bench-nodes
+delay_proxy_build
 
 # The sum over the running nodes NAMES of the samples KEYS of their
 # /metrics, one line of numbers in KEYS' order ("-" for a missing one).
@@ -95,28 +96,6 @@ run_steps() {
     "$(ms "${s[p50_us]}")" "$(ms "${s[p99_us]}")" "$errors" "$trips" "${conns:-(none)}"
 }
 
-# The delay proxy: the build's, or compiled here for a build without it.
-delay_proxy=$build/bench/delay_proxy
-if [ ! -x "$delay_proxy" ]; then
-  delay_proxy=$tmp/delay_proxy
-  cc -O2 -D_GNU_SOURCE -o "$delay_proxy" "$here/support/delay_proxy.c"
-fi
-# Starts the proxy to the cluster's socket with a round trip of RTT_MS;
-# sets proxy_port and proxy_pid.
-start_delay() {
-  local one_way_us out=$tmp/delay-$1.out
-  one_way_us=$(awk -v r="$1" 'BEGIN { printf "%d", r * 500 }')
-  "$delay_proxy" 0 "$pg_dir/.s.PGSQL.5432" "$one_way_us" >"$out" &
-  proxy_pid=$!
-  pids+=("$proxy_pid")
-  for _ in $(seq 100); do
-    proxy_port=$(sed -n 's/^listening //p' "$out" 2>/dev/null || true)
-    [ -n "$proxy_port" ] && return 0
-    sleep 0.05
-  done
-  echo "the delay proxy did not start"
-  exit 1
-}
 # Stops the proxy; prints how late its chunks left on average, and at p99.
 stop_delay() {
   kill -TERM "$proxy_pid" 2>/dev/null || true
@@ -124,10 +103,6 @@ stop_delay() {
   local -A d=()
   read_result "$tmp/delay-$1.out" d || return 0
   echo "  (delay proxy at $1 ms: ${d[chunks]} chunks, late by ${d[late_mean_us]} us on average, p99 ${d[late_p99_us]} us)"
-}
-stop_pid() {
-  kill -TERM "$1" 2>/dev/null || true
-  wait "$1" 2>/dev/null || true
 }
 
 echo "loopback, $(nproc) CPUs, wrk -t$wrk_threads -d${seconds}s, sokod $("$build/sokod" --version | cut -d' ' -f2)," \

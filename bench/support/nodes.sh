@@ -170,3 +170,34 @@ wait_ready() {
   cat "$file"
   exit 1
 }
+
+# The delay proxy (bench/support/delay_proxy.c): the build's, or compiled
+# into $tmp for a build without it; sets delay_proxy.
+delay_proxy_build() {
+  delay_proxy=$build/bench/delay_proxy
+  if [ ! -x "$delay_proxy" ]; then
+    delay_proxy=$tmp/delay_proxy
+    cc -O2 -D_GNU_SOURCE -o "$delay_proxy" "$here/support/delay_proxy.c"
+  fi
+}
+# Starts the proxy to the cluster's socket with a round trip of RTT_MS;
+# sets proxy_port and proxy_pid. Its report goes to $tmp/delay-RTT_MS.out.
+start_delay() {
+  local one_way_us out=$tmp/delay-$1.out
+  one_way_us=$(awk -v r="$1" 'BEGIN { printf "%d", r * 500 }')
+  "$delay_proxy" 0 "$pg_dir/.s.PGSQL.5432" "$one_way_us" >"$out" &
+  proxy_pid=$!
+  pids+=("$proxy_pid")
+  for _ in $(seq 100); do
+    proxy_port=$(sed -n 's/^listening //p' "$out" 2>/dev/null || true)
+    [ -n "$proxy_port" ] && return 0
+    sleep 0.05
+  done
+  echo "the delay proxy did not start"
+  exit 1
+}
+# Stops process PID and waits for it.
+stop_pid() {
+  kill -TERM "$1" 2>/dev/null || true
+  wait "$1" 2>/dev/null || true
+}
