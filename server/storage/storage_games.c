@@ -144,14 +144,21 @@ static int keep_entry(struct sql_stmt *st, struct ahead_game *a)
  * the seqs go as three arrays, in text. An entry another node committed
  * while the statement waited for its game's lock is not in the statement's
  * snapshot: the game's seq then runs past its entries, and its reader
- * reads them again (play_catch_up). */
+ * reads them again (play_catch_up).
+ *
+ * Each game is found and locked on its own, by its primary key (the
+ * LATERAL subquery with its own FOR UPDATE), in the arrays' order, which
+ * is the ids' (storage_games_read_ahead sorts them): the statement costs
+ * what the batch holds. Joined to the unnest instead, the planner, which
+ * guesses ten rows for any unnest, chose to read the whole table. */
 static const char SQL_GAMES_AHEAD_PG[] =
     "WITH locked AS MATERIALIZED (SELECT g.id, g.user_id, g.level_id, g.rule, g.seq, g.moves, "
     "g.pushes, g.solved, g.created_at, g.updated_at, g.hints, coalesce(g.room_id, 0) AS room, "
     "g.round, (SELECT s.user_id FROM sessions s JOIN users u ON u.id = s.user_id "
     "WHERE s.token_hash = decode(w.token, 'hex') AND s.expires_at > ?3) AS owner, "
     "w.after FROM unnest(CAST(?1 AS bigint[]), CAST(?2 AS text[]), CAST(?4 AS bigint[])) "
-    "AS w(id, token, after) JOIN games g ON g.id = w.id ORDER BY g.id FOR UPDATE OF g) "
+    "AS w(id, token, after) CROSS JOIN LATERAL (SELECT * FROM games WHERE id = w.id "
+    "FOR UPDATE) g) "
     "SELECT id, user_id, level_id, rule, seq, moves, pushes, solved, created_at, updated_at, "
     "hints, room, round, owner, 0 AS log_seq, NULL AS kind, NULL AS steps, 0 AS count, "
     "NULL AS request FROM locked UNION ALL "
@@ -170,10 +177,19 @@ static struct ahead_game *ahead_find(int64_t id)
     return NULL;
 }
 
+static int ahead_by_id(const void *a, const void *b)
+{
+    int64_t x = ((const struct ahead_game *)a)->id, y = ((const struct ahead_game *)b)->id;
+    return (x > y) - (x < y);
+}
+
 int storage_games_read_ahead(int64_t now)
 {
     if (ahead == NULL || ahead->n == 0)
         return STORAGE_OK;
+    /* Locked in the order of their ids, as every node's batches lock them:
+     * two nodes never wait for each other in a circle. */
+    qsort(ahead->games, ahead->n, sizeof ahead->games[0], ahead_by_id);
     /* "{id,...}", "{hex,...}" (an empty string for no session), "{seq,...}". */
     size_t cap = (size_t)ahead->n * 68 + 3;
     char *ids = malloc(cap), *tokens = malloc(cap), *afters = malloc(cap);
