@@ -146,11 +146,14 @@ static int keep_entry(struct sql_stmt *st, struct ahead_game *a)
  * snapshot: the game's seq then runs past its entries, and its reader
  * reads them again (play_catch_up).
  *
- * Each game is found and locked on its own, by its primary key (the
- * LATERAL subquery with its own FOR UPDATE), in the arrays' order, which
- * is the ids' (storage_games_read_ahead sorts them): the statement costs
- * what the batch holds. Joined to the unnest instead, the planner, which
- * guesses ten rows for any unnest, chose to read the whole table. */
+ * The statement must cost what the batch holds, whatever the tables'
+ * sizes and statistics say. Each game is found and locked on its own, by
+ * its primary key (the LATERAL subquery with its own FOR UPDATE), in the
+ * arrays' order, which is the ids' (storage_games_read_ahead sorts them);
+ * each game's entries are read by a LATERAL subquery the planner may not
+ * merge into a join (OFFSET 0), so by the log's key. As plain joins, the
+ * planner chose to read the whole of games, and of game_log (a table
+ * never analysed), for every batch. */
 static const char SQL_GAMES_AHEAD_PG[] =
     "WITH locked AS MATERIALIZED (SELECT g.id, g.user_id, g.level_id, g.rule, g.seq, g.moves, "
     "g.pushes, g.solved, g.created_at, g.updated_at, g.hints, coalesce(g.room_id, 0) AS room, "
@@ -163,8 +166,9 @@ static const char SQL_GAMES_AHEAD_PG[] =
     "hints, room, round, owner, 0 AS log_seq, NULL AS kind, NULL AS steps, 0 AS count, "
     "NULL AS request FROM locked UNION ALL "
     "SELECT l.id, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, e.seq, e.kind, e.steps, e.count, "
-    "e.request FROM locked l JOIN game_log e ON e.game_id = l.id AND e.seq > l.after "
-    "AND e.seq <= l.seq WHERE l.after >= 0 ORDER BY 1, 15";
+    "e.request FROM locked l CROSS JOIN LATERAL (SELECT seq, kind, steps, count, request "
+    "FROM game_log WHERE game_id = l.id AND seq > l.after AND seq <= l.seq OFFSET 0) e "
+    "WHERE l.after >= 0 ORDER BY 1, 15";
 
 static struct ahead_game *ahead_find(int64_t id)
 {
