@@ -214,7 +214,7 @@ export async function enter(args) {
   // server would answer with a new guest's game.
   if (app.account?.username) await app.refreshAccount({ settingsToo: false });
   if (token !== opening) return;
-  const r = app.signedOut ? await keptGame(id) : await api.openGame(id, wantRule);
+  const r = app.signedOut ? await keptGame(id, wantRule) : await api.openGame(id, wantRule);
   if (token !== opening) return;
   if (!r.ok) {
     unavailable(id);
@@ -270,13 +270,13 @@ function unavailable(id) {
   }
 }
 
-/** The account's game on level `id` as this device last had it, for a
- * page signed out from that account (its session ended elsewhere): played
- * here, its moves wait for the log-in as they would offline. Resolves as
- * api.openGame does; when the device kept no game of that level, to a
- * refusal that says how to go on. */
-async function keptGame(id) {
-  const kept = await keptAnswer('POST', `/levels/${id}/game`);
+/** The account's game on level `id` under `rule` as this device last had
+ * it, for a page signed out from that account (its session ended
+ * elsewhere): played here, its moves wait for the log-in as they would
+ * offline. Resolves as api.openGame does; when the device kept no such
+ * game, to a refusal that says how to go on. */
+async function keptGame(id, rule) {
+  const kept = await keptAnswer('POST', `/levels/${id}/game`, { rule });
   if (kept?.body?.game) return { ok: true, status: 200, body: kept.body, kept: kept.at };
   const message = `Signed out: log in as ${app.signedOut} to play this level, or play as a guest.`;
   return { ok: false, status: 401, signedOut: true, body: { error: { code: 'no_session', message } } };
