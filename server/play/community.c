@@ -5,7 +5,6 @@
 #include "accounts/auth.h"
 #include "base/clock.h"
 #include "http/body.h"
-#include "http/worker.h"
 #include "library/admin.h"
 #include "library/audit.h"
 #include "library/catalog.h"
@@ -95,8 +94,7 @@ struct publish_job {
     char hash[17];
     soko_level level;
     solver_result r;
-    bool held; /* a place on the hints' pool */
-    struct http_deferred *deferred;
+    struct hint_pool_hold hold;
 };
 
 /* The hints' pool holds one search per key: an author publishes one level
@@ -114,16 +112,13 @@ static void run_publish(void *arg)
     solver_options_default(&opt);
     hint_limits(&opt.time_limit, &opt.memory_limit, &opt.cancel);
     solver_solve_level(&j->level, &opt, &j->r);
-    hint_place_give(place_key(j));
-    j->held = false;
-    http_wake(j->deferred);
+    hint_pool_done(&j->hold);
 }
 
 static void free_publish(void *arg)
 {
     struct publish_job *j = arg;
-    if (j->held)
-        hint_place_give(place_key(j));
+    hint_pool_drop(&j->hold);
     solver_result_free(&j->r);
     free(j->title);
     free(j);
@@ -317,21 +312,7 @@ int community_publish(struct http_conn *c)
         free_publish(j);
         return reply_storage_failure(c, status);
     }
-    bool taken = false;
-    result = hint_place_take(c, place_key(j), &taken);
-    if (!taken) {
-        free_publish(j);
-        return result;
-    }
-    j->held = true;
-    struct http_deferred *d = NULL;
-    result = http_suspend(c, answer_publish, free_publish, j, &d);
-    if (d == NULL)
-        return result; /* j is freed */
-    j->deferred = d;
-    if (!worker_submit(WORKER_HINTS, run_publish, j))
-        run_publish(j); /* no pool (stopping): answer rather than lose the request */
-    return result;
+    return hint_pool_run(c, &j->hold, place_key(j), run_publish, answer_publish, free_publish, j);
 }
 
 /* A positive number from the query, or `fallback` when absent: false after

@@ -85,8 +85,7 @@ static void unreserve(int64_t id)
 struct hint_job {
     struct commit_job job; /* first: the committer hands this back */
     int64_t game_id, user_id;
-    uint32_t seq;  /* the game's last entry when the hint was asked */
-    bool reserved; /* holds a place in busy_game */
+    uint32_t seq; /* the game's last entry when the hint was asked */
     soko_level level;
     soko_game game; /* a copy of the position, its history without the redo stack */
     /* What the search found. */
@@ -101,7 +100,7 @@ struct hint_job {
     struct live_game *g;
     bool wrote;
     struct games_answer answer;
-    struct http_deferred *deferred;
+    struct hint_pool_hold hold;
 };
 
 static double now_seconds(void)
@@ -352,9 +351,7 @@ static void finish_hint(struct commit_job *cj, int status, bool ran)
     if (j->g != NULL)
         game_cache_release(j->g);
     j->g = NULL;
-    unreserve(j->game_id);
-    j->reserved = false;
-    http_wake(j->deferred);
+    hint_pool_done(&j->hold);
 }
 
 /* Before the hint is recorded again, its batch undone by a conflict. */
@@ -393,8 +390,7 @@ static int answer_hint(struct http_conn *c, void *arg)
 static void free_hint(void *arg)
 {
     struct hint_job *j = arg;
-    if (j->reserved)
-        unreserve(j->game_id);
+    hint_pool_drop(&j->hold);
     json_decref(j->answer.body);
     free(j->answer.text);
     free(j->game.history);
@@ -430,7 +426,9 @@ static unsigned retry_seconds(void)
     return (double)s < limit_seconds ? s + 1 : s < 1 ? 1 : s;
 }
 
-int hint_place_take(struct http_conn *c, int64_t key, bool *taken)
+/* Takes the place `key`: MHD_YES with *taken set, or the refusal's answer
+ * (429 hint_pending, 503 unavailable, both with Retry-After). */
+static int place_take(struct http_conn *c, int64_t key, bool *taken)
 {
     enum busy why = reserve(key);
     *taken = why == BUSY_NONE;
@@ -445,9 +443,41 @@ int hint_place_take(struct http_conn *c, int64_t key, bool *taken)
                        "the server is working out as many searches as it can; try again soon");
 }
 
-void hint_place_give(int64_t key)
+int hint_pool_run(struct http_conn *c, struct hint_pool_hold *h, int64_t key,
+                  void (*work)(void *arg), int (*answer)(struct http_conn *c, void *arg),
+                  void (*release)(void *arg), void *arg)
 {
-    unreserve(key);
+    bool taken = false;
+    int result = place_take(c, key, &taken);
+    if (!taken) {
+        release(arg);
+        return result;
+    }
+    h->key = key;
+    h->held = true;
+    struct http_deferred *d = NULL;
+    result = http_suspend(c, answer, release, arg, &d);
+    if (d == NULL)
+        return result; /* arg is released, and its place with it */
+    h->deferred = d;
+    if (!worker_submit(WORKER_HINTS, work, arg))
+        work(arg); /* no pool (stopping): answer rather than lose the request */
+    return result;
+}
+
+void hint_pool_done(struct hint_pool_hold *h)
+{
+    struct http_deferred *d = h->deferred;
+    unreserve(h->key);
+    h->held = false;
+    http_wake(d);
+}
+
+void hint_pool_drop(struct hint_pool_hold *h)
+{
+    if (h->held)
+        unreserve(h->key);
+    h->held = false;
 }
 
 void hint_limits(double *seconds, uint64_t *memory, const volatile int **cancel)
@@ -495,27 +525,12 @@ int hint_ask(struct http_conn *c)
         game_cache_release(g);
         return games_reply(c, &a);
     }
-    bool taken = false;
-    result = hint_place_take(c, g->id, &taken);
-    if (!taken) {
-        game_cache_release(g);
-        return result;
-    }
     struct hint_job *j = calloc(1, sizeof *j);
     if (j == NULL || !copy_game(j, g)) {
-        unreserve(g->id);
         game_cache_release(g);
         free(j);
         return reply_error(c, API_E_INTERNAL, "out of memory");
     }
-    j->reserved = true;
     game_cache_release(g);
-    struct http_deferred *d = NULL;
-    result = http_suspend(c, answer_hint, free_hint, j, &d);
-    if (d == NULL)
-        return result; /* j is freed */
-    j->deferred = d;
-    if (!worker_submit(WORKER_HINTS, run_hint, j))
-        run_hint(j); /* no pool (stopping): answer rather than lose the request */
-    return result;
+    return hint_pool_run(c, &j->hold, j->game_id, run_hint, answer_hint, free_hint, j);
 }

@@ -4,7 +4,6 @@
 #include "accounts/auth.h"
 #include "base/clock.h"
 #include "http/body.h"
-#include "http/worker.h"
 #include "library/catalog.h"
 #include "library/check.h"
 #include "play/games.h"
@@ -246,8 +245,7 @@ struct optimise_job {
     char *lurd;             /* the solution's line, malloc'd */
     soko_level level;
     solver_result r;
-    bool held; /* a place on the hints' pool */
-    struct http_deferred *deferred;
+    struct hint_pool_hold hold;
 };
 
 static int64_t place_key(const struct optimise_job *j)
@@ -262,16 +260,13 @@ static void run_optimise(void *arg)
     solver_options_default(&opt);
     hint_limits(&opt.time_limit, &opt.memory_limit, &opt.cancel);
     solver_optimise(&j->level, j->lurd, (uint32_t)strlen(j->lurd), j->metric, &opt, &j->r);
-    hint_place_give(place_key(j));
-    j->held = false;
-    http_wake(j->deferred);
+    hint_pool_done(&j->hold);
 }
 
 static void free_optimise(void *arg)
 {
     struct optimise_job *j = arg;
-    if (j->held)
-        hint_place_give(place_key(j));
+    hint_pool_drop(&j->hold);
     solver_result_free(&j->r);
     free(j->lurd);
     free(j);
@@ -395,19 +390,6 @@ int submitted_optimise(struct http_conn *c)
         free_optimise(j);
         return reply_storage_failure(c, status == STORAGE_NOT_FOUND ? STORAGE_ERROR : status);
     }
-    bool taken = false;
-    result = hint_place_take(c, place_key(j), &taken);
-    if (!taken) {
-        free_optimise(j);
-        return result;
-    }
-    j->held = true;
-    struct http_deferred *d = NULL;
-    result = http_suspend(c, answer_optimise, free_optimise, j, &d);
-    if (d == NULL)
-        return result; /* j is freed */
-    j->deferred = d;
-    if (!worker_submit(WORKER_HINTS, run_optimise, j))
-        run_optimise(j); /* no pool (stopping): answer rather than lose the request */
-    return result;
+    return hint_pool_run(c, &j->hold, place_key(j), run_optimise, answer_optimise, free_optimise,
+                         j);
 }

@@ -86,7 +86,7 @@ async function call(method, path, body, timeoutMs = 10000) {
   } catch (e) {
     setReachable(false);
     // What the page kept of this answer, marked as kept: never a fresh one.
-    const kept = await keptAnswer(method, path);
+    const kept = await keptAnswer(method, path, body);
     if (kept) return { ok: true, status: 200, body: kept.body, offline: true, kept: kept.at };
     return { ok: false, status: 0, body: null, offline: true };
   } finally {

@@ -7,6 +7,9 @@ import * as settings from './settings.js';
 
 let corePromise = null;
 const collectionCache = new Map();
+// Counts the invalidations: an answer asked for before the last one is
+// not kept, or it would bring back what the invalidation forgot.
+let cacheEpoch = 0;
 
 export const app = {
   theme: null,
@@ -26,14 +29,16 @@ export const app = {
   /** A collection and its levels, cached until invalidated. */
   async collection(id, fresh = false) {
     if (!fresh && collectionCache.has(id)) return collectionCache.get(id);
+    const epoch = cacheEpoch;
     const r = await api.collection(id);
     if (!r.ok) return collectionCache.get(id) ?? null;
-    collectionCache.set(id, r.body);
+    if (epoch === cacheEpoch) collectionCache.set(id, r.body);
     return r.body;
   },
 
   /** Forgets cached collections (solved marks changed, account changed). */
   invalidate() {
+    cacheEpoch++;
     collectionCache.clear();
   },
 

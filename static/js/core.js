@@ -13,6 +13,7 @@ export const E_PLAYERS = -4, E_OPEN = -7;
 export const E_WALL = -9, E_BLOCKED = -10, E_FULL = -11, E_NOTHING = -12, E_NO_PATH = -14;
 export const ENTRY_RESTART = 0xffff, ENTRY_DIR_MASK = 3, ENTRY_PUSHED_SHIFT = 2;
 export const RULE_STANDARD = 0, RULE_MULTIPUSH = 1, RULE_REVERSE = 2, STEP_PULL = 4;
+export const LURD_PUSH = 4;
 export const MAX_CELLS = 128 * 128;
 
 export const LETTERS = 'urdl';
@@ -224,6 +225,22 @@ export class Game {
     const n = this.x.soko_lurd_encode(this.g, out, DIRS_CAP);
     if (n < 0) return null;
     return String.fromCharCode(...this.core.mem().subarray(out, out + n));
+  }
+
+  /** The counts of the forward solution a finished reverse game stands
+   * for, the one the server stores and ranks (soko_reverse_forward, on the
+   * line since the last restart): {moves, pushes}; null when the game is
+   * not a finished reverse one, or its line does not fit the page's buffer. */
+  forwardCounts() {
+    const cursor = this.cursor;
+    let from = cursor;
+    while (from > 0 && !this.entry(from - 1).restart) from--;
+    const n = this.x.soko_reverse_forward(this.g, this.core.history + from * 2, cursor - from,
+      this.core.pathScratch, this.core.dirs, DIRS_CAP);
+    if (n < 0) return null;
+    let pushes = 0;
+    for (const d of this.core.mem().subarray(this.core.dirs, this.core.dirs + n)) if (d & LURD_PUSH) pushes++;
+    return { moves: n, pushes };
   }
 
   copyDirs(n) {

@@ -1,10 +1,11 @@
 // kept.js: the API answers the page keeps so that it can open a level with
 // no network: the level, the collections, the account and its settings (as
-// the server last gave them), and the player's game on each level seen,
-// which follows every entry the server confirms. They live in the Cache API
-// (cache "sokod-api"), are given only when the server cannot be reached,
-// marked as kept (api.js), and are dropped when the player logs in, signs
-// up or logs out. The page's own files are kept by the service worker
+// the server last gave them), and the player's game on each level seen
+// under each rule (standard, multi-push, reverse), which follows every
+// entry the server confirms. They live in the Cache API (cache
+// "sokod-api"), are given only when the server cannot be reached, marked
+// as kept (api.js), and are dropped when the player logs in, signs up or
+// logs out. The page's own files are kept by the service worker
 // (sw.js); API requests never go through it.
 
 const CACHE = 'sokod-api';
@@ -15,13 +16,33 @@ const GAME_ENTRY = /^\/games\/(\d+)\/(log|walk|push)$/;
 const ACCOUNT_CHANGE = /^\/account\/(login|signup|logout|logout-all)$/;
 
 const usable = () => typeof caches !== 'undefined' && window.isSecureContext;
-const levelGameKey = (levelId) => `/__sokod/level-game/${levelId}`;
 
-/** Where an answer to (method, path) is kept, or null when it is not. */
-function keyOf(method, path) {
+/** Where the game of a level under a rule is kept. Earlier pages kept
+ * the game of every rule at the standard rule's key, the last one opened
+ * there: what they kept is read as the game of its own rule (keptGame). */
+const levelGameKey = (levelId, rule = 0) =>
+  (rule ? `/__sokod/level-game/${levelId}/rule/${rule}` : `/__sokod/level-game/${levelId}`);
+
+/** The rule of a game asked for with `sent` (POST /levels/{id}/game). */
+const ruleOf = (sent) => Number(sent?.rule) || 0;
+
+/** Where an answer to (method, path, sent) is kept, or null when it is not. */
+function keyOf(method, path, sent) {
   if (method === 'GET' && KEPT_GET.some((re) => re.test(path))) return `/__sokod/get${path}`;
   const open = path.match(OPEN_GAME);
-  if (method === 'POST' && open) return levelGameKey(open[1]);
+  if (method === 'POST' && open) return levelGameKey(open[1], ruleOf(sent));
+  return null;
+}
+
+/** The game of level `levelId` under `rule` as kept: {key, kept: {at,
+ * body}}, or null. A game of another rule is never given for it. */
+async function keptGame(cache, levelId, rule) {
+  for (const key of new Set([levelGameKey(levelId, rule), levelGameKey(levelId)])) {
+    const res = await cache.match(key);
+    if (!res) continue;
+    const kept = await res.json();
+    if ((kept.body?.game?.rule ?? 0) === rule) return { key, kept };
+  }
   return null;
 }
 
@@ -30,12 +51,15 @@ async function put(cache, key, body) {
     { headers: { 'Content-Type': 'application/json' } }));
 }
 
-/** The kept answer to (method, path): {at, body}, or null. */
-export async function keptAnswer(method, path) {
-  const key = keyOf(method, path);
+/** The kept answer to (method, path, sent): {at, body}, or null. */
+export async function keptAnswer(method, path, sent) {
+  const key = keyOf(method, path, sent);
   if (!key || !usable()) return null;
   try {
-    const kept = await (await caches.open(CACHE)).match(key);
+    const cache = await caches.open(CACHE);
+    const open = method === 'POST' && path.match(OPEN_GAME);
+    if (open) return (await keptGame(cache, Number(open[1]), ruleOf(sent)))?.kept ?? null;
+    const kept = await cache.match(key);
     return kept ? await kept.json() : null;
   } catch {
     return null;
@@ -73,29 +97,31 @@ async function keep(method, path, sent, body) {
     await caches.delete(CACHE);
     return;
   }
-  const key = keyOf(method, path);
+  const key = keyOf(method, path, sent);
   const game = GAME.test(path) && method === 'GET';
   const entry = method === 'POST' && GAME_ENTRY.test(path);
   if (!key && !game && !entry) return;
   const cache = await caches.open(CACHE);
+  const shown = game && body?.game?.level_id ? body.game : null;
   if (key) await put(cache, key, body);
-  else if (game && body?.game?.level_id) await put(cache, levelGameKey(body.game.level_id), { created: false, game: body.game });
+  else if (shown) await put(cache, levelGameKey(shown.level_id, shown.rule ?? 0), { created: false, game: shown });
   else if (entry && body?.game) await followEntry(cache, sent, body);
 }
 
-/** Plays an entry the server confirmed on the game kept for its level, so
- * that a page opened offline goes on from the server's last word. A game
- * that does not follow (an answer missed) is dropped rather than kept stale. */
+/** Plays an entry the server confirmed on the game kept for its level and
+ * rule, so that a page opened offline goes on from the server's last word.
+ * A game that does not follow (an answer missed) is dropped rather than
+ * kept stale; one an earlier page kept at the standard rule's key moves to
+ * its own rule's. */
 async function followEntry(cache, entry, answer) {
   const summary = answer.game;
-  const key = levelGameKey(summary.level_id);
-  const kept = await cache.match(key);
-  if (!kept) return;
-  const { body } = await kept.json();
-  const game = body.game;
+  const rule = summary.rule ?? 0;
+  const found = await keptGame(cache, summary.level_id, rule);
+  if (!found) return;
+  const game = found.kept.body.game;
   if (game.id !== summary.id || answer.duplicate || summary.seq === game.seq) return;
   if (summary.seq !== game.seq + 1 || game.history === undefined) {
-    await cache.delete(key);
+    await cache.delete(found.key);
     return;
   }
   let history = game.history, redo = game.redo ?? '';
@@ -116,5 +142,7 @@ async function followEntry(cache, entry, answer) {
   const next = { ...game, ...summary, history, redo };
   delete next.rows; // the position now: the page replays history instead
   delete next.lurd;
+  const key = levelGameKey(summary.level_id, rule);
   await put(cache, key, { created: false, game: next });
+  if (found.key !== key) await cache.delete(found.key);
 }

@@ -22,6 +22,19 @@ after(() => closeAll(server, browser, other));
 const clipboard = (page) => page.evaluate(() => navigator.clipboard.readText());
 const status = (page) => page.textContent('#acc-status');
 
+// The clipboard's text once the page wrote one. page.waitForFunction takes
+// a predicate's Promise for a truthy answer and ends at once, so the
+// clipboard, which only an async call reads, is polled from here.
+async function copied(page, what, timeout = 10000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const text = await clipboard(page);
+    if (text !== '') return text;
+    if (Date.now() > end) throw new Error(`${what}: the clipboard was still empty ${timeout} ms later`);
+    await page.waitForTimeout(50);
+  }
+}
+
 async function signedIn(page, name) {
   await page.waitForFunction((n) => document.getElementById('acc-status').textContent.includes(`Signed in as ${n}`), name);
 }
@@ -46,8 +59,10 @@ test('the account page lists solutions with Copy LURD, exports them, changes the
   const rows = await page.$$eval('#acc-solution-list .solution-row', (lis) => lis.map((li) => li.textContent));
   assert.equal(rows.length, 1, `one solution listed: ${rows.join(' | ')}`);
   assert.match(rows[0], new RegExp(level.title));
+  await page.evaluate(() => navigator.clipboard.writeText(''));
   await page.click('#acc-solution-list .solution-row button');
-  assert.equal((await clipboard(page)).toLowerCase(), level.solution.toLowerCase(), 'Copy LURD on the account page');
+  assert.equal((await copied(page, 'Copy LURD on the account page')).toLowerCase(), level.solution.toLowerCase(),
+    'Copy LURD on the account page');
   await page.screenshot({ path: screenshotPath('account-desktop.png'), fullPage: true });
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#acc-export')]);
@@ -62,8 +77,8 @@ test('the account page lists solutions with Copy LURD, exports them, changes the
   await page.waitForFunction(() => document.getElementById('replay-copy') && !document.getElementById('replay-copy').disabled);
   await page.evaluate(() => navigator.clipboard.writeText(''));
   await page.click('#replay-copy');
-  await page.waitForFunction(async () => (await navigator.clipboard.readText()) !== '');
-  assert.equal((await clipboard(page)).toLowerCase(), level.solution.toLowerCase(), 'Copy LURD on the replay screen');
+  assert.equal((await copied(page, 'Copy LURD on the replay screen')).toLowerCase(), level.solution.toLowerCase(),
+    'Copy LURD on the replay screen');
 
   // A second device of the same account.
   await sendAccountForm(other.page, server.url, 'login', 'copier', 'the first password');

@@ -20,6 +20,10 @@ after(() => closeAll(server, browser));
 
 const heading = (page) => page.textContent('#lib-heading');
 
+// The title screen reads the collections for its Play button; its reads
+// done, they race none of the library's.
+const titleDone = (page) => page.waitForSelector('#title-play[data-ready]', { state: 'attached' });
+
 test('every bundled collection is listed, and a long one draws only the thumbnails in view', async () => {
   const { page, errors } = browser;
   await page.goto(`${server.url}/`);
@@ -57,6 +61,7 @@ test('every bundled collection is listed, and a long one draws only the thumbnai
 test('the library shows the collection asked for last, whatever order the answers come in', async () => {
   const { page, errors } = browser;
   await page.goto(`${server.url}/`);
+  await titleDone(page);
   const listed = (await apiGet(page, '/collections')).body.collections;
   const [first, second] = listed, last = listed[listed.length - 1];
   await page.goto(`${server.url}/#/library/${first.id}`);
@@ -78,6 +83,9 @@ test('the library shows the collection asked for last, whatever order the answer
   // are still there, and the collection clicked meanwhile is the one shown.
   await page.goto(`${server.url}/#/`);
   await page.waitForSelector('#screen-title:not([hidden])');
+  // Or the list held could be the title screen's, and the collection it
+  // reads could come back into the cache after the library emptied it.
+  await titleDone(page);
   late = await holdAnswers(page, /\/api\/v1\/collections$/);
   await page.goto(`${server.url}/#/library`);
   await late.arrived;
@@ -105,5 +113,34 @@ test('the library shows the collection asked for last, whatever order the answer
   const seen = await page.evaluate(() => window.headings);
   assert.ok(!seen.includes(first.name), `the first click's late answer wrote no heading: ${JSON.stringify(seen)}`);
   assert.equal(await heading(page), last.name);
+  assert.deepEqual(errors, [], 'no page errors');
+});
+
+test('a collection read before the library was entered is read again there, not taken from before', async () => {
+  const { page, errors } = browser;
+  await page.goto(`${server.url}/`);
+  await titleDone(page);
+  const [first, second] = (await apiGet(page, '/collections')).body.collections;
+  await page.goto(`${server.url}/#/library/${second.id}`);
+  await page.waitForFunction((n) => document.getElementById('lib-heading').textContent === n, second.name);
+
+  // The title screen reads the first collection for its Play button; its
+  // answer arrives once the library has been entered again and has
+  // forgotten the collections it held (solved marks may have changed).
+  const late = await holdAnswers(page, new RegExp(`/api/v1/collections/${first.id}$`));
+  await page.goto(`${server.url}/#/`);
+  await late.arrived;
+  const entered = page.waitForRequest((r) => /\/api\/v1\/collections$/.test(r.url()));
+  await page.goto(`${server.url}/#/library/${second.id}`);
+  await entered;
+  await late.release();
+  await titleDone(page);
+
+  const asked = [];
+  page.on('request', (r) => { if (r.url().endsWith(`/api/v1/collections/${first.id}`)) asked.push(r.url()); });
+  await page.click(`#lib-collections .collection[data-id="${first.id}"]`);
+  await page.waitForFunction((n) => document.getElementById('lib-heading').textContent === n, first.name);
+  assert.equal(asked.length, 1, `a click on ${first.name} asked the server for it once, not the title screen's ` +
+    `answer from before the library was entered: ${JSON.stringify(asked)}`);
   assert.deepEqual(errors, [], 'no page errors');
 });

@@ -200,3 +200,92 @@ test('a new version of the page replaces the kept one whole', async () => {
     assert.ok(served.index.includes(stamp) && served.dom.includes(stamp), 'offline, both files are of the new version');
   });
 });
+
+/** Goes to the title screen, then to level `lvl` under `rule` (0 or 2),
+ * so that what the game screen shows is this opening's. Resolves to the
+ * position shown, or null when the page says the level is not kept here. */
+async function openThere(page, lvl, rule) {
+  await page.evaluate(() => { location.hash = '#/'; });
+  await page.waitForSelector('#screen-title:not([hidden])');
+  await page.evaluate((h) => { location.hash = h; }, `#/play/${lvl.id}${rule === 2 ? '/reverse' : ''}`);
+  const heading = await page.waitForFunction((t) => {
+    const h = document.getElementById('game-h').textContent;
+    return !document.getElementById('screen-game').hidden && (h === t || h === 'Offline') && h;
+  }, lvl.title, { timeout: 15000 });
+  if ((await heading.jsonValue()) === 'Offline') return null;
+  await waitForGame(page, lvl.title);
+  return localPosition(page);
+}
+
+test('a level\'s forward and reverse games are kept apart offline, and those kept by earlier pages are found', async () => {
+  // A device of its own: the one of the tests above was signed out.
+  const device = await openBrowser({ viewport: { width: 1280, height: 800 } });
+  try {
+    await keptApart(device.page);
+    assert.deepEqual(device.errors, []);
+  } finally {
+    await device.close();
+  }
+});
+
+async function keptApart(page) {
+  await page.goto(`${server.url}/`);
+  const lvl = (await tutorialLevels(page))[2];
+  assert.ok(await openThere(page, lvl, 0), 'the level opens');
+  await press(page, arrows(lvl.solution.slice(0, 2)));
+  await waitSynced(page);
+  const forward = await localPosition(page);
+  assert.notEqual((await openThere(page, lvl, 2)).gameId, forward.gameId, 'the reverse game is a game of its own');
+  // A step of the reverse game: the game kept follows it.
+  await press(page, ['ArrowLeft']);
+  await waitSynced(page);
+  const reverse = await localPosition(page);
+  assert.equal(reverse.moves, 1, 'the reverse game took its step');
+  const same = (p, q) => p && [p.gameId, p.moves, p.hash].join() === [q.gameId, q.moves, q.hash].join();
+  const seen = (p) => (p ? `game ${p.gameId}, ${p.moves} moves, hash ${p.hash}` : 'none ("Offline")');
+
+  // The reverse game was opened last: the forward one is still kept.
+  await whileDown(async () => {
+    const f = await openThere(page, lvl, 0);
+    assert.ok(same(f, forward), `offline, the forward game is the one kept: ${seen(f)}, not ${seen(forward)}`);
+    const r = await openThere(page, lvl, 2);
+    assert.ok(same(r, reverse), `offline, the reverse game is the one kept: ${seen(r)}, not ${seen(reverse)}`);
+  });
+
+  // Earlier pages kept one game per level, the last opened, at the key
+  // the forward game has now: it is found for its own rule only.
+  const legacy = `/__sokod/level-game/${lvl.id}`;
+  const kept = await page.evaluate(async (prefix) => {
+    const cache = await caches.open('sokod-api');
+    const byRule = {};
+    for (const req of await cache.keys()) {
+      const path = new URL(req.url).pathname;
+      if (path !== prefix && !path.startsWith(`${prefix}/`)) continue;
+      const answer = await (await cache.match(req)).json();
+      byRule[answer.body.game.rule] = answer;
+    }
+    return byRule;
+  }, legacy);
+  assert.deepEqual(Object.keys(kept).sort(), ['0', '2'], 'the device keeps both games of the level');
+  for (const [rule, other] of [[2, 0], [0, 2]]) {
+    const earlier = await openBrowser({ viewport: { width: 1280, height: 800 } });
+    try {
+      await earlier.page.goto(`${server.url}/`);
+      await earlier.page.waitForSelector('#screen-title:not([hidden])');
+      await earlier.page.evaluate(async ({ key, answer }) => {
+        await (await caches.open('sokod-api')).put(key, new Response(JSON.stringify(answer),
+          { headers: { 'Content-Type': 'application/json' } }));
+      }, { key: legacy, answer: kept[rule] });
+      const want = rule === 2 ? reverse : forward;
+      await whileDown(async () => {
+        const mine = await openThere(earlier.page, lvl, rule);
+        assert.ok(same(mine, want), `offline, the rule ${rule} game an earlier page kept is found: ${seen(mine)}, not ${seen(want)}`);
+        const theOther = await openThere(earlier.page, lvl, other);
+        assert.equal(theOther, null, `no rule ${other} game is kept, and the rule ${rule} one is not given for it: ${seen(theOther)}`);
+      });
+      assert.deepEqual(earlier.errors, []);
+    } finally {
+      await earlier.close();
+    }
+  }
+}

@@ -100,6 +100,15 @@ test('the menu switches a level to reverse, where steps pull and the solution is
   const sol = await apiGet(page, `/solutions/${board.body.entries[0].solution.split('/').pop()}`);
   assert.equal(sol.body.solution.lurd, 'rrRR', JSON.stringify(sol.body));
   assert.equal(sol.body.solution.reverse, true, JSON.stringify(sol.body));
+  // The solved card counts that forward line, as the leaderboard does.
+  const entry = board.body.entries[0];
+  const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+  const stored = sol.body.solution.lurd;
+  assert.deepEqual([entry.moves, entry.pushes], [stored.length, stored.replace(/[a-z]/g, '').length],
+    `the leaderboard counts the stored line ${stored}: ${JSON.stringify(entry)}`);
+  assert.equal(await page.textContent('#solved-text'),
+    `${plural(entry.moves, 'move', 'moves')}, ${plural(entry.pushes, 'push', 'pushes')}, played in reverse`,
+    `the solved card of the reverse line ${game.history} tells the forward solution ${stored} stored`);
 
   // Undo takes the pull back, on the page and on the server.
   await page.click('#solved-stay');

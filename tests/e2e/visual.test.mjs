@@ -303,6 +303,25 @@ async function picturesAt(size) {
     await page.waitForLoadState('networkidle');
     await everyTheme(page, 'game-reverse', size);
 
+    // The first level solved in reverse, on a device of its own (a guest's
+    // solution would change the guest's screens below): the card counts
+    // the forward solution stored. In "#@ $ .#" the player walks right of
+    // the box (rrr) and pulls it home (LL).
+    if (!ONLY || ONLY.test('solved-reverse')) {
+      const puller = await device(size);
+      people.push(puller);
+      await puller.page.goto(`${url}/#/play/${first.id}/reverse`);
+      await waitForGame(puller.page, first.title || undefined);
+      await puller.page.waitForFunction(() => / · Reverse$/.test(document.getElementById('g-sub').textContent));
+      await press(puller.page, arrows('rrrLL'));
+      await puller.page.waitForSelector('#solved:not([hidden])');
+      await puller.page.waitForSelector('#solved-foryou:not([hidden])');
+      await waitSynced(puller.page);
+      await puller.page.waitForLoadState('networkidle');
+      await everyTheme(puller.page, 'solved-reverse', size);
+      assert.deepEqual(puller.errors, [], `script errors on the puller's page at ${size.name}`);
+    }
+
     await openLevel(page, url, first);
     await press(page, arrows(first.solution));
     await page.waitForSelector('#solved:not([hidden])');

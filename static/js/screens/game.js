@@ -214,7 +214,7 @@ export async function enter(args) {
   // server would answer with a new guest's game.
   if (app.account?.username) await app.refreshAccount({ settingsToo: false });
   if (token !== opening) return;
-  const r = app.signedOut ? await keptGame(id) : await api.openGame(id, wantRule);
+  const r = app.signedOut ? await keptGame(id, wantRule) : await api.openGame(id, wantRule);
   if (token !== opening) return;
   if (!r.ok) {
     unavailable(id);
@@ -270,13 +270,13 @@ function unavailable(id) {
   }
 }
 
-/** The account's game on level `id` as this device last had it, for a
- * page signed out from that account (its session ended elsewhere): played
- * here, its moves wait for the log-in as they would offline. Resolves as
- * api.openGame does; when the device kept no game of that level, to a
- * refusal that says how to go on. */
-async function keptGame(id) {
-  const kept = await keptAnswer('POST', `/levels/${id}/game`);
+/** The account's game on level `id` under `rule` as this device last had
+ * it, for a page signed out from that account (its session ended
+ * elsewhere): played here, its moves wait for the log-in as they would
+ * offline. Resolves as api.openGame does; when the device kept no such
+ * game, to a refusal that says how to go on. */
+async function keptGame(id, rule) {
+  const kept = await keptAnswer('POST', `/levels/${id}/game`, { rule });
   if (kept?.body?.game) return { ok: true, status: 200, body: kept.body, kept: kept.at };
   const message = `Signed out: log in as ${app.signedOut} to play this level, or play as a guest.`;
   return { ok: false, status: 401, signedOut: true, body: { error: { code: 'no_session', message } } };
@@ -500,8 +500,8 @@ function onSolved() {
     if (view.animating) return requestAnimationFrame(show);
     if (!g.solved || play.game !== g) return;
     const hints = hintCount();
-    $('solved-text').textContent = play.counts() +
-      (hints > 0 ? `, with ${counted(hints, 'hint')}` : '');
+    const stored = storedCounts(g);
+    $('solved-text').textContent = stored.text + (hints > 0 ? `, with ${counted(hints, 'hint')}` : '');
     // A level of no listed collection (the daily puzzle, a race's) is no
     // collection's last: what follows is said once it is known.
     $('solved-best').textContent = neighbours.next || neighbours.unlisted ? '' : 'That was the last level of this collection.';
@@ -510,7 +510,7 @@ function onSolved() {
     $('solved-board').href = `#/board/${levelId}${rule === 1 ? '/moves/multipush' : ''}`;
     $('solved').hidden = false;
     (neighbours.next ? $('solved-next') : $('solved-stay')).focus();
-    showStanding(g);
+    showStanding(stored.counts);
     $('solved-foryou').hidden = true;
     offerForYou('solved-foryou', levelId);
     if (!neighbours.next) offerNextCollection();
@@ -518,16 +518,29 @@ function onSolved() {
   setTimeout(show, 120);
 }
 
+/** The solution solved game g leaves on the server, as the solved card
+ * words it: {counts: {moves, pushes} or null when unknown, text}. A
+ * reverse game's is the forward line it stands for, counted as the
+ * leaderboard shows it; when the page cannot work that line out, the
+ * card tells the reverse game's own steps and pulls. */
+function storedCounts(g) {
+  if (!g.reverse) return { counts: { moves: g.moves, pushes: g.pushes }, text: movesPushes(g.moves, g.pushes) };
+  const f = g.forwardCounts();
+  if (f) return { counts: f, text: `${movesPushes(f.moves, f.pushes)}, played in reverse` };
+  return { counts: null, text: `${counted(g.moves, 'move')}, ${counted(g.pushes, 'pull')} in reverse` };
+}
+
 /** "New best" at once, then the player's best and rank once the server
- * holds the solution (it ranks what it saw played). */
-async function showStanding(g) {
+ * holds the solution (it ranks what it saw played). counts: the stored
+ * solution's {moves, pushes}, or null when unknown. */
+async function showStanding(counts) {
   const sync = play.sync, id = levelId;
-  $('solved-new').hidden = best === undefined || !isNewBest(best, g.moves, g.pushes);
+  $('solved-new').hidden = best === undefined || !counts || !isNewBest(best, counts.moves, counts.pushes);
   $('solved-rank').textContent = '';
-  if (best !== undefined) {
+  if (best !== undefined && counts) {
     if (!best) bestHinted = hintCount() > 0;
-    best = best ? { moves: Math.min(best.moves, g.moves), pushes: Math.min(best.pushes, g.pushes) }
-      : { moves: g.moves, pushes: g.pushes };
+    best = best ? { moves: Math.min(best.moves, counts.moves), pushes: Math.min(best.pushes, counts.pushes) }
+      : { ...counts };
     showBest();
   }
   while (play.sync === sync && sync.pending > 0) await new Promise((r) => setTimeout(r, 100));
