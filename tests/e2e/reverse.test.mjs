@@ -69,6 +69,8 @@ test('the menu switches a level to reverse, where steps pull and the solution is
 
   await page.goto(`${server.url}/#/play/${corridor.id}`);
   await waitForGame(page, 'Corridor');
+  const names = () => page.$$eval('.counters dt', (dts) => dts.map((dt) => dt.textContent));
+  assert.deepEqual(await names(), ['Moves', 'Pushes', 'Goals']);
   await page.click('#g-menu');
   assert.equal(await page.textContent('#menu-reverse'), 'Play in reverse', 'the menu offers reverse mode');
   await page.click('#menu-reverse');
@@ -76,6 +78,8 @@ test('the menu switches a level to reverse, where steps pull and the solution is
   await waitForGame(page, 'Corridor');
   await page.waitForFunction(() => /Reverse/.test(document.getElementById('g-sub').textContent));
   assert.deepEqual(await boxes(page), ['6,1'], 'the box starts on its goal');
+  assert.deepEqual(await names(), ['Moves', 'Pulls', 'Start'],
+    'the counters name pulls, and the boxes back on their start');
   assert.equal((await serverGame(page)).rule, 2);
   assert.equal((await localPosition(page)).stuck, false, 'a box on a goal that pulls can bring back is not stuck');
   await page.screenshot({ path: screenshotPath('reverse-start-desktop.png') });

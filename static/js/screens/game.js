@@ -375,7 +375,10 @@ function updateHud() {
   if (rule === 2) $('g-sub').textContent += ' · Reverse';
   showBest();
   $('g-moves').textContent = g.moves;
+  // A reverse game pulls its boxes back to where they start.
+  $('g-pushes-name').textContent = g.reverse ? 'Pulls' : 'Pushes';
   $('g-pushes').textContent = g.pushes;
+  $('g-goals-name').textContent = g.reverse ? 'Start' : 'Goals';
   $('g-goals').textContent = `${g.boxesHome}/${g.boxCount}`;
   $('g-undo').disabled = g.cursor === 0;
   $('g-undo-push').disabled = g.cursor === 0;
