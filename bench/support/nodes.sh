@@ -59,13 +59,17 @@ free_port() {
 # Starts node NAME of sokod on DB, in the background; sets node_url[NAME]
 # and node_pid[NAME], and exits with its log when it does not start. All
 # clients come from 127.0.0.1: the limits per address are lifted, as
-# bench_server.sh does.
+# bench_server.sh does. node_args holds further flags for every node (as
+# --max-connections and --max-streams for many live streams; a flag given
+# twice takes its last value).
 declare -A node_url=() node_pid=()
+node_args=()
 start_node() {
   local name=$1 db=$2 out="$tmp/node-$1"
   SOKOD_CONNECTIONS_PER_ADDRESS=1000000 "$build/sokod" serve --port 0 --db "$db" \
     --levels "$tmp/levels" --guests-per-minute 60000 --streams-per-address 100000 \
-    --max-streams 3000 --trusted-proxies 127.0.0.1 >"$out.stdout" 2>"$out.log" &
+    --max-streams 3000 --trusted-proxies 127.0.0.1 ${node_args[@]+"${node_args[@]}"} \
+    >"$out.stdout" 2>"$out.log" &
   node_pid[$name]=$!
   pids+=("$!")
   local port=
@@ -91,11 +95,12 @@ stop_node() {
 
 # Starts HAProxy with deploy/haproxy.cfg, as checked in, before nodes a
 # and b, its third server left out (a server that does not answer would be
-# tried, then checked, all run long); sets `front` to its URL once /readyz
-# answers 200 through it four times in a row. Its output is in
-# $tmp/haproxy.log; its process is haproxy_pid.
+# tried, then checked, all run long), and the sed script SED applied when
+# one is given; sets `front` to its URL once /readyz answers 200 through
+# it four times in a row. Its output is in $tmp/haproxy.log; its process
+# is haproxy_pid.
 start_proxy() {
-  sed '/^[[:space:]]*server c /d' "$source_dir/deploy/haproxy.cfg" >"$tmp/haproxy.cfg"
+  sed -e '/^[[:space:]]*server c /d' -e "${1:-}" "$source_dir/deploy/haproxy.cfg" >"$tmp/haproxy.cfg"
   local port ok=0
   port=$(free_port)
   SOKOD_HAPROXY_BIND="127.0.0.1:$port" SOKOD_NODE_A="${node_url[a]#http://}" \
