@@ -44,10 +44,14 @@ as_pg_owner() {
   if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
 
-# A loopback port nobody listens on.
+# A loopback port nobody listens on, below the kernel's range of
+# ephemeral ports: thousands of open connections hold ports of that range,
+# and a port one of them holds cannot be listened on.
 free_port() {
-  local p
-  for p in $(shuf -i 20000-60999 -n 200); do
+  local p low=32768
+  read -r low _ </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || true
+  [ "$low" -gt 10100 ] || low=32768
+  for p in $(shuf -i 10000-$((low - 1)) -n 200); do
     if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
       echo "$p"
       return 0
