@@ -359,7 +359,7 @@ int main(void)
         setenv("SOKOD_STREAMS_PER_ADDRESS", "1000000", 0);
         snprintf(cap, sizeof cap, "%u", nspec + 256);
         setenv("SOKOD_MAX_STREAMS", cap, 0);
-        snprintf(cap, sizeof cap, "%u", 2 * nspec + 512);
+        snprintf(cap, sizeof cap, "%u", nspec + 512);
         setenv("SOKOD_MAX_CONNECTIONS", cap, 0);
         start_server();
         atexit(stop_server);
