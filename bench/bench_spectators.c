@@ -154,8 +154,12 @@ static json_t *player_request(struct bench_http_client *player, const char *meth
     char *body;
     int status = bench_http_request(player, method, path, json, &body);
     json_t *doc = status == want ? bench_json_parse(body) : NULL;
-    if (doc == NULL)
-        fail(status < 0 ? "the connection closed" : body);
+    if (doc == NULL) {
+        char why[512];
+        snprintf(why, sizeof why, "%s %s: %s", method, path,
+                 status < 0 ? "the connection closed" : body);
+        fail(why);
+    }
     free(body);
     return doc;
 }
@@ -444,8 +448,12 @@ int main(void)
         char *body;
         int status = bench_http_request(&player, "POST", path, json, &body);
         acked[s] = bench_env_now_us();
-        if (status != 200)
-            fail(status < 0 ? "the connection closed" : body);
+        if (status != 200) {
+            char why[512];
+            snprintf(why, sizeof why, "step %u of %u: %s", s + 1, nsteps,
+                     status < 0 ? "the connection closed" : body);
+            fail(why);
+        }
         free(body);
     }
     uint64_t wall = bench_env_now_us() - t0;

@@ -86,8 +86,16 @@ row() {
   echo "== $count spectators, $via, PostgreSQL at $rtt ms ($(uptime | sed 's/.*load/load/'))"
   BENCH_SPECTATORS=$count BENCH_SPECTATORS_PLAYER_PORT=${node_url[a]##*:} \
     BENCH_SPECTATORS_AT=$at BENCH_SPECTATORS_PROCESSES=$processes \
-    "$build/bench/bench_spectators" || echo "(bench_spectators failed: the nodes' logs follow)" \
-    "$(tail -n 5 "$tmp/node-a.log" "$tmp/node-b.log")"
+    "$build/bench/bench_spectators" || {
+    local n
+    echo "(bench_spectators failed; the nodes' logs end:)"
+    for n in a b; do
+      if ! kill -0 "${node_pid[$n]}" 2>/dev/null; then
+        wait "${node_pid[$n]}" && echo "node $n ended: status 0" || echo "node $n ended: status $?"
+      fi
+      tail -n 5 "$tmp/node-$n.log"
+    done
+  }
   if [ "$via" = haproxy ]; then stop_pid "$haproxy_pid"; fi
   stop_node b
   stop_node a
