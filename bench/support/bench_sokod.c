@@ -91,9 +91,14 @@ bool bench_sokod_run(struct bench_sokod *s, char *why, size_t cap)
 
 struct bench_sokod_usage bench_sokod_usage(const struct bench_sokod *s)
 {
+    return bench_process_usage(s->pid);
+}
+
+struct bench_sokod_usage bench_process_usage(pid_t pid)
+{
     struct bench_sokod_usage u = {-1, 0, 0};
     char path[64], line[512];
-    snprintf(path, sizeof path, "/proc/%d/status", (int)s->pid);
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
     FILE *f = fopen(path, "r");
     while (f != NULL && fgets(line, sizeof line, f) != NULL) {
         if (strncmp(line, "VmRSS:", 6) == 0)
@@ -101,7 +106,7 @@ struct bench_sokod_usage bench_sokod_usage(const struct bench_sokod *s)
     }
     if (f != NULL)
         fclose(f);
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)s->pid);
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
     f = fopen(path, "r");
     if (f != NULL && fgets(line, sizeof line, f) != NULL) {
         /* The name may hold spaces: fields are counted from its ')'. After

@@ -35,6 +35,10 @@ struct bench_sokod_usage {
 /* Reads sokod's memory and CPU time from /proc. */
 struct bench_sokod_usage bench_sokod_usage(const struct bench_sokod *s);
 
+/* The same of any process of the machine (a sokod the benchmark did not
+ * start, HAProxy): rss_kb -1 when it is not there. */
+struct bench_sokod_usage bench_process_usage(pid_t pid);
+
 /* The size in bytes of a file in sokod's folder ("sokod.db"), 0 when there
  * is none. */
 long long bench_sokod_file_size(const struct bench_sokod *s, const char *name);

@@ -44,10 +44,14 @@ as_pg_owner() {
   if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
 
-# A loopback port nobody listens on.
+# A loopback port nobody listens on, below the kernel's range of
+# ephemeral ports: thousands of open connections hold ports of that range,
+# and a port one of them holds cannot be listened on.
 free_port() {
-  local p
-  for p in $(shuf -i 20000-60999 -n 200); do
+  local p low=32768
+  read -r low _ </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || true
+  [ "$low" -gt 10100 ] || low=32768
+  for p in $(shuf -i 10000-$((low - 1)) -n 200); do
     if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
       echo "$p"
       return 0
@@ -59,13 +63,17 @@ free_port() {
 # Starts node NAME of sokod on DB, in the background; sets node_url[NAME]
 # and node_pid[NAME], and exits with its log when it does not start. All
 # clients come from 127.0.0.1: the limits per address are lifted, as
-# bench_server.sh does.
+# bench_server.sh does. node_args holds further flags for every node (as
+# --max-connections and --max-streams for many live streams; a flag given
+# twice takes its last value).
 declare -A node_url=() node_pid=()
+node_args=()
 start_node() {
   local name=$1 db=$2 out="$tmp/node-$1"
   SOKOD_CONNECTIONS_PER_ADDRESS=1000000 "$build/sokod" serve --port 0 --db "$db" \
     --levels "$tmp/levels" --guests-per-minute 60000 --streams-per-address 100000 \
-    --max-streams 3000 --trusted-proxies 127.0.0.1 >"$out.stdout" 2>"$out.log" &
+    --max-streams 3000 --trusted-proxies 127.0.0.1 ${node_args[@]+"${node_args[@]}"} \
+    >"$out.stdout" 2>"$out.log" &
   node_pid[$name]=$!
   pids+=("$!")
   local port=
@@ -91,11 +99,12 @@ stop_node() {
 
 # Starts HAProxy with deploy/haproxy.cfg, as checked in, before nodes a
 # and b, its third server left out (a server that does not answer would be
-# tried, then checked, all run long); sets `front` to its URL once /readyz
-# answers 200 through it four times in a row. Its output is in
-# $tmp/haproxy.log; its process is haproxy_pid.
+# tried, then checked, all run long), and the sed script SED applied when
+# one is given; sets `front` to its URL once /readyz answers 200 through
+# it four times in a row. Its output is in $tmp/haproxy.log; its process
+# is haproxy_pid.
 start_proxy() {
-  sed '/^[[:space:]]*server c /d' "$source_dir/deploy/haproxy.cfg" >"$tmp/haproxy.cfg"
+  sed -e '/^[[:space:]]*server c /d' -e "${1:-}" "$source_dir/deploy/haproxy.cfg" >"$tmp/haproxy.cfg"
   local port ok=0
   port=$(free_port)
   SOKOD_HAPROXY_BIND="127.0.0.1:$port" SOKOD_NODE_A="${node_url[a]#http://}" \

@@ -69,9 +69,14 @@ struct queued {
     uint8_t topic;
 };
 
+/* A stream's queue starts this long and doubles up to EVENTS_QUEUE as
+ * events wait in it: a stream that keeps up holds one or two, and each of
+ * thousands of spectators would otherwise hold 12 KiB for the worst case. */
+#define QUEUE_FIRST 8
+
 struct events_stream {
-    struct queued queue[EVENTS_QUEUE];
-    unsigned qhead, qcount;
+    struct queued *queue; /* a ring of qcap */
+    unsigned qcap, qhead, qcount;
     size_t qbytes; /* the text of the frames queued */
     size_t offset; /* bytes of the first frame (after its id line) already read */
     /* The first frame's id line, written when it starts being read, and
@@ -279,7 +284,7 @@ static void wake(struct events_stream *s)
 static void stream_clear(struct events_stream *s)
 {
     for (unsigned i = 0; i < s->qcount; i++)
-        frame_drop(s->queue[(s->qhead + i) % EVENTS_QUEUE].frame);
+        frame_drop(s->queue[(s->qhead + i) % s->qcap].frame);
     s->qcount = 0;
     s->qbytes = 0;
     s->offset = 0;
@@ -295,10 +300,30 @@ static void stream_end(struct events_stream *s)
     wake(s);
 }
 
+/* Doubles s's queue, its events in order from its start. False when its
+ * length is EVENTS_QUEUE already, or memory ran out. */
+static bool queue_grow(struct events_stream *s)
+{
+    if (s->qcap >= EVENTS_QUEUE)
+        return false;
+    unsigned cap = s->qcap * 2 < EVENTS_QUEUE ? s->qcap * 2 : EVENTS_QUEUE;
+    struct queued *q = malloc(cap * sizeof *q);
+    if (q == NULL)
+        return false;
+    for (unsigned i = 0; i < s->qcount; i++)
+        q[i] = s->queue[(s->qhead + i) % s->qcap];
+    free(s->queue);
+    s->queue = q;
+    s->qcap = cap;
+    s->qhead = 0;
+    return true;
+}
+
 /* Queues f for s (taking a reference), moving s's topic number `topic` to
  * `pos`; a game event the stream has queued already is skipped. A full
- * queue ends the stream. `replay` lets the queue's bytes pass their cap,
- * for an opening stream's history. */
+ * queue ends the stream (EVENTS_QUEUE events, or no memory to grow it).
+ * `replay` lets the queue's bytes pass their cap, for an opening stream's
+ * history. */
 static void stream_push(struct events_stream *s, struct frame *f, bool replay, uint8_t topic,
                         uint64_t pos)
 {
@@ -309,7 +334,7 @@ static void stream_push(struct events_stream *s, struct frame *f, bool replay, u
             return;
         s->pushed[topic] = pos;
     }
-    if (s->qcount == EVENTS_QUEUE ||
+    if ((s->qcount == s->qcap && !queue_grow(s)) ||
         (!replay && s->qcount > 0 && s->qbytes + f->len > EVENTS_QUEUE_BYTES)) {
         stream_end(s);
         if (s->owner.drop != NULL)
@@ -317,7 +342,7 @@ static void stream_push(struct events_stream *s, struct frame *f, bool replay, u
         return;
     }
     f->refs++;
-    struct queued *q = &s->queue[(s->qhead + s->qcount) % EVENTS_QUEUE];
+    struct queued *q = &s->queue[(s->qhead + s->qcount) % s->qcap];
     q->frame = f;
     q->pos = pos;
     q->topic = topic;
@@ -689,8 +714,13 @@ struct events_stream *events_open(const char *const *topics, unsigned n, bool ha
     if (n > EVENTS_MAX_TOPICS)
         return NULL;
     struct events_stream *s = calloc(1, sizeof *s);
-    if (s == NULL)
+    if (s != NULL)
+        s->queue = malloc(QUEUE_FIRST * sizeof *s->queue);
+    if (s == NULL || s->queue == NULL) {
+        free(s);
         return NULL;
+    }
+    s->qcap = QUEUE_FIRST;
     s->owner = *owner;
     pthread_mutex_lock(&lock);
     if (stopping)
@@ -736,6 +766,7 @@ fail:
         unfollow(s->topics[i], s);
     stream_clear(s);
     pthread_mutex_unlock(&lock);
+    free(s->queue);
     free(s);
     return NULL;
 }
@@ -787,7 +818,7 @@ enum events_read_result events_read(struct events_stream *s, char *buf, size_t c
         if (s->offset == f->len) {
             s->qbytes -= f->len;
             frame_drop(f);
-            s->qhead = (s->qhead + 1) % EVENTS_QUEUE;
+            s->qhead = (s->qhead + 1) % s->qcap;
             s->qcount--;
             s->offset = 0;
             s->idlen = 0;
@@ -820,5 +851,6 @@ void events_close(struct events_stream *s)
         s->next->prev = s->prev;
     pthread_mutex_unlock(&lock);
     metrics_live_streams(-1);
+    free(s->queue);
     free(s);
 }

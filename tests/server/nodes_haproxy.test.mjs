@@ -7,6 +7,7 @@
 // the database says of it. On SQLite there is nothing to test.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -203,4 +204,21 @@ test('kill -9 of a node while players step: they carry on, and no told entry is 
     const row = sqlite(db, `SELECT seq, moves, pushes, solved FROM games WHERE id = ${p.id}`);
     assert.equal(`${g.seq}|${g.moves}|${g.pushes}|${g.solved ? 1 : 0}`, row, `game ${p.id}: the replayed log and the stored game agree`);
   }
+});
+
+// HAProxy forwards a chunked answer's data with MSG_MORE while the answer
+// goes on, and the kernel then holds a small write for up to 200 ms: a
+// live stream's events, each a few hundred bytes, reached spectators 110
+// ms late on median through the checked-in file (bench_spectators_nodes.sh)
+// against 0.1 ms with the option. Read from the file, as the delay is a
+// time a test must not wait on.
+test('deploy/haproxy.cfg sends live events on at once (option http-no-delay in defaults)', () => {
+  const file = path.join(SOURCE, 'deploy', 'haproxy.cfg');
+  const lines = readFileSync(file, 'utf8').split('\n').map((l) => l.replace(/#.*/, '').trim());
+  const start = lines.indexOf('defaults');
+  assert.ok(start >= 0, `${file} has no defaults section`);
+  const end = lines.findIndex((l, i) => i > start && /^(global|defaults|frontend|backend|listen)\b/.test(l));
+  const defaults = lines.slice(start, end < 0 ? lines.length : end);
+  assert.ok(defaults.includes('option http-no-delay'),
+    `${file}'s defaults section lacks "option http-no-delay"; it holds:\n${defaults.filter(Boolean).join('\n')}`);
 });

@@ -54,6 +54,19 @@ async function slowReader(path, cookie) {
       proc.stdin.write('read\n');
       return { code: await exited, text: out.toString('latin1'), err };
     },
+    // Reads again until done(what it got) or `ms` pass, then stops the
+    // helper; resolves to what it got (heartbeats keep it from ever being
+    // silent).
+    async readUntil(done, ms) {
+      proc.stdin.write('read\n');
+      const deadline = Date.now() + ms;
+      while (!done(out.toString('latin1')) && proc.exitCode === null && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      proc.kill();
+      await exited;
+      return out.toString('latin1');
+    },
   };
 }
 
@@ -162,4 +175,33 @@ test('a stream whose client vanished ends at the next heartbeat without a line i
   const said = /^sokod: http: Failed to parse `Content-Length' header/m;
   for (let i = 0; i < 100 && !said.test(server.stderr()); i++) await new Promise((r) => setTimeout(r, 20));
   assert.match(server.stderr(), said, 'a malformed Content-Length is still reported');
+});
+
+// A stream's queue starts short and grows as events wait in it (server/
+// live/events.c): a spectator that falls behind by less than the limits,
+// here 400 events of 130 to 550 bytes while its client reads none (the
+// kernel holds some kilobytes, the queue the rest), then reads, gets
+// every one of them once, in order, across the queue's growth.
+test('a spectator that falls behind within the limits catches up with every event, in order', async () => {
+  const player = server.client();
+  const opened = await player.post(`/api/v1/levels/${ids[1]}/game`);
+  assert.equal(opened.status, 201, show(opened));
+  const game = opened.json.game.id;
+  const slow = await slowReader(`/api/v1/events?game=${game}`, player.cookieHeader());
+  const total = 400;
+  const walk = 'ud'.repeat(200);
+  for (let seq = 1; seq <= total; seq++) {
+    const r = await player.post(`/api/v1/games/${game}/log`, seq % 2 === 1 ? { seq, steps: walk } : { seq, undo: walk.length });
+    assert.equal(r.status, 200, `entry ${seq}: ${show(r)}`);
+  }
+  // The answer is chunked, and a chunk may end inside an event: its size
+  // lines go before the events are read.
+  const unchunked = (raw) => raw.replace(/\r\n[0-9a-fA-F]+\r\n/g, '');
+  const last = new RegExp(`"seq":${total},"kind"`);
+  const text = unchunked(await slow.readUntil((raw) => last.test(unchunked(raw)), 20000));
+  const got = [...text.matchAll(/"seq":(\d+),"kind"/g)].map((m) => Number(m[1]));
+  const bytes = text.length / Math.max(got.length, 1);
+  assert.ok(total * bytes < QUEUE_BYTES / 2, `${total} events of ${bytes.toFixed(0)} bytes fit in a queue`);
+  assert.deepEqual(got, Array.from({ length: total }, (_, i) => i + 1),
+    `the events of a client that read none of ${total} events, then read`);
 });

@@ -92,7 +92,10 @@ int main(int argc, char **argv)
         ssize_t got = read(fd, buf, sizeof buf);
         if (got <= 0)
             break; /* closed, or reset: either way the server let go */
+        /* At once: the test may stop this helper once it has what it
+         * waited for. */
         fwrite(buf, 1, (size_t)got, stdout);
+        fflush(stdout);
     }
     fflush(stdout);
     close(fd);
