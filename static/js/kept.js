@@ -104,8 +104,20 @@ async function keep(method, path, sent, body) {
   const cache = await caches.open(CACHE);
   const shown = game && body?.game?.level_id ? body.game : null;
   if (key) await put(cache, key, body);
-  else if (shown) await put(cache, levelGameKey(shown.level_id, shown.rule ?? 0), { created: false, game: shown });
+  else if (shown) await refreshGame(cache, shown);
   else if (entry && body?.game) await followEntry(cache, sent, body);
+}
+
+/** Keeps a game the server showed by its id (GET /games/{id}) when it is
+ * the game kept for its level and rule: another game of that level, a
+ * race's, never takes the place of the player's own. */
+async function refreshGame(cache, shown) {
+  const rule = shown.rule ?? 0;
+  const found = await keptGame(cache, shown.level_id, rule);
+  if (found?.kept.body?.game?.id !== shown.id) return;
+  const key = levelGameKey(shown.level_id, rule);
+  await put(cache, key, { created: false, game: shown });
+  if (found.key !== key) await cache.delete(found.key);
 }
 
 /** Plays an entry the server confirmed on the game kept for its level and

@@ -289,3 +289,49 @@ async function keptApart(page) {
     }
   }
 }
+
+test('a race on a level leaves the player\'s own game of it kept offline', async () => {
+  const device = await openBrowser({ viewport: { width: 1280, height: 800 } });
+  try {
+    const { page, errors } = device;
+    await page.goto(`${server.url}/`);
+    const lvl = (await tutorialLevels(page))[3];
+    const own = await openThere(page, lvl, 0);
+    assert.ok(own, 'the level opens');
+    // A race on the same level: the player's race game is another game of
+    // that level and rule.
+    const race = await page.evaluate(async (levelId) => {
+      const post = async (p, body) => (await fetch(`/api/v1${p}`, {
+        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body ?? {}),
+      })).json();
+      const { room } = await post('/rooms', { level: 'chosen', level_id: levelId });
+      await post(`/rooms/${room.id}/start`);
+      for (let i = 0; i < 150; i++) {
+        const seat = (await (await fetch(`/api/v1/rooms/${room.id}`)).json()).room.players[0];
+        if (seat.game_id) return seat.game_id;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return null;
+    }, lvl.id);
+    assert.ok(race && race !== own.gameId, `the race gave its player a game of its own: ${race}`);
+    // The page reads the race game by its id, as the race screen does.
+    const kept = await page.evaluate(async ({ raceId, levelId }) => {
+      const { api } = await import('/js/api.js');
+      const r = await api.game(raceId);
+      if (!r.ok) return `GET /games/${raceId} answered ${r.status}`;
+      // Kept answers are written in turn: once this one is, so is that.
+      await (await import('/js/kept.js')).keepAnswer('GET', '/not-kept', null, null);
+      const res = await (await caches.open('sokod-api')).match(`/__sokod/level-game/${levelId}`);
+      return res ? (await res.json()).body.game.id : null;
+    }, { raceId: race, levelId: lvl.id });
+    assert.equal(kept, own.gameId,
+      `the game kept for level ${lvl.id} is the player's own, ${own.gameId}, not the race's, ${race}`);
+    await whileDown(async () => {
+      const offline = await openThere(page, lvl, 0);
+      assert.equal(offline?.gameId, own.gameId, 'offline, the level opens on the player\'s own game');
+    });
+    assert.deepEqual(errors, []);
+  } finally {
+    await device.close();
+  }
+});
