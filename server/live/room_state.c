@@ -889,7 +889,7 @@ static int64_t record_entry(struct storage_room_state *s, const struct live_game
     int64_t event = 0;
     int status = step != NULL ? storage_room_state_save(s) : STORAGE_ERROR;
     if (status == STORAGE_OK)
-        status = storage_room_event_add(s->id, "race_step", step, &event);
+        status = storage_room_event_put(s, "race_step", step, &event);
     free(step);
     if (status == STORAGE_OK && finished_now) {
         /* The room's event shows the results: its level's facts are this
@@ -911,7 +911,7 @@ static int64_t record_entry(struct storage_room_state *s, const struct live_game
         status = storage_room_state_read(s->id, false, s);
         size_t len = 0;
         char *text = status == STORAGE_OK ? room_text(s, title, boxes, &len) : NULL;
-        status = text != NULL ? storage_room_event_add(s->id, "room", text, &event) : STORAGE_ERROR;
+        status = text != NULL ? storage_room_event_put(s, "room", text, &event) : STORAGE_ERROR;
         free(text);
     }
     return status == STORAGE_OK ? event : -1;
@@ -930,6 +930,10 @@ static void race_entry(const struct live_game *g, int kind, uint32_t seq, const 
     int64_t event = 0;
     int status;
     unsigned runs = 0;
+    /* On the committer's thread, after every race entry: the writes go
+     * with the commit, in one round trip (on PostgreSQL), after the reads
+     * of the room locked. */
+    storage_defer_writes(true);
     do {
         event = 0;
         status = storage_begin();
@@ -941,6 +945,7 @@ static void race_entry(const struct live_game *g, int kind, uint32_t seq, const 
         }
         status = storage_finish(event > 0 ? status : STORAGE_NOT_FOUND);
     } while (storage_again(status, &runs));
+    storage_defer_writes(false);
     if (status == STORAGE_OK)
         deliver(g->room_id, event);
 }

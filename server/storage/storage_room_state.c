@@ -116,7 +116,7 @@ static int save_seat(int64_t room, unsigned no, const struct storage_room_seat *
                         seat->finished, seat->time_ms, seat->place};
     for (int i = 0; i < (int)(sizeof values / sizeof values[0]); i++)
         sql_bind_int64(st, i + 1, values[i]);
-    return storage_exec_stmt(st, "storing a room's seat");
+    return storage_write_stmt(st, "storing a room's seat");
 }
 
 int storage_room_state_save(const struct storage_room_state *s)
@@ -131,14 +131,17 @@ int storage_room_state_save(const struct storage_room_state *s)
     sql_bind_int64(st, 5, s->places);
     sql_bind_int64(st, 6, s->touched_at);
     sql_bind_int64(st, 7, s->id);
-    int status = storage_exec_changed(st, "storing a room");
+    /* Deferred, the write cannot say whether the room was there: it was,
+     * read locked in this transaction. */
+    int status = storage_writes_deferred() ? storage_write_stmt(st, "storing a room")
+                                           : storage_exec_changed(st, "storing a room");
     if (status != STORAGE_OK)
         return status;
     st = storage_stmt(SQL_SEATS_CLEAR);
     if (st == NULL)
         return STORAGE_ERROR;
     sql_bind_int64(st, 1, s->id);
-    status = storage_exec_stmt(st, "clearing a room's seats");
+    status = storage_write_stmt(st, "clearing a room's seats");
     for (unsigned i = 0; i < s->nseats && status == STORAGE_OK; i++)
         status = save_seat(s->id, i, &s->seats[i]);
     return status;
@@ -176,6 +179,35 @@ static const char SQL_EVENT_INSERT[] =
     "INSERT INTO room_events (room_id, seq, type, data) VALUES (?, ?, ?, ?)";
 static const char SQL_EVENT_FORGET[] = "DELETE FROM room_events WHERE room_id = ? AND seq <= ?";
 
+/* Stores event `seq` of room `id`, forgets those past
+ * STORAGE_ROOM_EVENTS_KEPT and notifies the other nodes: writes whose
+ * answers nobody reads (storage_write_stmt). */
+static int event_store(int64_t id, int64_t seq, const char *type, const char *data)
+{
+    struct sql_stmt *st = storage_stmt(SQL_EVENT_INSERT);
+    if (st == NULL)
+        return STORAGE_ERROR;
+    sql_bind_int64(st, 1, id);
+    sql_bind_int64(st, 2, seq);
+    sql_bind_text(st, 3, type);
+    sql_bind_text(st, 4, data);
+    int status = storage_write_stmt(st, "storing a room's event");
+    if (status == STORAGE_OK && seq > STORAGE_ROOM_EVENTS_KEPT) {
+        st = storage_stmt(SQL_EVENT_FORGET);
+        if (st == NULL)
+            return STORAGE_ERROR;
+        sql_bind_int64(st, 1, id);
+        sql_bind_int64(st, 2, seq - STORAGE_ROOM_EVENTS_KEPT);
+        status = storage_write_stmt(st, "forgetting a room's old events");
+    }
+    if (status == STORAGE_OK) {
+        char payload[64];
+        snprintf(payload, sizeof payload, "room:%" PRId64 ":%" PRId64, id, seq);
+        status = storage_notify(payload);
+    }
+    return status;
+}
+
 int storage_room_event_add(int64_t id, const char *type, const char *data, int64_t *seq)
 {
     struct sql_stmt *st = storage_stmt(SQL_EVENT_NEXT);
@@ -185,27 +217,25 @@ int storage_room_event_add(int64_t id, const char *type, const char *data, int64
     int status = storage_first_int64(st, seq, "numbering a room's event");
     if (status != STORAGE_OK)
         return status;
-    st = storage_stmt(SQL_EVENT_INSERT);
+    return event_store(id, *seq, type, data);
+}
+
+static const char SQL_EVENT_SEQ[] = "UPDATE rooms SET event_seq = ? WHERE id = ?";
+
+int storage_room_event_put(struct storage_room_state *s, const char *type, const char *data,
+                           int64_t *seq)
+{
+    struct sql_stmt *st = storage_stmt(SQL_EVENT_SEQ);
     if (st == NULL)
         return STORAGE_ERROR;
-    sql_bind_int64(st, 1, id);
-    sql_bind_int64(st, 2, *seq);
-    sql_bind_text(st, 3, type);
-    sql_bind_text(st, 4, data);
-    status = storage_exec_stmt(st, "storing a room's event");
-    if (status == STORAGE_OK && *seq > STORAGE_ROOM_EVENTS_KEPT) {
-        st = storage_stmt(SQL_EVENT_FORGET);
-        if (st == NULL)
-            return STORAGE_ERROR;
-        sql_bind_int64(st, 1, id);
-        sql_bind_int64(st, 2, *seq - STORAGE_ROOM_EVENTS_KEPT);
-        status = storage_exec_stmt(st, "forgetting a room's old events");
-    }
-    if (status == STORAGE_OK) {
-        char payload[64];
-        snprintf(payload, sizeof payload, "room:%" PRId64 ":%" PRId64, id, *seq);
-        status = storage_notify(payload);
-    }
+    *seq = s->event_seq + 1;
+    sql_bind_int64(st, 1, *seq);
+    sql_bind_int64(st, 2, s->id);
+    int status = storage_write_stmt(st, "numbering a room's event");
+    if (status == STORAGE_OK)
+        status = event_store(s->id, *seq, type, data);
+    if (status == STORAGE_OK)
+        s->event_seq = *seq;
     return status;
 }
 

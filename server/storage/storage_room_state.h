@@ -49,7 +49,8 @@ struct storage_room_state {
 int storage_room_state_read(int64_t id, bool lock, struct storage_room_state *s);
 
 /* Writes what *s decides (host, round, phase, start, places, touched_at and
- * the seats, replaced whole). Call in the transaction that read it locked. */
+ * the seats, replaced whole). Call in the transaction that read it locked.
+ * Its writes wait for no answer while the thread defers its writes. */
 int storage_room_state_save(const struct storage_room_state *s);
 
 /* What an entry of a race game is checked against: the room's round and
@@ -70,6 +71,13 @@ int storage_room_seat_check(int64_t id, int64_t user, struct storage_room_seat_c
  * in the caller's transaction, forgets those past STORAGE_ROOM_EVENTS_KEPT
  * and notifies the other nodes ("room:ID:SEQ"). Sets *seq. */
 int storage_room_event_add(int64_t id, const char *type, const char *data, int64_t *seq);
+
+/* As storage_room_event_add, for the room *s read locked in the caller's
+ * transaction: the event follows s->event_seq, which it advances, and
+ * nothing waits for an answer, so that while the thread defers its writes
+ * (storage_defer_writes) all of them go with the commit. */
+int storage_room_event_put(struct storage_room_state *s, const char *type, const char *data,
+                           int64_t *seq);
 
 /* Sets *seq to the number of room `id`'s last event (0: none yet).
  * STORAGE_NOT_FOUND: no such room. */
