@@ -60,7 +60,8 @@ typedef struct solver_fill {
     uint32_t *mark; /* mark[s] == stamp when s was reached in the current fill */
     uint32_t stamp;
     uint16_t *queue;
-    uint32_t n; /* squares covered */
+    uint32_t n;    /* squares the marks cover (all, and one more) */
+    uint32_t size; /* squares the last fill reached (solver_reach and solver_reach_push) */
 } solver_fill;
 
 int solver_fill_init(solver_fill *f, uint32_t nsq);
@@ -70,8 +71,8 @@ void solver_fill_free(solver_fill *f);
 void solver_fill_begin(solver_fill *f);
 
 /* The squares the player reaches from `start` around boxes (occ[s] != 0),
- * marked in f with a new stamp. Returns the smallest square reached, the
- * player's normalised position. */
+ * marked in f with a new stamp, their number in f->size. Returns the
+ * smallest square reached, the player's normalised position. */
 uint16_t solver_reach(const solver_board *b, const uint16_t *occ, uint16_t start, solver_fill *f);
 
 /* The player's area after the push of a box from `from` to `to` (occ
@@ -79,7 +80,8 @@ uint16_t solver_reach(const solver_board *b, const uint16_t *occ, uint16_t start
  * before the push, and its smallest square `least`. Returns the player's
  * normalised square. When *grown is set, `after` marks only the squares
  * the push added and the area is those plus the squares of `before` other
- * than `to`; otherwise `after` marks the whole area. */
+ * than `to`; otherwise `after` marks the whole area. Either way
+ * after->size is the size of the whole area. */
 uint16_t solver_reach_push(const solver_board *b, const uint16_t *occ, const solver_fill *before,
                            uint16_t least, uint16_t from, uint16_t to, solver_fill *after,
                            bool *grown);

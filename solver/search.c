@@ -328,37 +328,67 @@ static bool in_child_area(const search *s, uint32_t x, uint32_t stamp)
     return s->child.mark[x] == stamp || (s->child_grown && s->reach.mark[x] == s->reach.stamp);
 }
 
+/* Counts the area of empty squares outside the player's holding x, when x
+ * is one not counted yet (marked with the fill's stamp as they are
+ * counted). Returns the squares of that area, 0 when x is none. */
+static uint32_t count_area(search *s, uint32_t x, uint32_t stamp)
+{
+    const solver_board *b = s->b;
+    solver_fill *f = &s->child;
+    if (s->occ[x] != 0 || in_child_area(s, x, stamp) || f->mark[x] == f->stamp)
+        return 0;
+    uint32_t head = 0, tail = 0;
+    f->mark[x] = f->stamp;
+    f->queue[tail++] = (uint16_t)x;
+    while (head < tail) {
+        uint16_t q = f->queue[head++];
+        for (int d = 0; d < 4; d++) {
+            uint16_t t = b->nb[q * 4 + d];
+            if (t == SOLVER_NONE || s->occ[t] != 0 || f->mark[t] == f->stamp)
+                continue;
+            f->mark[t] = f->stamp;
+            f->queue[tail++] = t;
+        }
+    }
+    return tail;
+}
+
 /* The areas of empty squares outside the player's (marked in s->child,
  * with s->reach when the child only grew it): a position cut into many
- * pieces is hard to play on. */
+ * pieces is hard to play on. The squares outside number the squares less
+ * the boxes and the player's area: there are often none, and the count
+ * ends once it has met them all. An area the player cannot reach is
+ * walled off by boxes, so the squares next to boxes are looked at first;
+ * the scan of every square finds the areas of floor walled off from the
+ * start, if any. */
 static uint8_t count_regions(search *s)
 {
     const solver_board *b = s->b;
     solver_fill *f = &s->child;
     uint32_t stamp = f->stamp, regions = 0;
+    uint32_t taken = b->nboxes + f->size;
+    uint32_t outside = b->nsq > taken ? b->nsq - taken : 0;
+    if (outside == 0)
+        return 0;
     /* squares outside the player's area get the next stamp when counted */
     f->stamp++;
     if (f->stamp == 0)
         return 0;
-    for (uint32_t x = 0; x < b->nsq && regions < 255; x++) {
-        if (s->occ[x] != 0 || in_child_area(s, x, stamp) || f->mark[x] == f->stamp)
-            continue;
-        regions++;
-        uint32_t head = 0, tail = 0;
-        f->mark[x] = f->stamp;
-        f->queue[tail++] = (uint16_t)x;
-        while (head < tail) {
-            uint16_t q = f->queue[head++];
-            for (int d = 0; d < 4; d++) {
-                uint16_t t = b->nb[q * 4 + d];
-                if (t == SOLVER_NONE || s->occ[t] != 0 || f->mark[t] == f->stamp)
-                    continue;
-                f->mark[t] = f->stamp;
-                f->queue[tail++] = t;
-            }
+    uint32_t met = 0;
+    for (uint32_t k = 0; k < b->nboxes && met < outside; k++) {
+        for (int d = 0; d < 4 && met < outside; d++) {
+            uint16_t x = b->nb[s->box[k] * 4 + d];
+            uint32_t size = x == SOLVER_NONE ? 0 : count_area(s, x, stamp);
+            met += size;
+            regions += size > 0;
         }
     }
-    return (uint8_t)regions;
+    for (uint32_t x = 0; x < b->nsq && met < outside; x++) {
+        uint32_t size = count_area(s, x, stamp);
+        met += size;
+        regions += size > 0;
+    }
+    return (uint8_t)(regions < 255 ? regions : 255);
 }
 
 /* Boxes out of the goal rooms' plans (after the out-of-plan feature of
