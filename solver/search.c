@@ -78,6 +78,7 @@ struct search {
     uint8_t *freeze_work;
     solver_push *pushes;
     uint64_t *rank; /* the rank of each push, while they are ordered */
+    uint16_t *near; /* the fewest pushes from each square to a goal, for push_rank */
     uint64_t budget;
     const char *stop; /* why the search stopped early, or NULL */
     uint32_t found;   /* the solved node, or SOLVER_NIL */
@@ -171,9 +172,17 @@ static int setup(search *s, const solver_search_args *args)
     s->freeze_work = calloc(b->nsq + 1, 1);
     s->pushes = malloc(((size_t)b->nboxes * 4 + 4) * sizeof *s->pushes);
     s->rank = malloc(((size_t)b->nboxes * 4 + 4) * sizeof *s->rank);
+    s->near = malloc((b->nsq + 1) * sizeof *s->near);
     if (s->box == NULL || s->occ == NULL || s->key == NULL || s->freeze_work == NULL ||
-        s->pushes == NULL || s->rank == NULL)
+        s->pushes == NULL || s->rank == NULL || s->near == NULL)
         return -1;
+    for (uint32_t x = 0; x < b->nsq; x++) {
+        uint16_t near = SOLVER_FAR;
+        for (uint32_t g = 0; g < b->nboxes; g++)
+            if (b->dist[(size_t)x * b->nboxes + g] < near)
+                near = b->dist[(size_t)x * b->nboxes + g];
+        s->near[x] = near;
+    }
     uint64_t cap = args->memory / 16 < MATCH_CACHE_BYTES ? args->memory / 16 : MATCH_CACHE_BYTES;
     if (cache_init(&s->cache, b->nboxes, cap) < 0 || solver_fixed_init(&s->fixed, b) < 0)
         return -1;
@@ -239,6 +248,7 @@ static void teardown(search *s)
     free(s->freeze_work);
     free(s->pushes);
     free(s->rank);
+    free(s->near);
 }
 
 static uint64_t box_hash(const solver_board *b, const uint16_t *box)
@@ -688,11 +698,7 @@ static void advise(search *s, uint32_t i, uint64_t hash)
 static uint64_t push_rank(const search *s, solver_push push, uint16_t last)
 {
     const solver_board *b = s->b;
-    uint16_t to = b->nb[push.box * 4 + push.dir];
-    uint32_t near = SOLVER_FAR;
-    for (uint32_t g = 0; g < b->nboxes; g++)
-        if (b->dist[(size_t)to * b->nboxes + g] < near)
-            near = b->dist[(size_t)to * b->nboxes + g];
+    uint32_t near = s->near[b->nb[push.box * 4 + push.dir]];
     return ((uint64_t)(push.box == last) << 40) | ((uint64_t)(SOLVER_FAR - near) << 20) |
            ((uint64_t)push.box << 2) | push.dir;
 }
