@@ -336,6 +336,11 @@ typedef struct solver_macros {
     uint16_t *entrance_of; /* the room each square is an entrance of, or NONE */
     bool replan;           /* work the order out again when the room breaks it */
     uint16_t *work;        /* work space for that: 3 * (nsq + 1) squares */
+    /* a packing order over all the goals, for a level without rooms (see
+     * order.c): norder goals (0: none), and each square's place in it or NONE */
+    uint32_t norder;
+    uint16_t *order;
+    uint16_t *order_rank;
 } solver_macros;
 
 /* Finds the goal rooms of the board for the start position (boxes and
@@ -345,6 +350,17 @@ typedef struct solver_macros {
 int solver_macros_build(solver_macros *m, const solver_board *b, const uint16_t *boxes,
                         uint16_t player, bool held);
 void solver_macros_free(solver_macros *m);
+
+/* Works out the packing order over all the goals of a board without goal
+ * rooms (m built by solver_macros_build, with no rooms), boxes coming from
+ * the start position's squares, the player from its start square. Leaves
+ * m->norder 0 when the board has rooms, is too big or has no such order.
+ * Returns 0, or -1 when memory runs out. */
+int solver_order_build(solver_macros *m, const uint16_t *boxes, uint16_t player);
+
+/* How many goals of the order, from its first, hold boxes (occ marking
+ * them): the next to fill is m->order[that] when it is below m->norder. */
+uint32_t solver_order_filled(const solver_macros *m, const uint16_t *occ);
 
 /* When the push from `from` to `to` takes a box into a goal room from one of
  * its entrances, the room holds exactly the goals filled so far and the box

@@ -220,6 +220,10 @@ static int setup(search *s, const solver_search_args *args)
                                             (args->options->with & SOLVER_WITH_HELD) != 0) < 0)
         return -1;
     s->macros.replan = (args->options->with & SOLVER_WITH_REPLAN) != 0;
+    if (args->macros && !(args->options->without & SOLVER_WITHOUT_ORDER) &&
+        !(args->options->without & SOLVER_WITHOUT_ADVICE) &&
+        solver_order_build(&s->macros, args->boxes, args->player) < 0)
+        return -1;
     return 0;
 }
 
@@ -639,53 +643,83 @@ static void try_pushes(search *s, uint32_t i, uint64_t hash, const solver_push *
  * first. */
 #define ADVICE_TRIES 2
 
-/* The packing advisor (after Festival's FESS search): for each goal room
- * whose next goal is free, the nearest box that can be pushed there with
- * the others in place goes there in one move, a child beside those of
- * single pushes. A box far from the room then comes home in one step of
- * the search, where its pushes one by one would each wait their turn. */
-static void advise(search *s, uint32_t i, uint64_t hash)
+/* Whether the box on x may be moved by the advisor for room r (a room
+ * number, or SOLVER_NONE for the order over all goals): not when it stands
+ * in that room, or on a goal of the order's filled start (`filled` goals). */
+static bool advice_keeps(const solver_macros *m, uint16_t x, uint32_t r, uint32_t filled)
+{
+    if (r != SOLVER_NONE)
+        return m->room_of[x] == r;
+    return m->order_rank[x] != SOLVER_NONE && m->order_rank[x] < filled;
+}
+
+/* Brings the box nearest `goal` that the advisor may move (see
+ * advice_keeps) there in one move, a child of node i, when it can get
+ * there with the others in place. */
+static void advise_goal(search *s, uint32_t i, uint64_t hash, uint16_t goal, uint32_t r,
+                        uint32_t filled)
 {
     const solver_board *b = s->b;
     solver_macros *m = &s->macros;
     uint16_t player = solver_table_node(&s->table, i)->player;
+    uint32_t g = 0;
+    while (b->goals[g] != goal)
+        g++;
+    uint16_t near[ADVICE_TRIES];
+    uint32_t dist[ADVICE_TRIES], count = 0;
+    for (uint32_t k = 0; k < b->nboxes; k++) {
+        uint16_t x = s->box[k];
+        uint32_t d = b->dist[(size_t)x * b->nboxes + g];
+        if (advice_keeps(m, x, r, filled) || d == SOLVER_FAR)
+            continue;
+        /* an insertion among the nearest so far, the farthest falling off */
+        uint32_t j = count < ADVICE_TRIES ? count++ : ADVICE_TRIES;
+        for (; j > 0 && dist[j - 1] > d; j--) {
+            if (j < ADVICE_TRIES) {
+                near[j] = near[j - 1];
+                dist[j] = dist[j - 1];
+            }
+        }
+        if (j < ADVICE_TRIES) {
+            near[j] = x;
+            dist[j] = d;
+        }
+    }
+    for (uint32_t k = 0; k < count; k++) {
+        uint16_t x = near[k], end, kept = s->occ[x];
+        s->occ[x] = 0;
+        int pushes = solver_boxpath_find(&m->path, b, s->occ, x, goal, player, &end);
+        s->occ[x] = kept;
+        if (pushes > 0) {
+            try_move(s, i, hash, x, goal, (uint32_t)pushes, end);
+            break;
+        }
+    }
+}
+
+/* The packing advisor (after Festival's FESS search): for each goal room
+ * whose next goal is free, the nearest box that can be pushed there with
+ * the others in place goes there in one move, a child beside those of
+ * single pushes. A box far from the room then comes home in one step of
+ * the search, where its pushes one by one would each wait their turn. A
+ * level with a packing order over all goals instead of rooms gets the same
+ * for the order's next goal, while the boxes home are those of the order's
+ * filled start and no others (a box home out of order stops it, as a
+ * room's boxes out of its order stop the room's advice). */
+static void advise(search *s, uint32_t i, uint64_t hash)
+{
+    solver_macros *m = &s->macros;
     for (uint32_t r = 0; r < m->nrooms && s->found == SOLVER_NIL && s->stop == NULL; r++) {
         uint16_t goal = solver_macros_next_goal(m, s->occ, r);
-        if (goal == SOLVER_NONE)
-            continue;
-        uint32_t g = 0;
-        while (b->goals[g] != goal)
-            g++;
-        uint16_t near[ADVICE_TRIES];
-        uint32_t dist[ADVICE_TRIES], count = 0;
-        for (uint32_t k = 0; k < b->nboxes; k++) {
-            uint16_t x = s->box[k];
-            uint32_t d = b->dist[(size_t)x * b->nboxes + g];
-            if (m->room_of[x] == r || d == SOLVER_FAR)
-                continue;
-            /* an insertion among the nearest so far, the farthest falling off */
-            uint32_t j = count < ADVICE_TRIES ? count++ : ADVICE_TRIES;
-            for (; j > 0 && dist[j - 1] > d; j--) {
-                if (j < ADVICE_TRIES) {
-                    near[j] = near[j - 1];
-                    dist[j] = dist[j - 1];
-                }
-            }
-            if (j < ADVICE_TRIES) {
-                near[j] = x;
-                dist[j] = d;
-            }
-        }
-        for (uint32_t k = 0; k < count; k++) {
-            uint16_t x = near[k], end, kept = s->occ[x];
-            s->occ[x] = 0;
-            int pushes = solver_boxpath_find(&m->path, b, s->occ, x, goal, player, &end);
-            s->occ[x] = kept;
-            if (pushes > 0) {
-                try_move(s, i, hash, x, goal, (uint32_t)pushes, end);
-                break;
-            }
-        }
+        if (goal != SOLVER_NONE)
+            advise_goal(s, i, hash, goal, r, 0);
+    }
+    if (m->norder > 0 && s->found == SOLVER_NIL && s->stop == NULL) {
+        uint32_t filled = solver_order_filled(m, s->occ), home = 0;
+        for (uint32_t k = 0; k < s->b->nboxes; k++)
+            home += s->b->goal[s->box[k]];
+        if (filled < m->norder && home == filled)
+            advise_goal(s, i, hash, m->order[filled], SOLVER_NONE, filled);
     }
 }
 
