@@ -640,8 +640,11 @@ static void try_pushes(search *s, uint32_t i, uint64_t hash, const solver_push *
 }
 
 /* The boxes the packing advisor tries for a room, nearest its next goal
- * first. */
-#define ADVICE_TRIES 2
+ * first, until one gets there. The nearest are often held by others: at
+ * 500,000 positions four tries solve XSokoban 37 besides the 57 levels
+ * two solved, most of those in fewer positions (18.5 million in all
+ * against 19.1); eight solve the same. */
+#define ADVICE_TRIES 4
 
 /* Whether the box on x may be moved by the advisor for room r (a room
  * number, or SOLVER_NONE for the order over all goals): not when it stands
