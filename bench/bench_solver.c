@@ -12,7 +12,7 @@
  * bounds the positions per level too: a bound that does not depend on how
  * busy the machine is, for comparing versions of the solver. WITHOUT names
  * techniques the solver does without, separated by commas (advice,
- * features, goal-cuts, packing, patterns, plan, pull, push-order), and
+ * features, goal-cuts, order, packing, patterns, plan, pull, push-order), and
  * techniques on trial it uses with a leading "+" (+held, +links,
  * +relevance, +replan), to measure what each one buys with the same
  * binary. */
@@ -84,6 +84,7 @@ static long without_bits(const char *list, uint32_t *with)
                  {"+relevance", SOLVER_WITH_RELEVANCE},
                  {"+replan", SOLVER_WITH_REPLAN},
                  {"+links", SOLVER_WITH_LINKS},
+                 {"order", SOLVER_WITHOUT_ORDER},
                  {"+held", SOLVER_WITH_HELD}};
     long bits = 0;
     while (*list != '\0') {

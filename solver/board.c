@@ -59,6 +59,7 @@ int solver_fill_init(solver_fill *f, uint32_t nsq)
     f->queue = malloc((nsq + 1) * sizeof *f->queue);
     f->stamp = 0;
     f->n = nsq + 1;
+    f->size = 0;
     return f->mark != NULL && f->queue != NULL ? 0 : -1;
 }
 
@@ -100,6 +101,7 @@ uint16_t solver_reach(const solver_board *b, const uint16_t *occ, uint16_t start
                 least = t;
         }
     }
+    f->size = tail;
     return least;
 }
 

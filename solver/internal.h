@@ -60,7 +60,8 @@ typedef struct solver_fill {
     uint32_t *mark; /* mark[s] == stamp when s was reached in the current fill */
     uint32_t stamp;
     uint16_t *queue;
-    uint32_t n; /* squares covered */
+    uint32_t n;    /* squares the marks cover (all, and one more) */
+    uint32_t size; /* squares the last fill reached (solver_reach and solver_reach_push) */
 } solver_fill;
 
 int solver_fill_init(solver_fill *f, uint32_t nsq);
@@ -70,8 +71,8 @@ void solver_fill_free(solver_fill *f);
 void solver_fill_begin(solver_fill *f);
 
 /* The squares the player reaches from `start` around boxes (occ[s] != 0),
- * marked in f with a new stamp. Returns the smallest square reached, the
- * player's normalised position. */
+ * marked in f with a new stamp, their number in f->size. Returns the
+ * smallest square reached, the player's normalised position. */
 uint16_t solver_reach(const solver_board *b, const uint16_t *occ, uint16_t start, solver_fill *f);
 
 /* The player's area after the push of a box from `from` to `to` (occ
@@ -79,7 +80,8 @@ uint16_t solver_reach(const solver_board *b, const uint16_t *occ, uint16_t start
  * before the push, and its smallest square `least`. Returns the player's
  * normalised square. When *grown is set, `after` marks only the squares
  * the push added and the area is those plus the squares of `before` other
- * than `to`; otherwise `after` marks the whole area. */
+ * than `to`; otherwise `after` marks the whole area. Either way
+ * after->size is the size of the whole area. */
 uint16_t solver_reach_push(const solver_board *b, const uint16_t *occ, const solver_fill *before,
                            uint16_t least, uint16_t from, uint16_t to, solver_fill *after,
                            bool *grown);
@@ -334,6 +336,11 @@ typedef struct solver_macros {
     uint16_t *entrance_of; /* the room each square is an entrance of, or NONE */
     bool replan;           /* work the order out again when the room breaks it */
     uint16_t *work;        /* work space for that: 3 * (nsq + 1) squares */
+    /* a packing order over all the goals, for a level without rooms (see
+     * order.c): norder goals (0: none), and each square's place in it or NONE */
+    uint32_t norder;
+    uint16_t *order;
+    uint16_t *order_rank;
 } solver_macros;
 
 /* Finds the goal rooms of the board for the start position (boxes and
@@ -343,6 +350,17 @@ typedef struct solver_macros {
 int solver_macros_build(solver_macros *m, const solver_board *b, const uint16_t *boxes,
                         uint16_t player, bool held);
 void solver_macros_free(solver_macros *m);
+
+/* Works out the packing order over all the goals of a board without goal
+ * rooms (m built by solver_macros_build, with no rooms), boxes coming from
+ * the start position's squares, the player from its start square. Leaves
+ * m->norder 0 when the board has rooms, is too big or has no such order.
+ * Returns 0, or -1 when memory runs out. */
+int solver_order_build(solver_macros *m, const uint16_t *boxes, uint16_t player);
+
+/* How many goals of the order, from its first, hold boxes (occ marking
+ * them): the next to fill is m->order[that] when it is below m->norder. */
+uint32_t solver_order_filled(const solver_macros *m, const uint16_t *occ);
 
 /* When the push from `from` to `to` takes a box into a goal room from one of
  * its entrances, the room holds exactly the goals filled so far and the box

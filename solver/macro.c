@@ -511,6 +511,8 @@ void solver_macros_free(solver_macros *m)
     free(m->room_of);
     free(m->entrance_of);
     free(m->work);
+    free(m->order);
+    free(m->order_rank);
     solver_boxpath_free(&m->path);
     memset(m, 0, sizeof *m);
 }

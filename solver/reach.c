@@ -84,5 +84,6 @@ uint16_t solver_reach_push(const solver_board *b, const uint16_t *occ, const sol
                 least = t;
         }
     }
+    after->size = before->size - (to_inside ? 1u : 0u) + tail;
     return least;
 }

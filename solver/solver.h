@@ -36,7 +36,8 @@ enum {
     SOLVER_WITHOUT_FEATURES = 1u << 4,   /* no feature-space list taking every cell in turn */
     SOLVER_WITHOUT_PULL = 1u << 5,       /* no search from the solved position meeting the others */
     SOLVER_WITHOUT_ADVICE = 1u << 6,     /* no box brought to a goal room's next goal in one move */
-    SOLVER_WITHOUT_PLAN = 1u << 7        /* no feature of boxes out of the goal rooms' plans */
+    SOLVER_WITHOUT_PLAN = 1u << 7,       /* no feature of boxes out of the goal rooms' plans */
+    SOLVER_WITHOUT_ORDER = 1u << 8 /* no advice by a packing order of all goals without rooms */
 };
 
 /* Techniques on trial, off unless a call asks for them: measured, they do

@@ -1,6 +1,7 @@
 /* The player's area after a push, derived from the area before it
  * (solver_reach_push), agrees with a fill from scratch: the same normalised
- * square and the same squares, on random positions of real levels. */
+ * square, the same squares and their count, on random positions of real
+ * levels. */
 #include "check.h"
 #include "internal.h"
 #include "solver_boards.h"
@@ -53,13 +54,23 @@ static uint32_t check_random_position(const char *name, uint32_t number, const s
             uint16_t want = solver_reach(b, occ, from, full);
             CHECK_MSG(got == want, "%s %u: push %u->%u: normalised square %u, expected %u", name,
                       number, from, to, got, want);
+            uint32_t size = 0;
             for (uint32_t x = 0; x < b->nsq; x++) {
                 if (occ[x] != 0)
                     continue;
                 bool a = in_area(before, after, grown, x), e = full->mark[x] == full->stamp;
                 CHECK_MSG(a == e, "%s %u: push %u->%u: square %u %s the area, expected %s", name,
                           number, from, to, x, a ? "in" : "out of", e ? "in" : "out");
+                size += e;
             }
+            CHECK_MSG(full->size == size,
+                      "%s %u: push %u->%u: a fresh fill counts %u squares, "
+                      "it marked %u",
+                      name, number, from, to, full->size, size);
+            CHECK_MSG(after->size == size,
+                      "%s %u: push %u->%u (%s): the area after it counts "
+                      "%u squares, a fresh fill %u",
+                      name, number, from, to, grown ? "grown" : "filled again", after->size, size);
             occ[to] = 0;
             occ[from] = (uint16_t)(i + 1);
             checked++;

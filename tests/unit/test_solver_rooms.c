@@ -1,5 +1,6 @@
 /* Goal rooms (solver/macro.c): the areas of goals that boxes enter through
- * a few squares, each with the order its goals fill in. */
+ * a few squares, each with the order its goals fill in; and the order of
+ * all goals of a level without rooms (solver/order.c). */
 #include "check.h"
 #include "internal.h"
 #include "level_util.h"
@@ -169,11 +170,85 @@ static void a_room_may_hold_boxes_on_goals_at_the_start(void)
     free(lvl);
 }
 
+/* The packing order of all goals (solver/order.c): a hand-made hall whose
+ * fifteen goals, around three pillars, have boxes among them, so that no
+ * goal room is found. Its order holds every goal once and can be played:
+ * with the goals before it full and no other box, a box from where one
+ * stands at the start is pushed onto each goal in turn (the player from
+ * its start square). A level with a goal room gets no such order. */
+static void a_level_without_rooms_gets_an_order_of_all_goals(void)
+{
+    static const char *boards[2] = {"################\n"
+                                    "#       #      #\n"
+                                    "# $$       $$  #\n"
+                                    "#   #$     #   #\n"
+                                    "#    $.....    #\n"
+                                    "# $#$ .#.#.  # #\n"
+                                    "#   $ ..... $  #\n"
+                                    "#   $ $      $ #\n"
+                                    "#   @    #     #\n"
+                                    "################\n",
+                                    "##############\n"
+                                    "#@           #\n"
+                                    "# $ $ $ $ $  #\n"
+                                    "#  $ $ $ $ $ #\n"
+                                    "# $ $        #\n"
+                                    "#            #\n"
+                                    "######  ######\n"
+                                    "   #       #\n"
+                                    "   # ......#\n"
+                                    "   # ......#\n"
+                                    "   #########\n"};
+    for (int k = 0; k < 2; k++) {
+        note("level:\n%s", boards[k]);
+        soko_level *lvl = level_from_text(boards[k]);
+        CHECK(lvl != NULL);
+        if (lvl == NULL)
+            return;
+        solver_board b;
+        CHECK_INT(solver_board_build(&b, lvl), 0);
+        uint16_t *boxes = malloc((b.nboxes + 1) * sizeof *boxes);
+        uint16_t *occ = calloc(b.nsq + 1, sizeof *occ);
+        uint16_t player = b.square[lvl->player];
+        solver_start_boxes(lvl, &b, boxes);
+        solver_macros m;
+        CHECK_INT(solver_macros_build(&m, &b, boxes, player, false), 0);
+        CHECK_INT(solver_order_build(&m, boxes, player), 0);
+        CHECK_MSG(m.nrooms == (uint32_t)k, "%u goal rooms, expected %d", m.nrooms, k);
+        CHECK_MSG(m.norder == (k == 0 ? b.nboxes : 0), "an order of %u goals, expected %u",
+                  m.norder, k == 0 ? b.nboxes : 0);
+        for (uint32_t i = 0; i < m.norder; i++) {
+            uint16_t g = m.order[i];
+            CHECK_MSG(b.goal[g] && occ[g] == 0, "goal %u of the order, square %u, is %s", i, g,
+                      b.goal[g] ? "there twice" : "no goal");
+            CHECK_INT(solver_order_filled(&m, occ), i);
+            bool comes = false;
+            for (uint32_t j = 0; j < b.nboxes && !comes; j++) {
+                uint16_t end;
+                comes = boxes[j] == g ||
+                        (occ[boxes[j]] == 0 && occ[player] == 0 &&
+                         solver_boxpath_find(&m.path, &b, occ, boxes[j], g, player, &end) >= 0);
+            }
+            CHECK_MSG(comes,
+                      "no box comes to goal %u of the order (square %u) with the %u "
+                      "before it full",
+                      i, g, i);
+            occ[g] = 1;
+        }
+        solver_macros_free(&m);
+        free(occ);
+        free(boxes);
+        solver_board_free(&b);
+        free(lvl);
+    }
+}
+
 int main(void)
 {
     RUN(squares_enclosed_by_goals_join_their_room);
     RUN(a_broken_packing_order_is_worked_out_again);
     RUN(doorways_are_room_links_and_dead_ends_are_not);
     RUN(a_room_may_hold_boxes_on_goals_at_the_start);
+    RUN(a_level_without_rooms_gets_an_order_of_all_goals);
     return check_finish();
 }
