@@ -653,10 +653,30 @@ static void goal_cuts_store_fewer_positions(void)
     free(lvl);
 }
 
-/* Solves XSokoban `number` twice within `bound` positions: first with the
- * technique named `what` (options `with`), then without it (`without`).
- * Notes both runs and checks that a solution found replays. Fills status
- * and nodes, the first run's at 0. Returns false when the level cannot be
+/* Solves lvl (called `name` in the notes) twice within `bound` positions:
+ * first with the technique named `what` (options `with`), then without it
+ * (`without`). Notes both runs and checks that a solution found replays.
+ * Fills status and nodes, the first run's at 0. */
+static void with_and_without(const soko_level *lvl, const char *name, uint64_t bound,
+                             const char *what, const solver_options *with,
+                             const solver_options *without, int status[2], uint64_t nodes[2])
+{
+    const solver_options *runs[2] = {with, without};
+    for (int k = 0; k < 2; k++) {
+        solver_options o = *runs[k];
+        o.node_limit = bound;
+        solver_result r;
+        status[k] = solver_solve_level(lvl, &o, &r);
+        note("%s %s %s: %s (%s), %llu positions", name, k ? "without" : "with", what,
+             solver_status_name(status[k]), r.reason, (unsigned long long)r.nodes);
+        if (status[k] == SOLVER_SOLVED)
+            CHECK(replays_to_solved(lvl, NULL, r.lurd));
+        nodes[k] = r.nodes;
+        solver_result_free(&r);
+    }
+}
+
+/* with_and_without on XSokoban `number`; false when the level cannot be
  * read. */
 static bool xsokoban_with_and_without(uint32_t number, uint64_t bound, const char *what,
                                       const solver_options *with, const solver_options *without,
@@ -665,19 +685,9 @@ static bool xsokoban_with_and_without(uint32_t number, uint64_t bound, const cha
     soko_level *lvl = shared_level("levels/XSokoban_90.xsb", number);
     if (lvl == NULL)
         return false;
-    const solver_options *runs[2] = {with, without};
-    for (int k = 0; k < 2; k++) {
-        solver_options o = *runs[k];
-        o.node_limit = bound;
-        solver_result r;
-        status[k] = solver_solve_level(lvl, &o, &r);
-        note("XSokoban %u %s %s: %s (%s), %llu positions", number, k ? "without" : "with", what,
-             solver_status_name(status[k]), r.reason, (unsigned long long)r.nodes);
-        if (status[k] == SOLVER_SOLVED)
-            CHECK(replays_to_solved(lvl, NULL, r.lurd));
-        nodes[k] = r.nodes;
-        solver_result_free(&r);
-    }
+    char name[32];
+    snprintf(name, sizeof name, "XSokoban %u", number);
+    with_and_without(lvl, name, bound, what, with, without, status, nodes);
     free(lvl);
     return true;
 }
@@ -782,19 +792,11 @@ static void the_advisor_tries_boxes_past_those_held(void)
     soko_level *lvl = level_from_text(board);
     if (lvl == NULL)
         return;
+    solver_options with = options(120, false), without = options(120, false);
+    without.without = SOLVER_WITHOUT_ADVICE;
     int status[2];
-    for (int without = 0; without < 2; without++) {
-        solver_options o = options(120, false);
-        o.node_limit = 500;
-        o.without = without ? SOLVER_WITHOUT_ADVICE : 0;
-        solver_result r;
-        status[without] = solver_solve_level(lvl, &o, &r);
-        note("%s the advisor: %s (%s), %llu positions", without ? "without" : "with",
-             solver_status_name(status[without]), r.reason, (unsigned long long)r.nodes);
-        if (status[without] == SOLVER_SOLVED)
-            CHECK(replays_to_solved(lvl, NULL, r.lurd));
-        solver_result_free(&r);
-    }
+    uint64_t nodes[2];
+    with_and_without(lvl, "the level", 500, "the advisor", &with, &without, status, nodes);
     CHECK_INT(status[0], SOLVER_SOLVED);
     CHECK_INT(status[1], SOLVER_UNKNOWN);
     free(lvl);
@@ -861,19 +863,12 @@ static void packing_order_of_all_goals_solves_a_level_sooner(void)
     soko_level *lvl = level_from_text(NO_ROOM_HALL);
     if (lvl == NULL)
         return;
+    solver_options with = options(120, false), without = options(120, false);
+    without.without = SOLVER_WITHOUT_ORDER;
     int status[2];
-    for (int without = 0; without < 2; without++) {
-        solver_options o = options(120, false);
-        o.node_limit = 500;
-        o.without = without ? SOLVER_WITHOUT_ORDER : 0;
-        solver_result r;
-        status[without] = solver_solve_level(lvl, &o, &r);
-        note("%s the order of all goals: %s (%s), %llu positions", without ? "without" : "with",
-             solver_status_name(status[without]), r.reason, (unsigned long long)r.nodes);
-        if (status[without] == SOLVER_SOLVED)
-            CHECK(replays_to_solved(lvl, NULL, r.lurd));
-        solver_result_free(&r);
-    }
+    uint64_t nodes[2];
+    with_and_without(lvl, "the hall", 500, "the order of all goals", &with, &without, status,
+                     nodes);
     CHECK_INT(status[0], SOLVER_SOLVED);
     CHECK_INT(status[1], SOLVER_UNKNOWN);
     free(lvl);
