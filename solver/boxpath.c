@@ -96,9 +96,27 @@ static uint8_t sides_reached(solver_boxpath *bp, const solver_board *b, const ui
     return sides;
 }
 
+/* The push distances to `to` when it is a goal (a box on a square at
+ * distance FAR never gets there), else NULL. */
+static const uint16_t *distances_to(const solver_board *b, uint16_t to)
+{
+    if (!b->goal[to])
+        return NULL;
+    uint32_t g = 0;
+    while (b->goals[g] != to)
+        g++;
+    return &b->dist[g];
+}
+
 int solver_boxpath_find(solver_boxpath *bp, const solver_board *b, const uint16_t *occ,
                         uint16_t from, uint16_t to, uint16_t player, uint16_t *player_end)
 {
+    /* Squares the box cannot get to `to` from, the other boxes aside, are
+     * never entered: a failing search (the packing advisor's, most often)
+     * then stops at the squares that can still lead there. A box on a
+     * dead square reaches no square that is not dead. */
+    const uint16_t *dist = distances_to(b, to);
+    bool prune_dead = !b->dead[to];
     uint32_t nstates = b->nsq * 4;
     for (uint32_t k = 0; k < nstates; k++)
         bp->prev[k] = SOLVER_NIL;
@@ -124,6 +142,8 @@ int solver_boxpath_find(solver_boxpath *bp, const solver_board *b, const uint16_
         int side = (int)(st % 4);
         uint16_t y = b->nb[x * 4 + (side ^ 2)];
         if (y == SOLVER_NONE || occ[y])
+            continue;
+        if (dist != NULL ? dist[(size_t)y * b->nboxes] == SOLVER_FAR : prune_dead && b->dead[y])
             continue;
         uint8_t sides = sides_reached(bp, b, occ, y, side);
         for (int d = 0; d < 4 && goal == SOLVER_NIL; d++) {
