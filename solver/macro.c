@@ -534,11 +534,6 @@ static int next_goal(const solver_macros *m, const uint16_t *occ, uint32_t r, ui
     return (int)j;
 }
 
-/* The goal room r fills next when the boxes in it but the one on `skip`
- * (NONE for none) all stand on goals that do not start its order: the
- * first of an order of the goals left worked out with those held, kept in
- * the room's plans with the goals held after each of its steps. NONE when
- * a box stands off a goal, or no order is left. */
 /* A set of goals held as a key of the plans: its hash, 0 (an empty
  * slot) taken as 1. */
 static uint64_t plan_key(uint64_t hash)
@@ -546,6 +541,12 @@ static uint64_t plan_key(uint64_t hash)
     return hash != 0 ? hash : 1;
 }
 
+/* The goal room r fills next when the boxes in it but the one on `skip`
+ * (NONE for none) all stand on goals that do not start its order: the
+ * first of an order of the goals left worked out with those held, kept in
+ * the room's plans with the goals held after each of its steps. NONE when
+ * a box stands off a goal, no order is left, or the room has worked out
+ * SOLVER_PLAN_PASSES orders already and not this one. */
 static uint16_t replanned(solver_macros *m, const uint16_t *occ, uint32_t r, uint16_t skip)
 {
     const solver_board *b = m->b;
@@ -575,6 +576,9 @@ static uint16_t replanned(solver_macros *m, const uint16_t *occ, uint32_t r, uin
     solver_plan *slot = &room->plans[key & (PLAN_SLOTS - 1)];
     if (slot->held == key)
         return slot->next;
+    if (room->passes == SOLVER_PLAN_PASSES)
+        return SOLVER_NONE;
+    room->passes++;
     for (uint32_t k = 0; k < room->ngoals; k++)
         if (occ[room->order[k]] == 0 || room->order[k] == skip)
             goals[n++] = room->order[k];
