@@ -54,12 +54,55 @@ static bool ring_joined(const solver_board *b, const uint16_t *occ, uint16_t to)
     return runs <= 1;
 }
 
+/* Squares the fill of near_joined may take before it gives up. */
+#define JOIN_SQUARES 32
+
+/* Whether the free squares next to `to` that lay in the area before the
+ * push still join without it, through a way longer than the ring (round
+ * another box, most often): a fill from one of them over free squares
+ * meets the others within JOIN_SQUARES squares. Any way through `to` in
+ * the old area then goes round it, so the old area survives whole (less
+ * `to`). The fill uses probe's marks and queue. */
+static bool near_joined(const solver_board *b, const uint16_t *occ, const solver_fill *before,
+                        uint16_t to, solver_fill *probe)
+{
+    uint16_t want[4];
+    uint32_t wanted = 0;
+    for (int d = 0; d < 4; d++) {
+        uint16_t t = b->nb[to * 4 + d];
+        if (t != SOLVER_NONE && occ[t] == 0 && before->mark[t] == before->stamp)
+            want[wanted++] = t;
+    }
+    if (wanted <= 1)
+        return true;
+    solver_fill_begin(probe);
+    uint32_t head = 0, tail = 0, met = 1;
+    probe->mark[want[0]] = probe->stamp;
+    probe->queue[tail++] = want[0];
+    while (head < tail && tail < JOIN_SQUARES) {
+        uint16_t s = probe->queue[head++];
+        for (int d = 0; d < 4; d++) {
+            uint16_t t = b->nb[s * 4 + d];
+            if (t == SOLVER_NONE || occ[t] != 0 || probe->mark[t] == probe->stamp)
+                continue;
+            probe->mark[t] = probe->stamp;
+            probe->queue[tail++] = t;
+            for (uint32_t k = 1; k < wanted; k++)
+                met += want[k] == t;
+            if (met == wanted)
+                return true;
+        }
+    }
+    return false;
+}
+
 uint16_t solver_reach_push(const solver_board *b, const uint16_t *occ, const solver_fill *before,
                            uint16_t least, uint16_t from, uint16_t to, solver_fill *after,
                            bool *grown)
 {
     bool to_inside = before->mark[to] == before->stamp;
-    if (to_inside && (to == least || !ring_joined(b, occ, to))) {
+    if (to_inside &&
+        (to == least || (!ring_joined(b, occ, to) && !near_joined(b, occ, before, to, after)))) {
         *grown = false;
         return solver_reach(b, occ, from, after);
     }
