@@ -441,6 +441,10 @@ typedef struct solver_sub {
     struct solver_patterns *learn; /* where lost sets are remembered, or NULL */
     uint64_t bytes;
     uint64_t checks, hits, lost; /* for tuning */
+    /* For tests: each stored player area a small search reads is compared
+     * with a fresh fill, and the comparisons and differences counted. */
+    bool check_areas;
+    uint64_t areas_checked, areas_wrong;
 } solver_sub;
 
 int solver_sub_init(solver_sub *sb, const solver_board *b);

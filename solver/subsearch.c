@@ -46,6 +46,11 @@ struct solver_sub_work {
     uint16_t *queue;
     solver_fill fill;  /* the expanded state's player area */
     solver_fill child; /* a new state's, as solver_reach_push leaves it */
+    /* Each state's player area, `words` bits words from node * words: a
+     * state popped marks its area from these bits instead of filling it
+     * again (most of the small search's time went to those fills). */
+    uint64_t *areas;
+    uint32_t words;
 };
 
 int solver_sub_init(solver_sub *sb, const solver_board *b)
@@ -64,8 +69,10 @@ int solver_sub_init(solver_sub *sb, const solver_board *b)
     w->mindist = malloc((b->nsq + 1) * sizeof *w->mindist);
     w->comp = calloc(b->nsq + 1, sizeof *w->comp);
     w->queue = malloc((b->nsq + 1) * sizeof *w->queue);
+    w->words = (b->nsq + 63) / 64;
+    w->areas = malloc((size_t)SUB_NODES * w->words * sizeof *w->areas);
     if (!w->cache || !w->node || !w->slot || !w->heap || !w->occ || !w->freeze || !w->mindist ||
-        !w->comp || !w->queue || solver_fill_init(&w->fill, b->nsq) < 0 ||
+        !w->comp || !w->queue || !w->areas || solver_fill_init(&w->fill, b->nsq) < 0 ||
         solver_fill_init(&w->child, b->nsq) < 0)
         return -1;
     for (uint32_t s = 0; s < b->nsq; s++) {
@@ -75,7 +82,8 @@ int solver_sub_init(solver_sub *sb, const solver_board *b)
                 best = b->dist[s * b->nboxes + g];
         w->mindist[s] = best;
     }
-    sb->bytes = ((uint64_t)1 << CACHE_BITS) * sizeof *w->cache;
+    sb->bytes = ((uint64_t)1 << CACHE_BITS) * sizeof *w->cache +
+                (uint64_t)SUB_NODES * w->words * sizeof *w->areas;
     return 0;
 }
 
@@ -92,6 +100,7 @@ void solver_sub_free(solver_sub *sb)
         free(w->mindist);
         free(w->comp);
         free(w->queue);
+        free(w->areas);
         solver_fill_free(&w->fill);
         solver_fill_free(&w->child);
         free(w);
@@ -147,37 +156,99 @@ static uint64_t heap_pop(struct solver_sub_work *w)
     return top;
 }
 
-/* Adds a state unless seen; returns false when the node budget is spent. */
-static bool add_state(struct solver_sub_work *w, const solver_board *b, const sub_state *st,
-                      uint32_t n)
+enum { ADD_SEEN = 0, ADD_NEW = 1, ADD_FULL = 2 };
+
+/* Adds a state unless seen (its area is then the caller's to store at
+ * node w->count - 1). Returns ADD_FULL when the node budget is spent. */
+static int add_state(struct solver_sub_work *w, const solver_board *b, const sub_state *st,
+                     uint32_t n)
 {
     uint64_t h = state_hash(b, st->box, n, st->player);
     uint32_t i = (uint32_t)h & (SUB_SLOTS - 1);
     while (w->slot[i] != SOLVER_NIL) {
         const sub_state *o = &w->node[w->slot[i]];
         if (o->player == st->player && memcmp(o->box, st->box, n * sizeof *st->box) == 0)
-            return true;
+            return ADD_SEEN;
         i = (i + 1) & (SUB_SLOTS - 1);
     }
     if (w->count == SUB_NODES)
-        return false;
+        return ADD_FULL;
     w->node[w->count] = *st;
     w->slot[i] = w->count;
     heap_push(w, ((uint64_t)st->h << 32) | w->count);
     w->count++;
-    return true;
+    return ADD_NEW;
+}
+
+/* Sets the bits of squares queue[0..count) in area. */
+static void area_add(uint64_t *area, const uint16_t *queue, uint32_t count)
+{
+    for (uint32_t k = 0; k < count; k++)
+        area[queue[k] / 64] |= (uint64_t)1 << (queue[k] % 64);
+}
+
+/* Marks node k's area in w->fill, as solver_reach would have. */
+static void area_load(struct solver_sub_work *w, uint32_t k)
+{
+    const uint64_t *area = &w->areas[(size_t)k * w->words];
+    solver_fill *f = &w->fill;
+    solver_fill_begin(f);
+    uint32_t size = 0;
+    for (uint32_t j = 0; j < w->words; j++) {
+        for (uint64_t bits = area[j]; bits != 0; bits &= bits - 1) {
+            f->mark[j * 64 + (uint32_t)__builtin_ctzll(bits)] = f->stamp;
+            size++;
+        }
+    }
+    f->size = size;
+}
+
+/* For tests (sb->check_areas): counts whether the area loaded in w->fill
+ * for a state whose boxes occ shows, and its normalised player, are those
+ * of a fresh fill (made in w->child, free at this point). */
+static void area_check(solver_sub *sb, struct solver_sub_work *w, const solver_board *b,
+                       uint16_t player)
+{
+    uint16_t least = solver_reach(b, w->occ, player, &w->child);
+    bool same = least == player && w->child.size == w->fill.size;
+    for (uint32_t x = 0; x < b->nsq && same; x++)
+        same = (w->child.mark[x] == w->child.stamp) == (w->fill.mark[x] == w->fill.stamp);
+    sb->areas_checked++;
+    sb->areas_wrong += !same;
+}
+
+/* Stores the area of the state just added, a child of node `parent`
+ * whose push left `to` taken: the child's fill as solver_reach_push left
+ * it, whole or only what the push added to the parent's area. */
+static void area_store_child(struct solver_sub_work *w, uint32_t parent, uint16_t to, bool grown)
+{
+    uint64_t *area = &w->areas[(size_t)(w->count - 1) * w->words];
+    const uint64_t *from = &w->areas[(size_t)parent * w->words];
+    if (!grown) {
+        memset(area, 0, w->words * sizeof *area);
+        area_add(area, w->child.queue, w->child.size);
+        return;
+    }
+    memcpy(area, from, w->words * sizeof *area);
+    bool inside = (area[to / 64] >> (to % 64)) & 1;
+    area[to / 64] &= ~((uint64_t)1 << (to % 64));
+    /* the squares the push added, first in the child's queue */
+    area_add(area, w->child.queue, w->child.size - (w->fill.size - inside));
 }
 
 /* The small search: VERDICT_OPEN when the boxes reach goals or the budget
  * runs out, VERDICT_LOST when every position reachable is explored. */
-static int search_subset(struct solver_sub_work *w, const solver_board *b, const sub_state *root,
-                         uint32_t n)
+static int search_subset(solver_sub *sb, const solver_board *b, const sub_state *root, uint32_t n)
 {
+    struct solver_sub_work *w = sb->work;
     w->count = 0;
     w->heap_len = 0;
     for (uint32_t i = 0; i < SUB_SLOTS; i++)
         w->slot[i] = SOLVER_NIL;
+    /* the root's area is w->fill's, as the caller's fill left it */
     add_state(w, b, root, n);
+    memset(w->areas, 0, w->words * sizeof *w->areas);
+    area_add(w->areas, w->fill.queue, w->fill.size);
     while (w->heap_len > 0) {
         uint32_t k = (uint32_t)heap_pop(w);
         sub_state st = w->node[k];
@@ -185,7 +256,11 @@ static int search_subset(struct solver_sub_work *w, const solver_board *b, const
             return VERDICT_OPEN;
         for (uint32_t i = 0; i < n; i++)
             w->occ[st.box[i]] = (uint16_t)(i + 1);
-        uint16_t least = solver_reach(b, w->occ, st.player, &w->fill);
+        /* the state's normalised player is its area's smallest square */
+        area_load(w, k);
+        uint16_t least = st.player;
+        if (sb->check_areas)
+            area_check(sb, w, b, least);
         uint32_t mark = w->fill.stamp;
         bool budget = true;
         for (uint32_t i = 0; i < n && budget; i++) {
@@ -208,7 +283,10 @@ static int search_subset(struct solver_sub_work *w, const solver_board *b, const
                     next.player =
                         solver_reach_push(b, w->occ, &w->fill, least, x, to, &w->child, &grown);
                     sort_squares(next.box, n);
-                    budget = add_state(w, b, &next, n);
+                    int added = add_state(w, b, &next, n);
+                    if (added == ADD_NEW)
+                        area_store_child(w, k, to, grown);
+                    budget = added != ADD_FULL;
                 }
                 w->occ[to] = 0;
                 w->occ[x] = (uint16_t)(i + 1);
@@ -299,7 +377,7 @@ bool solver_sub_deadlock(solver_sub *sb, const solver_board *b, const uint16_t *
     if (verdict != VERDICT_NONE) {
         sb->hits++;
     } else {
-        verdict = search_subset(w, b, &root, n);
+        verdict = search_subset(sb, b, &root, n);
         e->verdict = (uint8_t)verdict;
         if (verdict == VERDICT_LOST && sb->learn != NULL)
             solver_patterns_learn(sb->learn, b, root.box, n, root.player);
