@@ -13,7 +13,7 @@ int solver_boxpath_init(solver_boxpath *bp, const solver_board *b)
     bp->prev = malloc(states * sizeof *bp->prev);
     bp->queue = malloc(states * sizeof *bp->queue);
     bp->path = malloc(states * sizeof *bp->path);
-    bp->area = malloc(b->nsq + 1);
+    bp->area = calloc(b->nsq + 1, 1); /* all zero between fills (see sides_reached) */
     bp->fill = malloc((b->nsq + 1) * sizeof *bp->fill);
     bp->near = malloc(b->nsq + 1);
     return bp->prev && bp->queue && bp->path && bp->area && bp->fill && bp->near ? 0 : -1;
@@ -108,8 +108,10 @@ static const uint16_t *distances_to(const solver_board *b, uint16_t to)
     return &b->dist[g];
 }
 
-int solver_boxpath_find(solver_boxpath *bp, const solver_board *b, const uint16_t *occ,
-                        uint16_t from, uint16_t to, uint16_t player, uint16_t *player_end)
+/* The search of solver_boxpath_find and solver_boxpath_find_in, the
+ * player starting on the sides of `from` set in `start` (bit d: side d). */
+static int find_path(solver_boxpath *bp, const solver_board *b, const uint16_t *occ, uint16_t from,
+                     uint16_t to, uint8_t start, uint16_t *player_end)
 {
     /* Squares the box cannot get to `to` from, the other boxes aside, are
      * never entered: a failing search (the packing advisor's, most often)
@@ -120,22 +122,15 @@ int solver_boxpath_find(solver_boxpath *bp, const solver_board *b, const uint16_
     uint32_t nstates = b->nsq * 4;
     for (uint32_t k = 0; k < nstates; k++)
         bp->prev[k] = SOLVER_NIL;
-    if (from == to) {
-        *player_end = player;
-        return 0;
-    }
     memset(bp->near, 0, b->nsq);
-    solver_boxpath_area(bp, b, occ, player, from);
     uint32_t head = 0, tail = 0, goal = SOLVER_NIL;
     for (int d = 0; d < 4; d++) {
-        uint16_t q = b->nb[from * 4 + d];
-        if (q != SOLVER_NONE && bp->area[q]) {
+        if (start >> d & 1) {
             uint32_t st = from * 4u + (uint32_t)d;
             bp->prev[st] = st; /* a start state is its own parent */
             bp->queue[tail++] = st;
         }
     }
-    memset(bp->area, 0, b->nsq);
     while (head < tail && goal == SOLVER_NIL) {
         uint32_t st = bp->queue[head++];
         uint16_t x = (uint16_t)(st / 4);
@@ -167,4 +162,39 @@ int solver_boxpath_find(solver_boxpath *bp, const solver_board *b, const uint16_
     /* the player ends where the box stood before the last push */
     *player_end = (uint16_t)(bp->path[n - 1] / 4);
     return (int)n;
+}
+
+int solver_boxpath_find(solver_boxpath *bp, const solver_board *b, const uint16_t *occ,
+                        uint16_t from, uint16_t to, uint16_t player, uint16_t *player_end)
+{
+    if (from == to) {
+        *player_end = player;
+        return 0;
+    }
+    solver_boxpath_area(bp, b, occ, player, from);
+    uint8_t start = 0;
+    for (int d = 0; d < 4; d++) {
+        uint16_t q = b->nb[from * 4 + d];
+        if (q != SOLVER_NONE && bp->area[q])
+            start |= (uint8_t)(1u << d);
+    }
+    memset(bp->area, 0, b->nsq);
+    return find_path(bp, b, occ, from, to, start, player_end);
+}
+
+int solver_boxpath_find_in(solver_boxpath *bp, const solver_board *b, const uint16_t *occ,
+                           uint16_t from, uint16_t to, const solver_fill *area, uint16_t player,
+                           uint16_t *player_end)
+{
+    if (from == to) {
+        *player_end = player;
+        return 0;
+    }
+    uint8_t start = 0;
+    for (int d = 0; d < 4; d++) {
+        uint16_t q = b->nb[from * 4 + d];
+        if (q != SOLVER_NONE && area->mark[q] == area->stamp)
+            start |= (uint8_t)(1u << d);
+    }
+    return find_path(bp, b, occ, from, to, start, player_end);
 }

@@ -305,6 +305,12 @@ void solver_boxpath_area(solver_boxpath *bp, const solver_board *b, const uint16
 int solver_boxpath_find(solver_boxpath *bp, const solver_board *b, const uint16_t *occ,
                         uint16_t from, uint16_t to, uint16_t player, uint16_t *player_end);
 
+/* solver_boxpath_find when the player's area with the box on `from` is
+ * known already: `area` marks it (with its stamp), and holds `player`. */
+int solver_boxpath_find_in(solver_boxpath *bp, const solver_board *b, const uint16_t *occ,
+                           uint16_t from, uint16_t to, const solver_fill *area, uint16_t player,
+                           uint16_t *player_end);
+
 /* A goal room and the order its goals are filled in (see macro.c). */
 #define SOLVER_MAX_ENTRIES 16
 

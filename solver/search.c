@@ -691,7 +691,8 @@ static void advise_goal(search *s, uint32_t i, uint64_t hash, uint16_t goal, uin
     for (uint32_t k = 0; k < count; k++) {
         uint16_t x = near[k], end, kept = s->occ[x];
         s->occ[x] = 0;
-        int pushes = solver_boxpath_find(&m->path, b, s->occ, x, goal, player, &end);
+        /* the player's area with the box on x is the node's own */
+        int pushes = solver_boxpath_find_in(&m->path, b, s->occ, x, goal, &s->reach, player, &end);
         s->occ[x] = kept;
         if (pushes > 0) {
             try_move(s, i, hash, x, goal, (uint32_t)pushes, end);

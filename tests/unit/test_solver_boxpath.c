@@ -1,7 +1,8 @@
-/* Box paths (solver_boxpath_find) agree with a plain search over (box
- * square, player side) states that fills the player's whole area after
- * every push: the same number of pushes, the same pushes and the same end
- * square of the player, on random positions of real levels. */
+/* Box paths (solver_boxpath_find, and solver_boxpath_find_in given the
+ * player's area) agree with a plain search over (box square, player side)
+ * states that fills the player's whole area after every push: the same
+ * number of pushes, the same pushes and the same end square of the player,
+ * on random positions of real levels. */
 #include "check.h"
 #include "internal.h"
 #include "solver_boards.h"
@@ -64,12 +65,33 @@ static int plain_path(const solver_board *b, const uint16_t *occ, uint16_t from,
     return (int)n;
 }
 
-/* Work space of the plain search. */
+/* Work space of the plain search, and the player's area for
+ * solver_boxpath_find_in. */
 typedef struct plain {
     uint32_t *prev, *queue, *path;
     uint8_t *area;
     uint16_t *fill;
+    solver_fill reach;
 } plain;
+
+/* Compares a box path found (got pushes, bp->path, the player ending on
+ * end) with the plain search's; `how` names the call. Returns whether
+ * they agree on a path found. */
+static bool same_path(const char *name, uint32_t number, const char *how, uint16_t from,
+                      uint16_t to, uint16_t player, const solver_boxpath *bp, int got, uint16_t end,
+                      const plain *pl, int want, uint16_t want_end)
+{
+    CHECK_MSG(got == want, "%s %u: %s: box %u to %u, player on %u: %d pushes, expected %d", name,
+              number, how, from, to, player, got, want);
+    if (got != want || got < 0)
+        return false;
+    CHECK_MSG(end == want_end, "%s %u: %s: box %u to %u: player ends on %u, expected %u", name,
+              number, how, from, to, end, want_end);
+    for (int i = 0; i < got; i++)
+        CHECK_MSG(bp->path[i] == pl->path[i], "%s %u: %s: box %u to %u: push %d is %u, expected %u",
+                  name, number, how, from, to, i, bp->path[i], pl->path[i]);
+    return true;
+}
 
 /* Places some of the level's boxes at random, then asks for the paths of
  * one of them to a few squares from a random player square. Returns the
@@ -95,23 +117,23 @@ static uint32_t check_random_position(const char *name, uint32_t number, const s
     do
         player = (uint16_t)test_rand(&rng, b->nsq);
     while (occ[player] != 0 || player == from);
+    /* the player's area with the box on `from`, as the search knows it */
+    occ[from] = 1;
+    solver_reach(b, occ, player, &pl->reach);
+    occ[from] = 0;
     uint32_t compared = 0;
     for (int k = 0; k < 8; k++) {
         uint16_t to = (uint16_t)test_rand(&rng, b->nsq);
-        uint16_t end = SOLVER_NONE, want_end = SOLVER_NONE;
-        int got = solver_boxpath_find(bp, b, occ, from, to, player, &end);
+        uint16_t end_in = SOLVER_NONE, end = SOLVER_NONE, want_end = SOLVER_NONE;
+        /* first, so that a fresh bp meets it before any other call */
+        int got_in = solver_boxpath_find_in(bp, b, occ, from, to, &pl->reach, player, &end_in);
         int want = plain_path(b, occ, from, to, player, pl->prev, pl->queue, pl->area, pl->fill,
                               pl->path, &want_end);
-        CHECK_MSG(got == want, "%s %u: box %u to %u, player on %u: %d pushes, expected %d", name,
-                  number, from, to, player, got, want);
-        if (got != want || got < 0)
-            continue;
-        CHECK_MSG(end == want_end, "%s %u: box %u to %u: player ends on %u, expected %u", name,
-                  number, from, to, end, want_end);
-        for (int i = 0; i < got; i++)
-            CHECK_MSG(bp->path[i] == pl->path[i], "%s %u: box %u to %u: push %d is %u, expected %u",
-                      name, number, from, to, i, bp->path[i], pl->path[i]);
-        compared++;
+        compared += same_path(name, number, "given the area", from, to, player, bp, got_in, end_in,
+                              pl, want, want_end);
+        int got = solver_boxpath_find(bp, b, occ, from, to, player, &end);
+        compared += same_path(name, number, "from the player", from, to, player, bp, got, end, pl,
+                              want, want_end);
     }
     return compared;
 }
@@ -132,6 +154,7 @@ static uint32_t check_board(const char *file, uint32_t number, const solver_boar
     uint16_t *occ = calloc(b->nsq + 1, sizeof *occ);
     bool ok = solver_boxpath_init(&bp, b) == 0 && pl.prev && pl.queue && pl.path && pl.area &&
               pl.fill && occ;
+    ok = solver_fill_init(&pl.reach, b->nsq) == 0 && ok;
     CHECK(ok);
     uint32_t compared = 0;
     for (uint32_t p = 0; ok && p < *(uint32_t *)positions && check_failures_in_test == 0; p++)
@@ -142,6 +165,7 @@ static uint32_t check_board(const char *file, uint32_t number, const solver_boar
     free(pl.path);
     free(pl.area);
     free(pl.fill);
+    solver_fill_free(&pl.reach);
     free(occ);
     return compared;
 }
