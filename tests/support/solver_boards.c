@@ -2,8 +2,10 @@
 
 #include "check.h"
 #include "reader.h"
+#include "test_rand.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 uint32_t solver_each_board(const char *file, solver_board_fn fn, void *ctx)
 {
@@ -38,4 +40,22 @@ void solver_start_boxes(const soko_level *lvl, const solver_board *b, uint16_t *
         if ((lvl->cell[b->cell[s]] & SOKO_BOX) && n++ < b->nboxes)
             boxes[n - 1] = (uint16_t)s;
     CHECK_INT(n, b->nboxes);
+}
+
+uint32_t solver_random_position(const solver_board *b, uint32_t *rng, uint16_t *occ, uint16_t *box,
+                                uint16_t *player)
+{
+    memset(occ, 0, (b->nsq + 1) * sizeof *occ);
+    uint32_t placed = 0;
+    for (uint32_t tries = 0; placed < b->nboxes && tries < 100000; tries++) {
+        uint16_t s = (uint16_t)test_rand(rng, b->nsq);
+        if (b->dead[s] || occ[s] != 0)
+            continue;
+        occ[s] = (uint16_t)(placed + 1);
+        box[placed++] = s;
+    }
+    do
+        *player = (uint16_t)test_rand(rng, b->nsq);
+    while (occ[*player] != 0);
+    return placed;
 }

@@ -22,4 +22,11 @@ uint32_t solver_each_board(const char *file, solver_board_fn fn, void *ctx);
  * the board's. */
 void solver_start_boxes(const soko_level *lvl, const solver_board *b, uint16_t *boxes);
 
+/* A random position of board b: its boxes on squares that are not dead,
+ * box[i] the square of the box numbered i + 1 in occ (nsq + 1 entries,
+ * cleared first), and *player a free square. Returns the boxes placed:
+ * b->nboxes unless the squares ran out. */
+uint32_t solver_random_position(const solver_board *b, uint32_t *rng, uint16_t *occ, uint16_t *box,
+                                uint16_t *player);
+
 #endif

@@ -5,10 +5,8 @@
 #include "check.h"
 #include "internal.h"
 #include "solver_boards.h"
-#include "test_rand.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 static uint32_t rng = 0x6A09E667u;
 
@@ -24,19 +22,8 @@ static bool in_area(const solver_fill *before, const solver_fill *after, bool gr
 static uint32_t check_random_position(const char *name, uint32_t number, const solver_board *b,
                                       uint16_t *occ, uint16_t *box, solver_fill *fills)
 {
-    memset(occ, 0, (b->nsq + 1) * sizeof *occ);
-    uint32_t placed = 0;
-    for (uint32_t tries = 0; placed < b->nboxes && tries < 100000; tries++) {
-        uint16_t s = (uint16_t)test_rand(&rng, b->nsq);
-        if (b->dead[s] || occ[s] != 0)
-            continue;
-        occ[s] = (uint16_t)(placed + 1);
-        box[placed++] = s;
-    }
     uint16_t player;
-    do
-        player = (uint16_t)test_rand(&rng, b->nsq);
-    while (occ[player] != 0);
+    uint32_t placed = solver_random_position(b, &rng, occ, box, &player);
     solver_fill *before = &fills[0], *after = &fills[1], *full = &fills[2];
     uint16_t least = solver_reach(b, occ, player, before);
     uint32_t checked = 0;

@@ -5,10 +5,8 @@
 #include "check.h"
 #include "internal.h"
 #include "solver_boards.h"
-#include "test_rand.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 static uint32_t rng = 0x3C6EF372u;
 
@@ -18,19 +16,8 @@ static uint32_t rng = 0x3C6EF372u;
 static void check_random_position(const solver_board *b, solver_sub *sb, uint16_t *occ,
                                   uint16_t *box, solver_fill *before, solver_fill *after)
 {
-    memset(occ, 0, (b->nsq + 1) * sizeof *occ);
-    uint32_t placed = 0;
-    for (uint32_t tries = 0; placed < b->nboxes && tries < 100000; tries++) {
-        uint16_t s = (uint16_t)test_rand(&rng, b->nsq);
-        if (b->dead[s] || occ[s] != 0)
-            continue;
-        occ[s] = (uint16_t)(placed + 1);
-        box[placed++] = s;
-    }
     uint16_t player;
-    do
-        player = (uint16_t)test_rand(&rng, b->nsq);
-    while (occ[player] != 0);
+    uint32_t placed = solver_random_position(b, &rng, occ, box, &player);
     solver_reach(b, occ, player, before);
     for (uint32_t i = 0; i < placed; i++) {
         uint16_t from = box[i];
