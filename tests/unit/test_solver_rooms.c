@@ -8,6 +8,42 @@
 
 #include <stdlib.h>
 
+/* An XSokoban level's board and goal rooms, built from its start, and
+ * squares all empty for the sets of goals a test holds. */
+typedef struct rooms {
+    soko_level *lvl;
+    solver_board b;
+    uint16_t *boxes, *occ;
+    solver_macros m;
+} rooms;
+
+/* Builds XSokoban `number`'s rooms, which must be one. Returns whether
+ * there is that one room to test; rooms_close releases r either way. */
+static bool rooms_open(rooms *r, uint32_t number)
+{
+    *r = (rooms){.lvl = shared_level("levels/XSokoban_90.xsb", number)};
+    if (r->lvl == NULL)
+        return false;
+    CHECK_INT(solver_board_build(&r->b, r->lvl), 0);
+    r->boxes = malloc((r->b.nboxes + 1) * sizeof *r->boxes);
+    r->occ = calloc(r->b.nsq + 1, sizeof *r->occ);
+    solver_start_boxes(r->lvl, &r->b, r->boxes);
+    CHECK_INT(solver_macros_build(&r->m, &r->b, r->boxes, r->b.square[r->lvl->player], false), 0);
+    CHECK_MSG(r->m.nrooms == 1, "XSokoban %u: %u goal rooms, expected 1", number, r->m.nrooms);
+    return r->m.nrooms == 1;
+}
+
+static void rooms_close(rooms *r)
+{
+    if (r->lvl == NULL)
+        return;
+    solver_macros_free(&r->m);
+    free(r->occ);
+    free(r->boxes);
+    solver_board_free(&r->b);
+    free(r->lvl);
+}
+
 /* XSokoban 22 keeps its 27 goals in one block with two empty squares among
  * them, entered through three squares that hold boxes at the start. The
  * empty squares join the room: were they entrances, the room would open
@@ -15,29 +51,17 @@
  * packing order all of them. */
 static void squares_enclosed_by_goals_join_their_room(void)
 {
-    soko_level *lvl = shared_level("levels/XSokoban_90.xsb", 22);
-    if (lvl == NULL)
-        return;
-    solver_board b;
-    CHECK_INT(solver_board_build(&b, lvl), 0);
-    uint16_t *boxes = malloc((b.nboxes + 1) * sizeof *boxes);
-    solver_start_boxes(lvl, &b, boxes);
-    solver_macros m;
-    CHECK_INT(solver_macros_build(&m, &b, boxes, b.square[lvl->player], false), 0);
-    CHECK_MSG(m.nrooms == 1, "XSokoban 22: %u goal rooms, expected 1", m.nrooms);
-    if (m.nrooms == 1) {
-        const solver_room *room = &m.room[0];
-        CHECK_INT(room->ngoals, b.nboxes);
+    rooms r;
+    if (rooms_open(&r, 22)) {
+        const solver_room *room = &r.m.room[0];
+        CHECK_INT(room->ngoals, r.b.nboxes);
         CHECK_INT(room->ngates, 3);
         uint32_t empty = 0;
         for (uint32_t k = 0; k < room->size; k++)
-            empty += !b.goal[room->squares[k]];
+            empty += !r.b.goal[room->squares[k]];
         CHECK_INT(empty, 2);
     }
-    solver_macros_free(&m);
-    free(boxes);
-    solver_board_free(&b);
-    free(lvl);
+    rooms_close(&r);
 }
 
 /* XSokoban 24's room fills row 2 first, then row 1. With a box on the
@@ -46,45 +70,31 @@ static void squares_enclosed_by_goals_join_their_room(void)
  * each next goal in turn, every goal of the room fills, each one once. */
 static void a_broken_packing_order_is_worked_out_again(void)
 {
-    soko_level *lvl = shared_level("levels/XSokoban_90.xsb", 24);
-    if (lvl == NULL)
-        return;
-    solver_board b;
-    CHECK_INT(solver_board_build(&b, lvl), 0);
-    uint16_t *boxes = malloc((b.nboxes + 1) * sizeof *boxes);
-    uint16_t *occ = calloc(b.nsq + 1, sizeof *occ);
-    solver_start_boxes(lvl, &b, boxes);
-    solver_macros m;
-    CHECK_INT(solver_macros_build(&m, &b, boxes, b.square[lvl->player], false), 0);
-    CHECK_MSG(m.nrooms == 1, "XSokoban 24: %u goal rooms, expected 1", m.nrooms);
-    if (m.nrooms == 1) {
-        const solver_room *room = &m.room[0];
+    rooms r;
+    if (rooms_open(&r, 24)) {
+        const solver_room *room = &r.m.room[0];
         /* the first goal of the order on the upper row */
         uint16_t first_up = SOLVER_NONE;
         for (uint32_t k = 0; k < room->ngoals && first_up == SOLVER_NONE; k++)
-            if (b.cell[room->order[k]] / b.width < b.cell[room->order[0]] / b.width)
+            if (r.b.cell[room->order[k]] / r.b.width < r.b.cell[room->order[0]] / r.b.width)
                 first_up = room->order[k];
         CHECK(first_up != SOLVER_NONE && first_up != room->order[0]);
-        occ[first_up] = 1;
-        CHECK_INT(solver_macros_next_goal(&m, occ, 0), SOLVER_NONE);
-        m.replan = true;
+        r.occ[first_up] = 1;
+        CHECK_INT(solver_macros_next_goal(&r.m, r.occ, 0), SOLVER_NONE);
+        r.m.replan = true;
         uint32_t filled = 1;
-        for (uint16_t g = solver_macros_next_goal(&m, occ, 0); g != SOLVER_NONE;
-             g = solver_macros_next_goal(&m, occ, 0)) {
-            CHECK_MSG(m.room_of[g] == 0 && b.goal[g] && !occ[g],
+        for (uint16_t g = solver_macros_next_goal(&r.m, r.occ, 0); g != SOLVER_NONE;
+             g = solver_macros_next_goal(&r.m, r.occ, 0)) {
+            CHECK_MSG(r.m.room_of[g] == 0 && r.b.goal[g] && !r.occ[g],
                       "next goal %u is not an empty goal of the room", g);
-            if (occ[g] || filled > room->ngoals)
+            if (r.occ[g] || filled > room->ngoals)
                 break;
-            occ[g] = 1;
+            r.occ[g] = 1;
             filled++;
         }
         CHECK_INT(filled, room->ngoals);
     }
-    solver_macros_free(&m);
-    free(occ);
-    free(boxes);
-    solver_board_free(&b);
-    free(lvl);
+    rooms_close(&r);
 }
 
 /* XSokoban 42's room holds 24 goals: the 1,022 sets of the first ten
@@ -96,40 +106,27 @@ static void a_broken_packing_order_is_worked_out_again(void)
  * positions with re-planning unbounded, 1.8 s without it). */
 static void a_room_works_out_a_bounded_number_of_orders(void)
 {
-    soko_level *lvl = shared_level("levels/XSokoban_90.xsb", 42);
-    if (lvl == NULL)
-        return;
-    solver_board b;
-    CHECK_INT(solver_board_build(&b, lvl), 0);
-    uint16_t *boxes = malloc((b.nboxes + 1) * sizeof *boxes);
-    uint16_t *occ = calloc(b.nsq + 1, sizeof *occ);
-    solver_start_boxes(lvl, &b, boxes);
-    solver_macros m;
-    CHECK_INT(solver_macros_build(&m, &b, boxes, b.square[lvl->player], false), 0);
-    CHECK_MSG(m.nrooms == 1, "XSokoban 42: %u goal rooms, expected 1", m.nrooms);
-    if (m.nrooms == 1 && m.room[0].ngoals >= 10) {
-        const solver_room *room = &m.room[0];
-        m.replan = true;
+    rooms r;
+    bool one = rooms_open(&r, 42);
+    if (one && r.m.room[0].ngoals >= 10) {
+        const solver_room *room = &r.m.room[0];
+        r.m.replan = true;
         uint32_t answered = 0, most = 0;
         for (uint32_t set = 1; set < (1u << 10) - 1; set++) {
             for (uint32_t k = 0; k < 10; k++)
-                occ[room->order[k]] = (uint16_t)(set >> k & 1);
+                r.occ[room->order[k]] = (uint16_t)(set >> k & 1);
             /* a start of the order is no broken order */
             bool start = (set & (set + 1)) == 0;
-            answered += !start && solver_macros_next_goal(&m, occ, 0) != SOLVER_NONE;
+            answered += !start && solver_macros_next_goal(&r.m, r.occ, 0) != SOLVER_NONE;
             most = room->passes > most ? room->passes : most;
         }
         CHECK_MSG(answered > 0, "no set of goals held out of order got a next goal");
         CHECK_MSG(most == SOLVER_PLAN_PASSES, "%u orders worked out again, expected %u", most,
                   SOLVER_PLAN_PASSES);
-    } else if (m.nrooms == 1) {
-        CHECK_MSG(false, "the room holds %u goals, expected 24", m.room[0].ngoals);
+    } else if (one) {
+        CHECK_MSG(false, "the room holds %u goals, expected 24", r.m.room[0].ngoals);
     }
-    solver_macros_free(&m);
-    free(occ);
-    free(boxes);
-    solver_board_free(&b);
-    free(lvl);
+    rooms_close(&r);
 }
 
 /* Two rooms joined by two doorways, a loop, and a corridor that ends in
