@@ -5,7 +5,7 @@
  * the time per level (unsolved levels count with the time they used), and
  * the machine's load averages at the start and the end.
  *
- *   bench_solver [FILE [SECONDS [FIRST [LAST [NODES [WITHOUT]]]]]]
+ *   bench_solver [FILE [SECONDS [FIRST [LAST [NODES [WITHOUT [MEMORY]]]]]]]
  *
  * FILE is a path, or a name under the shared levels folder; by default
  * Microban_155.xsb at 10 seconds per level. NODES, when given and not 0,
@@ -15,7 +15,8 @@
  * features, goal-cuts, order, packing, patterns, plan, pull, push-order), and
  * techniques on trial it uses with a leading "+" (+held, +links,
  * +relevance, +replan), to measure what each one buys with the same
- * binary. */
+ * binary ("-" for none). MEMORY is the MiB each level's search may hold,
+ * by default the solver's own limit (SOLVER_DEFAULT_MEMORY). */
 #include "bench_env.h"
 #include "soko.h"
 #include "solver.h"
@@ -112,7 +113,9 @@ int main(int argc, char **argv)
     long last = argc > 4 ? atol(argv[4]) : 1000000;
     unsigned long long node_limit = argc > 5 ? strtoull(argv[5], NULL, 10) : 0;
     uint32_t with = 0;
-    long without = argc > 6 ? without_bits(argv[6], &with) : 0;
+    bool techniques = argc > 6 && strcmp(argv[6], "-") != 0;
+    long without = techniques ? without_bits(argv[6], &with) : 0;
+    unsigned long long memory_mib = argc > 7 ? strtoull(argv[7], NULL, 10) : 0;
     if (without < 0) {
         fprintf(stderr, "bench_solver: unknown technique in %s\n", argv[6]);
         return 2;
@@ -133,6 +136,8 @@ int main(int argc, char **argv)
         printf(", at most %llu nodes", node_limit);
     if (without != 0 || with != 0)
         printf(", techniques %s", argv[6]);
+    if (memory_mib > 0)
+        printf(", %llu MiB", memory_mib);
     printf("\n");
     print_load("at the start");
     printf("%5s %-10s %7s %7s %10s %10s\n", "level", "result", "pushes", "moves", "ms", "nodes");
@@ -160,6 +165,7 @@ int main(int argc, char **argv)
         lim.node_limit = node_limit;
         lim.without = (uint32_t)without;
         lim.with = with;
+        lim.memory_limit = memory_mib << 20;
         solver_result r;
         solver_solve_level(&level, &lim, &r);
         const char *what = solver_status_name(r.status);
