@@ -198,3 +198,20 @@ int solver_boxpath_find_in(solver_boxpath *bp, const solver_board *b, const uint
     }
     return find_path(bp, b, occ, from, to, start, player_end);
 }
+
+void solver_nearest_offer(uint16_t *near, uint32_t *dist, uint32_t *count, uint32_t cap, uint16_t x,
+                          uint32_t d)
+{
+    /* an insertion among the nearest so far, the farthest falling off */
+    uint32_t j = *count < cap ? (*count)++ : cap;
+    for (; j > 0 && dist[j - 1] > d; j--) {
+        if (j < cap) {
+            near[j] = near[j - 1];
+            dist[j] = dist[j - 1];
+        }
+    }
+    if (j < cap) {
+        near[j] = x;
+        dist[j] = d;
+    }
+}

@@ -305,6 +305,12 @@ void solver_boxpath_area(solver_boxpath *bp, const solver_board *b, const uint16
 int solver_boxpath_find(solver_boxpath *bp, const solver_board *b, const uint16_t *occ,
                         uint16_t from, uint16_t to, uint16_t player, uint16_t *player_end);
 
+/* Keeps the `cap` boxes nearest a goal among those offered in turn:
+ * near[0..*count) in ascending dist. Offers x at distance d; the
+ * farthest falls off once cap are kept, and ties keep the earlier. */
+void solver_nearest_offer(uint16_t *near, uint32_t *dist, uint32_t *count, uint32_t cap, uint16_t x,
+                          uint32_t d);
+
 /* solver_boxpath_find when the player's area with the box on `from` is
  * known already: `area` marks it (with its stamp), and holds `player`. */
 int solver_boxpath_find_in(solver_boxpath *bp, const solver_board *b, const uint16_t *occ,

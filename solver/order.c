@@ -51,18 +51,7 @@ static int fill_cost(solver_macros *m, const uint16_t *boxes, uint16_t player, u
             return 0;
         if (occ[x] != 0 || d == SOLVER_FAR)
             continue;
-        /* an insertion among the nearest so far, the farthest falling off */
-        uint32_t j = count < ORDER_TRIES ? count++ : ORDER_TRIES;
-        for (; j > 0 && dist[j - 1] > d; j--) {
-            if (j < ORDER_TRIES) {
-                near[j] = near[j - 1];
-                dist[j] = dist[j - 1];
-            }
-        }
-        if (j < ORDER_TRIES) {
-            near[j] = x;
-            dist[j] = d;
-        }
+        solver_nearest_offer(near, dist, &count, ORDER_TRIES, x, d);
     }
     /* a player standing on a goal full in the pass sees it empty */
     uint16_t under = occ[player];

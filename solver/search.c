@@ -675,18 +675,7 @@ static void advise_goal(search *s, uint32_t i, uint64_t hash, uint16_t goal, uin
         uint32_t d = b->dist[(size_t)x * b->nboxes + g];
         if (advice_keeps(m, x, r, filled) || d == SOLVER_FAR)
             continue;
-        /* an insertion among the nearest so far, the farthest falling off */
-        uint32_t j = count < ADVICE_TRIES ? count++ : ADVICE_TRIES;
-        for (; j > 0 && dist[j - 1] > d; j--) {
-            if (j < ADVICE_TRIES) {
-                near[j] = near[j - 1];
-                dist[j] = dist[j - 1];
-            }
-        }
-        if (j < ADVICE_TRIES) {
-            near[j] = x;
-            dist[j] = d;
-        }
+        solver_nearest_offer(near, dist, &count, ADVICE_TRIES, x, d);
     }
     for (uint32_t k = 0; k < count; k++) {
         uint16_t x = near[k], end, kept = s->occ[x];
