@@ -7,6 +7,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char SOLVER_HALL_OVER_ROOM[] = "##############\n"
+                                     "#@           #\n"
+                                     "# $ $ $ $ $  #\n"
+                                     "#  $ $ $ $ $ #\n"
+                                     "# $ $        #\n"
+                                     "#            #\n"
+                                     "######  ######\n"
+                                     "   #       #\n"
+                                     "   # ......#\n"
+                                     "   # ......#\n"
+                                     "   #########\n";
+
+const char SOLVER_NO_ROOM_HALL[] = "################\n"
+                                   "#       #      #\n"
+                                   "# $$       $$  #\n"
+                                   "#   #$     #   #\n"
+                                   "#    $.....    #\n"
+                                   "# $#$ .#.#.  # #\n"
+                                   "#   $ ..... $  #\n"
+                                   "#   $ $      $ #\n"
+                                   "#   @    #     #\n"
+                                   "################\n";
+
 uint32_t solver_each_board(const char *file, solver_board_fn fn, void *ctx)
 {
     size_t len;

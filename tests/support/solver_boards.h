@@ -22,6 +22,14 @@ uint32_t solver_each_board(const char *file, solver_board_fn fn, void *ctx);
  * the board's. */
 void solver_start_boxes(const soko_level *lvl, const solver_board *b, uint16_t *boxes);
 
+/* Hand-made levels of the solver's tests. A hall of twelve boxes above
+ * one goal room of twelve goals, entered from the hall through a gap. */
+extern const char SOLVER_HALL_OVER_ROOM[];
+
+/* A level of no goal room: fifteen goals in a block around three pillars,
+ * boxes among them, in an open hall. */
+extern const char SOLVER_NO_ROOM_HALL[];
+
 /* A random position of board b: its boxes on squares that are not dead,
  * box[i] the square of the box numbered i + 1 in occ (nsq + 1 entries,
  * cleared first), and *player a free square. Returns the boxes placed:

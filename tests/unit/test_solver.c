@@ -5,6 +5,7 @@
 #include "check.h"
 #include "level_util.h"
 #include "reader.h"
+#include "solver_boards.h"
 #include "test_rand.h"
 #include "solver.h"
 
@@ -618,17 +619,7 @@ static void xsokoban_levels_with_goal_rooms_are_solved(void)
  * than without, and both solutions replay. */
 static void goal_cuts_store_fewer_positions(void)
 {
-    const char *board = "##############\n"
-                        "#@           #\n"
-                        "# $ $ $ $ $  #\n"
-                        "#  $ $ $ $ $ #\n"
-                        "# $ $        #\n"
-                        "#            #\n"
-                        "######  ######\n"
-                        "   #       #\n"
-                        "   # ......#\n"
-                        "   # ......#\n"
-                        "   #########\n";
+    const char *board = SOLVER_HALL_OVER_ROOM;
     note("level:\n%s", board);
     soko_level *lvl = level_from_text(board);
     if (lvl == NULL)
@@ -840,27 +831,14 @@ static void replanned_packing_order_solves_a_level_sooner(void)
     CHECK_INT(status[1], SOLVER_UNKNOWN);
 }
 
-/* A level of no goal room, hand-made: fifteen goals in a block around
- * three pillars, boxes among them, in an open hall. */
-static const char NO_ROOM_HALL[] = "################\n"
-                                   "#       #      #\n"
-                                   "# $$       $$  #\n"
-                                   "#   #$     #   #\n"
-                                   "#    $.....    #\n"
-                                   "# $#$ .#.#.  # #\n"
-                                   "#   $ ..... $  #\n"
-                                   "#   $ $      $ #\n"
-                                   "#   @    #     #\n"
-                                   "################\n";
-
 /* The packing order of all goals, for a level without goal rooms: the
  * advisor brings the box nearest the order's next goal there in one move.
- * The hall above is solved within 500 positions with it (some 250), not
- * without it (some 840). The solution replays. */
+ * SOLVER_NO_ROOM_HALL is solved within 500 positions with it (some 250),
+ * not without it (some 840). The solution replays. */
 static void packing_order_of_all_goals_solves_a_level_sooner(void)
 {
-    note("level:\n%s", NO_ROOM_HALL);
-    soko_level *lvl = level_from_text(NO_ROOM_HALL);
+    note("level:\n%s", SOLVER_NO_ROOM_HALL);
+    soko_level *lvl = level_from_text(SOLVER_NO_ROOM_HALL);
     if (lvl == NULL)
         return;
     solver_options with = options(120, false), without = options(120, false);

@@ -8,8 +8,8 @@
 
 #include <stdlib.h>
 
-/* An XSokoban level's board and goal rooms, built from its start, and
- * squares all empty for the sets of goals a test holds. */
+/* A level's board and goal rooms, built from its start, and squares all
+ * empty for the sets of goals a test holds. */
 typedef struct rooms {
     soko_level *lvl;
     solver_board b;
@@ -17,18 +17,28 @@ typedef struct rooms {
     solver_macros m;
 } rooms;
 
+/* Builds the rooms of lvl (which r takes; held: goal rooms may hold boxes
+ * at the start). Returns false when there is no level to test (lvl is
+ * NULL); rooms_close releases r either way. */
+static bool rooms_build(rooms *r, soko_level *lvl, bool held)
+{
+    *r = (rooms){.lvl = lvl};
+    if (lvl == NULL)
+        return false;
+    CHECK_INT(solver_board_build(&r->b, lvl), 0);
+    r->boxes = malloc((r->b.nboxes + 1) * sizeof *r->boxes);
+    r->occ = calloc(r->b.nsq + 1, sizeof *r->occ);
+    solver_start_boxes(lvl, &r->b, r->boxes);
+    CHECK_INT(solver_macros_build(&r->m, &r->b, r->boxes, r->b.square[lvl->player], held), 0);
+    return true;
+}
+
 /* Builds XSokoban `number`'s rooms, which must be one. Returns whether
  * there is that one room to test; rooms_close releases r either way. */
 static bool rooms_open(rooms *r, uint32_t number)
 {
-    *r = (rooms){.lvl = shared_level("levels/XSokoban_90.xsb", number)};
-    if (r->lvl == NULL)
+    if (!rooms_build(r, shared_level("levels/XSokoban_90.xsb", number), false))
         return false;
-    CHECK_INT(solver_board_build(&r->b, r->lvl), 0);
-    r->boxes = malloc((r->b.nboxes + 1) * sizeof *r->boxes);
-    r->occ = calloc(r->b.nsq + 1, sizeof *r->occ);
-    solver_start_boxes(r->lvl, &r->b, r->boxes);
-    CHECK_INT(solver_macros_build(&r->m, &r->b, r->boxes, r->b.square[r->lvl->player], false), 0);
     CHECK_MSG(r->m.nrooms == 1, "XSokoban %u: %u goal rooms, expected 1", number, r->m.nrooms);
     return r->m.nrooms == 1;
 }
@@ -180,36 +190,29 @@ static void doorways_are_room_links_and_dead_ends_are_not(void)
  * room of the three goals whose order starts with the goal held. */
 static void a_room_may_hold_boxes_on_goals_at_the_start(void)
 {
-    soko_level *lvl = level_from_text("#######\n"
-                                      "#*.####\n"
-                                      "#.    #\n"
-                                      "##$   #\n"
-                                      "##  $@#\n"
-                                      "#######\n");
-    CHECK(lvl != NULL);
-    if (lvl == NULL)
-        return;
-    solver_board b;
-    CHECK_INT(solver_board_build(&b, lvl), 0);
-    uint16_t *boxes = malloc((b.nboxes + 1) * sizeof *boxes);
-    solver_start_boxes(lvl, &b, boxes);
-    uint16_t held = b.square[1 * lvl->width + 1];
+    static const char board[] = "#######\n"
+                                "#*.####\n"
+                                "#.    #\n"
+                                "##$   #\n"
+                                "##  $@#\n"
+                                "#######\n";
     for (int with_held = 0; with_held <= 1; with_held++) {
-        solver_macros m;
-        CHECK_INT(solver_macros_build(&m, &b, boxes, b.square[lvl->player], with_held), 0);
-        CHECK_MSG(m.nrooms == (uint32_t)with_held, "held goals %s: %u goal rooms, expected %d",
-                  with_held ? "on" : "off", m.nrooms, with_held);
-        if (with_held && m.nrooms == 1) {
-            CHECK_INT(m.room[0].ngoals, 3);
-            CHECK_MSG(m.room[0].order[0] == held,
+        rooms r;
+        soko_level *lvl = level_from_text(board);
+        CHECK(lvl != NULL);
+        if (!rooms_build(&r, lvl, with_held))
+            return;
+        uint16_t held = r.b.square[1 * lvl->width + 1];
+        CHECK_MSG(r.m.nrooms == (uint32_t)with_held, "held goals %s: %u goal rooms, expected %d",
+                  with_held ? "on" : "off", r.m.nrooms, with_held);
+        if (with_held && r.m.nrooms == 1) {
+            CHECK_INT(r.m.room[0].ngoals, 3);
+            CHECK_MSG(r.m.room[0].order[0] == held,
                       "the order starts on square %u, expected the goal held (%u)",
-                      m.room[0].order[0], held);
+                      r.m.room[0].order[0], held);
         }
-        solver_macros_free(&m);
+        rooms_close(&r);
     }
-    free(boxes);
-    solver_board_free(&b);
-    free(lvl);
 }
 
 /* The packing order of all goals (solver/order.c): a hand-made hall whose
@@ -220,56 +223,31 @@ static void a_room_may_hold_boxes_on_goals_at_the_start(void)
  * its start square). A level with a goal room gets no such order. */
 static void a_level_without_rooms_gets_an_order_of_all_goals(void)
 {
-    static const char *boards[2] = {"################\n"
-                                    "#       #      #\n"
-                                    "# $$       $$  #\n"
-                                    "#   #$     #   #\n"
-                                    "#    $.....    #\n"
-                                    "# $#$ .#.#.  # #\n"
-                                    "#   $ ..... $  #\n"
-                                    "#   $ $      $ #\n"
-                                    "#   @    #     #\n"
-                                    "################\n",
-                                    "##############\n"
-                                    "#@           #\n"
-                                    "# $ $ $ $ $  #\n"
-                                    "#  $ $ $ $ $ #\n"
-                                    "# $ $        #\n"
-                                    "#            #\n"
-                                    "######  ######\n"
-                                    "   #       #\n"
-                                    "   # ......#\n"
-                                    "   # ......#\n"
-                                    "   #########\n"};
+    const char *boards[2] = {SOLVER_NO_ROOM_HALL, SOLVER_HALL_OVER_ROOM};
     for (int k = 0; k < 2; k++) {
         note("level:\n%s", boards[k]);
+        rooms r;
         soko_level *lvl = level_from_text(boards[k]);
         CHECK(lvl != NULL);
-        if (lvl == NULL)
+        if (!rooms_build(&r, lvl, false))
             return;
-        solver_board b;
-        CHECK_INT(solver_board_build(&b, lvl), 0);
-        uint16_t *boxes = malloc((b.nboxes + 1) * sizeof *boxes);
-        uint16_t *occ = calloc(b.nsq + 1, sizeof *occ);
-        uint16_t player = b.square[lvl->player];
-        solver_start_boxes(lvl, &b, boxes);
-        solver_macros m;
-        CHECK_INT(solver_macros_build(&m, &b, boxes, player, false), 0);
-        CHECK_INT(solver_order_build(&m, boxes, player), 0);
-        CHECK_MSG(m.nrooms == (uint32_t)k, "%u goal rooms, expected %d", m.nrooms, k);
-        CHECK_MSG(m.norder == (k == 0 ? b.nboxes : 0), "an order of %u goals, expected %u",
-                  m.norder, k == 0 ? b.nboxes : 0);
-        for (uint32_t i = 0; i < m.norder; i++) {
-            uint16_t g = m.order[i];
-            CHECK_MSG(b.goal[g] && occ[g] == 0, "goal %u of the order, square %u, is %s", i, g,
-                      b.goal[g] ? "there twice" : "no goal");
-            CHECK_INT(solver_order_filled(&m, occ), i);
+        const solver_board *b = &r.b;
+        uint16_t *occ = r.occ, *boxes = r.boxes, player = b->square[lvl->player];
+        CHECK_INT(solver_order_build(&r.m, boxes, player), 0);
+        CHECK_MSG(r.m.nrooms == (uint32_t)k, "%u goal rooms, expected %d", r.m.nrooms, k);
+        CHECK_MSG(r.m.norder == (k == 0 ? b->nboxes : 0), "an order of %u goals, expected %u",
+                  r.m.norder, k == 0 ? b->nboxes : 0);
+        for (uint32_t i = 0; i < r.m.norder; i++) {
+            uint16_t g = r.m.order[i];
+            CHECK_MSG(b->goal[g] && occ[g] == 0, "goal %u of the order, square %u, is %s", i, g,
+                      b->goal[g] ? "there twice" : "no goal");
+            CHECK_INT(solver_order_filled(&r.m, occ), i);
             bool comes = false;
-            for (uint32_t j = 0; j < b.nboxes && !comes; j++) {
+            for (uint32_t j = 0; j < b->nboxes && !comes; j++) {
                 uint16_t end;
                 comes = boxes[j] == g ||
                         (occ[boxes[j]] == 0 && occ[player] == 0 &&
-                         solver_boxpath_find(&m.path, &b, occ, boxes[j], g, player, &end) >= 0);
+                         solver_boxpath_find(&r.m.path, b, occ, boxes[j], g, player, &end) >= 0);
             }
             CHECK_MSG(comes,
                       "no box comes to goal %u of the order (square %u) with the %u "
@@ -277,11 +255,7 @@ static void a_level_without_rooms_gets_an_order_of_all_goals(void)
                       i, g, i);
             occ[g] = 1;
         }
-        solver_macros_free(&m);
-        free(occ);
-        free(boxes);
-        solver_board_free(&b);
-        free(lvl);
+        rooms_close(&r);
     }
 }
 
